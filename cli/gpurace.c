@@ -1,0 +1,193 @@
+/* gpurace: the command line.  `gpurace run FILE` runs a self-running kernel
+ * file; `gpurace ir FILE` prints its KIR.  Exit statuses: 0 every check
+ * held, 1 a check failed, 2 bad input or usage, 3 emulation error. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "dev"
+#endif
+#include "gpurace.h"
+
+static const char *const usage_main =
+  "usage: gpurace COMMAND [OPTIONS] FILE\n"
+  "\n"
+  "gpurace is a reference emulator for CUDA kernels (a CUDA C subset) with\n"
+  "explicit warp lockstep, and a conformance suite for GPU race detectors.\n"
+  "\n"
+  "commands:\n"
+  "  run    run a kernel file's //@ launch, print dumps and check results\n"
+  "  ir     print the file's kernels as KIR, the SIMT bytecode\n"
+  "  help   show help for a command (gpurace help run)\n"
+  "\n"
+  "exit status: 0 ok, 1 a check failed, 2 bad input or usage,\n"
+  "             3 emulation error (invalid access, deadlock, barrier divergence, step limit)\n";
+
+static const char *const usage_run =
+  "usage: gpurace run FILE [OPTIONS]\n"
+  "\n"
+  "Runs the launch that FILE's //@ directives describe, then evaluates its\n"
+  "//@ check lines.\n"
+  "\n"
+  "options:\n"
+  "  -D NAME[=VALUE]   define a preprocessor macro, as with nvcc (repeatable)\n"
+  "  --seed N          scheduler seed (default 1); same seed, same run\n"
+  "  --sched rr|random warp scheduling policy (default rr)\n"
+  "  --sms N           number of SMs (default 4)\n"
+  "  --max-steps N     give up after N warp instructions (default 100000000)\n"
+  "  --dump NAME       print a buffer or __device__ variable after the run (repeatable)\n"
+  "  --stats           print instruction counts\n"
+  "  -q, --quiet       print only failures and errors\n";
+
+static const char *const usage_ir =
+  "usage: gpurace ir FILE [-D NAME[=VALUE]]...\n"
+  "\n"
+  "Prints the KIR of every kernel in FILE: one line per warp instruction with\n"
+  "its source line:column; branches show their reconvergence point.\n";
+
+typedef struct {
+  const char *file;
+  const char **defines;
+  int ndefines;
+  const char **dumps;
+  int ndumps;
+  gr_config cfg;
+  int stats, quiet;
+} opts;
+
+static int usage_error(const char *cmd, const char *fmt, const char *arg) {
+  fprintf(stderr, "gpurace%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\n(see 'gpurace help%s%s')\n", cmd ? " " : "", cmd ? cmd : "");
+  return 2;
+}
+
+static int parse_u64(const char *s, uint64_t *out) {
+  if (!s || !*s || *s == '-') return 0;
+  char *e;
+  errno = 0;
+  unsigned long long v = strtoull(s, &e, 0);
+  if (*e || errno) return 0;
+  *out = v;
+  return 1;
+}
+
+static int parse_opts(const char *cmd, int argc, char **argv, opts *o, int allow_run_opts) {
+  memset(o, 0, sizeof *o);
+  gr_config_default(&o->cfg);
+  o->defines = calloc((size_t)argc + 1, sizeof(char *));
+  o->dumps = calloc((size_t)argc + 1, sizeof(char *));
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    const char *val = NULL;
+#define NEEDVAL() do { if (i + 1 >= argc) return usage_error(cmd, "option '%s' needs a value", a); val = argv[++i]; } while (0)
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(!strcmp(cmd, "run") ? usage_run : usage_ir, stdout); exit(0); }
+    if (!strncmp(a, "-D", 2)) {
+      val = a[2] ? a + 2 : NULL;
+      if (!val) NEEDVAL();
+      if (!*val || *val == '=') return usage_error(cmd, "bad macro definition '%s'", val);
+      o->defines[o->ndefines++] = val;
+      continue;
+    }
+    if (allow_run_opts) {
+      uint64_t n;
+      if (!strcmp(a, "--seed")) { NEEDVAL(); if (!parse_u64(val, &n)) return usage_error(cmd, "--seed needs a non-negative integer, not '%s'", val); o->cfg.seed = n; continue; }
+      if (!strcmp(a, "--sms")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1 || n > 1024) return usage_error(cmd, "--sms needs an integer from 1 to 1024, not '%s'", val); o->cfg.sms = (int)n; continue; }
+      if (!strcmp(a, "--max-steps")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1) return usage_error(cmd, "--max-steps needs a positive integer, not '%s'", val); o->cfg.max_steps = n; continue; }
+      if (!strcmp(a, "--sched")) {
+        NEEDVAL();
+        if (!strcmp(val, "rr")) o->cfg.sched = GR_SCHED_RR;
+        else if (!strcmp(val, "random")) o->cfg.sched = GR_SCHED_RANDOM;
+        else return usage_error(cmd, "--sched takes rr or random, not '%s'", val);
+        continue;
+      }
+      if (!strcmp(a, "--dump")) { NEEDVAL(); o->dumps[o->ndumps++] = val; continue; }
+      if (!strcmp(a, "--stats")) { o->stats = 1; continue; }
+      if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { o->quiet = 1; continue; }
+    }
+    if (a[0] == '-' && a[1]) return usage_error(cmd, "unknown option '%s'", a);
+    if (o->file) return usage_error(cmd, "one FILE only; '%s' is a second", a);
+    o->file = a;
+  }
+  if (!o->file) return usage_error(cmd, "%s", "no FILE given");
+  return 0;
+}
+
+static void free_opts(opts *o) { free(o->defines); free(o->dumps); }
+
+static int cmd_run(int argc, char **argv) {
+  opts o;
+  int rc = parse_opts("run", argc, argv, &o, 1);
+  if (rc) { free_opts(&o); return rc; }
+  gr_context *ctx = gr_context_create(&o.cfg);
+  gr_script *s = NULL;
+  rc = gr_script_load(ctx, o.file, o.defines, o.ndefines, &s);
+  if (rc) {
+    fprintf(stderr, "%s\n", gr_error(ctx));
+    gr_context_destroy(ctx);
+    free_opts(&o);
+    return rc;
+  }
+  rc = gr_script_run(s);
+  if (rc) fprintf(stderr, "%s\n", gr_error(ctx));
+  if (rc == GR_OK) {
+    if (o.stats) {
+      gr_stats st;
+      gr_last_stats(ctx, &st);
+      printf("stats: %llu warp instructions, %llu thread instructions, %llu divergent branches, %llu barriers\n",
+             (unsigned long long)st.warp_steps, (unsigned long long)st.thread_instructions,
+             (unsigned long long)st.divergences, (unsigned long long)st.barriers);
+    }
+    for (int k = 0; k < o.ndumps; k++) {
+      int d = gr_script_dump(s, o.dumps[k], stdout);
+      if (d) { fprintf(stderr, "%s\n", gr_error(ctx)); rc = d; }
+    }
+    if (rc == GR_OK) {
+      FILE *out = o.quiet ? tmpfile() : stdout;
+      rc = gr_script_check(s, out ? out : stdout);
+      if (o.quiet && out) {
+        if (rc) { rewind(out); int c; while ((c = fgetc(out)) != EOF) putchar(c); }
+        fclose(out);
+      }
+    }
+  }
+  gr_script_free(s);
+  gr_context_destroy(ctx);
+  free_opts(&o);
+  return rc;
+}
+
+static int cmd_ir(int argc, char **argv) {
+  opts o;
+  int rc = parse_opts("ir", argc, argv, &o, 0);
+  if (rc) { free_opts(&o); return rc; }
+  gr_context *ctx = gr_context_create(NULL);
+  gr_module *m;
+  rc = gr_module_load(ctx, o.file, o.defines, o.ndefines, &m);
+  if (rc) fprintf(stderr, "%s\n", gr_error(ctx));
+  else gr_module_print_ir(m, stdout);
+  gr_context_destroy(ctx);
+  free_opts(&o);
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) { fputs(usage_main, stderr); return 2; }
+  const char *cmd = argv[1];
+  if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) { fputs(usage_main, stdout); return 0; }
+  if (!strcmp(cmd, "--version")) { puts("gpurace " PACKAGE_VERSION); return 0; }
+  if (!strcmp(cmd, "help")) {
+    if (argc < 3) { fputs(usage_main, stdout); return 0; }
+    if (!strcmp(argv[2], "run")) { fputs(usage_run, stdout); return 0; }
+    if (!strcmp(argv[2], "ir")) { fputs(usage_ir, stdout); return 0; }
+    return usage_error(NULL, "no help for '%s'", argv[2]);
+  }
+  if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
+  if (!strcmp(cmd, "ir")) return cmd_ir(argc - 2, argv + 2);
+  return usage_error(NULL, "unknown command '%s'", cmd);
+}

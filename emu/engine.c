@@ -1,0 +1,1216 @@
+/* The SIMT engine: grids of blocks of warps, executed one warp instruction
+ * at a time in pre-Volta lockstep.  Each warp has a reconvergence stack of
+ * (pc, reconvergence pc, mask) entries; a divergent branch parks the warp's
+ * mask at the branch's immediate post-dominator and runs each side in turn.
+ * Registers are stored lane-major (32 lanes of one register together), so
+ * one dispatch does the work of the whole warp.
+ *
+ * Memory here is sequentially consistent: every access goes straight to its
+ * backing store, in the order the scheduler issues instructions.  All of it
+ * passes through mem_read/mem_write/mem_rmw below, the seam where a weak
+ * memory system plugs in. */
+#include "engine.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "front.h"
+#include "kir_sem.h"
+
+#define FULL 0xffffffffu
+#define STACK_MAX 256
+
+typedef struct { int32_t pc, rpc; uint32_t mask; } simt_entry;
+typedef struct { uint64_t base, len; uint8_t *copy; } mview;
+
+enum { W_READY, W_BAR, W_DONE };
+
+typedef struct blk blk;
+typedef struct warp {
+  uint64_t *r;             /* nregs x 32 */
+  simt_entry stk[STACK_MAX];
+  int sp;
+  uint32_t alive;          /* lanes that exist and have not exited */
+  int state;
+  blk *b;
+  uint32_t gid, wib;
+  uint8_t *local;          /* 32 x frame bytes */
+  uint32_t tid[3][32];
+  /* livelock detection: see note_backedge */
+  uint64_t spin_epoch, spin_hash, backedges;
+  int stuck;
+  int32_t bar_pc;          /* where it waits, for reports */
+  mview *views;
+  int nviews;
+  int rpos;                /* index in the ready list, -1 if not there */
+} warp;
+
+struct blk {
+  uint32_t idx[3], lin;
+  int sm;
+  warp *warps;
+  int nwarps, live, at_bar;
+  uint8_t *shared;
+};
+
+struct launch {
+  gr_context *ctx;
+  gr_module *mod;
+  const kir_func *f;
+  gr_dim3 grid, bdim;
+  uint32_t nthreads, wpb;        /* threads and warps per block */
+  uint64_t nblocks, next_block;
+  uint32_t shared_size;
+  uint64_t args[64];
+  blk **slots;                   /* resident blocks, per SM slot */
+  int nslots, per_sm;
+  warp **run;                    /* resident warps in slot order */
+  int nrun, rr;
+  warp **ready;
+  int nready;
+  uint64_t steps, write_epoch;
+  int failed;
+  int deadlock_check;
+  const gr_snapshot *pending_restore;
+  rng rng;
+  uint64_t ev_addr[32], ev_val[32];
+};
+
+/* ------------------------------------------------------------- context */
+
+void gr_config_default(gr_config *c) {
+  memset(c, 0, sizeof *c);
+  c->sms = 4;
+  c->seed = 1;
+  c->sched = GR_SCHED_RR;
+  c->max_steps = 100000000ull;
+  c->max_blocks_per_sm = 16;
+  c->max_threads_per_sm = 2048;
+  c->shared_per_sm = 100 * 1024;
+}
+
+int ctx_fail(gr_context *ctx, int code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(ctx->err, sizeof ctx->err, fmt, ap);
+  va_end(ap);
+  return code;
+}
+
+gr_context *gr_context_create(const gr_config *cfg) {
+  gr_context *ctx = xcalloc(1, sizeof *ctx);
+  if (cfg) ctx->cfg = *cfg; else gr_config_default(&ctx->cfg);
+  gr_config d;
+  gr_config_default(&d);
+  if (ctx->cfg.sms <= 0) ctx->cfg.sms = d.sms;
+  if (!ctx->cfg.max_steps) ctx->cfg.max_steps = d.max_steps;
+  if (ctx->cfg.max_blocks_per_sm <= 0) ctx->cfg.max_blocks_per_sm = d.max_blocks_per_sm;
+  if (ctx->cfg.max_threads_per_sm <= 0) ctx->cfg.max_threads_per_sm = d.max_threads_per_sm;
+  if (!ctx->cfg.shared_per_sm) ctx->cfg.shared_per_sm = d.shared_per_sm;
+  vec_init(&ctx->allocs, sizeof(galloc));
+  vec_push(&ctx->allocs);   /* id 0: never an allocation */
+  vec_init(&ctx->modules, sizeof(gr_module *));
+  return ctx;
+}
+
+void gr_context_destroy(gr_context *ctx) {
+  if (!ctx) return;
+  for (size_t k = 0; k < ctx->allocs.len; k++) {
+    galloc *a = vec_at(&ctx->allocs, k);
+    free(a->data); free(a->name);
+  }
+  vec_free(&ctx->allocs);
+  for (size_t k = 0; k < ctx->modules.len; k++) {
+    gr_module *m = *(gr_module **)vec_at(&ctx->modules, k);
+    kir_module_free(m->km);
+    free(m->gaddr); free(m->path); free(m);
+  }
+  vec_free(&ctx->modules);
+  free(ctx);
+}
+
+const char *gr_error(const gr_context *ctx) { return ctx->err; }
+const gr_config *gr_context_config(const gr_context *ctx) { return &ctx->cfg; }
+
+/* ------------------------------------------------------------- global memory */
+
+static galloc *alloc_of(gr_context *ctx, uint64_t addr) {
+  if (KIR_SPACE_OF(addr) != SPACE_GLOBAL) return NULL;
+  uint64_t id = (addr >> 32) & 0xffffff;
+  if (id == 0 || id >= ctx->allocs.len) return NULL;
+  galloc *a = vec_at(&ctx->allocs, id);
+  return a->live ? a : NULL;
+}
+
+uint8_t *ctx_global_span(gr_context *ctx, gr_ptr addr, uint64_t n) {
+  galloc *a = alloc_of(ctx, addr);
+  uint64_t off = (uint32_t)addr;
+  if (!a) { ctx_fail(ctx, GR_EINPUT, "error: 0x%llx is not the address of a live allocation", (unsigned long long)addr); return NULL; }
+  if (off > a->size || n > a->size - off) {
+    ctx_fail(ctx, GR_EINPUT, "error: %llu bytes at offset %llu exceed allocation '%s' of %llu bytes",
+             (unsigned long long)n, (unsigned long long)off, a->name, (unsigned long long)a->size);
+    return NULL;
+  }
+  return a->data + off;
+}
+
+int gr_malloc(gr_context *ctx, size_t bytes, const char *name, gr_ptr *out) {
+  if (bytes > 0xffffffffull) return ctx_fail(ctx, GR_EINPUT, "error: allocation of %zu bytes exceeds the 4 GiB limit of one allocation", bytes);
+  if (ctx->allocs.len >= 0xffffff) return ctx_fail(ctx, GR_EINPUT, "error: too many allocations");
+  galloc *a = vec_push(&ctx->allocs);
+  a->data = xcalloc(bytes ? bytes : 1, 1);
+  a->size = bytes;
+  a->live = 1;
+  char buf[64];
+  if (!name) { snprintf(buf, sizeof buf, "alloc#%zu", ctx->allocs.len - 1); name = buf; }
+  a->name = xstrdup(name);
+  *out = KIR_GLOBAL_ADDR(ctx->allocs.len - 1, 0);
+  return GR_OK;
+}
+
+int gr_free(gr_context *ctx, gr_ptr p) {
+  galloc *a = alloc_of(ctx, p);
+  if (!a || (uint32_t)p != 0) return ctx_fail(ctx, GR_EINPUT, "error: gr_free of 0x%llx, which is not the start of a live allocation", (unsigned long long)p);
+  free(a->data);
+  a->data = NULL;
+  a->live = 0;
+  return GR_OK;
+}
+
+int gr_memcpy_htod(gr_context *ctx, gr_ptr dst, const void *src, size_t n) {
+  uint8_t *d = ctx_global_span(ctx, dst, n);
+  if (!d) return GR_EINPUT;
+  if (n) memcpy(d, src, n);
+  return GR_OK;
+}
+int gr_memcpy_dtoh(gr_context *ctx, void *dst, gr_ptr src, size_t n) {
+  uint8_t *s = ctx_global_span(ctx, src, n);
+  if (!s) return GR_EINPUT;
+  if (n) memcpy(dst, s, n);
+  return GR_OK;
+}
+int gr_memset(gr_context *ctx, gr_ptr dst, int v, size_t n) {
+  uint8_t *d = ctx_global_span(ctx, dst, n);
+  if (!d) return GR_EINPUT;
+  memset(d, v, n);
+  return GR_OK;
+}
+
+int gr_describe_address(const gr_context *ctx, gr_ptr addr, const char **name, uint64_t *offset) {
+  galloc *a = alloc_of((gr_context *)ctx, addr);
+  if (!a) return GR_EINPUT;
+  *name = a->name;
+  *offset = (uint32_t)addr;
+  return GR_OK;
+}
+
+/* ------------------------------------------------------------- modules */
+
+static int module_finish(gr_context *ctx, kir_module *km, const char *path, gr_module **out) {
+  gr_module *m = xcalloc(1, sizeof *m);
+  m->ctx = ctx;
+  m->km = km;
+  m->path = xstrdup(path);
+  m->gaddr = xcalloc((size_t)km->nglobals + 1, sizeof(gr_ptr));
+  for (int k = 0; k < km->nglobals; k++) {
+    kir_global *g = &km->globals[k];
+    int rc = gr_malloc(ctx, g->size, g->name, &m->gaddr[k]);
+    if (rc) { kir_module_free(km); free(m->gaddr); free(m->path); free(m); return rc; }
+    memcpy(ctx_global_span(ctx, m->gaddr[k], g->size), g->init, g->size);
+  }
+  *(gr_module **)vec_push(&ctx->modules) = m;
+  *out = m;
+  return GR_OK;
+}
+
+int gr_module_load(gr_context *ctx, const char *path, const char *const *defines, int ndefines, gr_module **out) {
+  kir_module *km = front_compile_file(path, defines, ndefines, ctx->err, sizeof ctx->err);
+  if (!km) return GR_EINPUT;
+  return module_finish(ctx, km, path, out);
+}
+
+int gr_module_load_source(gr_context *ctx, const char *name, const char *src, size_t len, gr_module **out) {
+  kir_module *km = front_compile(name, src, len, 0, ctx->err, sizeof ctx->err);
+  if (!km) return GR_EINPUT;
+  return module_finish(ctx, km, name, out);
+}
+
+void gr_module_print_ir(const gr_module *mod, FILE *out) { kir_print_module(out, mod->km); }
+
+int gr_module_global(gr_module *mod, const char *name, gr_ptr *addr, size_t *size) {
+  for (int k = 0; k < mod->km->nglobals; k++) {
+    if (!strcmp(mod->km->globals[k].name, name)) {
+      if (addr) *addr = mod->gaddr[k];
+      if (size) *size = mod->km->globals[k].size;
+      return GR_OK;
+    }
+  }
+  return ctx_fail(mod->ctx, GR_EINPUT, "error: module '%s' has no __device__ variable '%s'", mod->path, name);
+}
+
+int gr_kernel_nparams(gr_module *mod, const char *kernel) {
+  const kir_func *f = kir_find(mod->km, kernel);
+  return f ? f->nparams : -1;
+}
+
+int gr_kernel_param(gr_module *mod, const char *kernel, int k, const char **name, gr_type *type, gr_type *pointee) {
+  const kir_func *f = kir_find(mod->km, kernel);
+  if (!f || k < 0 || k >= f->nparams) return GR_EINPUT;
+  if (name) *name = f->params[k].name;
+  if (type) *type = (gr_type)f->params[k].sk;
+  if (pointee) *pointee = (gr_type)f->params[k].pointee;
+  return GR_OK;
+}
+
+int gr_type_size(gr_type t) { return kir_sk_size[t]; }
+const char *gr_type_name(gr_type t) { return kir_sk_name[t]; }
+
+gr_arg gr_arg_i32(int32_t v) { gr_arg a = {GR_I32, sem_s32((uint32_t)v)}; return a; }
+gr_arg gr_arg_u32(uint32_t v) { gr_arg a = {GR_U32, v}; return a; }
+gr_arg gr_arg_i64(int64_t v) { gr_arg a = {GR_I64, (uint64_t)v}; return a; }
+gr_arg gr_arg_u64(uint64_t v) { gr_arg a = {GR_U64, v}; return a; }
+gr_arg gr_arg_f32(float v) { gr_arg a = {GR_F32, sem_bits32(v)}; return a; }
+gr_arg gr_arg_f64(double v) { gr_arg a = {GR_F64, sem_bits64(v)}; return a; }
+gr_arg gr_arg_ptr(gr_ptr p) { gr_arg a = {GR_PTR, p}; return a; }
+
+void gr_last_stats(const gr_context *ctx, gr_stats *out) { *out = ctx->stats; }
+
+/* ------------------------------------------------------------- observers */
+
+int gr_observe(gr_context *ctx, const gr_observer *obs) {
+  for (int k = 0; k < GR_MAX_OBSERVERS; k++) {
+    if (!ctx->obs_live[k]) {
+      ctx->obs[k] = *obs;
+      ctx->obs_live[k] = 1;
+      if (k >= ctx->nobs) ctx->nobs = k + 1;
+      return k;
+    }
+  }
+  return ctx_fail(ctx, -1, "error: too many observers");
+}
+
+void gr_unobserve(gr_context *ctx, int h) {
+  if (h < 0 || h >= GR_MAX_OBSERVERS) return;
+  ctx->obs_live[h] = 0;
+  while (ctx->nobs && !ctx->obs_live[ctx->nobs - 1]) ctx->nobs--;
+}
+
+static void deliver(launch *L, gr_event *ev) {
+  gr_context *ctx = L->ctx;
+  for (int k = 0; k < ctx->nobs; k++) if (ctx->obs_live[k]) ctx->obs[k].on_event(ctx->obs[k].user, ev);
+}
+
+static void ev_init(launch *L, gr_event *ev, gr_event_kind kind, warp *w, int pc) {
+  memset(ev, 0, sizeof *ev);
+  ev->kind = kind;
+  ev->kernel = L->f->name;
+  ev->grid = L->grid;
+  ev->blockdim = L->bdim;
+  ev->pc = pc;
+  if (w) {
+    ev->block = w->b->lin;
+    ev->block_idx.x = w->b->idx[0]; ev->block_idx.y = w->b->idx[1]; ev->block_idx.z = w->b->idx[2];
+    ev->warp = w->gid;
+    ev->warp_in_block = w->wib;
+  }
+  if (pc >= 0 && pc < L->f->ncode) {
+    ev->file = L->f->pos[pc].file;
+    ev->line = L->f->pos[pc].line;
+    ev->col = L->f->pos[pc].col;
+  }
+}
+
+/* ------------------------------------------------------------- faults */
+
+static void lane_coords(launch *L, warp *w, int lane, char *buf, size_t n) {
+  snprintf(buf, n, "thread (%u,%u,%u) of block (%u,%u,%u) [warp %u lane %d]",
+           w->tid[0][lane], w->tid[1][lane], w->tid[2][lane], w->b->idx[0], w->b->idx[1], w->b->idx[2], w->wib, lane);
+  (void)L;
+}
+
+static void fault(launch *L, int pc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fault(launch *L, int pc, const char *fmt, ...) {
+  if (L->failed) return;
+  char body[700];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(body, sizeof body, fmt, ap);
+  va_end(ap);
+  if (pc >= 0 && pc < L->f->ncode) {
+    srcpos p = L->f->pos[pc];
+    ctx_fail(L->ctx, GR_EEMU, "%s:%d:%d: error: %s", p.file, p.line, p.col, body);
+  } else ctx_fail(L->ctx, GR_EEMU, "error: %s", body);
+  L->failed = GR_EEMU;
+}
+
+/* ------------------------------------------------------------- address translation */
+
+static const char *space_name(unsigned s) {
+  return s == SPACE_GLOBAL ? "global" : s == SPACE_SHARED ? "shared" : s == SPACE_LOCAL ? "local" : "generic";
+}
+
+/* Host pointer of a lane's access of `size` bytes at `addr`, or NULL after
+ * reporting the fault as compute-sanitizer's memcheck would. */
+static uint8_t *xlate(launch *L, warp *w, int lane, uint64_t addr, int size, int pc, const char *what) {
+  if (w->nviews) {
+    for (int k = 0; k < w->nviews; k++) {
+      mview *v = &w->views[k];
+      if (addr >= v->base && addr - v->base + (uint64_t)size <= v->len) {
+        if (addr & (uint64_t)(size - 1)) break;
+        return v->copy + (addr - v->base);
+      }
+    }
+  }
+  unsigned sp = KIR_SPACE_OF(addr);
+  uint64_t off = addr & ((1ull << KIR_SPACE_SHIFT) - 1);
+  uint8_t *base = NULL;
+  uint64_t limit = 0;
+  const char *obj = NULL;
+  char where[160];
+  if (sp == SPACE_GLOBAL) {
+    galloc *a = alloc_of(L->ctx, addr);
+    off = (uint32_t)addr;
+    if (a) { base = a->data; limit = a->size; obj = a->name; }
+  } else if (sp == SPACE_SHARED) {
+    base = w->b->shared; limit = L->shared_size; obj = "__shared__ memory of the block";
+  } else if (sp == SPACE_LOCAL) {
+    base = w->local + (size_t)lane * L->f->frame; limit = L->f->frame; obj = "local memory of the thread";
+  }
+  if (addr & (uint64_t)(size - 1)) {
+    lane_coords(L, w, lane, where, sizeof where);
+    fault(L, pc, "misaligned %s %s of %d bytes at 0x%llx by %s", space_name(sp), what, size, (unsigned long long)addr, where);
+    return NULL;
+  }
+  if (!base || off + (uint64_t)size > limit) {
+    lane_coords(L, w, lane, where, sizeof where);
+    if (addr == 0 || (sp == SPACE_NONE && addr < 4096))
+      fault(L, pc, "invalid %s of %d bytes at address 0x%llx (null pointer) by %s", what, size, (unsigned long long)addr, where);
+    else if (obj)
+      fault(L, pc, "out-of-bounds %s %s of %d bytes at 0x%llx (offset %llu of %s, %llu bytes) by %s", space_name(sp), what,
+            size, (unsigned long long)addr, (unsigned long long)off, obj, (unsigned long long)limit, where);
+    else
+      fault(L, pc, "invalid %s %s of %d bytes at 0x%llx (no live allocation there) by %s", space_name(sp), what, size,
+            (unsigned long long)addr, where);
+    return NULL;
+  }
+  return base + off;
+}
+
+/* ------------------------------------------------------------- memory system seam */
+
+static inline uint64_t mem_read(launch *L, uint8_t *p, int size) {
+  (void)L;
+  uint64_t v = 0;
+  memcpy(&v, p, (size_t)size);
+  return v;
+}
+
+static inline void mem_write(launch *L, uint8_t *p, int size, uint64_t v) {
+  if (memcmp(p, &v, (size_t)size)) { memcpy(p, &v, (size_t)size); L->write_epoch++; }
+}
+
+/* ------------------------------------------------------------- warps and blocks */
+
+static void ready_add(launch *L, warp *w) {
+  if (w->rpos >= 0) return;
+  w->rpos = L->nready;
+  L->ready[L->nready++] = w;
+}
+static void ready_remove(launch *L, warp *w) {
+  if (w->rpos < 0) return;
+  warp *last = L->ready[--L->nready];
+  L->ready[w->rpos] = last;
+  last->rpos = w->rpos;
+  w->rpos = -1;
+}
+
+static void rebuild_run(launch *L) {
+  L->nrun = 0;
+  for (int s = 0; s < L->nslots; s++) {
+    blk *b = L->slots[s];
+    if (!b) continue;
+    for (int k = 0; k < b->nwarps; k++) L->run[L->nrun++] = &b->warps[k];
+  }
+  if (L->rr >= L->nrun) L->rr = 0;
+}
+
+static void block_start(launch *L, int slot, uint64_t lin) {
+  blk *b = xcalloc(1, sizeof *b);
+  b->lin = (uint32_t)lin;
+  b->idx[0] = (uint32_t)(lin % L->grid.x);
+  b->idx[1] = (uint32_t)(lin / L->grid.x % L->grid.y);
+  b->idx[2] = (uint32_t)(lin / ((uint64_t)L->grid.x * L->grid.y));
+  b->sm = slot % L->ctx->cfg.sms;
+  b->nwarps = (int)L->wpb;
+  b->live = b->nwarps;
+  b->warps = xcalloc(L->wpb, sizeof(warp));
+  b->shared = xcalloc(L->shared_size ? L->shared_size : 1, 1);
+  const kir_func *f = L->f;
+  for (uint32_t k = 0; k < L->wpb; k++) {
+    warp *w = &b->warps[k];
+    w->b = b;
+    w->wib = k;
+    w->gid = b->lin * L->wpb + k;
+    w->r = xcalloc((size_t)(f->nregs ? f->nregs : 1) * 32, sizeof(uint64_t));
+    w->local = xcalloc((size_t)(f->frame ? f->frame : 1) * 32, 1);
+    w->rpos = -1;
+    w->bar_pc = -1;
+    for (int l = 0; l < 32; l++) {
+      uint32_t t = k * 32 + (uint32_t)l;
+      if (t < L->nthreads) {
+        w->alive |= 1u << l;
+        w->tid[0][l] = t % L->bdim.x;
+        w->tid[1][l] = t / L->bdim.x % L->bdim.y;
+        w->tid[2][l] = t / (L->bdim.x * L->bdim.y);
+      }
+    }
+    w->stk[0].pc = 0;
+    w->stk[0].rpc = -1;
+    w->stk[0].mask = w->alive;
+    w->sp = 1;
+    w->state = W_READY;
+    ready_add(L, w);
+  }
+  L->slots[slot] = b;
+  if (L->ctx->nobs) {
+    gr_event ev;
+    ev_init(L, &ev, GR_EV_BLOCK_BEGIN, &b->warps[0], -1);
+    ev.mask = b->warps[0].alive;
+    deliver(L, &ev);
+  }
+}
+
+static void block_free(blk *b) {
+  for (int k = 0; k < b->nwarps; k++) { free(b->warps[k].r); free(b->warps[k].local); free(b->warps[k].views); }
+  free(b->warps);
+  free(b->shared);
+  free(b);
+}
+
+static void barrier_maybe_release(launch *L, blk *b, int pc) {
+  if (b->at_bar == 0 || b->at_bar < b->live) return;
+  b->at_bar = 0;
+  for (int k = 0; k < b->nwarps; k++) {
+    warp *w = &b->warps[k];
+    if (w->state == W_BAR) { w->state = W_READY; w->bar_pc = -1; ready_add(L, w); }
+  }
+  L->ctx->stats.barriers++;
+  if (L->ctx->nobs) {
+    gr_event ev;
+    ev_init(L, &ev, GR_EV_BARRIER, &b->warps[0], pc);
+    deliver(L, &ev);
+  }
+}
+
+static void warp_finish(launch *L, warp *w) {
+  w->state = W_DONE;
+  ready_remove(L, w);
+  blk *b = w->b;
+  b->live--;
+  if (b->live > 0) { barrier_maybe_release(L, b, -1); return; }
+  if (L->ctx->nobs) {
+    gr_event ev;
+    ev_init(L, &ev, GR_EV_BLOCK_END, w, -1);
+    deliver(L, &ev);
+  }
+  for (int s = 0; s < L->nslots; s++) {
+    if (L->slots[s] != b) continue;
+    L->slots[s] = NULL;
+    block_free(b);
+    if (L->next_block < L->nblocks) block_start(L, s, L->next_block++);
+    break;
+  }
+  rebuild_run(L);
+}
+
+/* ------------------------------------------------------------- livelock detection */
+
+static uint64_t hash_warp(launch *L, warp *w) {
+  uint64_t h = 1469598103934665603ull;
+#define MIX(v) (h = (h ^ (uint64_t)(v)) * 1099511628211ull)
+  MIX(w->sp);
+  for (int k = 0; k < w->sp; k++) { MIX(w->stk[k].pc); MIX(w->stk[k].rpc); MIX(w->stk[k].mask); }
+  size_t n = (size_t)L->f->nregs * 32;
+  for (size_t k = 0; k < n; k++) MIX(w->r[k]);
+#undef MIX
+  return h;
+}
+
+/* On a backward jump: a warp that comes back to the same complete state
+ * while no byte of memory has changed anywhere is spinning, and will spin
+ * until another warp writes.  States are compared at exponentially spaced
+ * back edges, so ordinary loops pay O(log n) hashes. */
+static void note_backedge(launch *L, warp *w) {
+  if (w->spin_epoch != L->write_epoch) {
+    w->spin_epoch = L->write_epoch;
+    w->backedges = 0;
+    w->stuck = 0;
+  }
+  uint64_t n = ++w->backedges;
+  if (n & (n - 1)) return;
+  uint64_t h = hash_warp(L, w);
+  if (n > 1 && h == w->spin_hash && !w->stuck) { w->stuck = 1; L->deadlock_check = 1; }
+  w->spin_hash = h;
+}
+
+static int fmt_mask_lanes(char *buf, size_t n, uint32_t m) {
+  int len = 0, first = 1;
+  for (int l = 0; l < 32 && (size_t)len < n - 16;) {
+    if (!(m >> l & 1)) { l++; continue; }
+    int e = l;
+    while (e + 1 < 32 && (m >> (e + 1) & 1)) e++;
+    len += snprintf(buf + len, n - (size_t)len, e > l ? "%s%d-%d" : "%s%d", first ? "" : ",", l, e);
+    first = 0;
+    l = e + 1;
+  }
+  if (first) len += snprintf(buf, n, "none");
+  return len;
+}
+
+/* All resident warps spin or wait: nothing can ever change again. */
+static void check_deadlock(launch *L) {
+  L->deadlock_check = 0;
+  for (int k = 0; k < L->nrun; k++) {
+    warp *w = L->run[k];
+    if (w->state == W_READY && !(w->stuck && w->spin_epoch == L->write_epoch)) return;
+  }
+  char msg[900];
+  int len = snprintf(msg, sizeof msg, "deadlock: no warp can make progress");
+  for (int k = 0; k < L->nrun && len < (int)sizeof msg - 160; k++) {
+    warp *w = L->run[k];
+    if (w->state == W_DONE) continue;
+    int pc = w->state == W_BAR ? w->bar_pc : w->stk[w->sp - 1].pc;
+    srcpos p = pc >= 0 && pc < L->f->ncode ? L->f->pos[pc] : L->f->decl;
+    char lanes[96];
+    fmt_mask_lanes(lanes, sizeof lanes, w->state == W_BAR ? w->alive : w->stk[w->sp - 1].mask);
+    len += snprintf(msg + len, sizeof msg - (size_t)len, "\n  block (%u,%u,%u) warp %u lanes %s: %s at %s:%d:%d", w->b->idx[0],
+                    w->b->idx[1], w->b->idx[2], w->wib, lanes, w->state == W_BAR ? "waits at __syncthreads" : "spins",
+                    p.file, p.line, p.col);
+    if (w->state == W_READY && w->sp > 1) {
+      uint32_t parked = w->alive & ~w->stk[w->sp - 1].mask;
+      if (parked) {
+        fmt_mask_lanes(lanes, sizeof lanes, parked);
+        len += snprintf(msg + len, sizeof msg - (size_t)len, " (lanes %s wait for them to reconverge)", lanes);
+      }
+    }
+  }
+  if (L->next_block < L->nblocks)
+    snprintf(msg + len, sizeof msg - (size_t)len, "\n  %llu blocks not yet started wait for these to finish",
+             (unsigned long long)(L->nblocks - L->next_block));
+  ctx_fail(L->ctx, GR_EEMU, "error: %s", msg);
+  L->failed = GR_EEMU;
+}
+
+/* ------------------------------------------------------------- the interpreter */
+
+#define LANES(m, ...) do { uint32_t mm_ = (m); \
+    if (mm_ == FULL) { for (int l = 0; l < 32; l++) { __VA_ARGS__; } } \
+    else while (mm_) { int l = __builtin_ctz(mm_); mm_ &= mm_ - 1; __VA_ARGS__; } } while (0)
+
+static uint64_t math_lane(int fn, uint64_t a, uint64_t b, uint64_t c) {
+  float fa = sem_f32(a), fb = sem_f32(b), fc = sem_f32(c);
+  double da = sem_f64(a), db = sem_f64(b), dc = sem_f64(c);
+  uint32_t ua = (uint32_t)a, ub = (uint32_t)b;
+  switch (fn) {
+  case MATH_SQRTF: return sem_bits32(sqrtf(fa));
+  case MATH_SQRT: return sem_bits64(sqrt(da));
+  case MATH_RSQRTF: return sem_bits32(1.0f / sqrtf(fa));
+  case MATH_EXPF: return sem_bits32(expf(fa));
+  case MATH_EXP: return sem_bits64(exp(da));
+  case MATH_EXP2F: return sem_bits32(exp2f(fa));
+  case MATH_LOGF: return sem_bits32(logf(fa));
+  case MATH_LOG: return sem_bits64(log(da));
+  case MATH_LOG2F: return sem_bits32(log2f(fa));
+  case MATH_LOG10F: return sem_bits32(log10f(fa));
+  case MATH_SINF: return sem_bits32(sinf(fa));
+  case MATH_SIN: return sem_bits64(sin(da));
+  case MATH_COSF: return sem_bits32(cosf(fa));
+  case MATH_COS: return sem_bits64(cos(da));
+  case MATH_TANF: return sem_bits32(tanf(fa));
+  case MATH_TANHF: return sem_bits32(tanhf(fa));
+  case MATH_POWF: return sem_bits32(powf(fa, fb));
+  case MATH_POW: return sem_bits64(pow(da, db));
+  case MATH_FABSF: return sem_bits32(fabsf(fa));
+  case MATH_FABS: return sem_bits64(fabs(da));
+  case MATH_FLOORF: return sem_bits32(floorf(fa));
+  case MATH_FLOOR: return sem_bits64(floor(da));
+  case MATH_CEILF: return sem_bits32(ceilf(fa));
+  case MATH_CEIL: return sem_bits64(ceil(da));
+  case MATH_TRUNCF: return sem_bits32(truncf(fa));
+  case MATH_ROUNDF: return sem_bits32(roundf(fa));
+  case MATH_FMINF: return sem_bits32(fminf(fa, fb));
+  case MATH_FMAXF: return sem_bits32(fmaxf(fa, fb));
+  case MATH_FMIN: return sem_bits64(fmin(da, db));
+  case MATH_FMAX: return sem_bits64(fmax(da, db));
+  case MATH_FMAF: return sem_bits32(fmaf(fa, fb, fc));
+  case MATH_FMA: return sem_bits64(fma(da, db, dc));
+  case MATH_FMODF: return sem_bits32(fmodf(fa, fb));
+  case MATH_ATAN2F: return sem_bits32(atan2f(fa, fb));
+  case MATH_ATANF: return sem_bits32(atanf(fa));
+  case MATH_FDIVIDEF: return sem_bits32(fa / fb);
+  case MATH_POPC: return (uint64_t)__builtin_popcount(ua);
+  case MATH_POPCLL: return (uint64_t)__builtin_popcountll(a);
+  case MATH_CLZ: return ua ? (uint64_t)__builtin_clz(ua) : 32;
+  case MATH_CLZLL: return a ? (uint64_t)__builtin_clzll(a) : 64;
+  case MATH_FFS: return ua ? (uint64_t)__builtin_ctz(ua) + 1 : 0;
+  case MATH_FFSLL: return a ? (uint64_t)__builtin_ctzll(a) + 1 : 0;
+  case MATH_BREV: { uint32_t x = ua, r = 0; for (int k = 0; k < 32; k++) { r = (r << 1) | (x & 1); x >>= 1; } return r; }
+  case MATH_ABS: return sem_s32((uint32_t)((int32_t)ua < 0 ? 0u - ua : ua));
+  case MATH_LLABS: return (int64_t)a < 0 ? 0 - a : a;
+  case MATH_MUL24: return sem_s32((uint32_t)((int64_t)((int32_t)(ua << 8) >> 8) * (int64_t)((int32_t)(ub << 8) >> 8)));
+  case MATH_UMUL24: return (uint32_t)((uint64_t)(ua & 0xffffff) * (ub & 0xffffff));
+  case MATH_MULHI: return sem_s32((uint32_t)((uint64_t)((int64_t)(int32_t)ua * (int64_t)(int32_t)ub) >> 32));
+  case MATH_UMULHI: return (uint32_t)(((uint64_t)ua * ub) >> 32);
+  case MATH_SAD: { int32_t x = (int32_t)ua, y = (int32_t)ub; int64_t d = (int64_t)x - y; return (uint32_t)((d < 0 ? -d : d) + (uint32_t)c); }
+  case MATH_USAD: return (uint32_t)((ua > ub ? ua - ub : ub - ua) + (uint32_t)c);
+  default: return 0;
+  }
+}
+
+static uint64_t atom_apply(int kind, int sk, uint64_t old, uint64_t b, uint64_t c, uint64_t *newv) {
+  /* returns whether it writes; old and the result are canonical for sk */
+  uint64_t n = old;
+  int sgn = sem_sk_is_signed(sk);
+  switch (kind) {
+  case AT_ADD:
+    if (sk == SK_F32) n = sem_bits32(sem_f32(old) + sem_f32(b));
+    else if (sk == SK_F64) n = sem_bits64(sem_f64(old) + sem_f64(b));
+    else n = sem_canon(sk, old + b);
+    break;
+  case AT_SUB: n = sem_canon(sk, old - b); break;
+  case AT_EXCH: n = b; break;
+  case AT_MIN: n = sgn ? ((int64_t)b < (int64_t)old ? b : old) : (b < old ? b : old); break;
+  case AT_MAX: n = sgn ? ((int64_t)b > (int64_t)old ? b : old) : (b > old ? b : old); break;
+  case AT_INC: n = (uint32_t)old >= (uint32_t)b ? 0 : (uint32_t)old + 1; break;
+  case AT_DEC: n = ((uint32_t)old == 0 || (uint32_t)old > (uint32_t)b) ? (uint32_t)b : (uint32_t)old - 1; break;
+  case AT_CAS: n = old == b ? c : old; break;
+  case AT_AND: n = old & b; break;
+  case AT_OR: n = old | b; break;
+  case AT_XOR: n = old ^ b; break;
+  }
+  *newv = n;
+  return 1;
+}
+
+/* Executes the warp's next instruction. */
+static void warp_step(launch *L, warp *w) {
+  const kir_func *f = L->f;
+  simt_entry *top = &w->stk[w->sp - 1];
+  int pc = top->pc;
+  uint32_t m = top->mask;
+  const kir_ins *in = &f->code[pc];
+  uint64_t *R = w->r;
+  uint64_t *d = in->dst >= 0 ? R + (size_t)in->dst * 32 : NULL;
+  const uint64_t *A = in->a >= 0 ? R + (size_t)in->a * 32 : NULL;
+  const uint64_t *B = in->b >= 0 ? R + (size_t)in->b * 32 : NULL;
+  const uint64_t *C = in->c >= 0 ? R + (size_t)in->c * 32 : NULL;
+  int next = pc + 1;
+  L->steps++;
+  L->ctx->stats.thread_instructions += (uint64_t)__builtin_popcount(m);
+
+  switch (in->op) {
+#define BINCASE(OPC) case OPC: LANES(m, d[l] = sem_bin(OPC, A[l], B[l])); break;
+#define BINV(n) BINCASE(OP_##n##_I32) BINCASE(OP_##n##_U32) BINCASE(OP_##n##_I64) BINCASE(OP_##n##_U64) BINCASE(OP_##n##_F32) BINCASE(OP_##n##_F64)
+    KIR_BINOPS(BINV)
+#undef BINV
+#undef BINCASE
+#define UNCASE(OPC) case OPC: LANES(m, d[l] = sem_un(OPC, A[l])); break;
+#define UNV(n) UNCASE(OP_##n##_I32) UNCASE(OP_##n##_U32) UNCASE(OP_##n##_I64) UNCASE(OP_##n##_U64) UNCASE(OP_##n##_F32) UNCASE(OP_##n##_F64)
+    KIR_UNOPS(UNV)
+#undef UNV
+#undef UNCASE
+  case OP_CONST: { uint64_t v = (uint64_t)in->imm; LANES(m, d[l] = v); break; }
+  case OP_MOV: LANES(m, d[l] = A[l]); break;
+  case OP_CVT: { int from = (int)(in->imm & 0xff), to = (int)(in->imm >> 8 & 0xff); LANES(m, d[l] = sem_cvt(from, to, A[l])); break; }
+  case OP_SELECT: LANES(m, d[l] = A[l] ? B[l] : C[l]); break;
+  case OP_SREG: {
+    blk *b = w->b;
+    switch (in->imm) {
+    case SR_TID_X: case SR_TID_Y: case SR_TID_Z: { const uint32_t *t = w->tid[in->imm - SR_TID_X]; LANES(m, d[l] = t[l]); break; }
+    case SR_CTAID_X: case SR_CTAID_Y: case SR_CTAID_Z: { uint64_t v = b->idx[in->imm - SR_CTAID_X]; LANES(m, d[l] = v); break; }
+    case SR_NTID_X: LANES(m, d[l] = L->bdim.x); break;
+    case SR_NTID_Y: LANES(m, d[l] = L->bdim.y); break;
+    case SR_NTID_Z: LANES(m, d[l] = L->bdim.z); break;
+    case SR_NCTAID_X: LANES(m, d[l] = L->grid.x); break;
+    case SR_NCTAID_Y: LANES(m, d[l] = L->grid.y); break;
+    case SR_NCTAID_Z: LANES(m, d[l] = L->grid.z); break;
+    case SR_LANEID: LANES(m, d[l] = (uint64_t)l); break;
+    case SR_WARPSIZE: LANES(m, d[l] = 32); break;
+    case SR_CLOCK: { uint64_t v = L->steps; LANES(m, d[l] = v); break; }
+    }
+    break;
+  }
+  case OP_PARAM: { uint64_t v = L->args[in->imm]; LANES(m, d[l] = v); break; }
+  case OP_GADDR: { uint64_t v = L->mod->gaddr[in->imm]; LANES(m, d[l] = v); break; }
+  case OP_LD: case OP_ST: {
+    int sk = in->flags & 0x7f, size = kir_sk_size[sk], is_ld = in->op == OP_LD;
+    uint32_t mm = m;
+    while (mm) {
+      int l = __builtin_ctz(mm);
+      mm &= mm - 1;
+      uint64_t addr = A[l] + (uint64_t)in->imm;
+      uint8_t *p = xlate(L, w, l, addr, size, pc, is_ld ? "load" : "store");
+      if (!p) return;
+      if (is_ld) L->ev_val[l] = d[l] = sem_canon(sk, mem_read(L, p, size));
+      else { L->ev_val[l] = B[l]; mem_write(L, p, size, B[l]); }
+      L->ev_addr[l] = addr;
+    }
+    if (L->ctx->nobs) {
+      gr_event ev;
+      ev_init(L, &ev, GR_EV_ACCESS, w, pc);
+      ev.access = is_ld ? GR_LOAD : GR_STORE;
+      ev.space = (gr_space)KIR_SPACE_OF(L->ev_addr[__builtin_ctz(m)]);
+      ev.size = size;
+      ev.is_volatile = (in->flags & MF_VOLATILE) != 0;
+      ev.mask = m;
+      ev.addr = L->ev_addr;
+      ev.value = L->ev_val;
+      deliver(L, &ev);
+    }
+    break;
+  }
+  case OP_ATOM: {
+    int sk = in->flags & 0x7f, size = kir_sk_size[sk], kind = in->flags >> 8 & 0xf, scope = in->flags >> 12 & 3;
+    uint32_t mm = m;
+    while (mm) {  /* lanes of one warp instruction serialise in lane order */
+      int l = __builtin_ctz(mm);
+      mm &= mm - 1;
+      uint8_t *p = xlate(L, w, l, A[l], size, pc, "atomic");
+      if (!p) return;
+      uint64_t old = sem_canon(sk, mem_read(L, p, size)), nv;
+      atom_apply(kind, sk, old, B[l], C ? C[l] : 0, &nv);
+      mem_write(L, p, size, nv);
+      L->ev_addr[l] = A[l];
+      L->ev_val[l] = old;
+      d[l] = old;
+    }
+    if (L->ctx->nobs) {
+      gr_event ev;
+      ev_init(L, &ev, GR_EV_ACCESS, w, pc);
+      ev.access = GR_ATOMIC;
+      ev.space = (gr_space)KIR_SPACE_OF(L->ev_addr[__builtin_ctz(m)]);
+      ev.size = size;
+      ev.is_volatile = 1;
+      ev.atomic_op = kind;
+      ev.scope = (gr_scope)scope;
+      ev.mask = m;
+      ev.addr = L->ev_addr;
+      ev.value = L->ev_val;
+      deliver(L, &ev);
+    }
+    break;
+  }
+  case OP_FENCE:
+    if (L->ctx->nobs) {
+      gr_event ev;
+      ev_init(L, &ev, GR_EV_FENCE, w, pc);
+      ev.scope = (gr_scope)in->imm;
+      ev.mask = m;
+      deliver(L, &ev);
+    }
+    break;
+  case OP_BAR: {
+    if (m != w->alive) {
+      char act[96], rest[96];
+      fmt_mask_lanes(act, sizeof act, m);
+      fmt_mask_lanes(rest, sizeof rest, w->alive & ~m);
+      fault(L, pc, "barrier divergence: __syncthreads reached by lanes %s of warp %u in block (%u,%u,%u) while lanes %s of the same warp are elsewhere",
+            act, w->wib, w->b->idx[0], w->b->idx[1], w->b->idx[2], rest);
+      return;
+    }
+    top->pc = next;
+    w->state = W_BAR;
+    w->bar_pc = pc;
+    ready_remove(L, w);
+    w->b->at_bar++;
+    barrier_maybe_release(L, w->b, pc);
+    return;
+  }
+  case OP_SYNCWARP:
+    if (L->ctx->nobs) {
+      gr_event ev;
+      ev_init(L, &ev, GR_EV_SYNCWARP, w, pc);
+      ev.mask = m;
+      deliver(L, &ev);
+    }
+    break;
+  case OP_VOTE: {
+    uint32_t ballot = 0;
+    LANES(m, if (A && A[l]) ballot |= 1u << l);
+    uint64_t v;
+    switch (in->imm) {
+    case VOTE_ALL: v = ballot == m; break;
+    case VOTE_ANY: v = ballot != 0; break;
+    case VOTE_BALLOT: v = ballot; break;
+    default: v = m;
+    }
+    LANES(m, d[l] = v);
+    break;
+  }
+  case OP_SHFL: {
+    uint64_t src[32];
+    memcpy(src, A, sizeof src);
+    LANES(m, {
+      int width = (int)(int32_t)C[l];
+      if (width < 1 || width > 32 || (width & (width - 1))) width = 32;
+      int seg = l & ~(width - 1), x = (int)(int32_t)B[l], s = l;
+      switch (in->imm) {
+      case SHFL_IDX: s = seg + (x & (width - 1)); break;
+      case SHFL_UP: s = (l - seg) - x >= 0 ? l - x : l; break;
+      case SHFL_DOWN: s = (l - seg) + x < width ? l + x : l; break;
+      case SHFL_XOR: s = l ^ x; if (s < seg || s >= seg + width || s > 31) s = l; break;
+      }
+      if (s < 0 || s > 31 || !(m >> s & 1)) s = l;  /* an inactive source yields the lane's own value */
+      d[l] = src[s];
+    });
+    break;
+  }
+  case OP_MATH: LANES(m, d[l] = math_lane((int)in->imm, A ? A[l] : 0, B ? B[l] : 0, C ? C[l] : 0)); break;
+  case OP_JMP:
+    if (in->a <= pc) note_backedge(L, w);
+    next = in->a;
+    break;
+  case OP_BRT: case OP_BRF: {
+    uint32_t t = 0;
+    LANES(m, if ((B[l] != 0) == (in->op == OP_BRT)) t |= 1u << l);
+    int target = in->a;
+    if (target <= pc) note_backedge(L, w);
+    if (t == 0) break;
+    if (t == m) { next = target; break; }
+    uint32_t nt = m & ~t;
+    int rpc = in->c < 0 ? -1 : in->c;
+    L->ctx->stats.divergences++;
+    if (L->ctx->nobs) {
+      gr_event ev;
+      ev_init(L, &ev, GR_EV_DIVERGE, w, pc);
+      ev.mask = m;
+      ev.taken = t;
+      deliver(L, &ev);
+    }
+    if (top->rpc == rpc && rpc >= 0) {
+      /* the lanes that go straight to the reconvergence point are already
+       * waiting there in the entry below: drop them instead of pushing */
+      if (target == rpc) { top->mask = nt; top->pc = next; goto reconverge; }
+      if (next == rpc) { top->mask = t; top->pc = target; goto reconverge; }
+    }
+    if (w->sp + 2 > STACK_MAX) { fault(L, pc, "reconvergence stack overflow (more than %d nested divergent paths)", STACK_MAX); return; }
+    top->pc = rpc;
+    if (target != rpc) { simt_entry *e = &w->stk[w->sp++]; e->pc = target; e->rpc = rpc; e->mask = t; }
+    if (next != rpc) { simt_entry *e = &w->stk[w->sp++]; e->pc = next; e->rpc = rpc; e->mask = nt; }
+    goto reconverge;
+  }
+  case OP_EXIT: {
+    w->alive &= ~m;
+    for (int k = 0; k < w->sp; k++) w->stk[k].mask &= ~m;
+    goto reconverge;
+  }
+  case OP_TRAP: {
+    char where[160];
+    lane_coords(L, w, __builtin_ctz(m), where, sizeof where);
+    fault(L, pc, "__trap() executed by %s", where);
+    return;
+  }
+  case OP_NOP: break;
+  default:
+    fault(L, pc, "internal error: unknown opcode %d", in->op);
+    return;
+  }
+  top->pc = next;
+reconverge:
+  while (w->sp > 0) {
+    simt_entry *e = &w->stk[w->sp - 1];
+    if (e->mask == 0) { w->sp--; continue; }
+    if (e->pc == e->rpc) {
+      w->sp--;
+      if (L->ctx->nobs && w->sp > 0) {
+        gr_event ev;
+        ev_init(L, &ev, GR_EV_RECONVERGE, w, e->rpc);
+        ev.mask = w->stk[w->sp - 1].mask;
+        deliver(L, &ev);
+      }
+      continue;
+    }
+    break;
+  }
+  if (w->sp == 0 || w->alive == 0) warp_finish(L, w);
+}
+
+/* ------------------------------------------------------------- scheduling */
+
+static warp *pick(launch *L) {
+  if (L->nready == 0) return NULL;
+  if (L->ctx->cfg.sched == GR_SCHED_RANDOM) return L->ready[rng_below(&L->rng, (uint32_t)L->nready)];
+  for (int k = 0; k < L->nrun; k++) {
+    warp *w = L->run[L->rr];
+    L->rr = L->rr + 1 == L->nrun ? 0 : L->rr + 1;
+    if (w->state == W_READY) return w;
+  }
+  return NULL;
+}
+
+static void apply_restore(launch *L);
+
+int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, size_t dyn_shared, const gr_arg *args, int nargs) {
+  gr_context *ctx = mod->ctx;
+  const gr_config *cfg = &ctx->cfg;
+  memset(&ctx->stats, 0, sizeof ctx->stats);
+  if (ctx->L) return ctx_fail(ctx, GR_EINPUT, "error: gr_launch called during a launch");
+  const kir_func *f = kir_find(mod->km, kernel);
+  if (!f) return ctx_fail(ctx, GR_EINPUT, "%s: error: no __global__ function named '%s'", mod->path, kernel);
+  if (!grid.x || !grid.y || !grid.z || !bdim.x || !bdim.y || !bdim.z)
+    return ctx_fail(ctx, GR_EINPUT, "error: launch of '%s' with a zero grid or block dimension", kernel);
+  uint64_t nthreads = (uint64_t)bdim.x * bdim.y * bdim.z;
+  if (nthreads > 1024 || bdim.z > 64)
+    return ctx_fail(ctx, GR_EINPUT, "error: block (%u,%u,%u) of '%s' exceeds 1024 threads (or z > 64)", bdim.x, bdim.y, bdim.z, kernel);
+  if (grid.y > 65535 || grid.z > 65535) return ctx_fail(ctx, GR_EINPUT, "error: grid y and z dimensions are limited to 65535");
+  if (nargs != f->nparams)
+    return ctx_fail(ctx, GR_EINPUT, "%s:%d:%d: error: kernel '%s' takes %d argument%s, %d given", f->decl.file, f->decl.line,
+                    f->decl.col, kernel, f->nparams, f->nparams == 1 ? "" : "s", nargs);
+  if (nargs > 64) return ctx_fail(ctx, GR_EINPUT, "error: too many kernel arguments");
+  if (dyn_shared && !mod->km->uses_dyn_shared)
+    return ctx_fail(ctx, GR_EINPUT, "error: dynamic shared memory requested but '%s' declares no extern __shared__ array", mod->path);
+  uint64_t shared = ((uint64_t)mod->km->shared_static + 15) / 16 * 16 + dyn_shared;
+  if (shared > cfg->shared_per_sm)
+    return ctx_fail(ctx, GR_EINPUT, "error: block needs %llu bytes of shared memory, an SM has %u", (unsigned long long)shared, cfg->shared_per_sm);
+  launch *L = xcalloc(1, sizeof *L);
+  L->ctx = ctx; L->mod = mod; L->f = f; L->grid = grid; L->bdim = bdim;
+  L->nthreads = (uint32_t)nthreads;
+  L->wpb = (L->nthreads + 31) / 32;
+  L->nblocks = (uint64_t)grid.x * grid.y * grid.z;
+  L->shared_size = (uint32_t)shared;
+  rng_seed(&L->rng, cfg->seed);
+  for (int k = 0; k < nargs; k++) {
+    kir_sk want = f->params[k].sk;
+    gr_type have = args[k].type;
+    if (want == SK_PTR && have != GR_PTR && !(args[k].bits == 0))
+      return free(L), ctx_fail(ctx, GR_EINPUT, "error: argument %d ('%s') of '%s' must be a pointer", k + 1, f->params[k].name, kernel);
+    if (want != SK_PTR && have == GR_PTR)
+      return free(L), ctx_fail(ctx, GR_EINPUT, "error: argument %d ('%s') of '%s' must be a %s, not a pointer", k + 1, f->params[k].name, kernel, kir_sk_name[want]);
+    L->args[k] = want == SK_PTR ? args[k].bits : sem_cvt((int)have, want, args[k].bits);
+  }
+  /* residency: blocks per SM by threads, shared memory and the block limit */
+  int per_sm = cfg->max_blocks_per_sm;
+  int by_threads = cfg->max_threads_per_sm / (int)(L->wpb * 32);
+  if (by_threads < per_sm) per_sm = by_threads;
+  if (shared && (int)(cfg->shared_per_sm / shared) < per_sm) per_sm = (int)(cfg->shared_per_sm / shared);
+  if (per_sm < 1) per_sm = 1;
+  L->per_sm = per_sm;
+  uint64_t nslots = (uint64_t)per_sm * (uint64_t)cfg->sms;
+  if (nslots > L->nblocks) nslots = L->nblocks;
+  L->nslots = (int)nslots;
+  L->slots = xcalloc(nslots, sizeof(blk *));
+  L->run = xcalloc(nslots * L->wpb, sizeof(warp *));
+  L->ready = xcalloc(nslots * L->wpb, sizeof(warp *));
+  ctx->L = L;
+  if (ctx->nobs) {
+    gr_event ev;
+    ev_init(L, &ev, GR_EV_LAUNCH_BEGIN, NULL, -1);
+    deliver(L, &ev);
+  }
+  /* block b goes to SM b mod sms, so that neighbouring blocks land on different SMs */
+  for (int s = 0; s < L->nslots; s++) {
+    int sm = s % cfg->sms, k = s / cfg->sms;
+    (void)sm; (void)k;
+    block_start(L, s, L->next_block++);
+  }
+  rebuild_run(L);
+  uint64_t max_steps = cfg->max_steps;
+  while (!L->failed) {
+    warp *w = pick(L);
+    if (!w) break;
+    warp_step(L, w);
+    if (L->pending_restore) apply_restore(L);
+    if (L->deadlock_check) check_deadlock(L);
+    if (L->steps >= max_steps && !L->failed) {
+      ctx_fail(ctx, GR_EEMU, "error: step limit reached: '%s' ran %llu warp instructions without finishing (raise it with --max-steps)",
+               kernel, (unsigned long long)max_steps);
+      L->failed = GR_EEMU;
+    }
+  }
+  if (!L->failed) {
+    /* everything left is waiting: cannot happen with exited warps ignored, but be exact */
+    for (int s = 0; s < L->nslots; s++) if (L->slots[s]) { check_deadlock(L); if (!L->failed) fault(L, -1, "internal error: blocks left unfinished"); break; }
+  }
+  ctx->stats.warp_steps = L->steps;
+  if (ctx->nobs) {
+    gr_event ev;
+    ev_init(L, &ev, GR_EV_LAUNCH_END, NULL, -1);
+    deliver(L, &ev);
+  }
+  int rc = L->failed;
+  for (int s = 0; s < L->nslots; s++) if (L->slots[s]) block_free(L->slots[s]);
+  free(L->slots); free(L->run); free(L->ready);
+  free(L);
+  ctx->L = NULL;
+  return rc;
+}
+
+/* ------------------------------------------------------------- snapshots and views */
+
+typedef struct { uint64_t id; uint8_t *data; uint64_t size; int live; } snap_alloc;
+typedef struct {
+  warp w;                 /* copied state; pointers below are owned copies */
+  size_t nr;
+} snap_warp;
+typedef struct {
+  uint64_t lin;
+  int slot;
+  int nwarps, live, at_bar;
+  uint8_t *shared;
+  snap_warp *warps;
+} snap_block;
+
+struct gr_snapshot {
+  snap_alloc *allocs;
+  size_t nallocs;
+  int in_launch;
+  const kir_func *f;
+  snap_block *blocks;
+  int nblocks;
+  uint64_t next_block, steps;
+  int rr;
+  rng rng;
+};
+
+gr_snapshot *gr_snapshot_take(gr_context *ctx) {
+  gr_snapshot *s = xcalloc(1, sizeof *s);
+  s->nallocs = ctx->allocs.len;
+  s->allocs = xcalloc(s->nallocs, sizeof(snap_alloc));
+  for (size_t k = 1; k < ctx->allocs.len; k++) {
+    galloc *a = vec_at(&ctx->allocs, k);
+    s->allocs[k].id = k;
+    s->allocs[k].live = a->live;
+    s->allocs[k].size = a->size;
+    if (a->live) { s->allocs[k].data = xmalloc(a->size ? a->size : 1); memcpy(s->allocs[k].data, a->data, a->size); }
+  }
+  launch *L = ctx->L;
+  if (L) {
+    s->in_launch = 1;
+    s->f = L->f;
+    s->next_block = L->next_block;
+    s->steps = L->steps;
+    s->rr = L->rr;
+    s->rng = L->rng;
+    s->blocks = xcalloc((size_t)L->nslots + 1, sizeof(snap_block));
+    for (int k = 0; k < L->nslots; k++) {
+      blk *b = L->slots[k];
+      if (!b) continue;
+      snap_block *sb = &s->blocks[s->nblocks++];
+      sb->lin = b->lin; sb->slot = k; sb->nwarps = b->nwarps; sb->live = b->live; sb->at_bar = b->at_bar;
+      sb->shared = xmalloc(L->shared_size ? L->shared_size : 1);
+      memcpy(sb->shared, b->shared, L->shared_size);
+      sb->warps = xcalloc((size_t)b->nwarps, sizeof(snap_warp));
+      for (int j = 0; j < b->nwarps; j++) {
+        warp *w = &b->warps[j];
+        snap_warp *sw = &sb->warps[j];
+        sw->w = *w;
+        sw->nr = (size_t)(L->f->nregs ? L->f->nregs : 1) * 32;
+        sw->w.r = xmalloc(sw->nr * sizeof(uint64_t));
+        memcpy(sw->w.r, w->r, sw->nr * sizeof(uint64_t));
+        size_t ln = (size_t)(L->f->frame ? L->f->frame : 1) * 32;
+        sw->w.local = xmalloc(ln);
+        memcpy(sw->w.local, w->local, ln);
+        sw->w.views = NULL; sw->w.nviews = 0;
+      }
+    }
+  }
+  return s;
+}
+
+int gr_snapshot_restore(gr_context *ctx, const gr_snapshot *s) {
+  if (s->in_launch && (!ctx->L || ctx->L->f != s->f))
+    return ctx_fail(ctx, GR_EINPUT, "error: snapshot was taken during another launch");
+  if (ctx->L) { ctx->L->pending_restore = s; return GR_OK; }
+  for (size_t k = 1; k < s->nallocs && k < ctx->allocs.len; k++) {
+    galloc *a = vec_at(&ctx->allocs, k);
+    if (a->live && s->allocs[k].live && a->size == s->allocs[k].size) memcpy(a->data, s->allocs[k].data, a->size);
+  }
+  return GR_OK;
+}
+
+static void apply_restore(launch *L) {
+  const gr_snapshot *s = L->pending_restore;
+  gr_context *ctx = L->ctx;
+  L->pending_restore = NULL;
+  for (size_t k = 1; k < s->nallocs && k < ctx->allocs.len; k++) {
+    galloc *a = vec_at(&ctx->allocs, k);
+    if (a->live && s->allocs[k].live && a->size == s->allocs[k].size) memcpy(a->data, s->allocs[k].data, a->size);
+  }
+  for (int k = 0; k < L->nslots; k++) if (L->slots[k]) { block_free(L->slots[k]); L->slots[k] = NULL; }
+  L->nready = 0;
+  for (int k = 0; k < s->nblocks; k++) {
+    const snap_block *sb = &s->blocks[k];
+    blk *b = xcalloc(1, sizeof *b);
+    b->lin = (uint32_t)sb->lin;
+    b->idx[0] = (uint32_t)(sb->lin % L->grid.x);
+    b->idx[1] = (uint32_t)(sb->lin / L->grid.x % L->grid.y);
+    b->idx[2] = (uint32_t)(sb->lin / ((uint64_t)L->grid.x * L->grid.y));
+    b->sm = sb->slot % ctx->cfg.sms;
+    b->nwarps = sb->nwarps; b->live = sb->live; b->at_bar = sb->at_bar;
+    b->shared = xmalloc(L->shared_size ? L->shared_size : 1);
+    memcpy(b->shared, sb->shared, L->shared_size);
+    b->warps = xcalloc((size_t)sb->nwarps, sizeof(warp));
+    for (int j = 0; j < sb->nwarps; j++) {
+      warp *w = &b->warps[j];
+      const snap_warp *sw = &sb->warps[j];
+      *w = sw->w;
+      w->b = b;
+      w->r = xmalloc(sw->nr * sizeof(uint64_t));
+      memcpy(w->r, sw->w.r, sw->nr * sizeof(uint64_t));
+      size_t ln = (size_t)(L->f->frame ? L->f->frame : 1) * 32;
+      w->local = xmalloc(ln);
+      memcpy(w->local, sw->w.local, ln);
+      w->views = NULL; w->nviews = 0;
+      w->rpos = -1;
+      w->stuck = 0; w->backedges = 0;
+      if (w->state == W_READY) ready_add(L, w);
+    }
+    L->slots[sb->slot] = b;
+  }
+  L->next_block = s->next_block;
+  L->rr = s->rr;
+  L->rng = s->rng;
+  L->write_epoch++;
+  rebuild_run(L);
+}
+
+void gr_snapshot_free(gr_snapshot *s) {
+  if (!s) return;
+  for (size_t k = 0; k < s->nallocs; k++) free(s->allocs[k].data);
+  free(s->allocs);
+  for (int k = 0; k < s->nblocks; k++) {
+    for (int j = 0; j < s->blocks[k].nwarps; j++) { free(s->blocks[k].warps[j].w.r); free(s->blocks[k].warps[j].w.local); }
+    free(s->blocks[k].warps);
+    free(s->blocks[k].shared);
+  }
+  free(s->blocks);
+  free(s);
+}
+
+static warp *find_warp(launch *L, uint32_t gid) {
+  for (int k = 0; k < L->nrun; k++) if (L->run[k]->gid == gid) return L->run[k];
+  return NULL;
+}
+
+int gr_view_add(gr_context *ctx, uint32_t gid, gr_ptr base, size_t len, void *copy) {
+  if (!ctx->L) return ctx_fail(ctx, GR_EINPUT, "error: memory views exist only during a launch");
+  warp *w = find_warp(ctx->L, gid);
+  if (!w) return ctx_fail(ctx, GR_EINPUT, "error: warp %u is not resident", gid);
+  w->views = xrealloc(w->views, sizeof(mview) * (size_t)(w->nviews + 1));
+  w->views[w->nviews].base = base;
+  w->views[w->nviews].len = len;
+  w->views[w->nviews].copy = copy;
+  w->nviews++;
+  return GR_OK;
+}
+
+void gr_view_clear(gr_context *ctx, uint32_t gid) {
+  if (!ctx->L) return;
+  warp *w = find_warp(ctx->L, gid);
+  if (!w) return;
+  free(w->views);
+  w->views = NULL;
+  w->nviews = 0;
+}

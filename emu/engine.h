@@ -1,0 +1,44 @@
+/* engine: the context internals shared by the emulator's modules.  Private
+ * to emu/: the public face is gpurace.h. */
+#ifndef GR_ENGINE_H
+#define GR_ENGINE_H
+
+#include "gpurace.h"
+#include "kir.h"
+#include "util.h"
+
+typedef struct {
+  uint8_t *data;
+  uint64_t size;
+  char *name;
+  int live;
+} galloc;
+
+struct gr_module {
+  gr_context *ctx;
+  kir_module *km;
+  gr_ptr *gaddr;      /* device address of each module global */
+  char *path;
+};
+
+typedef struct launch launch;
+
+#define GR_MAX_OBSERVERS 16
+
+struct gr_context {
+  gr_config cfg;
+  char err[1024];
+  vec allocs;         /* galloc; id 0 is never used, so no address is 0 */
+  vec modules;        /* gr_module * */
+  gr_observer obs[GR_MAX_OBSERVERS];
+  int obs_live[GR_MAX_OBSERVERS];
+  int nobs;
+  gr_stats stats;
+  launch *L;          /* the launch in progress, or NULL */
+};
+
+int ctx_fail(gr_context *ctx, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Host pointer for [addr, addr+n) of global memory, or NULL with an error set. */
+uint8_t *ctx_global_span(gr_context *ctx, gr_ptr addr, uint64_t n);
+
+#endif

@@ -1,0 +1,2240 @@
+/* The front end: one pass from tokens to KIR, in the manner of Lua's
+ * lparser.c.  Expressions produce descriptors (constant, register value,
+ * register variable, memory lvalue) and code is emitted as they are parsed,
+ * so constant expressions fold as a matter of course.  Device functions are
+ * inlined at each call by re-parsing their body tokens with the arguments
+ * bound to fresh registers; recursion is detected on the inlining stack.
+ * Anything outside the subset stops with a named error at its position. */
+#include "front.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#ifndef GR_KERNEL_CPP
+#define GR_KERNEL_CPP "cpp"
+#endif
+#include "kir_sem.h"
+#include "lex.h"
+
+extern char **environ;
+
+/* ---------------------------------------------------------------- types */
+
+typedef enum { TY_VOID, TY_SCALAR, TY_PTR, TY_ARRAY, TY_STRUCT } tyk;
+typedef struct type type;
+typedef struct sdef sdef;
+struct type { tyk k; kir_sk sk; type *base; uint64_t n; int vol, cnst, unsized; sdef *s; };
+typedef struct { const char *name; type *ty; uint32_t off; } field;
+struct sdef { const char *name; field *f; int nf; uint32_t size, align; int complete; };
+
+typedef struct funcdef {
+  const char *name;
+  type *ret;
+  int np;
+  const char **pnames;
+  type **ptypes;
+  size_t body, body_end;    /* token index of '{' and of its matching '}' */
+  int is_kernel, is_device, defined, inlining;
+  srcpos pos;
+} funcdef;
+
+typedef enum { SYM_REG, SYM_MEM, SYM_GLOBAL, SYM_TYPEDEF, SYM_FUNC, SYM_ECONST } symk;
+typedef struct {
+  const char *name;
+  symk k;
+  type *ty;
+  int reg;          /* SYM_REG */
+  uint64_t addr;    /* SYM_MEM: constant generic address (shared or local) */
+  int gidx;         /* SYM_GLOBAL */
+  int64_t cval;     /* SYM_ECONST */
+  funcdef *fn;
+} sym;
+
+typedef enum { E_VOID, E_CONST, E_REG, E_VAR, E_MEM } ek;
+typedef struct { ek k; type *ty; int reg; int32_t off; uint64_t bits; } expr;
+
+typedef struct { int brk, cont; } loopctx;
+typedef struct { int label; int64_t val; int is_default; } caselab;
+typedef struct { funcdef *fn; int ret_label, ret_reg; type *ret; } inlctx;
+
+typedef struct fstate {
+  vec code, pos;        /* kir_ins, srcpos */
+  vec labels;           /* int pc per label */
+  int nreg, maxreg;
+  uint32_t frame;
+  vec loops;            /* loopctx */
+  vec *cases;           /* caselab of the innermost switch, or NULL */
+  vec inl;              /* inlctx stack; empty at kernel level */
+  vec addr_taken;       /* const char * names whose address is taken somewhere */
+} fstate;
+
+typedef struct P {
+  arena *a;
+  diag *d;
+  token *t;
+  size_t nt, i;
+  vec syms;             /* sym; scopes are marks into it */
+  vec tags;             /* sdef * */
+  vec globals;          /* kir_global */
+  vec kernels;          /* kir_func * */
+  vec shared_at;        /* (token index, address) of function-level __shared__ */
+  uint32_t shared_off;
+  int dyn_shared;
+  fstate *fs;           /* NULL outside function bodies */
+  int dry;              /* >0 inside sizeof: parse and type-check, emit nothing that matters */
+} P;
+
+static type ty_void = {TY_VOID, SK_U8, 0, 0, 0, 0, 0, 0};
+static type ty_sk[SK_COUNT];
+
+static type *sk_type(kir_sk sk) { return &ty_sk[sk]; }
+
+static _Noreturn void fail(P *p, srcpos pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static _Noreturn void fail(P *p, srcpos pos, const char *fmt, ...) {
+  char buf[700];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  diag_fail(p->d, pos, "%s", buf);
+}
+
+static uint32_t ty_align(P *p, type *t);
+static uint64_t ty_size(P *p, type *t, srcpos pos) {
+  switch (t->k) {
+  case TY_VOID: fail(p, pos, "invalid use of void type");
+  case TY_SCALAR: return (uint64_t)kir_sk_size[t->sk];
+  case TY_PTR: return 8;
+  case TY_ARRAY: return t->n * ty_size(p, t->base, pos);
+  case TY_STRUCT:
+    if (!t->s->complete) fail(p, pos, "incomplete type 'struct %s'", t->s->name);
+    return t->s->size;
+  }
+  return 0;
+}
+static uint32_t ty_align(P *p, type *t) {
+  switch (t->k) {
+  case TY_SCALAR: return (uint32_t)kir_sk_size[t->sk];
+  case TY_PTR: return 8;
+  case TY_ARRAY: return ty_align(p, t->base);
+  case TY_STRUCT: return t->s->align ? t->s->align : 1;
+  default: return 1;
+  }
+}
+
+static type *ty_new(P *p, tyk k) { type *t = arena_alloc(p->a, sizeof *t); t->k = k; return t; }
+static type *ty_ptr(P *p, type *base) { type *t = ty_new(p, TY_PTR); t->base = base; return t; }
+static type *ty_qual(P *p, type *t, int vol, int cnst) {
+  if ((!vol || t->vol) && (!cnst || t->cnst)) return t;
+  type *q = ty_new(p, t->k);
+  *q = *t;
+  q->vol |= vol; q->cnst |= cnst;
+  return q;
+}
+static type *unqual(P *p, type *t) {
+  if (!t->vol && !t->cnst) return t;
+  type *u = ty_new(p, t->k);
+  *u = *t;
+  u->vol = u->cnst = 0;
+  return u;
+}
+static int is_int(type *t) { return t->k == TY_SCALAR && !sem_sk_is_float(t->sk); }
+static int is_arith(type *t) { return t->k == TY_SCALAR; }
+static int is_scalar(type *t) { return t->k == TY_SCALAR || t->k == TY_PTR; }
+static kir_sk reg_sk(type *t) { return t->k == TY_PTR ? SK_U64 : t->sk; }
+
+static const char *ty_name(P *p, type *t) {
+  switch (t->k) {
+  case TY_VOID: return "void";
+  case TY_SCALAR: return kir_sk_name[t->sk];
+  case TY_PTR: return arena_printf(p->a, "%s%s*", ty_name(p, t->base), t->base->vol ? " volatile" : "");
+  case TY_ARRAY: return arena_printf(p->a, "%s[%llu]", ty_name(p, t->base), (unsigned long long)t->n);
+  case TY_STRUCT: return arena_printf(p->a, "struct %s", t->s->name);
+  }
+  return "?";
+}
+
+/* Integer promotion then the usual arithmetic conversions, on scalar kinds. */
+static kir_sk promote(kir_sk s) {
+  return (s == SK_BOOL || s == SK_I8 || s == SK_U8 || s == SK_I16 || s == SK_U16) ? SK_I32 : s;
+}
+static kir_sk usual(kir_sk a, kir_sk b) {
+  if (a == SK_F64 || b == SK_F64) return SK_F64;
+  if (a == SK_F32 || b == SK_F32) return SK_F32;
+  a = promote(a); b = promote(b);
+  if (a == b) return a;
+  int ra = (a == SK_I64 || a == SK_U64), rb = (b == SK_I64 || b == SK_U64);
+  int ua = (a == SK_U32 || a == SK_U64), ub = (b == SK_U32 || b == SK_U64);
+  if (ua == ub) return ra >= rb ? a : b;
+  kir_sk u = ua ? a : b, s = ua ? b : a;
+  int ru = ua ? ra : rb, rs = ua ? rb : ra;
+  if (ru >= rs) return u;
+  return s;  /* i64 represents every u32 */
+}
+static kir_vt vt_of(kir_sk s) {
+  switch (promote(s)) {
+  case SK_I32: return VT_I32;
+  case SK_U32: return VT_U32;
+  case SK_I64: return VT_I64;
+  case SK_F32: return VT_F32;
+  case SK_F64: return VT_F64;
+  default: return VT_U64;
+  }
+}
+
+/* ------------------------------------------------------------- tokens */
+
+static token *tk(P *p) { return &p->t[p->i]; }
+static token *tk_at(P *p, size_t k) { return &p->t[p->i + k < p->nt ? p->i + k : p->nt - 1]; }
+static srcpos here(P *p) { return tk(p)->pos; }
+static int is(P *p, const char *s) { token *t = tk(p); return (t->kind == TK_PUNCT || t->kind == TK_IDENT) && !strcmp(t->text, s); }
+static int is_at(P *p, size_t k, const char *s) { token *t = tk_at(p, k); return (t->kind == TK_PUNCT || t->kind == TK_IDENT) && !strcmp(t->text, s); }
+static void next(P *p) { if (p->i + 1 < p->nt) p->i++; }
+static int accept(P *p, const char *s) { if (is(p, s)) { next(p); return 1; } return 0; }
+static void expect(P *p, const char *s) {
+  if (!accept(p, s)) fail(p, here(p), "expected '%s' before '%s'", s, tk(p)->text);
+}
+static const char *ident(P *p) {
+  if (tk(p)->kind != TK_IDENT) fail(p, here(p), "expected an identifier before '%s'", tk(p)->text);
+  const char *s = tk(p)->text;
+  next(p);
+  return s;
+}
+
+/* ------------------------------------------------------------- symbols */
+
+static sym *lookup(P *p, const char *name) {
+  for (size_t k = p->syms.len; k-- > 0;) {
+    sym *s = vec_at(&p->syms, k);
+    if (!strcmp(s->name, name)) return s;
+  }
+  return NULL;
+}
+static sym *declare(P *p, const char *name, symk k, type *ty) {
+  sym *s = vec_push(&p->syms);
+  s->name = name; s->k = k; s->ty = ty;
+  return s;
+}
+static sdef *find_tag(P *p, const char *name) {
+  for (size_t k = p->tags.len; k-- > 0;) {
+    sdef *s = *(sdef **)vec_at(&p->tags, k);
+    if (!strcmp(s->name, name)) return s;
+  }
+  return NULL;
+}
+
+/* ------------------------------------------------------------- emission */
+
+static int emit(P *p, int op, int dst, int a, int b, int c, int64_t imm, int flags, srcpos pos) {
+  fstate *fs = p->fs;
+  if (!fs) fail(p, pos, "expression is not constant");
+  kir_ins *in = vec_push(&fs->code);
+  in->op = (uint16_t)op; in->dst = dst; in->a = a; in->b = b; in->c = c; in->imm = imm; in->flags = (uint16_t)flags;
+  *(srcpos *)vec_push(&fs->pos) = pos;
+  return (int)fs->code.len - 1;
+}
+static int reg_new(P *p, srcpos pos) {
+  fstate *fs = p->fs;
+  if (!fs) fail(p, pos, "expression is not constant");
+  if (fs->nreg >= 60000) fail(p, pos, "kernel needs too many registers");
+  int r = fs->nreg++;
+  if (fs->nreg > fs->maxreg) fs->maxreg = fs->nreg;
+  return r;
+}
+static int label_new(P *p) { int *l = vec_push(&p->fs->labels); *l = -1; return (int)p->fs->labels.len - 1; }
+static void label_here(P *p, int l) { *(int *)vec_at(&p->fs->labels, (size_t)l) = (int)p->fs->code.len; }
+static void jump(P *p, int l, srcpos pos) { emit(p, OP_JMP, -1, l, -1, -1, 0, 0, pos); }
+static void branch(P *p, int op, int cond, int l, srcpos pos) { emit(p, op, -1, l, cond, -1, 0, 0, pos); }
+
+static expr e_const(type *ty, uint64_t bits) { expr e = {E_CONST, ty, -1, 0, bits}; return e; }
+static expr e_reg(type *ty, int r) { expr e = {E_REG, ty, r, 0, 0}; return e; }
+
+static uint64_t local_alloc(P *p, type *ty, srcpos pos) {
+  fstate *fs = p->fs;
+  uint32_t al = ty_align(p, ty);
+  uint64_t size = ty_size(p, ty, pos);
+  uint64_t off = (fs->frame + al - 1) / al * al;
+  if (off + size > (1u << 20)) fail(p, pos, "local memory of a thread exceeds 1 MiB");
+  fs->frame = (uint32_t)(off + size);
+  return KIR_ADDR(SPACE_LOCAL, off);
+}
+
+/* ------------------------------------------------------------- rvalues */
+
+static void to_rvalue(P *p, expr *e, srcpos pos);
+
+static int to_reg(P *p, expr *e, srcpos pos) {
+  to_rvalue(p, e, pos);
+  if (e->k == E_CONST) {
+    int r = reg_new(p, pos);
+    emit(p, OP_CONST, r, -1, -1, -1, (int64_t)e->bits, 0, pos);
+    e->k = E_REG; e->reg = r;
+  }
+  if (e->k != E_REG) fail(p, pos, "expression has no value");
+  return e->reg;
+}
+
+static int mem_base(P *p, expr *e, srcpos pos) {
+  if (e->off == 0) return e->reg;
+  int r = reg_new(p, pos), c = reg_new(p, pos);
+  emit(p, OP_CONST, c, -1, -1, -1, (int64_t)e->off, 0, pos);
+  emit(p, OP_ADD_U64, r, e->reg, c, -1, 0, 0, pos);
+  return r;
+}
+
+static void to_rvalue(P *p, expr *e, srcpos pos) {
+  switch (e->k) {
+  case E_VOID: fail(p, pos, "void value not ignored as it ought to be");
+  case E_CONST: case E_REG: return;
+  case E_VAR: e->k = E_REG; return;
+  case E_MEM:
+    if (e->ty->k == TY_ARRAY) {   /* decay */
+      int r = mem_base(p, e, pos);
+      *e = e_reg(ty_ptr(p, e->ty->base), r);
+      return;
+    }
+    if (e->ty->k == TY_STRUCT) return;   /* struct rvalues stay in memory; copied by assignment */
+    if (!is_scalar(e->ty)) fail(p, pos, "cannot load a value of type %s", ty_name(p, e->ty));
+    {
+      int r = reg_new(p, pos);
+      kir_sk sk = e->ty->k == TY_PTR ? SK_PTR : e->ty->sk;
+      emit(p, OP_LD, r, e->reg, -1, -1, e->off, sk | (e->ty->vol ? MF_VOLATILE : 0), pos);
+      *e = e_reg(unqual(p, e->ty), r);
+    }
+    return;
+  }
+}
+
+static void cast(P *p, expr *e, type *to, srcpos pos) {
+  if (to->k == TY_VOID) { if (e->k == E_MEM && e->ty->k != TY_STRUCT) to_rvalue(p, e, pos); e->k = E_VOID; e->ty = to; return; }
+  to_rvalue(p, e, pos);
+  type *from = e->ty;
+  if (to->k == TY_STRUCT || from->k == TY_STRUCT) {
+    if (to->k == TY_STRUCT && from->k == TY_STRUCT && to->s == from->s) return;
+    fail(p, pos, "cannot convert %s to %s", ty_name(p, from), ty_name(p, to));
+  }
+  if (!is_scalar(to) || !is_scalar(from)) fail(p, pos, "cannot convert %s to %s", ty_name(p, from), ty_name(p, to));
+  kir_sk fs = from->k == TY_PTR ? SK_U64 : from->sk, ts = to->k == TY_PTR ? SK_U64 : to->sk;
+  if ((from->k == TY_PTR || to->k == TY_PTR) && (sem_sk_is_float(fs) || sem_sk_is_float(ts)))
+    fail(p, pos, "cannot convert %s to %s", ty_name(p, from), ty_name(p, to));
+  if (fs == ts || (from->k == TY_PTR && to->k == TY_PTR)) { e->ty = to; return; }
+  if (e->k == E_CONST) { e->bits = sem_cvt(fs, ts, e->bits); e->ty = to; return; }
+  int r = reg_new(p, pos);
+  emit(p, OP_CVT, r, e->reg, -1, -1, fs | (ts << 8), 0, pos);
+  *e = e_reg(to, r);
+}
+
+static int truth(P *p, expr *e, srcpos pos) {
+  /* a register holding non-zero for true; pointer and float truth included */
+  to_rvalue(p, e, pos);
+  if (!is_scalar(e->ty)) fail(p, pos, "used %s where a scalar is required", ty_name(p, e->ty));
+  if (e->ty->k == TY_SCALAR && (sem_sk_is_float(e->ty->sk) || e->ty->sk == SK_BOOL || kir_sk_size[e->ty->sk] < 4)) cast(p, e, sk_type(SK_BOOL), pos);
+  return to_reg(p, e, pos);
+}
+
+/* ------------------------------------------------------------- declarations */
+
+typedef struct {
+  type *ty;
+  int is_typedef, is_global, is_device, is_host, is_shared, is_constant, is_static, is_extern;
+  int any;
+} declspec;
+
+static int is_type_start(P *p) {
+  token *t = tk(p);
+  if (t->kind != TK_IDENT) return 0;
+  static const char *kw[] = {"void", "char", "short", "int", "long", "float", "double", "signed", "unsigned",
+    "bool", "_Bool", "struct", "union", "enum", "const", "volatile", "typedef", "static", "extern", "inline",
+    "__global__", "__device__", "__host__", "__shared__", "__constant__", "__forceinline__", "__noinline__",
+    "__inline__", "register", "__restrict__", "__launch_bounds__", "__align__", "auto", NULL};
+  for (int k = 0; kw[k]; k++) if (!strcmp(t->text, kw[k])) return 1;
+  sym *s = lookup(p, t->text);
+  return s && s->k == SYM_TYPEDEF;
+}
+
+static type *parse_declarator(P *p, type *base, const char **name, srcpos *npos, int *is_func);
+static void parse_struct_body(P *p, sdef *s);
+static expr parse_assign(P *p);
+static expr parse_cond(P *p);
+
+static int64_t const_int(P *p, expr e, srcpos pos, const char *what) {
+  if (e.k != E_CONST || !is_int(e.ty)) fail(p, pos, "%s must be an integer constant expression", what);
+  return (int64_t)e.bits;
+}
+
+static void parse_declspec(P *p, declspec *ds) {
+  memset(ds, 0, sizeof *ds);
+  int nsigned = 0, nunsigned = 0, nshort = 0, nlong = 0, vol = 0, cnst = 0;
+  const char *base = NULL;
+  type *named = NULL;
+  srcpos start = here(p);
+  for (;;) {
+    token *t = tk(p);
+    if (t->kind != TK_IDENT) break;
+    const char *s = t->text;
+    srcpos pos = t->pos;
+    if (!strcmp(s, "typedef")) ds->is_typedef = 1;
+    else if (!strcmp(s, "__global__")) ds->is_global = 1;
+    else if (!strcmp(s, "__device__")) ds->is_device = 1;
+    else if (!strcmp(s, "__host__")) ds->is_host = 1;
+    else if (!strcmp(s, "__shared__")) ds->is_shared = 1;
+    else if (!strcmp(s, "__constant__")) ds->is_constant = 1;
+    else if (!strcmp(s, "static")) ds->is_static = 1;
+    else if (!strcmp(s, "extern")) ds->is_extern = 1;
+    else if (!strcmp(s, "inline") || !strcmp(s, "__forceinline__") || !strcmp(s, "__noinline__") ||
+             !strcmp(s, "__inline__") || !strcmp(s, "register") || !strcmp(s, "__restrict__")) {}
+    else if (!strcmp(s, "__launch_bounds__") || !strcmp(s, "__align__")) {
+      next(p); expect(p, "(");
+      int depth = 1;
+      while (depth && tk(p)->kind != TK_EOF) { if (is(p, "(")) depth++; else if (is(p, ")")) depth--; next(p); }
+      continue;
+    }
+    else if (!strcmp(s, "const")) cnst = 1;
+    else if (!strcmp(s, "volatile")) vol = 1;
+    else if (!strcmp(s, "signed")) nsigned++;
+    else if (!strcmp(s, "unsigned")) nunsigned++;
+    else if (!strcmp(s, "short")) nshort++;
+    else if (!strcmp(s, "long")) nlong++;
+    else if (!strcmp(s, "auto")) fail(p, pos, "unsupported: auto");
+    else if (!strcmp(s, "union")) fail(p, pos, "unsupported: union");
+    else if (!strcmp(s, "void") || !strcmp(s, "char") || !strcmp(s, "int") || !strcmp(s, "float") ||
+             !strcmp(s, "double") || !strcmp(s, "bool") || !strcmp(s, "_Bool")) {
+      if (base || named) fail(p, pos, "two or more data types in declaration specifiers");
+      base = s;
+    } else if (!strcmp(s, "struct") || !strcmp(s, "enum")) {
+      if (base || named) fail(p, pos, "two or more data types in declaration specifiers");
+      int is_enum = s[0] == 'e';
+      next(p);
+      const char *tag = tk(p)->kind == TK_IDENT ? ident(p) : NULL;
+      if (is_enum) {
+        if (accept(p, "{")) {
+          int64_t v = 0;
+          while (!accept(p, "}")) {
+            const char *n = ident(p);
+            if (accept(p, "=")) { srcpos vp = here(p); v = const_int(p, parse_cond(p), vp, "an enumerator value"); }
+            sym *e = declare(p, n, SYM_ECONST, sk_type(SK_I32));
+            e->cval = v++;
+            if (!accept(p, ",")) { expect(p, "}"); break; }
+          }
+        }
+        named = sk_type(SK_I32);
+        ds->any = 1;
+        continue;
+      }
+      sdef *sd = tag ? find_tag(p, tag) : NULL;
+      if (is(p, "{")) {
+        if (!sd || sd->complete) {
+          sd = arena_alloc(p->a, sizeof *sd);
+          sd->name = tag ? tag : "<anonymous>";
+          *(sdef **)vec_push(&p->tags) = sd;
+        }
+        parse_struct_body(p, sd);
+      } else if (!sd) {
+        if (!tag) fail(p, here(p), "expected '{' after 'struct'");
+        sd = arena_alloc(p->a, sizeof *sd);
+        sd->name = tag;
+        *(sdef **)vec_push(&p->tags) = sd;
+      }
+      named = ty_new(p, TY_STRUCT);
+      named->s = sd;
+      ds->any = 1;
+      continue;
+    } else {
+      sym *sy = lookup(p, s);
+      if (sy && sy->k == SYM_TYPEDEF && !base && !named && !nsigned && !nunsigned && !nshort && !nlong) named = sy->ty;
+      else break;
+    }
+    ds->any = 1;
+    next(p);
+  }
+  if (!ds->any) fail(p, start, "expected a type before '%s'", tk(p)->text);
+  type *t;
+  if (named) t = named;
+  else {
+    kir_sk sk = SK_I32;
+    if (nshort && nlong) fail(p, start, "both 'long' and 'short' in declaration specifiers");
+    if (nsigned && nunsigned) fail(p, start, "both 'signed' and 'unsigned' in declaration specifiers");
+    if (base && !strcmp(base, "void")) t = &ty_void;
+    else {
+      if (!base || !strcmp(base, "int")) sk = nshort ? SK_I16 : nlong ? SK_I64 : SK_I32;
+      else if (!strcmp(base, "char")) sk = SK_I8;
+      else if (!strcmp(base, "float")) sk = SK_F32;
+      else if (!strcmp(base, "double")) sk = SK_F64;
+      else sk = SK_BOOL;
+      if ((nshort || nlong) && base && strcmp(base, "int") && !(nlong == 1 && sk == SK_F64))
+        fail(p, start, "invalid combination of type specifiers");
+      if (nunsigned) {
+        if (sk == SK_I8) sk = SK_U8; else if (sk == SK_I16) sk = SK_U16; else if (sk == SK_I32) sk = SK_U32;
+        else if (sk == SK_I64) sk = SK_U64; else fail(p, start, "'unsigned' with a non-integer type");
+      }
+      t = sk_type(sk);
+    }
+  }
+  ds->ty = ty_qual(p, t, vol, cnst);
+}
+
+static void parse_struct_body(P *p, sdef *s) {
+  expect(p, "{");
+  vec fields; vec_init_arena(&fields, sizeof(field), p->a);
+  uint32_t off = 0, al = 1;
+  while (!accept(p, "}")) {
+    declspec ds;
+    parse_declspec(p, &ds);
+    do {
+      const char *n; srcpos np; int isf = 0;
+      type *ft = parse_declarator(p, ds.ty, &n, &np, &isf);
+      if (isf) fail(p, np, "unsupported: member functions");
+      if (!n) fail(p, np, "unsupported: anonymous struct members");
+      if (accept(p, ":")) fail(p, np, "unsupported: bit-fields");
+      uint32_t fa = ty_align(p, ft);
+      uint64_t fsz = ty_size(p, ft, np);
+      off = (off + fa - 1) / fa * fa;
+      field *f = vec_push(&fields);
+      f->name = n; f->ty = ft; f->off = off;
+      off += (uint32_t)fsz;
+      if (fa > al) al = fa;
+    } while (accept(p, ","));
+    expect(p, ";");
+  }
+  s->f = fields.data; s->nf = (int)fields.len;
+  s->align = al;
+  s->size = (off + al - 1) / al * al;
+  s->complete = 1;
+}
+
+static void parse_params(P *p, funcdef *f) {
+  vec names, types;
+  vec_init_arena(&names, sizeof(char *), p->a);
+  vec_init_arena(&types, sizeof(type *), p->a);
+  if (!(is(p, "void") && is_at(p, 1, ")")) && !is(p, ")")) {
+    do {
+      if (is(p, "...")) fail(p, here(p), "unsupported: variadic functions");
+      declspec ds;
+      parse_declspec(p, &ds);
+      const char *n; srcpos np; int isf = 0;
+      type *t = parse_declarator(p, ds.ty, &n, &np, &isf);
+      if (isf) fail(p, np, "unsupported: function pointer parameters");
+      if (t->k == TY_ARRAY) t = ty_ptr(p, t->base);  /* parameter arrays are pointers */
+      if (t->k == TY_VOID) fail(p, np, "parameter has void type");
+      if (accept(p, "=")) fail(p, np, "unsupported: default arguments");
+      *(const char **)vec_push(&names) = n;
+      *(type **)vec_push(&types) = t;
+    } while (accept(p, ","));
+  } else if (is(p, "void")) next(p);
+  expect(p, ")");
+  f->np = (int)names.len;
+  f->pnames = names.data;
+  f->ptypes = types.data;
+}
+
+/* Declarators: pointers, a name, array dimensions, or a parameter list. */
+static type *parse_declarator(P *p, type *base, const char **name, srcpos *npos, int *is_func) {
+  type *t = base;
+  while (is(p, "*") || is(p, "&")) {
+    if (is(p, "&")) fail(p, here(p), "unsupported: references");
+    next(p);
+    t = ty_ptr(p, t);
+    for (;;) {
+      if (accept(p, "const")) t = ty_qual(p, t, 0, 1);
+      else if (accept(p, "volatile")) t = ty_qual(p, t, 1, 0);
+      else if (accept(p, "__restrict__") || accept(p, "restrict")) {}
+      else break;
+    }
+  }
+  *npos = here(p);
+  *name = NULL;
+  if (is(p, "(")) fail(p, here(p), "unsupported: function pointers and parenthesised declarators");
+  if (tk(p)->kind == TK_IDENT && !is_type_start(p)) *name = ident(p);
+  if (is(p, "(")) {
+    next(p);
+    funcdef *f = arena_alloc(p->a, sizeof *f);
+    f->ret = t;
+    parse_params(p, f);
+    *is_func = 1;
+    /* stash the parameter list in a pseudo type */
+    type *ft = ty_new(p, TY_VOID);
+    ft->base = (type *)(void *)f;
+    return ft;
+  }
+  /* array dimensions, outermost first */
+  uint64_t dims[8]; int nd = 0, unsized = 0;
+  while (accept(p, "[")) {
+    if (nd == 8) fail(p, here(p), "too many array dimensions");
+    if (is(p, "]")) { if (nd) fail(p, here(p), "only the first array dimension may be omitted"); unsized = 1; dims[nd++] = 0; }
+    else {
+      srcpos dp = here(p);
+      int64_t n = const_int(p, parse_cond(p), dp, "an array size");
+      if (n <= 0) fail(p, dp, "array size must be positive");
+      if ((uint64_t)n > (1ull << 32)) fail(p, dp, "array too large");
+      dims[nd++] = (uint64_t)n;
+    }
+    expect(p, "]");
+  }
+  for (int k = nd - 1; k >= 0; k--) {
+    type *a = ty_new(p, TY_ARRAY);
+    a->base = t; a->n = dims[k];
+    if (k == 0 && unsized) a->unsized = 1;
+    t = a;
+  }
+  return t;
+}
+
+/* ------------------------------------------------------------- expressions */
+
+static expr parse_expr(P *p);
+static expr parse_unary(P *p);
+static void compile_inline(P *p, funcdef *f, expr *args, int nargs, expr *res, srcpos pos);
+static int builtin_call(P *p, const char *name, srcpos pos, expr *res);
+
+static expr parse_call_args_and_inline(P *p, funcdef *f, srcpos pos) {
+  expr args[32];
+  int n = 0;
+  expect(p, "(");
+  if (!is(p, ")")) {
+    do {
+      if (n == 32) fail(p, here(p), "too many arguments");
+      args[n++] = parse_assign(p);
+    } while (accept(p, ","));
+  }
+  expect(p, ")");
+  if (n != f->np) fail(p, pos, "function '%s' takes %d argument%s, %d given", f->name, f->np, f->np == 1 ? "" : "s", n);
+  expr res;
+  compile_inline(p, f, args, n, &res, pos);
+  return res;
+}
+
+static expr member(P *p, expr e, const char *fname, srcpos pos) {
+  if (e.ty->k != TY_STRUCT) fail(p, pos, "request for member '%s' in something not a structure", fname);
+  if (e.k != E_MEM) fail(p, pos, "member access on a struct value that is not in memory");
+  for (int k = 0; k < e.ty->s->nf; k++) {
+    field *f = &e.ty->s->f[k];
+    if (!strcmp(f->name, fname)) {
+      expr m = e;
+      m.off += (int32_t)f->off;
+      m.ty = ty_qual(p, f->ty, e.ty->vol, e.ty->cnst);
+      return m;
+    }
+  }
+  fail(p, pos, "'struct %s' has no member named '%s'", e.ty->s->name, fname);
+}
+
+static expr deref(P *p, expr e, srcpos pos) {
+  to_rvalue(p, &e, pos);
+  if (e.ty->k != TY_PTR) fail(p, pos, "invalid type argument of unary '*' (have '%s')", ty_name(p, e.ty));
+  if (e.ty->base->k == TY_VOID) fail(p, pos, "dereferencing a 'void *' pointer");
+  int r = to_reg(p, &e, pos);
+  expr m = {E_MEM, e.ty->base, r, 0, 0};
+  return m;
+}
+
+static expr binop(P *p, const char *op, expr l, expr r, srcpos pos);
+
+static expr index_expr(P *p, expr base, expr idx, srcpos pos) {
+  to_rvalue(p, &base, pos);
+  to_rvalue(p, &idx, pos);
+  if (base.ty->k != TY_PTR && idx.ty->k == TY_PTR) { expr t = base; base = idx; idx = t; }
+  if (base.ty->k != TY_PTR) fail(p, pos, "subscripted value is neither array nor pointer");
+  if (!is_int(idx.ty)) fail(p, pos, "array subscript is not an integer");
+  return deref(p, binop(p, "+", base, idx, pos), pos);
+}
+
+static expr parse_primary(P *p) {
+  token *t = tk(p);
+  srcpos pos = t->pos;
+  if (t->kind == TK_INT) {
+    next(p);
+    kir_sk sk;
+    uint64_t v = t->ival;
+    int dec = !(t->text[0] == '0' && t->text[1]);
+    if (t->is_long || v > 0xffffffffull) sk = (t->is_unsigned || (v >> 63)) ? SK_U64 : SK_I64;
+    else if (t->is_unsigned) sk = SK_U32;
+    else if (v <= 0x7fffffffull) sk = SK_I32;
+    else sk = dec ? SK_I64 : SK_U32;
+    if (t->is_long && t->is_unsigned) sk = SK_U64;
+    return e_const(sk_type(sk), sem_canon(sk, v));
+  }
+  if (t->kind == TK_FLOAT) {
+    next(p);
+    if (t->is_f32) return e_const(sk_type(SK_F32), sem_bits32((float)t->fval));
+    return e_const(sk_type(SK_F64), sem_bits64(t->fval));
+  }
+  if (t->kind == TK_CHAR) { next(p); return e_const(sk_type(SK_I8), sem_canon(SK_I8, t->ival)); }
+  if (t->kind == TK_STRING) fail(p, pos, "unsupported: string literals");
+  if (accept(p, "(")) {
+    expr e = parse_expr(p);
+    expect(p, ")");
+    return e;
+  }
+  if (t->kind != TK_IDENT) fail(p, pos, "expected an expression before '%s'", t->text);
+  const char *name = t->text;
+  if (!strcmp(name, "true") || !strcmp(name, "false")) { next(p); return e_const(sk_type(SK_BOOL), name[0] == 't'); }
+  if (!strcmp(name, "nullptr") || (!strcmp(name, "NULL") && !lookup(p, name))) { next(p); return e_const(ty_ptr(p, &ty_void), 0); }
+  static const struct { const char *n; int base; } spec[] = {
+    {"threadIdx", SR_TID_X}, {"blockIdx", SR_CTAID_X}, {"blockDim", SR_NTID_X}, {"gridDim", SR_NCTAID_X}};
+  for (int k = 0; k < 4; k++) {
+    if (!strcmp(name, spec[k].n) && !lookup(p, name)) {
+      next(p);
+      expect(p, ".");
+      srcpos cp = here(p);
+      const char *c = ident(p);
+      int off = !strcmp(c, "x") ? 0 : !strcmp(c, "y") ? 1 : !strcmp(c, "z") ? 2 : -1;
+      if (off < 0) fail(p, cp, "'%s' has no member named '%s'", name, c);
+      int r = reg_new(p, pos);
+      emit(p, OP_SREG, r, -1, -1, -1, spec[k].base + off, 0, pos);
+      return e_reg(sk_type(SK_U32), r);
+    }
+  }
+  if (!strcmp(name, "warpSize") && !lookup(p, name)) {
+    next(p);
+    int r = reg_new(p, pos);
+    emit(p, OP_SREG, r, -1, -1, -1, SR_WARPSIZE, 0, pos);
+    return e_reg(sk_type(SK_I32), r);
+  }
+  sym *s = lookup(p, name);
+  if (s && s->k == SYM_FUNC && is_at(p, 1, "(")) {
+    next(p);
+    if (!s->fn->is_device) fail(p, pos, "cannot call %s function '%s' from device code", s->fn->is_kernel ? "__global__" : "host", name);
+    return parse_call_args_and_inline(p, s->fn, pos);
+  }
+  if (!s && is_at(p, 1, "(")) {
+    next(p);
+    expr res;
+    if (builtin_call(p, name, pos, &res)) return res;
+    fail(p, pos, "implicit declaration of function '%s'", name);
+  }
+  if (!s) fail(p, pos, "'%s' undeclared", name);
+  next(p);
+  switch (s->k) {
+  case SYM_REG: { expr e = {E_VAR, s->ty, s->reg, 0, 0}; return e; }
+  case SYM_MEM: {
+    int r = reg_new(p, pos);
+    emit(p, OP_CONST, r, -1, -1, -1, (int64_t)s->addr, 0, pos);
+    expr e = {E_MEM, s->ty, r, 0, 0};
+    return e;
+  }
+  case SYM_GLOBAL: {
+    int r = reg_new(p, pos);
+    emit(p, OP_GADDR, r, -1, -1, -1, s->gidx, 0, pos);
+    expr e = {E_MEM, s->ty, r, 0, 0};
+    return e;
+  }
+  case SYM_ECONST: return e_const(sk_type(SK_I32), sem_s32((uint64_t)s->cval));
+  case SYM_TYPEDEF: fail(p, pos, "unexpected type name '%s'", name);
+  case SYM_FUNC: fail(p, pos, "unsupported: function pointers ('%s' used as a value)", name);
+  }
+  fail(p, pos, "bad symbol");
+}
+
+static void incdec(P *p, expr *e, int delta, int post, srcpos pos, expr *out);
+static void check_lvalue(P *p, expr *e, srcpos pos, const char *what);
+
+static expr parse_postfix(P *p) {
+  expr e = parse_primary(p);
+  for (;;) {
+    srcpos pos = here(p);
+    if (accept(p, "[")) {
+      expr i = parse_expr(p);
+      expect(p, "]");
+      e = index_expr(p, e, i, pos);
+    } else if (accept(p, ".")) {
+      e = member(p, e, ident(p), pos);
+    } else if (accept(p, "->")) {
+      const char *f = ident(p);
+      e = member(p, deref(p, e, pos), f, pos);
+    } else if (accept(p, "++") || accept(p, "--")) {
+      expr out;
+      incdec(p, &e, p->t[p->i - 1].text[0] == '+' ? 1 : -1, 1, pos, &out);
+      e = out;
+    } else if (is(p, "(")) {
+      fail(p, pos, "called object is not a function");
+    } else return e;
+  }
+}
+
+static type *parse_typename(P *p) {
+  declspec ds;
+  srcpos pos = here(p);
+  parse_declspec(p, &ds);
+  const char *n; srcpos np; int isf = 0;
+  type *t = parse_declarator(p, ds.ty, &n, &np, &isf);
+  if (n || isf) fail(p, pos, "expected a type name");
+  return t;
+}
+
+static expr parse_sizeof(P *p, srcpos pos) {
+  type *t;
+  fstate *fs = p->fs;
+  size_t code0 = fs ? fs->code.len : 0, lab0 = fs ? fs->labels.len : 0;
+  int reg0 = fs ? fs->nreg : 0;
+  size_t open = p->i;
+  if (is(p, "(") && (next(p), is_type_start(p))) {
+    t = parse_typename(p);
+    expect(p, ")");
+  } else {
+    p->i = open;
+    if (!fs) fail(p, pos, "sizeof of an expression outside a function is unsupported");
+    p->dry++;
+    expr e = parse_unary(p);
+    p->dry--;
+    t = e.ty;
+  }
+  if (fs) { fs->code.len = code0; fs->pos.len = code0; fs->labels.len = lab0; fs->nreg = reg0; }
+  return e_const(sk_type(SK_U64), ty_size(p, t, pos));
+}
+
+static expr parse_unary(P *p) {
+  srcpos pos = here(p);
+  if (accept(p, "++") || accept(p, "--")) {
+    int d = p->t[p->i - 1].text[0] == '+' ? 1 : -1;
+    expr e = parse_unary(p), out;
+    incdec(p, &e, d, 0, pos, &out);
+    return out;
+  }
+  if (accept(p, "sizeof")) return parse_sizeof(p, pos);
+  if (accept(p, "&")) {
+    expr e = parse_unary(p);
+    if (e.k == E_VAR) fail(p, pos, "internal: address of a register variable");
+    if (e.k != E_MEM) fail(p, pos, "lvalue required as unary '&' operand");
+    type *t = ty_ptr(p, e.ty);
+    int r = mem_base(p, &e, pos);
+    return e_reg(t, r);
+  }
+  if (accept(p, "*")) return deref(p, parse_unary(p), pos);
+  if (accept(p, "+") || accept(p, "-") || accept(p, "~") || accept(p, "!")) {
+    char op = p->t[p->i - 1].text[0];
+    expr e = parse_unary(p);
+    to_rvalue(p, &e, pos);
+    if (op == '!') {
+      if (!is_scalar(e.ty)) fail(p, pos, "wrong type argument to unary '!'");
+      if (e.k == E_CONST) {
+        kir_sk sk = reg_sk(e.ty);
+        return e_const(sk_type(SK_I32), sem_un(OP_LNOT_I32 + vt_of(sk == SK_BOOL ? SK_I32 : sk), e.bits));
+      }
+      int c = truth(p, &e, pos), r = reg_new(p, pos);
+      emit(p, OP_LNOT_U64, r, c, -1, -1, 0, 0, pos);
+      return e_reg(sk_type(SK_I32), r);
+    }
+    if (!is_arith(e.ty) || (op == '~' && !is_int(e.ty))) fail(p, pos, "wrong type argument to unary '%c'", op);
+    kir_sk sk = promote(e.ty->sk);
+    cast(p, &e, sk_type(sk), pos);
+    if (op == '+') return e;
+    int opc = (op == '-' ? OP_NEG_I32 : OP_NOT_I32) + vt_of(sk);
+    if (e.k == E_CONST) return e_const(sk_type(sk), sem_un(opc, e.bits));
+    int r = reg_new(p, pos);
+    emit(p, opc, r, to_reg(p, &e, pos), -1, -1, 0, 0, pos);
+    return e_reg(sk_type(sk), r);
+  }
+  if (is(p, "(")) {
+    size_t open = p->i;
+    next(p);
+    if (is_type_start(p)) {
+      type *t = parse_typename(p);
+      expect(p, ")");
+      if (is(p, "{")) fail(p, pos, "unsupported: compound literals");
+      expr e = parse_unary(p);
+      cast(p, &e, t, pos);
+      return e;
+    }
+    p->i = open;  /* a parenthesised expression, not a cast */
+  }
+  if (is_type_start(p) && is_at(p, 1, "(")) {  /* functional cast: float(x) */
+    type *t = parse_typename(p);
+    expect(p, "(");
+    expr e = parse_assign(p);
+    expect(p, ")");
+    cast(p, &e, t, pos);
+    return e;
+  }
+  token *t = tk(p);
+  if (t->kind == TK_IDENT) {
+    static const char *unsup[] = {"goto", "new", "delete", "template", "class", "namespace", "throw", "try",
+                                  "operator", "asm", "__asm__", "typeid", "this", "static_cast",
+                                  "reinterpret_cast", "const_cast", "dynamic_cast", NULL};
+    for (int k = 0; unsup[k]; k++) if (!strcmp(t->text, unsup[k])) fail(p, pos, "unsupported: %s", t->text);
+  }
+  return parse_postfix(p);
+}
+
+/* Binary operators on rvalues; pointer arithmetic scales by element size. */
+static expr arith(P *p, int opbase, expr l, expr r, kir_sk sk, srcpos pos) {
+  cast(p, &l, sk_type(sk), pos);
+  cast(p, &r, sk_type(sk), pos);
+  int opc = opbase + vt_of(sk);
+  int is_cmp = opbase >= OP_EQ_I32 && opbase <= OP_GE_I32;
+  type *rt = is_cmp ? sk_type(SK_I32) : sk_type(sk);
+  if (l.k == E_CONST && r.k == E_CONST) return e_const(rt, sem_bin(opc, l.bits, r.bits));
+  int a = to_reg(p, &l, pos), b = to_reg(p, &r, pos), d = reg_new(p, pos);
+  emit(p, opc, d, a, b, -1, 0, 0, pos);
+  return e_reg(rt, d);
+}
+
+static expr binop(P *p, const char *op, expr l, expr r, srcpos pos) {
+  to_rvalue(p, &l, pos);
+  to_rvalue(p, &r, pos);
+  static const struct { const char *s; int base; } ops[] = {
+    {"+", OP_ADD_I32}, {"-", OP_SUB_I32}, {"*", OP_MUL_I32}, {"/", OP_DIV_I32}, {"%", OP_REM_I32},
+    {"&", OP_AND_I32}, {"|", OP_OR_I32}, {"^", OP_XOR_I32}, {"<<", OP_SHL_I32}, {">>", OP_SHR_I32},
+    {"==", OP_EQ_I32}, {"!=", OP_NE_I32}, {"<", OP_LT_I32}, {"<=", OP_LE_I32}, {">", OP_GT_I32}, {">=", OP_GE_I32}};
+  int base = -1;
+  for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) if (!strcmp(ops[k].s, op)) base = ops[k].base;
+  int is_cmp = base >= OP_EQ_I32 && base <= OP_GE_I32;
+  if (!is_scalar(l.ty) || !is_scalar(r.ty)) fail(p, pos, "invalid operands to binary %s (have '%s' and '%s')", op, ty_name(p, l.ty), ty_name(p, r.ty));
+  if (l.ty->k == TY_PTR || r.ty->k == TY_PTR) {
+    if (is_cmp) {
+      if (l.ty->k != TY_PTR && !(l.k == E_CONST && l.bits == 0)) fail(p, pos, "comparison between pointer and integer");
+      if (r.ty->k != TY_PTR && !(r.k == E_CONST && r.bits == 0)) fail(p, pos, "comparison between pointer and integer");
+      l.ty = sk_type(SK_U64); r.ty = sk_type(SK_U64);
+      return arith(p, base, l, r, SK_U64, pos);
+    }
+    if ((base == OP_ADD_I32 || base == OP_SUB_I32) && l.ty->k == TY_PTR && is_int(r.ty)) {
+      type *pt = l.ty;
+      uint64_t es = pt->base->k == TY_VOID ? 1 : ty_size(p, pt->base, pos);
+      expr idx = r;
+      cast(p, &idx, sk_type(SK_I64), pos);
+      expr scaled = arith(p, OP_MUL_I32, idx, e_const(sk_type(SK_I64), es), SK_I64, pos);
+      l.ty = sk_type(SK_U64);
+      expr s = arith(p, base, l, scaled, SK_U64, pos);
+      s.ty = pt;
+      return s;
+    }
+    if (base == OP_ADD_I32 && r.ty->k == TY_PTR && is_int(l.ty)) return binop(p, op, r, l, pos);
+    if (base == OP_SUB_I32 && l.ty->k == TY_PTR && r.ty->k == TY_PTR) {
+      uint64_t es = l.ty->base->k == TY_VOID ? 1 : ty_size(p, l.ty->base, pos);
+      l.ty = sk_type(SK_I64); r.ty = sk_type(SK_I64);
+      expr d = arith(p, OP_SUB_I32, l, r, SK_I64, pos);
+      return arith(p, OP_DIV_I32, d, e_const(sk_type(SK_I64), es), SK_I64, pos);
+    }
+    fail(p, pos, "invalid operands to binary %s (have '%s' and '%s')", op, ty_name(p, l.ty), ty_name(p, r.ty));
+  }
+  if (base >= OP_REM_I32 && base <= OP_SHR_I32 && (!is_int(l.ty) || !is_int(r.ty)))
+    fail(p, pos, "invalid operands to binary %s (have '%s' and '%s')", op, ty_name(p, l.ty), ty_name(p, r.ty));
+  if (base == OP_SHL_I32 || base == OP_SHR_I32) {
+    kir_sk sk = promote(l.ty->sk);
+    cast(p, &r, sk_type(sk), pos);  /* the shift count takes the left operand's type */
+    return arith(p, base, l, r, sk, pos);
+  }
+  return arith(p, base, l, r, usual(l.ty->sk, r.ty->sk), pos);
+}
+
+static void check_lvalue(P *p, expr *e, srcpos pos, const char *what) {
+  if (e->k != E_VAR && e->k != E_MEM) fail(p, pos, "lvalue required as %s", what);
+  if (e->ty->cnst) fail(p, pos, "assignment of read-only location");
+  if (e->ty->k == TY_ARRAY) fail(p, pos, "assignment to expression with array type");
+}
+
+static void store(P *p, expr *lv, expr v, srcpos pos) {
+  /* v already converted to lv's type */
+  if (lv->ty->k == TY_STRUCT) {
+    if (v.k != E_MEM || v.ty->k != TY_STRUCT || v.ty->s != lv->ty->s) fail(p, pos, "incompatible types in struct assignment");
+    uint32_t size = lv->ty->s->size, al = lv->ty->s->align, step = al >= 8 ? 8 : al >= 4 ? 4 : al >= 2 ? 2 : 1;
+    kir_sk sk = step == 8 ? SK_U64 : step == 4 ? SK_U32 : step == 2 ? SK_U16 : SK_U8;
+    for (uint32_t o = 0; o < size; o += step) {
+      int t = reg_new(p, pos);
+      emit(p, OP_LD, t, v.reg, -1, -1, v.off + (int32_t)o, sk | (v.ty->vol ? MF_VOLATILE : 0), pos);
+      emit(p, OP_ST, -1, lv->reg, t, -1, lv->off + (int32_t)o, sk | (lv->ty->vol ? MF_VOLATILE : 0), pos);
+    }
+    return;
+  }
+  int r = to_reg(p, &v, pos);
+  if (lv->k == E_VAR) { if (r != lv->reg) emit(p, OP_MOV, lv->reg, r, -1, -1, 0, 0, pos); }
+  else {
+    kir_sk sk = lv->ty->k == TY_PTR ? SK_PTR : lv->ty->sk;
+    emit(p, OP_ST, -1, lv->reg, r, -1, lv->off, sk | (lv->ty->vol ? MF_VOLATILE : 0), pos);
+  }
+}
+
+static expr value_copy(P *p, expr lv, srcpos pos) {
+  /* the current value of an lvalue, in a fresh register */
+  expr v = lv;
+  to_rvalue(p, &v, pos);
+  if (lv.k == E_VAR) {
+    int r = reg_new(p, pos);
+    emit(p, OP_MOV, r, lv.reg, -1, -1, 0, 0, pos);
+    v = e_reg(lv.ty, r);
+  }
+  return v;
+}
+
+static void incdec(P *p, expr *e, int delta, int post, srcpos pos, expr *out) {
+  check_lvalue(p, e, pos, delta > 0 ? "increment operand" : "decrement operand");
+  if (!is_scalar(e->ty)) fail(p, pos, "wrong type argument to %s", delta > 0 ? "increment" : "decrement");
+  expr old = value_copy(p, *e, pos);
+  expr nv = binop(p, delta > 0 ? "+" : "-", old, e_const(sk_type(SK_I32), 1), pos);
+  cast(p, &nv, e->ty, pos);
+  int r = to_reg(p, &nv, pos);
+  store(p, e, e_reg(e->ty, r), pos);
+  *out = post ? old : e_reg(e->ty, r);
+}
+
+static expr parse_binary(P *p, int minprec);
+
+static int prec_of(P *p) {
+  token *t = tk(p);
+  if (t->kind != TK_PUNCT) return -1;
+  static const struct { const char *s; int prec; } tab[] = {
+    {"*", 10}, {"/", 10}, {"%", 10}, {"+", 9}, {"-", 9}, {"<<", 8}, {">>", 8}, {"<", 7}, {"<=", 7}, {">", 7},
+    {">=", 7}, {"==", 6}, {"!=", 6}, {"&", 5}, {"^", 4}, {"|", 3}, {"&&", 2}, {"||", 1}};
+  for (size_t k = 0; k < sizeof tab / sizeof tab[0]; k++) if (!strcmp(t->text, tab[k].s)) return tab[k].prec;
+  return -1;
+}
+
+/* && and || short-circuit: in SIMT they are branches, and lanes diverge. */
+static expr logical(P *p, int is_and, expr l, int prec, srcpos pos) {
+  if (l.k == E_CONST && !p->dry) {
+    int lv = l.bits != 0;
+    if (l.ty->k == TY_SCALAR && sem_sk_is_float(l.ty->sk)) lv = sem_cvt(l.ty->sk, SK_BOOL, l.bits) != 0;
+    if (lv != is_and) {  /* decided: the right side is not evaluated, but must parse */
+      fstate *fs = p->fs;
+      size_t c0 = fs ? fs->code.len : 0;
+      int n0 = fs ? fs->nreg : 0;
+      p->dry++;
+      parse_binary(p, prec + 1);
+      p->dry--;
+      if (fs) { fs->code.len = c0; fs->pos.len = c0; fs->nreg = n0; }
+      return e_const(sk_type(SK_I32), lv);
+    }
+    expr r = parse_binary(p, prec + 1);
+    to_rvalue(p, &r, pos);
+    if (r.k == E_CONST) return e_const(sk_type(SK_I32), sem_cvt(reg_sk(r.ty), SK_BOOL, r.bits));
+    int c = truth(p, &r, pos), d = reg_new(p, pos), z = reg_new(p, pos);
+    emit(p, OP_CONST, z, -1, -1, -1, 0, 0, pos);
+    emit(p, OP_NE_U64, d, c, z, -1, 0, 0, pos);
+    return e_reg(sk_type(SK_I32), d);
+  }
+  int d = reg_new(p, pos), z = reg_new(p, pos);
+  emit(p, OP_CONST, z, -1, -1, -1, 0, 0, pos);
+  int c = truth(p, &l, pos);
+  emit(p, OP_NE_U64, d, c, z, -1, 0, 0, pos);
+  int done = label_new(p);
+  branch(p, is_and ? OP_BRF : OP_BRT, d, done, pos);
+  expr r = parse_binary(p, prec + 1);
+  int c2 = truth(p, &r, pos);
+  emit(p, OP_NE_U64, d, c2, z, -1, 0, 0, pos);
+  label_here(p, done);
+  return e_reg(sk_type(SK_I32), d);
+}
+
+static expr parse_binary(P *p, int minprec) {
+  expr l = parse_unary(p);
+  for (;;) {
+    int prec = prec_of(p);
+    if (prec < minprec) return l;
+    srcpos pos = here(p);
+    const char *op = tk(p)->text;
+    next(p);
+    if (!strcmp(op, "&&") || !strcmp(op, "||")) { l = logical(p, op[0] == '&', l, prec, pos); continue; }
+    expr r = parse_binary(p, prec + 1);
+    l = binop(p, op, l, r, pos);
+  }
+}
+
+static type *common_type(P *p, expr *a, expr *b, srcpos pos) {
+  to_rvalue(p, a, pos); to_rvalue(p, b, pos);
+  if (is_arith(a->ty) && is_arith(b->ty)) return sk_type(usual(a->ty->sk, b->ty->sk));
+  if (a->ty->k == TY_PTR && b->ty->k == TY_PTR) return a->ty;
+  if (a->ty->k == TY_PTR && b->k == E_CONST && b->bits == 0) return a->ty;
+  if (b->ty->k == TY_PTR && a->k == E_CONST && a->bits == 0) return b->ty;
+  if (a->ty->k == TY_VOID && b->ty->k == TY_VOID) return &ty_void;
+  if (a->ty->k == TY_STRUCT && b->ty->k == TY_STRUCT && a->ty->s == b->ty->s) fail(p, pos, "unsupported: conditional expression of struct type");
+  fail(p, pos, "type mismatch in conditional expression ('%s' and '%s')", ty_name(p, a->ty), ty_name(p, b->ty));
+}
+
+static expr parse_cond(P *p) {
+  expr c = parse_binary(p, 1);
+  srcpos pos = here(p);
+  if (!accept(p, "?")) return c;
+  to_rvalue(p, &c, pos);
+  if (c.k == E_CONST && !p->dry) {
+    /* fold: still parse (and type-check) both arms, keep the chosen one's code */
+    int take_first = sem_cvt(reg_sk(c.ty), SK_BOOL, c.bits) != 0;
+    fstate *fs = p->fs;
+    size_t c0 = fs ? fs->code.len : 0;
+    expr a;
+    if (!take_first) p->dry++;
+    a = parse_assign(p);
+    if (!take_first) { p->dry--; if (fs) { fs->code.len = c0; fs->pos.len = c0; } }
+    expect(p, ":");
+    size_t c1 = fs ? fs->code.len : 0;
+    if (take_first) p->dry++;
+    expr b = parse_cond(p);
+    if (take_first) { p->dry--; if (fs) { fs->code.len = c1; fs->pos.len = c1; } }
+    expr chosen = take_first ? a : b;
+    if (chosen.k == E_CONST) {
+      type *t = common_type(p, &a, &b, pos);
+      cast(p, &chosen, t, pos);
+    }
+    return chosen;
+  }
+  if (!p->fs) fail(p, pos, "conditional expression is not constant");
+  int cr = truth(p, &c, pos);
+  int lelse = label_new(p), lend = label_new(p);
+  branch(p, OP_BRF, cr, lelse, pos);
+  int d = reg_new(p, pos);
+  expr a = parse_assign(p);
+  to_rvalue(p, &a, pos);
+  int ar = a.ty->k == TY_VOID ? -1 : to_reg(p, &a, pos);
+  size_t mov_a = p->fs->code.len;
+  emit(p, OP_MOV, d, ar, -1, -1, 0, 0, pos);
+  jump(p, lend, pos);
+  expect(p, ":");
+  label_here(p, lelse);
+  expr b = parse_cond(p);
+  to_rvalue(p, &b, pos);
+  type *t = common_type(p, &a, &b, pos);
+  if (t->k == TY_VOID) {
+    ((kir_ins *)vec_at(&p->fs->code, mov_a))->op = OP_NOP;
+    label_here(p, lend);
+    expr v = {E_VOID, &ty_void, -1, 0, 0};
+    return v;
+  }
+  cast(p, &b, t, pos);
+  emit(p, OP_MOV, d, to_reg(p, &b, pos), -1, -1, 0, 0, pos);
+  label_here(p, lend);
+  /* the first arm was moved before its type was known: convert it in place */
+  if (a.ty != t && !(a.ty->k == TY_PTR && t->k == TY_PTR) && reg_sk(a.ty) != reg_sk(t)) {
+    kir_ins *mv = vec_at(&p->fs->code, mov_a);
+    mv->op = OP_CVT;
+    mv->imm = reg_sk(a.ty) | (reg_sk(t) << 8);
+  }
+  return e_reg(t, d);
+}
+
+static expr parse_assign(P *p) {
+  expr l = parse_cond(p);
+  srcpos pos = here(p);
+  token *t = tk(p);
+  if (t->kind != TK_PUNCT) return l;
+  const char *op = t->text;
+  size_t n = strlen(op);
+  if (!(op[n - 1] == '=' && strcmp(op, "==") && strcmp(op, "!=") && strcmp(op, "<=") && strcmp(op, ">="))) return l;
+  next(p);
+  check_lvalue(p, &l, pos, "left operand of assignment");
+  expr r = parse_assign(p);
+  if (n > 1) {
+    char bop[4] = {0};
+    memcpy(bop, op, n - 1);
+    expr cur = value_copy(p, l, pos);
+    r = binop(p, bop, cur, r, pos);
+  }
+  to_rvalue(p, &r, pos);
+  if (l.ty->k == TY_PTR && r.ty->k == TY_SCALAR && !(r.k == E_CONST && r.bits == 0))
+    fail(p, pos, "assignment makes pointer from integer without a cast");
+  if (l.ty->k == TY_SCALAR && r.ty->k == TY_PTR && l.ty->sk != SK_BOOL)
+    fail(p, pos, "assignment makes integer from pointer without a cast");
+  type *lt = l.ty;
+  if (lt->vol || lt->cnst) { type *u = ty_new(p, lt->k); *u = *lt; u->vol = u->cnst = 0; lt = u; }
+  cast(p, &r, lt, pos);
+  if (lt->k != TY_STRUCT) { int rr = to_reg(p, &r, pos); r = e_reg(lt, rr); }
+  store(p, &l, r, pos);
+  return r;
+}
+
+static expr parse_expr(P *p) {
+  expr e = parse_assign(p);
+  while (accept(p, ",")) e = parse_assign(p);
+  return e;
+}
+
+/* ------------------------------------------------------------- builtins */
+
+static expr arg_expr(P *p) { return parse_assign(p); }
+
+static int atomic_sk_ok(int kind, kir_sk sk) {
+  switch (kind) {
+  case AT_ADD: return sk == SK_I32 || sk == SK_U32 || sk == SK_U64 || sk == SK_F32 || sk == SK_F64 || sk == SK_I64;
+  case AT_SUB: return sk == SK_I32 || sk == SK_U32;
+  case AT_EXCH: return sk == SK_I32 || sk == SK_U32 || sk == SK_U64 || sk == SK_F32 || sk == SK_I64;
+  case AT_MIN: case AT_MAX: return sk == SK_I32 || sk == SK_U32 || sk == SK_U64 || sk == SK_I64;
+  case AT_INC: case AT_DEC: return sk == SK_U32;
+  case AT_CAS: return sk == SK_I32 || sk == SK_U32 || sk == SK_U64 || sk == SK_I64 || sk == SK_U16;
+  default: return sk == SK_I32 || sk == SK_U32 || sk == SK_U64 || sk == SK_I64;
+  }
+}
+
+static int builtin_call(P *p, const char *name, srcpos pos, expr *res) {
+  expr a[4];
+  int n = 0;
+  #define ARGS(k) do { expect(p, "("); if (!is(p, ")")) do { if (n == 4) fail(p, here(p), "too many arguments to '%s'", name); a[n++] = arg_expr(p); } while (accept(p, ",")); expect(p, ")"); \
+    if (n != (k)) fail(p, pos, "'%s' takes %d argument%s, %d given", name, (k), (k) == 1 ? "" : "s", n); } while (0)
+  expr v = {E_VOID, &ty_void, -1, 0, 0};
+  *res = v;
+  if (!strcmp(name, "__syncthreads")) { ARGS(0); emit(p, OP_BAR, -1, -1, -1, -1, 0, 0, pos); return 1; }
+  if (!strcmp(name, "__syncwarp")) {
+    expect(p, "(");
+    expr m = is(p, ")") ? e_const(sk_type(SK_U32), 0xffffffffu) : arg_expr(p);
+    expect(p, ")");
+    cast(p, &m, sk_type(SK_U32), pos);
+    emit(p, OP_SYNCWARP, -1, to_reg(p, &m, pos), -1, -1, 0, 0, pos);
+    return 1;
+  }
+  if (!strcmp(name, "__threadfence_block") || !strcmp(name, "__threadfence") || !strcmp(name, "__threadfence_system")) {
+    ARGS(0);
+    int sc = !strcmp(name, "__threadfence_block") ? SCOPE_BLOCK : !strcmp(name, "__threadfence") ? SCOPE_DEVICE : SCOPE_SYSTEM;
+    emit(p, OP_FENCE, -1, -1, -1, -1, sc, 0, pos);
+    return 1;
+  }
+  if (!strncmp(name, "atomic", 6)) {
+    static const char *an[] = {"Add", "Sub", "Exch", "Min", "Max", "Inc", "Dec", "CAS", "And", "Or", "Xor"};
+    const char *rest = name + 6;
+    int kind = -1;
+    size_t kl = 0;
+    for (int k = 0; k < AT_COUNT; k++) {
+      size_t l = strlen(an[k]);
+      if (!strncmp(rest, an[k], l) && l > kl && (rest[l] == 0 || rest[l] == '_')) { kind = k; kl = l; }
+    }
+    if (kind < 0) return 0;
+    const char *suf = rest + kl;
+    int scope = !*suf ? SCOPE_DEVICE : !strcmp(suf, "_block") ? SCOPE_BLOCK : !strcmp(suf, "_system") ? SCOPE_SYSTEM : -1;
+    if (scope < 0) return 0;
+    ARGS(kind == AT_CAS ? 3 : 2);
+    to_rvalue(p, &a[0], pos);
+    if (a[0].ty->k != TY_PTR || a[0].ty->base->k != TY_SCALAR) fail(p, pos, "first argument of '%s' must be a pointer to an integer or floating type", name);
+    kir_sk sk = a[0].ty->base->sk;
+    if (!atomic_sk_ok(kind, sk)) fail(p, pos, "no '%s' for '%s'", name, kir_sk_name[sk]);
+    if (kind == AT_INC || kind == AT_DEC) sk = SK_U32;
+    for (int k = 1; k < n; k++) cast(p, &a[k], sk_type(sk), pos);
+    int addr = to_reg(p, &a[0], pos);
+    int b = to_reg(p, &a[1], pos), c = n > 2 ? to_reg(p, &a[2], pos) : -1;
+    int d = reg_new(p, pos);
+    emit(p, OP_ATOM, d, addr, b, c, 0, sk | (kind << 8) | (scope << 12) | (a[0].ty->base->vol ? MF_VOLATILE : 0), pos);
+    *res = e_reg(sk_type(sk), d);
+    return 1;
+  }
+  struct { const char *n; int kind; int args; } votes[] = {
+    {"__all_sync", VOTE_ALL, 2}, {"__any_sync", VOTE_ANY, 2}, {"__ballot_sync", VOTE_BALLOT, 2},
+    {"__all", VOTE_ALL, 1}, {"__any", VOTE_ANY, 1}, {"__ballot", VOTE_BALLOT, 1}, {"__activemask", VOTE_ACTIVEMASK, 0}};
+  for (size_t k = 0; k < sizeof votes / sizeof votes[0]; k++) {
+    if (strcmp(name, votes[k].n)) continue;
+    ARGS(votes[k].args);
+    int mask = -1, pred = -1;
+    if (votes[k].args == 2) { cast(p, &a[0], sk_type(SK_U32), pos); mask = to_reg(p, &a[0], pos); pred = truth(p, &a[1], pos); }
+    else if (votes[k].args == 1) pred = truth(p, &a[0], pos);
+    int d = reg_new(p, pos);
+    emit(p, OP_VOTE, d, pred, mask, -1, votes[k].kind, 0, pos);
+    *res = e_reg(sk_type(votes[k].kind == VOTE_BALLOT || votes[k].kind == VOTE_ACTIVEMASK ? SK_U32 : SK_I32), d);
+    return 1;
+  }
+  struct { const char *n; int kind; int sync; } shfls[] = {
+    {"__shfl_sync", SHFL_IDX, 1}, {"__shfl_up_sync", SHFL_UP, 1}, {"__shfl_down_sync", SHFL_DOWN, 1}, {"__shfl_xor_sync", SHFL_XOR, 1},
+    {"__shfl", SHFL_IDX, 0}, {"__shfl_up", SHFL_UP, 0}, {"__shfl_down", SHFL_DOWN, 0}, {"__shfl_xor", SHFL_XOR, 0}};
+  for (size_t k = 0; k < sizeof shfls / sizeof shfls[0]; k++) {
+    if (strcmp(name, shfls[k].n)) continue;
+    expect(p, "(");
+    do { if (n == 4) fail(p, here(p), "too many arguments to '%s'", name); a[n++] = arg_expr(p); } while (accept(p, ","));
+    expect(p, ")");
+    int base = shfls[k].sync;
+    if (n < 2 + base || n > 3 + base) fail(p, pos, "'%s' takes %d or %d arguments, %d given", name, 2 + base, 3 + base, n);
+    if (base) { cast(p, &a[0], sk_type(SK_U32), pos); to_reg(p, &a[0], pos); }
+    expr val = a[base];
+    to_rvalue(p, &val, pos);
+    if (!is_scalar(val.ty)) fail(p, pos, "'%s' needs a scalar value", name);
+    if (val.ty->k == TY_SCALAR && kir_sk_size[val.ty->sk] < 4) cast(p, &val, sk_type(SK_I32), pos);
+    expr lane = a[base + 1];
+    cast(p, &lane, sk_type(SK_I32), pos);
+    expr width = n > base + 2 ? a[base + 2] : e_const(sk_type(SK_I32), 32);
+    cast(p, &width, sk_type(SK_I32), pos);
+    int d = reg_new(p, pos);
+    emit(p, OP_SHFL, d, to_reg(p, &val, pos), to_reg(p, &lane, pos), to_reg(p, &width, pos), shfls[k].kind, 0, pos);
+    *res = e_reg(val.ty, d);
+    return 1;
+  }
+  if (!strcmp(name, "__ldg")) {
+    ARGS(1);
+    *res = deref(p, a[0], pos);
+    to_rvalue(p, res, pos);
+    return 1;
+  }
+  if (!strcmp(name, "clock") || !strcmp(name, "clock64")) {
+    ARGS(0);
+    int d = reg_new(p, pos);
+    emit(p, OP_SREG, d, -1, -1, -1, SR_CLOCK, 0, pos);
+    *res = e_reg(sk_type(name[5] ? SK_I64 : SK_I32), d);
+    if (!name[5]) cast(p, res, sk_type(SK_I32), pos);
+    return 1;
+  }
+  if (!strcmp(name, "__trap")) { ARGS(0); emit(p, OP_TRAP, -1, -1, -1, -1, 0, 0, pos); return 1; }
+  if (!strcmp(name, "printf") || !strcmp(name, "malloc") || !strcmp(name, "free") || !strcmp(name, "assert"))
+    fail(p, pos, "unsupported: %s in device code", name);
+  /* min/max: typed by the usual conversions */
+  if (!strcmp(name, "min") || !strcmp(name, "max") || !strcmp(name, "umin") || !strcmp(name, "umax") ||
+      !strcmp(name, "llmin") || !strcmp(name, "llmax")) {
+    ARGS(2);
+    to_rvalue(p, &a[0], pos); to_rvalue(p, &a[1], pos);
+    if (!is_arith(a[0].ty) || !is_arith(a[1].ty)) fail(p, pos, "'%s' needs arithmetic arguments", name);
+    kir_sk sk = usual(a[0].ty->sk, a[1].ty->sk);
+    if (name[0] == 'u') sk = SK_U32;
+    *res = arith(p, strstr(name, "min") ? OP_MIN_I32 : OP_MAX_I32, a[0], a[1], sk, pos);
+    return 1;
+  }
+  static const struct { const char *n; int fn; kir_sk sk; int args; kir_sk ret; } mf[] = {
+    {"sqrtf", MATH_SQRTF, SK_F32, 1, SK_F32}, {"sqrt", MATH_SQRT, SK_F64, 1, SK_F64}, {"rsqrtf", MATH_RSQRTF, SK_F32, 1, SK_F32},
+    {"expf", MATH_EXPF, SK_F32, 1, SK_F32}, {"__expf", MATH_EXPF, SK_F32, 1, SK_F32}, {"exp", MATH_EXP, SK_F64, 1, SK_F64},
+    {"exp2f", MATH_EXP2F, SK_F32, 1, SK_F32}, {"logf", MATH_LOGF, SK_F32, 1, SK_F32}, {"__logf", MATH_LOGF, SK_F32, 1, SK_F32},
+    {"log", MATH_LOG, SK_F64, 1, SK_F64}, {"log2f", MATH_LOG2F, SK_F32, 1, SK_F32}, {"log10f", MATH_LOG10F, SK_F32, 1, SK_F32},
+    {"sinf", MATH_SINF, SK_F32, 1, SK_F32}, {"__sinf", MATH_SINF, SK_F32, 1, SK_F32}, {"sin", MATH_SIN, SK_F64, 1, SK_F64},
+    {"cosf", MATH_COSF, SK_F32, 1, SK_F32}, {"__cosf", MATH_COSF, SK_F32, 1, SK_F32}, {"cos", MATH_COS, SK_F64, 1, SK_F64},
+    {"tanf", MATH_TANF, SK_F32, 1, SK_F32}, {"tanhf", MATH_TANHF, SK_F32, 1, SK_F32},
+    {"powf", MATH_POWF, SK_F32, 2, SK_F32}, {"__powf", MATH_POWF, SK_F32, 2, SK_F32}, {"pow", MATH_POW, SK_F64, 2, SK_F64},
+    {"fabsf", MATH_FABSF, SK_F32, 1, SK_F32}, {"fabs", MATH_FABS, SK_F64, 1, SK_F64}, {"floorf", MATH_FLOORF, SK_F32, 1, SK_F32},
+    {"floor", MATH_FLOOR, SK_F64, 1, SK_F64}, {"ceilf", MATH_CEILF, SK_F32, 1, SK_F32}, {"ceil", MATH_CEIL, SK_F64, 1, SK_F64},
+    {"truncf", MATH_TRUNCF, SK_F32, 1, SK_F32}, {"roundf", MATH_ROUNDF, SK_F32, 1, SK_F32},
+    {"fminf", MATH_FMINF, SK_F32, 2, SK_F32}, {"fmaxf", MATH_FMAXF, SK_F32, 2, SK_F32}, {"fmin", MATH_FMIN, SK_F64, 2, SK_F64},
+    {"fmax", MATH_FMAX, SK_F64, 2, SK_F64}, {"fmaf", MATH_FMAF, SK_F32, 3, SK_F32}, {"fma", MATH_FMA, SK_F64, 3, SK_F64},
+    {"fmodf", MATH_FMODF, SK_F32, 2, SK_F32}, {"atan2f", MATH_ATAN2F, SK_F32, 2, SK_F32}, {"atanf", MATH_ATANF, SK_F32, 1, SK_F32},
+    {"__fdividef", MATH_FDIVIDEF, SK_F32, 2, SK_F32},
+    {"__popc", MATH_POPC, SK_U32, 1, SK_I32}, {"__popcll", MATH_POPCLL, SK_U64, 1, SK_I32}, {"__clz", MATH_CLZ, SK_I32, 1, SK_I32},
+    {"__clzll", MATH_CLZLL, SK_I64, 1, SK_I32}, {"__ffs", MATH_FFS, SK_I32, 1, SK_I32}, {"__ffsll", MATH_FFSLL, SK_I64, 1, SK_I32},
+    {"__brev", MATH_BREV, SK_U32, 1, SK_U32}, {"abs", MATH_ABS, SK_I32, 1, SK_I32}, {"llabs", MATH_LLABS, SK_I64, 1, SK_I64},
+    {"__mul24", MATH_MUL24, SK_I32, 2, SK_I32}, {"__umul24", MATH_UMUL24, SK_U32, 2, SK_U32},
+    {"__mulhi", MATH_MULHI, SK_I32, 2, SK_I32}, {"__umulhi", MATH_UMULHI, SK_U32, 2, SK_U32},
+    {"__sad", MATH_SAD, SK_I32, 3, SK_U32}, {"__usad", MATH_USAD, SK_U32, 3, SK_U32}};
+  for (size_t k = 0; k < sizeof mf / sizeof mf[0]; k++) {
+    if (strcmp(name, mf[k].n)) continue;
+    ARGS(mf[k].args);
+    int r[3] = {-1, -1, -1};
+    for (int j = 0; j < n; j++) {
+      to_rvalue(p, &a[j], pos);
+      if (!is_arith(a[j].ty)) fail(p, pos, "argument %d of '%s' is not arithmetic", j + 1, name);
+      cast(p, &a[j], sk_type((mf[k].fn == MATH_SAD || mf[k].fn == MATH_USAD) && j == 2 ? SK_U32 : mf[k].sk), pos);
+      r[j] = to_reg(p, &a[j], pos);
+    }
+    int d = reg_new(p, pos);
+    emit(p, OP_MATH, d, r[0], r[1], r[2], mf[k].fn, 0, pos);
+    *res = e_reg(sk_type(mf[k].ret), d);
+    return 1;
+  }
+  #undef ARGS
+  return 0;
+}
+
+/* ------------------------------------------------------------- statements */
+
+static void parse_stmt(P *p);
+static void parse_block(P *p);
+
+static int name_addr_taken(P *p, const char *n) {
+  fstate *fs = p->fs;
+  for (size_t k = 0; k < fs->addr_taken.len; k++) if (!strcmp(*(const char **)vec_at(&fs->addr_taken, k), n)) return 1;
+  return 0;
+}
+
+/* Stores an initialiser into memory at lv (arrays and structs, braces nest). */
+static void init_mem(P *p, expr lv, srcpos pos) {
+  if (lv.ty->k == TY_ARRAY || lv.ty->k == TY_STRUCT) {
+    if (!accept(p, "{")) {
+      if (lv.ty->k == TY_STRUCT) { expr v = parse_assign(p); cast(p, &v, lv.ty, pos); store(p, &lv, v, pos); return; }
+      fail(p, here(p), "array initialiser must be a brace-enclosed list");
+    }
+    uint64_t k = 0;
+    while (!accept(p, "}")) {
+      expr el = lv;
+      if (lv.ty->k == TY_ARRAY) {
+        if (k >= lv.ty->n) fail(p, here(p), "excess elements in array initialiser");
+        uint64_t es = ty_size(p, lv.ty->base, pos);
+        el.ty = lv.ty->base;
+        el.off = lv.off + (int32_t)(k * es);
+      } else {
+        if (k >= (uint64_t)lv.ty->s->nf) fail(p, here(p), "excess elements in struct initialiser");
+        el.ty = lv.ty->s->f[k].ty;
+        el.off = lv.off + (int32_t)lv.ty->s->f[k].off;
+      }
+      init_mem(p, el, here(p));
+      k++;
+      if (!accept(p, ",")) { expect(p, "}"); break; }
+    }
+    return;
+  }
+  expr v = parse_assign(p);
+  type *t = lv.ty;
+  if (t->cnst || t->vol) { type *u = ty_new(p, t->k); *u = *t; u->cnst = 0; t = u; }
+  cast(p, &v, t, pos);
+  expr target = lv;
+  target.ty = t;
+  store(p, &target, v, pos);
+}
+
+static uint64_t count_init_elems(P *p) {
+  /* for T a[] = {...}: count top-level elements without consuming */
+  size_t k = p->i;
+  if (!is(p, "{")) return 0;
+  int depth = 0;
+  uint64_t n = 0;
+  int any = 0;
+  for (; k < p->nt; k++) {
+    token *t = &p->t[k];
+    if (t->kind == TK_EOF) break;
+    if (t->kind == TK_PUNCT && (!strcmp(t->text, "{") || !strcmp(t->text, "(") || !strcmp(t->text, "["))) { depth++; if (depth > 1) any = 1; continue; }
+    if (t->kind == TK_PUNCT && (!strcmp(t->text, "}") || !strcmp(t->text, ")") || !strcmp(t->text, "]"))) {
+      depth--;
+      if (depth == 0) return n + (any ? 1 : 0);
+      continue;
+    }
+    if (depth == 1 && t->kind == TK_PUNCT && !strcmp(t->text, ",")) { n++; any = 0; continue; }
+    any = 1;
+  }
+  return n;
+}
+
+static void local_decl(P *p, declspec *ds) {
+  do {
+    const char *n; srcpos np; int isf = 0;
+    size_t decl_tok = p->i;
+    type *t = parse_declarator(p, ds->ty, &n, &np, &isf);
+    if (isf) fail(p, np, "unsupported: local function declarations");
+    if (!n) fail(p, np, "expected an identifier in declaration");
+    if (ds->is_typedef) { declare(p, n, SYM_TYPEDEF, t); continue; }
+    if (t->k == TY_VOID) fail(p, np, "variable '%s' declared void", n);
+    if (t->k == TY_ARRAY && t->unsized && !ds->is_extern) {
+      uint64_t cnt = is(p, "=") ? (p->i++, count_init_elems(p)) : 0;
+      if (!cnt) fail(p, np, "array size missing in '%s'", n);
+      p->i--;
+      type *u = ty_new(p, TY_ARRAY); *u = *t; u->n = cnt; u->unsized = 0; t = u;
+    }
+    if (ds->is_shared) {
+      if (is(p, "=")) fail(p, np, "initialization is not supported for __shared__ variables");
+      sym *s = declare(p, n, SYM_MEM, t);
+      /* one address per declaration, however often its function is inlined */
+      for (size_t k = 0; k < p->shared_at.len; k += 2) {
+        uint64_t *e = vec_at(&p->shared_at, k);
+        if (e[0] == decl_tok) { s->addr = e[1]; goto next_decl; }
+      }
+      if (ds->is_extern) {
+        if (t->k != TY_ARRAY || !t->unsized) fail(p, np, "extern __shared__ must be an unsized array");
+        s->addr = ~0ull;  /* fixed up once the static size is known: dynamic shared follows it */
+        p->dyn_shared = 1;
+      } else {
+        uint32_t al = ty_align(p, t);
+        uint64_t off = (p->shared_off + al - 1) / al * al, size = ty_size(p, t, np);
+        if (off + size > (1u << 30)) fail(p, np, "__shared__ memory too large");
+        s->addr = KIR_ADDR(SPACE_SHARED, off);
+        p->shared_off = (uint32_t)(off + size);
+      }
+      *(uint64_t *)vec_push(&p->shared_at) = decl_tok;
+      *(uint64_t *)vec_push(&p->shared_at) = s->addr;
+      continue;
+    }
+    if (ds->is_static || ds->is_extern) fail(p, np, "unsupported: %s local variables", ds->is_static ? "static" : "extern");
+    if (t->k == TY_SCALAR || t->k == TY_PTR) {
+      if (!name_addr_taken(p, n)) {
+        int r = reg_new(p, np);
+        if (accept(p, "=")) {
+          expr v = parse_assign(p);
+          type *lt = t;
+          if (lt->cnst || lt->vol) { type *u = ty_new(p, lt->k); *u = *lt; u->cnst = 0; lt = u; }
+          to_rvalue(p, &v, np);
+          if (t->k == TY_PTR && v.ty->k == TY_SCALAR && !(v.k == E_CONST && v.bits == 0))
+            fail(p, np, "initialization makes pointer from integer without a cast");
+          cast(p, &v, lt, np);
+          int vr = to_reg(p, &v, np);
+          emit(p, OP_MOV, r, vr, -1, -1, 0, 0, np);
+        } else {
+          /* uninitialised locals read as 0: deterministic, like zero-filled memory */
+          emit(p, OP_CONST, r, -1, -1, -1, 0, 0, np);
+        }
+        sym *s = declare(p, n, SYM_REG, t);
+        s->reg = r;
+        continue;
+      }
+    }
+    uint64_t addr = local_alloc(p, t, np);
+    sym *s = declare(p, n, SYM_MEM, t);
+    s->addr = addr;
+    if (accept(p, "=")) {
+      int r = reg_new(p, np);
+      emit(p, OP_CONST, r, -1, -1, -1, (int64_t)addr, 0, np);
+      expr lv = {E_MEM, t, r, 0, 0};
+      init_mem(p, lv, np);
+    }
+  next_decl:;
+  } while (accept(p, ","));
+  expect(p, ";");
+}
+
+static loopctx *loop_top(P *p) { return p->fs->loops.len ? vec_at(&p->fs->loops, p->fs->loops.len - 1) : NULL; }
+
+static void cond_branch_false(P *p, int target) {
+  srcpos pos = here(p);
+  expr c = parse_expr(p);
+  to_rvalue(p, &c, pos);
+  if (c.k == E_CONST) {
+    if (!sem_cvt(reg_sk(c.ty), SK_BOOL, c.bits)) jump(p, target, pos);
+    return;
+  }
+  branch(p, OP_BRF, truth(p, &c, pos), target, pos);
+}
+
+static void parse_stmt(P *p) {
+  fstate *fs = p->fs;
+  srcpos pos = here(p);
+  int reg_mark = fs->nreg;
+  token *t = tk(p);
+  if (t->kind == TK_IDENT && is_at(p, 1, ":") && !is_type_start(p) && strcmp(t->text, "default"))
+    fail(p, pos, "unsupported: labels and goto");
+  if (accept(p, ";")) return;
+  if (is(p, "{")) { parse_block(p); return; }
+  if (accept(p, "if")) {
+    expect(p, "(");
+    int lelse = label_new(p), lend = label_new(p);
+    cond_branch_false(p, lelse);
+    expect(p, ")");
+    fs->nreg = reg_mark;
+    parse_stmt(p);
+    if (accept(p, "else")) {
+      jump(p, lend, pos);
+      label_here(p, lelse);
+      parse_stmt(p);
+      label_here(p, lend);
+    } else {
+      label_here(p, lelse);
+      label_here(p, lend);
+    }
+    return;
+  }
+  if (accept(p, "while")) {
+    int lcond = label_new(p), lend = label_new(p);
+    label_here(p, lcond);
+    expect(p, "(");
+    cond_branch_false(p, lend);
+    expect(p, ")");
+    fs->nreg = reg_mark;
+    loopctx *l = vec_push(&fs->loops); l->brk = lend; l->cont = lcond;
+    parse_stmt(p);
+    fs->loops.len--;
+    jump(p, lcond, pos);
+    label_here(p, lend);
+    return;
+  }
+  if (accept(p, "do")) {
+    int lbody = label_new(p), lcont = label_new(p), lend = label_new(p);
+    label_here(p, lbody);
+    loopctx *l = vec_push(&fs->loops); l->brk = lend; l->cont = lcont;
+    parse_stmt(p);
+    fs->loops.len--;
+    if (!accept(p, "while")) fail(p, here(p), "expected 'while' after 'do' body");
+    label_here(p, lcont);
+    expect(p, "(");
+    srcpos cp = here(p);
+    expr c = parse_expr(p);
+    to_rvalue(p, &c, cp);
+    if (c.k == E_CONST) { if (sem_cvt(reg_sk(c.ty), SK_BOOL, c.bits)) jump(p, lbody, cp); }
+    else branch(p, OP_BRT, truth(p, &c, cp), lbody, cp);
+    expect(p, ")");
+    expect(p, ";");
+    label_here(p, lend);
+    fs->nreg = reg_mark;
+    return;
+  }
+  if (accept(p, "for")) {
+    size_t scope = p->syms.len;
+    expect(p, "(");
+    if (is_type_start(p)) { declspec ds; parse_declspec(p, &ds); local_decl(p, &ds); }
+    else { if (!is(p, ";")) parse_expr(p); expect(p, ";"); }
+    int for_regs = fs->nreg;
+    int lcond = label_new(p), lcont = label_new(p), lend = label_new(p);
+    label_here(p, lcond);
+    if (!is(p, ";")) cond_branch_false(p, lend);
+    expect(p, ";");
+    fs->nreg = for_regs;
+    /* the step is compiled after the body: remember its tokens */
+    size_t step = p->i;
+    int depth = 0;
+    while (tk(p)->kind != TK_EOF && !(depth == 0 && is(p, ")"))) {
+      if (is(p, "(")) depth++; else if (is(p, ")")) depth--;
+      next(p);
+    }
+    expect(p, ")");
+    loopctx *l = vec_push(&fs->loops); l->brk = lend; l->cont = lcont;
+    parse_stmt(p);
+    fs->loops.len--;
+    label_here(p, lcont);
+    size_t after = p->i;
+    p->i = step;
+    if (!is(p, ")")) parse_expr(p);
+    p->i = after;
+    fs->nreg = for_regs;
+    jump(p, lcond, pos);
+    label_here(p, lend);
+    p->syms.len = scope;
+    fs->nreg = reg_mark;
+    return;
+  }
+  if (accept(p, "switch")) {
+    expect(p, "(");
+    srcpos cp = here(p);
+    expr x = parse_expr(p);
+    expect(p, ")");
+    to_rvalue(p, &x, cp);
+    if (!is_int(x.ty)) fail(p, cp, "switch quantity not an integer");
+    kir_sk sk = promote(x.ty->sk);
+    cast(p, &x, sk_type(sk), cp);
+    int xr = to_reg(p, &x, cp);
+    int ldispatch = label_new(p), lend = label_new(p);
+    jump(p, ldispatch, pos);
+    vec cases; vec_init_arena(&cases, sizeof(caselab), p->a);
+    vec *outer = fs->cases;
+    fs->cases = &cases;
+    loopctx *l = vec_push(&fs->loops);
+    l->brk = lend;
+    loopctx *enclosing = fs->loops.len > 1 ? vec_at(&fs->loops, fs->loops.len - 2) : NULL;
+    l->cont = enclosing ? enclosing->cont : -1;
+    parse_stmt(p);
+    fs->loops.len--;
+    fs->cases = outer;
+    jump(p, lend, pos);
+    label_here(p, ldispatch);
+    int ldefault = lend;
+    for (size_t k = 0; k < cases.len; k++) {
+      caselab *c = vec_at(&cases, k);
+      if (c->is_default) { ldefault = c->label; continue; }
+      int cr = reg_new(p, pos), t2 = reg_new(p, pos);
+      emit(p, OP_CONST, cr, -1, -1, -1, (int64_t)sem_canon(sk, (uint64_t)c->val), 0, pos);
+      emit(p, OP_EQ_I32 + vt_of(sk), t2, xr, cr, -1, 0, 0, pos);
+      branch(p, OP_BRT, t2, c->label, pos);
+    }
+    jump(p, ldefault, pos);
+    label_here(p, lend);
+    fs->nreg = reg_mark;
+    return;
+  }
+  if (accept(p, "case") || accept(p, "default")) {
+    int is_def = p->t[p->i - 1].text[0] == 'd';
+    if (!fs->cases) fail(p, pos, "'%s' label not within a switch statement", is_def ? "default" : "case");
+    caselab c = {label_new(p), 0, is_def};
+    if (!is_def) {
+      srcpos vp = here(p);
+      c.val = const_int(p, parse_cond(p), vp, "a case label");
+    }
+    for (size_t k = 0; k < fs->cases->len; k++) {
+      caselab *o = vec_at(fs->cases, k);
+      if (o->is_default && is_def) fail(p, pos, "multiple default labels in one switch");
+      if (!o->is_default && !is_def && o->val == c.val) fail(p, pos, "duplicate case value %lld", (long long)c.val);
+    }
+    expect(p, ":");
+    label_here(p, c.label);
+    *(caselab *)vec_push(fs->cases) = c;
+    if (!is(p, "}")) parse_stmt(p);
+    return;
+  }
+  if (accept(p, "break")) {
+    loopctx *l = loop_top(p);
+    if (!l) fail(p, pos, "break statement not within loop or switch");
+    jump(p, l->brk, pos);
+    expect(p, ";");
+    return;
+  }
+  if (accept(p, "continue")) {
+    int target = -1;
+    for (size_t k = fs->loops.len; k-- > 0;) { loopctx *l = vec_at(&fs->loops, k); if (l->cont >= 0) { target = l->cont; break; } }
+    if (target < 0) fail(p, pos, "continue statement not within a loop");
+    jump(p, target, pos);
+    expect(p, ";");
+    return;
+  }
+  if (accept(p, "return")) {
+    inlctx *ic = fs->inl.len ? vec_at(&fs->inl, fs->inl.len - 1) : NULL;
+    if (!is(p, ";")) {
+      srcpos vp = here(p);
+      expr v = parse_expr(p);
+      if (!ic) fail(p, vp, "'return' with a value in a __global__ function");
+      if (ic->ret->k == TY_VOID) fail(p, vp, "'return' with a value, in function returning void");
+      to_rvalue(p, &v, vp);
+      cast(p, &v, ic->ret, vp);
+      if (ic->ret->k == TY_STRUCT) {
+        expr dst = {E_MEM, ic->ret, ic->ret_reg, 0, 0};
+        store(p, &dst, v, vp);
+      } else emit(p, OP_MOV, ic->ret_reg, to_reg(p, &v, vp), -1, -1, 0, 0, vp);
+    } else if (ic && ic->ret->k != TY_VOID) fail(p, pos, "'return' with no value, in function returning non-void");
+    expect(p, ";");
+    if (ic) jump(p, ic->ret_label, pos);
+    else emit(p, OP_EXIT, -1, -1, -1, -1, 0, 0, pos);
+    fs->nreg = reg_mark;
+    return;
+  }
+  if (accept(p, "goto")) fail(p, pos, "unsupported: goto");
+  if (is(p, "asm") || is(p, "__asm__") || is(p, "__asm")) fail(p, pos, "unsupported: inline assembly");
+  if (is_type_start(p)) {
+    declspec ds;
+    parse_declspec(p, &ds);
+    if (ds.is_global || (ds.is_device && !ds.is_shared)) fail(p, pos, "unsupported: nested function or device variable declarations");
+    if (is(p, ";")) { next(p); return; }
+    local_decl(p, &ds);
+    return;
+  }
+  parse_expr(p);
+  expect(p, ";");
+  fs->nreg = reg_mark;
+}
+
+static void parse_block(P *p) {
+  expect(p, "{");
+  size_t scope = p->syms.len;
+  int reg_mark = p->fs->nreg;
+  while (!is(p, "}")) {
+    if (tk(p)->kind == TK_EOF) fail(p, here(p), "expected '}' at end of input");
+    parse_stmt(p);
+  }
+  next(p);
+  p->syms.len = scope;
+  p->fs->nreg = reg_mark;
+}
+
+/* Names whose address is taken (unary '&' before an identifier): such
+ * locals live in local memory rather than registers. */
+static void scan_addr_taken(P *p, funcdef *f, vec *out) {
+  for (size_t k = f->body; k < f->body_end; k++) {
+    token *t = &p->t[k];
+    if (t->kind != TK_PUNCT || strcmp(t->text, "&")) continue;
+    token *prev = &p->t[k - 1], *nx = &p->t[k + 1];
+    int binary = prev->kind == TK_IDENT || prev->kind == TK_INT || prev->kind == TK_FLOAT || prev->kind == TK_CHAR ||
+                 (prev->kind == TK_PUNCT && (!strcmp(prev->text, ")") || !strcmp(prev->text, "]")));
+    if (prev->kind == TK_IDENT && !strcmp(prev->text, "return")) binary = 0;
+    if (!binary && nx->kind == TK_IDENT) *(const char **)vec_push(out) = nx->text;
+  }
+}
+
+static void compile_inline(P *p, funcdef *f, expr *args, int nargs, expr *res, srcpos pos) {
+  fstate *fs = p->fs;
+  if (f->inlining) fail(p, pos, "unsupported: recursion (call of '%s' inside itself)", f->name);
+  if (!f->defined) fail(p, pos, "function '%s' is declared but never defined", f->name);
+  if (fs->inl.len >= 64) fail(p, pos, "device functions nested too deeply");
+  int ret_reg = -1;
+  if (f->ret->k == TY_STRUCT) {
+    uint64_t a = local_alloc(p, f->ret, pos);
+    ret_reg = reg_new(p, pos);
+    emit(p, OP_CONST, ret_reg, -1, -1, -1, (int64_t)a, 0, pos);
+  } else if (f->ret->k != TY_VOID) ret_reg = reg_new(p, pos);
+  /* bind arguments: by value, to fresh registers or local memory */
+  int preg[32];
+  uint64_t paddr[32];
+  for (int k = 0; k < nargs; k++) {
+    type *pt = f->ptypes[k];
+    to_rvalue(p, &args[k], pos);
+    if (pt->k == TY_PTR && args[k].ty->k == TY_SCALAR && !(args[k].k == E_CONST && args[k].bits == 0))
+      fail(p, pos, "argument %d of '%s' makes pointer from integer without a cast", k + 1, f->name);
+    cast(p, &args[k], pt, pos);
+    if (pt->k == TY_STRUCT) {
+      uint64_t a = local_alloc(p, pt, pos);
+      int r = reg_new(p, pos);
+      emit(p, OP_CONST, r, -1, -1, -1, (int64_t)a, 0, pos);
+      expr dst = {E_MEM, pt, r, 0, 0};
+      store(p, &dst, args[k], pos);
+      preg[k] = r;
+      paddr[k] = a;
+    } else {
+      int r = reg_new(p, pos);
+      emit(p, OP_MOV, r, to_reg(p, &args[k], pos), -1, -1, 0, 0, pos);
+      preg[k] = r;
+    }
+  }
+  size_t saved_i = p->i, scope = p->syms.len;
+  vec saved_taken = fs->addr_taken;
+  vec taken; vec_init_arena(&taken, sizeof(char *), p->a);
+  scan_addr_taken(p, f, &taken);
+  fs->addr_taken = taken;
+  vec saved_loops = fs->loops;
+  vec_init_arena(&fs->loops, sizeof(loopctx), p->a);
+  vec *saved_cases = fs->cases;
+  fs->cases = NULL;
+  /* parameters: only globals and earlier functions are visible inside */
+  for (int k = 0; k < nargs; k++) {
+    type *pt = f->ptypes[k];
+    if (!f->pnames[k]) continue;
+    if (pt->k == TY_STRUCT) {  /* a by-value copy in local memory */
+      sym *s = declare(p, f->pnames[k], SYM_MEM, pt);
+      s->addr = paddr[k];
+      continue;
+    }
+    if (name_addr_taken(p, f->pnames[k])) {
+      uint64_t a = local_alloc(p, pt, pos);
+      int ar = reg_new(p, pos);
+      emit(p, OP_CONST, ar, -1, -1, -1, (int64_t)a, 0, pos);
+      emit(p, OP_ST, -1, ar, preg[k], -1, 0, (pt->k == TY_PTR ? SK_PTR : pt->sk), pos);
+      sym *s = declare(p, f->pnames[k], SYM_MEM, pt);
+      s->addr = a;
+    } else {
+      sym *s = declare(p, f->pnames[k], SYM_REG, pt);
+      s->reg = preg[k];
+    }
+  }
+  inlctx *ic = vec_push(&fs->inl);
+  ic->fn = f; ic->ret_label = label_new(p); ic->ret_reg = ret_reg; ic->ret = f->ret;
+  int ret_label = ic->ret_label;
+  f->inlining = 1;
+  p->i = f->body;
+  parse_block(p);
+  f->inlining = 0;
+  label_here(p, ret_label);
+  fs->inl.len--;
+  p->i = saved_i;
+  p->syms.len = scope;
+  fs->addr_taken = saved_taken;
+  fs->loops = saved_loops;
+  fs->cases = saved_cases;
+  if (f->ret->k == TY_VOID) { expr v = {E_VOID, &ty_void, -1, 0, 0}; *res = v; fs->nreg = ret_reg < 0 ? fs->nreg : ret_reg + 1; }
+  else if (f->ret->k == TY_STRUCT) { expr m = {E_MEM, f->ret, ret_reg, 0, 0}; *res = m; }
+  else { *res = e_reg(f->ret, ret_reg); fs->nreg = ret_reg + 1; }
+}
+
+/* ------------------------------------------------------------- reconvergence */
+
+/* Immediate post-dominators on the instruction-level CFG (Cooper, Harvey and
+ * Kennedy's iterative algorithm on the reversed graph), so that a branch
+ * reconverges where every path from it meets again: break, continue and
+ * return in divergent code reconverge where they must. */
+static void compute_reconvergence(kir_func *f) {
+  int n = f->ncode, exitn = n;
+  int *nsucc = xcalloc((size_t)n + 1, sizeof(int));
+  int (*succ)[2] = xcalloc((size_t)n + 1, sizeof *succ);
+  for (int i = 0; i < n; i++) {
+    kir_ins *in = &f->code[i];
+    switch (in->op) {
+    case OP_JMP: succ[i][0] = in->a; nsucc[i] = 1; break;
+    case OP_BRT: case OP_BRF: succ[i][0] = in->a; succ[i][1] = i + 1; nsucc[i] = 2; break;
+    case OP_EXIT: case OP_TRAP: succ[i][0] = exitn; nsucc[i] = 1; break;
+    default: succ[i][0] = i + 1; nsucc[i] = 1;
+    }
+    for (int k = 0; k < nsucc[i]; k++) if (succ[i][k] >= n) succ[i][k] = exitn;
+  }
+  /* predecessors in the original graph = successors in the reversed one */
+  int *npred = xcalloc((size_t)n + 1, sizeof(int)), *pstart = xcalloc((size_t)n + 2, sizeof(int));
+  for (int i = 0; i < n; i++) for (int k = 0; k < nsucc[i]; k++) npred[succ[i][k]]++;
+  for (int i = 0; i <= n; i++) pstart[i + 1] = pstart[i] + npred[i];
+  int *preds = xcalloc((size_t)pstart[n + 1] + 1, sizeof(int)), *fill = xcalloc((size_t)n + 1, sizeof(int));
+  for (int i = 0; i < n; i++) for (int k = 0; k < nsucc[i]; k++) { int s = succ[i][k]; preds[pstart[s] + fill[s]++] = i; }
+  /* postorder of the reversed graph from the exit, iteratively */
+  int *po = xcalloc((size_t)n + 1, sizeof(int)), *order = xcalloc((size_t)n + 1, sizeof(int));
+  int *stk = xcalloc((size_t)n + 1, sizeof(int)), *it = xcalloc((size_t)n + 1, sizeof(int));
+  char *seen = xcalloc((size_t)n + 1, 1);
+  int np = 0, sp = 0;
+  for (int i = 0; i <= n; i++) po[i] = -1;
+  stk[sp++] = exitn; seen[exitn] = 1;
+  while (sp) {
+    int x = stk[sp - 1];
+    if (it[x] < npred[x]) {
+      int y = preds[pstart[x] + it[x]++];
+      if (!seen[y]) { seen[y] = 1; stk[sp++] = y; }
+    } else { po[x] = np; order[np++] = x; sp--; }
+  }
+  int *idom = xcalloc((size_t)n + 1, sizeof(int));
+  for (int i = 0; i <= n; i++) idom[i] = -1;
+  idom[exitn] = exitn;
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (int k = np - 1; k >= 0; k--) {
+      int b = order[k];
+      if (b == exitn) continue;
+      int nd = -1;
+      for (int j = 0; j < nsucc[b]; j++) {
+        int s = succ[b][j];
+        if (idom[s] < 0) continue;
+        if (nd < 0) { nd = s; continue; }
+        int x = s, y = nd;
+        while (x != y) {
+          while (po[x] < po[y]) x = idom[x];
+          while (po[y] < po[x]) y = idom[y];
+        }
+        nd = x;
+      }
+      if (nd >= 0 && idom[b] != nd) { idom[b] = nd; changed = 1; }
+    }
+  }
+  for (int i = 0; i < n; i++) {
+    kir_ins *in = &f->code[i];
+    if (in->op == OP_BRT || in->op == OP_BRF) in->c = idom[i] < 0 ? -1 : idom[i];  /* n means: at the end */
+  }
+  free(nsucc); free(succ); free(npred); free(pstart); free(preds); free(fill);
+  free(po); free(order); free(stk); free(it); free(seen); free(idom);
+}
+
+/* ------------------------------------------------------------- functions */
+
+static kir_sk param_sk(type *t) { return t->k == TY_PTR ? SK_PTR : t->sk; }
+
+static kir_func *compile_function(P *p, funcdef *f, int keep) {
+  fstate fs;
+  memset(&fs, 0, sizeof fs);
+  vec_init_arena(&fs.code, sizeof(kir_ins), p->a);
+  vec_init_arena(&fs.pos, sizeof(srcpos), p->a);
+  vec_init_arena(&fs.labels, sizeof(int), p->a);
+  vec_init_arena(&fs.loops, sizeof(loopctx), p->a);
+  vec_init_arena(&fs.inl, sizeof(inlctx), p->a);
+  vec_init_arena(&fs.addr_taken, sizeof(char *), p->a);
+  p->fs = &fs;
+  size_t scope = p->syms.len, saved_i = p->i;
+  scan_addr_taken(p, f, &fs.addr_taken);
+  if (!f->is_kernel) {
+    /* a device function checked on its own: parameters are opaque values */
+    inlctx *ic = vec_push(&fs.inl);
+    ic->fn = f; ic->ret_label = label_new(p); ic->ret = f->ret;
+    ic->ret_reg = f->ret->k == TY_VOID ? -1 : reg_new(p, f->pos);
+    if (f->ret->k == TY_STRUCT) emit(p, OP_CONST, ic->ret_reg, -1, -1, -1, (int64_t)local_alloc(p, f->ret, f->pos), 0, f->pos);
+  }
+  for (int k = 0; k < f->np; k++) {
+    type *pt = f->ptypes[k];
+    if (pt->k == TY_STRUCT) {
+      if (f->is_kernel) fail(p, f->pos, "unsupported: struct parameter '%s' of a __global__ function", f->pnames[k] ? f->pnames[k] : "");
+      if (f->pnames[k]) { sym *s = declare(p, f->pnames[k], SYM_MEM, pt); s->addr = local_alloc(p, pt, f->pos); }
+      continue;
+    }
+    int r = reg_new(p, f->pos);
+    emit(p, OP_PARAM, r, -1, -1, -1, k, 0, f->pos);
+    if (!f->pnames[k]) continue;
+    if (name_addr_taken(p, f->pnames[k])) {
+      uint64_t a = local_alloc(p, pt, f->pos);
+      int ar = reg_new(p, f->pos);
+      emit(p, OP_CONST, ar, -1, -1, -1, (int64_t)a, 0, f->pos);
+      emit(p, OP_ST, -1, ar, r, -1, 0, param_sk(pt), f->pos);
+      sym *s = declare(p, f->pnames[k], SYM_MEM, pt);
+      s->addr = a;
+    } else {
+      sym *s = declare(p, f->pnames[k], SYM_REG, pt);
+      s->reg = r;
+    }
+  }
+  f->inlining = 1;
+  p->i = f->body;
+  parse_block(p);
+  f->inlining = 0;
+  srcpos endpos = p->t[f->body_end].pos;
+  if (!f->is_kernel) label_here(p, ((inlctx *)vec_at(&fs.inl, 0))->ret_label);
+  emit(p, OP_EXIT, -1, -1, -1, -1, 0, 0, endpos);
+  p->i = saved_i;
+  p->syms.len = scope;
+  p->fs = NULL;
+  if (!keep) return NULL;
+  kir_func *kf = arena_alloc(p->a, sizeof *kf);
+  kf->name = f->name;
+  kf->code = fs.code.data;
+  kf->pos = fs.pos.data;
+  kf->ncode = (int)fs.code.len;
+  kf->nregs = fs.maxreg;
+  kf->frame = fs.frame;
+  kf->decl = f->pos;
+  kf->nparams = f->np;
+  kf->params = arena_alloc(p->a, sizeof(kir_param) * (size_t)(f->np + 1));
+  for (int k = 0; k < f->np; k++) {
+    kf->params[k].name = f->pnames[k] ? f->pnames[k] : "";
+    kf->params[k].sk = param_sk(f->ptypes[k]);
+    type *b = f->ptypes[k]->k == TY_PTR ? f->ptypes[k]->base : NULL;
+    kf->params[k].pointee = b && b->k == TY_SCALAR ? b->sk : SK_U8;
+  }
+  for (int i = 0; i < kf->ncode; i++) {
+    kir_ins *in = &kf->code[i];
+    if (in->op == OP_JMP || in->op == OP_BRT || in->op == OP_BRF) in->a = *(int *)vec_at(&fs.labels, (size_t)in->a);
+  }
+  compute_reconvergence(kf);
+  return kf;
+}
+
+/* Constant initialiser of a module global, written into its bytes. */
+static void init_bytes(P *p, type *t, uint8_t *buf, srcpos pos) {
+  if (t->k == TY_ARRAY || t->k == TY_STRUCT) {
+    if (!accept(p, "{")) fail(p, here(p), "initialiser must be a brace-enclosed list");
+    uint64_t k = 0;
+    while (!accept(p, "}")) {
+      if (t->k == TY_ARRAY) {
+        if (k >= t->n) fail(p, here(p), "excess elements in array initialiser");
+        init_bytes(p, t->base, buf + k * ty_size(p, t->base, pos), here(p));
+      } else {
+        if (k >= (uint64_t)t->s->nf) fail(p, here(p), "excess elements in struct initialiser");
+        init_bytes(p, t->s->f[k].ty, buf + t->s->f[k].off, here(p));
+      }
+      k++;
+      if (!accept(p, ",")) { expect(p, "}"); break; }
+    }
+    return;
+  }
+  srcpos vp = here(p);
+  expr v = parse_assign(p);
+  if (v.k != E_CONST) fail(p, vp, "initialiser element is not constant");
+  type *dt = t;
+  if (dt->cnst || dt->vol) { type *u = ty_new(p, dt->k); *u = *dt; u->cnst = u->vol = 0; dt = u; }
+  cast(p, &v, dt, vp);
+  size_t sz = (size_t)ty_size(p, t, vp);
+  memcpy(buf, &v.bits, sz);  /* little-endian host: the low bytes */
+}
+
+static void skip_body(P *p, funcdef *f) {
+  f->body = p->i;
+  int depth = 0;
+  do {
+    if (tk(p)->kind == TK_EOF) fail(p, p->t[f->body].pos, "unterminated function body");
+    if (is(p, "{")) depth++;
+    else if (is(p, "}")) depth--;
+    if (depth) next(p);
+  } while (depth);
+  f->body_end = p->i;
+  next(p);
+}
+
+static void toplevel(P *p) {
+  srcpos pos = here(p);
+  token *t = tk(p);
+  if (t->kind == TK_IDENT) {
+    if (!strcmp(t->text, "template")) fail(p, pos, "unsupported: template");
+    if (!strcmp(t->text, "namespace")) fail(p, pos, "unsupported: namespace");
+    if (!strcmp(t->text, "class")) fail(p, pos, "unsupported: class");
+    if (!strcmp(t->text, "using")) fail(p, pos, "unsupported: using");
+    if (!strcmp(t->text, "union")) fail(p, pos, "unsupported: union");
+  }
+  if (accept(p, ";")) return;
+  if (!is_type_start(p)) fail(p, pos, "expected a declaration before '%s'", t->text);
+  declspec ds;
+  parse_declspec(p, &ds);
+  if (accept(p, ";")) return;
+  do {
+    const char *n; srcpos np; int isf = 0;
+    size_t decl_tok = p->i;
+    type *ty = parse_declarator(p, ds.ty, &n, &np, &isf);
+    if (!n) fail(p, np, "expected an identifier in declaration");
+    if (isf) {
+      funcdef *f = (funcdef *)(void *)ty->base;
+      f->name = n; f->pos = np;
+      f->is_kernel = ds.is_global;
+      f->is_device = ds.is_device && !ds.is_global;
+      if (ds.is_global && f->ret->k != TY_VOID) fail(p, np, "a __global__ function must return void");
+      if (ds.is_global && ds.is_device) fail(p, np, "a function cannot be both __global__ and __device__");
+      sym *old = lookup(p, n);
+      if (old && old->k == SYM_FUNC) {
+        if (old->fn->np != f->np) fail(p, np, "conflicting types for '%s'", n);
+        f = old->fn;
+      } else {
+        sym *s = declare(p, n, SYM_FUNC, &ty_void);
+        s->fn = f;
+      }
+      if (is(p, "{")) {
+        if (f->defined) fail(p, np, "redefinition of '%s'", n);
+        /* re-read the declarator's parameter names from this definition */
+        funcdef *def = (funcdef *)(void *)ty->base;
+        f->pnames = def->pnames; f->ptypes = def->ptypes; f->pos = np;
+        f->is_kernel |= ds.is_global; f->is_device |= ds.is_device && !ds.is_global;
+        f->defined = 1;
+        skip_body(p, f);
+        if (f->is_kernel) {
+          kir_func *kf = compile_function(p, f, 1);
+          *(kir_func **)vec_push(&p->kernels) = kf;
+        } else if (f->is_device) {
+          compile_function(p, f, 0);  /* type-check even if never called */
+        }
+        /* host-only functions are skipped, as nvcc's device pass does */
+        return;
+      }
+      continue;
+    }
+    if (ds.is_typedef) { declare(p, n, SYM_TYPEDEF, ty); continue; }
+    if (ty->k == TY_VOID) fail(p, np, "variable '%s' declared void", n);
+    if (ds.is_shared) {
+      sym *s = declare(p, n, SYM_MEM, ty);
+      if (ds.is_extern) {
+        if (ty->k != TY_ARRAY || !ty->unsized) fail(p, np, "extern __shared__ must be an unsized array");
+        s->addr = ~0ull;
+        p->dyn_shared = 1;
+      } else {
+        if (is(p, "=")) fail(p, np, "initialization is not supported for __shared__ variables");
+        uint32_t al = ty_align(p, ty);
+        uint64_t off = (p->shared_off + al - 1) / al * al, size = ty_size(p, ty, np);
+        if (off + size > (1u << 30)) fail(p, np, "__shared__ memory too large");
+        s->addr = KIR_ADDR(SPACE_SHARED, off);
+        p->shared_off = (uint32_t)(off + size);
+      }
+      (void)decl_tok;
+      continue;
+    }
+    if (!ds.is_device && !ds.is_constant) {
+      /* host globals: skipped, they do not exist on the device */
+      if (accept(p, "=")) { int depth = 0; while (tk(p)->kind != TK_EOF && !(depth == 0 && (is(p, ",") || is(p, ";")))) { if (is(p, "{") || is(p, "(")) depth++; if (is(p, "}") || is(p, ")")) depth--; next(p); } }
+      continue;
+    }
+    if (ty->k == TY_ARRAY && ty->unsized) {
+      uint64_t cnt = is(p, "=") ? (p->i++, count_init_elems(p)) : 0;
+      if (!cnt) fail(p, np, "array size missing in '%s'", n);
+      p->i--;
+      type *u = ty_new(p, TY_ARRAY); *u = *ty; u->n = cnt; u->unsized = 0; ty = u;
+    }
+    uint64_t size = ty_size(p, ty, np);
+    if (size > (1ull << 31)) fail(p, np, "__device__ variable '%s' too large", n);
+    kir_global *g = vec_push(&p->globals);
+    g->name = n;
+    g->size = (uint32_t)size;
+    g->align = ty_align(p, ty);
+    type *et = ty;
+    while (et->k == TY_ARRAY) et = et->base;
+    g->elem = et->k == TY_SCALAR ? et->sk : et->k == TY_PTR ? SK_PTR : SK_U8;
+    g->init = arena_alloc(p->a, size ? size : 1);
+    g->decl = np;
+    sym *s = declare(p, n, SYM_GLOBAL, ty);
+    s->gidx = (int)p->globals.len - 1;
+    if (accept(p, "=")) init_bytes(p, ty, g->init, np);
+  } while (accept(p, ","));
+  expect(p, ";");
+}
+
+static void fix_dyn_shared(P *p, kir_module *m) {
+  /* extern __shared__ arrays start after the static ones, 16-byte aligned */
+  uint64_t base = KIR_ADDR(SPACE_SHARED, (m->shared_static + 15u) & ~15u);
+  for (int k = 0; k < m->nfuncs; k++) {
+    kir_func *f = m->funcs[k];
+    for (int i = 0; i < f->ncode; i++)
+      if (f->code[i].op == OP_CONST && (uint64_t)f->code[i].imm == ~0ull) f->code[i].imm = (int64_t)base;
+  }
+  (void)p;
+}
+
+static void init_types(void) {
+  for (int k = 0; k < SK_COUNT; k++) { ty_sk[k].k = TY_SCALAR; ty_sk[k].sk = (kir_sk)k; }
+  ty_sk[SK_PTR].k = TY_PTR;
+  ty_sk[SK_PTR].base = &ty_void;
+}
+
+kir_module *front_compile(const char *file, const char *text, size_t len, int from_cpp, char *err, size_t errlen) {
+  init_types();
+  kir_module *m = xcalloc(1, sizeof *m);
+  diag d;
+  memset(&d, 0, sizeof d);
+  jmp_buf bail;
+  d.bail = &bail;
+  P *p = arena_alloc(&m->ar, sizeof *p);
+  p->a = &m->ar;
+  p->d = &d;
+  if (setjmp(bail)) {
+    snprintf(err, errlen, "%s", d.msg);
+    kir_module_free(m);
+    return NULL;
+  }
+  p->t = lex_all(p->a, &d, file, text, len, from_cpp, &p->nt);
+  vec_init_arena(&p->syms, sizeof(sym), p->a);
+  vec_init_arena(&p->tags, sizeof(sdef *), p->a);
+  vec_init_arena(&p->globals, sizeof(kir_global), p->a);
+  vec_init_arena(&p->kernels, sizeof(kir_func *), p->a);
+  vec_init_arena(&p->shared_at, sizeof(uint64_t), p->a);
+  /* the fixed-width integer names kernels use without including stdint.h */
+  static const struct { const char *n; kir_sk sk; } td[] = {
+    {"int8_t", SK_I8}, {"uint8_t", SK_U8}, {"int16_t", SK_I16}, {"uint16_t", SK_U16}, {"int32_t", SK_I32},
+    {"uint32_t", SK_U32}, {"int64_t", SK_I64}, {"uint64_t", SK_U64}, {"size_t", SK_U64}, {"uint", SK_U32},
+    {"ptrdiff_t", SK_I64}, {"intptr_t", SK_I64}, {"uintptr_t", SK_U64}};
+  for (size_t k = 0; k < sizeof td / sizeof td[0]; k++) declare(p, td[k].n, SYM_TYPEDEF, sk_type(td[k].sk));
+  while (tk(p)->kind != TK_EOF) toplevel(p);
+  m->funcs = p->kernels.data;
+  m->nfuncs = (int)p->kernels.len;
+  m->globals = p->globals.data;
+  m->nglobals = (int)p->globals.len;
+  m->shared_static = p->shared_off;
+  m->uses_dyn_shared = p->dyn_shared;
+  fix_dyn_shared(p, m);
+  return m;
+}
+
+char *front_read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  size_t cap = 4096, n = 0;
+  char *buf = xmalloc(cap);
+  size_t r;
+  while ((r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+    n += r;
+    if (cap - n - 1 == 0) { cap *= 2; buf = xrealloc(buf, cap); }
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (bad) { free(buf); return NULL; }
+  buf[n] = 0;
+  if (len) *len = n;
+  return buf;
+}
+
+/* Runs the kernel preprocessor and captures its output. */
+static char *run_cpp(const char *path, const char *const *defines, int ndef, size_t *outlen, char *err, size_t errlen) {
+  int ndefs = ndef + 8;
+  char **argv = xcalloc((size_t)ndefs + 8, sizeof(char *));
+  int ac = 0;
+  argv[ac++] = (char *)GR_KERNEL_CPP;
+  argv[ac++] = (char *)"-x";
+  argv[ac++] = (char *)"c";
+  argv[ac++] = (char *)"-D__CUDACC__";
+  argv[ac++] = (char *)"-D__GPURACE__";
+  char **owned = xcalloc((size_t)ndef + 1, sizeof(char *));
+  for (int k = 0; k < ndef; k++) {
+    size_t l = strlen(defines[k]) + 3;
+    owned[k] = xmalloc(l);
+    snprintf(owned[k], l, "-D%s", defines[k]);
+    argv[ac++] = owned[k];
+  }
+  argv[ac++] = (char *)path;
+  argv[ac] = NULL;
+  int out[2], errp[2];
+  char *result = NULL;
+  if (pipe(out) || pipe(errp)) { snprintf(err, errlen, "error: cannot create a pipe for the preprocessor"); goto done; }
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+  posix_spawn_file_actions_adddup2(&fa, errp[1], 2);
+  posix_spawn_file_actions_addclose(&fa, out[0]);
+  posix_spawn_file_actions_addclose(&fa, errp[0]);
+  pid_t pid;
+  int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  close(out[1]); close(errp[1]);
+  if (rc) {
+    snprintf(err, errlen, "error: cannot run the preprocessor '%s': %s", argv[0], strerror(rc));
+    close(out[0]); close(errp[0]);
+    goto done;
+  }
+  /* read both pipes; stderr is small, read it after stdout closes */
+  size_t cap = 65536, n = 0;
+  char *buf = xmalloc(cap);
+  for (;;) {
+    if (cap - n < 4096) { cap *= 2; buf = xrealloc(buf, cap); }
+    ssize_t r = read(out[0], buf + n, cap - n - 1);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    n += (size_t)r;
+  }
+  buf[n] = 0;
+  char ebuf[2048];
+  size_t en = 0;
+  for (;;) {
+    ssize_t r = read(errp[0], ebuf + en, sizeof ebuf - en - 1);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    en += (size_t)r;
+    if (en >= sizeof ebuf - 1) break;
+  }
+  ebuf[en] = 0;
+  close(out[0]); close(errp[0]);
+  int st;
+  while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+    while (en && (ebuf[en - 1] == '\n')) ebuf[--en] = 0;
+    snprintf(err, errlen, "%s", en ? ebuf : "error: the preprocessor failed");
+    free(buf);
+    goto done;
+  }
+  result = buf;
+  *outlen = n;
+done:
+  for (int k = 0; k < ndef; k++) free(owned[k]);
+  free(owned);
+  free(argv);
+  return result;
+}
+
+kir_module *front_compile_file(const char *path, const char *const *defines, int ndefines, char *err, size_t errlen) {
+  FILE *f = fopen(path, "rb");
+  if (!f) { snprintf(err, errlen, "%s: error: cannot open file: %s", path, strerror(errno)); return NULL; }
+  fclose(f);
+  size_t n = 0;
+  char *text = run_cpp(path, defines, ndefines, &n, err, errlen);
+  if (!text) return NULL;
+  kir_module *m = front_compile(path, text, n, 1, err, errlen);
+  free(text);
+  return m;
+}

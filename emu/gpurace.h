@@ -1,0 +1,198 @@
+/* gpurace.h: the public interface of the emulator.
+ *
+ * A context is an emulated GPU: a number of SMs, a seeded scheduler, and
+ * global memory.  Modules are loaded into it from kernel files (CUDA C
+ * subset, preprocessed by the system cpp with the given -D defines).
+ * Buffers are allocated in global memory and addressed by gr_ptr, a device
+ * address.  Launches run a kernel to completion.  Everything is
+ * deterministic: the same configuration, seed and inputs give the same run.
+ *
+ * Errors: every call returns GR_OK or an error code; gr_error() gives the
+ * message ("file:line:col: error: ..." where there is a source position).
+ *
+ * The second half of this header is the engine API that detectors build on:
+ * events for every memory access, fence, barrier and divergence, snapshots
+ * of the whole machine, and per-warp memory views.
+ */
+#ifndef GPURACE_H
+#define GPURACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes; the CLI uses them as exit statuses. */
+enum {
+  GR_OK = 0,
+  GR_ECHECK = 1,   /* a //@ check did not hold */
+  GR_EINPUT = 2,   /* bad input or usage: syntax error, unknown kernel, wrong arguments */
+  GR_EEMU = 3      /* emulation error: invalid access, deadlock, barrier divergence, step limit, trap */
+};
+
+typedef uint64_t gr_ptr;                     /* a device address; 0 is null */
+typedef struct { unsigned x, y, z; } gr_dim3;
+
+typedef enum { GR_SCHED_RR, GR_SCHED_RANDOM } gr_sched;
+
+typedef struct {
+  int sms;                    /* streaming multiprocessors (default 4) */
+  uint64_t seed;              /* scheduler seed (default 1) */
+  gr_sched sched;             /* warp scheduling policy (default round-robin) */
+  uint64_t max_steps;         /* warp instructions per launch before giving up (default 100M) */
+  int max_blocks_per_sm;      /* residency limits (defaults 16 blocks, 2048 threads, 100 KiB) */
+  int max_threads_per_sm;
+  uint32_t shared_per_sm;
+} gr_config;
+
+void gr_config_default(gr_config *cfg);
+
+typedef struct gr_context gr_context;
+typedef struct gr_module gr_module;
+
+gr_context *gr_context_create(const gr_config *cfg);
+void gr_context_destroy(gr_context *ctx);
+const char *gr_error(const gr_context *ctx);
+const gr_config *gr_context_config(const gr_context *ctx);
+
+/* Loads a kernel file through the preprocessor; defines are "NAME" or
+ * "NAME=VALUE".  The module lives until the context is destroyed. */
+int gr_module_load(gr_context *ctx, const char *path, const char *const *defines, int ndefines, gr_module **out);
+/* Compiles source text without preprocessing (used by tests and fuzzing). */
+int gr_module_load_source(gr_context *ctx, const char *name, const char *src, size_t len, gr_module **out);
+/* Prints the module's KIR. */
+void gr_module_print_ir(const gr_module *mod, FILE *out);
+/* Device address and size of a __device__ variable of the module. */
+int gr_module_global(gr_module *mod, const char *name, gr_ptr *addr, size_t *size);
+
+/* Kernel signature queries, for drivers that bind arguments by name. */
+typedef enum { GR_BOOL, GR_I8, GR_U8, GR_I16, GR_U16, GR_I32, GR_U32, GR_I64, GR_U64, GR_F32, GR_F64, GR_PTR } gr_type;
+int gr_kernel_nparams(gr_module *mod, const char *kernel);   /* -1 if there is no such kernel */
+int gr_kernel_param(gr_module *mod, const char *kernel, int k, const char **name, gr_type *type, gr_type *pointee);
+int gr_type_size(gr_type t);
+const char *gr_type_name(gr_type t);
+
+/* Global memory.  Allocations are zero-filled and 256-byte aligned; an
+ * access outside every live allocation is an emulation error. */
+int gr_malloc(gr_context *ctx, size_t bytes, const char *name, gr_ptr *out);
+int gr_free(gr_context *ctx, gr_ptr p);
+int gr_memcpy_htod(gr_context *ctx, gr_ptr dst, const void *src, size_t n);
+int gr_memcpy_dtoh(gr_context *ctx, void *dst, gr_ptr src, size_t n);
+int gr_memset(gr_context *ctx, gr_ptr dst, int value, size_t n);
+
+/* Kernel arguments: a value and its type, converted to the parameter's type. */
+typedef struct { gr_type type; uint64_t bits; } gr_arg;
+gr_arg gr_arg_i32(int32_t v);
+gr_arg gr_arg_u32(uint32_t v);
+gr_arg gr_arg_i64(int64_t v);
+gr_arg gr_arg_u64(uint64_t v);
+gr_arg gr_arg_f32(float v);
+gr_arg gr_arg_f64(double v);
+gr_arg gr_arg_ptr(gr_ptr p);
+
+/* Runs kernel<<<grid, block, dyn_shared>>>(args...) to completion. */
+int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 block, size_t dyn_shared,
+              const gr_arg *args, int nargs);
+
+typedef struct {
+  uint64_t warp_steps;            /* warp instructions issued */
+  uint64_t thread_instructions;   /* sum of active lanes over those */
+  uint64_t divergences;           /* branches that split a warp */
+  uint64_t barriers;              /* block barriers completed */
+} gr_stats;
+/* Statistics of the last launch. */
+void gr_last_stats(const gr_context *ctx, gr_stats *out);
+
+/* ---------------------------------------------------------------- engine API */
+
+typedef enum {
+  GR_EV_LAUNCH_BEGIN, GR_EV_LAUNCH_END,
+  GR_EV_ACCESS,        /* one warp instruction's memory accesses */
+  GR_EV_FENCE,
+  GR_EV_BARRIER,       /* a block barrier completed (all live warps arrived) */
+  GR_EV_SYNCWARP,
+  GR_EV_DIVERGE,       /* a branch split the warp's active lanes */
+  GR_EV_RECONVERGE,    /* split lanes met again at the reconvergence point */
+  GR_EV_BLOCK_BEGIN, GR_EV_BLOCK_END
+} gr_event_kind;
+
+typedef enum { GR_LOAD, GR_STORE, GR_ATOMIC } gr_access_kind;
+typedef enum { GR_SPACE_GLOBAL = 1, GR_SPACE_SHARED = 2, GR_SPACE_LOCAL = 3 } gr_space;
+typedef enum { GR_SCOPE_BLOCK, GR_SCOPE_DEVICE, GR_SCOPE_SYSTEM } gr_scope;
+
+typedef struct {
+  gr_event_kind kind;
+  /* who: linear block id and coordinates, warp (global id and index in block) */
+  uint32_t block, warp, warp_in_block;
+  gr_dim3 block_idx;
+  uint32_t mask;               /* active lanes (ACCESS, FENCE, DIVERGE: lanes taking the branch in `taken`) */
+  uint32_t taken;              /* DIVERGE: lanes that took the branch */
+  const char *file;            /* source position of the instruction */
+  int line, col;
+  int pc;
+  /* ACCESS */
+  gr_access_kind access;
+  gr_space space;
+  int size;                    /* bytes per lane */
+  int is_volatile;
+  int atomic_op;               /* for GR_ATOMIC: 0 add, 1 sub, 2 exch, 3 min, 4 max, 5 inc, 6 dec, 7 cas, 8 and, 9 or, 10 xor */
+  gr_scope scope;              /* atomics and fences */
+  const uint64_t *addr;        /* [32] per lane, valid where mask has the lane */
+  const uint64_t *value;       /* [32] value loaded, stored, or (atomics) the old value */
+  /* LAUNCH_BEGIN/END */
+  const char *kernel;
+  gr_dim3 grid, blockdim;
+} gr_event;
+
+typedef struct {
+  void (*on_event)(void *user, const gr_event *ev);
+  void *user;
+} gr_observer;
+
+/* Attaches an observer to every later launch; returns a handle >= 0. */
+int gr_observe(gr_context *ctx, const gr_observer *obs);
+void gr_unobserve(gr_context *ctx, int handle);
+
+/* Snapshots: the whole machine state (global memory, and during a launch
+ * every resident block's shared and local memory and warp state).  A
+ * restore requested from an observer takes effect after the current
+ * instruction, so a detector can re-run a region. */
+typedef struct gr_snapshot gr_snapshot;
+gr_snapshot *gr_snapshot_take(gr_context *ctx);
+int gr_snapshot_restore(gr_context *ctx, const gr_snapshot *snap);
+void gr_snapshot_free(gr_snapshot *snap);
+
+/* Per-warp memory views: accesses of warp `warp` (global warp id) to
+ * [base, base+len) go to `copy` instead, so a detector can privatise data.
+ * Valid during a launch; cleared at its end. */
+int gr_view_add(gr_context *ctx, uint32_t warp, gr_ptr base, size_t len, void *copy);
+void gr_view_clear(gr_context *ctx, uint32_t warp);
+
+/* Decodes a device address for reports: the allocation's name and offset. */
+int gr_describe_address(const gr_context *ctx, gr_ptr addr, const char **name, uint64_t *offset);
+
+/* ---------------------------------------------------------------- kernel files */
+
+/* A self-running kernel file: its //@ directives (launch, buffer, arg,
+ * expect, check) parsed, run and checked.  See README.md for the syntax. */
+typedef struct gr_script gr_script;
+
+int gr_script_load(gr_context *ctx, const char *path, const char *const *defines, int ndefines, gr_script **out);
+void gr_script_free(gr_script *s);
+/* Allocates and initialises the buffers, then runs the launch. */
+int gr_script_run(gr_script *s);
+/* Prints a buffer or __device__ variable by name; GR_EINPUT if unknown. */
+int gr_script_dump(gr_script *s, const char *name, FILE *out);
+/* Evaluates every check; prints one line per check; GR_ECHECK if one failed. */
+int gr_script_check(gr_script *s, FILE *out);
+/* The expected verdict: 1 race, 0 no race, -1 not stated. */
+int gr_script_expect_race(const gr_script *s);
+gr_module *gr_script_module(gr_script *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,103 @@
+#include "kir.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *const kir_sk_name[SK_COUNT] = {"bool", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f32", "f64", "ptr"};
+const int kir_sk_size[SK_COUNT] = {1, 1, 1, 2, 2, 4, 4, 8, 8, 4, 8, 8};
+const char *const kir_scope_name[3] = {"block", "device", "system"};
+const char *const kir_atom_name[AT_COUNT] = {"add", "sub", "exch", "min", "max", "inc", "dec", "cas", "and", "or", "xor"};
+const char *const kir_math_name[MATH_COUNT] = {
+#define M(n) #n,
+  KIR_MATHFNS(M)
+#undef M
+};
+
+static const char *const vt_name[VT_COUNT] = {"i32", "u32", "i64", "u64", "f32", "f64"};
+static const char *const sreg_name[SR_COUNT] = {"tid.x", "tid.y", "tid.z", "ctaid.x", "ctaid.y", "ctaid.z",
+  "ntid.x", "ntid.y", "ntid.z", "nctaid.x", "nctaid.y", "nctaid.z", "laneid", "warpsize", "clock"};
+static const char *const vote_name[] = {"all", "any", "ballot", "activemask"};
+static const char *const shfl_name[] = {"idx", "up", "down", "xor"};
+
+static const char *op_base_name(int op) {
+  static const char *bin[] = {
+#define N(n) #n,
+    KIR_BINOPS(N) KIR_UNOPS(N)
+#undef N
+  };
+  if (op < OP_CONST) return bin[op / VT_COUNT];
+  static const char *rest[] = {"const", "mov", "cvt", "select", "sreg", "param", "gaddr", "ld", "st", "atom", "fence",
+    "bar", "syncwarp", "vote", "shfl", "math", "jmp", "brt", "brf", "exit", "trap", "nop"};
+  return rest[op - OP_CONST];
+}
+
+static void lower(char *dst, const char *s) { while (*s) { char c = *s++; *dst++ = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c); } *dst = 0; }
+
+const kir_func *kir_find(const kir_module *m, const char *name) {
+  for (int k = 0; k < m->nfuncs; k++) if (!strcmp(m->funcs[k]->name, name)) return m->funcs[k];
+  return NULL;
+}
+
+void kir_print_func(FILE *out, const kir_func *f) {
+  fprintf(out, ".kernel %s  ; %d registers, %u bytes local per thread\n", f->name, f->nregs, f->frame);
+  for (int k = 0; k < f->nparams; k++)
+    fprintf(out, "  .param %d %s %s\n", k, kir_sk_name[f->params[k].sk], f->params[k].name);
+  for (int i = 0; i < f->ncode; i++) {
+    const kir_ins *in = &f->code[i];
+    char name[32];
+    lower(name, op_base_name(in->op));
+    fprintf(out, "%5d  ", i);
+    char buf[128];
+    switch (in->op) {
+    case OP_CONST: snprintf(buf, sizeof buf, "const  r%d, 0x%llx", in->dst, (unsigned long long)in->imm); break;
+    case OP_MOV: snprintf(buf, sizeof buf, "mov    r%d, r%d", in->dst, in->a); break;
+    case OP_CVT: snprintf(buf, sizeof buf, "cvt.%s.%s r%d, r%d", kir_sk_name[(in->imm >> 8) & 0xff], kir_sk_name[in->imm & 0xff], in->dst, in->a); break;
+    case OP_SELECT: snprintf(buf, sizeof buf, "select r%d, r%d ? r%d : r%d", in->dst, in->a, in->b, in->c); break;
+    case OP_SREG: snprintf(buf, sizeof buf, "sreg   r%d, %%%s", in->dst, sreg_name[in->imm]); break;
+    case OP_PARAM: snprintf(buf, sizeof buf, "param  r%d, %lld", in->dst, (long long)in->imm); break;
+    case OP_GADDR: snprintf(buf, sizeof buf, "gaddr  r%d, @%lld", in->dst, (long long)in->imm); break;
+    case OP_LD: snprintf(buf, sizeof buf, "ld%s.%s r%d, [r%d%+lld]", in->flags & MF_VOLATILE ? ".volatile" : "", kir_sk_name[in->flags & 0x7f], in->dst, in->a, (long long)in->imm); break;
+    case OP_ST: snprintf(buf, sizeof buf, "st%s.%s [r%d%+lld], r%d", in->flags & MF_VOLATILE ? ".volatile" : "", kir_sk_name[in->flags & 0x7f], in->a, (long long)in->imm, in->b); break;
+    case OP_ATOM:
+      snprintf(buf, sizeof buf, "atom.%s.%s.%s r%d, [r%d], r%d%s", kir_atom_name[(in->flags >> 8) & 0xf], kir_scope_name[(in->flags >> 12) & 3],
+               kir_sk_name[in->flags & 0x7f], in->dst, in->a, in->b, in->c >= 0 ? ", r?" : "");
+      if (in->c >= 0) { char *q = strstr(buf, "r?"); snprintf(q, sizeof buf - (size_t)(q - buf), "r%d", in->c); }
+      break;
+    case OP_FENCE: snprintf(buf, sizeof buf, "fence.%s", kir_scope_name[in->imm]); break;
+    case OP_BAR: snprintf(buf, sizeof buf, "bar.sync"); break;
+    case OP_SYNCWARP: snprintf(buf, sizeof buf, "syncwarp r%d", in->a); break;
+    case OP_VOTE: snprintf(buf, sizeof buf, "vote.%s r%d, r%d, mask r%d", vote_name[in->imm], in->dst, in->a, in->b); break;
+    case OP_SHFL: snprintf(buf, sizeof buf, "shfl.%s r%d, r%d, r%d, width r%d", shfl_name[in->imm], in->dst, in->a, in->b, in->c); break;
+    case OP_MATH: {
+      char mn[32];
+      lower(mn, kir_math_name[in->imm]);
+      snprintf(buf, sizeof buf, "math.%s r%d, r%d, r%d, r%d", mn, in->dst, in->a, in->b, in->c);
+      break;
+    }
+    case OP_JMP: snprintf(buf, sizeof buf, "jmp    %d", in->a); break;
+    case OP_BRT: case OP_BRF:
+      snprintf(buf, sizeof buf, "%s    r%d, %d  ; reconverge at %d", in->op == OP_BRT ? "brt" : "brf", in->b, in->a, in->c); break;
+    case OP_EXIT: snprintf(buf, sizeof buf, "exit"); break;
+    case OP_TRAP: snprintf(buf, sizeof buf, "trap"); break;
+    case OP_NOP: snprintf(buf, sizeof buf, "nop"); break;
+    default:
+      if (in->op < OP_NEG_I32) snprintf(buf, sizeof buf, "%s.%s r%d, r%d, r%d", name, vt_name[KIR_VT_OF(in->op)], in->dst, in->a, in->b);
+      else snprintf(buf, sizeof buf, "%s.%s r%d, r%d", name, vt_name[KIR_VT_OF(in->op)], in->dst, in->a);
+    }
+    fprintf(out, "%-48s ; %d:%d\n", buf, f->pos[i].line, f->pos[i].col);
+  }
+}
+
+void kir_print_module(FILE *out, const kir_module *m) {
+  for (int k = 0; k < m->nglobals; k++)
+    fprintf(out, ".global @%d %s %u bytes\n", k, m->globals[k].name, m->globals[k].size);
+  if (m->shared_static || m->uses_dyn_shared)
+    fprintf(out, ".shared %u bytes static%s\n", m->shared_static, m->uses_dyn_shared ? " + dynamic" : "");
+  for (int k = 0; k < m->nfuncs; k++) { if (k || m->nglobals) fputc('\n', out); kir_print_func(out, m->funcs[k]); }
+}
+
+void kir_module_free(kir_module *m) {
+  if (!m) return;
+  arena_free(&m->ar);
+  free(m);
+}

@@ -1,0 +1,149 @@
+/* kir: the kernel IR.  A register-based, typed SIMT bytecode.  Every op runs
+ * for the active lanes of one warp; registers hold 64-bit values per lane.
+ * Integer registers keep their value extended to 64 bits according to the
+ * op's type (i32 sign-, u32 zero-extended); floats keep their bit pattern.
+ * Conditional branches carry their reconvergence point (the immediate
+ * post-dominator), which gives exact pre-Volta lockstep. */
+#ifndef GR_KIR_H
+#define GR_KIR_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util.h"
+
+/* Value types of arithmetic ops. */
+typedef enum { VT_I32, VT_U32, VT_I64, VT_U64, VT_F32, VT_F64, VT_COUNT } kir_vt;
+
+/* Scalar kinds of memory, parameters and buffers. */
+typedef enum {
+  SK_BOOL, SK_I8, SK_U8, SK_I16, SK_U16, SK_I32, SK_U32, SK_I64, SK_U64, SK_F32, SK_F64, SK_PTR, SK_COUNT
+} kir_sk;
+extern const char *const kir_sk_name[SK_COUNT];
+extern const int kir_sk_size[SK_COUNT];
+
+#define KIR_BINOPS(X) X(ADD) X(SUB) X(MUL) X(DIV) X(REM) X(AND) X(OR) X(XOR) X(SHL) X(SHR) \
+  X(EQ) X(NE) X(LT) X(LE) X(GT) X(GE) X(MIN) X(MAX)
+#define KIR_UNOPS(X) X(NEG) X(NOT) X(LNOT)
+
+typedef enum {
+#define BIN(n) OP_##n##_I32, OP_##n##_U32, OP_##n##_I64, OP_##n##_U64, OP_##n##_F32, OP_##n##_F64,
+#define UN(n) OP_##n##_I32, OP_##n##_U32, OP_##n##_I64, OP_##n##_U64, OP_##n##_F32, OP_##n##_F64,
+  KIR_BINOPS(BIN) KIR_UNOPS(UN)
+#undef BIN
+#undef UN
+  OP_CONST,    /* dst <- imm */
+  OP_MOV,      /* dst <- a */
+  OP_CVT,      /* dst <- convert a; imm = from_sk | to_sk << 8 */
+  OP_SELECT,   /* dst <- a ? b : c (a is an integer register) */
+  OP_SREG,     /* dst <- special register imm (SR_*) */
+  OP_PARAM,    /* dst <- kernel parameter imm */
+  OP_GADDR,    /* dst <- address of module global imm */
+  OP_LD,       /* dst <- [a + imm]; flags: sk | MF_VOLATILE */
+  OP_ST,       /* [a + imm] <- b; flags: sk | MF_VOLATILE */
+  OP_ATOM,     /* dst <- atomic op on [a] with b (and c for CAS); flags: sk | AT_* << 8 | scope << 12 */
+  OP_FENCE,    /* imm = scope */
+  OP_BAR,      /* __syncthreads */
+  OP_SYNCWARP, /* a = mask register */
+  OP_VOTE,     /* dst <- vote imm (VOTE_*) over predicate a with member mask b */
+  OP_SHFL,     /* dst <- shuffle imm (SHFL_*) of a by lane/delta b, width c */
+  OP_MATH,     /* dst <- fn imm (MF_*) of a, b, c */
+  OP_JMP,      /* goto a */
+  OP_BRT,      /* if (b) goto a per lane; reconverge at c */
+  OP_BRF,      /* if (!b) goto a per lane; reconverge at c */
+  OP_EXIT,     /* the active lanes end */
+  OP_TRAP,     /* __trap / assert failure: imm = reason */
+  OP_NOP,
+  OP_COUNT
+} kir_op;
+
+#define KIR_VT_OF(op) ((kir_vt)((op) % VT_COUNT))
+#define MF_VOLATILE 0x80   /* in the low byte of flags with the sk */
+
+typedef enum { SR_TID_X, SR_TID_Y, SR_TID_Z, SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z,
+               SR_NTID_X, SR_NTID_Y, SR_NTID_Z, SR_NCTAID_X, SR_NCTAID_Y, SR_NCTAID_Z,
+               SR_LANEID, SR_WARPSIZE, SR_CLOCK, SR_COUNT } kir_sreg;
+
+typedef enum { SCOPE_BLOCK, SCOPE_DEVICE, SCOPE_SYSTEM } kir_scope;
+extern const char *const kir_scope_name[3];
+
+typedef enum { AT_ADD, AT_SUB, AT_EXCH, AT_MIN, AT_MAX, AT_INC, AT_DEC, AT_CAS, AT_AND, AT_OR, AT_XOR, AT_COUNT } kir_atom;
+extern const char *const kir_atom_name[AT_COUNT];
+
+typedef enum { VOTE_ALL, VOTE_ANY, VOTE_BALLOT, VOTE_ACTIVEMASK } kir_vote;
+typedef enum { SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_XOR } kir_shfl;
+
+#define KIR_MATHFNS(X) \
+  X(SQRTF) X(SQRT) X(RSQRTF) X(EXPF) X(EXP) X(EXP2F) X(LOGF) X(LOG) X(LOG2F) X(LOG10F) X(SINF) X(SIN) \
+  X(COSF) X(COS) X(TANF) X(TANHF) X(POWF) X(POW) X(FABSF) X(FABS) X(FLOORF) X(FLOOR) X(CEILF) X(CEIL) \
+  X(TRUNCF) X(ROUNDF) X(FMINF) X(FMAXF) X(FMIN) X(FMAX) X(FMAF) X(FMA) X(FMODF) X(ATAN2F) X(ATANF) \
+  X(POPC) X(POPCLL) X(CLZ) X(CLZLL) X(FFS) X(FFSLL) X(BREV) X(ABS) X(LLABS) X(MUL24) X(UMUL24) \
+  X(MULHI) X(UMULHI) X(FDIVIDEF) X(SAD) X(USAD)
+typedef enum {
+#define M(n) MATH_##n,
+  KIR_MATHFNS(M)
+#undef M
+  MATH_COUNT
+} kir_mathfn;
+extern const char *const kir_math_name[MATH_COUNT];
+
+typedef struct {
+  uint16_t op;
+  uint16_t flags;
+  int32_t dst, a, b, c;
+  int64_t imm;
+} kir_ins;
+
+typedef struct {
+  const char *name;
+  kir_sk sk;          /* SK_PTR for pointers */
+  kir_sk pointee;     /* element kind for pointers to scalars, else SK_U8 */
+} kir_param;
+
+typedef struct {
+  const char *name;
+  kir_ins *code;
+  srcpos *pos;
+  int ncode;
+  int nregs;
+  uint32_t frame;     /* local memory bytes per thread */
+  kir_param *params;
+  int nparams;
+  srcpos decl;
+} kir_func;
+
+typedef struct {
+  const char *name;
+  uint32_t size, align;
+  kir_sk elem;        /* element kind where it is a scalar or array of scalars, else SK_U8 */
+  uint8_t *init;      /* size bytes */
+  srcpos decl;
+} kir_global;
+
+typedef struct {
+  arena ar;
+  kir_func **funcs;   /* kernels only: device functions are inlined */
+  int nfuncs;
+  kir_global *globals;
+  int nglobals;
+  uint32_t shared_static;   /* bytes of static __shared__ per block */
+  int uses_dyn_shared;
+} kir_module;
+
+const kir_func *kir_find(const kir_module *m, const char *name);
+void kir_print_func(FILE *out, const kir_func *f);
+void kir_print_module(FILE *out, const kir_module *m);
+void kir_module_free(kir_module *m);
+
+
+/* Generic addresses: the space lives in the top byte, as in CUDA's generic
+ * address windows.  Global: allocation id in bits 32..55, offset below.
+ * Shared: offset in the executing thread's block.  Local: offset in the
+ * executing thread's frame. */
+#define KIR_SPACE_SHIFT 56
+enum { SPACE_NONE, SPACE_GLOBAL, SPACE_SHARED, SPACE_LOCAL };
+#define KIR_SPACE_OF(addr) ((unsigned)((addr) >> KIR_SPACE_SHIFT))
+#define KIR_ADDR(space, off) (((uint64_t)(space) << KIR_SPACE_SHIFT) | (uint64_t)(off))
+#define KIR_GLOBAL_ADDR(id, off) (KIR_ADDR(SPACE_GLOBAL, 0) | ((uint64_t)(id) << 32) | (uint32_t)(off))
+
+#endif

@@ -1,0 +1,149 @@
+/* kir_sem: the meaning of every arithmetic op on one lane.  Used by the
+ * engine (inlined into its lane loops, where `op` is a constant and the
+ * switch folds away) and by the front end's constant folding, so that
+ * folding and execution can never disagree.
+ *
+ * CUDA semantics where C leaves things undefined: integer division by zero
+ * gives all ones (quotient) and the dividend (remainder), as NVIDIA GPUs do;
+ * INT_MIN / -1 wraps; shifts by the type width or more give 0 (or the sign
+ * fill for arithmetic right shifts), as PTX shl/shr clamp. */
+#ifndef GR_KIR_SEM_H
+#define GR_KIR_SEM_H
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kir.h"
+
+static inline uint64_t sem_s32(uint64_t x) { return (uint64_t)(int64_t)(int32_t)(uint32_t)x; }
+static inline uint64_t sem_u32(uint64_t x) { return (uint64_t)(uint32_t)x; }
+static inline float sem_f32(uint64_t x) { float f; uint32_t u = (uint32_t)x; memcpy(&f, &u, 4); return f; }
+static inline double sem_f64(uint64_t x) { double f; memcpy(&f, &x, 8); return f; }
+static inline uint64_t sem_bits32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline uint64_t sem_bits64(double f) { uint64_t u; memcpy(&u, &f, 8); return u; }
+
+static inline uint64_t sem_bin(int op, uint64_t a, uint64_t b) {
+  uint32_t ua = (uint32_t)a, ub = (uint32_t)b;
+  int32_t ia = (int32_t)ua, ib = (int32_t)ub;
+  int64_t la = (int64_t)a, lb = (int64_t)b;
+  switch (op) {
+#define INT_CASES(NAME, E32, E64) \
+  case OP_##NAME##_I32: return sem_s32(E32); case OP_##NAME##_U32: return sem_u32(E32); \
+  case OP_##NAME##_I64: case OP_##NAME##_U64: return (uint64_t)(E64);
+  INT_CASES(ADD, ua + ub, a + b)
+  INT_CASES(SUB, ua - ub, a - b)
+  INT_CASES(MUL, ua * ub, a * b)
+  INT_CASES(AND, ua & ub, a & b)
+  INT_CASES(OR, ua | ub, a | b)
+  INT_CASES(XOR, ua ^ ub, a ^ b)
+  INT_CASES(SHL, ub >= 32 ? 0u : ua << ub, b >= 64 ? 0u : a << b)
+#undef INT_CASES
+  case OP_DIV_I32: return ub == 0 ? sem_s32(0xffffffffu) : (ia == INT32_MIN && ib == -1) ? sem_s32(ua) : sem_s32((uint32_t)(ia / ib));
+  case OP_DIV_U32: return ub == 0 ? 0xffffffffu : ua / ub;
+  case OP_DIV_I64: return b == 0 ? ~0ull : (la == INT64_MIN && lb == -1) ? a : (uint64_t)(la / lb);
+  case OP_DIV_U64: return b == 0 ? ~0ull : a / b;
+  case OP_REM_I32: return ub == 0 ? sem_s32(ua) : (ib == -1) ? 0 : sem_s32((uint32_t)(ia % ib));
+  case OP_REM_U32: return ub == 0 ? ua : ua % ub;
+  case OP_REM_I64: return b == 0 ? a : (lb == -1) ? 0 : (uint64_t)(la % lb);
+  case OP_REM_U64: return b == 0 ? a : a % b;
+  case OP_SHR_I32: return sem_s32((uint32_t)(ub >= 32 ? (ia < 0 ? -1 : 0) : ia >> ub));
+  case OP_SHR_U32: return ub >= 32 ? 0 : ua >> ub;
+  case OP_SHR_I64: return (uint64_t)(b >= 64 ? (la < 0 ? -1 : 0) : la >> b);
+  case OP_SHR_U64: return b >= 64 ? 0 : a >> b;
+#define CMP_CASES(NAME, OPR) \
+  case OP_##NAME##_I32: return ia OPR ib; case OP_##NAME##_U32: return ua OPR ub; \
+  case OP_##NAME##_I64: return la OPR lb; case OP_##NAME##_U64: return a OPR b; \
+  case OP_##NAME##_F32: return sem_f32(a) OPR sem_f32(b); case OP_##NAME##_F64: return sem_f64(a) OPR sem_f64(b);
+  CMP_CASES(EQ, ==) CMP_CASES(NE, !=) CMP_CASES(LT, <) CMP_CASES(LE, <=) CMP_CASES(GT, >) CMP_CASES(GE, >=)
+#undef CMP_CASES
+  case OP_MIN_I32: return ia < ib ? a : b;  case OP_MAX_I32: return ia > ib ? a : b;
+  case OP_MIN_U32: return ua < ub ? a : b;  case OP_MAX_U32: return ua > ub ? a : b;
+  case OP_MIN_I64: return la < lb ? a : b;  case OP_MAX_I64: return la > lb ? a : b;
+  case OP_MIN_U64: return a < b ? a : b;    case OP_MAX_U64: return a > b ? a : b;
+  case OP_MIN_F32: return sem_bits32(fminf(sem_f32(a), sem_f32(b)));
+  case OP_MAX_F32: return sem_bits32(fmaxf(sem_f32(a), sem_f32(b)));
+  case OP_MIN_F64: return sem_bits64(fmin(sem_f64(a), sem_f64(b)));
+  case OP_MAX_F64: return sem_bits64(fmax(sem_f64(a), sem_f64(b)));
+  case OP_ADD_F32: return sem_bits32(sem_f32(a) + sem_f32(b));
+  case OP_SUB_F32: return sem_bits32(sem_f32(a) - sem_f32(b));
+  case OP_MUL_F32: return sem_bits32(sem_f32(a) * sem_f32(b));
+  case OP_DIV_F32: return sem_bits32(sem_f32(a) / sem_f32(b));
+  case OP_ADD_F64: return sem_bits64(sem_f64(a) + sem_f64(b));
+  case OP_SUB_F64: return sem_bits64(sem_f64(a) - sem_f64(b));
+  case OP_MUL_F64: return sem_bits64(sem_f64(a) * sem_f64(b));
+  case OP_DIV_F64: return sem_bits64(sem_f64(a) / sem_f64(b));
+  default: return 0;
+  }
+}
+
+static inline uint64_t sem_un(int op, uint64_t a) {
+  switch (op) {
+  case OP_NEG_I32: return sem_s32(0u - (uint32_t)a);
+  case OP_NEG_U32: return sem_u32(0u - (uint32_t)a);
+  case OP_NEG_I64: case OP_NEG_U64: return 0 - a;
+  case OP_NEG_F32: return sem_bits32(-sem_f32(a));
+  case OP_NEG_F64: return sem_bits64(-sem_f64(a));
+  case OP_NOT_I32: return sem_s32(~(uint32_t)a);
+  case OP_NOT_U32: return sem_u32(~(uint32_t)a);
+  case OP_NOT_I64: case OP_NOT_U64: return ~a;
+  case OP_LNOT_I32: case OP_LNOT_U32: return (uint32_t)a == 0;
+  case OP_LNOT_I64: case OP_LNOT_U64: return a == 0;
+  case OP_LNOT_F32: return sem_f32(a) == 0.0f;
+  case OP_LNOT_F64: return sem_f64(a) == 0.0;
+  default: return 0;
+  }
+}
+
+/* Value of a register of kind `sk` as a signed/unsigned 64-bit integer or double. */
+static inline int sem_sk_is_float(int sk) { return sk == SK_F32 || sk == SK_F64; }
+static inline int sem_sk_is_signed(int sk) { return sk == SK_I8 || sk == SK_I16 || sk == SK_I32 || sk == SK_I64; }
+
+/* Canonical register form of a value of kind `sk` from raw low bits. */
+static inline uint64_t sem_canon(int sk, uint64_t x) {
+  switch (sk) {
+  case SK_BOOL: return x != 0;
+  case SK_I8: return (uint64_t)(int64_t)(int8_t)x;
+  case SK_U8: return (uint8_t)x;
+  case SK_I16: return (uint64_t)(int64_t)(int16_t)x;
+  case SK_U16: return (uint16_t)x;
+  case SK_I32: return sem_s32(x);
+  case SK_U32: case SK_F32: return sem_u32(x);
+  default: return x;
+  }
+}
+
+/* Conversion between scalar kinds, C semantics; float to integer out of
+ * range saturates (as cvt.rzi.sat does on the GPU) instead of being UB. */
+static inline uint64_t sem_cvt(int from, int to, uint64_t x) {
+  if (from == to) return x;
+  if (to == SK_BOOL) {
+    if (from == SK_F32) return sem_f32(x) != 0.0f;
+    if (from == SK_F64) return sem_f64(x) != 0.0;
+    return x != 0;
+  }
+  if (sem_sk_is_float(from)) {
+    double d = from == SK_F32 ? (double)sem_f32(x) : sem_f64(x);
+    if (to == SK_F32) return sem_bits32((float)d);
+    if (to == SK_F64) return sem_bits64(d);
+    if (d != d) return 0;
+    d = trunc(d);
+    if (sem_sk_is_signed(to)) {
+      int64_t lo = to == SK_I8 ? INT8_MIN : to == SK_I16 ? INT16_MIN : to == SK_I32 ? INT32_MIN : INT64_MIN;
+      int64_t hi = to == SK_I8 ? INT8_MAX : to == SK_I16 ? INT16_MAX : to == SK_I32 ? INT32_MAX : INT64_MAX;
+      if (d <= (double)lo) return sem_canon(to, (uint64_t)lo);
+      if (d >= (double)hi) return sem_canon(to, (uint64_t)hi);
+      return sem_canon(to, (uint64_t)(int64_t)d);
+    }
+    uint64_t hi = to == SK_U8 ? UINT8_MAX : to == SK_U16 ? UINT16_MAX : to == SK_U32 ? UINT32_MAX : UINT64_MAX;
+    if (d <= 0) return 0;
+    if (d >= (double)hi) return hi;
+    return (uint64_t)d;
+  }
+  if (to == SK_F32) return sem_bits32(sem_sk_is_signed(from) ? (float)(int64_t)x : (float)x);
+  if (to == SK_F64) return sem_bits64(sem_sk_is_signed(from) ? (double)(int64_t)x : (double)x);
+  /* integer to integer: canonical input is already extended per its signedness */
+  return sem_canon(to, x);
+}
+
+#endif

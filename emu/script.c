@@ -1,0 +1,552 @@
+/* Kernel files that run themselves: the //@ directives.
+ *
+ *   //@ launch KERNEL grid(X[,Y[,Z]]) block(X[,Y[,Z]]) [shared(BYTES)]
+ *   //@ buffer NAME TYPE[COUNT] [= zeros | VALUE | {V, ...} | iota[(START[,STEP])] | random(SEED[,LO,HI])]
+ *   //@ arg NAME = VALUE
+ *   //@ expect race | norace
+ *   //@ check NAME = {V, ...} | VALUE [tol(EPS)]
+ *
+ * Kernel parameters bind by name: a pointer parameter to the buffer of that
+ * name, a scalar parameter to the arg of that name.  Directives are read
+ * from the file as written (before preprocessing). */
+#include <ctype.h>
+#include <stdarg.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "front.h"
+#include "kir_sem.h"
+
+typedef struct { int is_float; int64_t i; uint64_t u; double f; } num;
+
+typedef enum { INIT_ZEROS, INIT_CONST, INIT_LIST, INIT_IOTA, INIT_RANDOM } init_kind;
+
+typedef struct {
+  char *name;
+  gr_type type;
+  uint64_t count;
+  init_kind init;
+  num c, step, lo, hi;
+  int has_range;
+  uint64_t seed;
+  num *list;
+  size_t nlist;
+  gr_ptr ptr;
+  int line;
+  int used;
+} sbuffer;
+
+typedef struct { char *name; num v; int line; int used; } sarg;
+typedef struct { char *name; num *vals; size_t n; int all_equal; double tol; int line; } scheck;
+
+struct gr_script {
+  gr_context *ctx;
+  gr_module *mod;
+  char *path;
+  char *kernel;
+  gr_dim3 grid, block;
+  uint64_t shared;
+  int launch_line;
+  int expect;
+  sbuffer *bufs; size_t nbufs;
+  sarg *args; size_t nargs;
+  scheck *checks; size_t nchecks;
+  int ran;
+};
+
+typedef struct {
+  gr_script *s;
+  const char *line_start, *p;
+  int line;
+} dp;
+
+static int derr(dp *d, const char *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int derr(dp *d, const char *at, const char *fmt, ...) {
+  char body[600];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(body, sizeof body, fmt, ap);
+  va_end(ap);
+  int col = (int)((at ? at : d->p) - d->line_start) + 1;
+  return ctx_fail(d->s->ctx, GR_EINPUT, "%s:%d:%d: error: %s", d->s->path, d->line, col, body);
+}
+
+static void skipws(dp *d) { while (*d->p == ' ' || *d->p == '\t') d->p++; }
+static int at_end(dp *d) { skipws(d); return *d->p == 0 || *d->p == '\n' || *d->p == '\r'; }
+static int eat(dp *d, char c) { skipws(d); if (*d->p == c) { d->p++; return 1; } return 0; }
+
+static int word(dp *d, char *out, size_t n) {
+  skipws(d);
+  size_t k = 0;
+  while ((isalnum((unsigned char)*d->p) || *d->p == '_') && k + 1 < n) out[k++] = *d->p++;
+  out[k] = 0;
+  return k > 0;
+}
+
+static int parse_num(dp *d, num *v) {
+  skipws(d);
+  const char *s = d->p;
+  char *e;
+  memset(v, 0, sizeof *v);
+  int neg = *s == '-';
+  errno = 0;
+  if (!strncmp(s + neg, "inf", 3) || !strncmp(s + neg, "nan", 3)) {
+    v->is_float = 1;
+    v->f = strtod(s, &e);
+  } else {
+    int is_float = 0;
+    const char *q = s + (neg || *s == '+');
+    if (q[0] == '0' && (q[1] == 'x' || q[1] == 'X')) is_float = 0;
+    else for (const char *r = q; isalnum((unsigned char)*r) || *r == '.' || ((*r == '-' || *r == '+') && (r[-1] == 'e' || r[-1] == 'E')); r++)
+      if (*r == '.' || *r == 'e' || *r == 'E') is_float = 1;
+    if (is_float) { v->is_float = 1; v->f = strtod(s, &e); }
+    else if (neg) { v->i = strtoll(s, &e, 0); v->u = (uint64_t)v->i; v->f = (double)v->i; }
+    else { v->u = strtoull(s, &e, 0); v->i = (int64_t)v->u; v->f = (double)v->u; }
+  }
+  if (e == s) return derr(d, s, "expected a number");
+  if (errno == ERANGE && !v->is_float) return derr(d, s, "number out of range");
+  if (isalnum((unsigned char)*e) || *e == '.') return derr(d, s, "malformed number");
+  d->p = e;
+  return GR_OK;
+}
+
+static int parse_dims(dp *d, const char *what, gr_dim3 *out) {
+  if (!eat(d, '(')) return derr(d, NULL, "expected '(' after '%s'", what);
+  unsigned v[3] = {1, 1, 1};
+  for (int k = 0; k < 3; k++) {
+    num n;
+    const char *at = (skipws(d), d->p);
+    if (parse_num(d, &n)) return GR_EINPUT;
+    if (n.is_float || n.i < 1 || n.u > 0x7fffffffu) return derr(d, at, "%s dimension must be a positive integer", what);
+    v[k] = (unsigned)n.u;
+    if (eat(d, ')')) { out->x = v[0]; out->y = v[1]; out->z = v[2]; return GR_OK; }
+    if (!eat(d, ',')) return derr(d, NULL, "expected ',' or ')' in %s(...)", what);
+  }
+  return derr(d, NULL, "%s takes at most three dimensions", what);
+}
+
+static int parse_type(dp *d, gr_type *t) {
+  char w[16];
+  const char *at = (skipws(d), d->p);
+  if (!word(d, w, sizeof w)) return derr(d, at, "expected an element type (u8..u64, i8..i64, f32, f64)");
+  static const struct { const char *n; gr_type t; } tab[] = {{"u8", GR_U8}, {"u16", GR_U16}, {"u32", GR_U32}, {"u64", GR_U64},
+    {"i8", GR_I8}, {"i16", GR_I16}, {"i32", GR_I32}, {"i64", GR_I64}, {"f32", GR_F32}, {"f64", GR_F64}};
+  for (size_t k = 0; k < sizeof tab / sizeof tab[0]; k++) if (!strcmp(w, tab[k].n)) { *t = tab[k].t; return GR_OK; }
+  return derr(d, at, "unknown element type '%s' (u8..u64, i8..i64, f32, f64)", w);
+}
+
+static int parse_list(dp *d, num **out, size_t *n) {
+  size_t cap = 16;
+  *out = xmalloc(cap * sizeof(num));
+  *n = 0;
+  if (eat(d, '}')) return GR_OK;
+  for (;;) {
+    if (*n == cap) { cap *= 2; *out = xrealloc(*out, cap * sizeof(num)); }
+    if (parse_num(d, &(*out)[*n])) return GR_EINPUT;
+    (*n)++;
+    if (eat(d, '}')) return GR_OK;
+    if (!eat(d, ',')) return derr(d, NULL, "expected ',' or '}' in the list");
+  }
+}
+
+static int directive(dp *d) {
+  gr_script *s = d->s;
+  char kw[32];
+  const char *at = (skipws(d), d->p);
+  if (!word(d, kw, sizeof kw)) return derr(d, at, "expected a directive (launch, buffer, arg, expect, check)");
+  if (!strcmp(kw, "launch")) {
+    if (s->kernel) return derr(d, at, "a second launch directive (a file has one launch; use a C driver for more)");
+    char name[256];
+    const char *np = (skipws(d), d->p);
+    if (!word(d, name, sizeof name)) return derr(d, np, "expected a kernel name after 'launch'");
+    s->kernel = xstrdup(name);
+    s->launch_line = d->line;
+    int have_grid = 0, have_block = 0;
+    while (!at_end(d)) {
+      char w[32];
+      const char *wp = d->p;
+      if (!word(d, w, sizeof w)) return derr(d, wp, "unexpected '%c' in launch directive", *wp);
+      if (!strcmp(w, "grid")) { if (parse_dims(d, "grid", &s->grid)) return GR_EINPUT; have_grid = 1; }
+      else if (!strcmp(w, "block")) { if (parse_dims(d, "block", &s->block)) return GR_EINPUT; have_block = 1; }
+      else if (!strcmp(w, "shared")) {
+        num n;
+        if (!eat(d, '(')) return derr(d, NULL, "expected '(' after 'shared'");
+        const char *vp = (skipws(d), d->p);
+        if (parse_num(d, &n)) return GR_EINPUT;
+        if (n.is_float || n.i < 0) return derr(d, vp, "shared bytes must be a non-negative integer");
+        s->shared = n.u;
+        if (!eat(d, ')')) return derr(d, NULL, "expected ')'");
+      } else return derr(d, wp, "unknown launch option '%s' (grid, block, shared)", w);
+    }
+    if (!have_grid || !have_block) return derr(d, at, "launch needs grid(...) and block(...)");
+    return GR_OK;
+  }
+  if (!strcmp(kw, "buffer")) {
+    sbuffer b;
+    memset(&b, 0, sizeof b);
+    char name[256];
+    const char *np = (skipws(d), d->p);
+    if (!word(d, name, sizeof name)) return derr(d, np, "expected a buffer name");
+    for (size_t k = 0; k < s->nbufs; k++) if (!strcmp(s->bufs[k].name, name)) return derr(d, np, "buffer '%s' declared twice", name);
+    if (parse_type(d, &b.type)) return GR_EINPUT;
+    if (!eat(d, '[')) return derr(d, NULL, "expected '[COUNT]' after the element type");
+    num c;
+    const char *cp = (skipws(d), d->p);
+    if (parse_num(d, &c)) return GR_EINPUT;
+    if (c.is_float || c.i < 1 || c.u > (1ull << 28)) return derr(d, cp, "buffer count must be an integer from 1 to 2^28");
+    b.count = c.u;
+    if (!eat(d, ']')) return derr(d, NULL, "expected ']'");
+    b.init = INIT_ZEROS;
+    if (eat(d, '=')) {
+      skipws(d);
+      const char *ip = d->p;
+      char w[32];
+      if (*d->p == '{') {
+        d->p++;
+        b.init = INIT_LIST;
+        if (parse_list(d, &b.list, &b.nlist)) { free(b.list); return GR_EINPUT; }
+        if (b.nlist != b.count) { free(b.list); return derr(d, ip, "list has %zu values for %llu elements", b.nlist, (unsigned long long)b.count); }
+      } else if (isalpha((unsigned char)*d->p) && strncmp(d->p, "inf", 3) && strncmp(d->p, "nan", 3)) {
+        word(d, w, sizeof w);
+        if (!strcmp(w, "zeros")) b.init = INIT_ZEROS;
+        else if (!strcmp(w, "iota")) {
+          b.init = INIT_IOTA;
+          b.step.u = 1; b.step.i = 1; b.step.f = 1;
+          if (eat(d, '(')) {
+            if (parse_num(d, &b.c)) return GR_EINPUT;
+            if (eat(d, ',') && parse_num(d, &b.step)) return GR_EINPUT;
+            if (!eat(d, ')')) return derr(d, NULL, "expected ')'");
+          }
+        } else if (!strcmp(w, "random")) {
+          b.init = INIT_RANDOM;
+          if (!eat(d, '(')) return derr(d, NULL, "random needs a seed: random(SEED[, LO, HI])");
+          num sd;
+          if (parse_num(d, &sd)) return GR_EINPUT;
+          b.seed = sd.u;
+          if (eat(d, ',')) {
+            if (parse_num(d, &b.lo)) return GR_EINPUT;
+            if (!eat(d, ',')) return derr(d, NULL, "random range needs LO and HI");
+            if (parse_num(d, &b.hi)) return GR_EINPUT;
+            b.has_range = 1;
+            if ((b.lo.is_float || b.hi.is_float) ? b.lo.f > b.hi.f : b.lo.i > b.hi.i) return derr(d, ip, "random range is empty");
+          }
+          if (!eat(d, ')')) return derr(d, NULL, "expected ')'");
+        } else return derr(d, ip, "unknown initialiser '%s' (zeros, VALUE, {list}, iota, random)", w);
+      } else {
+        b.init = INIT_CONST;
+        if (parse_num(d, &b.c)) return GR_EINPUT;
+      }
+    }
+    if (!at_end(d)) { free(b.list); return derr(d, NULL, "unexpected text after the buffer directive"); }
+    int is_f = b.type == GR_F32 || b.type == GR_F64;
+    if (!is_f) {
+      num *vals[4] = {&b.c, &b.step, &b.lo, &b.hi};
+      for (int k = 0; k < 4; k++) if (vals[k]->is_float) { free(b.list); return derr(d, np, "buffer '%s' of %s has a non-integer initialiser", name, gr_type_name(b.type)); }
+      for (size_t k = 0; k < b.nlist; k++) if (b.list[k].is_float) { free(b.list); return derr(d, np, "buffer '%s' of %s has a non-integer value in its list", name, gr_type_name(b.type)); }
+    }
+    b.name = xstrdup(name);
+    b.line = d->line;
+    s->bufs = xrealloc(s->bufs, (s->nbufs + 1) * sizeof(sbuffer));
+    s->bufs[s->nbufs++] = b;
+    return GR_OK;
+  }
+  if (!strcmp(kw, "arg")) {
+    char name[256];
+    const char *np = (skipws(d), d->p);
+    if (!word(d, name, sizeof name)) return derr(d, np, "expected an argument name");
+    if (!eat(d, '=')) return derr(d, NULL, "expected '=' after the argument name");
+    sarg a;
+    memset(&a, 0, sizeof a);
+    if (parse_num(d, &a.v)) return GR_EINPUT;
+    if (!at_end(d)) return derr(d, NULL, "unexpected text after the argument value");
+    for (size_t k = 0; k < s->nargs; k++) if (!strcmp(s->args[k].name, name)) return derr(d, np, "argument '%s' given twice", name);
+    a.name = xstrdup(name);
+    a.line = d->line;
+    s->args = xrealloc(s->args, (s->nargs + 1) * sizeof(sarg));
+    s->args[s->nargs++] = a;
+    return GR_OK;
+  }
+  if (!strcmp(kw, "expect")) {
+    char w[32];
+    const char *wp = (skipws(d), d->p);
+    word(d, w, sizeof w);
+    if (!strcmp(w, "race")) s->expect = 1;
+    else if (!strcmp(w, "norace")) s->expect = 0;
+    else return derr(d, wp, "expect takes 'race' or 'norace'");
+    if (!at_end(d)) return derr(d, NULL, "unexpected text after expect");
+    return GR_OK;
+  }
+  if (!strcmp(kw, "check")) {
+    scheck c;
+    memset(&c, 0, sizeof c);
+    char name[256];
+    const char *np = (skipws(d), d->p);
+    if (!word(d, name, sizeof name)) return derr(d, np, "expected a buffer or variable name");
+    if (!eat(d, '=')) return derr(d, NULL, "expected '=' after the name");
+    if (eat(d, '{')) { if (parse_list(d, &c.vals, &c.n)) { free(c.vals); return GR_EINPUT; } }
+    else { c.vals = xmalloc(sizeof(num)); c.n = 1; c.all_equal = 1; if (parse_num(d, &c.vals[0])) { free(c.vals); return GR_EINPUT; } }
+    if (!at_end(d)) {
+      char w[16];
+      const char *wp = d->p;
+      num t;
+      if (!word(d, w, sizeof w) || strcmp(w, "tol") || !eat(d, '(') || parse_num(d, &t) || !eat(d, ')') || t.f < 0) {
+        free(c.vals);
+        return derr(d, wp, "expected 'tol(EPS)' or the end of the check");
+      }
+      c.tol = t.f;
+      if (!at_end(d)) { free(c.vals); return derr(d, NULL, "unexpected text after the check"); }
+    }
+    c.name = xstrdup(name);
+    c.line = d->line;
+    s->checks = xrealloc(s->checks, (s->nchecks + 1) * sizeof(scheck));
+    s->checks[s->nchecks++] = c;
+    return GR_OK;
+  }
+  return derr(d, at, "unknown directive '%s' (launch, buffer, arg, expect, check)", kw);
+}
+
+void gr_script_free(gr_script *s) {
+  if (!s) return;
+  for (size_t k = 0; k < s->nbufs; k++) { free(s->bufs[k].name); free(s->bufs[k].list); }
+  for (size_t k = 0; k < s->nargs; k++) free(s->args[k].name);
+  for (size_t k = 0; k < s->nchecks; k++) { free(s->checks[k].name); free(s->checks[k].vals); }
+  free(s->bufs); free(s->args); free(s->checks);
+  free(s->kernel); free(s->path);
+  free(s);
+}
+
+int gr_script_load(gr_context *ctx, const char *path, const char *const *defines, int ndefines, gr_script **out) {
+  *out = NULL;
+  size_t len;
+  char *text = front_read_file(path, &len);
+  if (!text) return ctx_fail(ctx, GR_EINPUT, "%s: error: cannot read file: %s", path, strerror(errno));
+  gr_script *s = xcalloc(1, sizeof *s);
+  s->ctx = ctx;
+  s->path = xstrdup(path);
+  s->expect = -1;
+  dp d = {s, text, text, 1};
+  int rc = GR_OK;
+  for (char *line = text; line && *line; d.line++) {
+    char *nl = strchr(line, '\n');
+    if (nl) *nl = 0;
+    char *q = line;
+    while (*q == ' ' || *q == '\t') q++;
+    if (!strncmp(q, "//@", 3)) {
+      d.line_start = line;
+      d.p = q + 3;
+      if ((rc = directive(&d)) != GR_OK) break;
+    }
+    line = nl ? nl + 1 : NULL;
+  }
+  free(text);
+  if (rc == GR_OK && !s->kernel) rc = ctx_fail(ctx, GR_EINPUT, "%s: error: no '//@ launch' directive: the file does not say how to run it", path);
+  if (rc == GR_OK) rc = gr_module_load(ctx, path, defines, ndefines, &s->mod);
+  if (rc == GR_OK) {
+    int np = gr_kernel_nparams(s->mod, s->kernel);
+    if (np < 0) rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: the launch names '%s', which is not a __global__ function of the file", path, s->launch_line, s->kernel);
+  }
+  if (rc != GR_OK) { gr_script_free(s); return rc; }
+  *out = s;
+  return GR_OK;
+}
+
+static uint64_t num_to_bits(num v, gr_type t) {
+  if (t == GR_F32) return sem_bits32((float)(v.is_float ? v.f : (double)v.i));
+  if (t == GR_F64) return sem_bits64(v.is_float ? v.f : (double)v.i);
+  return (uint64_t)v.i;
+}
+
+static void write_elem(uint8_t *p, gr_type t, uint64_t bits) { memcpy(p, &bits, (size_t)gr_type_size(t)); }
+
+static int init_buffer(gr_script *s, sbuffer *b) {
+  size_t es = (size_t)gr_type_size(b->type), n = (size_t)b->count;
+  uint8_t *host = xcalloc(n, es);
+  int is_f = b->type == GR_F32 || b->type == GR_F64;
+  rng r;
+  rng_seed(&r, b->seed);
+  for (size_t k = 0; k < n && b->init != INIT_ZEROS; k++) {
+    uint64_t bits = 0;
+    switch (b->init) {
+    case INIT_CONST: bits = num_to_bits(b->c, b->type); break;
+    case INIT_LIST: bits = num_to_bits(b->list[k], b->type); break;
+    case INIT_IOTA: {
+      num v;
+      memset(&v, 0, sizeof v);
+      if (is_f) { v.is_float = 1; v.f = (b->c.is_float ? b->c.f : (double)b->c.i) + (double)k * (b->step.is_float ? b->step.f : (double)b->step.i); }
+      else v.i = (int64_t)((uint64_t)b->c.i + (uint64_t)k * (uint64_t)b->step.i);
+      bits = num_to_bits(v, b->type);
+      break;
+    }
+    case INIT_RANDOM: {
+      uint64_t x = rng_next(&r);
+      if (is_f) {
+        double u = (double)(x >> 11) * 0x1.0p-53;
+        double lo = b->has_range ? (b->lo.is_float ? b->lo.f : (double)b->lo.i) : 0.0;
+        double hi = b->has_range ? (b->hi.is_float ? b->hi.f : (double)b->hi.i) : 1.0;
+        num v = {1, 0, 0, lo + u * (hi - lo)};
+        bits = num_to_bits(v, b->type);
+      } else if (b->has_range) {
+        uint64_t span = (uint64_t)b->hi.i - (uint64_t)b->lo.i + 1;
+        bits = (uint64_t)b->lo.i + (span ? x % span : x);
+      } else bits = x;
+      break;
+    }
+    default: break;
+    }
+    write_elem(host + k * es, b->type, bits);
+  }
+  int rc = gr_malloc(s->ctx, n * es, b->name, &b->ptr);
+  if (rc == GR_OK) rc = gr_memcpy_htod(s->ctx, b->ptr, host, n * es);
+  free(host);
+  return rc;
+}
+
+int gr_script_run(gr_script *s) {
+  gr_context *ctx = s->ctx;
+  int np = gr_kernel_nparams(s->mod, s->kernel);
+  gr_arg *args = xcalloc((size_t)np + 1, sizeof(gr_arg));
+  int rc = GR_OK;
+  for (size_t k = 0; k < s->nbufs && rc == GR_OK; k++) if (!s->bufs[k].ptr) rc = init_buffer(s, &s->bufs[k]);
+  for (int k = 0; k < np && rc == GR_OK; k++) {
+    const char *pname;
+    gr_type pt, pointee;
+    gr_kernel_param(s->mod, s->kernel, k, &pname, &pt, &pointee);
+    if (pt == GR_PTR) {
+      sbuffer *b = NULL;
+      for (size_t j = 0; j < s->nbufs; j++) if (!strcmp(s->bufs[j].name, pname)) b = &s->bufs[j];
+      if (!b) { rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: pointer parameter '%s' of '%s' has no '//@ buffer %s ...'", s->path, s->launch_line, pname, s->kernel, pname); break; }
+      b->used = 1;
+      args[k] = gr_arg_ptr(b->ptr);
+    } else {
+      sarg *a = NULL;
+      for (size_t j = 0; j < s->nargs; j++) if (!strcmp(s->args[j].name, pname)) a = &s->args[j];
+      if (!a) { rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: parameter '%s' of '%s' has no '//@ arg %s = VALUE'", s->path, s->launch_line, pname, s->kernel, pname); break; }
+      a->used = 1;
+      if (pt == GR_F32 || pt == GR_F64) args[k] = gr_arg_f64(a->v.is_float ? a->v.f : (double)a->v.i);
+      else if (a->v.is_float) { rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: argument '%s' must be an integer", s->path, a->line, pname); break; }
+      else args[k] = gr_arg_i64(a->v.i);
+    }
+  }
+  for (size_t j = 0; j < s->nbufs && rc == GR_OK; j++)
+    if (!s->bufs[j].used) rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: buffer '%s' is not a parameter of '%s'", s->path, s->bufs[j].line, s->bufs[j].name, s->kernel);
+  for (size_t j = 0; j < s->nargs && rc == GR_OK; j++)
+    if (!s->args[j].used) rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: argument '%s' is not a parameter of '%s'", s->path, s->args[j].line, s->args[j].name, s->kernel);
+  if (rc == GR_OK) rc = gr_launch(s->mod, s->kernel, s->grid, s->block, (size_t)s->shared, args, np);
+  free(args);
+  s->ran = rc == GR_OK;
+  return rc;
+}
+
+/* Contents of a buffer or module global: host copy, element type, count. */
+static int fetch(gr_script *s, const char *name, uint8_t **data, gr_type *t, size_t *count) {
+  for (size_t k = 0; k < s->nbufs; k++) {
+    sbuffer *b = &s->bufs[k];
+    if (strcmp(b->name, name)) continue;
+    if (!b->ptr) return ctx_fail(s->ctx, GR_EINPUT, "error: buffer '%s' does not exist before the run", name);
+    size_t bytes = (size_t)b->count * (size_t)gr_type_size(b->type);
+    *data = xmalloc(bytes);
+    gr_memcpy_dtoh(s->ctx, *data, b->ptr, bytes);
+    *t = b->type;
+    *count = (size_t)b->count;
+    return GR_OK;
+  }
+  kir_module *km = s->mod->km;
+  for (int k = 0; k < km->nglobals; k++) {
+    kir_global *g = &km->globals[k];
+    if (strcmp(g->name, name)) continue;
+    *t = (gr_type)(g->elem == SK_PTR ? SK_U64 : g->elem == SK_BOOL ? SK_U8 : g->elem);
+    size_t es = (size_t)gr_type_size(*t);
+    *count = g->size / es;
+    *data = xmalloc(g->size ? g->size : 1);
+    gr_memcpy_dtoh(s->ctx, *data, s->mod->gaddr[k], g->size);
+    return GR_OK;
+  }
+  return ctx_fail(s->ctx, GR_EINPUT, "%s: error: no buffer or __device__ variable named '%s'", s->path, name);
+}
+
+static uint64_t read_elem(const uint8_t *p, gr_type t) {
+  uint64_t v = 0;
+  memcpy(&v, p, (size_t)gr_type_size(t));
+  return sem_canon((int)t, v);
+}
+
+static void print_elem(FILE *out, uint64_t v, gr_type t) {
+  if (t == GR_F32) fprintf(out, "%.9g", (double)sem_f32(v));
+  else if (t == GR_F64) fprintf(out, "%.17g", sem_f64(v));
+  else if (sem_sk_is_signed((int)t)) fprintf(out, "%lld", (long long)v);
+  else fprintf(out, "%llu", (unsigned long long)v);
+}
+
+int gr_script_dump(gr_script *s, const char *name, FILE *out) {
+  uint8_t *data;
+  gr_type t;
+  size_t n;
+  int rc = fetch(s, name, &data, &t, &n);
+  if (rc) return rc;
+  fprintf(out, "%s %s[%zu] = {", name, gr_type_name(t), n);
+  size_t es = (size_t)gr_type_size(t);
+  for (size_t k = 0; k < n; k++) {
+    if (k) fputs(", ", out);
+    print_elem(out, read_elem(data + k * es, t), t);
+  }
+  fputs("}\n", out);
+  free(data);
+  return GR_OK;
+}
+
+static int num_matches(num want, uint64_t got, gr_type t, double tol) {
+  if (t == GR_F32 || t == GR_F64) {
+    double g = t == GR_F32 ? (double)sem_f32(got) : sem_f64(got);
+    double w = want.is_float ? want.f : (double)want.i;
+    if (isnan(w)) return isnan(g);
+    return g == w || fabs(g - w) <= tol;
+  }
+  if (want.is_float) return 0;
+  return sem_canon((int)t, (uint64_t)want.i) == got;
+}
+
+int gr_script_check(gr_script *s, FILE *out) {
+  int rc = GR_OK;
+  for (size_t k = 0; k < s->nchecks; k++) {
+    scheck *c = &s->checks[k];
+    uint8_t *data;
+    gr_type t;
+    size_t n;
+    int frc = fetch(s, c->name, &data, &t, &n);
+    if (frc) {
+      fprintf(out, "check %s: error: %s\n", c->name, gr_error(s->ctx));
+      rc = GR_EINPUT;
+      continue;
+    }
+    size_t es = (size_t)gr_type_size(t);
+    if (!c->all_equal && c->n != n) {
+      fprintf(out, "check %s: FAILED (%s:%d): expected %zu values, the %s has %zu\n", c->name, s->path, c->line, c->n,
+              "buffer", n);
+      if (rc == GR_OK) rc = GR_ECHECK;
+      free(data);
+      continue;
+    }
+    size_t bad = n, nbad = 0;
+    for (size_t j = 0; j < n; j++) {
+      if (!num_matches(c->vals[c->all_equal ? 0 : j], read_elem(data + j * es, t), t, c->tol)) { if (bad == n) bad = j; nbad++; }
+    }
+    if (nbad == 0) fprintf(out, "check %s: ok\n", c->name);
+    else {
+      num w = c->vals[c->all_equal ? 0 : bad];
+      fprintf(out, "check %s: FAILED (%s:%d): %zu of %zu elements differ; first at [%zu]: expected ", c->name, s->path, c->line, nbad, n, bad);
+      print_elem(out, num_to_bits(w, t) , t == GR_F32 || t == GR_F64 ? t : GR_I64);
+      fputs(", got ", out);
+      print_elem(out, read_elem(data + bad * es, t), t);
+      fputc('\n', out);
+      if (rc == GR_OK) rc = GR_ECHECK;
+    }
+    free(data);
+  }
+  return rc;
+}
+
+int gr_script_expect_race(const gr_script *s) { return s->expect; }
+gr_module *gr_script_module(gr_script *s) { return s->mod; }

@@ -1,0 +1,54 @@
+/* util: arenas, growable arrays, diagnostics and a seeded RNG shared by the
+ * emulator's modules.  Private to emu/. */
+#ifndef GR_UTIL_H
+#define GR_UTIL_H
+
+#include <setjmp.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* An arena owns every allocation of one compilation: the front end bails out
+ * of errors with longjmp, and freeing the arena is then the whole clean-up. */
+typedef struct arena_block arena_block;
+typedef struct { arena_block *head; } arena;
+
+void *arena_alloc(arena *a, size_t n);          /* zero-filled */
+char *arena_strndup(arena *a, const char *s, size_t n);
+char *arena_printf(arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void arena_free(arena *a);
+
+/* Growable array of fixed-size items, malloc-backed. */
+typedef struct { void *data; size_t len, cap, item; arena *ar; } vec;
+void vec_init(vec *v, size_t item);
+/* An arena-backed vector needs no freeing: error paths that longjmp leak nothing. */
+void vec_init_arena(vec *v, size_t item, arena *a);
+void *vec_push(vec *v);                          /* returns zeroed new slot */
+void *vec_at(const vec *v, size_t i);
+void vec_free(vec *v);
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t m);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+/* A source position: file name (interned, lives as long as the module),
+ * 1-based line and column. */
+typedef struct { const char *file; int line, col; } srcpos;
+
+/* Diagnostics: the first error of a compilation, as "file:line:col: error: msg". */
+typedef struct {
+  jmp_buf *bail;       /* where to longjmp on error, or NULL */
+  char msg[1024];
+  int failed;
+} diag;
+
+_Noreturn void diag_fail(diag *d, srcpos p, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* xoshiro256** seeded by splitmix64: fast, good, and identical on every host. */
+typedef struct { uint64_t s[4]; } rng;
+void rng_seed(rng *r, uint64_t seed);
+uint64_t rng_next(rng *r);
+uint32_t rng_below(rng *r, uint32_t n);         /* uniform in [0, n) */
+
+#endif
