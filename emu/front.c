@@ -56,6 +56,7 @@ typedef struct {
   uint64_t addr;    /* SYM_MEM: constant generic address (shared or local) */
   int gidx;         /* SYM_GLOBAL */
   int64_t cval;     /* SYM_ECONST */
+  int dyn_shared;   /* SYM_MEM: the extern __shared__ array, placed after static shared */
   funcdef *fn;
 } sym;
 
@@ -326,7 +327,8 @@ static void cast(P *p, expr *e, type *to, srcpos pos) {
   kir_sk fs = from->k == TY_PTR ? SK_U64 : from->sk, ts = to->k == TY_PTR ? SK_U64 : to->sk;
   if ((from->k == TY_PTR || to->k == TY_PTR) && (sem_sk_is_float(fs) || sem_sk_is_float(ts)))
     fail(p, pos, "cannot convert %s to %s", ty_name(p, from), ty_name(p, to));
-  if (fs == ts || (from->k == TY_PTR && to->k == TY_PTR)) { e->ty = to; return; }
+  int both64 = (fs == SK_I64 || fs == SK_U64) && (ts == SK_I64 || ts == SK_U64);
+  if (fs == ts || both64 || (from->k == TY_PTR && to->k == TY_PTR)) { e->ty = to; return; }
   if (e->k == E_CONST) { e->bits = sem_cvt(fs, ts, e->bits); e->ty = to; return; }
   int r = reg_new(p, pos);
   emit(p, OP_CVT, r, e->reg, -1, -1, fs | (ts << 8), 0, pos);
@@ -717,7 +719,7 @@ static expr parse_primary(P *p) {
   case SYM_REG: { expr e = {E_VAR, s->ty, s->reg, 0, 0}; return e; }
   case SYM_MEM: {
     int r = reg_new(p, pos);
-    emit(p, OP_CONST, r, -1, -1, -1, (int64_t)s->addr, 0, pos);
+    emit(p, OP_CONST, r, -1, -1, -1, (int64_t)s->addr, s->dyn_shared ? KIR_CONST_DYNSHARED : 0, pos);
     expr e = {E_MEM, s->ty, r, 0, 0};
     return e;
   }
@@ -1405,11 +1407,12 @@ static void local_decl(P *p, declspec *ds) {
       /* one address per declaration, however often its function is inlined */
       for (size_t k = 0; k < p->shared_at.len; k += 2) {
         uint64_t *e = vec_at(&p->shared_at, k);
-        if (e[0] == decl_tok) { s->addr = e[1]; goto next_decl; }
+        if (e[0] == decl_tok) { s->addr = e[1]; s->dyn_shared = ds->is_extern; goto next_decl; }
       }
       if (ds->is_extern) {
         if (t->k != TY_ARRAY || !t->unsized) fail(p, np, "extern __shared__ must be an unsized array");
-        s->addr = ~0ull;  /* fixed up once the static size is known: dynamic shared follows it */
+        s->addr = 0;  /* fixed up once the static size is known: dynamic shared follows it */
+        s->dyn_shared = 1;
         p->dyn_shared = 1;
       } else {
         uint32_t al = ty_align(p, t);
@@ -2036,7 +2039,7 @@ static void toplevel(P *p) {
       sym *s = declare(p, n, SYM_MEM, ty);
       if (ds.is_extern) {
         if (ty->k != TY_ARRAY || !ty->unsized) fail(p, np, "extern __shared__ must be an unsized array");
-        s->addr = ~0ull;
+        s->dyn_shared = 1;
         p->dyn_shared = 1;
       } else {
         if (is(p, "=")) fail(p, np, "initialization is not supported for __shared__ variables");
@@ -2084,7 +2087,7 @@ static void fix_dyn_shared(P *p, kir_module *m) {
   for (int k = 0; k < m->nfuncs; k++) {
     kir_func *f = m->funcs[k];
     for (int i = 0; i < f->ncode; i++)
-      if (f->code[i].op == OP_CONST && (uint64_t)f->code[i].imm == ~0ull) f->code[i].imm = (int64_t)base;
+      if (f->code[i].op == OP_CONST && (f->code[i].flags & KIR_CONST_DYNSHARED)) f->code[i].imm = (int64_t)base;
   }
   (void)p;
 }

@@ -59,6 +59,7 @@ typedef enum {
 
 #define KIR_VT_OF(op) ((kir_vt)((op) % VT_COUNT))
 #define MF_VOLATILE 0x80   /* in the low byte of flags with the sk */
+#define KIR_CONST_DYNSHARED 1  /* OP_CONST flag: the base of dynamic shared memory, set at the end of compilation */
 
 typedef enum { SR_TID_X, SR_TID_Y, SR_TID_Z, SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z,
                SR_NTID_X, SR_NTID_Y, SR_NTID_Z, SR_NCTAID_X, SR_NCTAID_Y, SR_NCTAID_Z,

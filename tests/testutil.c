@@ -1,1 +1,40 @@
-int main(void){return 0;}
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+gr_dim3 dim1(unsigned x) { gr_dim3 d = {x, 1, 1}; return d; }
+
+int run_out(const char *src, const char *kernel, unsigned grid, unsigned block, uint32_t *out, size_t n,
+            const gr_config *cfg, gr_context **err_ctx) {
+  gr_context *ctx = gr_context_create(cfg);
+  gr_module *m;
+  int rc = gr_module_load_source(ctx, "test.cu", src, strlen(src), &m);
+  gr_ptr buf = 0;
+  if (rc == GR_OK) rc = gr_malloc(ctx, n * 4, "out", &buf);
+  if (rc == GR_OK) {
+    gr_arg a = gr_arg_ptr(buf);
+    rc = gr_launch(m, kernel, dim1(grid), dim1(block), 0, &a, 1);
+    if (rc != GR_OK && !err_ctx) fprintf(stderr, "run_out: %s\n", gr_error(ctx));
+    gr_memcpy_dtoh(ctx, out, buf, n * 4);
+  } else if (!err_ctx) fprintf(stderr, "run_out: %s\n", gr_error(ctx));
+  if (err_ctx) *err_ctx = ctx;
+  else gr_context_destroy(ctx);
+  return rc;
+}
+
+const char *src_path(const char *rel) {
+  static char buf[4096];
+  const char *d = getenv("GR_SRCDIR");
+  snprintf(buf, sizeof buf, "%s/%s", d && *d ? d : ".", rel);
+  return buf;
+}
+
+int run_suite(Suite *s) {
+  SRunner *sr = srunner_create(s);
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,16 @@
+// The conflict-free twin of strided_conflict.cu: lane t touches word t,
+// one lane per bank.
+//@ launch strided grid(1) block(32)
+//@ buffer out u32[32]
+//@ expect norace
+//@ check out = {1, 4, 7, 10, 13, 16, 19, 22, 25, 28, 31, 34, 37, 40, 43, 46, 49, 52, 55, 58, 61, 64, 67, 70, 73, 76, 79, 82, 85, 88, 91, 94}
+
+#define STRIDE 1
+
+__global__ void strided(unsigned *out) {
+  __shared__ unsigned s[32 * STRIDE];
+  unsigned t = threadIdx.x;
+  s[t * STRIDE] = t * 3 + 1;
+  __syncwarp();
+  out[t] = s[t * STRIDE];
+}
