@@ -1,0 +1,2 @@
+struct S { int a : 3; };
+// expect: 1:16: error: unsupported: bit-fields

@@ -1,0 +1,2 @@
+class A { int x; };
+// expect: 1:1: error: unsupported: class

@@ -1,0 +1,4 @@
+__global__ void k(int *o) {
+  return 1;
+}
+// expect: 2:10: error: 'return' with a value in a __global__ function

@@ -1,0 +1,5 @@
+__global__ void k(int *o) {
+again:
+  o[0] = 1;
+}
+// expect: 2:1: error: unsupported: labels and goto

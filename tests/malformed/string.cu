@@ -1,0 +1,4 @@
+__global__ void k(int *o) {
+  const char *s = "hi";
+}
+// expect: 2:19: error: unsupported: string literals
