@@ -1190,7 +1190,8 @@ void gr_snapshot_free(gr_snapshot *s) {
 }
 
 static warp *find_warp(launch *L, uint32_t gid) {
-  for (int k = 0; k < L->nrun; k++) if (L->run[k]->gid == gid) return L->run[k];
+  uint32_t lin = gid / L->wpb;
+  for (int s = 0; s < L->nslots; s++) if (L->slots[s] && L->slots[s]->lin == lin) return &L->slots[s]->warps[gid % L->wpb];
   return NULL;
 }
 

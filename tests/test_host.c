@@ -1,1 +1,325 @@
-int main(void){return 0;}
+/* The host API and the engine API that detectors build on: buffers,
+ * launches and their errors, a multi-launch driver, events, snapshots and
+ * per-warp memory views. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static gr_module *load(gr_context *ctx, const char *src) {
+  gr_module *m = NULL;
+  int rc = gr_module_load_source(ctx, "host.cu", src, strlen(src), &m);
+  if (rc) fprintf(stderr, "%s\n", gr_error(ctx));
+  ck_assert_int_eq(rc, GR_OK);
+  return m;
+}
+
+START_TEST(buffers_and_their_errors) {
+  gr_context *ctx = gr_context_create(NULL);
+  gr_ptr a, b;
+  ck_assert_int_eq(gr_malloc(ctx, 100, "a", &a), GR_OK);
+  ck_assert_int_eq(gr_malloc(ctx, 8, NULL, &b), GR_OK);
+  ck_assert_uint_ne(a, 0);
+  unsigned char z[100], v[100];
+  ck_assert_int_eq(gr_memcpy_dtoh(ctx, z, a, 100), GR_OK);
+  for (int k = 0; k < 100; k++) ck_assert_int_eq(z[k], 0);   /* zero-filled */
+  for (int k = 0; k < 100; k++) v[k] = (unsigned char)k;
+  ck_assert_int_eq(gr_memcpy_htod(ctx, a, v, 100), GR_OK);
+  ck_assert_int_eq(gr_memset(ctx, a + 10, 0xab, 5), GR_OK);
+  ck_assert_int_eq(gr_memcpy_dtoh(ctx, z, a, 100), GR_OK);
+  ck_assert_int_eq(z[9], 9);
+  ck_assert_int_eq(z[10], 0xab);
+  ck_assert_int_eq(z[15], 15);
+  ck_assert_int_eq(gr_memcpy_htod(ctx, a + 90, v, 11), GR_EINPUT);
+  ck_assert_ptr_nonnull(strstr(gr_error(ctx), "exceed allocation 'a' of 100 bytes"));
+  const char *name;
+  uint64_t off;
+  ck_assert_int_eq(gr_describe_address(ctx, a + 12, &name, &off), GR_OK);
+  ck_assert_str_eq(name, "a");
+  ck_assert_uint_eq(off, 12);
+  ck_assert_int_eq(gr_free(ctx, a), GR_OK);
+  ck_assert_int_eq(gr_free(ctx, a), GR_EINPUT);
+  ck_assert_int_eq(gr_memcpy_dtoh(ctx, z, a, 1), GR_EINPUT);
+  gr_context_destroy(ctx);
+}
+END_TEST
+
+START_TEST(launch_errors) {
+  gr_context *ctx = gr_context_create(NULL);
+  gr_module *m = load(ctx, "__global__ void k(int *o, int n, float f) { if (threadIdx.x < n) o[threadIdx.x] = (int)f; }\n");
+  gr_ptr b;
+  gr_malloc(ctx, 64, "o", &b);
+  gr_arg args[3] = {gr_arg_ptr(b), gr_arg_i32(4), gr_arg_f32(2.5f)};
+  ck_assert_int_eq(gr_launch(m, "nope", dim1(1), dim1(1), 0, args, 3), GR_EINPUT);
+  ck_assert_ptr_nonnull(strstr(gr_error(ctx), "no __global__ function named 'nope'"));
+  ck_assert_int_eq(gr_launch(m, "k", dim1(1), dim1(1), 0, args, 2), GR_EINPUT);
+  ck_assert_ptr_nonnull(strstr(gr_error(ctx), "kernel 'k' takes 3 arguments, 2 given"));
+  ck_assert_int_eq(gr_launch(m, "k", dim1(1), dim1(2048), 0, args, 3), GR_EINPUT);
+  ck_assert_int_eq(gr_launch(m, "k", dim1(0), dim1(1), 0, args, 3), GR_EINPUT);
+  gr_arg bad[3] = {gr_arg_i32(1), gr_arg_i32(4), gr_arg_f32(2.5f)};
+  ck_assert_int_eq(gr_launch(m, "k", dim1(1), dim1(1), 0, bad, 3), GR_EINPUT);
+  ck_assert_int_eq(gr_launch(m, "k", dim1(1), dim1(8), 16, args, 3), GR_EINPUT);   /* no extern __shared__ */
+  ck_assert_int_eq(gr_launch(m, "k", dim1(1), dim1(8), 0, args, 3), GR_OK);
+  int32_t o[8];
+  gr_memcpy_dtoh(ctx, o, b, sizeof o);
+  ck_assert_int_eq(o[3], 2);
+  ck_assert_int_eq(o[4], 0);
+  ck_assert_int_eq(gr_kernel_nparams(m, "k"), 3);
+  const char *pn;
+  gr_type pt, pe;
+  ck_assert_int_eq(gr_kernel_param(m, "k", 0, &pn, &pt, &pe), GR_OK);
+  ck_assert_str_eq(pn, "o");
+  ck_assert_int_eq(pt, GR_PTR);
+  ck_assert_int_eq(pe, GR_I32);
+  gr_context_destroy(ctx);
+}
+END_TEST
+
+/* A driver with host logic: relax until no value changes (a flag clears). */
+START_TEST(multi_launch_driver_until_flag_clears) {
+  const char *src =
+    "__device__ int changed;\n"
+    "__global__ void relax(int *v, int n) {\n"
+    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  if (i == 0 || i >= n) return;\n"
+    "  int want = v[i - 1] + 1;\n"
+    "  if (want < v[i]) { v[i] = want; changed = 1; }\n"
+    "}\n";
+  gr_context *ctx = gr_context_create(NULL);
+  gr_module *m = load(ctx, src);
+  enum { N = 100 };
+  int32_t v[N];
+  for (int k = 0; k < N; k++) v[k] = k ? 1000000 : 0;
+  gr_ptr b, flag;
+  size_t fsize;
+  gr_malloc(ctx, sizeof v, "v", &b);
+  gr_memcpy_htod(ctx, b, v, sizeof v);
+  ck_assert_int_eq(gr_module_global(m, "changed", &flag, &fsize), GR_OK);
+  ck_assert_uint_eq(fsize, 4);
+  int launches = 0, one = 1;
+  gr_arg args[2] = {gr_arg_ptr(b), gr_arg_i32(N)};
+  do {
+    int zero = 0;
+    gr_memcpy_htod(ctx, flag, &zero, 4);
+    ck_assert_int_eq(gr_launch(m, "relax", dim1(4), dim1(32), 0, args, 2), GR_OK);
+    gr_memcpy_dtoh(ctx, &one, flag, 4);
+    launches++;
+  } while (one && launches < 1000);
+  gr_memcpy_dtoh(ctx, v, b, sizeof v);
+  for (int k = 0; k < N; k++) ck_assert_int_eq(v[k], k);
+  ck_assert_int_ge(launches, 2);
+  ck_assert_int_le(launches, N + 1);
+  gr_context_destroy(ctx);
+}
+END_TEST
+
+typedef struct {
+  int begin, end, blocks_begun, blocks_ended;
+  int loads[4], stores[4], atomics[4], fences[3], barriers, diverge, reconverge, syncwarp;
+  uint64_t first_store_addr[32];
+  uint32_t first_store_mask;
+  int first_store_line, first_store_col;
+  uint64_t atomic_old_sum;
+} counts;
+
+static void count_events(void *user, const gr_event *ev) {
+  counts *c = user;
+  switch (ev->kind) {
+  case GR_EV_LAUNCH_BEGIN: c->begin++; break;
+  case GR_EV_LAUNCH_END: c->end++; break;
+  case GR_EV_BLOCK_BEGIN: c->blocks_begun++; break;
+  case GR_EV_BLOCK_END: c->blocks_ended++; break;
+  case GR_EV_ACCESS:
+    if (ev->access == GR_LOAD) c->loads[ev->space]++;
+    else if (ev->access == GR_STORE) {
+      if (!c->stores[ev->space] && ev->space == GR_SPACE_GLOBAL) {
+        memcpy(c->first_store_addr, ev->addr, sizeof c->first_store_addr);
+        c->first_store_mask = ev->mask;
+        c->first_store_line = ev->line;
+        c->first_store_col = ev->col;
+      }
+      c->stores[ev->space]++;
+    } else {
+      c->atomics[ev->space]++;
+      for (int l = 0; l < 32; l++) if (ev->mask >> l & 1) c->atomic_old_sum += ev->value[l];
+      ck_assert_int_eq(ev->scope, GR_SCOPE_BLOCK);
+    }
+    break;
+  case GR_EV_FENCE: c->fences[ev->scope]++; break;
+  case GR_EV_BARRIER: c->barriers++; break;
+  case GR_EV_DIVERGE: c->diverge++; ck_assert_uint_ne(ev->taken, 0); ck_assert_uint_ne(ev->taken, ev->mask); break;
+  case GR_EV_RECONVERGE: c->reconverge++; break;
+  case GR_EV_SYNCWARP: c->syncwarp++; break;
+  }
+}
+
+START_TEST(events_for_every_access_fence_barrier_and_divergence) {
+  const char *src =
+    "__global__ void k(int *o) {\n"
+    "  __shared__ int s[64];\n"
+    "  int t = threadIdx.x;\n"
+    "  o[t] = t;\n"
+    "  s[t] = o[t];\n"
+    "  __threadfence_block(); __threadfence(); __threadfence_system();\n"
+    "  __syncthreads();\n"
+    "  if (t % 2) atomicAdd_block(&s[0], 1);\n"
+    "  __syncwarp();\n"
+    "}\n";
+  gr_context *ctx = gr_context_create(NULL);
+  gr_module *m = load(ctx, src);
+  counts c;
+  memset(&c, 0, sizeof c);
+  gr_observer obs = {count_events, &c};
+  int h = gr_observe(ctx, &obs);
+  ck_assert_int_ge(h, 0);
+  gr_ptr b;
+  gr_malloc(ctx, 64 * 4 * 2, "o", &b);
+  gr_arg a = gr_arg_ptr(b);
+  ck_assert_int_eq(gr_launch(m, "k", dim1(2), dim1(64), 0, &a, 1), GR_OK);
+  ck_assert_int_eq(c.begin, 1);
+  ck_assert_int_eq(c.end, 1);
+  ck_assert_int_eq(c.blocks_begun, 2);
+  ck_assert_int_eq(c.blocks_ended, 2);
+  ck_assert_int_eq(c.stores[GR_SPACE_GLOBAL], 4);     /* one event per warp instruction: 2 blocks x 2 warps */
+  ck_assert_int_eq(c.loads[GR_SPACE_GLOBAL], 4);
+  ck_assert_int_eq(c.stores[GR_SPACE_SHARED], 4);
+  ck_assert_int_eq(c.atomics[GR_SPACE_SHARED], 4);
+  ck_assert_int_eq(c.fences[GR_SCOPE_BLOCK], 4);
+  ck_assert_int_eq(c.fences[GR_SCOPE_DEVICE], 4);
+  ck_assert_int_eq(c.fences[GR_SCOPE_SYSTEM], 4);
+  ck_assert_int_eq(c.barriers, 2);
+  ck_assert_int_eq(c.diverge, 4);
+  ck_assert_int_eq(c.reconverge, 4);
+  ck_assert_int_eq(c.syncwarp, 4);
+  ck_assert_uint_eq(c.first_store_mask, 0xffffffffu);
+  ck_assert_int_eq(c.first_store_line, 4);
+  for (int l = 0; l < 32; l++) ck_assert_uint_eq(c.first_store_addr[l] - b, (uint64_t)(4 * l));
+  /* the 32 odd lanes of each block add 1 to s[0] in lane order: old values 0..31 */
+  ck_assert_uint_eq(c.atomic_old_sum, 2 * (31 * 32 / 2));
+  gr_unobserve(ctx, h);
+  memset(&c, 0, sizeof c);
+  ck_assert_int_eq(gr_launch(m, "k", dim1(2), dim1(64), 0, &a, 1), GR_OK);
+  ck_assert_int_eq(c.begin, 0);
+  gr_context_destroy(ctx);
+}
+END_TEST
+
+/* Re-running a region: at the second barrier, restore the snapshot taken at
+ * the first, once; the region between them then runs twice. */
+typedef struct { gr_context *ctx; gr_snapshot *snap; int barriers, restored; } rerun;
+
+static void rerun_events(void *user, const gr_event *ev) {
+  rerun *r = user;
+  if (ev->kind != GR_EV_BARRIER) return;
+  r->barriers++;
+  if (r->barriers == 1) r->snap = gr_snapshot_take(r->ctx);
+  else if (r->barriers == 2 && !r->restored) {
+    r->restored = 1;
+    ck_assert_int_eq(gr_snapshot_restore(r->ctx, r->snap), GR_OK);
+  }
+}
+
+START_TEST(snapshot_restore_reruns_a_region) {
+  const char *src =
+    "__device__ int region_runs;\n"
+    "__global__ void k(int *o) {\n"
+    "  __shared__ int s[64];\n"
+    "  int t = threadIdx.x;\n"
+    "  s[t] = t;\n"
+    "  __syncthreads();\n"
+    "  if (t == 0) atomicAdd(&region_runs, 1);\n"
+    "  s[t] += 100;                 /* undone by the restore, then redone */\n"
+    "  __syncthreads();\n"
+    "  o[t] = s[t];\n"
+    "}\n";
+  gr_context *ctx = gr_context_create(NULL);
+  gr_module *m = load(ctx, src);
+  rerun r = {ctx, NULL, 0, 0};
+  gr_observer obs = {rerun_events, &r};
+  gr_observe(ctx, &obs);
+  gr_ptr b, runs;
+  gr_malloc(ctx, 64 * 4, "o", &b);
+  gr_arg a = gr_arg_ptr(b);
+  ck_assert_int_eq(gr_launch(m, "k", dim1(1), dim1(64), 0, &a, 1), GR_OK);
+  ck_assert_int_eq(r.restored, 1);
+  int32_t o[64], n;
+  gr_memcpy_dtoh(ctx, o, b, sizeof o);
+  for (int t = 0; t < 64; t++) ck_assert_int_eq(o[t], t + 100);  /* shared memory was restored too */
+  gr_module_global(m, "region_runs", &runs, NULL);
+  gr_memcpy_dtoh(ctx, &n, runs, 4);
+  ck_assert_int_eq(n, 1);     /* global memory was restored to before the first run of the region */
+  ck_assert_int_eq(r.barriers, 3);
+  gr_snapshot_free(r.snap);
+  /* between launches a snapshot restores global memory */
+  gr_snapshot *s = gr_snapshot_take(ctx);
+  gr_memset(ctx, b, 0, 64 * 4);
+  ck_assert_int_eq(gr_snapshot_restore(ctx, s), GR_OK);
+  gr_memcpy_dtoh(ctx, o, b, sizeof o);
+  ck_assert_int_eq(o[5], 105);
+  gr_snapshot_free(s);
+  gr_context_destroy(ctx);
+}
+END_TEST
+
+/* Privatisation: warp 1's accesses to `o` go to a private copy. */
+typedef struct { gr_context *ctx; gr_ptr base; unsigned char copy[256]; } privat;
+
+static void privatise(void *user, const gr_event *ev) {
+  privat *p = user;
+  if (ev->kind == GR_EV_BLOCK_BEGIN) ck_assert_int_eq(gr_view_add(p->ctx, 1, p->base, sizeof p->copy, p->copy), GR_OK);
+}
+
+START_TEST(per_warp_memory_views) {
+  const char *src = "__global__ void k(int *o) { int t = threadIdx.x; o[t] = o[t] + t + 1; }\n";
+  gr_context *ctx = gr_context_create(NULL);
+  gr_module *m = load(ctx, src);
+  privat p;
+  memset(&p, 0, sizeof p);
+  p.ctx = ctx;
+  for (int k = 0; k < 64; k++) ((int32_t *)p.copy)[k] = 1000;
+  gr_observer obs = {privatise, &p};
+  gr_observe(ctx, &obs);
+  gr_malloc(ctx, 256, "o", &p.base);
+  gr_arg a = gr_arg_ptr(p.base);
+  ck_assert_int_eq(gr_launch(m, "k", dim1(1), dim1(64), 0, &a, 1), GR_OK);
+  int32_t o[64];
+  gr_memcpy_dtoh(ctx, o, p.base, sizeof o);
+  int32_t *c = (int32_t *)p.copy;
+  for (int t = 0; t < 32; t++) { ck_assert_int_eq(o[t], t + 1); ck_assert_int_eq(c[t], 1000); }
+  for (int t = 32; t < 64; t++) { ck_assert_int_eq(o[t], 0); ck_assert_int_eq(c[t], 1000 + t + 1); }
+  ck_assert_int_eq(gr_view_add(ctx, 0, p.base, 4, p.copy), GR_EINPUT);   /* no launch in progress */
+  gr_context_destroy(ctx);
+}
+END_TEST
+
+START_TEST(module_globals_and_file_loading) {
+  gr_context *ctx = gr_context_create(NULL);
+  gr_module *m;
+  ck_assert_int_eq(gr_module_load(ctx, src_path("kernels/examples/spin_handoff.cu"), NULL, 0, &m), GR_OK);
+  gr_ptr f;
+  size_t sz;
+  ck_assert_int_eq(gr_module_global(m, "flag", &f, &sz), GR_OK);
+  ck_assert_int_eq(gr_module_global(m, "nosuch", &f, &sz), GR_EINPUT);
+  ck_assert_int_eq(gr_module_load(ctx, "/nonexistent/k.cu", NULL, 0, &m), GR_EINPUT);
+  ck_assert_ptr_nonnull(strstr(gr_error(ctx), "/nonexistent/k.cu: error: cannot open file"));
+  gr_context_destroy(ctx);
+}
+END_TEST
+
+Suite *host_suite(void) {
+  Suite *s = suite_create("host");
+  TCase *tc = tcase_create("host");
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, buffers_and_their_errors);
+  tcase_add_test(tc, launch_errors);
+  tcase_add_test(tc, multi_launch_driver_until_flag_clears);
+  tcase_add_test(tc, events_for_every_access_fence_barrier_and_divergence);
+  tcase_add_test(tc, snapshot_restore_reruns_a_region);
+  tcase_add_test(tc, per_warp_memory_views);
+  tcase_add_test(tc, module_globals_and_file_loading);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(void) { return run_suite(host_suite()); }
