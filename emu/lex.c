@@ -78,7 +78,8 @@ static void line_marker(lx *L) {
   if (L->end - s >= 4 && !memcmp(s, "line", 4)) s += 4;
   while (s < L->end && (*s == ' ' || *s == '\t')) s++;
   if (s < L->end && isdigit((unsigned char)*s)) {
-    long ln = strtol(s, (char **)&s, 10);
+    long ln = 0;  /* bounded by the buffer: the text need not be NUL-terminated */
+    while (s < L->end && isdigit((unsigned char)*s)) { if (ln < 100000000) ln = ln * 10 + (*s - '0'); s++; }
     while (s < L->end && *s == ' ') s++;
     if (s < L->end && *s == '"') {
       const char *q = ++s;
@@ -109,7 +110,13 @@ token *lex_all(arena *a, diag *d, const char *file, const char *text, size_t len
     if (c == '\\' && p + 1 < L.end && p[1] == '\n') { L.p += 2; L.pos.line++; L.line_start = L.p; continue; }
     srcpos tp = L.pos;
     tp.col = (int)(p - L.line_start) + 1;
-    if (c == '#' && at_line_start) { line_marker(&L); continue; }
+    if (c == '#' && at_line_start) {
+      /* line markers exist only in cpp output; raw text has no preprocessor */
+      if (!recover && !(L.end - p >= 7 && !memcmp(p, "#pragma", 7)))
+        diag_fail(d, tp, "preprocessor directive in source that is not preprocessed (load the file by path)");
+      line_marker(&L);
+      continue;
+    }
     at_line_start = 0;
     if (c == '/' && p + 1 < L.end && p[1] == '/') { while (L.p < L.end && *L.p != '\n') L.p++; continue; }
     if (c == '/' && p + 1 < L.end && p[1] == '*') {

@@ -51,6 +51,8 @@ int main(int argc, char **argv) {
     bad |= replay_dir(dir, &count);
     snprintf(dir, sizeof dir, "%s/kernels/examples", src ? src : ".");
     bad |= replay_dir(dir, &count);
+    snprintf(dir, sizeof dir, "%s/fuzz/regress", src ? src : ".");
+    bad |= replay_dir(dir, &count);
   }
   printf("replay: %d files through the fuzz target\n", count);
   if (count == 0) return 1;
