@@ -76,7 +76,13 @@ typedef struct fstate {
   vec *cases;           /* caselab of the innermost switch, or NULL */
   vec inl;              /* inlctx stack; empty at kernel level */
   vec addr_taken;       /* const char * names whose address is taken somewhere */
+  vec kconst;           /* uint64_t: the constant pool, one register each (KREG + index) */
+  size_t last_label_pc; /* a label points here: the last instruction is a join, not to be retargeted */
 } fstate;
+
+/* Constants live in registers loaded once at kernel entry; until the kernel
+ * is finished they are named KREG + index, then renumbered above the others. */
+#define KREG (1 << 24)
 
 typedef struct P {
   arena *a;
@@ -92,6 +98,7 @@ typedef struct P {
   int dyn_shared;
   fstate *fs;           /* NULL outside function bodies */
   int dry;              /* >0 inside sizeof: parse and type-check, emit nothing that matters */
+  size_t discard_at;    /* token index where an expression whose value is unused begins */
 } P;
 
 static type ty_void = {TY_VOID, SK_U8, 0, 0, 0, 0, 0, 0};
@@ -252,7 +259,10 @@ static int reg_new(P *p, srcpos pos) {
   return r;
 }
 static int label_new(P *p) { int *l = vec_push(&p->fs->labels); *l = -1; return (int)p->fs->labels.len - 1; }
-static void label_here(P *p, int l) { *(int *)vec_at(&p->fs->labels, (size_t)l) = (int)p->fs->code.len; }
+static void label_here(P *p, int l) {
+  *(int *)vec_at(&p->fs->labels, (size_t)l) = (int)p->fs->code.len;
+  p->fs->last_label_pc = p->fs->code.len;
+}
 static void jump(P *p, int l, srcpos pos) { emit(p, OP_JMP, -1, l, -1, -1, 0, 0, pos); }
 static void branch(P *p, int op, int cond, int l, srcpos pos) { emit(p, op, -1, l, cond, -1, 0, 0, pos); }
 
@@ -273,21 +283,25 @@ static uint64_t local_alloc(P *p, type *ty, srcpos pos) {
 
 static void to_rvalue(P *p, expr *e, srcpos pos);
 
+static int const_reg(P *p, uint64_t bits, srcpos pos) {
+  fstate *fs = p->fs;
+  if (!fs) fail(p, pos, "expression is not constant");
+  for (size_t k = 0; k < fs->kconst.len; k++) if (*(uint64_t *)vec_at(&fs->kconst, k) == bits) return KREG + (int)k;
+  if (fs->kconst.len >= 4096) fail(p, pos, "kernel has too many distinct constants");
+  *(uint64_t *)vec_push(&fs->kconst) = bits;
+  return KREG + (int)fs->kconst.len - 1;
+}
+
 static int to_reg(P *p, expr *e, srcpos pos) {
   to_rvalue(p, e, pos);
-  if (e->k == E_CONST) {
-    int r = reg_new(p, pos);
-    emit(p, OP_CONST, r, -1, -1, -1, (int64_t)e->bits, 0, pos);
-    e->k = E_REG; e->reg = r;
-  }
+  if (e->k == E_CONST) { e->reg = const_reg(p, e->bits, pos); e->k = E_REG; }
   if (e->k != E_REG) fail(p, pos, "expression has no value");
   return e->reg;
 }
 
 static int mem_base(P *p, expr *e, srcpos pos) {
   if (e->off == 0) return e->reg;
-  int r = reg_new(p, pos), c = reg_new(p, pos);
-  emit(p, OP_CONST, c, -1, -1, -1, (int64_t)e->off, 0, pos);
+  int r = reg_new(p, pos), c = const_reg(p, (uint64_t)(int64_t)e->off, pos);
   emit(p, OP_ADD_U64, r, e->reg, c, -1, 0, 0, pos);
   return r;
 }
@@ -593,6 +607,7 @@ static type *parse_declarator(P *p, type *base, const char **name, srcpos *npos,
 /* ------------------------------------------------------------- expressions */
 
 static expr parse_expr(P *p);
+static void discarded_expr(P *p);
 static expr parse_unary(P *p);
 static void compile_inline(P *p, funcdef *f, expr *args, int nargs, expr *res, srcpos pos);
 static int builtin_call(P *p, const char *name, srcpos pos, expr *res);
@@ -740,6 +755,7 @@ static void incdec(P *p, expr *e, int delta, int post, srcpos pos, expr *out);
 static void check_lvalue(P *p, expr *e, srcpos pos, const char *what);
 
 static expr parse_postfix(P *p) {
+  size_t start = p->i;
   expr e = parse_primary(p);
   for (;;) {
     srcpos pos = here(p);
@@ -754,7 +770,9 @@ static expr parse_postfix(P *p) {
       e = member(p, deref(p, e, pos), f, pos);
     } else if (accept(p, "++") || accept(p, "--")) {
       expr out;
-      incdec(p, &e, p->t[p->i - 1].text[0] == '+' ? 1 : -1, 1, pos, &out);
+      /* `x++;` as a whole statement: the old value is unused, no copy */
+      int unused = start == p->discard_at && (is(p, ";") || is(p, ")") || is(p, ","));
+      incdec(p, &e, p->t[p->i - 1].text[0] == '+' ? 1 : -1, !unused, pos, &out);
       e = out;
     } else if (is(p, "(")) {
       fail(p, pos, "called object is not a function");
@@ -954,6 +972,18 @@ static void store(P *p, expr *lv, expr v, srcpos pos) {
   }
 }
 
+/* Assignment to a register variable of a value computed into a temporary
+ * (allocated at or above `mark`, while evaluating the right side) by the
+ * last instruction: compute it into the variable instead of adding a move.
+ * Not across a label: a join's value has more than one producer. */
+static void store_var(P *p, expr *lv, int r, int mark, srcpos pos) {
+  fstate *fs = p->fs;
+  kir_ins *last = fs->code.len ? vec_at(&fs->code, fs->code.len - 1) : NULL;
+  if (last && r != lv->reg && last->dst == r && r >= mark && r < KREG && fs->last_label_pc != fs->code.len)
+    last->dst = lv->reg;
+  else store(p, lv, e_reg(lv->ty, r), pos);
+}
+
 static expr value_copy(P *p, expr lv, srcpos pos) {
   /* the current value of an lvalue, in a fresh register */
   expr v = lv;
@@ -969,12 +999,16 @@ static expr value_copy(P *p, expr lv, srcpos pos) {
 static void incdec(P *p, expr *e, int delta, int post, srcpos pos, expr *out) {
   check_lvalue(p, e, pos, delta > 0 ? "increment operand" : "decrement operand");
   if (!is_scalar(e->ty)) fail(p, pos, "wrong type argument to %s", delta > 0 ? "increment" : "decrement");
-  expr old = value_copy(p, *e, pos);
+  if (!p->fs) fail(p, pos, "expression is not constant");
+  int mark = p->fs->nreg;
+  expr old = post ? value_copy(p, *e, pos) : *e;
+  if (!post) to_rvalue(p, &old, pos);
   expr nv = binop(p, delta > 0 ? "+" : "-", old, e_const(sk_type(SK_I32), 1), pos);
   cast(p, &nv, e->ty, pos);
   int r = to_reg(p, &nv, pos);
-  store(p, e, e_reg(e->ty, r), pos);
-  *out = post ? old : e_reg(e->ty, r);
+  if (e->k == E_VAR) store_var(p, e, r, post ? old.reg + 1 : mark, pos);
+  else store(p, e, e_reg(e->ty, r), pos);
+  *out = post ? old : e->k == E_VAR ? e_reg(e->ty, e->reg) : e_reg(e->ty, r);
 }
 
 static expr parse_binary(P *p, int minprec);
@@ -1120,11 +1154,14 @@ static expr parse_assign(P *p) {
   if (!(op[n - 1] == '=' && strcmp(op, "==") && strcmp(op, "!=") && strcmp(op, "<=") && strcmp(op, ">="))) return l;
   next(p);
   check_lvalue(p, &l, pos, "left operand of assignment");
+  int mark = p->fs ? p->fs->nreg : 0;
   expr r = parse_assign(p);
   if (n > 1) {
     char bop[4] = {0};
     memcpy(bop, op, n - 1);
-    expr cur = value_copy(p, l, pos);
+    expr cur = l;
+    if (l.k == E_VAR) cur.k = E_REG;
+    else cur = value_copy(p, l, pos);
     r = binop(p, bop, cur, r, pos);
   }
   to_rvalue(p, &r, pos);
@@ -1135,6 +1172,10 @@ static expr parse_assign(P *p) {
   type *lt = l.ty;
   if (lt->vol || lt->cnst) { type *u = ty_new(p, lt->k); *u = *lt; u->vol = u->cnst = 0; lt = u; }
   cast(p, &r, lt, pos);
+  if (l.k == E_VAR) {
+    store_var(p, &l, to_reg(p, &r, pos), mark, pos);
+    return e_reg(lt, l.reg);   /* the temporary may have been retargeted */
+  }
   if (lt->k != TY_STRUCT) { int rr = to_reg(p, &r, pos); r = e_reg(lt, rr); }
   store(p, &l, r, pos);
   return r;
@@ -1144,6 +1185,16 @@ static expr parse_expr(P *p) {
   expr e = parse_assign(p);
   while (accept(p, ",")) e = parse_assign(p);
   return e;
+}
+
+/* An expression statement or for-step: its value, and its parts' values
+ * around commas, are unused. */
+static void discarded_expr(P *p) {
+  size_t saved = p->discard_at;
+  p->discard_at = p->i;
+  parse_assign(p);
+  while (accept(p, ",")) { p->discard_at = p->i; parse_assign(p); }
+  p->discard_at = saved;
 }
 
 /* ------------------------------------------------------------- builtins */
@@ -1437,8 +1488,8 @@ static void local_decl(P *p, declspec *ds) {
           if (t->k == TY_PTR && v.ty->k == TY_SCALAR && !(v.k == E_CONST && v.bits == 0))
             fail(p, np, "initialization makes pointer from integer without a cast");
           cast(p, &v, lt, np);
-          int vr = to_reg(p, &v, np);
-          emit(p, OP_MOV, r, vr, -1, -1, 0, 0, np);
+          expr var = {E_VAR, lt, r, 0, 0};
+          store_var(p, &var, to_reg(p, &v, np), r + 1, np);
         } else {
           /* uninitialised locals read as 0: deterministic, like zero-filled memory */
           emit(p, OP_CONST, r, -1, -1, -1, 0, 0, np);
@@ -1540,7 +1591,7 @@ static void parse_stmt(P *p) {
     size_t scope = p->syms.len;
     expect(p, "(");
     if (is_type_start(p)) { declspec ds; parse_declspec(p, &ds); local_decl(p, &ds); }
-    else { if (!is(p, ";")) parse_expr(p); expect(p, ";"); }
+    else { if (!is(p, ";")) discarded_expr(p); expect(p, ";"); }
     int for_regs = fs->nreg;
     int lcond = label_new(p), lcont = label_new(p), lend = label_new(p);
     label_here(p, lcond);
@@ -1561,7 +1612,7 @@ static void parse_stmt(P *p) {
     label_here(p, lcont);
     size_t after = p->i;
     p->i = step;
-    if (!is(p, ")")) parse_expr(p);
+    if (!is(p, ")")) discarded_expr(p);
     p->i = after;
     fs->nreg = for_regs;
     jump(p, lcond, pos);
@@ -1598,8 +1649,7 @@ static void parse_stmt(P *p) {
     for (size_t k = 0; k < cases.len; k++) {
       caselab *c = vec_at(&cases, k);
       if (c->is_default) { ldefault = c->label; continue; }
-      int cr = reg_new(p, pos), t2 = reg_new(p, pos);
-      emit(p, OP_CONST, cr, -1, -1, -1, (int64_t)sem_canon(sk, (uint64_t)c->val), 0, pos);
+      int cr = const_reg(p, sem_canon(sk, (uint64_t)c->val), pos), t2 = reg_new(p, pos);
       emit(p, OP_EQ_I32 + vt_of(sk), t2, xr, cr, -1, 0, 0, pos);
       branch(p, OP_BRT, t2, c->label, pos);
     }
@@ -1672,7 +1722,7 @@ static void parse_stmt(P *p) {
     local_decl(p, &ds);
     return;
   }
-  parse_expr(p);
+  discarded_expr(p);
   expect(p, ";");
   fs->nreg = reg_mark;
 }
@@ -1871,6 +1921,9 @@ static kir_func *compile_function(P *p, funcdef *f, int keep) {
   vec_init_arena(&fs.loops, sizeof(loopctx), p->a);
   vec_init_arena(&fs.inl, sizeof(inlctx), p->a);
   vec_init_arena(&fs.addr_taken, sizeof(char *), p->a);
+  vec_init_arena(&fs.kconst, sizeof(uint64_t), p->a);
+  fs.last_label_pc = (size_t)-1;
+  p->discard_at = (size_t)-1;
   p->fs = &fs;
   size_t scope = p->syms.len, saved_i = p->i;
   scan_addr_taken(p, f, &fs.addr_taken);
@@ -1914,12 +1967,32 @@ static kir_func *compile_function(P *p, funcdef *f, int keep) {
   p->syms.len = scope;
   p->fs = NULL;
   if (!keep) return NULL;
+  /* the constant pool: one CONST per constant at entry, in registers above the others */
+  int nk = (int)fs.kconst.len;
+  kir_ins *code = arena_alloc(p->a, sizeof(kir_ins) * (fs.code.len + (size_t)nk));
+  srcpos *poss = arena_alloc(p->a, sizeof(srcpos) * (fs.code.len + (size_t)nk));
+  for (int k = 0; k < nk; k++) {
+    code[k].op = OP_CONST; code[k].dst = fs.maxreg + k; code[k].a = code[k].b = code[k].c = -1;
+    code[k].imm = (int64_t)*(uint64_t *)vec_at(&fs.kconst, (size_t)k);
+    poss[k] = f->pos;
+  }
+  memcpy(code + nk, fs.code.data, sizeof(kir_ins) * fs.code.len);
+  memcpy(poss + nk, fs.pos.data, sizeof(srcpos) * fs.code.len);
+  for (size_t i = (size_t)nk; i < fs.code.len + (size_t)nk; i++) {
+    int32_t *ops[4] = {&code[i].dst, &code[i].a, &code[i].b, &code[i].c};
+    int is_jump = code[i].op == OP_JMP || code[i].op == OP_BRT || code[i].op == OP_BRF;
+    for (int j = 0; j < 4; j++) {
+      if (is_jump && j == 1) continue;   /* a label, not a register */
+      if (*ops[j] >= KREG) *ops[j] = fs.maxreg + (*ops[j] - KREG);
+    }
+  }
+  for (size_t l = 0; l < fs.labels.len; l++) { int *lp = vec_at(&fs.labels, l); if (*lp >= 0) *lp += nk; }
   kir_func *kf = arena_alloc(p->a, sizeof *kf);
   kf->name = f->name;
-  kf->code = fs.code.data;
-  kf->pos = fs.pos.data;
-  kf->ncode = (int)fs.code.len;
-  kf->nregs = fs.maxreg;
+  kf->code = code;
+  kf->pos = poss;
+  kf->ncode = (int)fs.code.len + nk;
+  kf->nregs = fs.maxreg + nk;
   kf->frame = fs.frame;
   kf->decl = f->pos;
   kf->nparams = f->np;
