@@ -23,7 +23,7 @@ static inline double sem_f64(uint64_t x) { double f; memcpy(&f, &x, 8); return f
 static inline uint64_t sem_bits32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static inline uint64_t sem_bits64(double f) { uint64_t u; memcpy(&u, &f, 8); return u; }
 
-static inline uint64_t sem_bin(int op, uint64_t a, uint64_t b) {
+__attribute__((always_inline)) static inline uint64_t sem_bin(int op, uint64_t a, uint64_t b) {
   uint32_t ua = (uint32_t)a, ub = (uint32_t)b;
   int32_t ia = (int32_t)ua, ib = (int32_t)ub;
   int64_t la = (int64_t)a, lb = (int64_t)b;
@@ -77,7 +77,7 @@ static inline uint64_t sem_bin(int op, uint64_t a, uint64_t b) {
   }
 }
 
-static inline uint64_t sem_un(int op, uint64_t a) {
+__attribute__((always_inline)) static inline uint64_t sem_un(int op, uint64_t a) {
   switch (op) {
   case OP_NEG_I32: return sem_s32(0u - (uint32_t)a);
   case OP_NEG_U32: return sem_u32(0u - (uint32_t)a);
