@@ -99,7 +99,10 @@ typedef struct P {
   fstate *fs;           /* NULL outside function bodies */
   int dry;              /* >0 inside sizeof: parse and type-check, emit nothing that matters */
   size_t discard_at;    /* token index where an expression whose value is unused begins */
+  int depth;            /* nesting of the recursive descent, bounded so that input cannot overflow the C stack */
 } P;
+
+#define MAX_NESTING 200
 
 static type ty_void = {TY_VOID, SK_U8, 0, 0, 0, 0, 0, 0};
 static type ty_sk[SK_COUNT];
@@ -365,6 +368,11 @@ typedef struct {
   int any;
 } declspec;
 
+static void enter(P *p) {
+  if (++p->depth > MAX_NESTING) fail(p, p->t[p->i].pos, "nesting too deep (more than %d levels)", MAX_NESTING);
+}
+static void leave(P *p) { p->depth--; }
+
 static int is_type_start(P *p) {
   token *t = tk(p);
   if (t->kind != TK_IDENT) return 0;
@@ -499,6 +507,7 @@ static void parse_declspec(P *p, declspec *ds) {
 }
 
 static void parse_struct_body(P *p, sdef *s) {
+  enter(p);
   expect(p, "{");
   vec fields; vec_init_arena(&fields, sizeof(field), p->a);
   uint32_t off = 0, al = 1;
@@ -525,6 +534,7 @@ static void parse_struct_body(P *p, sdef *s) {
   s->align = al;
   s->size = (off + al - 1) / al * al;
   s->complete = 1;
+  leave(p);
 }
 
 static void parse_params(P *p, funcdef *f) {
@@ -811,7 +821,15 @@ static expr parse_sizeof(P *p, srcpos pos) {
   return e_const(sk_type(SK_U64), ty_size(p, t, pos));
 }
 
+static expr parse_unary_inner(P *p);
 static expr parse_unary(P *p) {
+  enter(p);
+  expr e = parse_unary_inner(p);
+  leave(p);
+  return e;
+}
+
+static expr parse_unary_inner(P *p) {
   srcpos pos = here(p);
   if (accept(p, "++") || accept(p, "--")) {
     int d = p->t[p->i - 1].text[0] == '+' ? 1 : -1;
@@ -1382,9 +1400,10 @@ static int name_addr_taken(P *p, const char *n) {
 
 /* Stores an initialiser into memory at lv (arrays and structs, braces nest). */
 static void init_mem(P *p, expr lv, srcpos pos) {
+  enter(p);
   if (lv.ty->k == TY_ARRAY || lv.ty->k == TY_STRUCT) {
     if (!accept(p, "{")) {
-      if (lv.ty->k == TY_STRUCT) { expr v = parse_assign(p); cast(p, &v, lv.ty, pos); store(p, &lv, v, pos); return; }
+      if (lv.ty->k == TY_STRUCT) { expr v = parse_assign(p); cast(p, &v, lv.ty, pos); store(p, &lv, v, pos); leave(p); return; }
       fail(p, here(p), "array initialiser must be a brace-enclosed list");
     }
     uint64_t k = 0;
@@ -1404,6 +1423,7 @@ static void init_mem(P *p, expr lv, srcpos pos) {
       k++;
       if (!accept(p, ",")) { expect(p, "}"); break; }
     }
+    leave(p);
     return;
   }
   expr v = parse_assign(p);
@@ -1413,6 +1433,7 @@ static void init_mem(P *p, expr lv, srcpos pos) {
   expr target = lv;
   target.ty = t;
   store(p, &target, v, pos);
+  leave(p);
 }
 
 static uint64_t count_init_elems(P *p) {
@@ -1526,7 +1547,14 @@ static void cond_branch_false(P *p, int target) {
   branch(p, OP_BRF, truth(p, &c, pos), target, pos);
 }
 
+static void parse_stmt_inner(P *p);
 static void parse_stmt(P *p) {
+  enter(p);
+  parse_stmt_inner(p);
+  leave(p);
+}
+
+static void parse_stmt_inner(P *p) {
   fstate *fs = p->fs;
   srcpos pos = here(p);
   int reg_mark = fs->nreg;
@@ -2013,6 +2041,7 @@ static kir_func *compile_function(P *p, funcdef *f, int keep) {
 
 /* Constant initialiser of a module global, written into its bytes. */
 static void init_bytes(P *p, type *t, uint8_t *buf, srcpos pos) {
+  enter(p);
   if (t->k == TY_ARRAY || t->k == TY_STRUCT) {
     if (!accept(p, "{")) fail(p, here(p), "initialiser must be a brace-enclosed list");
     uint64_t k = 0;
@@ -2027,6 +2056,7 @@ static void init_bytes(P *p, type *t, uint8_t *buf, srcpos pos) {
       k++;
       if (!accept(p, ",")) { expect(p, "}"); break; }
     }
+    leave(p);
     return;
   }
   srcpos vp = here(p);
@@ -2037,6 +2067,7 @@ static void init_bytes(P *p, type *t, uint8_t *buf, srcpos pos) {
   cast(p, &v, dt, vp);
   size_t sz = (size_t)ty_size(p, t, vp);
   memcpy(buf, &v.bits, sz);  /* little-endian host: the low bytes */
+  leave(p);
 }
 
 static void skip_body(P *p, funcdef *f) {
