@@ -1,29 +1,17 @@
 /* Every kernel file shipped in kernels/examples runs, under both scheduling
  * policies, several seeds and SM counts: its //@ checks hold every time
  * (they are written only where the result is deterministic). */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "testutil.h"
 
-static int cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
 START_TEST(examples_hold_their_checks) {
   char dir[4096];
   snprintf(dir, sizeof dir, "%s", src_path("kernels/examples"));
-  DIR *d = opendir(dir);
-  ck_assert_ptr_nonnull(d);
-  char *names[256];
-  int n = 0;
-  struct dirent *e;
-  while ((e = readdir(d)) && n < 256) {
-    size_t l = strlen(e->d_name);
-    if (l > 3 && !strcmp(e->d_name + l - 3, ".cu")) names[n++] = strdup(e->d_name);
-  }
-  closedir(d);
-  qsort(names, (size_t)n, sizeof *names, cmp);
+  char **names;
+  int n = list_cu_files(dir, &names);
   ck_assert_int_ge(n, 8);
   int failures = 0, runs = 0;
   for (int k = 0; k < n; k++) {
@@ -60,6 +48,7 @@ START_TEST(examples_hold_their_checks) {
     }
     free(names[k]);
   }
+  free(names);
   ck_assert_int_eq(failures, 0);
   ck_assert_int_eq(runs, n * 12);
 }

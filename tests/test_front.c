@@ -1,7 +1,6 @@
 /* The front end: every file of the malformed corpus fails with exit status
  * 2 and the exact "file:line:col: error: ..." its last line names; and the
  * subset's constructs compile to the KIR they should. */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,23 +20,12 @@ static char *slurp(const char *path) {
   return b;
 }
 
-static int cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
 START_TEST(malformed_corpus) {
   const char *dir = src_path("tests/malformed");
   char dirbuf[4096];
   snprintf(dirbuf, sizeof dirbuf, "%s", dir);
-  DIR *d = opendir(dirbuf);
-  ck_assert_ptr_nonnull(d);
-  char *names[512];
-  int n = 0;
-  struct dirent *e;
-  while ((e = readdir(d)) && n < 512) {
-    size_t l = strlen(e->d_name);
-    if (l > 3 && !strcmp(e->d_name + l - 3, ".cu")) names[n++] = strdup(e->d_name);
-  }
-  closedir(d);
-  qsort(names, (size_t)n, sizeof *names, cmp);
+  char **names;
+  int n = list_cu_files(dirbuf, &names);
   ck_assert_int_ge(n, 40);
   int failures = 0;
   for (int k = 0; k < n; k++) {
@@ -71,6 +59,7 @@ START_TEST(malformed_corpus) {
     free(text);
     free(names[k]);
   }
+  free(names);
   ck_assert_int_eq(failures, 0);
 }
 END_TEST

@@ -1,5 +1,6 @@
 #include "testutil.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,4 +38,23 @@ int run_suite(Suite *s) {
   int failed = srunner_ntests_failed(sr);
   srunner_free(sr);
   return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+int list_cu_files(const char *dir, char ***names) {
+  *names = NULL;
+  DIR *d = opendir(dir);
+  if (!d) return 0;
+  int n = 0, cap = 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    size_t l = strlen(e->d_name);
+    if (l <= 3 || strcmp(e->d_name + l - 3, ".cu")) continue;
+    if (n == cap) { cap = cap ? cap * 2 : 64; *names = realloc(*names, (size_t)cap * sizeof(char *)); }
+    (*names)[n++] = strdup(e->d_name);
+  }
+  closedir(d);
+  if (n) qsort(*names, (size_t)n, sizeof(char *), cmp_names);
+  return n;
 }

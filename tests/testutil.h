@@ -22,4 +22,8 @@ int run_suite(Suite *s);
 
 gr_dim3 dim1(unsigned x);
 
+/* The .cu files of a directory, sorted; returns the count (the caller frees
+ * each name and the array). */
+int list_cu_files(const char *dir, char ***names);
+
 #endif
