@@ -65,7 +65,7 @@ struct launch {
   uint32_t shared_size;
   uint64_t args[64];
   blk **slots;                   /* resident blocks, per SM slot */
-  int nslots, per_sm;
+  int nslots;
   warp **run;                    /* resident warps in slot order */
   int nrun, rr;
   warp **ready;
@@ -324,10 +324,9 @@ static void ev_init(launch *L, gr_event *ev, gr_event_kind kind, warp *w, int pc
 
 /* ------------------------------------------------------------- faults */
 
-static void lane_coords(launch *L, warp *w, int lane, char *buf, size_t n) {
+static void lane_coords(const warp *w, int lane, char *buf, size_t n) {
   snprintf(buf, n, "thread (%u,%u,%u) of block (%u,%u,%u) [warp %u lane %d]",
            w->tid[0][lane], w->tid[1][lane], w->tid[2][lane], w->b->idx[0], w->b->idx[1], w->b->idx[2], w->wib, lane);
-  (void)L;
 }
 
 static void fault(launch *L, int pc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -379,12 +378,12 @@ static uint8_t *xlate(launch *L, warp *w, int lane, uint64_t addr, int size, int
     base = w->local + (size_t)lane * L->f->frame; limit = L->f->frame; obj = "local memory of the thread";
   }
   if (addr & (uint64_t)(size - 1)) {
-    lane_coords(L, w, lane, where, sizeof where);
+    lane_coords(w, lane, where, sizeof where);
     fault(L, pc, "misaligned %s %s of %d bytes at 0x%llx by %s", space_name(sp), what, size, (unsigned long long)addr, where);
     return NULL;
   }
   if (!base || off + (uint64_t)size > limit) {
-    lane_coords(L, w, lane, where, sizeof where);
+    lane_coords(w, lane, where, sizeof where);
     if (addr == 0 || (sp == SPACE_NONE && addr < 4096))
       fault(L, pc, "invalid %s of %d bytes at address 0x%llx (null pointer) by %s", what, size, (unsigned long long)addr, where);
     else if (obj)
@@ -669,8 +668,8 @@ static uint64_t math_lane(int fn, uint64_t a, uint64_t b, uint64_t c) {
   }
 }
 
-static uint64_t atom_apply(int kind, int sk, uint64_t old, uint64_t b, uint64_t c, uint64_t *newv) {
-  /* returns whether it writes; old and the result are canonical for sk */
+/* The value an atomic leaves in memory; old and the result are canonical for sk. */
+static uint64_t atom_apply(int kind, int sk, uint64_t old, uint64_t b, uint64_t c) {
   uint64_t n = old;
   int sgn = sem_sk_is_signed(sk);
   switch (kind) {
@@ -690,8 +689,7 @@ static uint64_t atom_apply(int kind, int sk, uint64_t old, uint64_t b, uint64_t 
   case AT_OR: n = old | b; break;
   case AT_XOR: n = old ^ b; break;
   }
-  *newv = n;
-  return 1;
+  return n;
 }
 
 /* Executes the warp's next instruction. */
@@ -724,7 +722,6 @@ static void warp_step(launch *L, warp *w) {
   case OP_CONST: { uint64_t v = (uint64_t)in->imm; LANES(m, d[l] = v); break; }
   case OP_MOV: LANES(m, d[l] = A[l]); break;
   case OP_CVT: { int from = (int)(in->imm & 0xff), to = (int)(in->imm >> 8 & 0xff); LANES(m, d[l] = sem_cvt(from, to, A[l])); break; }
-  case OP_SELECT: LANES(m, d[l] = A[l] ? B[l] : C[l]); break;
   case OP_SREG: {
     blk *b = w->b;
     switch (in->imm) {
@@ -779,9 +776,8 @@ static void warp_step(launch *L, warp *w) {
       mm &= mm - 1;
       uint8_t *p = xlate(L, w, l, A[l], size, pc, "atomic");
       if (!p) return;
-      uint64_t old = sem_canon(sk, mem_read(L, p, size)), nv;
-      atom_apply(kind, sk, old, B[l], C ? C[l] : 0, &nv);
-      mem_write(L, p, size, nv);
+      uint64_t old = sem_canon(sk, mem_read(L, p, size));
+      mem_write(L, p, size, atom_apply(kind, sk, old, B[l], C ? C[l] : 0));
       L->ev_addr[l] = A[l];
       L->ev_val[l] = old;
       d[l] = old;
@@ -908,7 +904,7 @@ static void warp_step(launch *L, warp *w) {
   }
   case OP_TRAP: {
     char where[160];
-    lane_coords(L, w, __builtin_ctz(m), where, sizeof where);
+    lane_coords(w, __builtin_ctz(m), where, sizeof where);
     fault(L, pc, "__trap() executed by %s", where);
     return;
   }
@@ -996,7 +992,6 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   if (by_threads < per_sm) per_sm = by_threads;
   if (shared && (int)(cfg->shared_per_sm / shared) < per_sm) per_sm = (int)(cfg->shared_per_sm / shared);
   if (per_sm < 1) per_sm = 1;
-  L->per_sm = per_sm;
   uint64_t nslots = (uint64_t)per_sm * (uint64_t)cfg->sms;
   if (nslots > L->nblocks) nslots = L->nblocks;
   L->nslots = (int)nslots;
@@ -1010,11 +1005,7 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
     deliver(L, &ev);
   }
   /* block b goes to SM b mod sms, so that neighbouring blocks land on different SMs */
-  for (int s = 0; s < L->nslots; s++) {
-    int sm = s % cfg->sms, k = s / cfg->sms;
-    (void)sm; (void)k;
-    block_start(L, s, L->next_block++);
-  }
+  for (int s = 0; s < L->nslots; s++) block_start(L, s, L->next_block++);
   rebuild_run(L);
   uint64_t max_steps = cfg->max_steps;
   while (!L->failed) {

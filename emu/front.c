@@ -97,7 +97,6 @@ typedef struct P {
   uint32_t shared_off;
   int dyn_shared;
   fstate *fs;           /* NULL outside function bodies */
-  int dry;              /* >0 inside sizeof: parse and type-check, emit nothing that matters */
   size_t discard_at;    /* token index where an expression whose value is unused begins */
   int depth;            /* nesting of the recursive descent, bounded so that input cannot overflow the C stack */
 } P;
@@ -812,9 +811,7 @@ static expr parse_sizeof(P *p, srcpos pos) {
   } else {
     p->i = open;
     if (!fs) fail(p, pos, "sizeof of an expression outside a function is unsupported");
-    p->dry++;
-    expr e = parse_unary(p);
-    p->dry--;
+    expr e = parse_unary(p);   /* type only: its code is dropped below */
     t = e.ty;
   }
   if (fs) { fs->code.len = code0; fs->pos.len = code0; fs->labels.len = lab0; fs->nreg = reg0; }
@@ -1043,16 +1040,14 @@ static int prec_of(P *p) {
 
 /* && and || short-circuit: in SIMT they are branches, and lanes diverge. */
 static expr logical(P *p, int is_and, expr l, int prec, srcpos pos) {
-  if (l.k == E_CONST && !p->dry) {
+  if (l.k == E_CONST) {
     int lv = l.bits != 0;
     if (l.ty->k == TY_SCALAR && sem_sk_is_float(l.ty->sk)) lv = sem_cvt(l.ty->sk, SK_BOOL, l.bits) != 0;
     if (lv != is_and) {  /* decided: the right side is not evaluated, but must parse */
       fstate *fs = p->fs;
       size_t c0 = fs ? fs->code.len : 0;
       int n0 = fs ? fs->nreg : 0;
-      p->dry++;
       parse_binary(p, prec + 1);
-      p->dry--;
       if (fs) { fs->code.len = c0; fs->pos.len = c0; fs->nreg = n0; }
       return e_const(sk_type(SK_I32), lv);
     }
@@ -1107,20 +1102,18 @@ static expr parse_cond(P *p) {
   srcpos pos = here(p);
   if (!accept(p, "?")) return c;
   to_rvalue(p, &c, pos);
-  if (c.k == E_CONST && !p->dry) {
+  if (c.k == E_CONST) {
     /* fold: still parse (and type-check) both arms, keep the chosen one's code */
     int take_first = sem_cvt(reg_sk(c.ty), SK_BOOL, c.bits) != 0;
     fstate *fs = p->fs;
     size_t c0 = fs ? fs->code.len : 0;
     expr a;
-    if (!take_first) p->dry++;
     a = parse_assign(p);
-    if (!take_first) { p->dry--; if (fs) { fs->code.len = c0; fs->pos.len = c0; } }
+    if (!take_first && fs) { fs->code.len = c0; fs->pos.len = c0; }
     expect(p, ":");
     size_t c1 = fs ? fs->code.len : 0;
-    if (take_first) p->dry++;
     expr b = parse_cond(p);
-    if (take_first) { p->dry--; if (fs) { fs->code.len = c1; fs->pos.len = c1; } }
+    if (take_first && fs) { fs->code.len = c1; fs->pos.len = c1; }
     expr chosen = take_first ? a : b;
     if (chosen.k == E_CONST) {
       type *t = common_type(p, &a, &b, pos);
@@ -2100,7 +2093,6 @@ static void toplevel(P *p) {
   if (accept(p, ";")) return;
   do {
     const char *n; srcpos np; int isf = 0;
-    size_t decl_tok = p->i;
     type *ty = parse_declarator(p, ds.ty, &n, &np, &isf);
     if (!n) fail(p, np, "expected an identifier in declaration");
     if (isf) {
@@ -2153,7 +2145,6 @@ static void toplevel(P *p) {
         s->addr = KIR_ADDR(SPACE_SHARED, off);
         p->shared_off = (uint32_t)(off + size);
       }
-      (void)decl_tok;
       continue;
     }
     if (!ds.is_device && !ds.is_constant) {
@@ -2185,7 +2176,7 @@ static void toplevel(P *p) {
   expect(p, ";");
 }
 
-static void fix_dyn_shared(P *p, kir_module *m) {
+static void fix_dyn_shared(kir_module *m) {
   /* extern __shared__ arrays start after the static ones, 16-byte aligned */
   uint64_t base = KIR_ADDR(SPACE_SHARED, (m->shared_static + 15u) & ~15u);
   for (int k = 0; k < m->nfuncs; k++) {
@@ -2193,7 +2184,6 @@ static void fix_dyn_shared(P *p, kir_module *m) {
     for (int i = 0; i < f->ncode; i++)
       if (f->code[i].op == OP_CONST && (f->code[i].flags & KIR_CONST_DYNSHARED)) f->code[i].imm = (int64_t)base;
   }
-  (void)p;
 }
 
 static void init_types(void) {
@@ -2236,7 +2226,7 @@ kir_module *front_compile(const char *file, const char *text, size_t len, int fr
   m->nglobals = (int)p->globals.len;
   m->shared_static = p->shared_off;
   m->uses_dyn_shared = p->dyn_shared;
-  fix_dyn_shared(p, m);
+  fix_dyn_shared(m);
   return m;
 }
 

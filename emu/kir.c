@@ -26,7 +26,7 @@ static const char *op_base_name(int op) {
 #undef N
   };
   if (op < OP_CONST) return bin[op / VT_COUNT];
-  static const char *rest[] = {"const", "mov", "cvt", "select", "sreg", "param", "gaddr", "ld", "st", "atom", "fence",
+  static const char *rest[] = {"const", "mov", "cvt", "sreg", "param", "gaddr", "ld", "st", "atom", "fence",
     "bar", "syncwarp", "vote", "shfl", "math", "jmp", "brt", "brf", "exit", "trap", "nop"};
   return rest[op - OP_CONST];
 }
@@ -52,7 +52,6 @@ void kir_print_func(FILE *out, const kir_func *f) {
     case OP_CONST: snprintf(buf, sizeof buf, "const  r%d, 0x%llx", in->dst, (unsigned long long)in->imm); break;
     case OP_MOV: snprintf(buf, sizeof buf, "mov    r%d, r%d", in->dst, in->a); break;
     case OP_CVT: snprintf(buf, sizeof buf, "cvt.%s.%s r%d, r%d", kir_sk_name[(in->imm >> 8) & 0xff], kir_sk_name[in->imm & 0xff], in->dst, in->a); break;
-    case OP_SELECT: snprintf(buf, sizeof buf, "select r%d, r%d ? r%d : r%d", in->dst, in->a, in->b, in->c); break;
     case OP_SREG: snprintf(buf, sizeof buf, "sreg   r%d, %%%s", in->dst, sreg_name[in->imm]); break;
     case OP_PARAM: snprintf(buf, sizeof buf, "param  r%d, %lld", in->dst, (long long)in->imm); break;
     case OP_GADDR: snprintf(buf, sizeof buf, "gaddr  r%d, @%lld", in->dst, (long long)in->imm); break;

@@ -35,7 +35,6 @@ typedef enum {
   OP_CONST,    /* dst <- imm */
   OP_MOV,      /* dst <- a */
   OP_CVT,      /* dst <- convert a; imm = from_sk | to_sk << 8 */
-  OP_SELECT,   /* dst <- a ? b : c (a is an integer register) */
   OP_SREG,     /* dst <- special register imm (SR_*) */
   OP_PARAM,    /* dst <- kernel parameter imm */
   OP_GADDR,    /* dst <- address of module global imm */
