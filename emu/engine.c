@@ -5,10 +5,12 @@
  * Registers are stored lane-major (32 lanes of one register together), so
  * one dispatch does the work of the whole warp.
  *
- * Memory here is sequentially consistent: every access goes straight to its
- * backing store, in the order the scheduler issues instructions.  All of it
- * passes through mem_read/mem_write/mem_rmw below, the seam where a weak
- * memory system plugs in. */
+ * Memory is sequentially consistent (every access goes straight to its
+ * backing store, in issue order) or weak: global accesses then go through
+ * the memory system of wmem.c, whose loads may perform after later
+ * instructions of their thread.  Such a load marks its register pending
+ * for the lane, and an instruction that reads or overwrites a pending
+ * register first performs the loads into it (a scoreboard). */
 #include "engine.h"
 
 #include <math.h>
@@ -16,10 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "explore.h"
 #include "front.h"
 #include "kir_sem.h"
+#include "wmem.h"
 
 #define FULL 0xffffffffu
+#define GR_PRUNED (-100)   /* internal: an exhaustive run reached a known state */
 #define STACK_MAX 256
 
 typedef struct { int32_t pc, rpc; uint32_t mask; } simt_entry;
@@ -45,6 +50,9 @@ typedef struct warp {
   mview *views;
   int nviews;
   int rpos;                /* index in the ready list, -1 if not there */
+  wm_lane *wl;             /* weak memory: the lanes' buffers and pending loads */
+  uint32_t *pend;          /* weak memory: per register, lanes with a load pending into it */
+  int npend;
 } warp;
 
 struct blk {
@@ -76,6 +84,9 @@ struct launch {
   const gr_snapshot *pending_restore;
   rng rng;
   uint64_t ev_addr[32], ev_val[32];
+  wm *mem;                       /* weak memory, or NULL for sc */
+  chooser ch;
+  bytes key;                     /* exhaustive runs: the state at a choice point */
 };
 
 /* ------------------------------------------------------------- context */
@@ -89,6 +100,8 @@ void gr_config_default(gr_config *c) {
   c->max_blocks_per_sm = 16;
   c->max_threads_per_sm = 2048;
   c->shared_per_sm = 100 * 1024;
+  const char *m = getenv("GPURACE_MEMORY");
+  c->memory = m && !strcmp(m, "weak") ? GR_MEMORY_WEAK : GR_MEMORY_SC;
 }
 
 int ctx_fail(gr_context *ctx, int code, const char *fmt, ...) {
@@ -160,7 +173,7 @@ int gr_malloc(gr_context *ctx, size_t bytes, const char *name, gr_ptr *out) {
   if (bytes > 0xffffffffull) return ctx_fail(ctx, GR_EINPUT, "error: allocation of %zu bytes exceeds the 4 GiB limit of one allocation", bytes);
   if (ctx->allocs.len >= 0xffffff) return ctx_fail(ctx, GR_EINPUT, "error: too many allocations");
   galloc *a = vec_push(&ctx->allocs);
-  a->data = xcalloc(bytes ? bytes : 1, 1);
+  a->data = xcalloc(bytes ? (bytes + 31) / 32 * 32 : 32, 1);   /* whole 32-byte L1 lines */
   a->size = bytes;
   a->live = 1;
   char buf[64];
@@ -351,8 +364,11 @@ static const char *space_name(unsigned s) {
 }
 
 /* Host pointer of a lane's access of `size` bytes at `addr`, or NULL after
- * reporting the fault as compute-sanitizer's memcheck would. */
-static uint8_t *xlate(launch *L, warp *w, int lane, uint64_t addr, int size, int pc, const char *what) {
+ * reporting the fault as compute-sanitizer's memcheck would.  *l2 says
+ * whether it is global memory proper (not shared, local or a view), which
+ * the weak memory system stands in front of. */
+static uint8_t *xlate(launch *L, warp *w, int lane, uint64_t addr, int size, int pc, const char *what, int *l2) {
+  *l2 = 0;
   if (w->nviews) {
     for (int k = 0; k < w->nviews; k++) {
       mview *v = &w->views[k];
@@ -394,6 +410,7 @@ static uint8_t *xlate(launch *L, warp *w, int lane, uint64_t addr, int size, int
             (unsigned long long)addr, where);
     return NULL;
   }
+  *l2 = sp == SPACE_GLOBAL;
   return base + off;
 }
 
@@ -456,6 +473,11 @@ static void block_start(launch *L, int slot, uint64_t lin) {
     w->local = xcalloc((size_t)(f->frame ? f->frame : 1) * 32, 1);
     w->rpos = -1;
     w->bar_pc = -1;
+    if (L->mem) {
+      w->wl = xcalloc(32, sizeof(wm_lane));
+      for (int l = 0; l < 32; l++) wm_lane_init(&w->wl[l], b->sm, w, l);
+      w->pend = xcalloc((size_t)(f->nregs ? f->nregs : 1), sizeof(uint32_t));
+    }
     for (int l = 0; l < 32; l++) {
       uint32_t t = k * 32 + (uint32_t)l;
       if (t < L->nthreads) {
@@ -482,7 +504,10 @@ static void block_start(launch *L, int slot, uint64_t lin) {
 }
 
 static void block_free(blk *b) {
-  for (int k = 0; k < b->nwarps; k++) { free(b->warps[k].r); free(b->warps[k].local); free(b->warps[k].views); }
+  for (int k = 0; k < b->nwarps; k++) {
+    warp *w = &b->warps[k];
+    free(w->r); free(w->local); free(w->views); free(w->wl); free(w->pend);
+  }
   free(b->warps);
   free(b->shared);
   free(b);
@@ -504,6 +529,8 @@ static void barrier_maybe_release(launch *L, blk *b, int pc) {
 }
 
 static void warp_finish(launch *L, warp *w) {
+  /* its stores drain to the SM, whose queue outlives the warp */
+  if (L->mem) for (int l = 0; l < 32; l++) wm_lane_retire(L->mem, &w->wl[l]);
   w->state = W_DONE;
   ready_remove(L, w);
   blk *b = w->b;
@@ -575,6 +602,9 @@ static void check_deadlock(launch *L) {
     warp *w = L->run[k];
     if (w->state == W_READY && !(w->stuck && w->spin_epoch == L->write_epoch)) return;
   }
+  /* a spinner may wait for a write still in a buffer, or read a stale L1
+   * line: memory makes progress eventually, so let it, and look again */
+  if (L->mem && wm_quiesce(L->mem)) { L->write_epoch++; return; }
   char msg[900];
   int len = snprintf(msg, sizeof msg, "deadlock: no warp can make progress");
   for (int k = 0; k < L->nrun && len < (int)sizeof msg - 160; k++) {
@@ -692,6 +722,78 @@ static uint64_t atom_apply(int kind, int sk, uint64_t old, uint64_t b, uint64_t 
   return n;
 }
 
+typedef struct { int kind, sk; uint64_t b, c; } atom_args;
+static uint64_t atom_cb(void *u, uint64_t old) {
+  atom_args *a = u;
+  return atom_apply(a->kind, a->sk, sem_canon(a->sk, old), a->b, a->c);
+}
+
+/* ------------------------------------------------------------- pending loads (weak memory) */
+
+/* The registers an instruction reads or writes, for the scoreboard. */
+static int ins_regs(const kir_ins *in, int *r) {
+  int n = 0;
+  if (in->dst >= 0) r[n++] = in->dst;
+  switch (in->op) {
+  case OP_CONST: case OP_SREG: case OP_PARAM: case OP_GADDR: case OP_FENCE: case OP_BAR: case OP_JMP:
+  case OP_EXIT: case OP_TRAP: case OP_NOP:
+    break;
+  case OP_BRT: case OP_BRF: r[n++] = in->b; break;
+  default:
+    if (in->a >= 0) r[n++] = in->a;
+    if (in->b >= 0) r[n++] = in->b;
+    if (in->c >= 0) r[n++] = in->c;
+  }
+  return n;
+}
+
+/* Lanes of m that must perform loads before the instruction can issue. */
+static int needs_pending(const warp *w, const kir_ins *in, uint32_t m) {
+  int r[4], n = ins_regs(in, r);
+  for (int k = 0; k < n; k++) if (w->pend[r[k]] & m) return 1;
+  return 0;
+}
+
+static void resolve_pending(launch *L, warp *w, const kir_ins *in, uint32_t m) {
+  int r[4], n = ins_regs(in, r);
+  for (int k = 0; k < n; k++) {
+    uint32_t lanes = w->pend[r[k]] & m;
+    while (lanes) {
+      int l = __builtin_ctz(lanes);
+      lanes &= lanes - 1;
+      wm_perform_reg(L->mem, &w->wl[l], r[k]);
+    }
+  }
+}
+
+/* wmem performed a load: its register gets the value, observers the access. */
+static void load_done(void *user, wm_lane *t, const wm_load *ld, uint64_t value) {
+  launch *L = user;
+  warp *w = t->owner;
+  int l = t->lane;
+  uint64_t v = sem_canon(ld->sk, value);
+  w->r[(size_t)ld->reg * 32 + (size_t)l] = v;
+  /* the register stays pending while a later load of this lane targets it */
+  int still = 0;
+  for (int k = 0; k < t->nld; k++) if (t->ld[k].reg == ld->reg) still = 1;
+  if (!still && (w->pend[ld->reg] >> l & 1)) { w->pend[ld->reg] &= ~(1u << l); w->npend--; }
+  if (L->ctx->nobs) {
+    uint64_t addr[32], val[32];
+    addr[l] = ld->addr;
+    val[l] = v;
+    gr_event ev;
+    ev_init(L, &ev, GR_EV_ACCESS, w, ld->pc);
+    ev.access = GR_LOAD;
+    ev.space = GR_SPACE_GLOBAL;
+    ev.size = ld->size;
+    ev.is_volatile = ld->strong;
+    ev.mask = 1u << l;
+    ev.addr = addr;
+    ev.value = val;
+    deliver(L, &ev);
+  }
+}
+
 /* Executes the warp's next instruction. */
 static void warp_step(launch *L, warp *w) {
   const kir_func *f = L->f;
@@ -705,6 +807,7 @@ static void warp_step(launch *L, warp *w) {
   const uint64_t *B = in->b >= 0 ? R + (size_t)in->b * 32 : NULL;
   const uint64_t *C = in->c >= 0 ? R + (size_t)in->c * 32 : NULL;
   int next = pc + 1;
+  if (w->npend && needs_pending(w, in, m)) resolve_pending(L, w, in, m);
   L->steps++;
   L->ctx->stats.thread_instructions += (uint64_t)__builtin_popcount(m);
 
@@ -742,26 +845,44 @@ static void warp_step(launch *L, warp *w) {
   case OP_PARAM: { uint64_t v = L->args[in->imm]; LANES(m, d[l] = v); break; }
   case OP_GADDR: { uint64_t v = L->mod->gaddr[in->imm]; LANES(m, d[l] = v); break; }
   case OP_LD: case OP_ST: {
-    int sk = in->flags & 0x7f, size = kir_sk_size[sk], is_ld = in->op == OP_LD;
-    uint32_t mm = m;
+    int sk = in->flags & 0x7f, size = kir_sk_size[sk], is_ld = in->op == OP_LD, strong = (in->flags & MF_VOLATILE) != 0;
+    /* weak memory: an exhaustive run always defers a load (performing it
+     * is then a choice of its own); a sampled run defers half of them */
+    int defer = is_ld && L->mem && (L->ctx->explore || choose(&L->ch, 2));
+    uint32_t mm = m, now = 0;
     while (mm) {
-      int l = __builtin_ctz(mm);
+      int l = __builtin_ctz(mm), g2;
       mm &= mm - 1;
       uint64_t addr = A[l] + (uint64_t)in->imm;
-      uint8_t *p = xlate(L, w, l, addr, size, pc, is_ld ? "load" : "store");
+      uint8_t *p = xlate(L, w, l, addr, size, pc, is_ld ? "load" : "store", &g2);
       if (!p) return;
-      if (is_ld) L->ev_val[l] = d[l] = sem_canon(sk, mem_read(L, p, size));
-      else { L->ev_val[l] = B[l]; mem_write(L, p, size, B[l]); }
+      if (is_ld) {
+        uint64_t v;
+        if (g2 && L->mem) {
+          if (defer) {
+            wm_load_defer(L->mem, &w->wl[l], addr, p, size, strong, sk, in->dst, pc);
+            if (!(w->pend[in->dst] >> l & 1)) { w->pend[in->dst] |= 1u << l; w->npend++; }
+            continue;
+          }
+          v = wm_load_now(L->mem, &w->wl[l], addr, p, size, strong);
+        } else v = mem_read(L, p, size);
+        L->ev_val[l] = d[l] = sem_canon(sk, v);
+      } else {
+        L->ev_val[l] = B[l];
+        if (g2 && L->mem) wm_store(L->mem, &w->wl[l], addr, p, size, B[l], strong);
+        else mem_write(L, p, size, B[l]);
+      }
       L->ev_addr[l] = addr;
+      now |= 1u << l;
     }
-    if (L->ctx->nobs) {
+    if (L->ctx->nobs && now) {
       gr_event ev;
       ev_init(L, &ev, GR_EV_ACCESS, w, pc);
       ev.access = is_ld ? GR_LOAD : GR_STORE;
-      ev.space = (gr_space)KIR_SPACE_OF(L->ev_addr[__builtin_ctz(m)]);
+      ev.space = (gr_space)KIR_SPACE_OF(L->ev_addr[__builtin_ctz(now)]);
       ev.size = size;
-      ev.is_volatile = (in->flags & MF_VOLATILE) != 0;
-      ev.mask = m;
+      ev.is_volatile = strong;
+      ev.mask = now;
       ev.addr = L->ev_addr;
       ev.value = L->ev_val;
       deliver(L, &ev);
@@ -772,12 +893,18 @@ static void warp_step(launch *L, warp *w) {
     int sk = in->flags & 0x7f, size = kir_sk_size[sk], kind = in->flags >> 8 & 0xf, scope = in->flags >> 12 & 3;
     uint32_t mm = m;
     while (mm) {  /* lanes of one warp instruction serialise in lane order */
-      int l = __builtin_ctz(mm);
+      int l = __builtin_ctz(mm), g2;
       mm &= mm - 1;
-      uint8_t *p = xlate(L, w, l, A[l], size, pc, "atomic");
+      uint8_t *p = xlate(L, w, l, A[l], size, pc, "atomic", &g2);
       if (!p) return;
-      uint64_t old = sem_canon(sk, mem_read(L, p, size));
-      mem_write(L, p, size, atom_apply(kind, sk, old, B[l], C ? C[l] : 0));
+      uint64_t old;
+      if (g2 && L->mem) {
+        atom_args u = {kind, sk, B[l], C ? C[l] : 0};
+        old = sem_canon(sk, wm_atomic(L->mem, &w->wl[l], A[l], p, size, scope, atom_cb, &u));
+      } else {
+        old = sem_canon(sk, mem_read(L, p, size));
+        mem_write(L, p, size, atom_apply(kind, sk, old, B[l], C ? C[l] : 0));
+      }
       L->ev_addr[l] = A[l];
       L->ev_val[l] = old;
       d[l] = old;
@@ -799,6 +926,7 @@ static void warp_step(launch *L, warp *w) {
     break;
   }
   case OP_FENCE:
+    if (L->mem) LANES(m, wm_fence(L->mem, &w->wl[l], (int)in->imm));
     if (L->ctx->nobs) {
       gr_event ev;
       ev_init(L, &ev, GR_EV_FENCE, w, pc);
@@ -816,6 +944,8 @@ static void warp_step(launch *L, warp *w) {
             act, w->wib, w->b->idx[0], w->b->idx[1], w->b->idx[2], rest);
       return;
     }
+    /* a barrier orders memory for the block as a block-scope fence does */
+    if (L->mem) LANES(m, wm_fence(L->mem, &w->wl[l], SCOPE_BLOCK));
     top->pc = next;
     w->state = W_BAR;
     w->bar_pc = pc;
@@ -825,6 +955,7 @@ static void warp_step(launch *L, warp *w) {
     return;
   }
   case OP_SYNCWARP:
+    if (L->mem) LANES(m, wm_fence(L->mem, &w->wl[l], SCOPE_BLOCK));
     if (L->ctx->nobs) {
       gr_event ev;
       ev_init(L, &ev, GR_EV_SYNCWARP, w, pc);
@@ -898,6 +1029,7 @@ static void warp_step(launch *L, warp *w) {
     goto reconverge;
   }
   case OP_EXIT: {
+    if (L->mem) LANES(m, wm_perform_all(L->mem, &w->wl[l]));
     w->alive &= ~m;
     for (int k = 0; k < w->sp; k++) w->stk[k].mask &= ~m;
     goto reconverge;
@@ -948,6 +1080,84 @@ static warp *pick(launch *L) {
 
 static void apply_restore(launch *L);
 
+/* ------------------------------------------------------------- exhaustive runs */
+
+/* Instructions that another warp can observe, or that depend on memory:
+ * the only points where interleaving matters. */
+static int at_visible(const launch *L, const warp *w) {
+  const simt_entry *top = &w->stk[w->sp - 1];
+  const kir_ins *in = &L->f->code[top->pc];
+  switch (in->op) {
+  case OP_LD: case OP_ST: case OP_ATOM: case OP_FENCE: case OP_BAR: case OP_SYNCWARP: return 1;
+  default: return w->npend && needs_pending(w, in, top->mask);
+  }
+}
+
+static void put_u64(bytes *k, uint64_t v) { bytes_put(k, &v, sizeof v); }
+
+/* The whole machine state, in a canonical byte form: two runs that reach
+ * equal keys have the same futures. */
+static void state_key(launch *L) {
+  bytes *k = &L->key;
+  k->len = 0;
+  put_u64(k, L->next_block);
+  const kir_func *f = L->f;
+  for (int s = 0; s < L->nslots; s++) {
+    blk *b = L->slots[s];
+    put_u64(k, b ? b->lin : UINT64_MAX);
+    if (!b) continue;
+    put_u64(k, (uint64_t)b->at_bar << 32 | (uint32_t)b->live);
+    bytes_put(k, b->shared, L->shared_size);
+    for (int j = 0; j < b->nwarps; j++) {
+      warp *w = &b->warps[j];
+      put_u64(k, (uint64_t)w->state << 32 | (uint32_t)w->sp);
+      put_u64(k, w->alive);
+      bytes_put(k, w->stk, sizeof(simt_entry) * (size_t)w->sp);
+      for (uint32_t al = w->alive; al;) {
+        int l = __builtin_ctz(al);
+        al &= al - 1;
+        for (int r = 0; r < f->nregs; r++) put_u64(k, w->r[(size_t)r * 32 + (size_t)l]);
+        bytes_put(k, w->local + (size_t)l * f->frame, f->frame);
+      }
+      if (w->wl) for (int l = 0; l < 32; l++) wm_serialize_lane(&w->wl[l], k);
+    }
+  }
+  gr_context *ctx = L->ctx;
+  for (size_t a = 1; a < ctx->allocs.len; a++) {
+    galloc *g = vec_at(&ctx->allocs, a);
+    if (g->live) bytes_put(k, g->data, g->size);
+  }
+  if (L->mem) wm_serialize(L->mem, k);
+}
+
+/* Runs every warp up to its next visible instruction, then makes the one
+ * choice of this point: a warp to issue (returned), or a memory action
+ * (performed here; returns NULL).  NULL with nothing ready ends the run. */
+static warp *explore_pick(launch *L) {
+  for (int k = 0; k < L->nready && !L->failed;) {
+    warp *w = L->ready[k];
+    if (at_visible(L, w)) { k++; continue; }
+    warp_step(L, w);   /* may retire the warp and reorder the list: rescan */
+    k = 0;
+    if (L->steps >= L->ctx->cfg.max_steps) return NULL;   /* the caller reports it */
+  }
+  if (L->failed || L->nready == 0) return NULL;
+  int nm = L->mem ? wm_count_actions(L->mem) : 0;
+  state_key(L);
+  if (explore_visit(L->ctx->explore, L->key.p, L->key.len)) {
+    explore_mark_pruned(L->ctx->explore);
+    L->failed = GR_PRUNED;
+    return NULL;
+  }
+  int c = choose(&L->ch, L->nready + nm);
+  if (c < L->nready) return L->ready[c];
+  wm_do_action(L->mem, c - L->nready);
+  L->ctx->stats.memory_actions++;
+  return NULL;
+}
+
+void gr_context_explore(gr_context *ctx, gr_explore *x) { ctx->explore = x; }
+
 int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, size_t dyn_shared, const gr_arg *args, int nargs) {
   gr_context *ctx = mod->ctx;
   const gr_config *cfg = &ctx->cfg;
@@ -977,6 +1187,8 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   L->nblocks = (uint64_t)grid.x * grid.y * grid.z;
   L->shared_size = (uint32_t)shared;
   rng_seed(&L->rng, cfg->seed);
+  L->ch.r = &L->rng;
+  L->ch.x = ctx->explore;
   for (int k = 0; k < nargs; k++) {
     kir_sk want = f->params[k].sk;
     gr_type have = args[k].type;
@@ -998,6 +1210,10 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   L->slots = xcalloc(nslots, sizeof(blk *));
   L->run = xcalloc(nslots * L->wpb, sizeof(warp *));
   L->ready = xcalloc(nslots * L->wpb, sizeof(warp *));
+  if (cfg->memory == GR_MEMORY_WEAK) {
+    wm_hooks h = {load_done, L, &L->write_epoch};
+    L->mem = wm_new(cfg->sms, &h, &L->ch);
+  }
   ctx->L = L;
   if (ctx->nobs) {
     gr_event ev;
@@ -1009,9 +1225,22 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   rebuild_run(L);
   uint64_t max_steps = cfg->max_steps;
   while (!L->failed) {
-    warp *w = pick(L);
-    if (!w) break;
-    warp_step(L, w);
+    warp *w;
+    if (ctx->explore) {
+      w = explore_pick(L);
+      if (!w && (L->failed || L->nready == 0)) break;
+    } else {
+      /* weak memory: a background action (a drain, a deferred load) is as
+       * likely as any one warp's next instruction */
+      if (L->mem && wm_busy(L->mem) && rng_below(&L->rng, (uint32_t)(L->nready + wm_active(L->mem))) >= (uint32_t)L->nready) {
+        wm_random_action(L->mem, &L->rng);
+        ctx->stats.memory_actions++;
+        continue;
+      }
+      w = pick(L);
+      if (!w) break;
+    }
+    if (w) warp_step(L, w);
     if (L->pending_restore) apply_restore(L);
     if (L->deadlock_check) check_deadlock(L);
     if (L->steps >= max_steps && !L->failed) {
@@ -1024,6 +1253,9 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
     /* everything left is waiting: cannot happen with exited warps ignored, but be exact */
     for (int s = 0; s < L->nslots; s++) if (L->slots[s]) { check_deadlock(L); if (!L->failed) fault(L, -1, "internal error: blocks left unfinished"); break; }
   }
+  /* the end of a kernel orders everything: the host reads L2 */
+  if (L->mem) wm_quiesce(L->mem);
+  if (L->failed == GR_PRUNED) L->failed = GR_OK;
   ctx->stats.warp_steps = L->steps;
   if (ctx->nobs) {
     gr_event ev;
@@ -1033,6 +1265,8 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   int rc = L->failed;
   for (int s = 0; s < L->nslots; s++) if (L->slots[s]) block_free(L->slots[s]);
   free(L->slots); free(L->run); free(L->ready);
+  wm_free(L->mem);
+  free(L->key.p);
   free(L);
   ctx->L = NULL;
   return rc;
@@ -1066,6 +1300,9 @@ struct gr_snapshot {
 };
 
 gr_snapshot *gr_snapshot_take(gr_context *ctx) {
+  /* weak memory: everything in flight lands first (a legal run of the
+   * memory system), so that the snapshot is global memory and warps alone */
+  if (ctx->L && ctx->L->mem) wm_quiesce(ctx->L->mem);
   gr_snapshot *s = xcalloc(1, sizeof *s);
   s->nallocs = ctx->allocs.len;
   s->allocs = xcalloc(s->nallocs, sizeof(snap_alloc));
@@ -1104,6 +1341,7 @@ gr_snapshot *gr_snapshot_take(gr_context *ctx) {
         sw->w.local = xmalloc(ln);
         memcpy(sw->w.local, w->local, ln);
         sw->w.views = NULL; sw->w.nviews = 0;
+        sw->w.wl = NULL; sw->w.pend = NULL; sw->w.npend = 0;
       }
     }
   }
@@ -1129,6 +1367,7 @@ static void apply_restore(launch *L) {
     galloc *a = vec_at(&ctx->allocs, k);
     if (a->live && s->allocs[k].live && a->size == s->allocs[k].size) memcpy(a->data, s->allocs[k].data, a->size);
   }
+  if (L->mem) wm_reset(L->mem);
   for (int k = 0; k < L->nslots; k++) if (L->slots[k]) { block_free(L->slots[k]); L->slots[k] = NULL; }
   L->nready = 0;
   for (int k = 0; k < s->nblocks; k++) {
@@ -1156,6 +1395,11 @@ static void apply_restore(launch *L) {
       w->views = NULL; w->nviews = 0;
       w->rpos = -1;
       w->stuck = 0; w->backedges = 0;
+      if (L->mem) {
+        w->wl = xcalloc(32, sizeof(wm_lane));
+        for (int l = 0; l < 32; l++) wm_lane_init(&w->wl[l], b->sm, w, l);
+        w->pend = xcalloc((size_t)(L->f->nregs ? L->f->nregs : 1), sizeof(uint32_t));
+      }
       if (w->state == W_READY) ready_add(L, w);
     }
     L->slots[sb->slot] = b;

@@ -35,6 +35,7 @@ struct gr_context {
   int nobs;
   gr_stats stats;
   launch *L;          /* the launch in progress, or NULL */
+  gr_explore *explore; /* exhaustive runs draw their choices here */
 };
 
 int ctx_fail(gr_context *ctx, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

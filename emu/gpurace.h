@@ -38,6 +38,12 @@ typedef struct { unsigned x, y, z; } gr_dim3;
 
 typedef enum { GR_SCHED_RR, GR_SCHED_RANDOM } gr_sched;
 
+/* The memory model of global memory (docs/memory-model.md).  sc: every
+ * access goes straight to memory in issue order.  weak: store buffers,
+ * pending loads, per-SM queues and incoherent L1s in front of L2, with
+ * scoped fences and atomics; every choice drawn from the seed. */
+typedef enum { GR_MEMORY_SC, GR_MEMORY_WEAK } gr_memory;
+
 typedef struct {
   int sms;                    /* streaming multiprocessors (default 4) */
   uint64_t seed;              /* scheduler seed (default 1) */
@@ -46,8 +52,12 @@ typedef struct {
   int max_blocks_per_sm;      /* residency limits (defaults 16 blocks, 2048 threads, 100 KiB) */
   int max_threads_per_sm;
   uint32_t shared_per_sm;
+  gr_memory memory;           /* default sc, or weak where GPURACE_MEMORY=weak is set */
 } gr_config;
 
+/* Fills in the defaults.  The environment variable GPURACE_MEMORY (sc or
+ * weak) sets the default memory model, so that a whole test suite can run
+ * under either. */
 void gr_config_default(gr_config *cfg);
 
 typedef struct gr_context gr_context;
@@ -102,6 +112,7 @@ typedef struct {
   uint64_t thread_instructions;   /* sum of active lanes over those */
   uint64_t divergences;           /* branches that split a warp */
   uint64_t barriers;              /* block barriers completed */
+  uint64_t memory_actions;        /* weak memory: drains and deferred loads performed in the background */
 } gr_stats;
 /* Statistics of the last launch. */
 void gr_last_stats(const gr_context *ctx, gr_stats *out);
@@ -110,7 +121,7 @@ void gr_last_stats(const gr_context *ctx, gr_stats *out);
 
 typedef enum {
   GR_EV_LAUNCH_BEGIN, GR_EV_LAUNCH_END,
-  GR_EV_ACCESS,        /* one warp instruction's memory accesses */
+  GR_EV_ACCESS,        /* one warp instruction's memory accesses (see below for weak loads) */
   GR_EV_FENCE,
   GR_EV_BARRIER,       /* a block barrier completed (all live warps arrived) */
   GR_EV_SYNCWARP,
@@ -147,6 +158,10 @@ typedef struct {
   gr_dim3 grid, blockdim;
 } gr_event;
 
+/* Under weak memory a global load may perform after later instructions of
+ * its thread: its ACCESS event comes when it performs (when memory was
+ * read), for the lanes that performed together.  Stores, atomics and SC
+ * loads are reported when they issue. */
 typedef struct {
   void (*on_event)(void *user, const gr_event *ev);
   void *user;
@@ -170,6 +185,28 @@ void gr_snapshot_free(gr_snapshot *snap);
  * Valid during a launch; cleared at its end. */
 int gr_view_add(gr_context *ctx, uint32_t warp, gr_ptr base, size_t len, void *copy);
 void gr_view_clear(gr_context *ctx, uint32_t warp);
+
+/* Exhaustive exploration.  A context given an explorer draws every choice
+ * of its launches (which warp issues, and in weak memory every buffer,
+ * queue, load and L1 choice) from it instead of the seed.  Run the launch,
+ * read its outcome unless gr_explore_last_pruned says the run stopped at a
+ * state an earlier run had reached, and repeat while gr_explore_next gives
+ * 1.  Between runs the caller restores the initial memory.  Only memory
+ * operations, fences and barriers are interleaving points; other
+ * instructions of a warp run on to the next of them (they touch nothing
+ * another warp can see). */
+typedef struct gr_explore gr_explore;
+typedef struct {
+  uint64_t runs, pruned_runs, states;
+  int complete;               /* the whole space was explored within the state bound */
+  int nondeterministic;       /* a replay diverged: an engine bug, the result is void */
+} gr_explore_info;
+gr_explore *gr_explore_new(uint64_t max_states);
+void gr_explore_free(gr_explore *x);
+void gr_context_explore(gr_context *ctx, gr_explore *x);   /* NULL: back to sampled runs */
+int gr_explore_next(gr_explore *x);
+int gr_explore_last_pruned(const gr_explore *x);
+void gr_explore_stats(const gr_explore *x, gr_explore_info *out);
 
 /* Decodes a device address for reports: the allocation's name and offset. */
 int gr_describe_address(const gr_context *ctx, gr_ptr addr, const char **name, uint64_t *offset);

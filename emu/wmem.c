@@ -1,0 +1,461 @@
+/* The weak memory system: store buffers, pending loads, per-SM queues and
+ * incoherent L1s in front of the L2 coherence point.  See wmem.h and
+ * docs/memory-model.md.
+ *
+ * Invariants that the litmus verdicts rest on:
+ *   - a thread's store buffer, an SM's queue and a thread's pending loads
+ *     only ever let an entry overtake older entries it does not overlap
+ *     (loads: unless both are plain, which is what CoRR allows);
+ *   - what a thread reads is its own newest buffered bytes, over its SM's
+ *     newest queued bytes, over its SM's L1 line or L2: each level is newer
+ *     than the one below, so the block-level view only moves forward in
+ *     coherence order, and only another SM's write can leave an L1 stale;
+ *   - every write that reaches L2 from an SM updates that SM's L1 line. */
+#include "wmem.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "kir.h"
+
+#define LINE 32
+#define L1_LINES 256
+#define SMQ_CAP 64
+
+typedef struct { uint64_t tag; uint8_t *hp; uint32_t epoch; uint8_t data[LINE]; } l1line;
+
+typedef struct {
+  wm_write q[SMQ_CAP];      /* oldest first */
+  int n;
+  int apos;
+  uint32_t epoch;           /* an L1 line is valid while its epoch is this */
+  l1line l1[L1_LINES];
+} smstate;
+
+typedef struct { wm_lane *t; int sm; } active;
+
+struct wm {
+  int nsms;
+  smstate *sm;
+  wm_hooks h;
+  chooser *ch;
+  active *act;              /* lanes and SMs with something in flight */
+  int nact, actcap;
+};
+
+void bytes_put(bytes *b, const void *p, size_t n) {
+  if (b->len + n > b->cap) {
+    while (b->len + n > b->cap) b->cap = b->cap ? b->cap * 2 : 4096;
+    b->p = xrealloc(b->p, b->cap);
+  }
+  memcpy(b->p + b->len, p, n);
+  b->len += n;
+}
+
+wm *wm_new(int nsms, const wm_hooks *h, chooser *ch) {
+  wm *m = xcalloc(1, sizeof *m);
+  m->nsms = nsms;
+  m->sm = xcalloc((size_t)nsms, sizeof(smstate));
+  for (int s = 0; s < nsms; s++) { m->sm[s].apos = -1; m->sm[s].epoch = 1; }
+  m->h = *h;
+  m->ch = ch;
+  m->actcap = nsms + 64;
+  m->act = xcalloc((size_t)m->actcap, sizeof(active));
+  return m;
+}
+
+void wm_free(wm *m) {
+  if (!m) return;
+  free(m->sm);
+  free(m->act);
+  free(m);
+}
+
+void wm_lane_init(wm_lane *t, int sm, void *owner, int lane) {
+  t->nsb = t->nld = 0;
+  t->apos = -1;
+  t->sm = sm;
+  t->owner = owner;
+  t->lane = lane;
+}
+
+/* ------------------------------------------------------------- the active list */
+
+static void act_add(wm *m, wm_lane *t, int sm, int *apos) {
+  if (*apos >= 0) return;
+  if (m->nact == m->actcap) {
+    m->actcap *= 2;
+    m->act = xrealloc(m->act, (size_t)m->actcap * sizeof(active));
+  }
+  *apos = m->nact;
+  m->act[m->nact].t = t;
+  m->act[m->nact].sm = sm;
+  m->nact++;
+}
+
+static int *apos_of(wm *m, active a) { return a.t ? &a.t->apos : &m->sm[a.sm].apos; }
+
+static void act_remove(wm *m, int *apos) {
+  int i = *apos;
+  if (i < 0) return;
+  active last = m->act[--m->nact];
+  m->act[i] = last;
+  *apos_of(m, last) = i;
+  *apos = -1;
+}
+
+static void lane_update(wm *m, wm_lane *t) {
+  if (t->nsb || t->nld) act_add(m, t, t->sm, &t->apos);
+  else act_remove(m, &t->apos);
+}
+
+static void sm_update(wm *m, int s) {
+  if (m->sm[s].n) act_add(m, NULL, s, &m->sm[s].apos);
+  else act_remove(m, &m->sm[s].apos);
+}
+
+/* ------------------------------------------------------------- bytes */
+
+static int overlap(uint64_t a, int as, uint64_t b, int bs) { return a < b + (uint64_t)bs && b < a + (uint64_t)as; }
+
+/* Puts e's bytes that fall in [addr, addr+size) into buf. */
+static void overlay(uint8_t *buf, uint64_t addr, int size, const wm_write *e) {
+  uint64_t lo = addr > e->addr ? addr : e->addr;
+  uint64_t hi = addr + (uint64_t)size < e->addr + e->size ? addr + (uint64_t)size : e->addr + e->size;
+  for (uint64_t b = lo; b < hi; b++) buf[b - addr] = e->b[b - e->addr];
+}
+
+static l1line *l1_slot(smstate *S, uint64_t addr) {
+  uint64_t ln = addr / LINE;
+  return &S->l1[(ln ^ (ln >> 27)) & (L1_LINES - 1)];
+}
+
+static l1line *l1_find(smstate *S, uint64_t addr) {
+  l1line *L = l1_slot(S, addr);
+  return L->epoch == S->epoch && L->tag == addr / LINE ? L : NULL;
+}
+
+/* A write reaches L2 from SM s; that SM's own L1 copy follows it. */
+static void l2_write(wm *m, int s, uint64_t addr, uint8_t *p, int size, const uint8_t *b) {
+  if (memcmp(p, b, (size_t)size)) { memcpy(p, b, (size_t)size); ++*m->h.write_epoch; }
+  l1line *L = l1_find(&m->sm[s], addr);
+  if (L) memcpy(L->data + addr % LINE, b, (size_t)size);
+}
+
+/* ------------------------------------------------------------- draining */
+
+static void smq_drain(wm *m, int s, int i) {
+  smstate *S = &m->sm[s];
+  wm_write e = S->q[i];
+  memmove(&S->q[i], &S->q[i + 1], (size_t)(S->n - i - 1) * sizeof(wm_write));
+  S->n--;
+  l2_write(m, s, e.addr, e.p, e.size, e.b);
+  sm_update(m, s);
+}
+
+static void smq_push(wm *m, int s, const wm_write *e) {
+  smstate *S = &m->sm[s];
+  if (S->n == SMQ_CAP) smq_drain(m, s, 0);
+  S->q[S->n++] = *e;
+  ++*m->h.write_epoch;
+  sm_update(m, s);
+}
+
+static void sb_drain(wm *m, wm_lane *t, int i) {
+  wm_write e = t->sb[i];
+  memmove(&t->sb[i], &t->sb[i + 1], (size_t)(t->nsb - i - 1) * sizeof(wm_write));
+  t->nsb--;
+  smq_push(m, t->sm, &e);
+  lane_update(m, t);
+}
+
+/* Drains, oldest first, everything up to the newest entry overlapping
+ * [addr, addr+size): in-order draining is always allowed. */
+static void smq_drain_upto(wm *m, int s, uint64_t addr, int size) {
+  smstate *S = &m->sm[s];
+  int last = -1;
+  for (int i = 0; i < S->n; i++) if (overlap(S->q[i].addr, S->q[i].size, addr, size)) last = i;
+  for (int k = 0; k <= last; k++) smq_drain(m, s, 0);
+}
+
+static void sb_drain_upto(wm *m, wm_lane *t, uint64_t addr, int size) {
+  int last = -1;
+  for (int i = 0; i < t->nsb; i++) if (overlap(t->sb[i].addr, t->sb[i].size, addr, size)) last = i;
+  for (int k = 0; k <= last; k++) sb_drain(m, t, 0);
+}
+
+/* ------------------------------------------------------------- reading */
+
+/* What thread t reads at addr now.  A strong read bypasses L1 and drops
+ * the line, so that no later plain read of the thread finds older data. */
+static void read_view(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int strong, uint8_t *buf) {
+  smstate *S = &m->sm[t->sm];
+  l1line *L = l1_slot(S, addr);
+  int valid = L->epoch == S->epoch && L->tag == addr / LINE;
+  if (strong) {
+    memcpy(buf, p, (size_t)size);
+    if (valid) L->epoch = 0;
+  } else {
+    unsigned off = (unsigned)(addr % LINE);
+    /* a line that differs from L2 is stale: hit it or miss, as chosen */
+    if (!valid || (memcmp(L->data + off, p, (size_t)size) && choose(m->ch, 2) == 1)) {
+      L->tag = addr / LINE;
+      L->hp = p - off;
+      L->epoch = S->epoch;
+      memcpy(L->data, L->hp, LINE);
+    }
+    memcpy(buf, L->data + off, (size_t)size);
+  }
+  for (int i = 0; i < S->n; i++) overlay(buf, addr, size, &S->q[i]);
+  for (int i = 0; i < t->nsb; i++) overlay(buf, addr, size, &t->sb[i]);
+}
+
+static uint64_t from_bytes(const uint8_t *b, int size) {
+  uint64_t v = 0;
+  for (int k = size - 1; k >= 0; k--) v = v << 8 | b[k];
+  return v;
+}
+
+static void to_bytes(uint8_t *b, uint64_t v, int size) {
+  for (int k = 0; k < size; k++) { b[k] = (uint8_t)v; v >>= 8; }
+}
+
+/* ------------------------------------------------------------- pending loads */
+
+static int load_conflict(const wm_load *a, const wm_load *b) {
+  return (a->strong || b->strong) && overlap(a->addr, a->size, b->addr, b->size);
+}
+
+static void perform(wm *m, wm_lane *t, int i) {
+  wm_load l = t->ld[i];
+  memmove(&t->ld[i], &t->ld[i + 1], (size_t)(t->nld - i - 1) * sizeof(wm_load));
+  t->nld--;
+  uint8_t buf[8];
+  read_view(m, t, l.addr, l.p, l.size, l.strong, buf);
+  lane_update(m, t);
+  m->h.load_done(m->h.user, t, &l, from_bytes(buf, l.size));
+}
+
+static void perform_prefix(wm *m, wm_lane *t, int last) {
+  for (int k = 0; k <= last; k++) perform(m, t, 0);
+}
+
+/* Before an access of the thread to [addr, addr+size): its older pending
+ * loads there perform first (a load may not read a later store of its own
+ * thread; two loads with a strong one among them stay in order). */
+static void perform_overlapping(wm *m, wm_lane *t, uint64_t addr, int size, int any) {
+  int last = -1;
+  for (int i = 0; i < t->nld; i++)
+    if ((any || t->ld[i].strong) && overlap(t->ld[i].addr, t->ld[i].size, addr, size)) last = i;
+  perform_prefix(m, t, last);
+}
+
+void wm_perform_reg(wm *m, wm_lane *t, int reg) {
+  int last = -1;
+  for (int i = 0; i < t->nld; i++) if (t->ld[i].reg == reg) last = i;
+  perform_prefix(m, t, last);
+}
+
+void wm_perform_all(wm *m, wm_lane *t) { perform_prefix(m, t, t->nld - 1); }
+
+/* ------------------------------------------------------------- accesses */
+
+uint64_t wm_load_now(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int strong) {
+  perform_overlapping(m, t, addr, size, strong);
+  uint8_t buf[8];
+  read_view(m, t, addr, p, size, strong, buf);
+  return from_bytes(buf, size);
+}
+
+void wm_load_defer(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int strong, int sk, int reg, int pc) {
+  if (t->nld == WM_LD_CAP) perform(m, t, 0);
+  wm_load *l = &t->ld[t->nld++];
+  l->addr = addr; l->p = p; l->size = (uint8_t)size; l->strong = (uint8_t)strong; l->sk = (uint8_t)sk;
+  l->reg = reg; l->pc = pc;
+  lane_update(m, t);
+}
+
+void wm_store(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, uint64_t v, int strong) {
+  perform_overlapping(m, t, addr, size, 1);
+  wm_write e;
+  e.addr = addr; e.p = p; e.size = (uint8_t)size;
+  to_bytes(e.b, v, size);
+  if (strong) {
+    /* a strong store is performed at L2 at once, after everything this
+     * thread and its SM wrote there before */
+    sb_drain_upto(m, t, addr, size);
+    smq_drain_upto(m, t->sm, addr, size);
+    l2_write(m, t->sm, addr, p, size, e.b);
+    return;
+  }
+  if (t->nsb == WM_SB_CAP) sb_drain(m, t, 0);
+  t->sb[t->nsb++] = e;
+  lane_update(m, t);
+}
+
+uint64_t wm_atomic(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int scope,
+                   uint64_t (*apply)(void *u, uint64_t old), void *u) {
+  perform_overlapping(m, t, addr, size, 1);
+  sb_drain_upto(m, t, addr, size);
+  smstate *S = &m->sm[t->sm];
+  uint8_t buf[8];
+  if (scope == SCOPE_BLOCK) {
+    /* performed at the SM: atomic for the threads of this SM, not for
+     * another SM's, whose updates it may overwrite when it drains */
+    memcpy(buf, p, (size_t)size);
+    for (int i = 0; i < S->n; i++) overlay(buf, addr, size, &S->q[i]);
+    uint64_t old = from_bytes(buf, size);
+    wm_write e;
+    e.addr = addr; e.p = p; e.size = (uint8_t)size;
+    to_bytes(e.b, apply(u, old), size);
+    smq_push(m, t->sm, &e);
+    return old;
+  }
+  smq_drain_upto(m, t->sm, addr, size);
+  memcpy(buf, p, (size_t)size);
+  uint64_t old = from_bytes(buf, size);
+  to_bytes(buf, apply(u, old), size);
+  l2_write(m, t->sm, addr, p, size, buf);
+  return old;
+}
+
+void wm_fence(wm *m, wm_lane *t, int scope) {
+  wm_perform_all(m, t);
+  while (t->nsb) sb_drain(m, t, 0);
+  if (scope != SCOPE_BLOCK) {
+    /* cumulative: what the block has seen reaches L2 first */
+    smstate *S = &m->sm[t->sm];
+    while (S->n) smq_drain(m, t->sm, 0);
+    S->epoch++;
+  }
+}
+
+void wm_lane_retire(wm *m, wm_lane *t) {
+  wm_perform_all(m, t);
+  while (t->nsb) sb_drain(m, t, 0);
+  act_remove(m, &t->apos);
+}
+
+/* ------------------------------------------------------------- background actions */
+
+int wm_busy(const wm *m) { return m->nact > 0; }
+int wm_active(const wm *m) { return m->nact; }
+
+static int sb_eligible(const wm_lane *t, int i) {
+  for (int j = 0; j < i; j++) if (overlap(t->sb[j].addr, t->sb[j].size, t->sb[i].addr, t->sb[i].size)) return 0;
+  return 1;
+}
+static int ld_eligible(const wm_lane *t, int i) {
+  for (int j = 0; j < i; j++) if (load_conflict(&t->ld[j], &t->ld[i])) return 0;
+  return 1;
+}
+static int smq_eligible(const smstate *S, int i) {
+  for (int j = 0; j < i; j++) if (overlap(S->q[j].addr, S->q[j].size, S->q[i].addr, S->q[i].size)) return 0;
+  return 1;
+}
+
+void wm_random_action(wm *m, rng *r) {
+  if (!m->nact) return;
+  active a = m->act[rng_below(r, (uint32_t)m->nact)];
+  if (a.t) {
+    wm_lane *t = a.t;
+    int k = (int)rng_below(r, (uint32_t)(t->nsb + t->nld));
+    if (k < t->nsb) {
+      while (!sb_eligible(t, k)) k--;
+      sb_drain(m, t, k);
+    } else {
+      k -= t->nsb;
+      while (!ld_eligible(t, k)) k--;
+      perform(m, t, k);
+    }
+  } else {
+    smstate *S = &m->sm[a.sm];
+    int k = (int)rng_below(r, (uint32_t)S->n);
+    while (!smq_eligible(S, k)) k--;
+    smq_drain(m, a.sm, k);
+  }
+}
+
+/* The enabled actions in a fixed order; with want >= 0, performs that one. */
+static int actions(wm *m, int want) {
+  int n = 0;
+  for (int k = 0; k < m->nact; k++) {
+    active a = m->act[k];
+    if (a.t) {
+      wm_lane *t = a.t;
+      for (int i = 0; i < t->nsb; i++) if (sb_eligible(t, i) && n++ == want) { sb_drain(m, t, i); return n; }
+      for (int i = 0; i < t->nld; i++) if (ld_eligible(t, i) && n++ == want) { perform(m, t, i); return n; }
+    } else {
+      smstate *S = &m->sm[a.sm];
+      for (int i = 0; i < S->n; i++) if (smq_eligible(S, i) && n++ == want) { smq_drain(m, a.sm, i); return n; }
+    }
+  }
+  return n;
+}
+
+int wm_count_actions(const wm *m) { return actions((wm *)m, -1); }
+void wm_do_action(wm *m, int k) { actions(m, k); }
+
+int wm_quiesce(wm *m) {
+  int changed = m->nact > 0;
+  while (m->nact) {
+    active a = m->act[0];
+    if (a.t) wm_lane_retire(m, a.t);
+    else while (m->sm[a.sm].n) smq_drain(m, a.sm, 0);
+  }
+  for (int s = 0; s < m->nsms; s++) {
+    smstate *S = &m->sm[s];
+    for (int k = 0; k < L1_LINES && !changed; k++)
+      if (S->l1[k].epoch == S->epoch && memcmp(S->l1[k].data, S->l1[k].hp, LINE)) changed = 1;
+    S->epoch++;
+  }
+  return changed;
+}
+
+void wm_reset(wm *m) {
+  for (int k = 0; k < m->nact; k++) {
+    if (m->act[k].t) { m->act[k].t->nsb = m->act[k].t->nld = 0; m->act[k].t->apos = -1; }
+    else { m->sm[m->act[k].sm].n = 0; m->sm[m->act[k].sm].apos = -1; }
+  }
+  m->nact = 0;
+  for (int s = 0; s < m->nsms; s++) m->sm[s].epoch++;
+}
+
+/* ------------------------------------------------------------- state keys */
+
+static void put_store(bytes *out, const wm_write *e) {
+  bytes_put(out, &e->addr, sizeof e->addr);
+  bytes_put(out, &e->size, 1);
+  bytes_put(out, e->b, e->size);
+}
+
+void wm_serialize_lane(const wm_lane *t, bytes *out) {
+  uint8_t n[2] = {(uint8_t)t->nsb, (uint8_t)t->nld};
+  bytes_put(out, n, 2);
+  for (int i = 0; i < t->nsb; i++) put_store(out, &t->sb[i]);
+  for (int i = 0; i < t->nld; i++) {
+    const wm_load *l = &t->ld[i];
+    bytes_put(out, &l->addr, sizeof l->addr);
+    bytes_put(out, &l->reg, sizeof l->reg);
+    bytes_put(out, &l->pc, sizeof l->pc);
+    uint8_t f[2] = {l->size, l->strong};
+    bytes_put(out, f, 2);
+  }
+}
+
+void wm_serialize(const wm *m, bytes *out) {
+  for (int s = 0; s < m->nsms; s++) {
+    const smstate *S = &m->sm[s];
+    bytes_put(out, &S->n, sizeof S->n);
+    for (int i = 0; i < S->n; i++) put_store(out, &S->q[i]);
+    for (int k = 0; k < L1_LINES; k++) {
+      const l1line *L = &S->l1[k];
+      if (L->epoch != S->epoch) continue;
+      bytes_put(out, &k, sizeof k);
+      bytes_put(out, &L->tag, sizeof L->tag);
+      bytes_put(out, L->data, LINE);
+    }
+    int end = -1;
+    bytes_put(out, &end, sizeof end);
+  }
+}

@@ -1,0 +1,93 @@
+/* wmem: the weak memory system of one launch (global memory only; shared
+ * and local memory stay sequentially consistent).
+ *
+ * Three levels, as in DESIGN.md:
+ *   - per thread: a store buffer, and loads that have issued but not yet
+ *     performed (their register is marked pending until they do);
+ *   - per SM: the block-level queue of writes that have left their thread
+ *     but not reached L2 (what the threads of that SM already see), and an
+ *     incoherent L1 of 32-byte lines, filled from L2 and never told when
+ *     another SM writes;
+ *   - L2, the coherence point: the allocation's bytes themselves.
+ * Stores, drains and loads to different addresses may be reordered at each
+ * level; same-address order is kept wherever a store or a strong access is
+ * involved (coherence).  docs/memory-model.md states the rules and how the
+ * litmus verdicts follow from them. */
+#ifndef GR_WMEM_H
+#define GR_WMEM_H
+
+#include <stdint.h>
+
+#include "explore.h"
+
+#define WM_SB_CAP 8       /* stores a thread may have in flight */
+#define WM_LD_CAP 8       /* loads a thread may have in flight */
+
+typedef struct { uint64_t addr; uint8_t *p; uint8_t b[8]; uint8_t size; } wm_write;
+typedef struct { uint64_t addr; uint8_t *p; int32_t pc; int32_t reg; uint8_t size, strong, sk; } wm_load;
+
+typedef struct wm_lane {
+  wm_write sb[WM_SB_CAP];   /* oldest first */
+  wm_load ld[WM_LD_CAP];    /* in issue order */
+  int nsb, nld;
+  int apos;                 /* index in the active list, or -1 */
+  int sm;
+  void *owner;              /* the engine's warp */
+  int lane;
+} wm_lane;
+
+typedef struct wm wm;
+
+typedef struct {
+  /* a load performed: the engine writes its register and reports it */
+  void (*load_done)(void *user, wm_lane *t, const wm_load *ld, uint64_t value);
+  void *user;
+  uint64_t *write_epoch;    /* bumped whenever what some thread can read changes */
+} wm_hooks;
+
+wm *wm_new(int nsms, const wm_hooks *h, chooser *ch);
+void wm_free(wm *m);
+void wm_lane_init(wm_lane *t, int sm, void *owner, int lane);
+
+/* A lane's accesses.  `p` is the L2 byte of `addr` (the allocation's data). */
+uint64_t wm_load_now(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int strong);
+/* Queues a load (performing the lane's oldest one if the queue is full);
+ * the caller marks the register pending. */
+void wm_load_defer(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int strong, int sk, int reg, int pc);
+void wm_store(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, uint64_t v, int strong);
+/* An atomic read-modify-write at the level of its scope: the old value is
+ * read, apply gives the new one, all in one step. */
+uint64_t wm_atomic(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int scope,
+                   uint64_t (*apply)(void *u, uint64_t old), void *u);
+void wm_fence(wm *m, wm_lane *t, int scope);
+
+/* Performs the lane's pending loads up to and including the last one into
+ * register reg (a use of the register needs its value). */
+void wm_perform_reg(wm *m, wm_lane *t, int reg);
+void wm_perform_all(wm *m, wm_lane *t);
+/* The lane ends: its loads perform and its buffer drains to its SM. */
+void wm_lane_retire(wm *m, wm_lane *t);
+
+/* Background actions.  wm_busy: whether anything is in flight.  A sampled
+ * run calls wm_random_action; an exhaustive run enumerates the enabled
+ * actions and performs the k-th. */
+int wm_busy(const wm *m);
+int wm_active(const wm *m);                 /* lanes and SM queues with work */
+void wm_random_action(wm *m, rng *r);
+int wm_count_actions(const wm *m);
+void wm_do_action(wm *m, int k);
+
+/* Drains everything to L2 and invalidates every L1.  Returns whether that
+ * changed what any thread can read (a pending write or a stale line). */
+int wm_quiesce(wm *m);
+/* Forgets everything in flight (a snapshot restore replaces memory). */
+void wm_reset(wm *m);
+
+/* Appends the memory system's state (SM queues and L1 contents; lanes are
+ * written by wm_serialize_lane) for exhaustive exploration. */
+typedef struct { uint8_t *p; size_t len, cap; } bytes;
+void bytes_put(bytes *b, const void *p, size_t n);
+void wm_serialize(const wm *m, bytes *out);
+void wm_serialize_lane(const wm_lane *t, bytes *out);
+
+#endif
