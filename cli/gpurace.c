@@ -1,5 +1,6 @@
 /* gpurace: the command line.  `gpurace run FILE` runs a self-running kernel
- * file; `gpurace ir FILE` prints its KIR.  Exit statuses: 0 every check
+ * file; `gpurace ir FILE` prints its KIR; `gpurace litmus FILE...` runs
+ * litmus tests.  Exit statuses: 0 every check
  * held, 1 a check failed, 2 bad input or usage, 3 emulation error. */
 #include <errno.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@ static const char *const usage_main =
   "commands:\n"
   "  run    run a kernel file's //@ launch, print dumps and check results\n"
   "  ir     print the file's kernels as KIR, the SIMT bytecode\n"
+  "  litmus run litmus tests under weak memory: outcome histograms and verdicts\n"
   "  help   show help for a command (gpurace help run)\n"
   "\n"
   "exit status: 0 ok, 1 a check failed, 2 bad input or usage,\n"
@@ -38,11 +40,33 @@ static const char *const usage_run =
   "  -D NAME[=VALUE]   define a preprocessor macro, as with nvcc (repeatable)\n"
   "  --seed N          scheduler seed (default 1); same seed, same run\n"
   "  --sched rr|random warp scheduling policy (default rr)\n"
+  "  --memory sc|weak  memory model (default sc, or $GPURACE_MEMORY)\n"
   "  --sms N           number of SMs (default 4)\n"
   "  --max-steps N     give up after N warp instructions (default 100000000)\n"
   "  --dump NAME       print a buffer or __device__ variable after the run (repeatable)\n"
   "  --stats           print instruction counts\n"
   "  -q, --quiet       print only failures and errors\n";
+
+static const char *const usage_litmus =
+  "usage: gpurace litmus FILE... [OPTIONS]\n"
+  "\n"
+  "Runs each litmus test (a kernel file with //@ litmus, observe and outcome\n"
+  "directives) under weak memory and the random scheduler, prints the histogram\n"
+  "of its outcomes and a verdict line: PASS, or FAIL with the reason (a\n"
+  "forbidden outcome seen, with the seed that reproduces it; a required outcome\n"
+  "not seen).  Run k uses seed S+k, the same run as\n"
+  "'gpurace run FILE --memory weak --sched random --seed S+k'.\n"
+  "\n"
+  "options:\n"
+  "  --runs N          sampled runs per test (default 2000)\n"
+  "  --seed S          first seed (default 1)\n"
+  "  --sms N           number of SMs (default 4)\n"
+  "  --exhaustive      enumerate every schedule and memory-system choice instead,\n"
+  "                    and print the exact set of reachable outcomes\n"
+  "  --max-states N    bound of the exhaustive search (default 2000000 states)\n"
+  "  --report FILE     run both ways and write a Markdown report\n"
+  "\n"
+  "exit status: 0 every test passed, 1 one failed, 2 bad input, 3 emulation error\n";
 
 static const char *const usage_ir =
   "usage: gpurace ir FILE [-D NAME[=VALUE]]...\n"
@@ -104,6 +128,13 @@ static int parse_opts(const char *cmd, int argc, char **argv, opts *o, int allow
         if (!strcmp(val, "rr")) o->cfg.sched = GR_SCHED_RR;
         else if (!strcmp(val, "random")) o->cfg.sched = GR_SCHED_RANDOM;
         else return usage_error(cmd, "--sched takes rr or random, not '%s'", val);
+        continue;
+      }
+      if (!strcmp(a, "--memory")) {
+        NEEDVAL();
+        if (!strcmp(val, "sc")) o->cfg.memory = GR_MEMORY_SC;
+        else if (!strcmp(val, "weak")) o->cfg.memory = GR_MEMORY_WEAK;
+        else return usage_error(cmd, "--memory takes sc or weak, not '%s'", val);
         continue;
       }
       if (!strcmp(a, "--dump")) { NEEDVAL(); o->dumps[o->ndumps++] = val; continue; }
@@ -176,8 +207,113 @@ static int cmd_ir(int argc, char **argv) {
   return rc;
 }
 
+/* ------------------------------------------------------------- litmus */
+
+static void md_escape(FILE *f, const char *s) {
+  for (; *s; s++) { if (*s == '|') fputc('\\', f); fputc(*s, f); }
+}
+
+static void report_row(FILE *f, const char *path, const gr_litmus_result *sr, const gr_litmus_result *xr) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  fprintf(f, "| %s | %c | `", sr->id, sr->placement);
+  md_escape(f, sr->weak);
+  fprintf(f, "` | %s | %s | %s | ", gr_verdict_name(sr->verdict), sr->pass ? "PASS" : "**FAIL**", xr->pass ? "PASS" : "**FAIL**");
+  for (size_t k = 0; k < sr->noutcomes; k++) {
+    fprintf(f, "%s%s`", k ? "<br>" : "", sr->outcomes[k].weak ? "**" : "");
+    md_escape(f, sr->outcomes[k].text);
+    fprintf(f, "`%s: %llu", sr->outcomes[k].weak ? "**" : "", (unsigned long long)sr->outcomes[k].count);
+  }
+  fputs(" | ", f);
+  for (size_t k = 0; k < xr->noutcomes; k++) {
+    fprintf(f, "%s%s`", k ? "<br>" : "", xr->outcomes[k].weak ? "**" : "");
+    md_escape(f, xr->outcomes[k].text);
+    fprintf(f, "`%s", xr->outcomes[k].weak ? "**" : "");
+  }
+  fprintf(f, " | %llu | %s |\n", (unsigned long long)xr->explored.states, base);
+}
+
+static int cmd_litmus(int argc, char **argv) {
+  gr_litmus_opts lo;
+  gr_litmus_opts_default(&lo);
+  const char *report = NULL;
+  char **files = argv;   /* file names are compacted in place: nfiles <= i */
+  int nfiles = 0;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i], *val = NULL;
+    const char *cmd = "litmus";
+    uint64_t n;
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(usage_litmus, stdout); return 0; }
+    if (!strcmp(a, "--runs")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1) { return usage_error(cmd, "--runs needs a positive integer, not '%s'", val); } lo.runs = n; continue; }
+    if (!strcmp(a, "--seed")) { NEEDVAL(); if (!parse_u64(val, &n)) { return usage_error(cmd, "--seed needs a non-negative integer, not '%s'", val); } lo.seed = n; continue; }
+    if (!strcmp(a, "--sms")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1 || n > 1024) { return usage_error(cmd, "--sms needs an integer from 1 to 1024, not '%s'", val); } lo.sms = (int)n; continue; }
+    if (!strcmp(a, "--max-states")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1) { return usage_error(cmd, "--max-states needs a positive integer, not '%s'", val); } lo.max_states = n; continue; }
+    if (!strcmp(a, "--exhaustive")) { lo.exhaustive = 1; continue; }
+    if (!strcmp(a, "--report")) { NEEDVAL(); report = val; continue; }
+    if (a[0] == '-' && a[1]) return usage_error(cmd, "unknown option '%s'", a);
+    files[nfiles++] = argv[i];
+  }
+  if (!nfiles) { return usage_error("litmus", "%s", "no FILE given"); }
+  FILE *rep = NULL;
+  if (report) {
+    rep = fopen(report, "w");
+    if (!rep) { fprintf(stderr, "gpurace litmus: cannot write %s\n", report); return 2; }
+    fprintf(rep, "# Litmus conformance of the weak memory model\n\n"
+                 "Generated by `gpurace litmus --runs %llu --seed %llu --sms %d --report FILE kernels/litmus/*.cu`.\n"
+                 "Each test runs %llu times under weak memory and the random scheduler (run k with seed %llu+k),\n"
+                 "then is explored exhaustively: every schedule and every memory-system choice, with the exact\n"
+                 "set of reachable outcomes.  Verdicts and hardware notes: `shared/litmus.md`; the model:\n"
+                 "`docs/memory-model.md`.  The weak outcome of each test is in bold.\n\n"
+                 "| test | pl. | weak outcome | verdict | sampled | exhaustive | outcome counts (sampled) | reachable set (exhaustive) | states | file |\n"
+                 "|---|---|---|---|---|---|---|---|---|---|\n",
+            (unsigned long long)lo.runs, (unsigned long long)lo.seed, lo.sms, (unsigned long long)lo.runs, (unsigned long long)lo.seed);
+  }
+  int worst = 0, failed = 0;
+  for (int k = 0; k < nfiles; k++) {
+    gr_litmus_result r, xr;
+    gr_litmus_opts o1 = lo;
+    if (rep) o1.exhaustive = 0;
+    int rc = gr_litmus_run(files[k], &o1, &r);
+    if (rc) {
+      fprintf(stderr, "%s\n", r.reason);
+      if (rc > worst) worst = rc;
+      gr_litmus_result_free(&r);
+      continue;
+    }
+    gr_litmus_print(stdout, files[k], &r);
+    int pass = r.pass;
+    if (rep) {
+      gr_litmus_opts o2 = lo;
+      o2.exhaustive = 1;
+      rc = gr_litmus_run(files[k], &o2, &xr);
+      if (rc) { fprintf(stderr, "%s\n", xr.reason); if (rc > worst) worst = rc; }
+      else {
+        gr_litmus_print(stdout, files[k], &xr);
+        pass = pass && xr.pass;
+        report_row(rep, files[k], &r, &xr);
+      }
+      gr_litmus_result_free(&xr);
+    }
+    if (!pass) failed++;
+    gr_litmus_result_free(&r);
+    fflush(stdout);
+  }
+  if (rep) {
+    fprintf(rep, "\n%d tests, %d failed.\n", nfiles, failed);
+    fclose(rep);
+  }
+  printf("%d tests, %d passed, %d failed\n", nfiles, nfiles - failed, failed);
+  if (worst) return worst;
+  return failed ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) { fputs(usage_main, stderr); return 2; }
+  const char *mem = getenv("GPURACE_MEMORY");
+  if (mem && *mem && strcmp(mem, "sc") && strcmp(mem, "weak")) {
+    fprintf(stderr, "gpurace: GPURACE_MEMORY must be sc or weak, not '%s'\n", mem);
+    return 2;
+  }
   const char *cmd = argv[1];
   if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) { fputs(usage_main, stdout); return 0; }
   if (!strcmp(cmd, "--version")) { puts("gpurace " PACKAGE_VERSION); return 0; }
@@ -185,9 +321,11 @@ int main(int argc, char **argv) {
     if (argc < 3) { fputs(usage_main, stdout); return 0; }
     if (!strcmp(argv[2], "run")) { fputs(usage_run, stdout); return 0; }
     if (!strcmp(argv[2], "ir")) { fputs(usage_ir, stdout); return 0; }
+    if (!strcmp(argv[2], "litmus")) { fputs(usage_litmus, stdout); return 0; }
     return usage_error(NULL, "no help for '%s'", argv[2]);
   }
   if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
   if (!strcmp(cmd, "ir")) return cmd_ir(argc - 2, argv + 2);
+  if (!strcmp(cmd, "litmus")) return cmd_litmus(argc - 2, argv + 2);
   return usage_error(NULL, "unknown command '%s'", cmd);
 }

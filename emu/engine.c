@@ -146,6 +146,7 @@ void gr_context_destroy(gr_context *ctx) {
 
 const char *gr_error(const gr_context *ctx) { return ctx->err; }
 const gr_config *gr_context_config(const gr_context *ctx) { return &ctx->cfg; }
+void gr_context_reseed(gr_context *ctx, uint64_t seed) { ctx->cfg.seed = seed; }
 
 /* ------------------------------------------------------------- global memory */
 
@@ -1253,9 +1254,10 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
     /* everything left is waiting: cannot happen with exited warps ignored, but be exact */
     for (int s = 0; s < L->nslots; s++) if (L->slots[s]) { check_deadlock(L); if (!L->failed) fault(L, -1, "internal error: blocks left unfinished"); break; }
   }
-  /* the end of a kernel orders everything: the host reads L2 */
-  if (L->mem) wm_quiesce(L->mem);
+  /* the end of a kernel orders everything: the host reads L2 (a run cut
+   * short by the explorer has no outcome, and must make no more choices) */
   if (L->failed == GR_PRUNED) L->failed = GR_OK;
+  else if (L->mem) wm_quiesce(L->mem);
   ctx->stats.warp_steps = L->steps;
   if (ctx->nobs) {
     gr_event ev;

@@ -42,4 +42,10 @@ int ctx_fail(gr_context *ctx, int code, const char *fmt, ...) __attribute__((for
 /* Host pointer for [addr, addr+n) of global memory, or NULL with an error set. */
 uint8_t *ctx_global_span(gr_context *ctx, gr_ptr addr, uint64_t n);
 
+/* script.c, for the litmus runner: the test's header, and the observed
+ * outcome after a run ("r1=1 r2=0"), with whether it is the weak one. */
+void script_litmus(const gr_script *s, char *id, size_t idn, char *placement, gr_verdict *v, const char **weak);
+int script_outcome(gr_script *s, char *buf, size_t n, int *is_weak);
+void gr_context_reseed(gr_context *ctx, uint64_t seed);
+
 #endif

@@ -225,9 +225,55 @@ int gr_script_run(gr_script *s);
 int gr_script_dump(gr_script *s, const char *name, FILE *out);
 /* Evaluates every check; prints one line per check; GR_ECHECK if one failed. */
 int gr_script_check(gr_script *s, FILE *out);
+/* Restores every buffer and __device__ variable to its initial value, so
+ * that the file can run again in the same context. */
+int gr_script_reset(gr_script *s);
 /* The expected verdict: 1 race, 0 no race, -1 not stated. */
 int gr_script_expect_race(const gr_script *s);
 gr_module *gr_script_module(gr_script *s);
+
+/* ---------------------------------------------------------------- litmus tests */
+
+/* A litmus file adds:
+ *   //@ litmus ID W|B|G                    placement: one warp, one block, one thread per block
+ *   //@ observe VAR=NAME[INDEX] ...        the outcome, read after the run
+ *   //@ outcome VAR=VALUE ... VERDICT      the weak outcome and its verdict */
+typedef enum { GR_VERDICT_NONE, GR_FORBIDDEN, GR_ALLOWED_REQUIRED, GR_ALLOWED_OPTIONAL } gr_verdict;
+const char *gr_verdict_name(gr_verdict v);
+
+typedef struct {
+  uint64_t runs;          /* sampled runs (default 2000) */
+  uint64_t seed;          /* run k uses seed + k (default 1) */
+  int exhaustive;         /* enumerate every schedule and memory choice instead */
+  uint64_t max_states;    /* exhaustive: bound on distinct states (default 2000000) */
+  int sms;                /* SMs (default 4) */
+} gr_litmus_opts;
+void gr_litmus_opts_default(gr_litmus_opts *o);
+
+typedef struct { char *text; uint64_t count, first_seed; int weak; } gr_outcome;
+
+typedef struct {
+  char id[32];
+  char placement;
+  gr_verdict verdict;
+  char weak[256];            /* the weak outcome, as written */
+  int exhaustive;
+  uint64_t runs, weak_count;
+  gr_outcome *outcomes;      /* sorted by text */
+  size_t noutcomes;
+  gr_explore_info explored;  /* exhaustive runs */
+  int pass;
+  char reason[768];          /* why it failed, or a remark */
+} gr_litmus_result;
+
+/* Runs the litmus file at path: N seeded runs under weak memory and the
+ * random scheduler, or the exhaustive exploration.  GR_OK when the test
+ * ran (pass or not: see r->pass), else an error with gr_error text in
+ * r->reason. */
+int gr_litmus_run(const char *path, const gr_litmus_opts *o, gr_litmus_result *r);
+/* The histogram and the verdict line. */
+void gr_litmus_print(FILE *out, const char *path, const gr_litmus_result *r);
+void gr_litmus_result_free(gr_litmus_result *r);
 
 #ifdef __cplusplus
 }

@@ -5,6 +5,9 @@
  *   //@ arg NAME = VALUE
  *   //@ expect race | norace
  *   //@ check NAME = {V, ...} | VALUE [tol(EPS)]
+ *   //@ litmus ID W|B|G                   (a litmus test and its placement)
+ *   //@ observe VAR=NAME[INDEX] ...       (the outcome: values after the run)
+ *   //@ outcome VAR=VALUE ... forbidden | allowed-required | allowed-optional
  *
  * Kernel parameters bind by name: a pointer parameter to the buffer of that
  * name, a scalar parameter to the arg of that name.  Directives are read
@@ -41,6 +44,8 @@ typedef struct {
 
 typedef struct { char *name; num v; int line; int used; } sarg;
 typedef struct { char *name; num *vals; size_t n; int all_equal; double tol; int line; } scheck;
+typedef struct { char var[32]; char buf[256]; uint64_t index; } sobserve;
+typedef struct { char var[32]; num v; } sweak;
 
 struct gr_script {
   gr_context *ctx;
@@ -55,6 +60,14 @@ struct gr_script {
   sarg *args; size_t nargs;
   scheck *checks; size_t nchecks;
   int ran;
+  /* litmus tests */
+  char litmus_id[32];
+  char placement;
+  gr_verdict verdict;
+  int litmus_line;
+  sobserve *obs; size_t nobs;
+  sweak *weak; size_t nweak;
+  char weak_text[256];
 };
 
 typedef struct {
@@ -156,7 +169,7 @@ static int directive(dp *d) {
   gr_script *s = d->s;
   char kw[32];
   const char *at = (skipws(d), d->p);
-  if (!word(d, kw, sizeof kw)) return derr(d, at, "expected a directive (launch, buffer, arg, expect, check)");
+  if (!word(d, kw, sizeof kw)) return derr(d, at, "expected a directive (launch, buffer, arg, expect, check, litmus, observe, outcome)");
   if (!strcmp(kw, "launch")) {
     if (s->kernel) return derr(d, at, "a second launch directive (a file has one launch; use a C driver for more)");
     char name[256];
@@ -305,7 +318,76 @@ static int directive(dp *d) {
     s->checks[s->nchecks++] = c;
     return GR_OK;
   }
-  return derr(d, at, "unknown directive '%s' (launch, buffer, arg, expect, check)", kw);
+  if (!strcmp(kw, "litmus")) {
+    if (s->litmus_id[0]) return derr(d, at, "a second litmus directive");
+    const char *ip = (skipws(d), d->p);
+    if (!word(d, s->litmus_id, sizeof s->litmus_id)) return derr(d, ip, "expected the test's id after 'litmus'");
+    char pl[8];
+    const char *pp = (skipws(d), d->p);
+    if (!word(d, pl, sizeof pl) || strlen(pl) != 1 || !strchr("WBG", pl[0]))
+      return derr(d, pp, "expected the placement: W (one warp), B (one block, several warps) or G (one thread per block)");
+    s->placement = pl[0];
+    s->litmus_line = d->line;
+    if (!at_end(d)) return derr(d, NULL, "unexpected text after the litmus directive");
+    return GR_OK;
+  }
+  if (!strcmp(kw, "observe")) {
+    while (!at_end(d)) {
+      sobserve o;
+      memset(&o, 0, sizeof o);
+      const char *vp = d->p;
+      if (!word(d, o.var, sizeof o.var)) return derr(d, vp, "expected VAR=BUFFER[INDEX]");
+      for (size_t k = 0; k < s->nobs; k++) if (!strcmp(s->obs[k].var, o.var)) return derr(d, vp, "'%s' observed twice", o.var);
+      if (!eat(d, '=')) return derr(d, NULL, "expected '=' after '%s'", o.var);
+      const char *bp = (skipws(d), d->p);
+      if (!word(d, o.buf, sizeof o.buf)) return derr(d, bp, "expected a buffer or variable name");
+      if (eat(d, '[')) {
+        num n;
+        const char *np = (skipws(d), d->p);
+        if (parse_num(d, &n)) return GR_EINPUT;
+        if (n.is_float || n.i < 0) return derr(d, np, "index must be a non-negative integer");
+        o.index = n.u;
+        if (!eat(d, ']')) return derr(d, NULL, "expected ']'");
+      }
+      s->obs = xrealloc(s->obs, (s->nobs + 1) * sizeof(sobserve));
+      s->obs[s->nobs++] = o;
+    }
+    if (!s->nobs) return derr(d, at, "observe needs at least one VAR=BUFFER[INDEX]");
+    return GR_OK;
+  }
+  if (!strcmp(kw, "outcome")) {
+    if (s->verdict != GR_VERDICT_NONE) return derr(d, at, "a second outcome directive");
+    const char *start = (skipws(d), d->p);
+    for (;;) {
+      const char *vp = (skipws(d), d->p);
+      char w[32];
+      if (!word(d, w, sizeof w)) return derr(d, vp, "expected VAR=VALUE ... and a verdict");
+      if (!strcmp(w, "forbidden") || !strcmp(w, "allowed")) {
+        const char *end = vp;
+        if (!strcmp(w, "forbidden")) s->verdict = GR_FORBIDDEN;
+        else {
+          char w2[32];
+          if (!eat(d, '-') || !word(d, w2, sizeof w2) || (strcmp(w2, "required") && strcmp(w2, "optional")))
+            return derr(d, vp, "expected forbidden, allowed-required or allowed-optional");
+          s->verdict = !strcmp(w2, "required") ? GR_ALLOWED_REQUIRED : GR_ALLOWED_OPTIONAL;
+        }
+        while (end > start && (end[-1] == ' ' || end[-1] == '\t')) end--;
+        snprintf(s->weak_text, sizeof s->weak_text, "%.*s", (int)(end - start), start);
+        break;
+      }
+      sweak x;
+      memset(&x, 0, sizeof x);
+      snprintf(x.var, sizeof x.var, "%s", w);
+      if (!eat(d, '=')) return derr(d, NULL, "expected '=' after '%s'", w);
+      if (parse_num(d, &x.v)) return GR_EINPUT;
+      s->weak = xrealloc(s->weak, (s->nweak + 1) * sizeof(sweak));
+      s->weak[s->nweak++] = x;
+    }
+    if (!s->nweak) return derr(d, at, "outcome needs at least one VAR=VALUE before the verdict");
+    if (!at_end(d)) return derr(d, NULL, "unexpected text after the verdict");
+    return GR_OK;
+  }
+  return derr(d, at, "unknown directive '%s' (launch, buffer, arg, expect, check, litmus, observe, outcome)", kw);
 }
 
 void gr_script_free(gr_script *s) {
@@ -314,6 +396,7 @@ void gr_script_free(gr_script *s) {
   for (size_t k = 0; k < s->nargs; k++) free(s->args[k].name);
   for (size_t k = 0; k < s->nchecks; k++) { free(s->checks[k].name); free(s->checks[k].vals); }
   free(s->bufs); free(s->args); free(s->checks);
+  free(s->obs); free(s->weak);
   free(s->kernel); free(s->path);
   free(s);
 }
@@ -347,6 +430,26 @@ int gr_script_load(gr_context *ctx, const char *path, const char *const *defines
   if (rc == GR_OK) {
     int np = gr_kernel_nparams(s->mod, s->kernel);
     if (np < 0) rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: the launch names '%s', which is not a __global__ function of the file", path, s->launch_line, s->kernel);
+  }
+  if (rc == GR_OK && (s->nobs || s->nweak || s->litmus_id[0])) {
+    if (!s->litmus_id[0] || !s->nobs || !s->nweak)
+      rc = ctx_fail(ctx, GR_EINPUT, "%s: error: a litmus test needs '//@ litmus', '//@ observe' and '//@ outcome' directives", path);
+    for (size_t k = 0; k < s->nweak && rc == GR_OK; k++) {
+      size_t j = 0;
+      while (j < s->nobs && strcmp(s->obs[j].var, s->weak[k].var)) j++;
+      if (j == s->nobs) rc = ctx_fail(ctx, GR_EINPUT, "%s: error: the outcome names '%s', which no '//@ observe' defines", path, s->weak[k].var);
+    }
+    /* the placement is a claim about the launch: hold the file to it */
+    gr_dim3 g = s->grid, b = s->block;
+    unsigned nb = g.x * g.y * g.z, nt = b.x * b.y * b.z;
+    const char *bad = NULL;
+    if (rc == GR_OK) {
+      if (s->placement == 'W' && (nb != 1 || nt > 32)) bad = "W needs one block of at most 32 threads";
+      if (s->placement == 'B' && (nb != 1 || nt <= 32)) bad = "B needs one block of more than 32 threads";
+      if (s->placement == 'G' && (nb < 2 || nt != 1)) bad = "G needs several blocks of one thread";
+      if (s->placement == 'G' && (int)nb > ctx->cfg.sms) bad = "G needs a block per SM: more blocks than SMs";
+      if (bad) rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: placement %c does not match the launch: %s", path, s->litmus_line, s->placement, bad);
+    }
   }
   if (rc != GR_OK) { gr_script_free(s); return rc; }
   *out = s;
@@ -398,10 +501,24 @@ static int init_buffer(gr_script *s, sbuffer *b) {
     }
     write_elem(host + k * es, b->type, bits);
   }
-  int rc = gr_malloc(s->ctx, n * es, b->name, &b->ptr);
+  int rc = b->ptr ? GR_OK : gr_malloc(s->ctx, n * es, b->name, &b->ptr);
   if (rc == GR_OK) rc = gr_memcpy_htod(s->ctx, b->ptr, host, n * es);
   free(host);
   return rc;
+}
+
+int gr_script_reset(gr_script *s) {
+  for (size_t k = 0; k < s->nbufs; k++) {
+    if (!s->bufs[k].ptr) continue;
+    int rc = init_buffer(s, &s->bufs[k]);
+    if (rc) return rc;
+  }
+  kir_module *km = s->mod->km;
+  for (int k = 0; k < km->nglobals; k++) {
+    int rc = gr_memcpy_htod(s->ctx, s->mod->gaddr[k], km->globals[k].init, km->globals[k].size);
+    if (rc) return rc;
+  }
+  return GR_OK;
 }
 
 int gr_script_run(gr_script *s) {
@@ -473,11 +590,17 @@ static uint64_t read_elem(const uint8_t *p, gr_type t) {
   return sem_canon((int)t, v);
 }
 
+static void fmt_elem(char *buf, size_t n, uint64_t v, gr_type t) {
+  if (t == GR_F32) snprintf(buf, n, "%.9g", (double)sem_f32(v));
+  else if (t == GR_F64) snprintf(buf, n, "%.17g", sem_f64(v));
+  else if (sem_sk_is_signed((int)t)) snprintf(buf, n, "%lld", (long long)v);
+  else snprintf(buf, n, "%llu", (unsigned long long)v);
+}
+
 static void print_elem(FILE *out, uint64_t v, gr_type t) {
-  if (t == GR_F32) fprintf(out, "%.9g", (double)sem_f32(v));
-  else if (t == GR_F64) fprintf(out, "%.17g", sem_f64(v));
-  else if (sem_sk_is_signed((int)t)) fprintf(out, "%lld", (long long)v);
-  else fprintf(out, "%llu", (unsigned long long)v);
+  char buf[64];
+  fmt_elem(buf, sizeof buf, v, t);
+  fputs(buf, out);
 }
 
 int gr_script_dump(gr_script *s, const char *name, FILE *out) {
@@ -549,4 +672,47 @@ int gr_script_check(gr_script *s, FILE *out) {
 }
 
 int gr_script_expect_race(const gr_script *s) { return s->expect; }
+
+const char *gr_verdict_name(gr_verdict v) {
+  switch (v) {
+  case GR_FORBIDDEN: return "forbidden";
+  case GR_ALLOWED_REQUIRED: return "allowed-required";
+  case GR_ALLOWED_OPTIONAL: return "allowed-optional";
+  default: return "none";
+  }
+}
+
+void script_litmus(const gr_script *s, char *id, size_t idn, char *placement, gr_verdict *v, const char **weak) {
+  snprintf(id, idn, "%s", s->litmus_id);
+  *placement = s->placement;
+  *v = s->verdict;
+  *weak = s->weak_text;
+}
+
+int script_outcome(gr_script *s, char *buf, size_t n, int *is_weak) {
+  size_t len = 0;
+  *is_weak = 1;
+  buf[0] = 0;
+  for (size_t k = 0; k < s->nobs; k++) {
+    sobserve *o = &s->obs[k];
+    uint8_t *data;
+    gr_type t;
+    size_t count;
+    int rc = fetch(s, o->buf, &data, &t, &count);
+    if (rc) return rc;
+    if (o->index >= count) {
+      free(data);
+      return ctx_fail(s->ctx, GR_EINPUT, "%s: error: observe %s=%s[%llu]: '%s' has %zu elements", s->path, o->var, o->buf,
+                      (unsigned long long)o->index, o->buf, count);
+    }
+    uint64_t v = read_elem(data + o->index * (size_t)gr_type_size(t), t);
+    free(data);
+    char val[64];
+    fmt_elem(val, sizeof val, v, t);
+    len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s%s=%s", k ? " " : "", o->var, val);
+    for (size_t j = 0; j < s->nweak; j++)
+      if (!strcmp(s->weak[j].var, o->var) && !num_matches(s->weak[j].v, v, t, 0)) *is_weak = 0;
+  }
+  return GR_OK;
+}
 gr_module *gr_script_module(gr_script *s) { return s->mod; }

@@ -1,0 +1,139 @@
+/* The litmus runner: a litmus file run many times under weak memory (or
+ * explored exhaustively), the histogram of its outcomes, and its verdict. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+void gr_litmus_opts_default(gr_litmus_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->runs = 2000;
+  o->seed = 1;
+  o->max_states = 2000000;
+  o->sms = 4;
+}
+
+static int cmp_outcome(const void *a, const void *b) {
+  return strcmp(((const gr_outcome *)a)->text, ((const gr_outcome *)b)->text);
+}
+
+static void record(gr_litmus_result *r, const char *text, int weak, uint64_t seed) {
+  size_t k = 0;
+  while (k < r->noutcomes && strcmp(r->outcomes[k].text, text)) k++;
+  if (k == r->noutcomes) {
+    r->outcomes = xrealloc(r->outcomes, (r->noutcomes + 1) * sizeof(gr_outcome));
+    gr_outcome *o = &r->outcomes[r->noutcomes++];
+    o->text = xstrdup(text);
+    o->count = 0;
+    o->first_seed = seed;
+    o->weak = weak;
+  }
+  r->outcomes[k].count++;
+  if (weak) r->weak_count++;
+}
+
+/* One run from the initial memory; records its outcome unless an
+ * exhaustive run stopped at a known state. */
+static int one_run(gr_script *s, gr_litmus_result *r, uint64_t seed, const gr_explore *x) {
+  int rc = gr_script_reset(s);
+  if (rc == GR_OK) rc = gr_script_run(s);
+  if (rc != GR_OK || (x && gr_explore_last_pruned(x))) return rc;
+  char text[1024];
+  int weak;
+  rc = script_outcome(s, text, sizeof text, &weak);
+  if (rc == GR_OK) record(r, text, weak, seed);
+  return rc;
+}
+
+int gr_litmus_run(const char *path, const gr_litmus_opts *o, gr_litmus_result *r) {
+  memset(r, 0, sizeof *r);
+  gr_config cfg;
+  gr_config_default(&cfg);
+  cfg.memory = GR_MEMORY_WEAK;
+  cfg.sched = GR_SCHED_RANDOM;
+  cfg.sms = o->sms;
+  cfg.seed = o->seed;
+  gr_context *ctx = gr_context_create(&cfg);
+  gr_script *s = NULL;
+  int rc = gr_script_load(ctx, path, NULL, 0, &s);
+  const char *weak = "";
+  if (rc == GR_OK) {
+    script_litmus(s, r->id, sizeof r->id, &r->placement, &r->verdict, &weak);
+    snprintf(r->weak, sizeof r->weak, "%s", weak);
+    if (!r->id[0]) rc = ctx_fail(ctx, GR_EINPUT, "%s: error: not a litmus test (no '//@ litmus' directive)", path);
+  }
+  gr_explore *x = NULL;
+  uint64_t seed = o->seed;
+  if (rc == GR_OK && o->exhaustive) {
+    r->exhaustive = 1;
+    x = gr_explore_new(o->max_states);
+    gr_context_explore(ctx, x);
+    do {
+      rc = one_run(s, r, 0, x);
+      if (rc == GR_OK && !gr_explore_last_pruned(x)) r->runs++;
+    } while (rc == GR_OK && gr_explore_next(x));
+    gr_explore_stats(x, &r->explored);
+  } else if (rc == GR_OK) {
+    for (uint64_t k = 0; k < o->runs && rc == GR_OK; k++) {
+      seed = o->seed + k;
+      gr_context_reseed(ctx, seed);
+      rc = one_run(s, r, seed, NULL);
+      r->runs++;
+    }
+  }
+  if (rc != GR_OK) {
+    if (x || !s) snprintf(r->reason, sizeof r->reason, "%s", gr_error(ctx));
+    else snprintf(r->reason, sizeof r->reason, "run with seed %llu: %s", (unsigned long long)seed, gr_error(ctx));
+  } else {
+    if (r->noutcomes) qsort(r->outcomes, r->noutcomes, sizeof(gr_outcome), cmp_outcome);
+    uint64_t first = UINT64_MAX;
+    for (size_t k = 0; k < r->noutcomes; k++) if (r->outcomes[k].weak && r->outcomes[k].first_seed < first) first = r->outcomes[k].first_seed;
+    int seen = r->weak_count > 0;
+    const char *vn = gr_verdict_name(r->verdict);
+    if (x && !r->explored.complete) {
+      r->pass = 0;
+      snprintf(r->reason, sizeof r->reason, "%s after %llu states: the reachable set is incomplete",
+               r->explored.nondeterministic ? "a replayed run diverged (engine bug)" : "state bound reached",
+               (unsigned long long)r->explored.states);
+    } else if (r->verdict == GR_FORBIDDEN) {
+      r->pass = !seen;
+      if (!seen) snprintf(r->reason, sizeof r->reason, x ? "forbidden outcome unreachable" : "forbidden outcome never seen");
+      else if (x) snprintf(r->reason, sizeof r->reason, "forbidden outcome %s is reachable", r->weak);
+      else
+        snprintf(r->reason, sizeof r->reason,
+                 "forbidden outcome %s seen in %llu of %llu runs; reproduce: gpurace run %s --memory weak --sched random --sms %d --seed %llu",
+                 r->weak, (unsigned long long)r->weak_count, (unsigned long long)r->runs, path, o->sms, (unsigned long long)first);
+    } else {
+      r->pass = seen || r->verdict == GR_ALLOWED_OPTIONAL;
+      if (x) snprintf(r->reason, sizeof r->reason, "%s outcome %sreachable", vn, seen ? "" : "not ");
+      else if (seen)
+        snprintf(r->reason, sizeof r->reason, "%s outcome seen in %llu of %llu runs (first: seed %llu)", vn,
+                 (unsigned long long)r->weak_count, (unsigned long long)r->runs, (unsigned long long)first);
+      else snprintf(r->reason, sizeof r->reason, "%s outcome not seen in %llu runs", vn, (unsigned long long)r->runs);
+    }
+  }
+  gr_explore_free(x);
+  gr_script_free(s);
+  gr_context_destroy(ctx);
+  return rc;
+}
+
+void gr_litmus_print(FILE *out, const char *path, const gr_litmus_result *r) {
+  if (r->exhaustive)
+    fprintf(out, "%s (%c) %s: exhaustive, %llu runs to completion, %llu cut at known states, %llu states\n", r->id, r->placement,
+            path, (unsigned long long)r->runs, (unsigned long long)r->explored.pruned_runs, (unsigned long long)r->explored.states);
+  else fprintf(out, "%s (%c) %s: %llu runs\n", r->id, r->placement, path, (unsigned long long)r->runs);
+  for (size_t k = 0; k < r->noutcomes; k++) {
+    const gr_outcome *o = &r->outcomes[k];
+    if (r->exhaustive) fprintf(out, "  reachable  %s%s\n", o->text, o->weak ? "   <- weak" : "");
+    else fprintf(out, "  %9llu  %s%s\n", (unsigned long long)o->count, o->text, o->weak ? "   <- weak" : "");
+  }
+  fprintf(out, "%s %s: %s: %s\n", r->pass ? "PASS" : "FAIL", r->id, r->weak, r->reason);
+}
+
+void gr_litmus_result_free(gr_litmus_result *r) {
+  for (size_t k = 0; k < r->noutcomes; k++) free(r->outcomes[k].text);
+  free(r->outcomes);
+  r->outcomes = NULL;
+  r->noutcomes = 0;
+}

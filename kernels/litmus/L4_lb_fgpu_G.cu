@@ -1,0 +1,22 @@
+// L4: ld r0<-x; F.gpu; st y<-1 || ld r1<-y; F.gpu; st x<-1
+// Placement G: one thread per block, each block on its own SM.  Weak outcome r0=1 r1=1: forbidden.
+//@ litmus L4 G
+//@ launch litmus grid(2) block(1)
+//@ buffer x u32[1] = 0
+//@ buffer y u32[1] = 0
+//@ buffer out u32[2] = 0
+//@ observe r0=out[0] r1=out[1]
+//@ outcome r0=1 r1=1 forbidden
+__global__ void litmus(unsigned *x, unsigned *y, unsigned *out) {
+  if (blockIdx.x == 0) {
+    unsigned r0 = x[0];
+    __threadfence();
+    y[0] = 1;
+    out[0] = r0;
+  } else if (blockIdx.x == 1) {
+    unsigned r1 = y[0];
+    __threadfence();
+    x[0] = 1;
+    out[1] = r1;
+  }
+}
