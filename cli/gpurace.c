@@ -58,7 +58,7 @@ static const char *const usage_litmus =
   "'gpurace run FILE --memory weak --sched random --seed S+k'.\n"
   "\n"
   "options:\n"
-  "  --runs N          sampled runs per test (default 2000)\n"
+  "  --runs N          sampled runs per test (default 10000)\n"
   "  --seed S          first seed (default 1)\n"
   "  --sms N           number of SMs (default 4)\n"
   "  --exhaustive      enumerate every schedule and memory-system choice instead,\n"

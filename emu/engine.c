@@ -46,6 +46,7 @@ typedef struct warp {
   /* livelock detection: see note_backedge */
   uint64_t spin_epoch, spin_hash, backedges;
   int stuck;
+  uint32_t speed;          /* weak memory, random scheduler: relative issue rate, 1..8 */
   int32_t bar_pc;          /* where it waits, for reports */
   mview *views;
   int nviews;
@@ -85,6 +86,7 @@ struct launch {
   rng rng;
   uint64_t ev_addr[32], ev_val[32];
   wm *mem;                       /* weak memory, or NULL for sc */
+  uint32_t mem_odds, defer_odds, load_odds; /* weak memory, sampled: per-launch odds of 1024 (see gr_launch) */
   chooser ch;
   bytes key;                     /* exhaustive runs: the state at a choice point */
 };
@@ -478,6 +480,7 @@ static void block_start(launch *L, int slot, uint64_t lin) {
       w->wl = xcalloc(32, sizeof(wm_lane));
       for (int l = 0; l < 32; l++) wm_lane_init(&w->wl[l], b->sm, w, l);
       w->pend = xcalloc((size_t)(f->nregs ? f->nregs : 1), sizeof(uint32_t));
+      w->speed = 1u << rng_below(&L->rng, 4);
     }
     for (int l = 0; l < 32; l++) {
       uint32_t t = k * 32 + (uint32_t)l;
@@ -848,8 +851,8 @@ static void warp_step(launch *L, warp *w) {
   case OP_LD: case OP_ST: {
     int sk = in->flags & 0x7f, size = kir_sk_size[sk], is_ld = in->op == OP_LD, strong = (in->flags & MF_VOLATILE) != 0;
     /* weak memory: an exhaustive run always defers a load (performing it
-     * is then a choice of its own); a sampled run defers half of them */
-    int defer = is_ld && L->mem && (L->ctx->explore || choose(&L->ch, 2));
+     * is then a choice of its own); a sampled run defers some of them */
+    int defer = is_ld && L->mem && (L->ctx->explore || rng_below(&L->rng, 1024) < L->defer_odds);
     uint32_t mm = m, now = 0;
     while (mm) {
       int l = __builtin_ctz(mm), g2;
@@ -1070,7 +1073,15 @@ reconverge:
 
 static warp *pick(launch *L) {
   if (L->nready == 0) return NULL;
-  if (L->ctx->cfg.sched == GR_SCHED_RANDOM) return L->ready[rng_below(&L->rng, (uint32_t)L->nready)];
+  if (L->ctx->cfg.sched == GR_SCHED_RANDOM) {
+    if (!L->mem) return L->ready[rng_below(&L->rng, (uint32_t)L->nready)];
+    /* weak memory: warps issue at different rates, so that one thread's
+     * writes can drain, and another's run ahead, while a third waits */
+    for (;;) {
+      warp *w = L->ready[rng_below(&L->rng, (uint32_t)L->nready)];
+      if (rng_below(&L->rng, 8) < w->speed) return w;
+    }
+  }
   for (int k = 0; k < L->nrun; k++) {
     warp *w = L->run[L->rr];
     L->rr = L->rr + 1 == L->nrun ? 0 : L->rr + 1;
@@ -1214,6 +1225,12 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   if (cfg->memory == GR_MEMORY_WEAK) {
     wm_hooks h = {load_done, L, &L->write_epoch};
     L->mem = wm_new(cfg->sms, &h, &L->ch);
+    /* each sampled run stresses the memory system differently: how often
+     * it acts in the background, and how many loads are left pending */
+    static const uint32_t odds[] = {128, 256, 512, 768, 896};
+    L->mem_odds = odds[rng_below(&L->rng, 5)];
+    L->defer_odds = odds[rng_below(&L->rng, 5)];
+    L->load_odds = 1024u >> (2 * rng_below(&L->rng, 4));   /* 1024, 256, 64 or 16 */
   }
   ctx->L = L;
   if (ctx->nobs) {
@@ -1231,10 +1248,10 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
       w = explore_pick(L);
       if (!w && (L->failed || L->nready == 0)) break;
     } else {
-      /* weak memory: a background action (a drain, a deferred load) is as
-       * likely as any one warp's next instruction */
-      if (L->mem && wm_busy(L->mem) && rng_below(&L->rng, (uint32_t)(L->nready + wm_active(L->mem))) >= (uint32_t)L->nready) {
-        wm_random_action(L->mem, &L->rng);
+      /* weak memory: a background action (a drain, a deferred load) comes
+       * with this launch's odds */
+      if (L->mem && wm_busy(L->mem) && rng_below(&L->rng, 1024) < L->mem_odds) {
+        wm_random_action(L->mem, &L->rng, L->load_odds);
         ctx->stats.memory_actions++;
         continue;
       }

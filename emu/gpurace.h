@@ -223,6 +223,8 @@ void gr_script_free(gr_script *s);
 int gr_script_run(gr_script *s);
 /* Prints a buffer or __device__ variable by name; GR_EINPUT if unknown. */
 int gr_script_dump(gr_script *s, const char *name, FILE *out);
+/* Prints every buffer of the file, in the order of its directives. */
+int gr_script_dump_all(gr_script *s, FILE *out);
 /* Evaluates every check; prints one line per check; GR_ECHECK if one failed. */
 int gr_script_check(gr_script *s, FILE *out);
 /* Restores every buffer and __device__ variable to its initial value, so
@@ -242,7 +244,7 @@ typedef enum { GR_VERDICT_NONE, GR_FORBIDDEN, GR_ALLOWED_REQUIRED, GR_ALLOWED_OP
 const char *gr_verdict_name(gr_verdict v);
 
 typedef struct {
-  uint64_t runs;          /* sampled runs (default 2000) */
+  uint64_t runs;          /* sampled runs (default 10000) */
   uint64_t seed;          /* run k uses seed + k (default 1) */
   int exhaustive;         /* enumerate every schedule and memory choice instead */
   uint64_t max_states;    /* exhaustive: bound on distinct states (default 2000000) */

@@ -7,7 +7,7 @@
 
 void gr_litmus_opts_default(gr_litmus_opts *o) {
   memset(o, 0, sizeof *o);
-  o->runs = 2000;
+  o->runs = 10000;
   o->seed = 1;
   o->max_states = 2000000;
   o->sms = 4;

@@ -620,6 +620,14 @@ int gr_script_dump(gr_script *s, const char *name, FILE *out) {
   return GR_OK;
 }
 
+int gr_script_dump_all(gr_script *s, FILE *out) {
+  for (size_t k = 0; k < s->nbufs; k++) {
+    int rc = gr_script_dump(s, s->bufs[k].name, out);
+    if (rc) return rc;
+  }
+  return GR_OK;
+}
+
 static int num_matches(num want, uint64_t got, gr_type t, double tol) {
   if (t == GR_F32 || t == GR_F64) {
     double g = t == GR_F32 ? (double)sem_f32(got) : sem_f64(got);

@@ -354,12 +354,17 @@ static int smq_eligible(const smstate *S, int i) {
   return 1;
 }
 
-void wm_random_action(wm *m, rng *r) {
+void wm_random_action(wm *m, rng *r, uint32_t load_odds) {
   if (!m->nact) return;
   active a = m->act[rng_below(r, (uint32_t)m->nact)];
   if (a.t) {
     wm_lane *t = a.t;
     int k = (int)rng_below(r, (uint32_t)(t->nsb + t->nld));
+    /* a load left pending for long lets later stores overtake it (LB) */
+    if (k >= t->nsb && rng_below(r, 1024) >= load_odds) {
+      if (!t->nsb) return;
+      k = (int)rng_below(r, (uint32_t)t->nsb);
+    }
     if (k < t->nsb) {
       while (!sb_eligible(t, k)) k--;
       sb_drain(m, t, k);

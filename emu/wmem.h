@@ -69,11 +69,12 @@ void wm_perform_all(wm *m, wm_lane *t);
 void wm_lane_retire(wm *m, wm_lane *t);
 
 /* Background actions.  wm_busy: whether anything is in flight.  A sampled
- * run calls wm_random_action; an exhaustive run enumerates the enabled
- * actions and performs the k-th. */
+ * run calls wm_random_action (which performs a chosen pending load only
+ * with odds load_odds of 1024, and else drains a store of the lane); an
+ * exhaustive run enumerates the enabled actions and performs the k-th. */
 int wm_busy(const wm *m);
 int wm_active(const wm *m);                 /* lanes and SM queues with work */
-void wm_random_action(wm *m, rng *r);
+void wm_random_action(wm *m, rng *r, uint32_t load_odds);
 int wm_count_actions(const wm *m);
 void wm_do_action(wm *m, int k);
 

@@ -1,0 +1,70 @@
+#!/bin/sh
+# gpurace litmus: verdict lines, histograms, exhaustive sets, failures with
+# a reproducing seed, reports; gpurace run --memory.
+G=${GPURACE:-./gpurace}
+S=${GR_SRCDIR:-.}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+expect() {  # expect STATUS DESCRIPTION -- command...
+  want=$1; what=$2; shift 3
+  "$@" >"$T/out" 2>"$T/err"; got=$?
+  if [ "$got" -eq "$want" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what: exit $got, want $want"; cat "$T/out" "$T/err"; fi
+}
+contains() {  # contains FILE TEXT DESCRIPTION
+  if grep -qF -- "$2" "$1"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $3: no '$2' in:"; cat "$1"; fi
+}
+L=$S/kernels/litmus
+
+expect 0 "help litmus" -- "$G" help litmus
+contains "$T/out" "--exhaustive" "litmus help documents options"
+expect 2 "litmus without files" -- "$G" litmus
+expect 2 "litmus bad runs" -- "$G" litmus --runs 0 "$L/S2_sb_G.cu"
+expect 2 "litmus unknown option" -- "$G" litmus --bogus "$L/S2_sb_G.cu"
+expect 2 "not a litmus file" -- "$G" litmus "$S/kernels/examples/reduce.cu"
+contains "$T/err" "not a litmus test" "says why"
+
+expect 0 "sampled S2" -- "$G" litmus --runs 3000 "$L/S2_sb_G.cu"
+contains "$T/out" "S2 (G)" "header names test and placement"
+contains "$T/out" "r0=0 r1=0   <- weak" "histogram marks the weak outcome"
+contains "$T/out" "PASS S2: r0=0 r1=0: allowed-required outcome seen in" "verdict line"
+contains "$T/out" "1 tests, 1 passed, 0 failed" "summary"
+
+expect 0 "exhaustive C6" -- "$G" litmus --exhaustive "$L/C6_coww_W.cu"
+contains "$T/out" "reachable  x=2" "the reachable set"
+contains "$T/out" "PASS C6: x=1: forbidden outcome unreachable" "exhaustive verdict"
+
+expect 1 "wrong forbidden claim" -- "$G" litmus --runs 3000 "$S/tests/data/litmus_wrong_forbidden.cu"
+contains "$T/out" "FAIL S2wrong: r0=0 r1=0: forbidden outcome r0=0 r1=0 seen in" "forbidden outcome reported"
+# the named seed reproduces the outcome with gpurace run
+cmd=$(sed -n 's/.*reproduce: gpurace run \([^ ]*\) \(.*\)$/\2/p' "$T/out")
+expect 0 "reproduce" -- "$G" run "$S/tests/data/litmus_wrong_forbidden.cu" $cmd --dump out
+contains "$T/out" "out u32[2] = {0, 0}" "the seed reproduces the weak outcome"
+expect 1 "wrong forbidden claim, exhaustive" -- "$G" litmus --exhaustive "$S/tests/data/litmus_wrong_forbidden.cu"
+contains "$T/out" "forbidden outcome r0=0 r1=0 is reachable" "exhaustive finds it"
+
+expect 1 "wrong required claim" -- "$G" litmus --runs 500 "$S/tests/data/litmus_wrong_required.cu"
+contains "$T/out" "FAIL M7wrong: r1=1 r2=0: allowed-required outcome not seen in 500 runs" "required outcome missing"
+expect 1 "wrong required claim, exhaustive" -- "$G" litmus --exhaustive "$S/tests/data/litmus_wrong_required.cu"
+contains "$T/out" "allowed-required outcome not reachable" "exhaustive proves it missing"
+
+expect 1 "bound too small" -- "$G" litmus --exhaustive --max-states 10 "$L/I1_iriw_G.cu"
+contains "$T/out" "state bound reached" "incomplete search is not a proof"
+
+expect 0 "report" -- "$G" litmus --runs 500 --report "$T/r.md" "$L/C9_rmw_G.cu" "$L/C10_rmw_cta_G.cu"
+contains "$T/r.md" "| C9 | G | \`x=1\` | forbidden | PASS | PASS |" "report row"
+contains "$T/r.md" "2 tests, 0 failed." "report total"
+
+# determinism: the same seeds give the same histogram
+"$G" litmus --runs 700 --seed 5 "$L/M3_mp_G.cu" >"$T/a"
+"$G" litmus --runs 700 --seed 5 "$L/M3_mp_G.cu" >"$T/b"
+if cmp -s "$T/a" "$T/b"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: same seed, different histogram"; diff "$T/a" "$T/b"; fi
+
+expect 0 "run --memory weak" -- "$G" run --memory weak --sched random --seed 3 "$S/kernels/examples/reduce.cu"
+contains "$T/out" "check out: ok" "weak run holds its checks"
+expect 2 "run --memory bogus" -- "$G" run --memory tso "$S/kernels/examples/reduce.cu"
+expect 2 "GPURACE_MEMORY bogus" -- env GPURACE_MEMORY=tso "$G" run "$S/kernels/examples/reduce.cu"
+contains "$T/err" "GPURACE_MEMORY must be sc or weak" "env var checked"
+
+echo "litmus.sh: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
