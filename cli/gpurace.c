@@ -170,9 +170,12 @@ static int cmd_run(int argc, char **argv) {
     if (o.stats) {
       gr_stats st;
       gr_last_stats(ctx, &st);
-      printf("stats: %llu warp instructions, %llu thread instructions, %llu divergent branches, %llu barriers\n",
+      printf("stats: %llu warp instructions, %llu thread instructions, %llu divergent branches, %llu barriers",
              (unsigned long long)st.warp_steps, (unsigned long long)st.thread_instructions,
              (unsigned long long)st.divergences, (unsigned long long)st.barriers);
+      if (gr_context_config(ctx)->memory == GR_MEMORY_WEAK)
+        printf(", %llu background memory actions", (unsigned long long)st.memory_actions);
+      putchar('\n');
     }
     for (int k = 0; k < o.ndumps; k++) {
       int d = gr_script_dump(s, o.dumps[k], stdout);

@@ -219,6 +219,9 @@ typedef struct gr_script gr_script;
 
 int gr_script_load(gr_context *ctx, const char *path, const char *const *defines, int ndefines, gr_script **out);
 void gr_script_free(gr_script *s);
+/* Parses and checks only the //@ directives of source text (no compilation):
+ * for tools and fuzzing.  GR_OK or GR_EINPUT with "name:line:col: error: ...". */
+int gr_script_check_directives(gr_context *ctx, const char *name, const char *text, size_t len);
 /* Allocates and initialises the buffers, then runs the launch. */
 int gr_script_run(gr_script *s);
 /* Prints a buffer or __device__ variable by name; GR_EINPUT if unknown. */

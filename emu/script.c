@@ -401,17 +401,9 @@ void gr_script_free(gr_script *s) {
   free(s);
 }
 
-int gr_script_load(gr_context *ctx, const char *path, const char *const *defines, int ndefines, gr_script **out) {
-  *out = NULL;
-  size_t len;
-  char *text = front_read_file(path, &len);
-  if (!text) return ctx_fail(ctx, GR_EINPUT, "%s: error: cannot read file: %s", path, strerror(errno));
-  gr_script *s = xcalloc(1, sizeof *s);
-  s->ctx = ctx;
-  s->path = xstrdup(path);
-  s->expect = -1;
+/* Reads every //@ line of text (NUL-terminated, modified in place). */
+static int parse_directives(gr_script *s, char *text) {
   dp d = {s, text, text, 1};
-  int rc = GR_OK;
   for (char *line = text; line && *line; d.line++) {
     char *nl = strchr(line, '\n');
     if (nl) *nl = 0;
@@ -420,40 +412,74 @@ int gr_script_load(gr_context *ctx, const char *path, const char *const *defines
     if (!strncmp(q, "//@", 3)) {
       d.line_start = line;
       d.p = q + 3;
-      if ((rc = directive(&d)) != GR_OK) break;
+      int rc = directive(&d);
+      if (rc != GR_OK) return rc;
     }
     line = nl ? nl + 1 : NULL;
   }
+  if (!s->kernel) return ctx_fail(s->ctx, GR_EINPUT, "%s: error: no '//@ launch' directive: the file does not say how to run it", s->path);
+  return GR_OK;
+}
+
+/* A litmus file is complete, and its placement matches its launch. */
+static int check_litmus(gr_script *s) {
+  if (!s->nobs && !s->nweak && !s->litmus_id[0]) return GR_OK;
+  gr_context *ctx = s->ctx;
+  if (!s->litmus_id[0] || !s->nobs || !s->nweak)
+    return ctx_fail(ctx, GR_EINPUT, "%s: error: a litmus test needs '//@ litmus', '//@ observe' and '//@ outcome' directives", s->path);
+  for (size_t k = 0; k < s->nweak; k++) {
+    size_t j = 0;
+    while (j < s->nobs && strcmp(s->obs[j].var, s->weak[k].var)) j++;
+    if (j == s->nobs) return ctx_fail(ctx, GR_EINPUT, "%s: error: the outcome names '%s', which no '//@ observe' defines", s->path, s->weak[k].var);
+  }
+  /* the placement is a claim about the launch: hold the file to it */
+  uint64_t nb = (uint64_t)s->grid.x * s->grid.y * s->grid.z, nt = (uint64_t)s->block.x * s->block.y * s->block.z;
+  const char *bad = NULL;
+  if (s->placement == 'W' && (nb != 1 || nt > 32)) bad = "W needs one block of at most 32 threads";
+  if (s->placement == 'B' && (nb != 1 || nt <= 32)) bad = "B needs one block of more than 32 threads";
+  if (s->placement == 'G' && (nb < 2 || nt != 1)) bad = "G needs several blocks of one thread";
+  if (s->placement == 'G' && nb > (uint64_t)ctx->cfg.sms) bad = "G needs a block per SM: more blocks than SMs";
+  if (bad) return ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: placement %c does not match the launch: %s", s->path, s->litmus_line, s->placement, bad);
+  return GR_OK;
+}
+
+static gr_script *script_new(gr_context *ctx, const char *path) {
+  gr_script *s = xcalloc(1, sizeof *s);
+  s->ctx = ctx;
+  s->path = xstrdup(path);
+  s->expect = -1;
+  return s;
+}
+
+int gr_script_load(gr_context *ctx, const char *path, const char *const *defines, int ndefines, gr_script **out) {
+  *out = NULL;
+  size_t len;
+  char *text = front_read_file(path, &len);
+  if (!text) return ctx_fail(ctx, GR_EINPUT, "%s: error: cannot read file: %s", path, strerror(errno));
+  gr_script *s = script_new(ctx, path);
+  int rc = parse_directives(s, text);
   free(text);
-  if (rc == GR_OK && !s->kernel) rc = ctx_fail(ctx, GR_EINPUT, "%s: error: no '//@ launch' directive: the file does not say how to run it", path);
   if (rc == GR_OK) rc = gr_module_load(ctx, path, defines, ndefines, &s->mod);
   if (rc == GR_OK) {
     int np = gr_kernel_nparams(s->mod, s->kernel);
     if (np < 0) rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: the launch names '%s', which is not a __global__ function of the file", path, s->launch_line, s->kernel);
   }
-  if (rc == GR_OK && (s->nobs || s->nweak || s->litmus_id[0])) {
-    if (!s->litmus_id[0] || !s->nobs || !s->nweak)
-      rc = ctx_fail(ctx, GR_EINPUT, "%s: error: a litmus test needs '//@ litmus', '//@ observe' and '//@ outcome' directives", path);
-    for (size_t k = 0; k < s->nweak && rc == GR_OK; k++) {
-      size_t j = 0;
-      while (j < s->nobs && strcmp(s->obs[j].var, s->weak[k].var)) j++;
-      if (j == s->nobs) rc = ctx_fail(ctx, GR_EINPUT, "%s: error: the outcome names '%s', which no '//@ observe' defines", path, s->weak[k].var);
-    }
-    /* the placement is a claim about the launch: hold the file to it */
-    gr_dim3 g = s->grid, b = s->block;
-    unsigned nb = g.x * g.y * g.z, nt = b.x * b.y * b.z;
-    const char *bad = NULL;
-    if (rc == GR_OK) {
-      if (s->placement == 'W' && (nb != 1 || nt > 32)) bad = "W needs one block of at most 32 threads";
-      if (s->placement == 'B' && (nb != 1 || nt <= 32)) bad = "B needs one block of more than 32 threads";
-      if (s->placement == 'G' && (nb < 2 || nt != 1)) bad = "G needs several blocks of one thread";
-      if (s->placement == 'G' && (int)nb > ctx->cfg.sms) bad = "G needs a block per SM: more blocks than SMs";
-      if (bad) rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: placement %c does not match the launch: %s", path, s->litmus_line, s->placement, bad);
-    }
-  }
+  if (rc == GR_OK) rc = check_litmus(s);
   if (rc != GR_OK) { gr_script_free(s); return rc; }
   *out = s;
   return GR_OK;
+}
+
+int gr_script_check_directives(gr_context *ctx, const char *name, const char *text, size_t len) {
+  char *copy = xmalloc(len + 1);
+  memcpy(copy, text, len);
+  copy[len] = 0;
+  gr_script *s = script_new(ctx, name);
+  int rc = parse_directives(s, copy);
+  if (rc == GR_OK) rc = check_litmus(s);
+  free(copy);
+  gr_script_free(s);
+  return rc;
 }
 
 static uint64_t num_to_bits(num v, gr_type t) {

@@ -237,7 +237,8 @@ static void perform(wm *m, wm_lane *t, int i) {
 }
 
 static void perform_prefix(wm *m, wm_lane *t, int last) {
-  for (int k = 0; k <= last; k++) perform(m, t, 0);
+  /* an observer may quiesce the memory system from load_done: re-check */
+  for (int k = 0; k <= last && t->nld; k++) perform(m, t, 0);
 }
 
 /* Before an access of the thread to [addr, addr+size): its older pending
