@@ -62,6 +62,8 @@ if cmp -s "$T/a" "$T/b"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo 
 
 expect 0 "run --memory weak" -- "$G" run --memory weak --sched random --seed 3 "$S/kernels/examples/reduce.cu"
 contains "$T/out" "check out: ok" "weak run holds its checks"
+expect 0 "weak stats" -- "$G" run --memory weak --stats "$S/kernels/examples/reduce.cu"
+contains "$T/out" "background memory actions" "weak stats count memory actions"
 expect 2 "run --memory bogus" -- "$G" run --memory tso "$S/kernels/examples/reduce.cu"
 expect 2 "GPURACE_MEMORY bogus" -- env GPURACE_MEMORY=tso "$G" run "$S/kernels/examples/reduce.cu"
 contains "$T/err" "GPURACE_MEMORY must be sc or weak" "env var checked"
