@@ -1,4 +1,4 @@
-/* Replays files through the fuzz target: the malformed corpus and the
+/* Replays files through the fuzz target: the malformed corpus, the litmus tests and the
  * example kernels by default (make check), or the files named on the
  * command line (to reproduce a libFuzzer finding without clang). */
 #include <dirent.h>
@@ -50,6 +50,8 @@ int main(int argc, char **argv) {
     snprintf(dir, sizeof dir, "%s/tests/malformed", src ? src : ".");
     bad |= replay_dir(dir, &count);
     snprintf(dir, sizeof dir, "%s/kernels/examples", src ? src : ".");
+    bad |= replay_dir(dir, &count);
+    snprintf(dir, sizeof dir, "%s/kernels/litmus", src ? src : ".");
     bad |= replay_dir(dir, &count);
     snprintf(dir, sizeof dir, "%s/fuzz/regress", src ? src : ".");
     bad |= replay_dir(dir, &count);
