@@ -216,23 +216,26 @@ static void md_escape(FILE *f, const char *s) {
   for (; *s; s++) { if (*s == '|') fputc('\\', f); fputc(*s, f); }
 }
 
+/* The outcomes of a result as one table cell, the weak one in bold. */
+static void md_outcomes(FILE *f, const gr_litmus_result *r, int counts) {
+  for (size_t k = 0; k < r->noutcomes; k++) {
+    const char *bold = r->outcomes[k].weak ? "**" : "";
+    fprintf(f, "%s%s`", k ? "<br>" : "", bold);
+    md_escape(f, r->outcomes[k].text);
+    fprintf(f, "`%s", bold);
+    if (counts) fprintf(f, ": %llu", (unsigned long long)r->outcomes[k].count);
+  }
+}
+
 static void report_row(FILE *f, const char *path, const gr_litmus_result *sr, const gr_litmus_result *xr) {
   const char *base = strrchr(path, '/');
   base = base ? base + 1 : path;
   fprintf(f, "| %s | %c | `", sr->id, sr->placement);
   md_escape(f, sr->weak);
   fprintf(f, "` | %s | %s | %s | ", gr_verdict_name(sr->verdict), sr->pass ? "PASS" : "**FAIL**", xr->pass ? "PASS" : "**FAIL**");
-  for (size_t k = 0; k < sr->noutcomes; k++) {
-    fprintf(f, "%s%s`", k ? "<br>" : "", sr->outcomes[k].weak ? "**" : "");
-    md_escape(f, sr->outcomes[k].text);
-    fprintf(f, "`%s: %llu", sr->outcomes[k].weak ? "**" : "", (unsigned long long)sr->outcomes[k].count);
-  }
+  md_outcomes(f, sr, 1);
   fputs(" | ", f);
-  for (size_t k = 0; k < xr->noutcomes; k++) {
-    fprintf(f, "%s%s`", k ? "<br>" : "", xr->outcomes[k].weak ? "**" : "");
-    md_escape(f, xr->outcomes[k].text);
-    fprintf(f, "`%s", xr->outcomes[k].weak ? "**" : "");
-  }
+  md_outcomes(f, xr, 0);
   fprintf(f, " | %llu | %s |\n", (unsigned long long)xr->explored.states, base);
 }
 

@@ -24,7 +24,6 @@
 #include "wmem.h"
 
 #define FULL 0xffffffffu
-#define GR_PRUNED (-100)   /* internal: an exhaustive run reached a known state */
 #define STACK_MAX 256
 
 typedef struct { int32_t pc, rpc; uint32_t mask; } simt_entry;
@@ -83,6 +82,7 @@ struct launch {
   int failed;
   int deadlock_check;
   const gr_snapshot *pending_restore;
+  int pruned;                    /* an exhaustive run reached a known state: stop, no outcome */
   rng rng;
   uint64_t ev_addr[32], ev_val[32];
   wm *mem;                       /* weak memory, or NULL for sc */
@@ -777,10 +777,10 @@ static void load_done(void *user, wm_lane *t, const wm_load *ld, uint64_t value)
   int l = t->lane;
   uint64_t v = sem_canon(ld->sk, value);
   w->r[(size_t)ld->reg * 32 + (size_t)l] = v;
-  /* the register stays pending while a later load of this lane targets it */
-  int still = 0;
-  for (int k = 0; k < t->nld; k++) if (t->ld[k].reg == ld->reg) still = 1;
-  if (!still && (w->pend[ld->reg] >> l & 1)) { w->pend[ld->reg] &= ~(1u << l); w->npend--; }
+  /* a lane has at most one load pending per register: a load into a
+   * pending register first performs the older one (resolve_pending) */
+  w->pend[ld->reg] &= ~(1u << l);
+  w->npend--;
   if (L->ctx->nobs) {
     uint64_t addr[32], val[32];
     addr[l] = ld->addr;
@@ -865,7 +865,8 @@ static void warp_step(launch *L, warp *w) {
         if (g2 && L->mem) {
           if (defer) {
             wm_load_defer(L->mem, &w->wl[l], addr, p, size, strong, sk, in->dst, pc);
-            if (!(w->pend[in->dst] >> l & 1)) { w->pend[in->dst] |= 1u << l; w->npend++; }
+            w->pend[in->dst] |= 1u << l;   /* free: the scoreboard performed any older load into it */
+            w->npend++;
             continue;
           }
           v = wm_load_now(L->mem, &w->wl[l], addr, p, size, strong);
@@ -1158,7 +1159,7 @@ static warp *explore_pick(launch *L) {
   state_key(L);
   if (explore_visit(L->ctx->explore, L->key.p, L->key.len)) {
     explore_mark_pruned(L->ctx->explore);
-    L->failed = GR_PRUNED;
+    L->pruned = 1;
     return NULL;
   }
   int c = choose(&L->ch, L->nready + nm);
@@ -1242,11 +1243,11 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   for (int s = 0; s < L->nslots; s++) block_start(L, s, L->next_block++);
   rebuild_run(L);
   uint64_t max_steps = cfg->max_steps;
-  while (!L->failed) {
+  while (!L->failed && !L->pruned) {
     warp *w;
     if (ctx->explore) {
       w = explore_pick(L);
-      if (!w && (L->failed || L->nready == 0)) break;
+      if (!w && (L->failed || L->pruned || L->nready == 0)) break;
     } else {
       /* weak memory: a background action (a drain, a deferred load) comes
        * with this launch's odds */
@@ -1267,14 +1268,13 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
       L->failed = GR_EEMU;
     }
   }
-  if (!L->failed) {
+  if (!L->failed && !L->pruned) {
     /* everything left is waiting: cannot happen with exited warps ignored, but be exact */
     for (int s = 0; s < L->nslots; s++) if (L->slots[s]) { check_deadlock(L); if (!L->failed) fault(L, -1, "internal error: blocks left unfinished"); break; }
   }
   /* the end of a kernel orders everything: the host reads L2 (a run cut
    * short by the explorer has no outcome, and must make no more choices) */
-  if (L->failed == GR_PRUNED) L->failed = GR_OK;
-  else if (L->mem) wm_quiesce(L->mem);
+  if (L->mem && !L->pruned) wm_quiesce(L->mem);
   ctx->stats.warp_steps = L->steps;
   if (ctx->nobs) {
     gr_event ev;

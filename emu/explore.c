@@ -2,7 +2,6 @@
  * an exact visited-state set.  See explore.h. */
 #include "explore.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,18 +37,11 @@ void gr_explore_free(gr_explore *x) {
   free(x);
 }
 
-static uint64_t hash_bytes(const uint8_t *p, size_t n);
-
 int explore_choose(gr_explore *x, int n) {
-  if (getenv("GR_EXPLORE_TRACE")) fprintf(stderr, "  choose pos %zu n %d %s\n", x->pos, n, x->pos < x->ntrail ? "replay" : "new");
   if (x->pos < x->ntrail) {
     step *s = &x->trail[x->pos++];
     /* replay must see the same alternatives: the engine is deterministic */
-    if (s->n != n) {
-      if (getenv("GR_EXPLORE_DEBUG")) fprintf(stderr, "explore: replay diverged at choice %zu of %zu: %d alternatives, %d before\n", x->pos - 1, x->ntrail, n, s->n);
-      x->mismatch = 1;
-      return s->choice < n ? s->choice : 0;
-    }
+    if (s->n != n) { x->mismatch = 1; return s->choice < n ? s->choice : 0; }
     return s->choice;
   }
   if (x->ntrail == x->cap) {
@@ -84,7 +76,6 @@ static void grow(gr_explore *x) {
 }
 
 int explore_visit(gr_explore *x, const void *key, size_t len) {
-  if (getenv("GR_EXPLORE_TRACE")) fprintf(stderr, "  visit pos %zu key %016llx len %zu\n", x->pos, (unsigned long long)hash_bytes(key, len), len);
   if (x->pos < x->ntrail) return 0;
   uint64_t h = hash_bytes(key, len);
   size_t i = h & (x->ntab - 1);
@@ -109,7 +100,6 @@ int explore_visit(gr_explore *x, const void *key, size_t len) {
 void explore_mark_pruned(gr_explore *x) { x->last_pruned = 1; }
 
 int gr_explore_next(gr_explore *x) {
-  if (getenv("GR_EXPLORE_TRACE")) fprintf(stderr, "-- run end (pruned %d)\n", x->last_pruned);
   if (x->last_pruned) x->pruned_runs++;
   x->last_pruned = 0;
   /* the choices made past the end of the trail are all 0: backtrack over

@@ -27,6 +27,10 @@ void *vec_push(vec *v);                          /* returns zeroed new slot */
 void *vec_at(const vec *v, size_t i);
 void vec_free(vec *v);
 
+/* A growable byte string (state keys of exhaustive runs). */
+typedef struct { uint8_t *p; size_t len, cap; } bytes;
+void bytes_put(bytes *b, const void *p, size_t n);
+
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t m);
 void *xrealloc(void *p, size_t n);

@@ -43,15 +43,6 @@ struct wm {
   int nact, actcap;
 };
 
-void bytes_put(bytes *b, const void *p, size_t n) {
-  if (b->len + n > b->cap) {
-    while (b->len + n > b->cap) b->cap = b->cap ? b->cap * 2 : 4096;
-    b->p = xrealloc(b->p, b->cap);
-  }
-  memcpy(b->p + b->len, p, n);
-  b->len += n;
-}
-
 wm *wm_new(int nsms, const wm_hooks *h, chooser *ch) {
   wm *m = xcalloc(1, sizeof *m);
   m->nsms = nsms;
@@ -340,7 +331,6 @@ void wm_lane_retire(wm *m, wm_lane *t) {
 /* ------------------------------------------------------------- background actions */
 
 int wm_busy(const wm *m) { return m->nact > 0; }
-int wm_active(const wm *m) { return m->nact; }
 
 static int sb_eligible(const wm_lane *t, int i) {
   for (int j = 0; j < i; j++) if (overlap(t->sb[j].addr, t->sb[j].size, t->sb[i].addr, t->sb[i].size)) return 0;

@@ -73,7 +73,6 @@ void wm_lane_retire(wm *m, wm_lane *t);
  * with odds load_odds of 1024, and else drains a store of the lane); an
  * exhaustive run enumerates the enabled actions and performs the k-th. */
 int wm_busy(const wm *m);
-int wm_active(const wm *m);                 /* lanes and SM queues with work */
 void wm_random_action(wm *m, rng *r, uint32_t load_odds);
 int wm_count_actions(const wm *m);
 void wm_do_action(wm *m, int k);
@@ -86,8 +85,6 @@ void wm_reset(wm *m);
 
 /* Appends the memory system's state (SM queues and L1 contents; lanes are
  * written by wm_serialize_lane) for exhaustive exploration. */
-typedef struct { uint8_t *p; size_t len, cap; } bytes;
-void bytes_put(bytes *b, const void *p, size_t n);
 void wm_serialize(const wm *m, bytes *out);
 void wm_serialize_lane(const wm_lane *t, bytes *out);
 

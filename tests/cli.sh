@@ -2,17 +2,7 @@
 # The gpurace command: exit statuses 0/1/2/3, help, dumps, -D knobs.
 G=${GPURACE:-./gpurace}
 S=${GR_SRCDIR:-.}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-expect() {  # expect STATUS DESCRIPTION -- command...
-  want=$1; what=$2; shift 3
-  "$@" >"$T/out" 2>"$T/err"; got=$?
-  if [ "$got" -eq "$want" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what: exit $got, want $want"; cat "$T/out" "$T/err"; fi
-}
-contains() {  # contains FILE TEXT DESCRIPTION
-  if grep -qF -- "$2" "$1"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $3: no '$2' in:"; cat "$1"; fi
-}
+. "$S/tests/lib.sh"
 
 expect 0 "help" -- "$G" --help
 contains "$T/out" "commands:" "help lists commands"

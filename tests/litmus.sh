@@ -3,17 +3,7 @@
 # a reproducing seed, reports; gpurace run --memory.
 G=${GPURACE:-./gpurace}
 S=${GR_SRCDIR:-.}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-expect() {  # expect STATUS DESCRIPTION -- command...
-  want=$1; what=$2; shift 3
-  "$@" >"$T/out" 2>"$T/err"; got=$?
-  if [ "$got" -eq "$want" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $what: exit $got, want $want"; cat "$T/out" "$T/err"; fi
-}
-contains() {  # contains FILE TEXT DESCRIPTION
-  if grep -qF -- "$2" "$1"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $3: no '$2' in:"; cat "$1"; fi
-}
+. "$S/tests/lib.sh"
 L=$S/kernels/litmus
 
 expect 0 "help litmus" -- "$G" help litmus

@@ -8,27 +8,19 @@
 
 #include "testutil.h"
 
-static gr_context *weak_ctx(gr_memory mem, uint64_t seed, gr_sched sched) {
+static gr_config config(gr_memory mem, uint64_t seed, gr_sched sched) {
   gr_config cfg;
   gr_config_default(&cfg);
   cfg.memory = mem;
   cfg.seed = seed;
   cfg.sched = sched;
-  return gr_context_create(&cfg);
+  return cfg;
 }
 
-/* Launches `kernel`(out) with out[n] zeroed and copies it back. */
-static int launch_out(gr_context *ctx, const char *src, unsigned grid, unsigned block, uint32_t *out, size_t n) {
-  gr_module *m;
-  int rc = gr_module_load_source(ctx, "t.cu", src, strlen(src), &m);
-  ck_assert_msg(rc == GR_OK, "%s", gr_error(ctx));
-  gr_ptr b;
-  ck_assert_int_eq(gr_malloc(ctx, n * 4, "out", &b), GR_OK);
-  gr_arg a = gr_arg_ptr(b);
-  rc = gr_launch(m, "k", dim1(grid), dim1(block), 0, &a, 1);
-  ck_assert_msg(rc == GR_OK, "%s", gr_error(ctx));
-  gr_memcpy_dtoh(ctx, out, b, n * 4);
-  return rc;
+/* run_out under a memory model, seed and scheduler; the run must succeed. */
+static void run_with(gr_memory mem, uint64_t seed, gr_sched sched, const char *src, unsigned grid, unsigned block, uint32_t *out, size_t n) {
+  gr_config cfg = config(mem, seed, sched);
+  ck_assert_int_eq(run_out(src, "k", grid, block, out, n, &cfg, NULL), GR_OK);
 }
 
 START_TEST(block_scope_atomics_lose_updates_across_sms_only_under_weak) {
@@ -39,12 +31,10 @@ START_TEST(block_scope_atomics_lose_updates_across_sms_only_under_weak) {
       const char *srcs[2] = {"__global__ void k(unsigned *o) { for (int i = 0; i < 4; i++) atomicAdd_block(&o[0], 1u); }\n",
                              "__global__ void k(unsigned *o) { for (int i = 0; i < 4; i++) atomicAdd(&o[0], 1u); }\n"};
       for (int dev = 0; dev < 2; dev++) {
-        gr_context *ctx = weak_ctx(mem ? GR_MEMORY_WEAK : GR_MEMORY_SC, seed, GR_SCHED_RANDOM);
-        launch_out(ctx, srcs[dev], 4, 32, o, 1);
+        run_with(mem ? GR_MEMORY_WEAK : GR_MEMORY_SC, seed, GR_SCHED_RANDOM, srcs[dev], 4, 32, o, 1);
         ck_assert_uint_le(o[0], 512);
         if (!mem || dev) ck_assert_uint_eq(o[0], 512);   /* sc, or device scope: exact */
         else if (o[0] < 512) lost++;
-        gr_context_destroy(ctx);
       }
     }
   }
@@ -75,10 +65,8 @@ static int run_stale(int fence, uint64_t seed) {
   char src[1024];
   const char *at = strstr(stale_src, "FENCE");
   snprintf(src, sizeof src, "%.*s%s%s", (int)(at - stale_src), stale_src, fence ? "__threadfence();" : "", at + 5);
-  gr_context *ctx = weak_ctx(GR_MEMORY_WEAK, seed, GR_SCHED_RANDOM);
   uint32_t o[32];
-  launch_out(ctx, src, 2, 1, o, 32);
-  gr_context_destroy(ctx);
+  run_with(GR_MEMORY_WEAK, seed, GR_SCHED_RANDOM, src, 2, 1, o, 32);
   ck_assert_uint_eq(o[8], 1);
   return o[16] != 7;
 }
@@ -104,11 +92,9 @@ START_TEST(barrier_orders_global_memory_within_the_block) {
     "  o[64 + t] = o[63 - t];\n"
     "}\n";
   for (uint64_t seed = 1; seed <= 60; seed++) {
-    gr_context *ctx = weak_ctx(GR_MEMORY_WEAK, seed, seed % 2 ? GR_SCHED_RANDOM : GR_SCHED_RR);
     uint32_t o[128];
-    launch_out(ctx, src, 1, 64, o, 128);
+    run_with(GR_MEMORY_WEAK, seed, seed % 2 ? GR_SCHED_RANDOM : GR_SCHED_RR, src, 1, 64, o, 128);
     for (int t = 0; t < 64; t++) ck_assert_uint_eq(o[64 + t], (uint32_t)(64 - t));
-    gr_context_destroy(ctx);
   }
 }
 END_TEST
@@ -125,15 +111,11 @@ START_TEST(weak_runs_are_determined_by_the_seed) {
   uint32_t first[128], again[128];
   int differ = 0;
   for (uint64_t seed = 1; seed <= 8; seed++) {
-    gr_context *a = weak_ctx(GR_MEMORY_WEAK, seed, GR_SCHED_RANDOM);
-    launch_out(a, src, 4, 64, seed == 1 ? first : again, 128);
-    gr_context_destroy(a);
+    run_with(GR_MEMORY_WEAK, seed, GR_SCHED_RANDOM, src, 4, 64, seed == 1 ? first : again, 128);
     if (seed == 1) continue;
     if (memcmp(first, again, sizeof first)) differ++;
-    gr_context *b = weak_ctx(GR_MEMORY_WEAK, seed, GR_SCHED_RANDOM);
     uint32_t rerun[128];
-    launch_out(b, src, 4, 64, rerun, 128);
-    gr_context_destroy(b);
+    run_with(GR_MEMORY_WEAK, seed, GR_SCHED_RANDOM, src, 4, 64, rerun, 128);
     ck_assert_mem_eq(again, rerun, sizeof again);
   }
   ck_assert_int_gt(differ, 0);
@@ -150,7 +132,8 @@ static const char *sb_src =
   "}\n";
 
 static unsigned explore_sb(gr_memory mem, gr_explore_info *info) {
-  gr_context *ctx = weak_ctx(mem, 1, GR_SCHED_RANDOM);
+  gr_config cfg = config(mem, 1, GR_SCHED_RANDOM);
+  gr_context *ctx = gr_context_create(&cfg);
   gr_module *m;
   ck_assert_int_eq(gr_module_load_source(ctx, "sb.cu", sb_src, strlen(sb_src), &m), GR_OK);
   gr_ptr b;
