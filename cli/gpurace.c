@@ -1,7 +1,9 @@
 /* gpurace: the command line.  `gpurace run FILE` runs a self-running kernel
- * file; `gpurace ir FILE` prints its KIR; `gpurace litmus FILE...` runs
- * litmus tests.  Exit statuses: 0 every check
- * held, 1 a check failed, 2 bad input or usage, 3 emulation error. */
+ * file, with race detectors if asked; `gpurace ir FILE` prints its KIR;
+ * `gpurace litmus FILE...` runs litmus tests; `gpurace table` writes verdict
+ * tables.  Exit statuses: 0 every check held, 1 a check failed, 2 bad input
+ * or usage, 3 emulation error, 4 a detector reported a race. */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +15,7 @@
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "dev"
 #endif
+#include "detectors.h"
 #include "gpurace.h"
 
 static const char *const usage_main =
@@ -25,10 +28,13 @@ static const char *const usage_main =
   "  run    run a kernel file's //@ launch, print dumps and check results\n"
   "  ir     print the file's kernels as KIR, the SIMT bytecode\n"
   "  litmus run litmus tests under weak memory: outcome histograms and verdicts\n"
+  "  table  run a suite under race detectors over seeds: verdict tables (Markdown, CSV)\n"
+  "  detectors  list the race detectors\n"
   "  help   show help for a command (gpurace help run)\n"
   "\n"
   "exit status: 0 ok, 1 a check failed, 2 bad input or usage,\n"
-  "             3 emulation error (invalid access, deadlock, barrier divergence, step limit)\n";
+  "             3 emulation error (invalid access, deadlock, barrier divergence, step limit),\n"
+  "             4 a race detector reported a race\n";
 
 static const char *const usage_run =
   "usage: gpurace run FILE [OPTIONS]\n"
@@ -45,7 +51,40 @@ static const char *const usage_run =
   "  --max-steps N     give up after N warp instructions (default 100000000)\n"
   "  --dump NAME       print a buffer or __device__ variable after the run (repeatable)\n"
   "  --stats           print instruction counts\n"
-  "  -q, --quiet       print only failures and errors\n";
+  "  -q, --quiet       print only failures and errors\n"
+  "  --detect LIST     race detectors to run, comma-separated (see 'gpurace detectors')\n"
+  "  --json            print race reports as JSON, one object per line, on stdout;\n"
+  "                    everything else goes to stderr\n"
+  "  --scord-granularity 4|8|16  bytes per ScoRD metadata entry (default 4)\n"
+  "  --hb-model scord|ptx        semantics of the hb detector (default scord)\n"
+  "\n"
+  "exit status: 0 ok, 1 a check failed, 2 bad input or usage, 3 emulation error,\n"
+  "             4 a detector reported a race (checks and emulation errors are still reported)\n";
+
+static const char *const usage_table =
+  "usage: gpurace table DIR|FILE... --detect LIST [OPTIONS]\n"
+  "\n"
+  "Runs every kernel file (a DIR means its *.cu files, in name order) once per\n"
+  "seed with every detector of LIST watching the same run, and writes a verdict\n"
+  "table: per file the expected verdict (//@ expect) and each detector's verdict,\n"
+  "report count and race classes, with totals by //@ meta category.  Runs go in\n"
+  "parallel (OpenMP; OMP_NUM_THREADS); the tables are the same whatever the\n"
+  "number of threads.\n"
+  "\n"
+  "options:\n"
+  "  --detect LIST     detectors, comma-separated (required)\n"
+  "  --seeds K         seeds 1..K (default 1)\n"
+  "  --memory sc|weak  memory model (default sc, or $GPURACE_MEMORY)\n"
+  "  --sched rr|random scheduler (default random, so that seeds vary the interleaving)\n"
+  "  --sms N           number of SMs (default 4)\n"
+  "  --max-steps N     step limit of one run (default 10000000)\n"
+  "  --out BASE        write BASE.md and BASE.csv (default reports/ and the DIR's\n"
+  "                    path with '/' as '-', e.g. reports/scor-micro)\n"
+  "  --scord-granularity 4|8|16, --hb-model scord|ptx   as for run\n"
+  "  -q, --quiet       no progress line on stderr\n"
+  "\n"
+  "exit status: 0 every verdict as expected, 1 a verdict differs from its\n"
+  "             expect line, 2 bad input or usage\n";
 
 static const char *const usage_litmus =
   "usage: gpurace litmus FILE... [OPTIONS]\n"
@@ -81,7 +120,9 @@ typedef struct {
   const char **dumps;
   int ndumps;
   gr_config cfg;
-  int stats, quiet;
+  int stats, quiet, json;
+  const char *detect;
+  det_options dopts;
 } opts;
 
 static int usage_error(const char *cmd, const char *fmt, const char *arg) {
@@ -101,9 +142,30 @@ static int parse_u64(const char *s, uint64_t *out) {
   return 1;
 }
 
+/* Detector options shared by run and table: 1 if argv[*i] was one (rc set
+ * to a usage error where its value is bad). */
+static int parse_det_opt(const char *cmd, int argc, char **argv, int *i, det_options *d, int *rc) {
+  const char *a = argv[*i];
+  *rc = 0;
+  if (strcmp(a, "--scord-granularity") && strcmp(a, "--hb-model")) return 0;
+  if (*i + 1 >= argc) { *rc = usage_error(cmd, "option '%s' needs a value", a); return 1; }
+  const char *val = argv[++*i];
+  if (!strcmp(a, "--hb-model")) {
+    if (!strcmp(val, "scord")) d->hb_model = HB_MODEL_SCORD;
+    else if (!strcmp(val, "ptx")) d->hb_model = HB_MODEL_PTX;
+    else *rc = usage_error(cmd, "--hb-model takes scord or ptx, not '%s'", val);
+    return 1;
+  }
+  if (!strcmp(val, "4") || !strcmp(val, "8") || !strcmp(val, "16")) d->scord_granularity = atoi(val);
+  else *rc = usage_error(cmd, "--scord-granularity takes 4, 8 or 16, not '%s'", val);
+  return 1;
+}
+
 static int parse_opts(const char *cmd, int argc, char **argv, opts *o, int allow_run_opts) {
+  int rc = 0;
   memset(o, 0, sizeof *o);
   gr_config_default(&o->cfg);
+  det_options_default(&o->dopts);
   o->defines = calloc((size_t)argc + 1, sizeof(char *));
   o->dumps = calloc((size_t)argc + 1, sizeof(char *));
   for (int i = 0; i < argc; i++) {
@@ -139,6 +201,9 @@ static int parse_opts(const char *cmd, int argc, char **argv, opts *o, int allow
       }
       if (!strcmp(a, "--dump")) { NEEDVAL(); o->dumps[o->ndumps++] = val; continue; }
       if (!strcmp(a, "--stats")) { o->stats = 1; continue; }
+      if (!strcmp(a, "--detect")) { NEEDVAL(); o->detect = val; continue; }
+      if (!strcmp(a, "--json")) { o->json = 1; continue; }
+      if (parse_det_opt(cmd, argc, argv, &i, &o->dopts, &rc)) { if (rc) return rc; continue; }
       if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { o->quiet = 1; continue; }
     }
     if (a[0] == '-' && a[1]) return usage_error(cmd, "unknown option '%s'", a);
@@ -157,39 +222,68 @@ static int cmd_run(int argc, char **argv) {
   if (rc) { free_opts(&o); return rc; }
   gr_context *ctx = gr_context_create(&o.cfg);
   gr_script *s = NULL;
+  race_log *log = race_log_new();
+  detector_set *set = NULL;
+  FILE *text = o.json ? stderr : stdout;   /* with --json, stdout is JSON only */
   rc = gr_script_load(ctx, o.file, o.defines, o.ndefines, &s);
+  if (rc) fprintf(stderr, "%s\n", gr_error(ctx));
+  else if (o.detect) {
+    char err[512];
+    if (detectors_attach(ctx, o.detect, &o.dopts, log, &set, err, sizeof err)) rc = usage_error("run", "%s", err);
+  }
   if (rc) {
-    fprintf(stderr, "%s\n", gr_error(ctx));
+    gr_script_free(s);
+    race_log_free(log);
     gr_context_destroy(ctx);
     free_opts(&o);
     return rc;
   }
   rc = gr_script_run(s);
   if (rc) fprintf(stderr, "%s\n", gr_error(ctx));
+  size_t nraces = 0;
+  if (set) {
+    /* a run that failed still reports what the detectors saw up to then */
+    const gr_race *r = race_log_reports(log, &nraces);
+    for (size_t k = 0; k < nraces; k++) {
+      if (o.json) race_print_json(stdout, &r[k]);
+      else race_print_text(stdout, &r[k]);
+    }
+    if (!o.quiet) {
+      fprintf(text, "detectors:");
+      for (size_t d = 0; d < detectors_size(set); d++) {
+        size_t n = race_log_count(log, detectors_name(set, d));
+        fprintf(text, "%s %s %zu race report%s", d ? "," : "", detectors_name(set, d), n, n == 1 ? "" : "s");
+      }
+      fputc('\n', text);
+    }
+  }
   if (rc == GR_OK) {
     if (o.stats) {
       gr_stats st;
       gr_last_stats(ctx, &st);
-      printf("stats: %llu warp instructions, %llu thread instructions, %llu divergent branches, %llu barriers",
+      fprintf(text, "stats: %llu warp instructions, %llu thread instructions, %llu divergent branches, %llu barriers",
              (unsigned long long)st.warp_steps, (unsigned long long)st.thread_instructions,
              (unsigned long long)st.divergences, (unsigned long long)st.barriers);
       if (gr_context_config(ctx)->memory == GR_MEMORY_WEAK)
-        printf(", %llu background memory actions", (unsigned long long)st.memory_actions);
-      putchar('\n');
+        fprintf(text, ", %llu background memory actions", (unsigned long long)st.memory_actions);
+      fputc('\n', text);
     }
     for (int k = 0; k < o.ndumps; k++) {
-      int d = gr_script_dump(s, o.dumps[k], stdout);
+      int d = gr_script_dump(s, o.dumps[k], text);
       if (d) { fprintf(stderr, "%s\n", gr_error(ctx)); rc = d; }
     }
     if (rc == GR_OK) {
-      FILE *out = o.quiet ? tmpfile() : stdout;
-      rc = gr_script_check(s, out ? out : stdout);
+      FILE *out = o.quiet ? tmpfile() : text;
+      rc = gr_script_check(s, out ? out : text);
       if (o.quiet && out) {
-        if (rc) { rewind(out); int c; while ((c = fgetc(out)) != EOF) putchar(c); }
+        if (rc) { rewind(out); int c; while ((c = fgetc(out)) != EOF) fputc(c, text); }
         fclose(out);
       }
     }
   }
+  if (nraces && (rc == GR_OK || rc == GR_ECHECK)) rc = 4;
+  detectors_detach(set);
+  race_log_free(log);
   gr_script_free(s);
   gr_context_destroy(ctx);
   free_opts(&o);
@@ -313,6 +407,136 @@ static int cmd_litmus(int argc, char **argv) {
   return failed ? 1 : 0;
 }
 
+/* ------------------------------------------------------------- detectors, table */
+
+static int cmd_detectors(void) {
+  for (size_t k = 0; detector_at(k); k++) printf("%-14s %s\n", detector_at(k)->name, detector_at(k)->summary);
+  return 0;
+}
+
+static int cmp_cstr(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Appends DIR's *.cu files, sorted, or the FILE itself. */
+static int add_inputs(const char *arg, char ***files, size_t *n, size_t *cap) {
+  DIR *d = opendir(arg);
+  size_t first = *n;
+  if (!d) {
+    if (errno != ENOTDIR) { fprintf(stderr, "gpurace table: cannot open %s: %s\n", arg, strerror(errno)); return 2; }
+    if (*n == *cap) { *cap = *cap ? 2 * *cap : 64; *files = realloc(*files, *cap * sizeof **files); }
+    (*files)[(*n)++] = strdup(arg);
+    return 0;
+  }
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    size_t L = strlen(e->d_name);
+    if (L < 4 || strcmp(e->d_name + L - 3, ".cu")) continue;
+    if (*n == *cap) { *cap = *cap ? 2 * *cap : 64; *files = realloc(*files, *cap * sizeof **files); }
+    size_t len = strlen(arg) + L + 2;
+    char *p = malloc(len);
+    snprintf(p, len, "%s%s%s", arg, arg[strlen(arg) - 1] == '/' ? "" : "/", e->d_name);
+    (*files)[(*n)++] = p;
+  }
+  closedir(d);
+  qsort(*files + first, *n - first, sizeof **files, cmp_cstr);
+  if (*n == first) { fprintf(stderr, "gpurace table: no .cu files in %s\n", arg); return 2; }
+  return 0;
+}
+
+static int cmd_table(int argc, char **argv) {
+  const char *cmd = "table";
+  table_opts to;
+  table_opts_default(&to);
+  gr_config dflt;
+  gr_config_default(&dflt);
+  to.memory = dflt.memory;
+  to.progress = 1;
+  to.detectors = NULL;
+  const char *outbase = NULL, *first_dir = NULL;
+  char **files = NULL;
+  size_t nfiles = 0, cap = 0;
+  int rc = 0;
+  /* the command line as given, for the report's "Generated by" */
+  char command[1024] = "gpurace table";
+  for (int i = 0; i < argc; i++) {
+    if (strlen(command) + strlen(argv[i]) + 2 < sizeof command) { strcat(command, " "); strcat(command, argv[i]); }
+  }
+  for (int i = 0; i < argc && !rc; i++) {
+    const char *a = argv[i], *val = NULL;
+    uint64_t n;
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(usage_table, stdout); return 0; }
+    if (!strcmp(a, "--detect")) { NEEDVAL(); to.detectors = val; continue; }
+    if (!strcmp(a, "--seeds")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1 || n > 100000) return usage_error(cmd, "--seeds needs an integer from 1 to 100000, not '%s'", val); to.seeds = (int)n; continue; }
+    if (!strcmp(a, "--sms")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1 || n > 1024) return usage_error(cmd, "--sms needs an integer from 1 to 1024, not '%s'", val); to.sms = (int)n; continue; }
+    if (!strcmp(a, "--max-steps")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1) return usage_error(cmd, "--max-steps needs a positive integer, not '%s'", val); to.max_steps = n; continue; }
+    if (!strcmp(a, "--memory")) {
+      NEEDVAL();
+      if (!strcmp(val, "sc")) to.memory = GR_MEMORY_SC;
+      else if (!strcmp(val, "weak")) to.memory = GR_MEMORY_WEAK;
+      else return usage_error(cmd, "--memory takes sc or weak, not '%s'", val);
+      continue;
+    }
+    if (!strcmp(a, "--sched")) {
+      NEEDVAL();
+      if (!strcmp(val, "rr")) to.sched = GR_SCHED_RR;
+      else if (!strcmp(val, "random")) to.sched = GR_SCHED_RANDOM;
+      else return usage_error(cmd, "--sched takes rr or random, not '%s'", val);
+      continue;
+    }
+    if (!strcmp(a, "--out")) { NEEDVAL(); outbase = val; continue; }
+    if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { to.progress = 0; continue; }
+    if (parse_det_opt(cmd, argc, argv, &i, &to.dopts, &rc)) continue;
+    if (a[0] == '-' && a[1]) return usage_error(cmd, "unknown option '%s'", a);
+    if (!first_dir) first_dir = a;
+    rc = add_inputs(a, &files, &nfiles, &cap);
+  }
+  if (!rc && !nfiles) rc = usage_error(cmd, "%s", "no DIR or FILE given");
+  if (!rc && !to.detectors) rc = usage_error(cmd, "%s", "--detect LIST is required");
+  table *t = NULL;
+  if (!rc) {
+    char err[512];
+    if (table_run((const char *const *)files, nfiles, &to, &t, err, sizeof err)) {
+      fprintf(stderr, "gpurace table: %s\n", err);
+      rc = 2;
+    }
+  }
+  if (!rc) {
+    char base[512];
+    if (outbase) snprintf(base, sizeof base, "%s", outbase);
+    else {
+      char tmp[400];
+      snprintf(tmp, sizeof tmp, "%s", first_dir);
+      size_t L = strlen(tmp);
+      while (L > 1 && tmp[L - 1] == '/') tmp[--L] = 0;
+      if (L > 3 && !strcmp(tmp + L - 3, ".cu")) tmp[L - 3] = 0;
+      for (char *p = tmp; *p; p++) if (*p == '/') *p = '-';
+      snprintf(base, sizeof base, "reports/%s", tmp[0] == '.' ? tmp + 1 : tmp);
+    }
+    char md[600], csv[600];
+    snprintf(md, sizeof md, "%s.md", base);
+    snprintf(csv, sizeof csv, "%s.csv", base);
+    FILE *fm = fopen(md, "w"), *fc = fm ? fopen(csv, "w") : NULL;
+    if (!fm || !fc) {
+      fprintf(stderr, "gpurace table: cannot write %s: %s\n", fm ? csv : md, strerror(errno));
+      if (fm) fclose(fm);
+      rc = 2;
+    } else {
+      char title[512];
+      snprintf(title, sizeof title, "Race detector verdicts: %s", first_dir);
+      table_write_md(fm, t, title, command);
+      table_write_csv(fc, t);
+      fclose(fm);
+      fclose(fc);
+      size_t bad = table_mismatches(t, NULL);
+      printf("wrote %s and %s: %zu cell%s differ%s from the expected verdicts\n", md, csv, bad, bad == 1 ? "" : "s", bad == 1 ? "s" : "");
+      rc = bad ? 1 : 0;
+    }
+  }
+  table_free(t);
+  for (size_t k = 0; k < nfiles; k++) free(files[k]);
+  free(files);
+  return rc;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) { fputs(usage_main, stderr); return 2; }
   const char *mem = getenv("GPURACE_MEMORY");
@@ -328,10 +552,13 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[2], "run")) { fputs(usage_run, stdout); return 0; }
     if (!strcmp(argv[2], "ir")) { fputs(usage_ir, stdout); return 0; }
     if (!strcmp(argv[2], "litmus")) { fputs(usage_litmus, stdout); return 0; }
+    if (!strcmp(argv[2], "table")) { fputs(usage_table, stdout); return 0; }
     return usage_error(NULL, "no help for '%s'", argv[2]);
   }
   if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
   if (!strcmp(cmd, "ir")) return cmd_ir(argc - 2, argv + 2);
   if (!strcmp(cmd, "litmus")) return cmd_litmus(argc - 2, argv + 2);
+  if (!strcmp(cmd, "table")) return cmd_table(argc - 2, argv + 2);
+  if (!strcmp(cmd, "detectors")) return cmd_detectors();
   return usage_error(NULL, "unknown command '%s'", cmd);
 }

@@ -84,7 +84,7 @@ struct launch {
   const gr_snapshot *pending_restore;
   int pruned;                    /* an exhaustive run reached a known state: stop, no outcome */
   rng rng;
-  uint64_t ev_addr[32], ev_val[32];
+  uint64_t ev_addr[32], ev_val[32], ev_op[32], ev_op2[32];
   wm *mem;                       /* weak memory, or NULL for sc */
   uint32_t mem_odds, defer_odds, load_odds; /* weak memory, sampled: per-launch odds of 1024 (see gr_launch) */
   chooser ch;
@@ -213,6 +213,19 @@ int gr_memset(gr_context *ctx, gr_ptr dst, int v, size_t n) {
   memset(d, v, n);
   return GR_OK;
 }
+
+size_t gr_allocation_count(const gr_context *ctx) { return ctx->allocs.len ? ctx->allocs.len - 1 : 0; }
+
+int gr_allocation_info(const gr_context *ctx, size_t id, uint64_t *size, const char **name) {
+  if (id == 0 || id >= ctx->allocs.len) return GR_EINPUT;
+  const galloc *a = vec_at(&ctx->allocs, id);
+  if (!a->live) return GR_EINPUT;
+  if (size) *size = a->size;
+  if (name) *name = a->name;
+  return GR_OK;
+}
+
+size_t gr_allocation_id(gr_ptr addr) { return KIR_SPACE_OF(addr) == SPACE_GLOBAL ? (size_t)(addr >> 32 & 0xffffff) : 0; }
 
 int gr_describe_address(const gr_context *ctx, gr_ptr addr, const char **name, uint64_t *offset) {
   galloc *a = alloc_of((gr_context *)ctx, addr);
@@ -912,6 +925,8 @@ static void warp_step(launch *L, warp *w) {
       }
       L->ev_addr[l] = A[l];
       L->ev_val[l] = old;
+      L->ev_op[l] = B[l];
+      L->ev_op2[l] = C ? C[l] : 0;
       d[l] = old;
     }
     if (L->ctx->nobs) {
@@ -926,6 +941,8 @@ static void warp_step(launch *L, warp *w) {
       ev.mask = m;
       ev.addr = L->ev_addr;
       ev.value = L->ev_val;
+      ev.operand = L->ev_op;
+      ev.operand2 = L->ev_op2;
       deliver(L, &ev);
     }
     break;

@@ -104,7 +104,13 @@ typedef struct P {
 #define MAX_NESTING 200
 
 static type ty_void = {TY_VOID, SK_U8, 0, 0, 0, 0, 0, 0};
-static type ty_sk[SK_COUNT];
+/* Constant after initialisation, so that contexts can compile in parallel threads. */
+#define SCALAR(sk) {TY_SCALAR, sk, 0, 0, 0, 0, 0, 0}
+static type ty_sk[SK_COUNT] = {
+  SCALAR(SK_BOOL), SCALAR(SK_I8), SCALAR(SK_U8), SCALAR(SK_I16), SCALAR(SK_U16), SCALAR(SK_I32),
+  SCALAR(SK_U32), SCALAR(SK_I64), SCALAR(SK_U64), SCALAR(SK_F32), SCALAR(SK_F64), {TY_PTR, SK_PTR, &ty_void, 0, 0, 0, 0, 0},
+};
+#undef SCALAR
 
 static type *sk_type(kir_sk sk) { return &ty_sk[sk]; }
 
@@ -2186,14 +2192,7 @@ static void fix_dyn_shared(kir_module *m) {
   }
 }
 
-static void init_types(void) {
-  for (int k = 0; k < SK_COUNT; k++) { ty_sk[k].k = TY_SCALAR; ty_sk[k].sk = (kir_sk)k; }
-  ty_sk[SK_PTR].k = TY_PTR;
-  ty_sk[SK_PTR].base = &ty_void;
-}
-
 kir_module *front_compile(const char *file, const char *text, size_t len, int from_cpp, char *err, size_t errlen) {
-  init_types();
   kir_module *m = xcalloc(1, sizeof *m);
   diag d;
   memset(&d, 0, sizeof d);

@@ -153,6 +153,8 @@ typedef struct {
   gr_scope scope;              /* atomics and fences */
   const uint64_t *addr;        /* [32] per lane, valid where mask has the lane */
   const uint64_t *value;       /* [32] value loaded, stored, or (atomics) the old value */
+  const uint64_t *operand;     /* atomics [32]: the operand (exch: new value; cas: compare value) */
+  const uint64_t *operand2;    /* atomics [32]: cas: the value swapped in */
   /* LAUNCH_BEGIN/END */
   const char *kernel;
   gr_dim3 grid, blockdim;
@@ -208,6 +210,14 @@ int gr_explore_next(gr_explore *x);
 int gr_explore_last_pruned(const gr_explore *x);
 void gr_explore_stats(const gr_explore *x, gr_explore_info *out);
 
+/* Allocations (buffers and __device__ variables), for detectors that lay
+ * out shadow memory: ids 1..gr_allocation_count in creation order;
+ * gr_allocation_info fails for a freed one.  gr_allocation_id gives the id
+ * of a global address (0 for other spaces); its offset is (uint32_t)addr. */
+size_t gr_allocation_count(const gr_context *ctx);
+int gr_allocation_info(const gr_context *ctx, size_t id, uint64_t *size, const char **name);
+size_t gr_allocation_id(gr_ptr addr);
+
 /* Decodes a device address for reports: the allocation's name and offset. */
 int gr_describe_address(const gr_context *ctx, gr_ptr addr, const char **name, uint64_t *offset);
 
@@ -235,6 +245,8 @@ int gr_script_check(gr_script *s, FILE *out);
 int gr_script_reset(gr_script *s);
 /* The expected verdict: 1 race, 0 no race, -1 not stated. */
 int gr_script_expect_race(const gr_script *s);
+/* The value of a //@ meta KEY VALUE line, or NULL. */
+const char *gr_script_meta(const gr_script *s, const char *key);
 gr_module *gr_script_module(gr_script *s);
 
 /* ---------------------------------------------------------------- litmus tests */

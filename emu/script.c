@@ -4,6 +4,7 @@
  *   //@ buffer NAME TYPE[COUNT] [= zeros | VALUE | {V, ...} | iota[(START[,STEP])] | random(SEED[,LO,HI])]
  *   //@ arg NAME = VALUE
  *   //@ expect race | norace
+ *   //@ meta KEY VALUE                    (free-form facts for reports: id, category)
  *   //@ check NAME = {V, ...} | VALUE [tol(EPS)]
  *   //@ litmus ID W|B|G                   (a litmus test and its placement)
  *   //@ observe VAR=NAME[INDEX] ...       (the outcome: values after the run)
@@ -46,6 +47,7 @@ typedef struct { char *name; num v; int line; int used; } sarg;
 typedef struct { char *name; num *vals; size_t n; int all_equal; double tol; int line; } scheck;
 typedef struct { char var[32]; char buf[256]; uint64_t index; } sobserve;
 typedef struct { char var[32]; num v; } sweak;
+typedef struct { char key[32]; char val[64]; } smeta;
 
 struct gr_script {
   gr_context *ctx;
@@ -68,6 +70,7 @@ struct gr_script {
   sobserve *obs; size_t nobs;
   sweak *weak; size_t nweak;
   char weak_text[256];
+  smeta *meta; size_t nmeta;
 };
 
 typedef struct {
@@ -169,7 +172,7 @@ static int directive(dp *d) {
   gr_script *s = d->s;
   char kw[32];
   const char *at = (skipws(d), d->p);
-  if (!word(d, kw, sizeof kw)) return derr(d, at, "expected a directive (launch, buffer, arg, expect, check, litmus, observe, outcome)");
+  if (!word(d, kw, sizeof kw)) return derr(d, at, "expected a directive (launch, buffer, arg, expect, meta, check, litmus, observe, outcome)");
   if (!strcmp(kw, "launch")) {
     if (s->kernel) return derr(d, at, "a second launch directive (a file has one launch; use a C driver for more)");
     char name[256];
@@ -292,6 +295,20 @@ static int directive(dp *d) {
     if (!at_end(d)) return derr(d, NULL, "unexpected text after expect");
     return GR_OK;
   }
+  if (!strcmp(kw, "meta")) {
+    smeta m;
+    memset(&m, 0, sizeof m);
+    const char *kp = (skipws(d), d->p);
+    if (!word(d, m.key, sizeof m.key)) return derr(d, kp, "expected a key after 'meta'");
+    const char *vp = (skipws(d), d->p);
+    if (!word(d, m.val, sizeof m.val)) return derr(d, vp, "expected a value (letters, digits, '_') after the key");
+    if (!at_end(d)) return derr(d, NULL, "unexpected text after the meta value");
+    for (size_t k = 0; k < s->nmeta; k++)
+      if (!strcmp(s->meta[k].key, m.key)) return derr(d, kp, "meta key '%s' given twice", m.key);
+    s->meta = xrealloc(s->meta, (s->nmeta + 1) * sizeof *s->meta);
+    s->meta[s->nmeta++] = m;
+    return GR_OK;
+  }
   if (!strcmp(kw, "check")) {
     scheck c;
     memset(&c, 0, sizeof c);
@@ -396,7 +413,7 @@ void gr_script_free(gr_script *s) {
   for (size_t k = 0; k < s->nargs; k++) free(s->args[k].name);
   for (size_t k = 0; k < s->nchecks; k++) { free(s->checks[k].name); free(s->checks[k].vals); }
   free(s->bufs); free(s->args); free(s->checks);
-  free(s->obs); free(s->weak);
+  free(s->obs); free(s->weak); free(s->meta);
   free(s->kernel); free(s->path);
   free(s);
 }
@@ -703,6 +720,11 @@ int gr_script_check(gr_script *s, FILE *out) {
     free(data);
   }
   return rc;
+}
+
+const char *gr_script_meta(const gr_script *s, const char *key) {
+  for (size_t k = 0; k < s->nmeta; k++) if (!strcmp(s->meta[k].key, key)) return s->meta[k].val;
+  return NULL;
 }
 
 int gr_script_expect_race(const gr_script *s) { return s->expect; }

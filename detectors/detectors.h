@@ -1,0 +1,138 @@
+/* detectors.h: the race detectors and what they have in common.
+ *
+ * A detector is an observer of the engine's events (gpurace.h) that reports
+ * races into a race log.  Every detector of the project is one entry of the
+ * registry (detectors/registry.c), in a folder of its own; any subset of
+ * them can watch one run.  Reports have one form whatever the detector: the
+ * detector, the race class, where (memory space, buffer and offset) and the
+ * two accesses.  The log deduplicates them per (detector, class, pair of
+ * source positions) with a count and gives them back in a fixed order, so
+ * the same run prints the same report byte for byte.
+ */
+#ifndef GR_DETECTORS_H
+#define GR_DETECTORS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gpurace.h"
+
+/* ---------------------------------------------------------------- reports */
+
+/* One side of a race: who accessed, where in the source, and how. */
+typedef struct {
+  const char *file;          /* source position of the instruction */
+  int line, col;
+  gr_dim3 block;             /* block coordinates */
+  uint32_t warp;             /* warp index in its block */
+  int lane;
+  gr_access_kind kind;       /* load, store or atomic */
+  int atomic_op;             /* atomics: as in gr_event */
+  gr_scope scope;            /* atomics */
+  int strong;                /* volatile or atomic */
+} gr_race_access;
+
+typedef struct {
+  const char *detector;      /* registry name, e.g. "scord" */
+  const char *cls;           /* race class, e.g. "missing device fence" */
+  gr_space space;
+  const char *buffer;        /* allocation or __device__ variable; "shared" or "local" otherwise */
+  uint64_t offset;           /* byte offset in it */
+  gr_race_access first;      /* the earlier access */
+  gr_race_access second;     /* the access at which the race was found */
+  uint64_t count;            /* reports folded into this one */
+} gr_race;
+
+typedef struct race_log race_log;
+race_log *race_log_new(void);
+void race_log_free(race_log *log);
+/* Adds a report (its strings are copied), or counts it against an earlier
+ * report with the same detector, class and pair of source positions. */
+void race_log_add(race_log *log, const gr_race *r);
+/* The distinct reports, sorted by detector, then the two source positions,
+ * then class; valid until the next race_log_add. */
+const gr_race *race_log_reports(race_log *log, size_t *n);
+/* Distinct reports of one detector. */
+size_t race_log_count(race_log *log, const char *detector);
+void race_log_clear(race_log *log);
+
+void race_print_text(FILE *out, const gr_race *r);
+void race_print_json(FILE *out, const gr_race *r);   /* one object, one line */
+
+/* Names for reports. */
+const char *gr_access_kind_name(gr_access_kind k);
+const char *gr_scope_name(gr_scope s);
+const char *gr_space_name(gr_space s);
+const char *gr_atomic_op_name(int op);
+
+/* Fills a report side from an event's lane. */
+void race_access_from_event(gr_race_access *a, const gr_event *ev, int lane);
+
+/* ---------------------------------------------------------------- detectors */
+
+typedef enum { HB_MODEL_SCORD, HB_MODEL_PTX } hb_model;
+
+/* Options shared by the command line and the table; defaults from
+ * det_options_default. */
+typedef struct {
+  int scord_granularity;     /* bytes per ScoRD metadata entry: 4, 8 or 16 (default 4) */
+  hb_model hb_model;         /* model of the "hb" detector (default HB_MODEL_SCORD) */
+} det_options;
+void det_options_default(det_options *o);
+
+/* A registry entry. */
+typedef struct {
+  const char *name;
+  const char *summary;
+  /* Makes an instance for one context; `name` is the registry name it reports under. */
+  void *(*create)(gr_context *ctx, const det_options *o, race_log *log, const char *name);
+  void (*on_event)(void *self, const gr_event *ev);
+  void (*destroy)(void *self);
+} detector_kind;
+
+const detector_kind *detector_lookup(const char *name);
+/* Registry entries in order, NULL past the end. */
+const detector_kind *detector_at(size_t k);
+
+/* A set of detectors watching one context. */
+typedef struct detector_set detector_set;
+/* `list` is comma-separated registry names.  GR_EINPUT with a message in
+ * err for an unknown or repeated name. */
+int detectors_attach(gr_context *ctx, const char *list, const det_options *o, race_log *log,
+                     detector_set **out, char *err, size_t errlen);
+void detectors_detach(detector_set *set);
+size_t detectors_size(const detector_set *set);
+const char *detectors_name(const detector_set *set, size_t k);
+
+/* ---------------------------------------------------------------- verdict tables */
+
+/* Runs every file under the detectors over seeds first_seed .. first_seed +
+ * seeds - 1; each (file, seed) run is one task, with every detector
+ * watching it, and tasks run in parallel (OpenMP).  The result does not
+ * depend on the number of threads. */
+typedef struct {
+  const char *detectors;     /* comma-separated registry names */
+  det_options dopts;
+  int seeds;                 /* default 1 */
+  uint64_t first_seed;       /* default 1 */
+  gr_memory memory;          /* default sc */
+  gr_sched sched;            /* default random: seeds change the interleaving */
+  int sms;                   /* default 4 */
+  uint64_t max_steps;        /* default 10M */
+  int progress;              /* a progress line on stderr */
+} table_opts;
+void table_opts_default(table_opts *o);
+
+typedef struct table table;
+/* GR_EINPUT with err set for an unknown detector or an unreadable file;
+ * a file whose runs fail is still a row (its cells say so). */
+int table_run(const char *const *files, size_t nfiles, const table_opts *o, table **out, char *err, size_t errlen);
+void table_free(table *t);
+/* `command` is printed as the way to regenerate the table. */
+void table_write_md(FILE *out, const table *t, const char *title, const char *command);
+void table_write_csv(FILE *out, const table *t);
+/* Cells whose verdict differs from the expected one on some seed, for one
+ * detector (or all, with NULL).  A test without an expect line is not counted. */
+size_t table_mismatches(const table *t, const char *detector);
+
+#endif

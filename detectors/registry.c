@@ -1,0 +1,109 @@
+/* The registry: every detector of the project, one line each. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "detectors.h"
+#include "hb/hb.h"
+#include "scord/scord.h"
+
+static const detector_kind registry[] = {
+  {"scord", "ScoRD (ISCA 2020): scoped races from per-word metadata, with the 16-word metadata cache",
+   scord_create_cached, scord_on_event, scord_destroy},
+  {"scord-nocache", "ScoRD base design: one metadata entry per tracked granule, no cache",
+   scord_create_nocache, scord_on_event, scord_destroy},
+  {"hb", "exact happens-before oracle, vector clocks, byte granularity (model from --hb-model, default scord)",
+   hb_create, hb_on_event, hb_destroy},
+  {"hb-ptx", "the hb oracle in the PTX memory model (thread granularity, causality order, morally strong)",
+   hb_create_ptx, hb_on_event, hb_destroy},
+};
+
+#define NKINDS (sizeof registry / sizeof registry[0])
+
+const detector_kind *detector_at(size_t k) { return k < NKINDS ? &registry[k] : NULL; }
+
+const detector_kind *detector_lookup(const char *name) {
+  for (size_t k = 0; k < NKINDS; k++) if (!strcmp(registry[k].name, name)) return &registry[k];
+  return NULL;
+}
+
+void det_options_default(det_options *o) {
+  memset(o, 0, sizeof *o);
+  o->scord_granularity = 4;
+  o->hb_model = HB_MODEL_SCORD;
+}
+
+typedef struct { const detector_kind *kind; void *self; int handle; } attached;
+
+struct detector_set {
+  gr_context *ctx;
+  attached *d;
+  size_t n;
+};
+
+static void set_err(char *err, size_t n, const char *fmt, const char *a) {
+  if (err && n) snprintf(err, n, fmt, a);
+}
+
+int detectors_attach(gr_context *ctx, const char *list, const det_options *o, race_log *log,
+                     detector_set **out, char *err, size_t errlen) {
+  *out = NULL;
+  detector_set *set = calloc(1, sizeof *set);
+  if (!set) abort();
+  set->ctx = ctx;
+  set->d = calloc(NKINDS, sizeof *set->d);
+  if (!set->d) abort();
+  char name[64];
+  const char *p = list;
+  while (1) {
+    const char *e = strchr(p, ',');
+    size_t len = e ? (size_t)(e - p) : strlen(p);
+    if (len == 0 || len >= sizeof name) {
+      set_err(err, errlen, "bad detector list '%s' (names separated by commas)", list);
+      detectors_detach(set);
+      return GR_EINPUT;
+    }
+    memcpy(name, p, len);
+    name[len] = 0;
+    const detector_kind *k = detector_lookup(name);
+    if (!k) {
+      set_err(err, errlen, "unknown detector '%s' (see 'gpurace detectors')", name);
+      detectors_detach(set);
+      return GR_EINPUT;
+    }
+    for (size_t j = 0; j < set->n; j++) {
+      if (set->d[j].kind == k) {
+        set_err(err, errlen, "detector '%s' named twice", name);
+        detectors_detach(set);
+        return GR_EINPUT;
+      }
+    }
+    attached *a = &set->d[set->n];
+    a->kind = k;
+    a->self = k->create(ctx, o, log, k->name);
+    gr_observer obs = {k->on_event, a->self};
+    a->handle = gr_observe(ctx, &obs);
+    set->n++;
+    if (a->handle < 0) {
+      set_err(err, errlen, "%s", gr_error(ctx));
+      detectors_detach(set);
+      return GR_EINPUT;
+    }
+    if (!e) break;
+    p = e + 1;
+  }
+  *out = set;
+  return GR_OK;
+}
+
+void detectors_detach(detector_set *set) {
+  if (!set) return;
+  for (size_t k = 0; k < set->n; k++) {
+    if (set->d[k].handle >= 0) gr_unobserve(set->ctx, set->d[k].handle);
+    set->d[k].kind->destroy(set->d[k].self);
+  }
+  free(set->d);
+  free(set);
+}
+
+size_t detectors_size(const detector_set *set) { return set->n; }
+const char *detectors_name(const detector_set *set, size_t k) { return k < set->n ? set->d[k].kind->name : NULL; }

@@ -1,0 +1,233 @@
+/* The race log: reports in one form, deduplicated, in a fixed order. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "detectors.h"
+
+/* Strings are interned, so that two reports' strings compare by pointer and
+ * outlive the modules and contexts they came from. */
+typedef struct { char **s; size_t n, cap; } strtab;
+
+static void *xrealloc_or_die(void *p, size_t n) {
+  void *q = realloc(p, n ? n : 1);
+  if (!q) { fputs("gpurace: out of memory\n", stderr); abort(); }
+  return q;
+}
+
+static const char *intern(strtab *t, const char *s) {
+  if (!s) return NULL;
+  for (size_t k = 0; k < t->n; k++) if (!strcmp(t->s[k], s)) return t->s[k];
+  if (t->n == t->cap) { t->cap = t->cap ? 2 * t->cap : 16; t->s = xrealloc_or_die(t->s, t->cap * sizeof *t->s); }
+  size_t len = strlen(s) + 1;
+  char *c = xrealloc_or_die(NULL, len);
+  memcpy(c, s, len);
+  t->s[t->n++] = c;
+  return c;
+}
+
+struct race_log {
+  strtab strs;
+  gr_race *r;
+  size_t n, cap;
+  size_t *slot;        /* open addressing: index+1 into r, 0 empty */
+  size_t nslots;
+  int sorted;
+};
+
+race_log *race_log_new(void) {
+  race_log *l = xrealloc_or_die(NULL, sizeof *l);
+  memset(l, 0, sizeof *l);
+  l->sorted = 1;
+  return l;
+}
+
+void race_log_clear(race_log *l) {
+  l->n = 0;
+  if (l->slot) memset(l->slot, 0, l->nslots * sizeof *l->slot);
+  l->sorted = 1;
+}
+
+void race_log_free(race_log *l) {
+  if (!l) return;
+  for (size_t k = 0; k < l->strs.n; k++) free(l->strs.s[k]);
+  free(l->strs.s);
+  free(l->r);
+  free(l->slot);
+  free(l);
+}
+
+static uint64_t mix(uint64_t h, uint64_t v) { h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2); return h; }
+
+/* The key: detector, class and the two source positions (strings interned,
+ * so their addresses identify them). */
+static uint64_t key_hash(const gr_race *r) {
+  uint64_t h = 0;
+  h = mix(h, (uint64_t)(uintptr_t)r->detector);
+  h = mix(h, (uint64_t)(uintptr_t)r->cls);
+  h = mix(h, (uint64_t)(uintptr_t)r->first.file);
+  h = mix(h, (uint64_t)r->first.line << 20 ^ (uint64_t)r->first.col);
+  h = mix(h, (uint64_t)(uintptr_t)r->second.file);
+  h = mix(h, (uint64_t)r->second.line << 20 ^ (uint64_t)r->second.col);
+  return h;
+}
+
+static int same_pos(const gr_race_access *a, const gr_race_access *b) {
+  return a->file == b->file && a->line == b->line && a->col == b->col;
+}
+
+static int key_eq(const gr_race *a, const gr_race *b) {
+  return a->detector == b->detector && a->cls == b->cls && same_pos(&a->first, &b->first) && same_pos(&a->second, &b->second);
+}
+
+static void rehash(race_log *l) {
+  size_t ns = l->nslots ? 2 * l->nslots : 64;
+  free(l->slot);
+  l->slot = xrealloc_or_die(NULL, ns * sizeof *l->slot);
+  memset(l->slot, 0, ns * sizeof *l->slot);
+  l->nslots = ns;
+  for (size_t k = 0; k < l->n; k++) {
+    size_t i = key_hash(&l->r[k]) & (ns - 1);
+    while (l->slot[i]) i = (i + 1) & (ns - 1);
+    l->slot[i] = k + 1;
+  }
+}
+
+void race_log_add(race_log *l, const gr_race *in) {
+  gr_race r = *in;
+  r.detector = intern(&l->strs, in->detector);
+  r.cls = intern(&l->strs, in->cls);
+  r.buffer = intern(&l->strs, in->buffer);
+  r.first.file = intern(&l->strs, in->first.file);
+  r.second.file = intern(&l->strs, in->second.file);
+  if (!r.count) r.count = 1;
+  if (l->sorted && l->n) { rehash(l); l->sorted = 0; }  /* sorting moved the reports */
+  if (2 * (l->n + 1) > l->nslots) rehash(l);
+  size_t i = key_hash(&r) & (l->nslots - 1);
+  while (l->slot[i]) {
+    gr_race *e = &l->r[l->slot[i] - 1];
+    if (key_eq(e, &r)) { e->count += r.count; return; }
+    i = (i + 1) & (l->nslots - 1);
+  }
+  if (l->n == l->cap) { l->cap = l->cap ? 2 * l->cap : 16; l->r = xrealloc_or_die(l->r, l->cap * sizeof *l->r); }
+  l->r[l->n] = r;
+  l->slot[i] = ++l->n;
+  l->sorted = 0;
+}
+
+static int cmp_str(const char *a, const char *b) { return strcmp(a ? a : "", b ? b : ""); }
+
+static int cmp_pos(const gr_race_access *a, const gr_race_access *b) {
+  int c = cmp_str(a->file, b->file);
+  if (c) return c;
+  if (a->line != b->line) return a->line < b->line ? -1 : 1;
+  if (a->col != b->col) return a->col < b->col ? -1 : 1;
+  return 0;
+}
+
+static int cmp_race(const void *pa, const void *pb) {
+  const gr_race *a = pa, *b = pb;
+  int c = cmp_str(a->detector, b->detector);
+  if (!c) c = cmp_pos(&a->first, &b->first);
+  if (!c) c = cmp_pos(&a->second, &b->second);
+  if (!c) c = cmp_str(a->cls, b->cls);
+  return c;
+}
+
+const gr_race *race_log_reports(race_log *l, size_t *n) {
+  if (!l->sorted) { qsort(l->r, l->n, sizeof *l->r, cmp_race); l->sorted = 1; }
+  *n = l->n;
+  return l->r;
+}
+
+size_t race_log_count(race_log *l, const char *detector) {
+  size_t c = 0;
+  for (size_t k = 0; k < l->n; k++) if (!strcmp(l->r[k].detector, detector)) c++;
+  return c;
+}
+
+/* ---------------------------------------------------------------- printing */
+
+const char *gr_access_kind_name(gr_access_kind k) {
+  switch (k) { case GR_LOAD: return "load"; case GR_STORE: return "store"; case GR_ATOMIC: return "atomic"; }
+  return "?";
+}
+const char *gr_scope_name(gr_scope s) {
+  switch (s) { case GR_SCOPE_BLOCK: return "block"; case GR_SCOPE_DEVICE: return "device"; case GR_SCOPE_SYSTEM: return "system"; }
+  return "?";
+}
+const char *gr_space_name(gr_space s) {
+  switch (s) { case GR_SPACE_GLOBAL: return "global"; case GR_SPACE_SHARED: return "shared"; case GR_SPACE_LOCAL: return "local"; }
+  return "?";
+}
+const char *gr_atomic_op_name(int op) {
+  static const char *const names[] = {"add", "sub", "exch", "min", "max", "inc", "dec", "cas", "and", "or", "xor"};
+  return op >= 0 && op < 11 ? names[op] : "?";
+}
+
+void race_access_from_event(gr_race_access *a, const gr_event *ev, int lane) {
+  memset(a, 0, sizeof *a);
+  a->file = ev->file;
+  a->line = ev->line;
+  a->col = ev->col;
+  a->block = ev->block_idx;
+  a->warp = ev->warp_in_block;
+  a->lane = lane;
+  a->kind = ev->access;
+  a->atomic_op = ev->atomic_op;
+  a->scope = ev->scope;
+  a->strong = ev->is_volatile || ev->access == GR_ATOMIC;
+}
+
+static void print_how(FILE *out, const gr_race_access *a) {
+  if (a->kind == GR_ATOMIC) fprintf(out, "atomic %s (%s scope)", gr_atomic_op_name(a->atomic_op), gr_scope_name(a->scope));
+  else fprintf(out, "%s %s", a->strong ? "volatile" : "plain", gr_access_kind_name(a->kind));
+}
+
+static void print_side(FILE *out, const char *label, const gr_race_access *a) {
+  fprintf(out, "  %s %s:%d:%d: ", label, a->file ? a->file : "?", a->line, a->col);
+  print_how(out, a);
+  fprintf(out, " by block (%u,%u,%u) warp %u lane %d\n", a->block.x, a->block.y, a->block.z, a->warp, a->lane);
+}
+
+void race_print_text(FILE *out, const gr_race *r) {
+  fprintf(out, "race [%s] %s: %s %s+%llu", r->detector, r->cls, gr_space_name(r->space), r->buffer ? r->buffer : "?",
+          (unsigned long long)r->offset);
+  if (r->count > 1) fprintf(out, " (%llu times)", (unsigned long long)r->count);
+  fputc('\n', out);
+  print_side(out, "first: ", &r->first);
+  print_side(out, "second:", &r->second);
+}
+
+static void json_str(FILE *out, const char *s) {
+  fputc('"', out);
+  for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+    if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
+    else if (*p < 0x20) fprintf(out, "\\u%04x", *p);
+    else fputc(*p, out);
+  }
+  fputc('"', out);
+}
+
+static void json_side(FILE *out, const gr_race_access *a) {
+  fputs("{\"file\":", out);
+  json_str(out, a->file);
+  fprintf(out, ",\"line\":%d,\"col\":%d,\"block\":[%u,%u,%u],\"warp\":%u,\"lane\":%d,\"kind\":\"%s\"", a->line, a->col,
+          a->block.x, a->block.y, a->block.z, a->warp, a->lane, gr_access_kind_name(a->kind));
+  if (a->kind == GR_ATOMIC) fprintf(out, ",\"op\":\"%s\",\"scope\":\"%s\"", gr_atomic_op_name(a->atomic_op), gr_scope_name(a->scope));
+  else fputs(",\"op\":null,\"scope\":null", out);
+  fprintf(out, ",\"strong\":%s}", a->strong ? "true" : "false");
+}
+
+void race_print_json(FILE *out, const gr_race *r) {
+  fputs("{\"detector\":", out);
+  json_str(out, r->detector);
+  fputs(",\"class\":", out);
+  json_str(out, r->cls);
+  fprintf(out, ",\"space\":\"%s\",\"buffer\":", gr_space_name(r->space));
+  json_str(out, r->buffer);
+  fprintf(out, ",\"offset\":%llu,\"count\":%llu,\"first\":", (unsigned long long)r->offset, (unsigned long long)r->count);
+  json_side(out, &r->first);
+  fputs(",\"second\":", out);
+  json_side(out, &r->second);
+  fputs("}\n", out);
+}

@@ -1,0 +1,390 @@
+/* Verdict tables: suites x detectors x seeds. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "detectors.h"
+
+void table_opts_default(table_opts *o) {
+  memset(o, 0, sizeof *o);
+  det_options_default(&o->dopts);
+  o->detectors = "scord";
+  o->seeds = 1;
+  o->first_seed = 1;
+  o->memory = GR_MEMORY_SC;
+  o->sched = GR_SCHED_RANDOM;
+  o->sms = 4;
+  o->max_steps = 10000000;
+}
+
+typedef struct {
+  int status;                /* GR_OK, or the run's error */
+  char *err;
+  size_t *count;             /* per detector: distinct reports */
+  char **classes;            /* per detector: its classes, sorted, ';'-separated */
+} run_result;
+
+struct table {
+  table_opts o;
+  char *detlist;
+  size_t nfiles, ndet;
+  char **det;
+  char **path, **name, **id, **category;
+  int *expect;               /* 1 race, 0 norace, -1 not stated */
+  run_result *runs;          /* [file * seeds + seed] */
+};
+
+static char *dupstr(const char *s) {
+  size_t n = strlen(s ? s : "") + 1;
+  char *c = malloc(n);
+  if (!c) abort();
+  memcpy(c, s ? s : "", n);
+  return c;
+}
+
+static int cmp_strp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Sorted distinct items of a ';'-separated list plus the extra items. */
+static char *join_classes(char **items, size_t n) {
+  qsort(items, n, sizeof *items, cmp_strp);
+  size_t len = 1;
+  for (size_t k = 0; k < n; k++) len += strlen(items[k]) + 1;
+  char *out = malloc(len);
+  if (!out) abort();
+  out[0] = 0;
+  for (size_t k = 0; k < n; k++) {
+    if (k && !strcmp(items[k], items[k - 1])) continue;
+    if (out[0]) strcat(out, ";");
+    strcat(out, items[k]);
+  }
+  return out;
+}
+
+static void run_one(table *t, size_t f, int k, run_result *r) {
+  gr_config cfg;
+  gr_config_default(&cfg);
+  cfg.seed = t->o.first_seed + (uint64_t)k;
+  cfg.sched = t->o.sched;
+  cfg.memory = t->o.memory;
+  cfg.sms = t->o.sms;
+  cfg.max_steps = t->o.max_steps;
+  gr_context *ctx = gr_context_create(&cfg);
+  r->count = calloc(t->ndet, sizeof *r->count);
+  r->classes = calloc(t->ndet, sizeof *r->classes);
+  if (!r->count || !r->classes) abort();
+  gr_script *s = NULL;
+  race_log *log = race_log_new();
+  detector_set *set = NULL;
+  char err[512];
+  r->status = gr_script_load(ctx, t->path[f], NULL, 0, &s);
+  if (r->status) r->err = dupstr(gr_error(ctx));
+  else if (detectors_attach(ctx, t->detlist, &t->o.dopts, log, &set, err, sizeof err)) {
+    r->status = GR_EINPUT;
+    r->err = dupstr(err);
+  } else {
+    r->status = gr_script_run(s);
+    if (r->status) r->err = dupstr(gr_error(ctx));
+  }
+  size_t n;
+  const gr_race *rep = race_log_reports(log, &n);
+  char **items = calloc(n + 1, sizeof *items);
+  if (!items) abort();
+  for (size_t d = 0; d < t->ndet; d++) {
+    size_t m = 0;
+    for (size_t j = 0; j < n; j++) if (!strcmp(rep[j].detector, t->det[d])) items[m++] = (char *)rep[j].cls;
+    r->count[d] = m;
+    r->classes[d] = join_classes(items, m);
+  }
+  free(items);
+  detectors_detach(set);
+  race_log_free(log);
+  gr_script_free(s);
+  gr_context_destroy(ctx);
+}
+
+static const char *base_name(const char *p) {
+  const char *s = strrchr(p, '/');
+  return s ? s + 1 : p;
+}
+
+int table_run(const char *const *files, size_t nfiles, const table_opts *o, table **out, char *err, size_t errlen) {
+  *out = NULL;
+  table *t = calloc(1, sizeof *t);
+  if (!t) abort();
+  t->o = *o;
+  if (t->o.seeds < 1) t->o.seeds = 1;
+  t->detlist = dupstr(o->detectors);
+  /* the detector names, checked once here */
+  {
+    gr_config cfg;
+    gr_config_default(&cfg);
+    gr_context *ctx = gr_context_create(&cfg);
+    race_log *log = race_log_new();
+    detector_set *set = NULL;
+    int rc = detectors_attach(ctx, t->detlist, &t->o.dopts, log, &set, err, errlen);
+    if (!rc) {
+      t->ndet = detectors_size(set);
+      t->det = calloc(t->ndet, sizeof *t->det);
+      for (size_t d = 0; d < t->ndet; d++) t->det[d] = dupstr(detectors_name(set, d));
+    }
+    detectors_detach(set);
+    race_log_free(log);
+    gr_context_destroy(ctx);
+    if (rc) { table_free(t); return GR_EINPUT; }
+  }
+  t->nfiles = nfiles;
+  t->path = calloc(nfiles + 1, sizeof *t->path);
+  t->name = calloc(nfiles + 1, sizeof *t->name);
+  t->id = calloc(nfiles + 1, sizeof *t->id);
+  t->category = calloc(nfiles + 1, sizeof *t->category);
+  t->expect = calloc(nfiles + 1, sizeof *t->expect);
+  for (size_t f = 0; f < nfiles; f++) {
+    t->path[f] = dupstr(files[f]);
+    char *nm = dupstr(base_name(files[f]));
+    size_t L = strlen(nm);
+    if (L > 3 && !strcmp(nm + L - 3, ".cu")) nm[L - 3] = 0;
+    t->name[f] = nm;
+    gr_config cfg;
+    gr_config_default(&cfg);
+    gr_context *ctx = gr_context_create(&cfg);
+    gr_script *s = NULL;
+    if (gr_script_load(ctx, files[f], NULL, 0, &s)) {
+      snprintf(err, errlen, "%s", gr_error(ctx));
+      gr_context_destroy(ctx);
+      table_free(t);
+      return GR_EINPUT;
+    }
+    t->expect[f] = gr_script_expect_race(s);
+    const char *v = gr_script_meta(s, "id");
+    t->id[f] = dupstr(v ? v : t->name[f]);
+    v = gr_script_meta(s, "category");
+    t->category[f] = dupstr(v ? v : "");
+    gr_script_free(s);
+    gr_context_destroy(ctx);
+  }
+  long total = (long)nfiles * t->o.seeds;
+  t->runs = calloc((size_t)total + 1, sizeof *t->runs);
+  long done = 0, shown = -1;
+  int tty = isatty(2);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (long task = 0; task < total; task++) {
+    run_one(t, (size_t)(task / t->o.seeds), (int)(task % t->o.seeds), &t->runs[task]);
+    if (t->o.progress) {
+      long now;
+#pragma omp atomic capture
+      now = ++done;
+#pragma omp critical(table_progress)
+      {
+        long pct = now * 10 / total;
+        if (tty) fprintf(stderr, "\rtable: %ld/%ld runs", now, total);
+        else if (pct > shown) { fprintf(stderr, "table: %ld/%ld runs\n", now, total); shown = pct; }
+        if (tty && now == total) fputc('\n', stderr);
+      }
+    }
+  }
+  *out = t;
+  return GR_OK;
+}
+
+void table_free(table *t) {
+  if (!t) return;
+  if (t->runs) {
+    for (long k = 0; k < (long)t->nfiles * t->o.seeds; k++) {
+      run_result *r = &t->runs[k];
+      free(r->err);
+      if (r->classes) for (size_t d = 0; d < t->ndet; d++) free(r->classes[d]);
+      free(r->classes);
+      free(r->count);
+    }
+  }
+  for (size_t f = 0; f < t->nfiles; f++) {
+    if (t->path) free(t->path[f]);
+    if (t->name) free(t->name[f]);
+    if (t->id) free(t->id[f]);
+    if (t->category) free(t->category[f]);
+  }
+  for (size_t d = 0; d < t->ndet; d++) free(t->det[d]);
+  free(t->det);
+  free(t->path); free(t->name); free(t->id); free(t->category); free(t->expect);
+  free(t->runs);
+  free(t->detlist);
+  free(t);
+}
+
+/* ---------------------------------------------------------------- one cell */
+
+typedef struct {
+  int racy, errors;          /* seeds with a report; seeds whose run failed */
+  size_t min, max;           /* reports on the racy seeds */
+  char *classes;             /* union over seeds */
+  const char *err;           /* the first failure */
+} cell;
+
+static void cell_of(const table *t, size_t f, size_t d, cell *c) {
+  memset(c, 0, sizeof *c);
+  char **items = NULL;
+  size_t n = 0, cap = 0;
+  for (int k = 0; k < t->o.seeds; k++) {
+    const run_result *r = &t->runs[f * (size_t)t->o.seeds + (size_t)k];
+    if (r->status) { c->errors++; if (!c->err) c->err = r->err; }
+    if (!r->count || !r->count[d]) continue;
+    if (!c->racy || r->count[d] < c->min) c->min = r->count[d];
+    if (r->count[d] > c->max) c->max = r->count[d];
+    c->racy++;
+    char *cl = dupstr(r->classes[d]);
+    for (char *sv, *tok = strtok_r(cl, ";", &sv); tok; tok = strtok_r(NULL, ";", &sv)) {
+      if (n == cap) { cap = cap ? 2 * cap : 8; items = realloc(items, cap * sizeof *items); if (!items) abort(); }
+      items[n++] = dupstr(tok);
+    }
+    free(cl);
+  }
+  c->classes = join_classes(items, n);
+  for (size_t k = 0; k < n; k++) free(items[k]);
+  free(items);
+}
+
+static int cell_mismatch(const table *t, size_t f, const cell *c) {
+  if (t->expect[f] == 1) return c->racy < t->o.seeds;
+  if (t->expect[f] == 0) return c->racy > 0;
+  return 0;
+}
+
+size_t table_mismatches(const table *t, const char *detector) {
+  size_t n = 0;
+  for (size_t d = 0; d < t->ndet; d++) {
+    if (detector && strcmp(detector, t->det[d])) continue;
+    for (size_t f = 0; f < t->nfiles; f++) {
+      cell c;
+      cell_of(t, f, d, &c);
+      n += (size_t)cell_mismatch(t, f, &c);
+      free(c.classes);
+    }
+  }
+  return n;
+}
+
+static const char *expect_name(int e) { return e == 1 ? "race" : e == 0 ? "norace" : "?"; }
+
+static void print_cell_md(FILE *out, const table *t, size_t f, const cell *c) {
+  int seeds = t->o.seeds;
+  if (cell_mismatch(t, f, c)) fputs(t->expect[f] == 1 ? "**miss** " : "**false alarm** ", out);
+  if (c->racy == 0) fputs("no race", out);
+  else {
+    fputs("race", out);
+    if (c->racy < seeds) fprintf(out, " on %d/%d seeds (differs)", c->racy, seeds);
+    if (c->min == c->max) fprintf(out, " (%zu)", c->min);
+    else fprintf(out, " (%zu-%zu)", c->min, c->max);
+    fputs(": ", out);
+    for (const char *p = c->classes; *p; p++) {
+      if (*p == ';') fputs(", ", out);
+      else fputc(*p, out);
+    }
+  }
+  if (c->errors) fprintf(out, "; run failed on %d/%d seeds: %s", c->errors, seeds, c->err ? c->err : "?");
+}
+
+void table_write_md(FILE *out, const table *t, const char *title, const char *command) {
+  fprintf(out, "# %s\n\n", title);
+  fprintf(out, "Generated by `%s`.\n\n", command);
+  fprintf(out, "Every file runs once per seed (%llu..%llu), %s memory, %s scheduler, %d SMs; every detector watches the same run. ",
+          (unsigned long long)t->o.first_seed, (unsigned long long)(t->o.first_seed + (uint64_t)t->o.seeds - 1),
+          t->o.memory == GR_MEMORY_WEAK ? "weak" : "sc", t->o.sched == GR_SCHED_RANDOM ? "random" : "round-robin", t->o.sms);
+  fputs("A cell gives the verdict, the number of distinct reports (a range where it varies across seeds) and the race classes "
+        "reported; a verdict that is not the same on every seed says so; **miss** and **false alarm** mark disagreement "
+        "with the expected verdict.\n\n", out);
+  fputs("| ID | test | category | expected |", out);
+  for (size_t d = 0; d < t->ndet; d++) fprintf(out, " %s |", t->det[d]);
+  fputs("\n|---|---|---|---|", out);
+  for (size_t d = 0; d < t->ndet; d++) fputs("---|", out);
+  fputc('\n', out);
+  for (size_t f = 0; f < t->nfiles; f++) {
+    fprintf(out, "| %s | %s | %s | %s |", t->id[f], t->name[f], t->category[f], expect_name(t->expect[f]));
+    for (size_t d = 0; d < t->ndet; d++) {
+      cell c;
+      cell_of(t, f, d, &c);
+      fputc(' ', out);
+      print_cell_md(out, t, f, &c);
+      fputs(" |", out);
+      free(c.classes);
+    }
+    fputc('\n', out);
+  }
+  /* totals, overall and per category in order of first appearance */
+  const char *cats[64];
+  size_t ncat = 0;
+  for (size_t f = 0; f < t->nfiles && ncat < 64; f++) {
+    int seen = 0;
+    for (size_t k = 0; k < ncat; k++) seen |= !strcmp(cats[k], t->category[f]);
+    if (!seen && t->category[f][0]) cats[ncat++] = t->category[f];
+  }
+  fputs("\n## Totals\n\n| | ", out);
+  for (size_t d = 0; d < t->ndet; d++) fprintf(out, "%s | ", t->det[d]);
+  fputs("\n|---|", out);
+  for (size_t d = 0; d < t->ndet; d++) fputs("---|", out);
+  fputc('\n', out);
+  for (size_t g = 0; g <= ncat; g++) {
+    const char *cat = g == 0 ? NULL : cats[g - 1];
+    size_t nr = 0, nn = 0;
+    for (size_t f = 0; f < t->nfiles; f++) {
+      if (cat && strcmp(cat, t->category[f])) continue;
+      nr += t->expect[f] == 1;
+      nn += t->expect[f] == 0;
+    }
+    for (int row = 0; row < 3; row++) {
+      if (row == 0) fprintf(out, "| %s%sraces found on every seed (of %zu) |", cat ? cat : "", cat ? ": " : "", nr);
+      if (row == 1) fprintf(out, "| %s%sraces found on some seed (of %zu) |", cat ? cat : "", cat ? ": " : "", nr);
+      if (row == 2) fprintf(out, "| %s%sfalse alarms on some seed (of %zu) |", cat ? cat : "", cat ? ": " : "", nn);
+      for (size_t d = 0; d < t->ndet; d++) {
+        size_t v = 0;
+        for (size_t f = 0; f < t->nfiles; f++) {
+          if (cat && strcmp(cat, t->category[f])) continue;
+          cell c;
+          cell_of(t, f, d, &c);
+          if (row == 0) v += t->expect[f] == 1 && c.racy == t->o.seeds;
+          if (row == 1) v += t->expect[f] == 1 && c.racy > 0;
+          if (row == 2) v += t->expect[f] == 0 && c.racy > 0;
+          free(c.classes);
+        }
+        fprintf(out, " %zu |", v);
+      }
+      fputc('\n', out);
+    }
+  }
+}
+
+static void csv_field(FILE *out, const char *s) {
+  int quote = strpbrk(s, ",\"\n") != NULL;
+  if (!quote) { fputs(s, out); return; }
+  fputc('"', out);
+  for (; *s; s++) { if (*s == '"') fputc('"', out); fputc(*s, out); }
+  fputc('"', out);
+}
+
+void table_write_csv(FILE *out, const table *t) {
+  fputs("id,test,category,expected", out);
+  for (size_t d = 0; d < t->ndet; d++)
+    fprintf(out, ",%s,%s_racy_seeds,%s_reports_min,%s_reports_max,%s_classes,%s_failed_seeds", t->det[d], t->det[d], t->det[d],
+            t->det[d], t->det[d], t->det[d]);
+  fputc('\n', out);
+  for (size_t f = 0; f < t->nfiles; f++) {
+    csv_field(out, t->id[f]);
+    fputc(',', out);
+    csv_field(out, t->name[f]);
+    fputc(',', out);
+    csv_field(out, t->category[f]);
+    fprintf(out, ",%s", expect_name(t->expect[f]));
+    for (size_t d = 0; d < t->ndet; d++) {
+      cell c;
+      cell_of(t, f, d, &c);
+      const char *verdict = c.racy == 0 ? "norace" : c.racy == t->o.seeds ? "race" : "differs";
+      fprintf(out, ",%s,%d,%zu,%zu,", verdict, c.racy, c.min, c.max);
+      csv_field(out, c.classes);
+      fprintf(out, ",%d", c.errors);
+      free(c.classes);
+    }
+    fputc('\n', out);
+  }
+}

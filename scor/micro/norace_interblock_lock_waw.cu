@@ -1,0 +1,28 @@
+// N3 norace_interblock_lock_waw (ScoR microbenchmark; scor-spec.md section 1).
+// Each block stores to data under a correct device-scope lock.
+//@ launch kmain grid(2) block(1)
+//@ buffer data u32[1] = 0
+//@ expect norace
+//@ meta id N3
+//@ meta category lock
+//@ check lock = 0
+
+// The ScoR idioms (scor-spec.md section 0.1).
+#define LOCK_DEV(l) while (atomicCAS(&(l), 0, 1) != 0) {}
+#define LOCK_BLK(l) while (atomicCAS_block(&(l), 0, 1) != 0) {}
+#define UNLOCK_DEV(l) atomicExch(&(l), 0)
+#define UNLOCK_BLK(l) atomicExch_block(&(l), 0)
+#define WAITX(f) while (atomicExch(&(f), 0) == 0) {}
+#define WAITEQ(f, k) while (atomicAdd(&(f), 0) != (k)) {}
+
+__device__ int lock = 0;
+
+__global__ void kmain(volatile unsigned int *data) {
+  if (threadIdx.x == 0) {
+    LOCK_DEV(lock);
+    __threadfence();
+    data[0] = blockIdx.x + 1;
+    __threadfence();
+    UNLOCK_DEV(lock);
+  }
+}

@@ -1,0 +1,33 @@
+// R6 race_interblock_lock-no-stf_waw (ScoR microbenchmark; scor-spec.md section 1).
+// As R5, but block 0 has no fence after acquiring (missing acquire fence).
+//@ launch kmain grid(2) block(1)
+//@ buffer data u32[1] = 0
+//@ expect race
+//@ meta id R6
+//@ meta category lock
+
+// The ScoR idioms (scor-spec.md section 0.1).
+#define LOCK_DEV(l) while (atomicCAS(&(l), 0, 1) != 0) {}
+#define LOCK_BLK(l) while (atomicCAS_block(&(l), 0, 1) != 0) {}
+#define UNLOCK_DEV(l) atomicExch(&(l), 0)
+#define UNLOCK_BLK(l) atomicExch_block(&(l), 0)
+#define WAITX(f) while (atomicExch(&(f), 0) == 0) {}
+#define WAITEQ(f, k) while (atomicAdd(&(f), 0) != (k)) {}
+
+__device__ int lock = 0;
+
+__global__ void kmain(volatile unsigned int *data) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    LOCK_DEV(lock);
+    // the acquire fence is missing
+    data[0] = 1;
+    __threadfence();
+    UNLOCK_DEV(lock);
+  } else if (blockIdx.x == 1 && threadIdx.x == 0) {
+    LOCK_DEV(lock);
+    __threadfence();
+    data[0] = 2;
+    __threadfence();
+    UNLOCK_DEV(lock);
+  }
+}

@@ -1,0 +1,26 @@
+// R7 race_interblock_lock-no-tf_waw (ScoR microbenchmark; scor-spec.md section 1).
+// A device-scope lock with no fence before either unlock (missing release fence).
+//@ launch kmain grid(2) block(1)
+//@ buffer data u32[1] = 0
+//@ expect race
+//@ meta id R7
+//@ meta category lock
+
+// The ScoR idioms (scor-spec.md section 0.1).
+#define LOCK_DEV(l) while (atomicCAS(&(l), 0, 1) != 0) {}
+#define LOCK_BLK(l) while (atomicCAS_block(&(l), 0, 1) != 0) {}
+#define UNLOCK_DEV(l) atomicExch(&(l), 0)
+#define UNLOCK_BLK(l) atomicExch_block(&(l), 0)
+#define WAITX(f) while (atomicExch(&(f), 0) == 0) {}
+#define WAITEQ(f, k) while (atomicAdd(&(f), 0) != (k)) {}
+
+__device__ int lock = 0;
+
+__global__ void kmain(volatile unsigned int *data) {
+  if (threadIdx.x == 0) {
+    LOCK_DEV(lock);
+    __threadfence();
+    data[0] = blockIdx.x + 1;
+    UNLOCK_DEV(lock);
+  }
+}

@@ -1,0 +1,21 @@
+// R15 race_interwarp_none-atom_waw (ScoR microbenchmark; scor-spec.md section 1).
+// A device-scope atomic and a volatile store from two warps: atomic vs non-atomic.
+//@ launch kmain grid(1) block(33)
+//@ buffer data u32[1] = 0
+//@ expect race
+//@ meta id R15
+//@ meta category atomic
+
+// The ScoR idioms (scor-spec.md section 0.1).
+#define LOCK_DEV(l) while (atomicCAS(&(l), 0, 1) != 0) {}
+#define LOCK_BLK(l) while (atomicCAS_block(&(l), 0, 1) != 0) {}
+#define UNLOCK_DEV(l) atomicExch(&(l), 0)
+#define UNLOCK_BLK(l) atomicExch_block(&(l), 0)
+#define WAITX(f) while (atomicExch(&(f), 0) == 0) {}
+#define WAITEQ(f, k) while (atomicAdd(&(f), 0) != (k)) {}
+
+
+__global__ void kmain(volatile unsigned int *data) {
+  if (threadIdx.x == 0) atomicExch((unsigned int *)&data[0], 1);
+  else if (threadIdx.x == 32) data[0] = 2;
+}

@@ -1,0 +1,29 @@
+// R17 race_interwarp_none-blklock_waw (ScoR microbenchmark; scor-spec.md section 1).
+// Warp 0 stores under a block lock (with device fences), warp 1 with no lock.
+//@ launch kmain grid(1) block(33)
+//@ buffer data u32[1] = 0
+//@ expect race
+//@ meta id R17
+//@ meta category lock
+
+// The ScoR idioms (scor-spec.md section 0.1).
+#define LOCK_DEV(l) while (atomicCAS(&(l), 0, 1) != 0) {}
+#define LOCK_BLK(l) while (atomicCAS_block(&(l), 0, 1) != 0) {}
+#define UNLOCK_DEV(l) atomicExch(&(l), 0)
+#define UNLOCK_BLK(l) atomicExch_block(&(l), 0)
+#define WAITX(f) while (atomicExch(&(f), 0) == 0) {}
+#define WAITEQ(f, k) while (atomicAdd(&(f), 0) != (k)) {}
+
+__device__ int lock = 0;
+
+__global__ void kmain(volatile unsigned int *data) {
+  if (threadIdx.x == 0) {
+    LOCK_BLK(lock);
+    __threadfence();
+    data[0] = 1;
+    __threadfence();
+    UNLOCK_BLK(lock);
+  } else if (threadIdx.x == 32) {
+    data[0] = 2;
+  }
+}
