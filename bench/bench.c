@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "detectors.h"
 #include "gpurace.h"
 
 static double now(void) {
@@ -89,6 +90,117 @@ static double triad_emulated(gr_memory memory, const float *a, const float *b, f
   return best;
 }
 
+/* ------------------------------------------------------------- detector overhead */
+
+static const char *const detector_columns[] = {NULL, "scord", "scord-nocache", "hb", "hb-ptx"};
+#define NDCOL 5
+
+/* Triad over n floats on 8 blocks of 256 threads with the detectors
+ * `dets` (NULL: none): best time of 3; -1 on an error or a race report
+ * (the kernel is race-free). */
+static double triad_detected(const char *dets, const float *a, const float *b, int n) {
+  gr_config cfg;
+  gr_config_default(&cfg);
+  cfg.memory = GR_MEMORY_SC;
+  cfg.max_steps = 0;
+  gr_context *ctx = gr_context_create(&cfg);
+  gr_module *m;
+  double best = -1;
+  race_log *log = race_log_new();
+  detector_set *set = NULL;
+  char err[256];
+  if (gr_module_load(ctx, path("bench/kernels/mem.cu"), NULL, 0, &m) == GR_OK &&
+      (!dets || detectors_attach(ctx, dets, &(det_options){4, HB_MODEL_SCORD}, log, &set, err, sizeof err) == GR_OK)) {
+    gr_ptr da, db, dc;
+    gr_malloc(ctx, (size_t)n * 4, "a", &da);
+    gr_malloc(ctx, (size_t)n * 4, "b", &db);
+    gr_malloc(ctx, (size_t)n * 4, "c", &dc);
+    gr_memcpy_htod(ctx, da, a, (size_t)n * 4);
+    gr_memcpy_htod(ctx, db, b, (size_t)n * 4);
+    gr_arg args[4] = {gr_arg_ptr(da), gr_arg_ptr(db), gr_arg_ptr(dc), gr_arg_i32(n)};
+    gr_dim3 g = {8, 1, 1}, bl = {256, 1, 1};
+    best = best_launch(m, "triad", g, bl, args, 4, 3);
+    size_t nr;
+    race_log_reports(log, &nr);
+    if (nr) { fprintf(stderr, "bench: %s reported a race on triad\n", dets); best = -1; }
+  } else fprintf(stderr, "bench: %s\n", dets ? err : gr_error(ctx));
+  detectors_detach(set);
+  race_log_free(log);
+  gr_context_destroy(ctx);
+  return best;
+}
+
+/* Every ScoR microbenchmark, `reps` runs each in one context, with the
+ * detectors `dets`: total wall time of the runs. */
+static double micro_loop(const char *dets, int reps) {
+  static const char *const names[] = {
+    "norace_interblock_atom", "norace_interblock_fence_raw", "norace_interblock_lock_waw",
+    "norace_interwarp-block_fence-atom_hrd-indirect", "norace_interwarp-block_fence_hrf-indirect",
+    "norace_interwarp_blkatom", "norace_interwarp_blkfence_raw", "norace_interwarp_blklock_waw",
+    "norace_interwarp_dev-blkatom", "norace_interwarp_dev-blklock_waw", "norace_interwarp_fence_raw",
+    "norace_intrawarp_none-blkatom", "norace_intrawarp_none-blklock-no-tf_waw", "norace_intrawarp_none-blklock_waw",
+    "race_interblock_blkatom", "race_interblock_blkfence_raw", "race_interblock_blklock_waw",
+    "race_interblock_fence_rtraw", "race_interblock_lock-blkfence_waw", "race_interblock_lock-no-stf_waw",
+    "race_interblock_lock-no-tf_waw", "race_interblock_none-atom_waw", "race_interblock_none-lock_rtraw",
+    "race_interblock_none-lock_waw", "race_interwarp_blklock-no-stf_waw", "race_interwarp_blklock-no-tf_waw",
+    "race_interwarp_dev-blklock-no-stf_waw", "race_interwarp_dev-blklock-no-tf_waw", "race_interwarp_none-atom_waw",
+    "race_interwarp_none-blkatom_waw", "race_interwarp_none-blklock_waw", "race_interwarp_none-lock_waw"};
+  double total = 0;
+  for (size_t f = 0; f < sizeof names / sizeof names[0]; f++) {
+    char rel[256];
+    snprintf(rel, sizeof rel, "scor/micro/%s.cu", names[f]);
+    gr_config cfg;
+    gr_config_default(&cfg);
+    cfg.memory = GR_MEMORY_SC;
+    gr_context *ctx = gr_context_create(&cfg);
+    gr_script *s;
+    if (gr_script_load(ctx, path(rel), NULL, 0, &s)) { fprintf(stderr, "bench: %s\n", gr_error(ctx)); return -1; }
+    race_log *log = race_log_new();
+    detector_set *set = NULL;
+    char err[256];
+    if (dets && detectors_attach(ctx, dets, &(det_options){4, HB_MODEL_SCORD}, log, &set, err, sizeof err)) return -1;
+    for (int r = 0; r < reps; r++) {
+      race_log_clear(log);
+      double t0 = now();
+      if (gr_script_reset(s) || gr_script_run(s)) { fprintf(stderr, "bench: %s\n", gr_error(ctx)); return -1; }
+      total += now() - t0;
+    }
+    detectors_detach(set);
+    race_log_free(log);
+    gr_script_free(s);
+    gr_context_destroy(ctx);
+  }
+  return total;
+}
+
+static void detector_overhead(void) {
+  printf("\ndetector overhead (time with the detector / time without, measured in this run)\n");
+  printf("%-28s", "workload");
+  for (int d = 0; d < NDCOL; d++) printf(" %13s", detector_columns[d] ? detector_columns[d] : "none (s)");
+  putchar('\n');
+  double base = micro_loop(NULL, 20);
+  printf("%-28s %13.4f", "ScoR micro loop (32 x 20)", base);
+  for (int d = 1; d < NDCOL; d++) {
+    double t = micro_loop(detector_columns[d], 20);
+    if (t < 0 || base <= 0) printf(" %13s", "error");
+    else printf(" %12.2fx", t / base);
+  }
+  putchar('\n');
+  const int n = 1 << 18;
+  float *a = malloc(n * sizeof(float)), *b = malloc(n * sizeof(float));
+  for (int i = 0; i < n; i++) { a[i] = (float)(i % 1000) * 0.5f; b[i] = (float)(i % 7); }
+  double tb = triad_detected(NULL, a, b, n);
+  printf("%-28s %13.4f", "triad 2^18, 8x256 threads", tb);
+  for (int d = 1; d < NDCOL; d++) {
+    double t = triad_detected(detector_columns[d], a, b, n);
+    if (t < 0 || tb <= 0) printf(" %13s", "error");
+    else printf(" %12.2fx", t / tb);
+  }
+  putchar('\n');
+  free(a);
+  free(b);
+}
+
 int main(void) {
   printf("gpurace benchmark (round-robin scheduler, 4 SMs; sequentially consistent memory unless -weak)\n\n");
   printf("%-10s %14s %14s %14s %12s %10s\n", "kernel", "thread-instr", "emulated (s)", "thr-instr/s", "native (s)", "ratio");
@@ -140,5 +252,6 @@ int main(void) {
     free(a); free(bb); free(c); free(ce);
   }
   printf("ratio = emulated time / native time for the same computation (goal for alu: at most 20x)\n");
+  detector_overhead();
   return 0;
 }

@@ -7,7 +7,7 @@ dir=$(dirname "$GPURACE")
 status=0
 GPURACE_MEMORY=weak
 export GPURACE_MEMORY
-for t in fuzz_replay test_front test_engine test_host test_examples; do
+for t in fuzz_replay test_front test_engine test_host test_examples test_detectors; do
   exe="$dir/tests/$t"
   [ -x "$exe" ] || { echo "skip $t (not built)"; continue; }
   if "$exe" >"weak_$t.log" 2>&1; then echo "PASS (weak) $t"; else echo "FAIL (weak) $t"; cat "weak_$t.log"; status=1; fi
