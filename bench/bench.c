@@ -16,7 +16,7 @@ static double now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* The native twins of bench/kernels/*.cu; noinline keeps them honest. */
+/* The native twins of the kernels in bench/kernels; noinline keeps them honest. */
 __attribute__((noinline)) static void alu_native(unsigned *out, unsigned nthreads, int iters) {
   for (unsigned t = 0; t < nthreads; t++) {
     unsigned x = t, y = t * 2654435761u;
