@@ -437,7 +437,7 @@ static int add_inputs(const char *arg, char ***files, size_t *n, size_t *cap) {
     (*files)[(*n)++] = p;
   }
   closedir(d);
-  qsort(*files + first, *n - first, sizeof **files, cmp_cstr);
+  if (*n - first > 1) qsort(*files + first, *n - first, sizeof **files, cmp_cstr);
   if (*n == first) { fprintf(stderr, "gpurace table: no .cu files in %s\n", arg); return 2; }
   return 0;
 }

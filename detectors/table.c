@@ -49,7 +49,7 @@ static int cmp_strp(const void *a, const void *b) { return strcmp(*(char *const 
 
 /* Sorted distinct items of a ';'-separated list plus the extra items. */
 static char *join_classes(char **items, size_t n) {
-  qsort(items, n, sizeof *items, cmp_strp);
+  if (n > 1) qsort(items, n, sizeof *items, cmp_strp);
   size_t len = 1;
   for (size_t k = 0; k < n; k++) len += strlen(items[k]) + 1;
   char *out = malloc(len);
