@@ -68,5 +68,36 @@ K
 expect 3 "step limit" -- "$G" run --max-steps 1000 "$T/count.cu"
 contains "$T/err" "step limit reached" "step limit reported"
 
+# race detectors
+M="$S/scor/micro"
+expect 0 "detectors list" -- "$G" detectors
+contains "$T/out" "scord-nocache" "the registry lists scord-nocache"
+expect 4 "a race exits 4" -- "$G" run --detect scord,hb "$M/race_interblock_blkatom.cu"
+contains "$T/out" "race [scord] scoped atomic: global data+0" "text report names detector, class, buffer, offset"
+contains "$T/out" "race_interblock_blkatom.cu:20:25: atomic exch (block scope) by block (1,0,0) warp 0 lane 0" "text report gives the second access"
+contains "$T/out" "detectors: scord 1 race report, hb 1 race report" "summary line"
+expect 4 "json" -- "$G" run --detect scord --json --seed 3 --sched random "$M/race_interblock_none-lock_rtraw.cu"
+cp "$T/out" "$T/json1"
+contains "$T/out" '{"detector":"scord","class":"' "json report"
+contains "$T/out" '"space":"global","buffer":"data","offset":0,"count":1,"first":{"file":' "json report fields"
+if grep -qv '^{' "$T/out"; then fail=$((fail + 1)); echo "FAIL: --json stdout has a line that is not JSON"; cat "$T/out"; else pass=$((pass + 1)); fi
+contains "$T/err" "detectors: scord 2 race reports" "with --json the summary goes to stderr"
+expect 4 "json again" -- "$G" run --detect scord --json --seed 3 --sched random "$M/race_interblock_none-lock_rtraw.cu"
+if cmp -s "$T/out" "$T/json1"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: same seed, different reports"; fi
+expect 4 "a race under -q is still printed" -- "$G" run -q --detect hb "$M/race_interwarp_none-lock_waw.cu"
+contains "$T/out" "race [hb] missing block fence: global data+0" "quiet race report"
+expect 0 "race-free with detectors" -- "$G" run --detect scord,scord-nocache,hb,hb-ptx "$M/norace_interwarp-block_fence_hrf-indirect.cu"
+contains "$T/out" "detectors: scord 0 race reports" "race-free summary"
+contains "$T/out" "check dummy: ok" "checks still run"
+expect 4 "hb-model ptx through hb" -- "$G" run --detect hb --hb-model ptx "$M/norace_interwarp-block_fence-atom_hrd-indirect.cu"
+contains "$T/out" "unordered, scope too narrow" "ptx model class"
+expect 4 "granularity 8" -- "$G" run --detect scord-nocache --scord-granularity 8 "$S/kernels/examples/reduce.cu"
+expect 2 "unknown detector" -- "$G" run --detect scord,nope "$M/race_interblock_blkatom.cu"
+contains "$T/err" "unknown detector 'nope'" "unknown detector named"
+expect 2 "detector twice" -- "$G" run --detect hb,hb "$M/race_interblock_blkatom.cu"
+expect 2 "bad hb model" -- "$G" run --detect hb --hb-model hrf "$M/race_interblock_blkatom.cu"
+expect 2 "bad granularity" -- "$G" run --detect scord --scord-granularity 12 "$M/race_interblock_blkatom.cu"
+expect 2 "detect needs a value" -- "$G" run "$M/race_interblock_blkatom.cu" --detect
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
