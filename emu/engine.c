@@ -740,9 +740,11 @@ static uint64_t atom_apply(int kind, int sk, uint64_t old, uint64_t b, uint64_t 
 }
 
 typedef struct { int kind, sk; uint64_t b, c; } atom_args;
-static uint64_t atom_cb(void *u, uint64_t old) {
+static uint64_t atom_cb(void *u, uint64_t old, int *store) {
   atom_args *a = u;
-  return atom_apply(a->kind, a->sk, sem_canon(a->sk, old), a->b, a->c);
+  old = sem_canon(a->sk, old);
+  if (a->kind == AT_CAS && old != a->b) *store = 0;   /* a failed CAS writes nothing */
+  return atom_apply(a->kind, a->sk, old, a->b, a->c);
 }
 
 /* ------------------------------------------------------------- pending loads (weak memory) */

@@ -286,7 +286,7 @@ void wm_store(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, uint64_t v
 }
 
 uint64_t wm_atomic(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int scope,
-                   uint64_t (*apply)(void *u, uint64_t old), void *u) {
+                   uint64_t (*apply)(void *u, uint64_t old, int *store), void *u) {
   perform_overlapping(m, t, addr, size, 1);
   sb_drain_upto(m, t, addr, size);
   smstate *S = &m->sm[t->sm];
@@ -297,17 +297,21 @@ uint64_t wm_atomic(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int s
     memcpy(buf, p, (size_t)size);
     for (int i = 0; i < S->n; i++) overlay(buf, addr, size, &S->q[i]);
     uint64_t old = from_bytes(buf, size);
+    int store = 1;
     wm_write e;
     e.addr = addr; e.p = p; e.size = (uint8_t)size;
-    to_bytes(e.b, apply(u, old), size);
-    smq_push(m, t->sm, &e);
+    to_bytes(e.b, apply(u, old, &store), size);
+    /* a failed compare-and-swap reads only: writing back the value it saw
+     * would overwrite newer values of other SMs with a stale one */
+    if (store) smq_push(m, t->sm, &e);
     return old;
   }
   smq_drain_upto(m, t->sm, addr, size);
   memcpy(buf, p, (size_t)size);
   uint64_t old = from_bytes(buf, size);
-  to_bytes(buf, apply(u, old), size);
-  l2_write(m, t->sm, addr, p, size, buf);
+  int store = 1;
+  to_bytes(buf, apply(u, old, &store), size);
+  if (store) l2_write(m, t->sm, addr, p, size, buf);
   return old;
 }
 

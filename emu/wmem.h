@@ -56,9 +56,10 @@ uint64_t wm_load_now(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int
 void wm_load_defer(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int strong, int sk, int reg, int pc);
 void wm_store(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, uint64_t v, int strong);
 /* An atomic read-modify-write at the level of its scope: the old value is
- * read, apply gives the new one, all in one step. */
+ * read, apply gives the new one, all in one step; apply clears *store when
+ * the operation writes nothing (a compare-and-swap that failed). */
 uint64_t wm_atomic(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int scope,
-                   uint64_t (*apply)(void *u, uint64_t old), void *u);
+                   uint64_t (*apply)(void *u, uint64_t old, int *store), void *u);
 void wm_fence(wm *m, wm_lane *t, int scope);
 
 /* Performs the lane's pending loads up to and including the last one into

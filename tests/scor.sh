@@ -25,6 +25,10 @@ for mem in sc weak; do
     contains "$T/v" "ok" "$d verdicts, $mem memory"
   done
   contains "$T/$mem.md" "| races found on every seed (of 18) | 18 | 18 | 18 |" "18 of 18 races, $mem memory"
+  # every run completes (no deadlock, no step limit), racy ones included
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /_failed_seeds$/) c[i] = 1; next }
+    { for (i in c) if ($i != 0) { print $1 " " $2 ": " $i " failed runs"; bad = 1 } } END { if (!bad) print "ok" }' "$T/$mem.csv" >"$T/f"
+  contains "$T/f" "ok" "every run completes, $mem memory"
   contains "$T/$mem.md" "| false alarms on some seed (of 14) | 0 | 0 | 0 |" "no false alarm, $mem memory"
 done
 if cmp -s "$T/sc.csv" "$S/reports/scor-micro.csv"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: reports/scor-micro.csv is stale (make scor-report)"; diff "$S/reports/scor-micro.csv" "$T/sc.csv" | head -20; fi

@@ -23,6 +23,20 @@ static void run_with(gr_memory mem, uint64_t seed, gr_sched sched, const char *s
   ck_assert_int_eq(run_out(src, "k", grid, block, out, n, &cfg, NULL), GR_OK);
 }
 
+START_TEST(a_failed_block_scope_cas_writes_nothing) {
+  /* block 1's CAS never succeeds (x is never 7); had it written back the
+   * value it saw, its SM's stale 0 could land over block 0's 1 in L2 */
+  const char *src = "__global__ void k(unsigned *o) {\n"
+                    "  if (blockIdx.x == 0) atomicExch(&o[0], 1u);\n"
+                    "  else for (int i = 0; i < 8; i++) atomicCAS_block(&o[0], 7u, 9u);\n}\n";
+  for (uint64_t seed = 1; seed <= 60; seed++) {
+    uint32_t o[1];
+    run_with(GR_MEMORY_WEAK, seed, GR_SCHED_RANDOM, src, 2, 1, o, 1);
+    ck_assert_uint_eq(o[0], 1);
+  }
+}
+END_TEST
+
 START_TEST(block_scope_atomics_lose_updates_across_sms_only_under_weak) {
   int lost = 0;
   for (uint64_t seed = 1; seed <= 40; seed++) {
@@ -221,6 +235,7 @@ int main(void) {
   TCase *tc = tcase_create("weak");
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, block_scope_atomics_lose_updates_across_sms_only_under_weak);
+  tcase_add_test(tc, a_failed_block_scope_cas_writes_nothing);
   tcase_add_test(tc, incoherent_l1_gives_stale_reads_that_a_fence_prevents);
   tcase_add_test(tc, barrier_orders_global_memory_within_the_block);
   tcase_add_test(tc, weak_runs_are_determined_by_the_seed);
