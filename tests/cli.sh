@@ -90,7 +90,7 @@ expect 0 "race-free with detectors" -- "$G" run --detect scord,scord-nocache,hb,
 contains "$T/out" "detectors: scord 0 race reports" "race-free summary"
 contains "$T/out" "check dummy: ok" "checks still run"
 expect 4 "hb-model ptx through hb" -- "$G" run --detect hb --hb-model ptx "$M/norace_interwarp-block_fence-atom_hrd-indirect.cu"
-contains "$T/out" "unordered, scope too narrow" "ptx model class"
+contains "$T/out" "scope too narrow" "ptx model class"
 expect 4 "granularity 8" -- "$G" run --detect scord-nocache --scord-granularity 8 "$S/kernels/examples/reduce.cu"
 expect 2 "unknown detector" -- "$G" run --detect scord,nope "$M/race_interblock_blkatom.cu"
 contains "$T/err" "unknown detector 'nope'" "unknown detector named"

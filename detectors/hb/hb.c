@@ -357,7 +357,7 @@ static const char *classify_ptx(hb *h, const acc *e, const acc *x) {
   int strong = (e->info & I_STRONG) && (x->info & I_STRONG);
   if (strong && scope_includes(h, es, e->agent, x->agent) && scope_includes(h, xs, x->agent, e->agent)) return NULL;
   if (clk(h->C, h, x->agent)[e->agent] >= e->clock) return NULL;
-  return strong ? "unordered, scope too narrow" : "unordered, not morally strong";
+  return strong ? "scope too narrow" : "not morally strong";
 }
 
 typedef struct { uint32_t agent, pc; const char *cls; } seen;
