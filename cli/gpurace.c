@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -81,6 +82,7 @@ static const char *const usage_table =
   "  --out BASE        write BASE.md and BASE.csv (default reports/ and the DIR's\n"
   "                    path with '/' as '-', e.g. reports/scor-micro)\n"
   "  --scord-granularity 4|8|16, --hb-model scord|ptx   as for run\n"
+  "  --notes FILE      append FILE (Markdown) to the .md table, e.g. what explains it\n"
   "  -q, --quiet       no progress line on stderr\n"
   "\n"
   "exit status: 0 every verdict as expected, 1 a verdict differs from its\n"
@@ -444,7 +446,7 @@ static int add_inputs(const char *arg, char ***files, size_t *n, size_t *cap) {
 
 typedef struct {
   table_opts to;
-  const char *outbase, *first_dir;
+  const char *outbase, *first_dir, *notes;
   char **files;
   size_t nfiles, cap;
 } table_args;
@@ -476,6 +478,7 @@ static int parse_table_args(int argc, char **argv, table_args *ta) {
       continue;
     }
     if (!strcmp(a, "--out")) { NEEDVAL(); ta->outbase = val; continue; }
+    if (!strcmp(a, "--notes")) { NEEDVAL(); ta->notes = val; continue; }
     if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { to->progress = 0; continue; }
     if (parse_det_opt(cmd, argc, argv, &i, &to->dopts, &rc)) continue;
     if (a[0] == '-' && a[1]) return usage_error(cmd, "unknown option '%s'", a);
@@ -484,6 +487,7 @@ static int parse_table_args(int argc, char **argv, table_args *ta) {
   }
   if (!rc && !ta->nfiles) rc = usage_error(cmd, "%s", "no DIR or FILE given");
   if (!rc && !to->detectors) rc = usage_error(cmd, "%s", "--detect LIST is required");
+  if (!rc && ta->notes && access(ta->notes, R_OK)) rc = usage_error(cmd, "cannot read the notes file '%s'", ta->notes);
   return rc;
 }
 
@@ -538,6 +542,16 @@ static int cmd_table(int argc, char **argv) {
       char title[512];
       snprintf(title, sizeof title, "Race detector verdicts: %s", first_dir);
       table_write_md(fm, t, title, command);
+      if (ta.notes) {
+        FILE *nf = fopen(ta.notes, "r");
+        if (nf) {
+          fputs("\n", fm);
+          char buf[4096];
+          size_t k;
+          while ((k = fread(buf, 1, sizeof buf, nf)) > 0) fwrite(buf, 1, k, fm);
+          fclose(nf);
+        }
+      }
       table_write_csv(fc, t);
       fclose(fm);
       fclose(fc);
