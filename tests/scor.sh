@@ -44,6 +44,10 @@ if cmp -s "$T/1/t.md" "$T/3/t.md" && cmp -s "$T/1/t.csv" "$T/3/t.csv"; then pass
 sed 's/expect race/expect norace/' "$S/scor/micro/race_interblock_blkatom.cu" >"$T/flipped.cu"
 expect 1 "a flipped expectation is a mismatch" -- "$G" table "$T/flipped.cu" --detect scord --out "$T/flipped" -q
 contains "$T/flipped.md" "**false alarm**" "the cell says false alarm"
+printf '## Notes\nwhy it is so\n' >"$T/notes.md"
+expect 1 "notes are appended" -- "$G" table "$T/flipped.cu" --detect scord --out "$T/noted" --notes "$T/notes.md" -q
+contains "$T/noted.md" "why it is so" "the notes are in the table"
+expect 2 "table: unreadable notes" -- "$G" table "$T/flipped.cu" --detect scord --out "$T/noted" --notes "$T/none.md"
 expect 2 "table needs --detect" -- "$G" table "$S/scor/micro"
 expect 2 "table: unknown detector" -- "$G" table "$S/scor/micro" --detect nope --out "$T/x"
 expect 2 "table: no such directory" -- "$G" table "$T/none" --detect hb --out "$T/x"
