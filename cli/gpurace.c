@@ -58,6 +58,7 @@ static const char *const usage_run =
   "                    everything else goes to stderr\n"
   "  --scord-granularity 4|8|16  bytes per ScoRD metadata entry (default 4)\n"
   "  --hb-model scord|ptx        semantics of the hb detector (default scord)\n"
+  "  --boyer-waw       the boyer detector also reports write-after-write hazards\n"
   "\n"
   "exit status: 0 ok, 1 a check failed, 2 bad input or usage, 3 emulation error,\n"
   "             4 a detector reported a race (checks and emulation errors are still reported)\n";
@@ -81,7 +82,7 @@ static const char *const usage_table =
   "  --max-steps N     step limit of one run (default 10000000)\n"
   "  --out BASE        write BASE.md and BASE.csv (default reports/ and the DIR's\n"
   "                    path with '/' as '-', e.g. reports/scor-micro)\n"
-  "  --scord-granularity 4|8|16, --hb-model scord|ptx   as for run\n"
+  "  --scord-granularity 4|8|16, --hb-model scord|ptx, --boyer-waw   as for run\n"
   "  --notes FILE      append FILE (Markdown) to the .md table, e.g. what explains it\n"
   "  -q, --quiet       no progress line on stderr\n"
   "\n"
@@ -149,6 +150,7 @@ static int parse_u64(const char *s, uint64_t *out) {
 static int parse_det_opt(const char *cmd, int argc, char **argv, int *i, det_options *d, int *rc) {
   const char *a = argv[*i];
   *rc = 0;
+  if (!strcmp(a, "--boyer-waw")) { d->boyer_waw = 1; return 1; }
   if (strcmp(a, "--scord-granularity") && strcmp(a, "--hb-model")) return 0;
   if (*i + 1 >= argc) { *rc = usage_error(cmd, "option '%s' needs a value", a); return 1; }
   const char *val = argv[++*i];
@@ -257,6 +259,7 @@ static int cmd_run(int argc, char **argv) {
         fprintf(text, "%s %s %zu race report%s", d ? "," : "", detectors_name(set, d), n, n == 1 ? "" : "s");
       }
       fputc('\n', text);
+      detectors_summary(set, text);
     }
   }
   if (rc == GR_OK) {

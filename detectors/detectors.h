@@ -36,7 +36,7 @@ typedef struct {
   const char *detector;      /* registry name, e.g. "scord" */
   const char *cls;           /* race class, e.g. "missing device fence" */
   gr_space space;
-  const char *buffer;        /* allocation or __device__ variable; "shared" or "local" otherwise */
+  const char *buffer;        /* allocation or __device__ variable; NULL for shared and local memory */
   uint64_t offset;           /* byte offset in it */
   gr_race_access first;      /* the earlier access */
   gr_race_access second;     /* the access at which the race was found */
@@ -68,6 +68,13 @@ const char *gr_atomic_op_name(int op);
 /* Fills a report side from an event's lane. */
 void race_access_from_event(gr_race_access *a, const gr_event *ev, int lane);
 
+/* Source positions by pc, learnt from events, for detectors that keep a pc
+ * in their shadow state and report it later. */
+typedef struct { struct pc_pos *pos; size_t n; } pc_table;
+void pc_table_note(pc_table *t, const gr_event *ev);
+void pc_table_fill(const pc_table *t, uint32_t pc, gr_race_access *a);   /* file, line, col */
+void pc_table_free(pc_table *t);
+
 /* ---------------------------------------------------------------- detectors */
 
 typedef enum { HB_MODEL_SCORD, HB_MODEL_PTX } hb_model;
@@ -77,6 +84,7 @@ typedef enum { HB_MODEL_SCORD, HB_MODEL_PTX } hb_model;
 typedef struct {
   int scord_granularity;     /* bytes per ScoRD metadata entry: 4, 8 or 16 (default 4) */
   hb_model hb_model;         /* model of the "hb" detector (default HB_MODEL_SCORD) */
+  int boyer_waw;             /* boyer: add the write-after-write check */
 } det_options;
 void det_options_default(det_options *o);
 
@@ -88,6 +96,9 @@ typedef struct {
   void *(*create)(gr_context *ctx, const det_options *o, race_log *log, const char *name);
   void (*on_event)(void *self, const gr_event *ev);
   void (*destroy)(void *self);
+  /* Optional: what the detector found besides races (boyer-banks: bank
+   * conflicts per source line), as text. */
+  void (*print_summary)(void *self, FILE *out);
 } detector_kind;
 
 const detector_kind *detector_lookup(const char *name);
@@ -103,6 +114,8 @@ int detectors_attach(gr_context *ctx, const char *list, const det_options *o, ra
 void detectors_detach(detector_set *set);
 size_t detectors_size(const detector_set *set);
 const char *detectors_name(const detector_set *set, size_t k);
+/* Prints the summaries of the detectors that have one, in list order. */
+void detectors_summary(const detector_set *set, FILE *out);
 
 /* ---------------------------------------------------------------- verdict tables */
 

@@ -3,18 +3,23 @@
 #include <string.h>
 
 #include "detectors.h"
+#include "boyer/boyer.h"
 #include "hb/hb.h"
 #include "scord/scord.h"
 
 static const detector_kind registry[] = {
   {"scord", "ScoRD (ISCA 2020): scoped races from per-word metadata, with the 16-word metadata cache",
-   scord_create_cached, scord_on_event, scord_destroy},
+   scord_create_cached, scord_on_event, scord_destroy, NULL},
   {"scord-nocache", "ScoRD base design: one metadata entry per tracked granule, no cache",
-   scord_create_nocache, scord_on_event, scord_destroy},
+   scord_create_nocache, scord_on_event, scord_destroy, NULL},
   {"hb", "exact happens-before oracle, vector clocks, byte granularity (model from --hb-model, default scord)",
-   hb_create, hb_on_event, hb_destroy},
+   hb_create, hb_on_event, hb_destroy, NULL},
   {"hb-ptx", "the hb oracle in the PTX memory model (thread granularity, causality order, morally strong)",
-   hb_create_ptx, hb_on_event, hb_destroy},
+   hb_create_ptx, hb_on_event, hb_destroy, NULL},
+  {"boyer", "Boyer et al. (2008): shared-memory RAW/WAR hazards from read/write counters between barriers (--boyer-waw adds WAW)",
+   boyer_create, boyer_on_event, boyer_destroy, NULL},
+  {"boyer-banks", "Boyer et al. (2008): shared-memory bank conflicts per source line, 16 banks/half-warp and 32 banks/warp",
+   boyer_banks_create, boyer_banks_on_event, boyer_banks_destroy, boyer_banks_summary},
 };
 
 #define NKINDS (sizeof registry / sizeof registry[0])
@@ -106,4 +111,9 @@ void detectors_detach(detector_set *set) {
 }
 
 size_t detectors_size(const detector_set *set) { return set->n; }
+
+void detectors_summary(const detector_set *set, FILE *out) {
+  for (size_t k = 0; k < set->n; k++)
+    if (set->d[k].kind->print_summary) set->d[k].kind->print_summary(set->d[k].self, out);
+}
 const char *detectors_name(const detector_set *set, size_t k) { return k < set->n ? set->d[k].kind->name : NULL; }

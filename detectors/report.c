@@ -178,6 +178,29 @@ void race_access_from_event(gr_race_access *a, const gr_event *ev, int lane) {
   a->strong = ev->is_volatile || ev->access == GR_ATOMIC;
 }
 
+struct pc_pos { const char *file; int line, col; };
+
+void pc_table_note(pc_table *t, const gr_event *ev) {
+  if (ev->pc < 0) return;
+  if ((size_t)ev->pc >= t->n) {
+    size_t n = (size_t)ev->pc + 64;
+    t->pos = xrealloc_or_die(t->pos, n * sizeof *t->pos);
+    memset(t->pos + t->n, 0, (n - t->n) * sizeof *t->pos);
+    t->n = n;
+  }
+  t->pos[ev->pc] = (struct pc_pos){ev->file, ev->line, ev->col};
+}
+
+void pc_table_fill(const pc_table *t, uint32_t pc, gr_race_access *a) {
+  if (pc < t->n) { a->file = t->pos[pc].file; a->line = t->pos[pc].line; a->col = t->pos[pc].col; }
+}
+
+void pc_table_free(pc_table *t) {
+  free(t->pos);
+  t->pos = NULL;
+  t->n = 0;
+}
+
 static void print_how(FILE *out, const gr_race_access *a) {
   if (a->kind == GR_ATOMIC) fprintf(out, "atomic %s (%s scope)", gr_atomic_op_name(a->atomic_op), gr_scope_name(a->scope));
   else fprintf(out, "%s %s", a->strong ? "volatile" : "plain", gr_access_kind_name(a->kind));
@@ -190,8 +213,8 @@ static void print_side(FILE *out, const char *label, const gr_race_access *a) {
 }
 
 void race_print_text(FILE *out, const gr_race *r) {
-  fprintf(out, "race [%s] %s: %s %s+%llu", r->detector, r->cls, gr_space_name(r->space), r->buffer ? r->buffer : "?",
-          (unsigned long long)r->offset);
+  if (r->buffer) fprintf(out, "race [%s] %s: %s %s+%llu", r->detector, r->cls, gr_space_name(r->space), r->buffer, (unsigned long long)r->offset);
+  else fprintf(out, "race [%s] %s: %s memory+%llu", r->detector, r->cls, gr_space_name(r->space), (unsigned long long)r->offset);
   if (r->count > 1) fprintf(out, " (%llu times)", (unsigned long long)r->count);
   fputc('\n', out);
   print_side(out, "first: ", &r->first);
@@ -224,7 +247,8 @@ void race_print_json(FILE *out, const gr_race *r) {
   fputs(",\"class\":", out);
   json_str(out, r->cls);
   fprintf(out, ",\"space\":\"%s\",\"buffer\":", gr_space_name(r->space));
-  json_str(out, r->buffer);
+  if (r->buffer) json_str(out, r->buffer);
+  else fputs("null", out);
   fprintf(out, ",\"offset\":%llu,\"count\":%llu,\"first\":", (unsigned long long)r->offset, (unsigned long long)r->count);
   json_side(out, &r->first);
   fputs(",\"second\":", out);

@@ -79,8 +79,6 @@ typedef struct { lock *l; int n, cap; uint16_t set; } lockset;
 
 typedef struct { const uint32_t *clock; uint32_t block; } pending;
 
-typedef struct { const char *file; int line, col; } pos;
-
 typedef struct {
   gr_context *ctx;
   race_log *log;
@@ -108,8 +106,7 @@ typedef struct {
   /* shadow, by allocation id */
   shadow *sh;
   size_t nsh;
-  pos *pcs;
-  size_t npcs;
+  pc_table pcs;
 } hb;
 
 static void *hb_new(gr_context *ctx, race_log *log, const char *name, hb_model model) {
@@ -156,7 +153,7 @@ static void hb_free_launch(hb *h) {
     free(s->rels);
   }
   free(h->sh); h->sh = NULL; h->nsh = 0;
-  free(h->pcs); h->pcs = NULL; h->npcs = 0;
+  pc_table_free(&h->pcs);
   h->n = 0;
 }
 
@@ -305,20 +302,9 @@ static void lock_release(hb *h, uint32_t a, uint64_t word, uint32_t key) {
 
 /* ---------------------------------------------------------------- reports */
 
-static void note_pc(hb *h, const gr_event *ev) {
-  if (ev->pc < 0) return;
-  if ((size_t)ev->pc >= h->npcs) {
-    size_t n = (size_t)ev->pc + 64;
-    h->pcs = grow(h->pcs, n * sizeof *h->pcs);
-    memset(h->pcs + h->npcs, 0, (n - h->npcs) * sizeof *h->pcs);
-    h->npcs = n;
-  }
-  h->pcs[ev->pc] = (pos){ev->file, ev->line, ev->col};
-}
-
 static void side_of(const hb *h, const acc *e, gr_race_access *s) {
   memset(s, 0, sizeof *s);
-  if (e->pc < h->npcs) { s->file = h->pcs[e->pc].file; s->line = h->pcs[e->pc].line; s->col = h->pcs[e->pc].col; }
+  pc_table_fill(&h->pcs, e->pc, s);
   uint32_t b = block_of(h, e->agent), in = e->agent % h->per_block;
   s->block.x = b % h->grid.x;
   s->block.y = b / h->grid.x % h->grid.y;
@@ -429,7 +415,7 @@ static void on_access(hb *h, const gr_event *ev) {
   uint16_t info = (uint16_t)((write ? I_WRITE : 0) | (atom ? I_ATOM : 0) | (strong ? I_STRONG : 0) |
                              (unsigned)scope << I_SCOPE_SHIFT | (unsigned)ev->access << I_KIND_SHIFT |
                              (unsigned)(atom ? ev->atomic_op & 15 : 0) << I_OP_SHIFT);
-  note_pc(h, ev);
+  pc_table_note(&h->pcs, ev);
   for (uint32_t mm = ev->mask; mm; mm &= mm - 1) {
     int l = __builtin_ctz(mm);
     uint32_t a = agent_of(h, ev, l);
