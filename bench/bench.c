@@ -92,8 +92,10 @@ static double triad_emulated(gr_memory memory, const float *a, const float *b, f
 
 /* ------------------------------------------------------------- detector overhead */
 
-static const char *const detector_columns[] = {NULL, "scord", "scord-nocache", "hb", "hb-ptx"};
-#define NDCOL 5
+static det_options dopts;   /* the defaults, set in main */
+
+static const char *const detector_columns[] = {NULL, "scord", "scord-nocache", "hb", "hb-ptx", "boyer", "boyer-banks"};
+#define NDCOL 7
 
 /* Triad over n floats on 8 blocks of 256 threads with the detectors
  * `dets` (NULL: none): best time of 3; -1 on an error or a race report
@@ -110,7 +112,7 @@ static double triad_detected(const char *dets, const float *a, const float *b, i
   detector_set *set = NULL;
   char err[256];
   if (gr_module_load(ctx, path("bench/kernels/mem.cu"), NULL, 0, &m) == GR_OK &&
-      (!dets || detectors_attach(ctx, dets, &(det_options){4, HB_MODEL_SCORD}, log, &set, err, sizeof err) == GR_OK)) {
+      (!dets || detectors_attach(ctx, dets, &dopts, log, &set, err, sizeof err) == GR_OK)) {
     gr_ptr da, db, dc;
     gr_malloc(ctx, (size_t)n * 4, "a", &da);
     gr_malloc(ctx, (size_t)n * 4, "b", &db);
@@ -130,35 +132,22 @@ static double triad_detected(const char *dets, const float *a, const float *b, i
   return best;
 }
 
-/* Every ScoR microbenchmark, `reps` runs each in one context, with the
- * detectors `dets`: total wall time of the runs. */
-static double micro_loop(const char *dets, int reps) {
-  static const char *const names[] = {
-    "norace_interblock_atom", "norace_interblock_fence_raw", "norace_interblock_lock_waw",
-    "norace_interwarp-block_fence-atom_hrd-indirect", "norace_interwarp-block_fence_hrf-indirect",
-    "norace_interwarp_blkatom", "norace_interwarp_blkfence_raw", "norace_interwarp_blklock_waw",
-    "norace_interwarp_dev-blkatom", "norace_interwarp_dev-blklock_waw", "norace_interwarp_fence_raw",
-    "norace_intrawarp_none-blkatom", "norace_intrawarp_none-blklock-no-tf_waw", "norace_intrawarp_none-blklock_waw",
-    "race_interblock_blkatom", "race_interblock_blkfence_raw", "race_interblock_blklock_waw",
-    "race_interblock_fence_rtraw", "race_interblock_lock-blkfence_waw", "race_interblock_lock-no-stf_waw",
-    "race_interblock_lock-no-tf_waw", "race_interblock_none-atom_waw", "race_interblock_none-lock_rtraw",
-    "race_interblock_none-lock_waw", "race_interwarp_blklock-no-stf_waw", "race_interwarp_blklock-no-tf_waw",
-    "race_interwarp_dev-blklock-no-stf_waw", "race_interwarp_dev-blklock-no-tf_waw", "race_interwarp_none-atom_waw",
-    "race_interwarp_none-blkatom_waw", "race_interwarp_none-blklock_waw", "race_interwarp_none-lock_waw"};
+/* Runs each of the kernel files `files` (paths from the source tree)
+ * `reps` times in one context with the detectors `dets`: total wall time of
+ * the runs. */
+static double script_loop(const char *const *files, size_t nfiles, const char *dets, int reps) {
   double total = 0;
-  for (size_t f = 0; f < sizeof names / sizeof names[0]; f++) {
-    char rel[256];
-    snprintf(rel, sizeof rel, "scor/micro/%s.cu", names[f]);
+  for (size_t f = 0; f < nfiles; f++) {
     gr_config cfg;
     gr_config_default(&cfg);
     cfg.memory = GR_MEMORY_SC;
     gr_context *ctx = gr_context_create(&cfg);
     gr_script *s;
-    if (gr_script_load(ctx, path(rel), NULL, 0, &s)) { fprintf(stderr, "bench: %s\n", gr_error(ctx)); return -1; }
+    if (gr_script_load(ctx, path(files[f]), NULL, 0, &s)) { fprintf(stderr, "bench: %s\n", gr_error(ctx)); return -1; }
     race_log *log = race_log_new();
     detector_set *set = NULL;
     char err[256];
-    if (dets && detectors_attach(ctx, dets, &(det_options){4, HB_MODEL_SCORD}, log, &set, err, sizeof err)) return -1;
+    if (dets && detectors_attach(ctx, dets, &dopts, log, &set, err, sizeof err)) return -1;
     for (int r = 0; r < reps; r++) {
       race_log_clear(log);
       double t0 = now();
@@ -173,7 +162,31 @@ static double micro_loop(const char *dets, int reps) {
   return total;
 }
 
+/* Every ScoR microbenchmark, `reps` runs each. */
+static double micro_loop(const char *dets, int reps) {
+  static const char *const names[] = {
+    "norace_interblock_atom", "norace_interblock_fence_raw", "norace_interblock_lock_waw",
+    "norace_interwarp-block_fence-atom_hrd-indirect", "norace_interwarp-block_fence_hrf-indirect",
+    "norace_interwarp_blkatom", "norace_interwarp_blkfence_raw", "norace_interwarp_blklock_waw",
+    "norace_interwarp_dev-blkatom", "norace_interwarp_dev-blklock_waw", "norace_interwarp_fence_raw",
+    "norace_intrawarp_none-blkatom", "norace_intrawarp_none-blklock-no-tf_waw", "norace_intrawarp_none-blklock_waw",
+    "race_interblock_blkatom", "race_interblock_blkfence_raw", "race_interblock_blklock_waw",
+    "race_interblock_fence_rtraw", "race_interblock_lock-blkfence_waw", "race_interblock_lock-no-stf_waw",
+    "race_interblock_lock-no-tf_waw", "race_interblock_none-atom_waw", "race_interblock_none-lock_rtraw",
+    "race_interblock_none-lock_waw", "race_interwarp_blklock-no-stf_waw", "race_interwarp_blklock-no-tf_waw",
+    "race_interwarp_dev-blklock-no-stf_waw", "race_interwarp_dev-blklock-no-tf_waw", "race_interwarp_none-atom_waw",
+    "race_interwarp_none-blkatom_waw", "race_interwarp_none-blklock_waw", "race_interwarp_none-lock_waw"};
+  static char paths[sizeof names / sizeof names[0]][128];
+  const char *files[sizeof names / sizeof names[0]];
+  for (size_t f = 0; f < sizeof names / sizeof names[0]; f++) {
+    snprintf(paths[f], sizeof paths[f], "scor/micro/%s.cu", names[f]);
+    files[f] = paths[f];
+  }
+  return script_loop(files, sizeof names / sizeof names[0], dets, reps);
+}
+
 static void detector_overhead(void) {
+  det_options_default(&dopts);
   printf("\ndetector overhead (time with the detector / time without, measured in this run)\n");
   printf("%-28s", "workload");
   for (int d = 0; d < NDCOL; d++) printf(" %13s", detector_columns[d] ? detector_columns[d] : "none (s)");
@@ -184,6 +197,15 @@ static void detector_overhead(void) {
     double t = micro_loop(detector_columns[d], 20);
     if (t < 0 || base <= 0) printf(" %13s", "error");
     else printf(" %12.2fx", t / base);
+  }
+  putchar('\n');
+  static const char *const scan[] = {"kernels/boyer/scan.cu"};
+  double sb = script_loop(scan, 1, NULL, 50);
+  printf("%-28s %13.4f", "Harris scan, 512 (x 50)", sb);
+  for (int d = 1; d < NDCOL; d++) {
+    double t = script_loop(scan, 1, detector_columns[d], 50);
+    if (t < 0 || sb <= 0) printf(" %13s", "error");
+    else printf(" %12.2fx", t / sb);
   }
   putchar('\n');
   const int n = 1 << 18;
