@@ -21,8 +21,9 @@ contains "$T/out" "fig2.cu:23: 64 requests: 64 x 16-way" "figure 2 (1): 16-way c
 expect 0 "scan" -- "$G" run "$K/scan.cu" --detect boyer,hb
 contains "$T/out" "detectors: boyer 0 race reports" "the unmodified scan has no hazard"
 expect 0 "scan, conflict-free" -- "$G" run "$K/scan.cu" --detect boyer -D CONFLICT_FREE=1
-# lines: the up-sweep loop is 41-49, the down-sweep loop 51-62, the write-out 63-65
-for v in "1 38 50" "2 51 62" "3 59 65"; do
+# lines: the load 38-39, the up-sweep loop 40-49 (barrier at 41), the zeroing 50, the
+# down-sweep loop 51-62 (barrier at 53), the barrier at 63, the write-out 64-65
+for v in "1 38 52" "2 53 62" "3 64 65"; do
   set -- $v
   "$G" run "$K/scan.cu" --detect boyer --json -D DROP_SYNC=$1 >"$T/j" 2>/dev/null
   n=$(grep -c '"detector":"boyer"' "$T/j")

@@ -2,12 +2,12 @@
 # The ScoR microbenchmarks under the detectors: the verdict table over 20
 # seeds in both memory models.  scord, scord-nocache and hb must find all 18
 # races on every seed and raise no false alarm; the sc table must be the
-# committed reports/scor-micro.csv (hb-ptx included); the tables must not
+# committed reports/scor-micro.csv (hb-ptx and boyer included); the tables must not
 # depend on the number of threads.
 G=${GPURACE:-./gpurace}
 S=${GR_SRCDIR:-.}
 . "$S/tests/lib.sh"
-DETS=scord,scord-nocache,hb,hb-ptx
+DETS=scord,scord-nocache,hb,hb-ptx,boyer
 
 # verdicts DETECTOR CSV: "ok" when the detector's verdict is the expected one on every row
 verdicts() {
@@ -30,6 +30,9 @@ for mem in sc weak; do
     { for (i in c) if ($i != 0) { print $1 " " $2 ": " $i " failed runs"; bad = 1 } } END { if (!bad) print "ok" }' "$T/$mem.csv" >"$T/f"
   contains "$T/f" "ok" "every run completes, $mem memory"
   contains "$T/$mem.md" "| false alarms on some seed (of 14) | 0 | 0 | 0 |" "no false alarm, $mem memory"
+  # boyer sees shared memory only: none of the 18 global-memory races, no false alarm
+  contains "$T/$mem.md" "| races found on some seed (of 18) | 18 | 18 | 18 | 2 | 0 |" "boyer finds none, $mem memory"
+  contains "$T/$mem.md" "| false alarms on some seed (of 14) | 0 | 0 | 0 | 1 | 0 |" "boyer: no false alarm, $mem memory"
 done
 if cmp -s "$T/sc.csv" "$S/reports/scor-micro.csv"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: reports/scor-micro.csv is stale (make scor-report)"; diff "$S/reports/scor-micro.csv" "$T/sc.csv" | head -20; fi
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "detectors.h"
+#include "boyer/boyer.h"
 #include "scord/scord.h"
 #include "testutil.h"
 
@@ -416,6 +417,23 @@ START_TEST(attach_rejects_unknown_and_repeated_names) {
 }
 END_TEST
 
+START_TEST(bank_degree_counts_distinct_words_per_bank) {
+  uint64_t a[32];
+  for (int l = 0; l < 32; l++) a[l] = (uint64_t)l * 4;           /* consecutive words */
+  ck_assert_int_eq(boyer_bank_degree(a, 0xffffffffu, 4, 32), 1);
+  ck_assert_int_eq(boyer_bank_degree(a, 0xffffffffu, 4, 16), 2);   /* a whole warp on 16 banks */
+  ck_assert_int_eq(boyer_bank_degree(a, 0xffffu, 4, 16), 1);
+  for (int l = 0; l < 32; l++) a[l] = 128;                          /* one word: a broadcast */
+  ck_assert_int_eq(boyer_bank_degree(a, 0xffffffffu, 4, 32), 1);
+  for (int l = 0; l < 32; l++) a[l] = (uint64_t)l * 64;             /* stride 16 words */
+  ck_assert_int_eq(boyer_bank_degree(a, 0xffffu, 4, 16), 16);
+  ck_assert_int_eq(boyer_bank_degree(a, 0xffffffffu, 4, 32), 16);  /* stride 16 on 32 banks: two banks */
+  for (int l = 0; l < 32; l++) a[l] = (uint64_t)l * 8;              /* 8-byte elements: two words each */
+  ck_assert_int_eq(boyer_bank_degree(a, 0xffffffffu, 8, 32), 2);
+  ck_assert_int_eq(boyer_bank_degree(a, 0, 4, 32), 0);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("detectors");
   TCase *t = tcase_create("table3");
@@ -448,6 +466,7 @@ static Suite *suite(void) {
   tcase_add_test(t, metadata_word_packs_every_field_in_its_width);
   tcase_add_test(t, race_log_dedups_and_sorts);
   tcase_add_test(t, attach_rejects_unknown_and_repeated_names);
+  tcase_add_test(t, bank_degree_counts_distinct_words_per_bank);
   suite_add_tcase(s, t);
   return s;
 }
