@@ -1,5 +1,5 @@
-/* Replays files through the fuzz target: the malformed corpus, the litmus tests and the
- * example kernels by default (make check), or the files named on the
+/* Replays files through the fuzz target: the malformed corpus, the litmus tests, the
+ * example, Boyer and ScoR kernels by default (make check), or the files named on the
  * command line (to reproduce a libFuzzer finding without clang). */
 #include <dirent.h>
 #include <stdint.h>
@@ -47,14 +47,11 @@ int main(int argc, char **argv) {
   } else {
     const char *src = getenv("GR_SRCDIR");
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s/tests/malformed", src ? src : ".");
-    bad |= replay_dir(dir, &count);
-    snprintf(dir, sizeof dir, "%s/kernels/examples", src ? src : ".");
-    bad |= replay_dir(dir, &count);
-    snprintf(dir, sizeof dir, "%s/kernels/litmus", src ? src : ".");
-    bad |= replay_dir(dir, &count);
-    snprintf(dir, sizeof dir, "%s/fuzz/regress", src ? src : ".");
-    bad |= replay_dir(dir, &count);
+    static const char *const dirs[] = {"tests/malformed", "kernels/examples", "kernels/litmus", "kernels/boyer", "scor/micro", "fuzz/regress"};
+    for (size_t k = 0; k < sizeof dirs / sizeof dirs[0]; k++) {
+      snprintf(dir, sizeof dir, "%s/%s", src ? src : ".", dirs[k]);
+      bad |= replay_dir(dir, &count);
+    }
   }
   printf("replay: %d files through the fuzz target\n", count);
   if (count == 0) return 1;
