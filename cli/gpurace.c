@@ -84,6 +84,10 @@ static const char *const usage_table =
   "                    path with '/' as '-', e.g. reports/scor-micro)\n"
   "  --scord-granularity 4|8|16, --hb-model scord|ptx, --boyer-waw   as for run\n"
   "  --notes FILE      append FILE (Markdown) to the .md table, e.g. what explains it\n"
+  "  -D NAME[=VALUE]   define a macro for every run (repeatable)\n"
+  "  --knobs           a file with '//@ expect race if KNOB...' gives a row without\n"
+  "                    its knobs (expected race-free) and one row per knob alone\n"
+  "                    (-D KNOB=1, expected racy)\n"
   "  -q, --quiet       no progress line on stderr\n"
   "\n"
   "exit status: 0 every verdict as expected, 1 a verdict differs from its\n"
@@ -450,6 +454,7 @@ static int add_inputs(const char *arg, char ***files, size_t *n, size_t *cap) {
 typedef struct {
   table_opts to;
   const char *outbase, *first_dir, *notes;
+  const char **defines;
   char **files;
   size_t nfiles, cap;
 } table_args;
@@ -482,6 +487,14 @@ static int parse_table_args(int argc, char **argv, table_args *ta) {
     }
     if (!strcmp(a, "--out")) { NEEDVAL(); ta->outbase = val; continue; }
     if (!strcmp(a, "--notes")) { NEEDVAL(); ta->notes = val; continue; }
+    if (!strcmp(a, "--knobs")) { to->knobs = 1; continue; }
+    if (!strncmp(a, "-D", 2)) {
+      val = a[2] ? a + 2 : NULL;
+      if (!val) NEEDVAL();
+      if (!*val || *val == '=') return usage_error(cmd, "bad macro definition '%s'", val);
+      ta->defines[to->ndefines++] = val;
+      continue;
+    }
     if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { to->progress = 0; continue; }
     if (parse_det_opt(cmd, argc, argv, &i, &to->dopts, &rc)) continue;
     if (a[0] == '-' && a[1]) return usage_error(cmd, "unknown option '%s'", a);
@@ -498,6 +511,8 @@ static int cmd_table(int argc, char **argv) {
   table_args ta;
   memset(&ta, 0, sizeof ta);
   table_opts_default(&ta.to);
+  ta.defines = calloc((size_t)argc + 1, sizeof *ta.defines);
+  ta.to.defines = ta.defines;
   gr_config dflt;
   gr_config_default(&dflt);
   ta.to.memory = dflt.memory;
@@ -566,6 +581,7 @@ static int cmd_table(int argc, char **argv) {
   table_free(t);
   for (size_t k = 0; k < nfiles; k++) free(files[k]);
   free(files);
+  free(ta.defines);
   return rc;
 }
 

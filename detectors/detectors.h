@@ -133,6 +133,10 @@ typedef struct {
   int sms;                   /* default 4 */
   uint64_t max_steps;        /* default 10M */
   int progress;              /* a progress line on stderr */
+  const char *const *defines;   /* -D for every run */
+  int ndefines;
+  int knobs;                 /* a file with "expect race if KNOB..." gives a row without its
+                                knobs and one row per knob, alone (-D KNOB=1) */
 } table_opts;
 void table_opts_default(table_opts *o);
 

@@ -33,6 +33,7 @@ struct table {
   size_t nfiles, ndet;
   char **det;
   char **path, **name, **id, **category;
+  char **knob;               /* the row's knob, or NULL */
   int *expect;               /* 1 race, 0 norace, -1 not stated */
   run_result *runs;          /* [file * seeds + seed] */
 };
@@ -79,7 +80,12 @@ static void run_one(table *t, size_t f, int k, run_result *r) {
   race_log *log = race_log_new();
   detector_set *set = NULL;
   char err[512];
-  r->status = gr_script_load(ctx, t->path[f], NULL, 0, &s);
+  const char *defs[66];
+  int nd = 0;
+  for (int k = 0; k < t->o.ndefines && nd < 64; k++) defs[nd++] = t->o.defines[k];
+  char knobdef[64];
+  if (t->knob[f]) { snprintf(knobdef, sizeof knobdef, "%s=1", t->knob[f]); defs[nd++] = knobdef; }
+  r->status = gr_script_load(ctx, t->path[f], defs, nd, &s);
   if (r->status) r->err = dupstr(gr_error(ctx));
   else if (detectors_attach(ctx, t->detlist, &t->o.dopts, log, &set, err, sizeof err)) {
     r->status = GR_EINPUT;
@@ -135,36 +141,61 @@ int table_run(const char *const *files, size_t nfiles, const table_opts *o, tabl
     gr_context_destroy(ctx);
     if (rc) { table_free(t); return GR_EINPUT; }
   }
-  t->nfiles = nfiles;
-  t->path = calloc(nfiles + 1, sizeof *t->path);
-  t->name = calloc(nfiles + 1, sizeof *t->name);
-  t->id = calloc(nfiles + 1, sizeof *t->id);
-  t->category = calloc(nfiles + 1, sizeof *t->category);
-  t->expect = calloc(nfiles + 1, sizeof *t->expect);
+  /* rows: each file, and with knobs one more row per knob */
+  size_t cap = nfiles + 1;
+  t->path = calloc(cap, sizeof *t->path);
+  t->name = calloc(cap, sizeof *t->name);
+  t->id = calloc(cap, sizeof *t->id);
+  t->category = calloc(cap, sizeof *t->category);
+  t->knob = calloc(cap, sizeof *t->knob);
+  t->expect = calloc(cap, sizeof *t->expect);
+  size_t nrows = 0;
   for (size_t f = 0; f < nfiles; f++) {
-    t->path[f] = dupstr(files[f]);
-    char *nm = dupstr(base_name(files[f]));
-    size_t L = strlen(nm);
-    if (L > 3 && !strcmp(nm + L - 3, ".cu")) nm[L - 3] = 0;
-    t->name[f] = nm;
     gr_config cfg;
     gr_config_default(&cfg);
     gr_context *ctx = gr_context_create(&cfg);
     gr_script *s = NULL;
-    if (gr_script_load(ctx, files[f], NULL, 0, &s)) {
+    if (gr_script_load(ctx, files[f], o->defines, o->ndefines, &s)) {
       snprintf(err, errlen, "%s", gr_error(ctx));
       gr_context_destroy(ctx);
+      t->nfiles = nrows;
       table_free(t);
       return GR_EINPUT;
     }
-    t->expect[f] = gr_script_expect_race(s);
-    const char *v = gr_script_meta(s, "id");
-    t->id[f] = dupstr(v ? v : t->name[f]);
-    v = gr_script_meta(s, "category");
-    t->category[f] = dupstr(v ? v : "");
+    int nk = o->knobs ? gr_script_knob_count(s) : 0;
+    if (nrows + 1 + (size_t)nk >= cap) {
+      cap = 2 * (nrows + 1 + (size_t)nk);
+      t->path = realloc(t->path, cap * sizeof *t->path);
+      t->name = realloc(t->name, cap * sizeof *t->name);
+      t->id = realloc(t->id, cap * sizeof *t->id);
+      t->category = realloc(t->category, cap * sizeof *t->category);
+      t->knob = realloc(t->knob, cap * sizeof *t->knob);
+      t->expect = realloc(t->expect, cap * sizeof *t->expect);
+      if (!t->path || !t->name || !t->id || !t->category || !t->knob || !t->expect) abort();
+    }
+    char *nm = dupstr(base_name(files[f]));
+    size_t L = strlen(nm);
+    if (L > 3 && !strcmp(nm + L - 3, ".cu")) nm[L - 3] = 0;
+    const char *id = gr_script_meta(s, "id"), *cat = gr_script_meta(s, "category");
+    for (int k = -1; k < nk; k++) {
+      size_t r = nrows++;
+      t->path[r] = dupstr(files[f]);
+      t->knob[r] = k < 0 ? NULL : dupstr(gr_script_knob(s, k));
+      char buf[256];
+      snprintf(buf, sizeof buf, "%s%s%s", nm, k < 0 ? "" : " +", k < 0 ? "" : t->knob[r]);
+      t->name[r] = dupstr(buf);
+      snprintf(buf, sizeof buf, "%s%s%s", id ? id : nm, k < 0 ? "" : " +", k < 0 ? "" : t->knob[r]);
+      t->id[r] = dupstr(buf);
+      t->category[r] = dupstr(cat ? cat : "");
+      /* with knobs, each row's expectation is its own: the row without them, or one knob alone */
+      t->expect[r] = nk ? (k >= 0) : gr_script_expect_race(s);
+    }
+    free(nm);
     gr_script_free(s);
     gr_context_destroy(ctx);
   }
+  t->nfiles = nrows;
+  nfiles = nrows;
   long total = (long)nfiles * t->o.seeds;
   t->runs = calloc((size_t)total + 1, sizeof *t->runs);
   long done = 0, shown = -1;
@@ -205,10 +236,11 @@ void table_free(table *t) {
     if (t->name) free(t->name[f]);
     if (t->id) free(t->id[f]);
     if (t->category) free(t->category[f]);
+    if (t->knob) free(t->knob[f]);
   }
   for (size_t d = 0; d < t->ndet; d++) free(t->det[d]);
   free(t->det);
-  free(t->path); free(t->name); free(t->id); free(t->category); free(t->expect);
+  free(t->path); free(t->name); free(t->id); free(t->category); free(t->knob); free(t->expect);
   free(t->runs);
   free(t->detlist);
   free(t);

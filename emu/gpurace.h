@@ -243,8 +243,13 @@ int gr_script_check(gr_script *s, FILE *out);
 /* Restores every buffer and __device__ variable to its initial value, so
  * that the file can run again in the same context. */
 int gr_script_reset(gr_script *s);
-/* The expected verdict: 1 race, 0 no race, -1 not stated. */
+/* The expected verdict: 1 race, 0 no race, -1 not stated.  For
+ * "expect race if KNOB...", 1 when one of the knobs was among the defines
+ * the file was loaded with (NAME or NAME=VALUE, as #ifdef sees it). */
 int gr_script_expect_race(const gr_script *s);
+/* The knobs of "expect race if KNOB...", in order. */
+int gr_script_knob_count(const gr_script *s);
+const char *gr_script_knob(const gr_script *s, int k);
 /* The value of a //@ meta KEY VALUE line, or NULL. */
 const char *gr_script_meta(const gr_script *s, const char *key);
 gr_module *gr_script_module(gr_script *s);

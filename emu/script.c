@@ -4,6 +4,7 @@
  *   //@ buffer NAME TYPE[COUNT] [= zeros | VALUE | {V, ...} | iota[(START[,STEP])] | random(SEED[,LO,HI])]
  *   //@ arg NAME = VALUE
  *   //@ expect race | norace
+ *   //@ expect race if KNOB...              (a race when one of the -D knobs is defined)
  *   //@ meta KEY VALUE                    (free-form facts for reports: id, category)
  *   //@ check NAME = {V, ...} | VALUE [tol(EPS)]
  *   //@ litmus ID W|B|G                   (a litmus test and its placement)
@@ -71,6 +72,8 @@ struct gr_script {
   sweak *weak; size_t nweak;
   char weak_text[256];
   smeta *meta; size_t nmeta;
+  char knobs[16][32];        /* expect race if KNOB...: the race sites' knobs */
+  int nknobs;
 };
 
 typedef struct {
@@ -292,6 +295,19 @@ static int directive(dp *d) {
     if (!strcmp(w, "race")) s->expect = 1;
     else if (!strcmp(w, "norace")) s->expect = 0;
     else return derr(d, wp, "expect takes 'race' or 'norace'");
+    if (s->expect == 1 && !at_end(d)) {
+      char kw2[8];
+      const char *ip = (skipws(d), d->p);
+      if (!word(d, kw2, sizeof kw2) || strcmp(kw2, "if")) return derr(d, ip, "expected 'if KNOB...' or the end of the line after 'expect race'");
+      while (!at_end(d)) {
+        const char *kp = (skipws(d), d->p);
+        if (s->nknobs == 16) return derr(d, kp, "more than 16 knobs");
+        if (!word(d, s->knobs[s->nknobs], sizeof s->knobs[0]) || isdigit((unsigned char)s->knobs[s->nknobs][0]))
+          return derr(d, kp, "expected a macro name (a -D knob)");
+        s->nknobs++;
+      }
+      if (!s->nknobs) return derr(d, NULL, "expected at least one knob after 'if'");
+    }
     if (!at_end(d)) return derr(d, NULL, "unexpected text after expect");
     return GR_OK;
   }
@@ -477,6 +493,17 @@ int gr_script_load(gr_context *ctx, const char *path, const char *const *defines
   int rc = parse_directives(s, text);
   free(text);
   if (rc == GR_OK) rc = gr_module_load(ctx, path, defines, ndefines, &s->mod);
+  if (rc == GR_OK && s->nknobs) {
+    /* expect race if KNOB...: racy when one of them is defined, whatever its
+     * value, as #ifdef KNOB in the kernel reads it */
+    s->expect = 0;
+    for (int k = 0; k < s->nknobs; k++) {
+      size_t L = strlen(s->knobs[k]);
+      for (int j = 0; j < ndefines; j++)
+        if (!strncmp(defines[j], s->knobs[k], L) && (defines[j][L] == 0 || defines[j][L] == '='))
+          s->expect = 1;
+    }
+  }
   if (rc == GR_OK) {
     int np = gr_kernel_nparams(s->mod, s->kernel);
     if (np < 0) rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: the launch names '%s', which is not a __global__ function of the file", path, s->launch_line, s->kernel);
@@ -721,6 +748,9 @@ int gr_script_check(gr_script *s, FILE *out) {
   }
   return rc;
 }
+
+int gr_script_knob_count(const gr_script *s) { return s->nknobs; }
+const char *gr_script_knob(const gr_script *s, int k) { return k >= 0 && k < s->nknobs ? s->knobs[k] : NULL; }
 
 const char *gr_script_meta(const gr_script *s, const char *key) {
   for (size_t k = 0; k < s->nmeta; k++) if (!strcmp(s->meta[k].key, key)) return s->meta[k].val;

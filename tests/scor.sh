@@ -51,6 +51,32 @@ printf '## Notes\nwhy it is so\n' >"$T/notes.md"
 expect 1 "notes are appended" -- "$G" table "$T/flipped.cu" --detect scord --out "$T/noted" --notes "$T/notes.md" -q
 contains "$T/noted.md" "why it is so" "the notes are in the table"
 expect 2 "table: unreadable notes" -- "$G" table "$T/flipped.cu" --detect scord --out "$T/noted" --notes "$T/none.md"
+# knobs: one row without them, one per knob alone
+mkdir "$T/kn"
+cat > "$T/kn/knob.cu" <<'X'
+//@ launch k grid(2) block(1)
+//@ buffer o u32[4]
+//@ expect race if RACE_A RACE_B
+__global__ void k(volatile unsigned *o) {
+#ifdef RACE_A
+  o[0] = blockIdx.x;
+#endif
+#ifdef RACE_B
+  o[1] = o[1] + 1;
+#endif
+  o[2 + blockIdx.x] = 1;
+}
+X
+expect 0 "knob rows" -- "$G" table "$T/kn" --detect hb,scord --knobs --seeds 3 --out "$T/kn/t" -q
+contains "$T/kn/t.md" "| knob | knob |  | norace | no race | no race |" "the row without knobs is race-free"
+contains "$T/kn/t.md" "| knob +RACE_A | knob +RACE_A |  | race | race" "one row per knob, racy"
+contains "$T/kn/t.md" "| knob +RACE_B | knob +RACE_B |  | race | race" "the second knob"
+expect 1 "a knob defined for every run" -- "$G" table "$T/kn" --detect hb --knobs -D RACE_A --out "$T/kn/u" -q
+contains "$T/kn/u.md" "**false alarm**" "with RACE_A always on, the knob-free row is racy"
+expect 0 "without --knobs the file is one row" -- "$G" table "$T/kn/knob.cu" --detect hb -DRACE_C --out "$T/kn/v" -q
+contains "$T/kn/v.md" "| knob | knob |  | norace | no race |" "a define that is not a knob changes nothing"
+expect 0 "a knob's value does not matter" -- "$G" table "$T/kn/knob.cu" --detect hb -DRACE_B=0 --out "$T/kn/w" -q
+contains "$T/kn/w.md" "| knob | knob |  | race | race" "RACE_B=0 is defined, as #ifdef sees it"
 expect 2 "table needs --detect" -- "$G" table "$S/scor/micro"
 expect 2 "table: unknown detector" -- "$G" table "$S/scor/micro" --detect nope --out "$T/x"
 expect 2 "table: no such directory" -- "$G" table "$T/none" --detect hb --out "$T/x"
