@@ -1,0 +1,186 @@
+/* The ScoR application drivers' common part: command line, context and
+ * detectors, timing, reports, and glibc's rand(). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "app.h"
+
+#ifndef GR_SOURCE_DIR
+#define GR_SOURCE_DIR "."
+#endif
+
+static void usage(const char *name, const char *msg, const char *arg) {
+  fprintf(stderr, "%s: ", name);
+  fprintf(stderr, msg, arg);
+  fprintf(stderr, "\nusage: %s [--size small|paper] [--input-seed S] [-D KNOB]... [--detect LIST] [--json]\n"
+                  "       [--seed N] [--sched rr|random] [--memory sc|weak] [--sms N] [--max-steps N]\n"
+                  "       [--hb-model scord|ptx] [--scord-granularity 4|8|16] [-q]\n", name);
+  exit(2);
+}
+
+static uint64_t number(const char *name, const char *opt, const char *v, uint64_t lo, uint64_t hi) {
+  char *e;
+  errno = 0;
+  unsigned long long n = v && *v != '-' ? strtoull(v, &e, 0) : 0;
+  if (!v || !*v || *v == '-' || *e || errno || n < lo || n > hi) {
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s needs an integer from %llu to %llu, not '%%s'", opt, (unsigned long long)lo, (unsigned long long)hi);
+    usage(name, buf, v ? v : "");
+  }
+  return n;
+}
+
+void app_begin(app *a, const char *name, int argc, char **argv) {
+  memset(a, 0, sizeof *a);
+  a->name = name;
+  a->input_seed = 1;
+  gr_config_default(&a->cfg);
+  det_options_default(&a->dopts);
+  for (int i = 1; i < argc; i++) {
+    const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define TAKE() do { if (!v) usage(name, "option '%s' needs a value", o); i++; } while (0)
+    if (!strcmp(o, "--size")) {
+      TAKE();
+      if (!strcmp(v, "small")) a->paper = 0;
+      else if (!strcmp(v, "paper")) a->paper = 1;
+      else usage(name, "--size takes small or paper, not '%s'", v);
+    } else if (!strcmp(o, "--input-seed")) { TAKE(); a->input_seed = number(name, o, v, 0, 0xffffffffu); }
+    else if (!strcmp(o, "--seed")) { TAKE(); a->cfg.seed = number(name, o, v, 0, UINT64_MAX); }
+    else if (!strcmp(o, "--sms")) { TAKE(); a->cfg.sms = (int)number(name, o, v, 1, 1024); }
+    else if (!strcmp(o, "--max-steps")) { TAKE(); a->cfg.max_steps = number(name, o, v, 1, UINT64_MAX); }
+    else if (!strcmp(o, "--sched")) {
+      TAKE();
+      if (!strcmp(v, "rr")) a->cfg.sched = GR_SCHED_RR;
+      else if (!strcmp(v, "random")) a->cfg.sched = GR_SCHED_RANDOM;
+      else usage(name, "--sched takes rr or random, not '%s'", v);
+    } else if (!strcmp(o, "--memory")) {
+      TAKE();
+      if (!strcmp(v, "sc")) a->cfg.memory = GR_MEMORY_SC;
+      else if (!strcmp(v, "weak")) a->cfg.memory = GR_MEMORY_WEAK;
+      else usage(name, "--memory takes sc or weak, not '%s'", v);
+    } else if (!strcmp(o, "--hb-model")) {
+      TAKE();
+      if (!strcmp(v, "scord")) a->dopts.hb_model = HB_MODEL_SCORD;
+      else if (!strcmp(v, "ptx")) a->dopts.hb_model = HB_MODEL_PTX;
+      else usage(name, "--hb-model takes scord or ptx, not '%s'", v);
+    } else if (!strcmp(o, "--scord-granularity")) {
+      TAKE();
+      a->dopts.scord_granularity = (int)number(name, o, v, 4, 16);
+      if (a->dopts.scord_granularity != 4 && a->dopts.scord_granularity != 8 && a->dopts.scord_granularity != 16)
+        usage(name, "--scord-granularity takes 4, 8 or 16, not '%s'", v);
+    } else if (!strcmp(o, "--detect")) { TAKE(); a->detect = v; }
+    else if (!strcmp(o, "--json")) a->json = 1;
+    else if (!strcmp(o, "-q") || !strcmp(o, "--quiet")) a->quiet = 1;
+    else if (!strncmp(o, "-D", 2)) {
+      const char *d = o + 2;
+      if (!*d) { TAKE(); d = v; }
+      if (!*d || *d == '=') usage(name, "bad macro definition '%s'", d);
+      if (a->ndefines == 32) usage(name, "more than 32 -D knobs (at '%s')", d);
+      a->defines[a->ndefines++] = d;
+    } else usage(name, "unknown option '%s'", o);
+#undef TAKE
+  }
+  a->ctx = gr_context_create(&a->cfg);
+  a->log = race_log_new();
+  if (a->detect) {
+    char err[512];
+    if (detectors_attach(a->ctx, a->detect, &a->dopts, a->log, &a->set, err, sizeof err)) usage(name, "%s", err);
+  }
+}
+
+void app_load(app *a, const char *file) {
+  const char *src = getenv("GR_SRCDIR");
+  char path[4096];
+  snprintf(path, sizeof path, "%s/scor/apps/%s/%s", src && *src ? src : GR_SOURCE_DIR, a->name, file);
+  if (gr_module_load(a->ctx, path, a->defines, a->ndefines, &a->mod)) {
+    fprintf(stderr, "%s\n", gr_error(a->ctx));
+    exit(2);
+  }
+}
+
+gr_ptr app_alloc(app *a, size_t bytes, const char *name, const void *init) {
+  gr_ptr p;
+  if (gr_malloc(a->ctx, bytes, name, &p) || (init && gr_memcpy_htod(a->ctx, p, init, bytes))) {
+    fprintf(stderr, "%s: %s\n", a->name, gr_error(a->ctx));
+    exit(2);
+  }
+  return p;
+}
+
+void app_read(app *a, void *dst, gr_ptr src, size_t bytes) {
+  if (gr_memcpy_dtoh(a->ctx, dst, src, bytes)) {
+    fprintf(stderr, "%s: %s\n", a->name, gr_error(a->ctx));
+    exit(2);
+  }
+}
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int app_launch(app *a, const char *kernel, unsigned grid, unsigned block, const gr_arg *args, int nargs) {
+  double t0 = now();
+  int rc = gr_launch(a->mod, kernel, (gr_dim3){grid, 1, 1}, (gr_dim3){block, 1, 1}, 0, args, nargs);
+  a->seconds += now() - t0;
+  if (rc) fprintf(stderr, "%s\n", gr_error(a->ctx));
+  return rc;
+}
+
+int app_end(app *a, int status, int ok) {
+  size_t n = 0;
+  FILE *text = a->json ? stderr : stdout;
+  if (a->set) {
+    const gr_race *r = race_log_reports(a->log, &n);
+    for (size_t k = 0; k < n; k++) {
+      if (a->json) race_print_json(stdout, &r[k]);
+      else race_print_text(stdout, &r[k]);
+    }
+    if (!a->quiet) {
+      fprintf(text, "detectors:");
+      for (size_t d = 0; d < detectors_size(a->set); d++) {
+        size_t c = race_log_count(a->log, detectors_name(a->set, d));
+        fprintf(text, "%s %s %zu race report%s", d ? "," : "", detectors_name(a->set, d), c, c == 1 ? "" : "s");
+      }
+      fputc('\n', text);
+    }
+  }
+  if (!a->quiet) fprintf(text, "emulation: %.3f s\n", a->seconds);
+  detectors_detach(a->set);
+  race_log_free(a->log);
+  gr_context_destroy(a->ctx);
+  if (status == GR_EINPUT || status == GR_EEMU) return status;
+  if (n) return 4;
+  return ok ? 0 : 1;
+}
+
+/* glibc's TYPE_3 generator: 31 words of state seeded by a Lehmer
+ * generator (Schrage's method), the first 310 outputs discarded, then
+ * r[i] = r[i-31] + r[i-3] and output r[i] >> 1. */
+void glibc_srand(glibc_rand *g, uint32_t seed) {
+  int32_t r[31];
+  r[0] = seed ? (int32_t)seed : 1;
+  for (int i = 1; i < 31; i++) {
+    int32_t hi = r[i - 1] / 127773, lo = r[i - 1] % 127773;
+    int32_t word = 16807 * lo - 2836 * hi;
+    if (word < 0) word += 2147483647;
+    r[i] = word;
+  }
+  for (int i = 0; i < 31; i++) g->r[i] = r[i];
+  for (int i = 31; i < 34; i++) g->r[i] = g->r[i - 31];
+  g->i = 0;   /* the next value goes over the oldest of the ring's 34 */
+  for (int k = 0; k < 310; k++) glibc_rand_next(g);
+}
+
+int glibc_rand_next(glibc_rand *g) {
+  /* the ring holds the last 34 values; g->i is where the next one goes */
+  int i = g->i;
+  uint32_t v = (uint32_t)g->r[(i + 34 - 31) % 34] + (uint32_t)g->r[(i + 34 - 3) % 34];
+  g->r[i] = (int32_t)v;
+  g->i = (i + 1) % 34;
+  return (int)(v >> 1);
+}
