@@ -1,7 +1,7 @@
 #!/bin/sh
 # The ScoR applications (scor/apps): each driver's race-free build is right
 # against its CPU reference in both memory models and raises no report;
-# knobs turn race sites on.  So far: MM.
+# knobs turn race sites on.  So far: MM and RED.
 B=${GR_BUILDDIR:-.}
 S=${GR_SRCDIR:-.}
 . "$S/tests/lib.sh"
@@ -25,6 +25,25 @@ expect 4 "mm, RACEY" -- "$MM" --detect hb -D RACEY -q
 expect 2 "mm, bad size" -- "$MM" --size huge
 expect 2 "mm, bad detector" -- "$MM" --detect nope
 expect 2 "mm, bad option" -- "$MM" --frobnicate
+
+RED="$B/scor/apps/red/red"
+expect 0 "red, small" -- "$RED"
+contains "$T/out" "red n=8192 on 8x512: sum 409245 matches the CPU reference 409245" "red result"
+expect 0 "red, paper size" -- "$RED" --size paper
+contains "$T/out" "red n=1000000 on 30x512: sum 49498583 matches the CPU reference 49498583" "red paper input: the spec's reference sum"
+expect 0 "red, weak memory" -- "$RED" --memory weak --sched random --seed 4
+expect 0 "red, race-free under scord" -- "$RED" --detect scord,scord-nocache
+# hb sees one more race in the race-free build: the plain reset of
+# retirementCount by the last block against the other blocks' atomicInc,
+# which no fence orders (scor/apps/README.md)
+expect 4 "red, race-free build under hb" -- "$RED" --detect hb
+contains "$T/out" "race [hb] missing device fence: global retirementCount+0" "the retirementCount reset"
+expect 4 "red, RED_1" -- "$RED" --detect scord-nocache,hb -D RED_1
+contains "$T/out" "race [hb] missing block fence: global sdata+" "RED_1: hb"
+contains "$T/out" "race [scord-nocache] missing block fence: global sdata+" "RED_1: scord-nocache"
+expect 4 "red, RED_2" -- "$RED" --detect scord-nocache,hb -D RED_2
+contains "$T/out" "race [hb] missing device fence: global g_odata+" "RED_2: hb"
+contains "$T/out" "race [scord-nocache] missing device fence: global g_odata+" "RED_2: scord-nocache"
 
 echo "apps.sh: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
