@@ -1,7 +1,7 @@
 #!/bin/sh
 # The ScoR applications (scor/apps): each driver's race-free build is right
 # against its CPU reference in both memory models and raises no report;
-# knobs turn race sites on.  So far: MM and RED.
+# knobs turn race sites on.  So far: MM, RED, and R110 (race-free builds).
 B=${GR_BUILDDIR:-.}
 S=${GR_SRCDIR:-.}
 . "$S/tests/lib.sh"
@@ -44,6 +44,16 @@ contains "$T/out" "race [scord-nocache] missing block fence: global sdata+" "RED
 expect 4 "red, RED_2" -- "$RED" --detect scord-nocache,hb -D RED_2
 contains "$T/out" "race [hb] missing device fence: global g_odata+" "RED_2: hb"
 contains "$T/out" "race [scord-nocache] missing device fence: global g_odata+" "RED_2: scord-nocache"
+
+R110="$B/scor/apps/r110/r110"
+expect 0 "r110, small" -- "$R110"
+contains "$T/out" "r110 3000 cells, 6 steps on 4x256: every cell matches the sequential rule (1563 ones)" "r110 result"
+expect 0 "r110, paper size" -- "$R110" --size paper
+contains "$T/out" "r110 250000 cells, 1 step on 15x1024: every cell matches the sequential rule (156353 ones)" "r110 paper input: the spec's 156,353 ones"
+expect 0 "r110, weak memory" -- "$R110" --memory weak --sched random --seed 3
+expect 0 "r110, race-free under the detectors" -- "$R110" --detect scord,scord-nocache,hb
+expect 4 "r110, R110_1 under scord-nocache" -- "$R110" --detect scord-nocache -D R110_1
+contains "$T/out" "race [scord-nocache] missing device fence: global copy+" "R110_1: the border copy store against the next block's read"
 
 echo "apps.sh: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -81,17 +81,18 @@ void app_begin(app *a, const char *name, int argc, char **argv) {
       if (a->ndefines == 32) usage(name, "more than 32 -D knobs (at '%s')", d);
       a->defines[a->ndefines++] = d;
     } else usage(name, "unknown option '%s'", o);
+    if (!strcmp(o, "--sms")) a->sms_given = 1;
 #undef TAKE
-  }
-  a->ctx = gr_context_create(&a->cfg);
-  a->log = race_log_new();
-  if (a->detect) {
-    char err[512];
-    if (detectors_attach(a->ctx, a->detect, &a->dopts, a->log, &a->set, err, sizeof err)) usage(name, "%s", err);
   }
 }
 
 void app_load(app *a, const char *file) {
+  a->ctx = gr_context_create(&a->cfg);
+  a->log = race_log_new();
+  if (a->detect) {
+    char err[512];
+    if (detectors_attach(a->ctx, a->detect, &a->dopts, a->log, &a->set, err, sizeof err)) usage(a->name, "%s", err);
+  }
   const char *src = getenv("GR_SRCDIR");
   char path[4096];
   snprintf(path, sizeof path, "%s/scor/apps/%s/%s", src && *src ? src : GR_SOURCE_DIR, a->name, file);
@@ -99,6 +100,16 @@ void app_load(app *a, const char *file) {
     fprintf(stderr, "%s\n", gr_error(a->ctx));
     exit(2);
   }
+}
+
+void app_coresident(app *a, unsigned blocks, unsigned threads) {
+  if (a->sms_given) return;
+  /* an SM holds up to 16 blocks and 2048 threads (gpurace.h defaults) */
+  unsigned per = 2048 / (threads ? threads : 1);
+  if (per > 16) per = 16;
+  if (per == 0) per = 1;
+  unsigned need = (blocks + per - 1) / per;
+  if ((int)need > a->cfg.sms) a->cfg.sms = (int)need;
 }
 
 gr_ptr app_alloc(app *a, size_t bytes, const char *name, const void *init) {

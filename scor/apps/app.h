@@ -30,6 +30,7 @@ typedef struct {
   int json, quiet;
   const char *defines[32];
   int ndefines;
+  int sms_given;             /* --sms was given: a driver that needs more SMs leaves it alone */
   /* the run */
   gr_context *ctx;
   gr_module *mod;
@@ -38,12 +39,17 @@ typedef struct {
   double seconds;            /* emulation time of the launches */
 } app;
 
-/* Parses the command line and creates the context with the detectors;
- * exits with status 2 on bad usage. */
+/* Parses the command line; exits with status 2 on bad usage.  The driver
+ * may then adjust a->cfg (SMs for co-residency) before app_load. */
 void app_begin(app *a, const char *name, int argc, char **argv);
-/* Loads the app's kernel file (scor/apps/NAME/FILE under GR_SRCDIR, or the
- * source tree the driver was built from) with the knobs. */
+/* Creates the context with the detectors and loads the app's kernel file
+ * (scor/apps/NAME/FILE under GR_SRCDIR, or the source tree the driver was
+ * built from) with the knobs. */
 void app_load(app *a, const char *file);
+/* Raises the number of SMs so that `blocks` blocks of `threads` threads are
+ * all resident at once (the apps whose threads wait on each other need it),
+ * unless --sms was given. */
+void app_coresident(app *a, unsigned blocks, unsigned threads);
 /* Host helpers that exit with status 2 on failure. */
 gr_ptr app_alloc(app *a, size_t bytes, const char *name, const void *init);
 void app_read(app *a, void *dst, gr_ptr src, size_t bytes);
