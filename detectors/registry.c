@@ -6,6 +6,7 @@
 #include "boyer/boyer.h"
 #include "hb/hb.h"
 #include "scord/scord.h"
+#include "util.h"
 
 static const detector_kind registry[] = {
   {"scord", "ScoRD (ISCA 2020): scoped races from per-word metadata, with the 16-word metadata cache",
@@ -52,11 +53,9 @@ static void set_err(char *err, size_t n, const char *fmt, const char *a) {
 int detectors_attach(gr_context *ctx, const char *list, const det_options *o, race_log *log,
                      detector_set **out, char *err, size_t errlen) {
   *out = NULL;
-  detector_set *set = calloc(1, sizeof *set);
-  if (!set) abort();
+  detector_set *set = xcalloc(1, sizeof *set);
   set->ctx = ctx;
-  set->d = calloc(NKINDS, sizeof *set->d);
-  if (!set->d) abort();
+  set->d = xcalloc(NKINDS, sizeof *set->d);
   char name[64];
   const char *p = list;
   while (1) {

@@ -3,23 +3,18 @@
 #include <string.h>
 
 #include "detectors.h"
+#include "util.h"
 
 /* Strings are interned, so that two reports' strings compare by pointer and
  * outlive the modules and contexts they came from. */
 typedef struct { char **s; size_t n, cap; } strtab;
 
-static void *xrealloc_or_die(void *p, size_t n) {
-  void *q = realloc(p, n ? n : 1);
-  if (!q) { fputs("gpurace: out of memory\n", stderr); abort(); }
-  return q;
-}
-
 static const char *intern(strtab *t, const char *s) {
   if (!s) return NULL;
   for (size_t k = 0; k < t->n; k++) if (!strcmp(t->s[k], s)) return t->s[k];
-  if (t->n == t->cap) { t->cap = t->cap ? 2 * t->cap : 16; t->s = xrealloc_or_die(t->s, t->cap * sizeof *t->s); }
+  if (t->n == t->cap) { t->cap = t->cap ? 2 * t->cap : 16; t->s = xrealloc(t->s, t->cap * sizeof *t->s); }
   size_t len = strlen(s) + 1;
-  char *c = xrealloc_or_die(NULL, len);
+  char *c = xmalloc(len);
   memcpy(c, s, len);
   t->s[t->n++] = c;
   return c;
@@ -35,7 +30,7 @@ struct race_log {
 };
 
 race_log *race_log_new(void) {
-  race_log *l = xrealloc_or_die(NULL, sizeof *l);
+  race_log *l = xmalloc(sizeof *l);
   memset(l, 0, sizeof *l);
   l->sorted = 1;
   return l;
@@ -82,7 +77,7 @@ static int key_eq(const gr_race *a, const gr_race *b) {
 static void rehash(race_log *l) {
   size_t ns = l->nslots ? 2 * l->nslots : 64;
   free(l->slot);
-  l->slot = xrealloc_or_die(NULL, ns * sizeof *l->slot);
+  l->slot = xmalloc(ns * sizeof *l->slot);
   memset(l->slot, 0, ns * sizeof *l->slot);
   l->nslots = ns;
   for (size_t k = 0; k < l->n; k++) {
@@ -108,7 +103,7 @@ void race_log_add(race_log *l, const gr_race *in) {
     if (key_eq(e, &r)) { e->count += r.count; return; }
     i = (i + 1) & (l->nslots - 1);
   }
-  if (l->n == l->cap) { l->cap = l->cap ? 2 * l->cap : 16; l->r = xrealloc_or_die(l->r, l->cap * sizeof *l->r); }
+  if (l->n == l->cap) { l->cap = l->cap ? 2 * l->cap : 16; l->r = xrealloc(l->r, l->cap * sizeof *l->r); }
   l->r[l->n] = r;
   l->slot[i] = ++l->n;
   l->sorted = 0;
@@ -184,7 +179,7 @@ void pc_table_note(pc_table *t, const gr_event *ev) {
   if (ev->pc < 0) return;
   if ((size_t)ev->pc >= t->n) {
     size_t n = (size_t)ev->pc + 64;
-    t->pos = xrealloc_or_die(t->pos, n * sizeof *t->pos);
+    t->pos = xrealloc(t->pos, n * sizeof *t->pos);
     memset(t->pos + t->n, 0, (n - t->n) * sizeof *t->pos);
     t->n = n;
   }

@@ -7,6 +7,7 @@
 #endif
 
 #include "detectors.h"
+#include "util.h"
 
 void table_opts_default(table_opts *o) {
   memset(o, 0, sizeof *o);
@@ -38,14 +39,6 @@ struct table {
   run_result *runs;          /* [file * seeds + seed] */
 };
 
-static char *dupstr(const char *s) {
-  size_t n = strlen(s ? s : "") + 1;
-  char *c = malloc(n);
-  if (!c) abort();
-  memcpy(c, s ? s : "", n);
-  return c;
-}
-
 static int cmp_strp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* Sorted distinct items of a ';'-separated list plus the extra items. */
@@ -53,8 +46,7 @@ static char *join_classes(char **items, size_t n) {
   if (n > 1) qsort(items, n, sizeof *items, cmp_strp);
   size_t len = 1;
   for (size_t k = 0; k < n; k++) len += strlen(items[k]) + 1;
-  char *out = malloc(len);
-  if (!out) abort();
+  char *out = xmalloc(len);
   out[0] = 0;
   for (size_t k = 0; k < n; k++) {
     if (k && !strcmp(items[k], items[k - 1])) continue;
@@ -73,9 +65,8 @@ static void run_one(table *t, size_t f, int k, run_result *r) {
   cfg.sms = t->o.sms;
   cfg.max_steps = t->o.max_steps;
   gr_context *ctx = gr_context_create(&cfg);
-  r->count = calloc(t->ndet, sizeof *r->count);
-  r->classes = calloc(t->ndet, sizeof *r->classes);
-  if (!r->count || !r->classes) abort();
+  r->count = xcalloc(t->ndet, sizeof *r->count);
+  r->classes = xcalloc(t->ndet, sizeof *r->classes);
   gr_script *s = NULL;
   race_log *log = race_log_new();
   detector_set *set = NULL;
@@ -86,18 +77,17 @@ static void run_one(table *t, size_t f, int k, run_result *r) {
   char knobdef[64];
   if (t->knob[f]) { snprintf(knobdef, sizeof knobdef, "%s=1", t->knob[f]); defs[nd++] = knobdef; }
   r->status = gr_script_load(ctx, t->path[f], defs, nd, &s);
-  if (r->status) r->err = dupstr(gr_error(ctx));
+  if (r->status) r->err = xstrdup(gr_error(ctx));
   else if (detectors_attach(ctx, t->detlist, &t->o.dopts, log, &set, err, sizeof err)) {
     r->status = GR_EINPUT;
-    r->err = dupstr(err);
+    r->err = xstrdup(err);
   } else {
     r->status = gr_script_run(s);
-    if (r->status) r->err = dupstr(gr_error(ctx));
+    if (r->status) r->err = xstrdup(gr_error(ctx));
   }
   size_t n;
   const gr_race *rep = race_log_reports(log, &n);
-  char **items = calloc(n + 1, sizeof *items);
-  if (!items) abort();
+  char **items = xcalloc(n + 1, sizeof *items);
   for (size_t d = 0; d < t->ndet; d++) {
     size_t m = 0;
     for (size_t j = 0; j < n; j++) if (!strcmp(rep[j].detector, t->det[d])) items[m++] = (char *)rep[j].cls;
@@ -118,11 +108,10 @@ static const char *base_name(const char *p) {
 
 int table_run(const char *const *files, size_t nfiles, const table_opts *o, table **out, char *err, size_t errlen) {
   *out = NULL;
-  table *t = calloc(1, sizeof *t);
-  if (!t) abort();
+  table *t = xcalloc(1, sizeof *t);
   t->o = *o;
   if (t->o.seeds < 1) t->o.seeds = 1;
-  t->detlist = dupstr(o->detectors);
+  t->detlist = xstrdup(o->detectors);
   /* the detector names, checked once here */
   {
     gr_config cfg;
@@ -133,8 +122,8 @@ int table_run(const char *const *files, size_t nfiles, const table_opts *o, tabl
     int rc = detectors_attach(ctx, t->detlist, &t->o.dopts, log, &set, err, errlen);
     if (!rc) {
       t->ndet = detectors_size(set);
-      t->det = calloc(t->ndet, sizeof *t->det);
-      for (size_t d = 0; d < t->ndet; d++) t->det[d] = dupstr(detectors_name(set, d));
+      t->det = xcalloc(t->ndet, sizeof *t->det);
+      for (size_t d = 0; d < t->ndet; d++) t->det[d] = xstrdup(detectors_name(set, d));
     }
     detectors_detach(set);
     race_log_free(log);
@@ -143,12 +132,12 @@ int table_run(const char *const *files, size_t nfiles, const table_opts *o, tabl
   }
   /* rows: each file, and with knobs one more row per knob */
   size_t cap = nfiles + 1;
-  t->path = calloc(cap, sizeof *t->path);
-  t->name = calloc(cap, sizeof *t->name);
-  t->id = calloc(cap, sizeof *t->id);
-  t->category = calloc(cap, sizeof *t->category);
-  t->knob = calloc(cap, sizeof *t->knob);
-  t->expect = calloc(cap, sizeof *t->expect);
+  t->path = xcalloc(cap, sizeof *t->path);
+  t->name = xcalloc(cap, sizeof *t->name);
+  t->id = xcalloc(cap, sizeof *t->id);
+  t->category = xcalloc(cap, sizeof *t->category);
+  t->knob = xcalloc(cap, sizeof *t->knob);
+  t->expect = xcalloc(cap, sizeof *t->expect);
   size_t nrows = 0;
   for (size_t f = 0; f < nfiles; f++) {
     gr_config cfg;
@@ -165,28 +154,27 @@ int table_run(const char *const *files, size_t nfiles, const table_opts *o, tabl
     int nk = o->knobs ? gr_script_knob_count(s) : 0;
     if (nrows + 1 + (size_t)nk >= cap) {
       cap = 2 * (nrows + 1 + (size_t)nk);
-      t->path = realloc(t->path, cap * sizeof *t->path);
-      t->name = realloc(t->name, cap * sizeof *t->name);
-      t->id = realloc(t->id, cap * sizeof *t->id);
-      t->category = realloc(t->category, cap * sizeof *t->category);
-      t->knob = realloc(t->knob, cap * sizeof *t->knob);
-      t->expect = realloc(t->expect, cap * sizeof *t->expect);
-      if (!t->path || !t->name || !t->id || !t->category || !t->knob || !t->expect) abort();
+      t->path = xrealloc(t->path, cap * sizeof *t->path);
+      t->name = xrealloc(t->name, cap * sizeof *t->name);
+      t->id = xrealloc(t->id, cap * sizeof *t->id);
+      t->category = xrealloc(t->category, cap * sizeof *t->category);
+      t->knob = xrealloc(t->knob, cap * sizeof *t->knob);
+      t->expect = xrealloc(t->expect, cap * sizeof *t->expect);
     }
-    char *nm = dupstr(base_name(files[f]));
+    char *nm = xstrdup(base_name(files[f]));
     size_t L = strlen(nm);
     if (L > 3 && !strcmp(nm + L - 3, ".cu")) nm[L - 3] = 0;
     const char *id = gr_script_meta(s, "id"), *cat = gr_script_meta(s, "category");
     for (int k = -1; k < nk; k++) {
       size_t r = nrows++;
-      t->path[r] = dupstr(files[f]);
-      t->knob[r] = k < 0 ? NULL : dupstr(gr_script_knob(s, k));
+      t->path[r] = xstrdup(files[f]);
+      t->knob[r] = k < 0 ? NULL : xstrdup(gr_script_knob(s, k));
       char buf[256];
       snprintf(buf, sizeof buf, "%s%s%s", nm, k < 0 ? "" : " +", k < 0 ? "" : t->knob[r]);
-      t->name[r] = dupstr(buf);
+      t->name[r] = xstrdup(buf);
       snprintf(buf, sizeof buf, "%s%s%s", id ? id : nm, k < 0 ? "" : " +", k < 0 ? "" : t->knob[r]);
-      t->id[r] = dupstr(buf);
-      t->category[r] = dupstr(cat ? cat : "");
+      t->id[r] = xstrdup(buf);
+      t->category[r] = xstrdup(cat ? cat : "");
       /* with knobs, each row's expectation is its own: the row without them, or one knob alone */
       t->expect[r] = nk ? (k >= 0) : gr_script_expect_race(s);
     }
@@ -197,7 +185,7 @@ int table_run(const char *const *files, size_t nfiles, const table_opts *o, tabl
   t->nfiles = nrows;
   nfiles = nrows;
   long total = (long)nfiles * t->o.seeds;
-  t->runs = calloc((size_t)total + 1, sizeof *t->runs);
+  t->runs = xcalloc((size_t)total + 1, sizeof *t->runs);
   long done = 0, shown = -1;
   int tty = isatty(2);
 #pragma omp parallel for schedule(dynamic, 1)
@@ -266,10 +254,10 @@ static void cell_of(const table *t, size_t f, size_t d, cell *c) {
     if (!c->racy || r->count[d] < c->min) c->min = r->count[d];
     if (r->count[d] > c->max) c->max = r->count[d];
     c->racy++;
-    char *cl = dupstr(r->classes[d]);
+    char *cl = xstrdup(r->classes[d]);
     for (char *sv, *tok = strtok_r(cl, ";", &sv); tok; tok = strtok_r(NULL, ";", &sv)) {
-      if (n == cap) { cap = cap ? 2 * cap : 8; items = realloc(items, cap * sizeof *items); if (!items) abort(); }
-      items[n++] = dupstr(tok);
+      if (n == cap) { cap = cap ? 2 * cap : 8; items = xrealloc(items, cap * sizeof *items); }
+      items[n++] = xstrdup(tok);
     }
     free(cl);
   }

@@ -1,5 +1,6 @@
-/* util: arenas, growable arrays, diagnostics and a seeded RNG shared by the
- * emulator's modules.  Private to emu/. */
+/* util: arenas, growable arrays, diagnostics, a seeded RNG and allocation
+ * that dies on exhaustion, shared by the library's modules (emu/ and
+ * detectors/).  Not part of the public interface. */
 #ifndef GR_UTIL_H
 #define GR_UTIL_H
 

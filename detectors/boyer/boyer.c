@@ -25,17 +25,7 @@
 #include <string.h>
 
 #include "boyer.h"
-
-static void *zalloc(size_t n, size_t m) {
-  void *p = calloc(n ? n : 1, m);
-  if (!p) abort();
-  return p;
-}
-static void *grow(void *p, size_t n) {
-  void *q = realloc(p, n ? n : 1);
-  if (!q) abort();
-  return q;
-}
+#include "util.h"
 
 /* ---------------------------------------------------------------- races */
 
@@ -69,7 +59,7 @@ typedef struct {
 } boyer;
 
 void *boyer_create(gr_context *ctx, const det_options *o, race_log *log, const char *name) {
-  boyer *b = zalloc(1, sizeof *b);
+  boyer *b = xcalloc(1, sizeof *b);
   b->ctx = ctx;
   b->log = log;
   b->name = name;
@@ -109,7 +99,7 @@ static uint64_t mix64(uint64_t x) {
 static own *own_get(blockstate *s, uint32_t thread, uint32_t byte) {
   if (2 * (s->hn + 1) > s->hcap) {
     size_t nc = s->hcap ? 2 * s->hcap : 256;
-    own *nh = zalloc(nc, sizeof *nh);
+    own *nh = xcalloc(nc, sizeof *nh);
     for (size_t k = 0; k < s->hcap; k++) {
       if (!s->h[k].key) continue;
       size_t i = mix64(s->h[k].key) & (nc - 1);
@@ -139,7 +129,7 @@ static cell *cell_at(blockstate *s, uint32_t byte) {
   if (byte >= s->cap) {
     uint32_t nc = s->cap ? s->cap : 1024;
     while (nc <= byte) nc *= 2;
-    s->c = grow(s->c, (size_t)nc * sizeof *s->c);
+    s->c = xrealloc(s->c, (size_t)nc * sizeof *s->c);
     memset(s->c + s->cap, 0, (size_t)(nc - s->cap) * sizeof *s->c);
     s->cap = nc;
   }
@@ -147,7 +137,7 @@ static cell *cell_at(blockstate *s, uint32_t byte) {
   if (!c->r && !c->w) {
     if (s->ntouched == s->captouched) {
       s->captouched = s->captouched ? 2 * s->captouched : 256;
-      s->touched = grow(s->touched, s->captouched * sizeof *s->touched);
+      s->touched = xrealloc(s->touched, s->captouched * sizeof *s->touched);
     }
     s->touched[s->ntouched++] = byte;
   }
@@ -200,7 +190,7 @@ static void report(boyer *b, const gr_event *ev, int lane, uint32_t thread, uint
 static void boyer_access(boyer *b, const gr_event *ev) {
   if (ev->space != GR_SPACE_SHARED || ev->block >= b->nblocks) return;
   blockstate *s = b->blk[ev->block];
-  if (!s) s = b->blk[ev->block] = zalloc(1, sizeof *s);
+  if (!s) s = b->blk[ev->block] = xcalloc(1, sizeof *s);
   pc_table_note(&b->pcs, ev);
   int reads = ev->access != GR_STORE, writes = ev->access != GR_LOAD;
   for (uint32_t mm = ev->mask; mm; mm &= mm - 1) {
@@ -238,7 +228,7 @@ void boyer_on_event(void *self, const gr_event *ev) {
     boyer_free_launch(b);
     b->grid = ev->grid;
     b->nblocks = ev->grid.x * ev->grid.y * ev->grid.z;
-    b->blk = zalloc(b->nblocks, sizeof *b->blk);
+    b->blk = xcalloc(b->nblocks, sizeof *b->blk);
     break;
   case GR_EV_ACCESS: if (b->blk) boyer_access(b, ev); break;
   case GR_EV_BARRIER: if (b->blk && ev->block < b->nblocks && b->blk[ev->block]) block_reset(b->blk[ev->block]); break;
@@ -291,7 +281,7 @@ typedef struct {
 
 void *boyer_banks_create(gr_context *ctx, const det_options *o, race_log *log, const char *name) {
   (void)ctx; (void)o; (void)log; (void)name;
-  return zalloc(1, sizeof(banks));
+  return xcalloc(1, sizeof(banks));
 }
 
 void boyer_banks_destroy(void *self) {
@@ -304,11 +294,11 @@ void boyer_banks_destroy(void *self) {
 static line_hist *hist_of(banks *k, const char *file, int line) {
   for (size_t i = k->n; i-- > 0;)
     if (k->l[i].line == line && !strcmp(k->l[i].file, file ? file : "?")) return &k->l[i];
-  if (k->n == k->cap) { k->cap = k->cap ? 2 * k->cap : 16; k->l = grow(k->l, k->cap * sizeof *k->l); }
+  if (k->n == k->cap) { k->cap = k->cap ? 2 * k->cap : 16; k->l = xrealloc(k->l, k->cap * sizeof *k->l); }
   line_hist *h = &k->l[k->n++];
   memset(h, 0, sizeof *h);
   size_t len = strlen(file ? file : "?") + 1;
-  h->file = zalloc(len, 1);
+  h->file = xcalloc(len, 1);
   memcpy(h->file, file ? file : "?", len);
   h->line = line;
   return h;

@@ -38,19 +38,9 @@
 #include <string.h>
 
 #include "hb.h"
+#include "util.h"
 
 #define MAX_AGENTS 4096     /* clocks are N x N words */
-
-static void *zalloc(size_t n, size_t m) {
-  void *p = calloc(n ? n : 1, m);
-  if (!p) abort();
-  return p;
-}
-static void *grow(void *p, size_t n) {
-  void *q = realloc(p, n ? n : 1);
-  if (!q) abort();
-  return q;
-}
 
 /* access info bits */
 #define I_WRITE 1u
@@ -110,7 +100,7 @@ typedef struct {
 } hb;
 
 static void *hb_new(gr_context *ctx, race_log *log, const char *name, hb_model model) {
-  hb *h = zalloc(1, sizeof *h);
+  hb *h = xcalloc(1, sizeof *h);
   h->ctx = ctx;
   h->log = log;
   h->name = name;
@@ -180,28 +170,28 @@ static void hb_launch(hb *h, const gr_event *ev) {
     return;
   }
   h->n = (uint32_t)n;
-  h->C = zalloc((size_t)n * n, sizeof *h->C);
-  h->B = zalloc((size_t)n * n, sizeof *h->B);
+  h->C = xcalloc((size_t)n * n, sizeof *h->C);
+  h->B = xcalloc((size_t)n * n, sizeof *h->B);
   for (uint32_t a = 0; a < h->n; a++) clk(h->C, h, a)[a] = clk(h->B, h, a)[a] = 1;
-  h->locks = zalloc(n, sizeof *h->locks);
+  h->locks = xcalloc(n, sizeof *h->locks);
   if (h->model == HB_MODEL_SCORD) {
-    h->Gdev = zalloc(n, sizeof *h->Gdev);
-    h->Gblk = zalloc((size_t)h->nblocks * n, sizeof *h->Gblk);
-    h->blk_ver = zalloc(h->nblocks, sizeof *h->blk_ver);
-    h->seen_dev = zalloc(n, sizeof *h->seen_dev);
-    h->seen_blk = zalloc(n, sizeof *h->seen_blk);
+    h->Gdev = xcalloc(n, sizeof *h->Gdev);
+    h->Gblk = xcalloc((size_t)h->nblocks * n, sizeof *h->Gblk);
+    h->blk_ver = xcalloc(h->nblocks, sizeof *h->blk_ver);
+    h->seen_dev = xcalloc(n, sizeof *h->seen_dev);
+    h->seen_blk = xcalloc(n, sizeof *h->seen_blk);
     h->dev_ver = 0;
   } else {
-    h->release = zalloc(n, sizeof *h->release);
-    h->release_scope = zalloc(n, sizeof *h->release_scope);
-    h->pend = zalloc(n, sizeof *h->pend);
-    h->npend = zalloc(n, sizeof *h->npend);
-    h->cappend = zalloc(n, sizeof *h->cappend);
+    h->release = xcalloc(n, sizeof *h->release);
+    h->release_scope = xcalloc(n, sizeof *h->release_scope);
+    h->pend = xcalloc(n, sizeof *h->pend);
+    h->npend = xcalloc(n, sizeof *h->npend);
+    h->cappend = xcalloc(n, sizeof *h->cappend);
   }
   h->nsh = gr_allocation_count(h->ctx) + 1;
-  h->sh = zalloc(h->nsh, sizeof *h->sh);
+  h->sh = xcalloc(h->nsh, sizeof *h->sh);
   /* lock set 0 is the empty set */
-  h->sets = zalloc(1, sizeof *h->sets);
+  h->sets = xcalloc(1, sizeof *h->sets);
   h->nsets = 1;
 }
 
@@ -227,9 +217,9 @@ static void tick(hb *h, uint32_t a) {
 static const uint32_t *snapshot(hb *h, const uint32_t *c) {
   if (h->nsnaps == h->capsnaps) {
     h->capsnaps = h->capsnaps ? 2 * h->capsnaps : 64;
-    h->snaps = grow(h->snaps, h->capsnaps * sizeof *h->snaps);
+    h->snaps = xrealloc(h->snaps, h->capsnaps * sizeof *h->snaps);
   }
-  uint32_t *s = zalloc(h->n, sizeof *s);
+  uint32_t *s = xcalloc(h->n, sizeof *s);
   memcpy(s, c, (size_t)h->n * sizeof *s);
   h->snaps[h->nsnaps++] = s;
   return s;
@@ -264,8 +254,8 @@ static void lockset_update(hb *h, lockset *s) {
     if (same) { s->set = (uint16_t)id; return; }
   }
   if (h->nsets >= 65535) { s->set = 0; return; }
-  h->sets = grow(h->sets, (h->nsets + 1) * sizeof *h->sets);
-  h->sets[h->nsets].l = zalloc((size_t)n, sizeof(lock));
+  h->sets = xrealloc(h->sets, (h->nsets + 1) * sizeof *h->sets);
+  h->sets[h->nsets].l = xcalloc((size_t)n, sizeof(lock));
   memcpy(h->sets[h->nsets].l, tmp, (size_t)n * sizeof(lock));
   h->sets[h->nsets].n = n;
   s->set = (uint16_t)h->nsets++;
@@ -285,7 +275,7 @@ static int sets_meet(const hb *h, uint16_t a, uint16_t b) {
 static void lock_acquire(hb *h, uint32_t a, uint64_t word, uint32_t key) {
   lockset *s = &h->locks[a];
   for (int k = 0; k < s->n; k++) if (s->l[k].word == word && s->l[k].key == key) return;
-  if (s->n == s->cap) { s->cap = s->cap ? 2 * s->cap : 4; s->l = grow(s->l, (size_t)s->cap * sizeof *s->l); }
+  if (s->n == s->cap) { s->cap = s->cap ? 2 * s->cap : 4; s->l = xrealloc(s->l, (size_t)s->cap * sizeof *s->l); }
   s->l[s->n++] = (lock){word, key, 0};
 }
 
@@ -378,7 +368,7 @@ static void check_byte(hb *h, loc *L, const acc *x, const gr_event *ev, int lane
     acc *e = &L->e[k];
     if (e->agent == x->agent && e->info == x->info && e->locks == x->locks) { *e = *x; return; }
   }
-  if (L->n == L->cap) { L->cap = L->cap ? 2 * L->cap : 2; L->e = grow(L->e, L->cap * sizeof *L->e); }
+  if (L->n == L->cap) { L->cap = L->cap ? 2 * L->cap : 2; L->e = xrealloc(L->e, L->cap * sizeof *L->e); }
   L->e[L->n++] = *x;
 }
 
@@ -389,9 +379,9 @@ static shadow *shadow_of(hb *h, size_t id, int want_rels) {
     uint64_t size;
     if (gr_allocation_info(h->ctx, id, &size, NULL)) return NULL;
     s->size = size;
-    s->bytes = zalloc(size, sizeof *s->bytes);
+    s->bytes = xcalloc(size, sizeof *s->bytes);
   }
-  if (want_rels && !s->rels) s->rels = zalloc(s->size, sizeof *s->rels);
+  if (want_rels && !s->rels) s->rels = xcalloc(s->size, sizeof *s->rels);
   return s;
 }
 
@@ -403,7 +393,7 @@ static uint32_t agent_of(const hb *h, const gr_event *ev, int lane) {
 static void ptx_pending_add(hb *h, uint32_t a, const rel *r) {
   if (h->npend[a] == h->cappend[a]) {
     h->cappend[a] = h->cappend[a] ? 2 * h->cappend[a] : 4;
-    h->pend[a] = grow(h->pend[a], h->cappend[a] * sizeof *h->pend[a]);
+    h->pend[a] = xrealloc(h->pend[a], h->cappend[a] * sizeof *h->pend[a]);
   }
   h->pend[a][h->npend[a]++] = (pending){r->clock, r->block};
 }
@@ -509,7 +499,7 @@ static void on_fence(hb *h, const gr_event *ev) {
 
 /* Joins the clocks of agents [first, first+count) where `member` says so. */
 static void join_group(hb *h, uint32_t first, uint32_t count, uint32_t member_mask, int use_mask) {
-  uint32_t *J = zalloc(h->n, sizeof *J), *JB = zalloc(h->n, sizeof *JB);
+  uint32_t *J = xcalloc(h->n, sizeof *J), *JB = xcalloc(h->n, sizeof *JB);
   for (uint32_t i = 0; i < count; i++) {
     if (use_mask && !(member_mask >> i & 1)) continue;
     uint32_t a = first + i;

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "scord.h"
+#include "util.h"
 
 /* ---------------------------------------------------------------- metadata */
 
@@ -130,8 +131,7 @@ typedef struct {
 } scord;
 
 static void *scord_new(gr_context *ctx, const det_options *o, race_log *log, const char *name, int cached) {
-  scord *s = calloc(1, sizeof *s);
-  if (!s) abort();
+  scord *s = xcalloc(1, sizeof *s);
   s->ctx = ctx;
   s->log = log;
   s->name = name;
@@ -161,18 +161,12 @@ void scord_destroy(void *self) {
   free(s);
 }
 
-static void *zalloc(size_t n, size_t m) {
-  void *p = calloc(n ? n : 1, m);
-  if (!p) abort();
-  return p;
-}
-
 /* The shadow is laid out at each launch over the allocations that exist,
  * which is when the hardware design allocates it too. */
 static void scord_launch(scord *s, const gr_event *ev) {
   scord_free_launch(s);
   s->nbase = gr_allocation_count(s->ctx) + 1;
-  s->base = zalloc(s->nbase, sizeof *s->base);
+  s->base = xcalloc(s->nbase, sizeof *s->base);
   uint64_t at = 0;
   for (size_t id = 1; id < s->nbase; id++) {
     uint64_t size;
@@ -184,14 +178,14 @@ static void scord_launch(scord *s, const gr_event *ev) {
   uint64_t granules = (at + s->gran - 1) / s->gran;
   s->nmd = s->cached ? (granules + 15) / 16 : granules;
   if (s->nmd == 0) s->nmd = 1;
-  s->md = zalloc(s->nmd, sizeof *s->md);
-  s->who = zalloc(s->nmd, sizeof *s->who);
+  s->md = xcalloc(s->nmd, sizeof *s->md);
+  s->who = xcalloc(s->nmd, sizeof *s->who);
   for (uint64_t k = 0; k < s->nmd; k++) s->md[k] = MD_NONE;
   s->grid = ev->grid;
   s->nblocks = ev->grid.x * ev->grid.y * ev->grid.z;
   s->wpb = (ev->blockdim.x * ev->blockdim.y * ev->blockdim.z + 31) / 32;
-  s->warps = zalloc((size_t)s->nblocks * s->wpb, sizeof *s->warps);
-  s->barrier = zalloc(s->nblocks, sizeof *s->barrier);
+  s->warps = xcalloc((size_t)s->nblocks * s->wpb, sizeof *s->warps);
+  s->barrier = xcalloc(s->nblocks, sizeof *s->barrier);
 }
 
 static warp_state *warp_of(scord *s, uint32_t block, uint32_t warp) {
