@@ -149,23 +149,18 @@ static int parse_u64(const char *s, uint64_t *out) {
   return 1;
 }
 
-/* Detector options shared by run and table: 1 if argv[*i] was one (rc set
- * to a usage error where its value is bad). */
-static int parse_det_opt(const char *cmd, int argc, char **argv, int *i, det_options *d, int *rc) {
-  const char *a = argv[*i];
+/* The options the library parses (gr_config_option, det_options_option):
+ * 1 when argv[*i] was one of them, with *i past its value; *rc a usage
+ * error where the value is bad. */
+static int lib_option(const char *cmd, int argc, char **argv, int *i, gr_config *cfg, det_options *d, int *rc) {
+  const char *opt = argv[*i], *val = *i + 1 < argc ? argv[*i + 1] : NULL;
+  char err[256];
+  int r = cfg ? gr_config_option(cfg, opt, val, err, sizeof err) : 0;
+  if (r == 0 && d) r = det_options_option(d, opt, val, err, sizeof err);
   *rc = 0;
-  if (!strcmp(a, "--boyer-waw")) { d->boyer_waw = 1; return 1; }
-  if (strcmp(a, "--scord-granularity") && strcmp(a, "--hb-model")) return 0;
-  if (*i + 1 >= argc) { *rc = usage_error(cmd, "option '%s' needs a value", a); return 1; }
-  const char *val = argv[++*i];
-  if (!strcmp(a, "--hb-model")) {
-    if (!strcmp(val, "scord")) d->hb_model = HB_MODEL_SCORD;
-    else if (!strcmp(val, "ptx")) d->hb_model = HB_MODEL_PTX;
-    else *rc = usage_error(cmd, "--hb-model takes scord or ptx, not '%s'", val);
-    return 1;
-  }
-  if (!strcmp(val, "4") || !strcmp(val, "8") || !strcmp(val, "16")) d->scord_granularity = atoi(val);
-  else *rc = usage_error(cmd, "--scord-granularity takes 4, 8 or 16, not '%s'", val);
+  if (r == 0) return 0;
+  if (r < 0) *rc = usage_error(cmd, "%s", err);
+  else *i += r - 1;
   return 1;
 }
 
@@ -189,29 +184,11 @@ static int parse_opts(const char *cmd, int argc, char **argv, opts *o, int allow
       continue;
     }
     if (allow_run_opts) {
-      uint64_t n;
-      if (!strcmp(a, "--seed")) { NEEDVAL(); if (!parse_u64(val, &n)) return usage_error(cmd, "--seed needs a non-negative integer, not '%s'", val); o->cfg.seed = n; continue; }
-      if (!strcmp(a, "--sms")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1 || n > 1024) return usage_error(cmd, "--sms needs an integer from 1 to 1024, not '%s'", val); o->cfg.sms = (int)n; continue; }
-      if (!strcmp(a, "--max-steps")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1) return usage_error(cmd, "--max-steps needs a positive integer, not '%s'", val); o->cfg.max_steps = n; continue; }
-      if (!strcmp(a, "--sched")) {
-        NEEDVAL();
-        if (!strcmp(val, "rr")) o->cfg.sched = GR_SCHED_RR;
-        else if (!strcmp(val, "random")) o->cfg.sched = GR_SCHED_RANDOM;
-        else return usage_error(cmd, "--sched takes rr or random, not '%s'", val);
-        continue;
-      }
-      if (!strcmp(a, "--memory")) {
-        NEEDVAL();
-        if (!strcmp(val, "sc")) o->cfg.memory = GR_MEMORY_SC;
-        else if (!strcmp(val, "weak")) o->cfg.memory = GR_MEMORY_WEAK;
-        else return usage_error(cmd, "--memory takes sc or weak, not '%s'", val);
-        continue;
-      }
+      if (lib_option(cmd, argc, argv, &i, &o->cfg, &o->dopts, &rc)) { if (rc) return rc; continue; }
       if (!strcmp(a, "--dump")) { NEEDVAL(); o->dumps[o->ndumps++] = val; continue; }
       if (!strcmp(a, "--stats")) { o->stats = 1; continue; }
       if (!strcmp(a, "--detect")) { NEEDVAL(); o->detect = val; continue; }
       if (!strcmp(a, "--json")) { o->json = 1; continue; }
-      if (parse_det_opt(cmd, argc, argv, &i, &o->dopts, &rc)) { if (rc) return rc; continue; }
       if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { o->quiet = 1; continue; }
     }
     if (a[0] == '-' && a[1]) return usage_error(cmd, "unknown option '%s'", a);
@@ -463,26 +440,24 @@ static int parse_table_args(int argc, char **argv, table_args *ta) {
   const char *cmd = "table";
   table_opts *to = &ta->to;
   int rc = 0;
+  gr_config cfg;   /* the run options, parsed by the library, copied into the table's */
+  gr_config_default(&cfg);
+  cfg.sms = to->sms;
+  cfg.max_steps = to->max_steps;
+  cfg.memory = to->memory;
+  cfg.sched = to->sched;
   for (int i = 0; i < argc && !rc; i++) {
     const char *a = argv[i], *val = NULL;
     uint64_t n;
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(usage_table, stdout); exit(0); }
     if (!strcmp(a, "--detect")) { NEEDVAL(); to->detectors = val; continue; }
     if (!strcmp(a, "--seeds")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1 || n > 100000) return usage_error(cmd, "--seeds needs an integer from 1 to 100000, not '%s'", val); to->seeds = (int)n; continue; }
-    if (!strcmp(a, "--sms")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1 || n > 1024) return usage_error(cmd, "--sms needs an integer from 1 to 1024, not '%s'", val); to->sms = (int)n; continue; }
-    if (!strcmp(a, "--max-steps")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1) return usage_error(cmd, "--max-steps needs a positive integer, not '%s'", val); to->max_steps = n; continue; }
-    if (!strcmp(a, "--memory")) {
-      NEEDVAL();
-      if (!strcmp(val, "sc")) to->memory = GR_MEMORY_SC;
-      else if (!strcmp(val, "weak")) to->memory = GR_MEMORY_WEAK;
-      else return usage_error(cmd, "--memory takes sc or weak, not '%s'", val);
-      continue;
-    }
-    if (!strcmp(a, "--sched")) {
-      NEEDVAL();
-      if (!strcmp(val, "rr")) to->sched = GR_SCHED_RR;
-      else if (!strcmp(val, "random")) to->sched = GR_SCHED_RANDOM;
-      else return usage_error(cmd, "--sched takes rr or random, not '%s'", val);
+    if (strcmp(a, "--seed") && lib_option(cmd, argc, argv, &i, &cfg, &to->dopts, &rc)) {   /* the table's seeds are --seeds */
+      to->sms = cfg.sms;
+      to->max_steps = cfg.max_steps;
+      to->memory = cfg.memory;
+      to->sched = cfg.sched;
+      if (rc) return rc;
       continue;
     }
     if (!strcmp(a, "--out")) { NEEDVAL(); ta->outbase = val; continue; }
@@ -496,7 +471,6 @@ static int parse_table_args(int argc, char **argv, table_args *ta) {
       continue;
     }
     if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { to->progress = 0; continue; }
-    if (parse_det_opt(cmd, argc, argv, &i, &to->dopts, &rc)) continue;
     if (a[0] == '-' && a[1]) return usage_error(cmd, "unknown option '%s'", a);
     if (!ta->first_dir) ta->first_dir = a;
     rc = add_inputs(a, &ta->files, &ta->nfiles, &ta->cap);

@@ -87,6 +87,11 @@ typedef struct {
   int boyer_waw;             /* boyer: add the write-after-write check */
 } det_options;
 void det_options_default(det_options *o);
+/* One command-line option of the detectors, shared by every front end, as
+ * gr_config_option: the number of words taken (--scord-granularity 4|8|16
+ * and --hb-model scord|ptx: 2; --boyer-waw: 1), 0 when `opt` is none of
+ * them, -1 on a missing or bad value, with the message in err. */
+int det_options_option(det_options *o, const char *opt, const char *val, char *err, size_t errlen);
 
 /* A registry entry. */
 typedef struct {

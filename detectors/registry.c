@@ -38,6 +38,21 @@ void det_options_default(det_options *o) {
   o->hb_model = HB_MODEL_SCORD;
 }
 
+int det_options_option(det_options *o, const char *opt, const char *val, char *err, size_t n) {
+  if (!strcmp(opt, "--boyer-waw")) { o->boyer_waw = 1; return 1; }
+  if (strcmp(opt, "--scord-granularity") && strcmp(opt, "--hb-model")) return 0;
+  if (!val) { snprintf(err, n, "option '%s' needs a value", opt); return -1; }
+  if (!strcmp(opt, "--hb-model")) {
+    if (!strcmp(val, "scord")) o->hb_model = HB_MODEL_SCORD;
+    else if (!strcmp(val, "ptx")) o->hb_model = HB_MODEL_PTX;
+    else { snprintf(err, n, "--hb-model takes scord or ptx, not '%s'", val); return -1; }
+    return 2;
+  }
+  if (!strcmp(val, "4") || !strcmp(val, "8") || !strcmp(val, "16")) o->scord_granularity = atoi(val);
+  else { snprintf(err, n, "--scord-granularity takes 4, 8 or 16, not '%s'", val); return -1; }
+  return 2;
+}
+
 typedef struct { const detector_kind *kind; void *self; int handle; } attached;
 
 struct detector_set {

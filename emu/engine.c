@@ -13,6 +13,7 @@
  * register first performs the loads into it (a scoreboard). */
 #include "engine.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -147,6 +148,42 @@ void gr_context_destroy(gr_context *ctx) {
 }
 
 const char *gr_error(const gr_context *ctx) { return ctx->err; }
+static int opt_u64(const char *val, uint64_t lo, uint64_t hi, uint64_t *out) {
+  if (!val || !*val || *val == '-') return 0;
+  char *e;
+  errno = 0;
+  unsigned long long v = strtoull(val, &e, 0);
+  if (*e || errno || v < lo || v > hi) return 0;
+  *out = v;
+  return 1;
+}
+
+int gr_config_option(gr_config *c, const char *opt, const char *val, char *err, size_t n) {
+  uint64_t v;
+  if (strcmp(opt, "--seed") && strcmp(opt, "--sched") && strcmp(opt, "--memory") && strcmp(opt, "--sms") && strcmp(opt, "--max-steps"))
+    return 0;
+  if (!val) { snprintf(err, n, "option '%s' needs a value", opt); return -1; }
+  if (!strcmp(opt, "--seed")) {
+    if (!opt_u64(val, 0, UINT64_MAX, &v)) { snprintf(err, n, "--seed needs a non-negative integer, not '%s'", val); return -1; }
+    c->seed = v;
+  } else if (!strcmp(opt, "--sms")) {
+    if (!opt_u64(val, 1, 1024, &v)) { snprintf(err, n, "--sms needs an integer from 1 to 1024, not '%s'", val); return -1; }
+    c->sms = (int)v;
+  } else if (!strcmp(opt, "--max-steps")) {
+    if (!opt_u64(val, 1, UINT64_MAX, &v)) { snprintf(err, n, "--max-steps needs a positive integer, not '%s'", val); return -1; }
+    c->max_steps = v;
+  } else if (!strcmp(opt, "--sched")) {
+    if (!strcmp(val, "rr")) c->sched = GR_SCHED_RR;
+    else if (!strcmp(val, "random")) c->sched = GR_SCHED_RANDOM;
+    else { snprintf(err, n, "--sched takes rr or random, not '%s'", val); return -1; }
+  } else {
+    if (!strcmp(val, "sc")) c->memory = GR_MEMORY_SC;
+    else if (!strcmp(val, "weak")) c->memory = GR_MEMORY_WEAK;
+    else { snprintf(err, n, "--memory takes sc or weak, not '%s'", val); return -1; }
+  }
+  return 2;
+}
+
 const gr_config *gr_context_config(const gr_context *ctx) { return &ctx->cfg; }
 void gr_context_reseed(gr_context *ctx, uint64_t seed) { ctx->cfg.seed = seed; }
 

@@ -59,6 +59,12 @@ typedef struct {
  * weak) sets the default memory model, so that a whole test suite can run
  * under either. */
 void gr_config_default(gr_config *cfg);
+/* One command-line option of a configuration, shared by every front end:
+ * --seed N, --sched rr|random, --memory sc|weak, --sms N, --max-steps N.
+ * Returns the number of words taken (2: `opt` and `val`), 0 when `opt`
+ * is not one of them, -1 on a missing (NULL) or bad value, with the
+ * message in err. */
+int gr_config_option(gr_config *cfg, const char *opt, const char *val, char *err, size_t errlen);
 
 typedef struct gr_context gr_context;
 typedef struct gr_module gr_module;

@@ -17,7 +17,7 @@ static void usage(const char *name, const char *msg, const char *arg) {
   fprintf(stderr, msg, arg);
   fprintf(stderr, "\nusage: %s [--size small|paper] [--input-seed S] [-D KNOB]... [--detect LIST] [--json]\n"
                   "       [--seed N] [--sched rr|random] [--memory sc|weak] [--sms N] [--max-steps N]\n"
-                  "       [--hb-model scord|ptx] [--scord-granularity 4|8|16] [-q]\n", name);
+                  "       [--hb-model scord|ptx] [--scord-granularity 4|8|16] [--boyer-waw] [-q]\n", name);
   exit(2);
 }
 
@@ -39,6 +39,8 @@ void app_begin(app *a, const char *name, int argc, char **argv) {
   a->input_seed = 1;
   gr_config_default(&a->cfg);
   det_options_default(&a->dopts);
+  char err[256];
+  int taken;
   for (int i = 1; i < argc; i++) {
     const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 #define TAKE() do { if (!v) usage(name, "option '%s' needs a value", o); i++; } while (0)
@@ -48,29 +50,11 @@ void app_begin(app *a, const char *name, int argc, char **argv) {
       else if (!strcmp(v, "paper")) a->paper = 1;
       else usage(name, "--size takes small or paper, not '%s'", v);
     } else if (!strcmp(o, "--input-seed")) { TAKE(); a->input_seed = number(name, o, v, 0, 0xffffffffu); }
-    else if (!strcmp(o, "--seed")) { TAKE(); a->cfg.seed = number(name, o, v, 0, UINT64_MAX); }
-    else if (!strcmp(o, "--sms")) { TAKE(); a->cfg.sms = (int)number(name, o, v, 1, 1024); }
-    else if (!strcmp(o, "--max-steps")) { TAKE(); a->cfg.max_steps = number(name, o, v, 1, UINT64_MAX); }
-    else if (!strcmp(o, "--sched")) {
-      TAKE();
-      if (!strcmp(v, "rr")) a->cfg.sched = GR_SCHED_RR;
-      else if (!strcmp(v, "random")) a->cfg.sched = GR_SCHED_RANDOM;
-      else usage(name, "--sched takes rr or random, not '%s'", v);
-    } else if (!strcmp(o, "--memory")) {
-      TAKE();
-      if (!strcmp(v, "sc")) a->cfg.memory = GR_MEMORY_SC;
-      else if (!strcmp(v, "weak")) a->cfg.memory = GR_MEMORY_WEAK;
-      else usage(name, "--memory takes sc or weak, not '%s'", v);
-    } else if (!strcmp(o, "--hb-model")) {
-      TAKE();
-      if (!strcmp(v, "scord")) a->dopts.hb_model = HB_MODEL_SCORD;
-      else if (!strcmp(v, "ptx")) a->dopts.hb_model = HB_MODEL_PTX;
-      else usage(name, "--hb-model takes scord or ptx, not '%s'", v);
-    } else if (!strcmp(o, "--scord-granularity")) {
-      TAKE();
-      a->dopts.scord_granularity = (int)number(name, o, v, 4, 16);
-      if (a->dopts.scord_granularity != 4 && a->dopts.scord_granularity != 8 && a->dopts.scord_granularity != 16)
-        usage(name, "--scord-granularity takes 4, 8 or 16, not '%s'", v);
+    else if ((taken = gr_config_option(&a->cfg, o, v, err, sizeof err)) != 0 ||
+             (taken = det_options_option(&a->dopts, o, v, err, sizeof err)) != 0) {
+      if (taken < 0) usage(name, "%s", err);
+      if (!strcmp(o, "--sms")) a->sms_given = 1;
+      i += taken - 1;
     } else if (!strcmp(o, "--detect")) { TAKE(); a->detect = v; }
     else if (!strcmp(o, "--json")) a->json = 1;
     else if (!strcmp(o, "-q") || !strcmp(o, "--quiet")) a->quiet = 1;
@@ -81,7 +65,6 @@ void app_begin(app *a, const char *name, int argc, char **argv) {
       if (a->ndefines == 32) usage(name, "more than 32 -D knobs (at '%s')", d);
       a->defines[a->ndefines++] = d;
     } else usage(name, "unknown option '%s'", o);
-    if (!strcmp(o, "--sms")) a->sms_given = 1;
 #undef TAKE
   }
 }

@@ -6,7 +6,7 @@
  *   DRIVER [--size small|paper] [--input-seed S] [-D KNOB]... [--detect LIST]
  *          [--json] [--seed N] [--sched rr|random] [--memory sc|weak]
  *          [--sms N] [--max-steps N] [--hb-model scord|ptx]
- *          [--scord-granularity 4|8|16] [-q]
+ *          [--scord-granularity 4|8|16] [--boyer-waw] [-q]
  *
  * Exit status as gpurace run: 0 the result is right, 1 it is wrong, 2 bad
  * usage or input, 3 emulation error (a racy build that hangs ends at the
