@@ -23,7 +23,8 @@
  * while a pair ordered through a fence must be strong (volatile or atomic)
  * on both sides and, where either side held an inferred lock, hold one in
  * common.  Two atomics never race unless one has block scope and they come
- * from different blocks and are unordered.
+ * from different blocks; then no fence orders them (scor-spec.md §0.2
+ * point 3, and R110-2 in §3.3, where the device-scope write comes first).
  *
  * PTX model.  A fence is an acquire (it joins the clocks its thread's
  * earlier strong reads observed) and a release (the clock it leaves is what
@@ -51,7 +52,8 @@
 #define I_OP_SHIFT 7             /* 4 bits: atomic op */
 
 typedef struct {
-  uint32_t agent, clock, pc;
+  uint32_t agent, clock, pc;  /* clock: the agent's epoch (PTX), its block's barrier count (ScoRD) */
+  uint32_t fblk, fdev;        /* ScoRD: the agent's fence counts at the access */
   uint16_t info;
   uint16_t locks;            /* lock set id (ScoRD model) */
   uint8_t lane;
@@ -78,10 +80,9 @@ typedef struct {
   /* launch */
   gr_dim3 grid;
   uint32_t nblocks, per_block, n;   /* agents per block, agents */
-  uint32_t *C, *B;                  /* n x n */
-  /* ScoRD model: published clocks */
-  uint32_t *Gdev, *Gblk;            /* n, nblocks x n */
-  uint64_t dev_ver, *blk_ver, *seen_dev, *seen_blk;
+  uint32_t *C, *B;                  /* PTX: n x n */
+  /* ScoRD model: fences of any scope and device fences per agent, barriers per block */
+  uint32_t *fblk, *fdev, *bars;
   lockset *locks;                   /* per agent */
   /* interned lock sets: sorted (word, key) lists */
   struct { lock *l; int n; } *sets;
@@ -119,11 +120,9 @@ void *hb_create_ptx(gr_context *ctx, const det_options *o, race_log *log, const 
 static void hb_free_launch(hb *h) {
   free(h->C); h->C = NULL;
   free(h->B); h->B = NULL;
-  free(h->Gdev); h->Gdev = NULL;
-  free(h->Gblk); h->Gblk = NULL;
-  free(h->blk_ver); h->blk_ver = NULL;
-  free(h->seen_dev); h->seen_dev = NULL;
-  free(h->seen_blk); h->seen_blk = NULL;
+  free(h->fblk); h->fblk = NULL;
+  free(h->fdev); h->fdev = NULL;
+  free(h->bars); h->bars = NULL;
   if (h->locks) for (uint32_t a = 0; a < h->n; a++) free(h->locks[a].l);
   free(h->locks); h->locks = NULL;
   for (size_t k = 0; k < h->nsets; k++) free(h->sets[k].l);
@@ -163,25 +162,23 @@ static void hb_launch(hb *h, const gr_event *ev) {
   uint32_t threads = ev->blockdim.x * ev->blockdim.y * ev->blockdim.z;
   h->per_block = h->model == HB_MODEL_PTX ? threads : (threads + 31) / 32;
   uint64_t n = (uint64_t)h->nblocks * h->per_block;
-  if (n > MAX_AGENTS) {
+  if (h->model == HB_MODEL_PTX && n > MAX_AGENTS) {
     fprintf(stderr, "gpurace: detector %s: %llu %s exceed its limit of %d; it watches nothing in this launch\n", h->name,
             (unsigned long long)n, h->model == HB_MODEL_PTX ? "threads" : "warps", MAX_AGENTS);
     h->disabled = 1;
     return;
   }
+  if (n == 0 || n > UINT32_MAX / 2) { h->disabled = 1; return; }
   h->n = (uint32_t)n;
-  h->C = xcalloc((size_t)n * n, sizeof *h->C);
-  h->B = xcalloc((size_t)n * n, sizeof *h->B);
-  for (uint32_t a = 0; a < h->n; a++) clk(h->C, h, a)[a] = clk(h->B, h, a)[a] = 1;
   h->locks = xcalloc(n, sizeof *h->locks);
   if (h->model == HB_MODEL_SCORD) {
-    h->Gdev = xcalloc(n, sizeof *h->Gdev);
-    h->Gblk = xcalloc((size_t)h->nblocks * n, sizeof *h->Gblk);
-    h->blk_ver = xcalloc(h->nblocks, sizeof *h->blk_ver);
-    h->seen_dev = xcalloc(n, sizeof *h->seen_dev);
-    h->seen_blk = xcalloc(n, sizeof *h->seen_blk);
-    h->dev_ver = 0;
+    h->fblk = xcalloc(n, sizeof *h->fblk);
+    h->fdev = xcalloc(n, sizeof *h->fdev);
+    h->bars = xcalloc(h->nblocks, sizeof *h->bars);
   } else {
+    h->C = xcalloc((size_t)n * n, sizeof *h->C);
+    h->B = xcalloc((size_t)n * n, sizeof *h->B);
+    for (uint32_t a = 0; a < h->n; a++) clk(h->C, h, a)[a] = clk(h->B, h, a)[a] = 1;
     h->release = xcalloc(n, sizeof *h->release);
     h->release_scope = xcalloc(n, sizeof *h->release_scope);
     h->pend = xcalloc(n, sizeof *h->pend);
@@ -200,14 +197,6 @@ static void join(uint32_t *dst, const uint32_t *src, uint32_t n) {
 }
 
 static uint32_t block_of(const hb *h, uint32_t agent) { return agent / h->per_block; }
-
-/* ScoRD model: join what fences of the device and of the block published. */
-static void sync_in(hb *h, uint32_t a) {
-  if (h->model != HB_MODEL_SCORD) return;
-  uint32_t b = block_of(h, a);
-  if (h->seen_dev[a] != h->dev_ver) { join(clk(h->C, h, a), h->Gdev, h->n); h->seen_dev[a] = h->dev_ver; }
-  if (h->seen_blk[a] != h->blk_ver[b]) { join(clk(h->C, h, a), h->Gblk + (size_t)b * h->n, h->n); h->seen_blk[a] = h->blk_ver[b]; }
-}
 
 static void tick(hb *h, uint32_t a) {
   clk(h->C, h, a)[a]++;
@@ -309,15 +298,29 @@ static void side_of(const hb *h, const acc *e, gr_race_access *s) {
 
 /* ---------------------------------------------------------------- the check */
 
+/* ScoRD model: e's agent has released e to x's agent, by a barrier of
+ * their block (2), or by a fence of sufficient scope since e (1); else 0. */
+static int released_scord(const hb *h, const acc *e, const acc *x) {
+  uint32_t b = block_of(h, e->agent);
+  if (b != block_of(h, x->agent)) return h->fdev[e->agent] > e->fdev;
+  if (h->bars[b] > e->clock) return 2;
+  return h->fblk[e->agent] > e->fblk;
+}
+
+static int block_atomic(const acc *e) { return (e->info & I_ATOM) && (e->info >> I_SCOPE_SHIFT & 3) == GR_SCOPE_BLOCK; }
+
 static const char *classify_scord(hb *h, const acc *e, const acc *x) {
-  uint32_t a = x->agent;
   int both_atomic = (e->info & I_ATOM) && (x->info & I_ATOM);
-  if (clk(h->B, h, a)[e->agent] >= e->clock) return NULL;   /* program order and barriers */
-  int ordered = clk(h->C, h, a)[e->agent] >= e->clock;
-  int scoped = ((e->info & I_ATOM) && (e->info >> I_SCOPE_SHIFT & 3) == GR_SCOPE_BLOCK) ||
-               ((x->info & I_ATOM) && (x->info >> I_SCOPE_SHIFT & 3) == GR_SCOPE_BLOCK);
-  int same_block = block_of(h, e->agent) == block_of(h, a);
-  if (both_atomic && (ordered || !scoped || same_block)) return NULL;
+  int rel = released_scord(h, e, x);
+  if (rel == 2) return NULL;   /* barriers need nothing more */
+  int ordered = rel == 1;
+  int scoped = block_atomic(e) || block_atomic(x);
+  int same_block = block_of(h, e->agent) == block_of(h, x->agent);
+  /* An earlier block-scope atomic was not coherent outside its block: a
+   * later atomic of another block races with it whatever fences came
+   * between.  A later block-scope atomic races with an earlier device one
+   * that was not released to it (R110-2), not with one that was (N4). */
+  if (both_atomic) return !same_block && (block_atomic(e) || (block_atomic(x) && !ordered)) ? "scoped atomic" : NULL;
   if (!ordered) {
     if (scoped && !same_block) return "scoped atomic";
     return same_block ? "missing block fence" : "missing device fence";
@@ -363,11 +366,24 @@ static void check_byte(hb *h, loc *L, const acc *x, const gr_event *ev, int lane
     race_access_from_event(&r.second, ev, lane);
     race_log_add(h->log, &r);
   }
-  /* the access replaces its agent's earlier one of the same signature */
+  /* The access replaces its agent's earlier one of the same signature.  In
+   * the ScoRD model it also covers the earlier accesses it is ordered
+   * after, when either writes (a read covers another agent's write, which
+   * ScoRD forgets once read, but not its own): later accesses are checked
+   * against it, so ordering is transitive along the location's accesses
+   * (scor-spec.md §0.2 point 6), not along everything its agent learnt. */
+  uint32_t keep = 0;
   for (uint32_t k = 0; k < L->n; k++) {
     acc *e = &L->e[k];
-    if (e->agent == x->agent && e->info == x->info && e->locks == x->locks) { *e = *x; return; }
+    int covered = e->agent == x->agent && e->info == x->info && e->locks == x->locks;
+    if (!covered && h->model == HB_MODEL_SCORD) {
+      int xw = (x->info & I_WRITE) != 0, ew = (e->info & I_WRITE) != 0;
+      if (e->agent == x->agent) covered = xw;
+      else covered = (xw || ew) && released_scord(h, e, x);
+    }
+    if (!covered) L->e[keep++] = *e;
   }
+  L->n = keep;
   if (L->n == L->cap) { L->cap = L->cap ? 2 * L->cap : 2; L->e = xrealloc(L->e, L->cap * sizeof *L->e); }
   L->e[L->n++] = *x;
 }
@@ -410,8 +426,9 @@ static void on_access(hb *h, const gr_event *ev) {
     int l = __builtin_ctz(mm);
     uint32_t a = agent_of(h, ev, l);
     if (a >= h->n) continue;
-    sync_in(h, a);
-    acc x = {a, clk(h->C, h, a)[a], (uint32_t)ev->pc, info, h->locks[a].set, (uint8_t)l};
+    acc x = {a, 0, (uint32_t)ev->pc, 0, 0, info, h->locks[a].set, (uint8_t)l};
+    if (h->model == HB_MODEL_PTX) x.clock = clk(h->C, h, a)[a];
+    else { x.clock = h->bars[block_of(h, a)]; x.fblk = h->fblk[a]; x.fdev = h->fdev[a]; }
     uint64_t addr = ev->addr[l];
     size_t id = gr_allocation_id(addr);
     shadow *s = shadow_of(h, id, h->model == HB_MODEL_PTX);
@@ -470,11 +487,8 @@ static void on_fence(hb *h, const gr_event *ev) {
   if (h->model == HB_MODEL_SCORD) {
     uint32_t a = agent_of(h, ev, 0);
     if (a >= h->n) return;
-    sync_in(h, a);
-    uint32_t b = block_of(h, a);
-    if (device) { join(h->Gdev, clk(h->C, h, a), h->n); h->dev_ver++; h->seen_dev[a] = h->dev_ver; }
-    else { join(h->Gblk + (size_t)b * h->n, clk(h->C, h, a), h->n); h->blk_ver[b]++; h->seen_blk[a] = h->blk_ver[b]; }
-    tick(h, a);
+    h->fblk[a]++;
+    if (device) h->fdev[a]++;
     lockset *s = &h->locks[a];
     for (int k = 0; k < s->n; k++) if (device || s->l[k].key != 0) s->l[k].enabled = 1;
     lockset_update(h, s);
@@ -504,7 +518,6 @@ static void join_group(hb *h, uint32_t first, uint32_t count, uint32_t member_ma
     if (use_mask && !(member_mask >> i & 1)) continue;
     uint32_t a = first + i;
     if (a >= h->n) continue;
-    sync_in(h, a);
     join(J, clk(h->C, h, a), h->n);
     join(JB, clk(h->B, h, a), h->n);
   }
@@ -523,7 +536,7 @@ static void join_group(hb *h, uint32_t first, uint32_t count, uint32_t member_ma
 void hb_on_event(void *self, const gr_event *ev) {
   hb *h = self;
   if (ev->kind == GR_EV_LAUNCH_BEGIN) { hb_launch(h, ev); return; }
-  if (h->disabled || !h->C) return;
+  if (h->disabled || !h->n) return;
   switch (ev->kind) {
   case GR_EV_ACCESS: on_access(h, ev); break;
   case GR_EV_FENCE: on_fence(h, ev); break;
@@ -540,7 +553,11 @@ void hb_on_event(void *self, const gr_event *ev) {
         on_fence(h, &f);
       }
     }
-    join_group(h, ev->block * h->per_block, h->per_block, 0, 0);
+    if (h->model == HB_MODEL_SCORD) {
+      if (ev->block < h->nblocks) h->bars[ev->block]++;
+    } else {
+      join_group(h, ev->block * h->per_block, h->per_block, 0, 0);
+    }
     break;
   case GR_EV_SYNCWARP:
     if (h->model == HB_MODEL_PTX) join_group(h, ev->block * h->per_block + ev->warp_in_block * 32, 32, ev->mask, 1);
