@@ -1,32 +1,31 @@
-/* The happens-before oracle.
- *
- * Every agent (a warp, or a thread in the PTX model) has a vector clock C;
- * its own entry counts its synchronisation epochs.  An access is stamped
- * with (agent, own epoch) and a later access by agent b is ordered after it
- * when C_b[agent] has reached that epoch.  Nothing is bounded: clocks are 32
- * bits per agent and never wrap in a run the step limit allows, lock sets
- * are exact, and shadow state is kept per byte.
+/* The happens-before oracle, in two models.  Nothing is bounded: counters
+ * and clocks are 32 bits and never wrap in a run the step limit allows,
+ * lock sets are exact, and shadow state is kept per byte.
  *
  * Shadow state: for each byte, the accesses that a later access may still
  * race with.  An access replaces the earlier access of its agent that has
  * the same signature (kind, strength, scope, lock set), since anything
- * ordered after the later one is ordered after the earlier; nothing else is
- * dropped, so every racy access is found, with at least one partner.
+ * ordered after the later one is ordered after the earlier; in the ScoRD
+ * model it also covers what it is ordered after (below).  Every racy
+ * access is found, with at least one partner.
  *
- * ScoRD model (scor-spec.md §0.2).  A fence publishes the warp's clock to
- * its scope (the block, or the device): every later access of a warp in
- * that scope is ordered after the warp's accesses before the fence, with no
- * acquire on the reading side.  Publication is lazy: a warp joins the
- * published clocks of its block and of the device when it next acts.  A
- * barrier joins the clocks of its block.  A second clock B follows barriers
- * and program order only: a pair ordered that way needs nothing more,
- * while a pair ordered through a fence must be strong (volatile or atomic)
- * on both sides and, where either side held an inferred lock, hold one in
- * common.  Two atomics never race unless one has block scope and they come
- * from different blocks; then no fence orders them (scor-spec.md §0.2
- * point 3, and R110-2 in §3.3, where the device-scope write comes first).
+ * ScoRD model (scor-spec.md §0.2), agents are warps.  No clocks: an access
+ * records its warp's fence counts (any scope, device) and its block's
+ * barrier count, and is ordered before a later access of another warp once
+ * its warp has fenced since (a device fence for another block), or its
+ * block has passed a barrier: release side only, no acquire.  A pair
+ * ordered by a barrier needs nothing more; one ordered by a fence must be
+ * strong (volatile or atomic) on both sides and, where either side held an
+ * inferred lock, hold one in common.  Transitivity is per location: an
+ * access covers the earlier accesses to its byte that are ordered before
+ * it when either writes (a read covers other warps' writes only), as
+ * ScoRD's last-accessor metadata does.  An earlier block-scope atomic
+ * races with a later atomic of another block whatever fences came
+ * between; a later block-scope atomic races with an earlier device atomic
+ * of another block that was not released to it (§0.2 point 3, R110-2).
  *
- * PTX model.  A fence is an acquire (it joins the clocks its thread's
+ * PTX model, agents are threads with vector clocks C (own entry: the
+ * thread's synchronisation epochs).  A fence is an acquire (it joins the clocks its thread's
  * earlier strong reads observed) and a release (the clock it leaves is what
  * its thread's later strong writes carry).  A strong read that reads a
  * location observes the release clock of the write it reads from, taken as

@@ -54,6 +54,7 @@ void app_begin(app *a, const char *name, int argc, char **argv) {
              (taken = det_options_option(&a->dopts, o, v, err, sizeof err)) != 0) {
       if (taken < 0) usage(name, "%s", err);
       if (!strcmp(o, "--sms")) a->sms_given = 1;
+      if (!strcmp(o, "--max-steps")) a->steps_given = 1;
       i += taken - 1;
     } else if (!strcmp(o, "--detect")) { TAKE(); a->detect = v; }
     else if (!strcmp(o, "--json")) a->json = 1;
@@ -93,6 +94,10 @@ void app_coresident(app *a, unsigned blocks, unsigned threads) {
   if (per == 0) per = 1;
   unsigned need = (blocks + per - 1) / per;
   if ((int)need > a->cfg.sms) a->cfg.sms = (int)need;
+}
+
+void app_steps(app *a, uint64_t steps) {
+  if (!a->steps_given && steps > a->cfg.max_steps) a->cfg.max_steps = steps;
 }
 
 gr_ptr app_alloc(app *a, size_t bytes, const char *name, const void *init) {

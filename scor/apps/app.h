@@ -31,6 +31,7 @@ typedef struct {
   const char *defines[32];
   int ndefines;
   int sms_given;             /* --sms was given: a driver that needs more SMs leaves it alone */
+  int steps_given;           /* --max-steps was given */
   /* the run */
   gr_context *ctx;
   gr_module *mod;
@@ -50,6 +51,9 @@ void app_load(app *a, const char *file);
  * all resident at once (the apps whose threads wait on each other need it),
  * unless --sms was given. */
 void app_coresident(app *a, unsigned blocks, unsigned threads);
+/* Raises the step limit per launch to `steps` for a long run, unless
+ * --max-steps was given. */
+void app_steps(app *a, uint64_t steps);
 /* Host helpers that exit with status 2 on failure. */
 gr_ptr app_alloc(app *a, size_t bytes, const char *name, const void *init);
 void app_read(app *a, void *dst, gr_ptr src, size_t bytes);

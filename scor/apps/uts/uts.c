@@ -53,6 +53,7 @@ int main(int argc, char **argv) {
     lstack[(size_t)LD * i] = 0u | 255u << 8 | (unsigned)(seed % 255) << 16 | ((i + 1) % 255) << 24;   /* the root */
   }
   app_coresident(&a, blocks, threads);
+  if (a.paper) app_steps(&a, 1000000000ull);   /* the paper size runs ~100M warp instructions, more in weak memory */
   app_load(&a, "uts.cu");
   gr_ptr dlocal = app_alloc(&a, sizeof(int) * blocks * STATS, "local", local);
   gr_ptr dsteal = app_alloc(&a, sizeof(int) * blocks * STATS, "steal", steal);
