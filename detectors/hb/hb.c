@@ -41,6 +41,7 @@
 #include "util.h"
 
 #define MAX_AGENTS 4096     /* clocks are N x N words */
+#define SNAPSHOT_LIMIT (2048ull << 20)
 
 /* access info bits */
 #define I_WRITE 1u
@@ -93,6 +94,7 @@ typedef struct {
   uint32_t *npend, *cappend;
   uint32_t **snaps;                 /* every clock copy, freed at launch end */
   size_t nsnaps, capsnaps;
+  uint64_t snap_bytes;
   /* shadow, by allocation id */
   shadow *sh;
   size_t nsh;
@@ -134,6 +136,7 @@ static void hb_free_launch(hb *h) {
   free(h->cappend); h->cappend = NULL;
   for (size_t k = 0; k < h->nsnaps; k++) free(h->snaps[k]);
   free(h->snaps); h->snaps = NULL; h->nsnaps = h->capsnaps = 0;
+  h->snap_bytes = 0;
   for (size_t k = 0; k < h->nsh; k++) {
     shadow *s = &h->sh[k];
     if (s->bytes) for (uint64_t i = 0; i < s->size; i++) free(s->bytes[i].e);
@@ -210,6 +213,15 @@ static const uint32_t *snapshot(hb *h, const uint32_t *c) {
   uint32_t *s = xcalloc(h->n, sizeof *s);
   memcpy(s, c, (size_t)h->n * sizeof *s);
   h->snaps[h->nsnaps++] = s;
+  /* A clock per release: a launch with many threads that fence often
+   * (MM's per-lane locks) would take tens of GiB; past the limit the
+   * detector says so and stops watching the launch. */
+  h->snap_bytes += (uint64_t)h->n * sizeof *s;
+  if (h->snap_bytes > SNAPSHOT_LIMIT && !h->disabled) {
+    fprintf(stderr, "gpurace: detector %s: its release clocks exceed %d MiB in this launch; it watches nothing more in it\n", h->name,
+            (int)(SNAPSHOT_LIMIT >> 20));
+    h->disabled = 1;
+  }
   return s;
 }
 
