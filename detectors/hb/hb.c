@@ -165,8 +165,8 @@ static void hb_launch(hb *h, const gr_event *ev) {
   h->per_block = h->model == HB_MODEL_PTX ? threads : (threads + 31) / 32;
   uint64_t n = (uint64_t)h->nblocks * h->per_block;
   if (h->model == HB_MODEL_PTX && n > MAX_AGENTS) {
-    fprintf(stderr, "gpurace: detector %s: %llu %s exceed its limit of %d; it watches nothing in this launch\n", h->name,
-            (unsigned long long)n, h->model == HB_MODEL_PTX ? "threads" : "warps", MAX_AGENTS);
+    fprintf(stderr, "gpurace: detector %s: %llu threads exceed its limit of %d; it watches nothing in this launch\n", h->name,
+            (unsigned long long)n, MAX_AGENTS);
     h->disabled = 1;
     return;
   }
