@@ -31,6 +31,8 @@ static const char *const usage_main =
   "  litmus run litmus tests under weak memory: outcome histograms and verdicts\n"
   "  table  run a suite under race detectors over seeds: verdict tables (Markdown, CSV)\n"
   "  detectors  list the race detectors\n"
+  "  devices    the backends and the GPU the CUDA backend would use\n"
+  "  nvrtc  compile kernel files with NVRTC as the CUDA backend does (no GPU needed)\n"
   "  help   show help for a command (gpurace help run)\n"
   "\n"
   "exit status: 0 ok, 1 a check failed, 2 bad input or usage,\n"
@@ -50,7 +52,11 @@ static const char *const usage_run =
   "  --memory sc|weak  memory model (default sc, or $GPURACE_MEMORY)\n"
   "  --sms N           number of SMs (default 4)\n"
   "  --max-steps N     give up after N warp instructions (default 100000000)\n"
+  "  --backend emu|cuda  run on the emulator (default) or on the GPU (NVRTC and the\n"
+  "                    driver API; same output; no detectors, --stats or schedules there)\n"
   "  --dump NAME       print a buffer or __device__ variable after the run (repeatable)\n"
+  "  --digest          print 'digest NAME BYTES HASH' for every buffer and __device__\n"
+  "                    variable: the FNV-1a hash of its final bytes, to compare backends\n"
   "  --stats           print instruction counts\n"
   "  -q, --quiet       print only failures and errors\n"
   "  --detect LIST     race detectors to run, comma-separated (see 'gpurace detectors')\n"
@@ -111,8 +117,37 @@ static const char *const usage_litmus =
   "                    and print the exact set of reachable outcomes\n"
   "  --max-states N    bound of the exhaustive search (default 2000000 states)\n"
   "  --report FILE     run both ways and write a Markdown report\n"
+  "  --backend cuda    run on the GPU instead: --iterations instances of each test\n"
+  "                    (default 100000), placement randomised and memory stressed;\n"
+  "                    a test passes when every outcome the GPU shows is in the\n"
+  "                    emulator's exhaustive reachable set (--report writes that table)\n"
+  "  --iterations N    GPU instances per test\n"
+  "  --stress N        stress iterations of each stressing thread (default 64; 0 none)\n"
   "\n"
   "exit status: 0 every test passed, 1 one failed, 2 bad input, 3 emulation error\n";
+
+static const char *const usage_nvrtc =
+  "usage: gpurace nvrtc FILE... [-D NAME[=VALUE]]... [--arch N] [--knobs]\n"
+  "\n"
+  "Compiles each kernel file with NVRTC exactly as '--backend cuda' would (its\n"
+  "folder on the include path, the same defines, no FMA contraction), without\n"
+  "loading or running it: a check that needs NVRTC, not a GPU.\n"
+  "\n"
+  "options:\n"
+  "  --arch N          compile for sm_N (default 90)\n"
+  "  --knobs           also compile once with each knob of the file's\n"
+  "                    '//@ expect race if KNOB...' line defined\n"
+  "\n"
+  "exit status: 0 every file compiled, 2 one did not (or bad usage)\n";
+
+static const char *const usage_devices =
+  "usage: gpurace devices\n"
+  "\n"
+  "Lists the backends: the emulator, and the GPU that '--backend cuda' would\n"
+  "use ($GPURACE_CUDA_DEVICE, default 0) or why there is none.\n"
+  "\n"
+  "exit status: 0 the CUDA backend is usable, 1 it is not (so that scripts\n"
+  "can test for a GPU)\n";
 
 static const char *const usage_ir =
   "usage: gpurace ir FILE [-D NAME[=VALUE]]...\n"
@@ -127,7 +162,7 @@ typedef struct {
   const char **dumps;
   int ndumps;
   gr_config cfg;
-  int stats, quiet, json;
+  int stats, quiet, json, digest;
   const char *detect;
   det_options dopts;
 } opts;
@@ -187,6 +222,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, opts *o, int allow
       if (lib_option(cmd, argc, argv, &i, &o->cfg, &o->dopts, &rc)) { if (rc) return rc; continue; }
       if (!strcmp(a, "--dump")) { NEEDVAL(); o->dumps[o->ndumps++] = val; continue; }
       if (!strcmp(a, "--stats")) { o->stats = 1; continue; }
+      if (!strcmp(a, "--digest")) { o->digest = 1; continue; }
       if (!strcmp(a, "--detect")) { NEEDVAL(); o->detect = val; continue; }
       if (!strcmp(a, "--json")) { o->json = 1; continue; }
       if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { o->quiet = 1; continue; }
@@ -196,6 +232,8 @@ static int parse_opts(const char *cmd, int argc, char **argv, opts *o, int allow
     o->file = a;
   }
   if (!o->file) return usage_error(cmd, "%s", "no FILE given");
+  if (o->cfg.backend == GR_BACKEND_CUDA && o->stats) return usage_error(cmd, "%s", "--stats counts emulated instructions: not on the CUDA backend");
+  if (o->cfg.backend == GR_BACKEND_CUDA && o->detect) return usage_error(cmd, "%s", "race detectors watch the emulator: --detect needs --backend emu");
   return 0;
 }
 
@@ -210,7 +248,8 @@ static int cmd_run(int argc, char **argv) {
   race_log *log = race_log_new();
   detector_set *set = NULL;
   FILE *text = o.json ? stderr : stdout;   /* with --json, stdout is JSON only */
-  rc = gr_script_load(ctx, o.file, o.defines, o.ndefines, &s);
+  rc = gr_context_ok(ctx);
+  if (rc == GR_OK) rc = gr_script_load(ctx, o.file, o.defines, o.ndefines, &s);
   if (rc) fprintf(stderr, "%s\n", gr_error(ctx));
   else if (o.detect) {
     char err[512];
@@ -256,6 +295,10 @@ static int cmd_run(int argc, char **argv) {
     }
     for (int k = 0; k < o.ndumps; k++) {
       int d = gr_script_dump(s, o.dumps[k], text);
+      if (d) { fprintf(stderr, "%s\n", gr_error(ctx)); rc = d; }
+    }
+    if (o.digest && rc == GR_OK) {
+      int d = gr_script_digest(s, text);
       if (d) { fprintf(stderr, "%s\n", gr_error(ctx)); rc = d; }
     }
     if (rc == GR_OK) {
@@ -319,9 +362,107 @@ static void report_row(FILE *f, const char *path, const gr_litmus_result *sr, co
   fprintf(f, " | %llu | %s |\n", (unsigned long long)xr->explored.states, base);
 }
 
+/* Litmus tests on the GPU, judged against the emulator: every outcome the
+ * hardware shows must be in the exhaustive reachable set of the weak mode. */
+static int litmus_on_gpu(char **files, int nfiles, const gr_hw_litmus_opts *ho, const gr_litmus_opts *lo, const char *report) {
+  gr_config cfg;
+  gr_config_default(&cfg);
+  cfg.backend = GR_BACKEND_CUDA;
+  gr_context *dev = gr_context_create(&cfg);
+  if (gr_context_ok(dev)) {
+    fprintf(stderr, "%s\n", gr_error(dev));
+    gr_context_destroy(dev);
+    return 2;
+  }
+  FILE *rep = NULL;
+  if (report) {
+    rep = fopen(report, "w");
+    if (!rep) { fprintf(stderr, "gpurace litmus: cannot write %s\n", report); gr_context_destroy(dev); return 2; }
+    fprintf(rep, "# Litmus tests on hardware\n\n"
+                 "GPU: %s.\n\n"
+                 "Generated by `gpurace litmus --backend cuda --iterations %llu --stress %d --seed %llu --report FILE kernels/litmus/*.cu`.\n"
+                 "Each test ran %llu times on the GPU: many instances per launch, each on its own copy of the buffers,\n"
+                 "thread placement drawn afresh for every launch (a test warp's lanes permuted in a random warp, each test\n"
+                 "block in its own random block) and the other warps stressing memory; compiled with `--device-debug`, so\n"
+                 "that the compiler keeps program order and only the hardware reorders.  The emulator's column is the\n"
+                 "exhaustive reachable set of its weak mode; a test passes when every outcome the GPU showed is in it.\n"
+                 "The weak outcome of each test is in bold.\n\n"
+                 "| test | pl. | weak outcome | verdict | GPU outcomes (counts) | weak on GPU | emulator reachable set | result |\n"
+                 "|---|---|---|---|---|---|---|---|\n",
+            gr_context_device(dev), (unsigned long long)ho->iterations, ho->stress, (unsigned long long)ho->seed,
+            (unsigned long long)ho->iterations);
+  }
+  gr_context_destroy(dev);
+  int worst = 0, failed = 0;
+  for (int k = 0; k < nfiles; k++) {
+    gr_litmus_result r, xr;
+    int rc = gr_litmus_run_hw(files[k], ho, &r);
+    if (rc) {
+      fprintf(stderr, "%s\n", r.reason);
+      if (rc > worst) worst = rc;
+      gr_litmus_result_free(&r);
+      continue;
+    }
+    gr_litmus_opts xo = *lo;
+    xo.exhaustive = 1;
+    rc = gr_litmus_run(files[k], &xo, &xr);
+    if (rc) {
+      fprintf(stderr, "%s\n", xr.reason);
+      if (rc > worst) worst = rc;
+      gr_litmus_result_free(&r);
+      gr_litmus_result_free(&xr);
+      continue;
+    }
+    /* judge: each GPU outcome against the reachable set */
+    r.pass = xr.explored.complete;
+    char why[512] = "";
+    if (!xr.explored.complete) snprintf(why, sizeof why, "the emulator's reachable set is incomplete (%llu states)", (unsigned long long)xr.explored.states);
+    for (size_t i = 0; i < r.noutcomes; i++) {
+      int found = 0;
+      for (size_t j = 0; j < xr.noutcomes; j++) found |= !strcmp(r.outcomes[i].text, xr.outcomes[j].text);
+      if (!found && r.pass) {
+        r.pass = 0;
+        snprintf(why, sizeof why, "outcome %s (%llu times) is not reachable in the emulator's weak mode: a bug of the memory model",
+                 r.outcomes[i].text, (unsigned long long)r.outcomes[i].count);
+      }
+    }
+    char detail[256];
+    snprintf(detail, sizeof detail, "%.200s", r.reason);
+    if (r.pass)
+      snprintf(r.reason, sizeof r.reason, "every GPU outcome is reachable in the emulator; weak outcome %llu of %llu (%s)",
+               (unsigned long long)r.weak_count, (unsigned long long)r.runs, detail);
+    else snprintf(r.reason, sizeof r.reason, "%s", why);
+    printf("GPU: ");
+    gr_litmus_print(stdout, files[k], &r);
+    if (rep) {
+      fprintf(rep, "| %s | %c | `", r.id, r.placement);
+      md_escape(rep, r.weak);
+      fprintf(rep, "` | %s | ", gr_verdict_name(r.verdict));
+      md_outcomes(rep, &r, 1);
+      fprintf(rep, " | %llu (%.4f%%) | ", (unsigned long long)r.weak_count, r.runs ? 100.0 * (double)r.weak_count / (double)r.runs : 0.0);
+      md_outcomes(rep, &xr, 0);
+      fprintf(rep, " | %s |\n", r.pass ? "PASS" : "**FAIL**");
+    }
+    if (!r.pass) failed++;
+    gr_litmus_result_free(&r);
+    gr_litmus_result_free(&xr);
+    fflush(stdout);
+  }
+  if (rep) {
+    fprintf(rep, "\n%d tests, %d failed.\n", nfiles, failed);
+    fclose(rep);
+  }
+  printf("%d tests on the GPU, %d passed, %d failed\n", nfiles, nfiles - failed, failed);
+  if (worst) return worst;
+  return failed ? 1 : 0;
+}
+
 static int cmd_litmus(int argc, char **argv) {
   gr_litmus_opts lo;
   gr_litmus_opts_default(&lo);
+  gr_hw_litmus_opts ho;
+  gr_hw_litmus_opts_default(&ho);
+  int on_gpu = 0;
   const char *report = NULL;
   char **files = argv;   /* file names are compacted in place: nfiles <= i */
   int nfiles = 0;
@@ -336,10 +477,20 @@ static int cmd_litmus(int argc, char **argv) {
     if (!strcmp(a, "--max-states")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1) { return usage_error(cmd, "--max-states needs a positive integer, not '%s'", val); } lo.max_states = n; continue; }
     if (!strcmp(a, "--exhaustive")) { lo.exhaustive = 1; continue; }
     if (!strcmp(a, "--report")) { NEEDVAL(); report = val; continue; }
+    if (!strcmp(a, "--backend")) {
+      NEEDVAL();
+      if (!strcmp(val, "cuda")) on_gpu = 1;
+      else if (!strcmp(val, "emu")) on_gpu = 0;
+      else return usage_error(cmd, "--backend takes emu or cuda, not '%s'", val);
+      continue;
+    }
+    if (!strcmp(a, "--iterations")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1) { return usage_error(cmd, "--iterations needs a positive integer, not '%s'", val); } ho.iterations = n; continue; }
+    if (!strcmp(a, "--stress")) { NEEDVAL(); if (!parse_u64(val, &n) || n > 100000) { return usage_error(cmd, "--stress needs an integer from 0 to 100000, not '%s'", val); } ho.stress = (int)n; continue; }
     if (a[0] == '-' && a[1]) return usage_error(cmd, "unknown option '%s'", a);
     files[nfiles++] = argv[i];
   }
   if (!nfiles) { return usage_error("litmus", "%s", "no FILE given"); }
+  if (on_gpu) { ho.seed = lo.seed; return litmus_on_gpu(files, nfiles, &ho, &lo, report); }
   FILE *rep = NULL;
   if (report) {
     rep = fopen(report, "w");
@@ -559,6 +710,84 @@ static int cmd_table(int argc, char **argv) {
   return rc;
 }
 
+/* ------------------------------------------------------------- the CUDA backend */
+
+static int cmd_devices(void) {
+  printf("emu    the emulator (always)\n");
+  if (!gr_cuda_built()) {
+    printf("cuda   not built: configure found no CUDA toolkit (--with-cuda=PATH)\n");
+    return 1;
+  }
+  gr_config cfg;
+  gr_config_default(&cfg);
+  cfg.backend = GR_BACKEND_CUDA;
+  gr_context *ctx = gr_context_create(&cfg);
+  int rc = gr_context_ok(ctx);
+  if (rc) printf("cuda   unavailable: %s\n", gr_error(ctx));
+  else printf("cuda   %s\n", gr_context_device(ctx));
+  gr_context_destroy(ctx);
+  return rc ? 1 : 0;
+}
+
+static int nvrtc_one(const char *file, const char **defines, int nd, int arch) {
+  char err[4096];
+  int rc = gr_cuda_compile_check(file, defines, nd, arch, err, sizeof err);
+  printf("%s %s", rc ? "FAIL" : "ok  ", file);
+  for (int k = 0; k < nd; k++) printf(" -D%s", defines[k]);
+  putchar('\n');
+  fflush(stdout);
+  if (rc) fprintf(stderr, "%s\n", err);
+  return rc;
+}
+
+static int cmd_nvrtc(int argc, char **argv) {
+  const char *cmd = "nvrtc";
+  const char **defines = calloc((size_t)argc + 2, sizeof(char *));
+  char **files = calloc((size_t)argc + 1, sizeof(char *));
+  int nd = 0, nfiles = 0, knobs = 0, arch = 90, rc = 0;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i], *val = NULL;
+    uint64_t n;
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(usage_nvrtc, stdout); free(defines); free(files); return 0; }
+    if (!strncmp(a, "-D", 2)) {
+      val = a[2] ? a + 2 : NULL;
+      if (!val) { if (i + 1 >= argc) { rc = usage_error(cmd, "option '%s' needs a value", a); break; } val = argv[++i]; }
+      if (!*val || *val == '=') { rc = usage_error(cmd, "bad macro definition '%s'", val); break; }
+      defines[nd++] = val;
+      continue;
+    }
+    if (!strcmp(a, "--arch")) {
+      if (i + 1 >= argc || !parse_u64(argv[i + 1], &n) || n < 50 || n > 1000) { rc = usage_error(cmd, "--arch needs a compute capability such as 90, not '%s'", i + 1 < argc ? argv[i + 1] : ""); break; }
+      arch = (int)n; i++;
+      continue;
+    }
+    if (!strcmp(a, "--knobs")) { knobs = 1; continue; }
+    if (a[0] == '-' && a[1]) { rc = usage_error(cmd, "unknown option '%s'", a); break; }
+    files[nfiles++] = argv[i];
+  }
+  if (!rc && !nfiles) rc = usage_error(cmd, "%s", "no FILE given");
+  if (!rc && !gr_cuda_built()) { fprintf(stderr, "gpurace nvrtc: this gpurace was built without the CUDA backend\n"); rc = 2; }
+  int failed = 0;
+  for (int k = 0; !rc && k < nfiles; k++) {
+    failed |= nvrtc_one(files[k], defines, nd, arch) != 0;
+    if (!knobs) continue;
+    /* the knobs come from the file's directives, read by the emulator */
+    gr_context *ctx = gr_context_create(NULL);
+    gr_script *s = NULL;
+    if (gr_script_load(ctx, files[k], defines, nd, &s) == GR_OK) {
+      for (int j = 0; j < gr_script_knob_count(s); j++) {
+        defines[nd] = gr_script_knob(s, j);
+        failed |= nvrtc_one(files[k], defines, nd + 1, arch) != 0;
+      }
+    }   /* a file that is not self-running (an application's kernels) has no knob line to read */
+    gr_script_free(s);
+    gr_context_destroy(ctx);
+  }
+  free(defines);
+  free(files);
+  return rc ? rc : failed ? 2 : 0;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) { fputs(usage_main, stderr); return 2; }
   const char *mem = getenv("GPURACE_MEMORY");
@@ -575,6 +804,8 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[2], "ir")) { fputs(usage_ir, stdout); return 0; }
     if (!strcmp(argv[2], "litmus")) { fputs(usage_litmus, stdout); return 0; }
     if (!strcmp(argv[2], "table")) { fputs(usage_table, stdout); return 0; }
+    if (!strcmp(argv[2], "nvrtc")) { fputs(usage_nvrtc, stdout); return 0; }
+    if (!strcmp(argv[2], "devices")) { fputs(usage_devices, stdout); return 0; }
     return usage_error(NULL, "no help for '%s'", argv[2]);
   }
   if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
@@ -582,5 +813,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "litmus")) return cmd_litmus(argc - 2, argv + 2);
   if (!strcmp(cmd, "table")) return cmd_table(argc - 2, argv + 2);
   if (!strcmp(cmd, "detectors")) return cmd_detectors();
+  if (!strcmp(cmd, "devices")) return cmd_devices();
+  if (!strcmp(cmd, "nvrtc")) return cmd_nvrtc(argc - 2, argv + 2);
   return usage_error(NULL, "unknown command '%s'", cmd);
 }

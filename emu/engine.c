@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "explore.h"
 #include "front.h"
 #include "kir_sem.h"
@@ -128,8 +129,19 @@ gr_context *gr_context_create(const gr_config *cfg) {
   vec_init(&ctx->allocs, sizeof(galloc));
   vec_push(&ctx->allocs);   /* id 0: never an allocation */
   vec_init(&ctx->modules, sizeof(gr_module *));
+  if (ctx->cfg.backend == GR_BACKEND_CUDA) {
+    ctx->backend_rc = cuda_open(&ctx->cu, ctx->backend_err, sizeof ctx->backend_err);
+    if (ctx->backend_rc) snprintf(ctx->err, sizeof ctx->err, "%s", ctx->backend_err);
+  }
   return ctx;
 }
+
+int gr_context_ok(const gr_context *ctx) { return ctx->backend_rc; }
+const char *gr_context_device(const gr_context *ctx) { return ctx->cu ? cuda_describe(ctx->cu) : "emulator"; }
+
+/* The CUDA backend failed to start: the reason, again, as this call's error. */
+static int backend_down(gr_context *ctx) { return ctx_fail(ctx, ctx->backend_rc, "%s", ctx->backend_err); }
+#define ON_GPU(ctx) ((ctx)->cfg.backend == GR_BACKEND_CUDA)
 
 void gr_context_destroy(gr_context *ctx) {
   if (!ctx) return;
@@ -141,9 +153,11 @@ void gr_context_destroy(gr_context *ctx) {
   for (size_t k = 0; k < ctx->modules.len; k++) {
     gr_module *m = *(gr_module **)vec_at(&ctx->modules, k);
     kir_module_free(m->km);
+    cuda_module_free(m->cm);
     free(m->gaddr); free(m->path); free(m);
   }
   vec_free(&ctx->modules);
+  cuda_close(ctx->cu);
   free(ctx);
 }
 
@@ -160,7 +174,8 @@ static int opt_u64(const char *val, uint64_t lo, uint64_t hi, uint64_t *out) {
 
 int gr_config_option(gr_config *c, const char *opt, const char *val, char *err, size_t n) {
   uint64_t v;
-  if (strcmp(opt, "--seed") && strcmp(opt, "--sched") && strcmp(opt, "--memory") && strcmp(opt, "--sms") && strcmp(opt, "--max-steps"))
+  if (strcmp(opt, "--seed") && strcmp(opt, "--sched") && strcmp(opt, "--memory") && strcmp(opt, "--sms") && strcmp(opt, "--max-steps") &&
+      strcmp(opt, "--backend"))
     return 0;
   if (!val) { snprintf(err, n, "option '%s' needs a value", opt); return -1; }
   if (!strcmp(opt, "--seed")) {
@@ -176,6 +191,10 @@ int gr_config_option(gr_config *c, const char *opt, const char *val, char *err, 
     if (!strcmp(val, "rr")) c->sched = GR_SCHED_RR;
     else if (!strcmp(val, "random")) c->sched = GR_SCHED_RANDOM;
     else { snprintf(err, n, "--sched takes rr or random, not '%s'", val); return -1; }
+  } else if (!strcmp(opt, "--backend")) {
+    if (!strcmp(val, "emu")) c->backend = GR_BACKEND_EMU;
+    else if (!strcmp(val, "cuda")) c->backend = GR_BACKEND_CUDA;
+    else { snprintf(err, n, "--backend takes emu or cuda, not '%s'", val); return -1; }
   } else {
     if (!strcmp(val, "sc")) c->memory = GR_MEMORY_SC;
     else if (!strcmp(val, "weak")) c->memory = GR_MEMORY_WEAK;
@@ -210,6 +229,7 @@ uint8_t *ctx_global_span(gr_context *ctx, gr_ptr addr, uint64_t n) {
 }
 
 int gr_malloc(gr_context *ctx, size_t bytes, const char *name, gr_ptr *out) {
+  if (ON_GPU(ctx)) return ctx->cu ? cuda_malloc(ctx->cu, bytes, out, ctx->err, sizeof ctx->err) : backend_down(ctx);
   if (bytes > 0xffffffffull) return ctx_fail(ctx, GR_EINPUT, "error: allocation of %zu bytes exceeds the 4 GiB limit of one allocation", bytes);
   if (ctx->allocs.len >= 0xffffff) return ctx_fail(ctx, GR_EINPUT, "error: too many allocations");
   galloc *a = vec_push(&ctx->allocs);
@@ -224,6 +244,7 @@ int gr_malloc(gr_context *ctx, size_t bytes, const char *name, gr_ptr *out) {
 }
 
 int gr_free(gr_context *ctx, gr_ptr p) {
+  if (ON_GPU(ctx)) return ctx->cu ? cuda_free(ctx->cu, p, ctx->err, sizeof ctx->err) : backend_down(ctx);
   galloc *a = alloc_of(ctx, p);
   if (!a || (uint32_t)p != 0) return ctx_fail(ctx, GR_EINPUT, "error: gr_free of 0x%llx, which is not the start of a live allocation", (unsigned long long)p);
   free(a->data);
@@ -233,18 +254,21 @@ int gr_free(gr_context *ctx, gr_ptr p) {
 }
 
 int gr_memcpy_htod(gr_context *ctx, gr_ptr dst, const void *src, size_t n) {
+  if (ON_GPU(ctx)) return ctx->cu ? cuda_htod(ctx->cu, dst, src, n, ctx->err, sizeof ctx->err) : backend_down(ctx);
   uint8_t *d = ctx_global_span(ctx, dst, n);
   if (!d) return GR_EINPUT;
   if (n) memcpy(d, src, n);
   return GR_OK;
 }
 int gr_memcpy_dtoh(gr_context *ctx, void *dst, gr_ptr src, size_t n) {
+  if (ON_GPU(ctx)) return ctx->cu ? cuda_dtoh(ctx->cu, dst, src, n, ctx->err, sizeof ctx->err) : backend_down(ctx);
   uint8_t *s = ctx_global_span(ctx, src, n);
   if (!s) return GR_EINPUT;
   if (n) memcpy(dst, s, n);
   return GR_OK;
 }
 int gr_memset(gr_context *ctx, gr_ptr dst, int v, size_t n) {
+  if (ON_GPU(ctx)) return ctx->cu ? cuda_memset(ctx->cu, dst, v, n, ctx->err, sizeof ctx->err) : backend_down(ctx);
   uint8_t *d = ctx_global_span(ctx, dst, n);
   if (!d) return GR_EINPUT;
   memset(d, v, n);
@@ -274,12 +298,40 @@ int gr_describe_address(const gr_context *ctx, gr_ptr addr, const char **name, u
 
 /* ------------------------------------------------------------- modules */
 
-static int module_finish(gr_context *ctx, kir_module *km, const char *path, gr_module **out) {
+/* The module on the GPU: NVRTC compiles the file, and its __device__
+ * variables live in the CUDA module, initialised by the compiler. */
+static int module_on_gpu(gr_context *ctx, gr_module *m, const char *const *defines, int ndefines) {
+  kir_module *km = m->km;
+  int nnames = km->nfuncs + km->nglobals;
+  const char **names = xcalloc((size_t)nnames + 1, sizeof(char *));
+  for (int k = 0; k < km->nfuncs; k++) names[k] = km->funcs[k]->name;
+  for (int k = 0; k < km->nglobals; k++) names[km->nfuncs + k] = km->globals[k].name;
+  int rc = cuda_module_load(ctx->cu, 0, m->path, defines, ndefines, names, nnames, NULL, 0, &m->cm, ctx->err, sizeof ctx->err);
+  for (int k = 0; rc == GR_OK && k < km->nglobals; k++) {
+    size_t size;
+    rc = cuda_module_global(m->cm, km->nfuncs + k, &m->gaddr[k], &size, ctx->err, sizeof ctx->err);
+    if (rc == GR_OK && size != km->globals[k].size)
+      rc = ctx_fail(ctx, GR_EINPUT, "%s: error: __device__ variable '%s' has %zu bytes on the GPU, %u in the emulator",
+                    m->path, km->globals[k].name, size, km->globals[k].size);
+  }
+  free(names);
+  return rc;
+}
+
+static int module_finish(gr_context *ctx, kir_module *km, const char *path, const char *const *defines, int ndefines,
+                         gr_module **out) {
   gr_module *m = xcalloc(1, sizeof *m);
   m->ctx = ctx;
   m->km = km;
   m->path = xstrdup(path);
   m->gaddr = xcalloc((size_t)km->nglobals + 1, sizeof(gr_ptr));
+  if (ON_GPU(ctx)) {
+    int rc = module_on_gpu(ctx, m, defines, ndefines);
+    if (rc) { kir_module_free(km); cuda_module_free(m->cm); free(m->gaddr); free(m->path); free(m); return rc; }
+    *(gr_module **)vec_push(&ctx->modules) = m;
+    *out = m;
+    return GR_OK;
+  }
   for (int k = 0; k < km->nglobals; k++) {
     kir_global *g = &km->globals[k];
     int rc = gr_malloc(ctx, g->size, g->name, &m->gaddr[k]);
@@ -292,15 +344,17 @@ static int module_finish(gr_context *ctx, kir_module *km, const char *path, gr_m
 }
 
 int gr_module_load(gr_context *ctx, const char *path, const char *const *defines, int ndefines, gr_module **out) {
+  if (ctx->backend_rc) return backend_down(ctx);
   kir_module *km = front_compile_file(path, defines, ndefines, ctx->err, sizeof ctx->err);
   if (!km) return GR_EINPUT;
-  return module_finish(ctx, km, path, out);
+  return module_finish(ctx, km, path, defines, ndefines, out);
 }
 
 int gr_module_load_source(gr_context *ctx, const char *name, const char *src, size_t len, gr_module **out) {
+  if (ON_GPU(ctx)) return ctx_fail(ctx, GR_EINPUT, "%s: error: the CUDA backend compiles kernel files, not source text", name);
   kir_module *km = front_compile(name, src, len, 0, ctx->err, sizeof ctx->err);
   if (!km) return GR_EINPUT;
-  return module_finish(ctx, km, name, out);
+  return module_finish(ctx, km, name, NULL, 0, out);
 }
 
 void gr_module_print_ir(const gr_module *mod, FILE *out) { kir_print_module(out, mod->km); }
@@ -346,6 +400,7 @@ void gr_last_stats(const gr_context *ctx, gr_stats *out) { *out = ctx->stats; }
 /* ------------------------------------------------------------- observers */
 
 int gr_observe(gr_context *ctx, const gr_observer *obs) {
+  if (ON_GPU(ctx)) return ctx_fail(ctx, -1, "error: observers (race detectors) need the emulator backend");
   for (int k = 0; k < GR_MAX_OBSERVERS; k++) {
     if (!ctx->obs_live[k]) {
       ctx->obs[k] = *obs;
@@ -1227,6 +1282,35 @@ static warp *explore_pick(launch *L) {
 
 void gr_context_explore(gr_context *ctx, gr_explore *x) { ctx->explore = x; }
 
+/* Checks and converts argument k to its parameter's type, as the emulator
+ * passes it: bits in the low bytes of *out. */
+static int convert_arg(gr_context *ctx, const kir_func *f, int k, const gr_arg *a, uint64_t *out) {
+  kir_sk want = f->params[k].sk;
+  if (want == SK_PTR && a->type != GR_PTR && !(a->bits == 0))
+    return ctx_fail(ctx, GR_EINPUT, "error: argument %d ('%s') of '%s' must be a pointer", k + 1, f->params[k].name, f->name);
+  if (want != SK_PTR && a->type == GR_PTR)
+    return ctx_fail(ctx, GR_EINPUT, "error: argument %d ('%s') of '%s' must be a %s, not a pointer", k + 1, f->params[k].name, f->name, kir_sk_name[want]);
+  *out = want == SK_PTR ? a->bits : sem_cvt((int)a->type, want, a->bits);
+  return GR_OK;
+}
+
+/* The launch on the GPU: the same argument conversion, then each value in
+ * its parameter's size (little-endian, as both machines are). */
+static int launch_on_gpu(gr_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, size_t dyn_shared, const gr_arg *args, int nargs) {
+  gr_context *ctx = mod->ctx;
+  if (!ctx->cu) return backend_down(ctx);
+  uint64_t vals[64];
+  void *params[64];
+  for (int k = 0; k < nargs; k++) {
+    int rc = convert_arg(ctx, f, k, &args[k], &vals[k]);
+    if (rc) return rc;
+    params[k] = &vals[k];
+  }
+  int index = -1;
+  for (int k = 0; k < mod->km->nfuncs; k++) if (mod->km->funcs[k] == f) index = k;
+  return cuda_launch(mod->cm, index, grid, bdim, dyn_shared, params, ctx->err, sizeof ctx->err);
+}
+
 int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, size_t dyn_shared, const gr_arg *args, int nargs) {
   gr_context *ctx = mod->ctx;
   const gr_config *cfg = &ctx->cfg;
@@ -1244,6 +1328,7 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
     return ctx_fail(ctx, GR_EINPUT, "%s:%d:%d: error: kernel '%s' takes %d argument%s, %d given", f->decl.file, f->decl.line,
                     f->decl.col, kernel, f->nparams, f->nparams == 1 ? "" : "s", nargs);
   if (nargs > 64) return ctx_fail(ctx, GR_EINPUT, "error: too many kernel arguments");
+  if (ON_GPU(ctx)) return launch_on_gpu(mod, f, grid, bdim, dyn_shared, args, nargs);
   if (dyn_shared && !mod->km->uses_dyn_shared)
     return ctx_fail(ctx, GR_EINPUT, "error: dynamic shared memory requested but '%s' declares no extern __shared__ array", mod->path);
   uint64_t shared = ((uint64_t)mod->km->shared_static + 15) / 16 * 16 + dyn_shared;
@@ -1259,13 +1344,8 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   L->ch.r = &L->rng;
   L->ch.x = ctx->explore;
   for (int k = 0; k < nargs; k++) {
-    kir_sk want = f->params[k].sk;
-    gr_type have = args[k].type;
-    if (want == SK_PTR && have != GR_PTR && !(args[k].bits == 0))
-      return free(L), ctx_fail(ctx, GR_EINPUT, "error: argument %d ('%s') of '%s' must be a pointer", k + 1, f->params[k].name, kernel);
-    if (want != SK_PTR && have == GR_PTR)
-      return free(L), ctx_fail(ctx, GR_EINPUT, "error: argument %d ('%s') of '%s' must be a %s, not a pointer", k + 1, f->params[k].name, kernel, kir_sk_name[want]);
-    L->args[k] = want == SK_PTR ? args[k].bits : sem_cvt((int)have, want, args[k].bits);
+    int rc = convert_arg(ctx, f, k, &args[k], &L->args[k]);
+    if (rc) return free(L), rc;
   }
   /* residency: blocks per SM by threads, shared memory and the block limit */
   int per_sm = cfg->max_blocks_per_sm;
@@ -1524,4 +1604,23 @@ void gr_view_clear(gr_context *ctx, uint32_t gid) {
   free(w->views);
   w->views = NULL;
   w->nviews = 0;
+}
+
+/* ------------------------------------------------------------- CUDA backend tools */
+
+int gr_cuda_built(void) { return cuda_built(); }
+
+int gr_cuda_compile_check(const char *path, const char *const *defines, int ndefines, int arch, char *err, size_t errlen) {
+  kir_module *km = front_compile_file(path, defines, ndefines, err, errlen);
+  if (!km) return GR_EINPUT;
+  int nnames = km->nfuncs + km->nglobals;
+  const char **names = xcalloc((size_t)nnames + 1, sizeof(char *));
+  for (int k = 0; k < km->nfuncs; k++) names[k] = km->funcs[k]->name;
+  for (int k = 0; k < km->nglobals; k++) names[km->nfuncs + k] = km->globals[k].name;
+  cuda_mod *m = NULL;
+  int rc = cuda_module_load(NULL, arch, path, defines, ndefines, names, nnames, NULL, 0, &m, err, errlen);
+  cuda_module_free(m);
+  free(names);
+  kir_module_free(km);
+  return rc;
 }

@@ -19,6 +19,7 @@ struct gr_module {
   kir_module *km;
   gr_ptr *gaddr;      /* device address of each module global */
   char *path;
+  struct cuda_mod *cm; /* the CUDA backend's module: kernels, then globals, by km's order */
 };
 
 typedef struct launch launch;
@@ -36,6 +37,9 @@ struct gr_context {
   gr_stats stats;
   launch *L;          /* the launch in progress, or NULL */
   gr_explore *explore; /* exhaustive runs draw their choices here */
+  struct cuda_dev *cu;  /* the CUDA backend's GPU, or NULL on the emulator */
+  int backend_rc;       /* the CUDA backend could not start: every call fails with backend_err */
+  char backend_err[1024];
 };
 
 int ctx_fail(gr_context *ctx, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -47,5 +51,12 @@ uint8_t *ctx_global_span(gr_context *ctx, gr_ptr addr, uint64_t n);
 void script_litmus(const gr_script *s, char *id, size_t idn, char *placement, gr_verdict *v, const char **weak);
 int script_outcome(gr_script *s, char *buf, size_t n, int *is_weak);
 void gr_context_reseed(gr_context *ctx, uint64_t seed);
+/* script.c, for the hardware litmus harness: allocate and initialise every
+ * buffer without launching; the buffers in directive order; the launch. */
+int script_prepare(gr_script *s);
+size_t script_nbuffers(const gr_script *s);
+void script_buffer(const gr_script *s, size_t k, const char **name, gr_ptr *ptr, size_t *bytes);
+const char *script_launch(const gr_script *s, gr_dim3 *grid, gr_dim3 *block);
+size_t script_nargs(const gr_script *s);
 
 #endif

@@ -44,6 +44,12 @@ typedef enum { GR_SCHED_RR, GR_SCHED_RANDOM } gr_sched;
  * scoped fences and atomics; every choice drawn from the seed. */
 typedef enum { GR_MEMORY_SC, GR_MEMORY_WEAK } gr_memory;
 
+/* Where launches run: the emulator, or a real NVIDIA GPU through NVRTC and
+ * the driver API (cuda/; built when configure finds CUDA).  The host API is
+ * the same on both; the engine API below (events, snapshots, views,
+ * exploration) exists on the emulator only. */
+typedef enum { GR_BACKEND_EMU, GR_BACKEND_CUDA } gr_backend;
+
 typedef struct {
   int sms;                    /* streaming multiprocessors (default 4) */
   uint64_t seed;              /* scheduler seed (default 1) */
@@ -53,6 +59,7 @@ typedef struct {
   int max_threads_per_sm;
   uint32_t shared_per_sm;
   gr_memory memory;           /* default sc, or weak where GPURACE_MEMORY=weak is set */
+  gr_backend backend;         /* default emu */
 } gr_config;
 
 /* Fills in the defaults.  The environment variable GPURACE_MEMORY (sc or
@@ -60,7 +67,8 @@ typedef struct {
  * under either. */
 void gr_config_default(gr_config *cfg);
 /* One command-line option of a configuration, shared by every front end:
- * --seed N, --sched rr|random, --memory sc|weak, --sms N, --max-steps N.
+ * --seed N, --sched rr|random, --memory sc|weak, --sms N, --max-steps N,
+ * --backend emu|cuda.
  * Returns the number of words taken (2: `opt` and `val`), 0 when `opt`
  * is not one of them, -1 on a missing (NULL) or bad value, with the
  * message in err. */
@@ -69,8 +77,14 @@ int gr_config_option(gr_config *cfg, const char *opt, const char *val, char *err
 typedef struct gr_context gr_context;
 typedef struct gr_module gr_module;
 
+/* A context on the CUDA backend opens the GPU here; where that fails (no
+ * backend built, no driver, no GPU) every later call fails with the
+ * reason, and gr_context_ok says so at once. */
 gr_context *gr_context_create(const gr_config *cfg);
 void gr_context_destroy(gr_context *ctx);
+int gr_context_ok(const gr_context *ctx);   /* GR_OK, or the error of the backend's start */
+/* The device: "emulator" or the GPU's name, architecture and driver. */
+const char *gr_context_device(const gr_context *ctx);
 const char *gr_error(const gr_context *ctx);
 const gr_config *gr_context_config(const gr_context *ctx);
 
@@ -244,6 +258,12 @@ int gr_script_run(gr_script *s);
 int gr_script_dump(gr_script *s, const char *name, FILE *out);
 /* Prints every buffer of the file, in the order of its directives. */
 int gr_script_dump_all(gr_script *s, FILE *out);
+/* Prints "digest NAME BYTES HASH" for every buffer, then every __device__
+ * variable: the FNV-1a 64-bit hash of its raw bytes.  Two runs (two
+ * backends) whose digests match ended with the same memory, byte for byte. */
+int gr_script_digest(gr_script *s, FILE *out);
+/* The FNV-1a 64-bit hash of n bytes, the digest above. */
+uint64_t gr_digest_bytes(const void *p, size_t n);
 /* Evaluates every check; prints one line per check; GR_ECHECK if one failed. */
 int gr_script_check(gr_script *s, FILE *out);
 /* Restores every buffer and __device__ variable to its initial value, so
@@ -302,6 +322,31 @@ int gr_litmus_run(const char *path, const gr_litmus_opts *o, gr_litmus_result *r
 /* The histogram and the verdict line. */
 void gr_litmus_print(FILE *out, const char *path, const gr_litmus_result *r);
 void gr_litmus_result_free(gr_litmus_result *r);
+
+/* ---------------------------------------------------------------- the CUDA backend's tools */
+
+/* 1 when this build has the CUDA backend. */
+int gr_cuda_built(void);
+/* Compiles a kernel file with NVRTC for sm_<arch> exactly as the CUDA
+ * backend would, without loading or running it: needs NVRTC, not a GPU. */
+int gr_cuda_compile_check(const char *path, const char *const *defines, int ndefines, int arch, char *err, size_t errlen);
+
+/* Runs a litmus file on the GPU: `iterations` instances of the test, many
+ * per launch, each on its own copy of the buffers, with the incantations
+ * that make weak behaviour likely: thread placement randomised per launch
+ * (a test warp's lanes permuted inside a random warp, each test block in
+ * its own random block), and the other warps stressing memory.  The
+ * histogram goes to r (runs, outcomes, weak_count; pass is left to the
+ * caller, who knows the emulator's reachable set).  Compiled with
+ * --device-debug, so that the compiler keeps each thread's program order
+ * and only the hardware reorders. */
+typedef struct {
+  uint64_t iterations;   /* default 100000; 0: compile the instrumented test for sm_90 and stop (no GPU needed) */
+  uint64_t seed;         /* placement seed (default 1) */
+  int stress;            /* stress iterations per stressing thread (default 64; 0: none) */
+} gr_hw_litmus_opts;
+void gr_hw_litmus_opts_default(gr_hw_litmus_opts *o);
+int gr_litmus_run_hw(const char *path, const gr_hw_litmus_opts *o, gr_litmus_result *r);
 
 #ifdef __cplusplus
 }

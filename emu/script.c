@@ -634,8 +634,9 @@ static int fetch(gr_script *s, const char *name, uint8_t **data, gr_type *t, siz
     if (strcmp(b->name, name)) continue;
     if (!b->ptr) return ctx_fail(s->ctx, GR_EINPUT, "error: buffer '%s' does not exist before the run", name);
     size_t bytes = (size_t)b->count * (size_t)gr_type_size(b->type);
-    *data = xmalloc(bytes);
-    gr_memcpy_dtoh(s->ctx, *data, b->ptr, bytes);
+    *data = xmalloc(bytes ? bytes : 1);
+    int rc = gr_memcpy_dtoh(s->ctx, *data, b->ptr, bytes);
+    if (rc) { free(*data); return rc; }
     *t = b->type;
     *count = (size_t)b->count;
     return GR_OK;
@@ -648,7 +649,8 @@ static int fetch(gr_script *s, const char *name, uint8_t **data, gr_type *t, siz
     size_t es = (size_t)gr_type_size(*t);
     *count = g->size / es;
     *data = xmalloc(g->size ? g->size : 1);
-    gr_memcpy_dtoh(s->ctx, *data, s->mod->gaddr[k], g->size);
+    int rc = gr_memcpy_dtoh(s->ctx, *data, s->mod->gaddr[k], g->size);
+    if (rc) { free(*data); return rc; }
     return GR_OK;
   }
   return ctx_fail(s->ctx, GR_EINPUT, "%s: error: no buffer or __device__ variable named '%s'", s->path, name);
@@ -697,6 +699,59 @@ int gr_script_dump_all(gr_script *s, FILE *out) {
   }
   return GR_OK;
 }
+
+/* FNV-1a, 64 bits: a digest of raw bytes, so that two runs (two backends)
+ * can be compared byte for byte without printing whole buffers. */
+uint64_t gr_digest_bytes(const void *p, size_t n) {
+  const uint8_t *b = p;
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t k = 0; k < n; k++) h = (h ^ b[k]) * 0x100000001b3ull;
+  return h;
+}
+
+static int digest_one(gr_script *s, const char *name, FILE *out) {
+  uint8_t *data;
+  gr_type t;
+  size_t n;
+  int rc = fetch(s, name, &data, &t, &n);
+  if (rc) return rc;
+  size_t bytes = n * (size_t)gr_type_size(t);
+  fprintf(out, "digest %s %zu %016llx\n", name, bytes, (unsigned long long)gr_digest_bytes(data, bytes));
+  free(data);
+  return GR_OK;
+}
+
+int gr_script_digest(gr_script *s, FILE *out) {
+  for (size_t k = 0; k < s->nbufs; k++) {
+    int rc = digest_one(s, s->bufs[k].name, out);
+    if (rc) return rc;
+  }
+  for (int k = 0; k < s->mod->km->nglobals; k++) {
+    int rc = digest_one(s, s->mod->km->globals[k].name, out);
+    if (rc) return rc;
+  }
+  return GR_OK;
+}
+
+int script_prepare(gr_script *s) {
+  for (size_t k = 0; k < s->nbufs; k++) {
+    int rc = init_buffer(s, &s->bufs[k]);
+    if (rc) return rc;
+  }
+  return GR_OK;
+}
+size_t script_nbuffers(const gr_script *s) { return s->nbufs; }
+void script_buffer(const gr_script *s, size_t k, const char **name, gr_ptr *ptr, size_t *bytes) {
+  *name = s->bufs[k].name;
+  *ptr = s->bufs[k].ptr;
+  *bytes = (size_t)s->bufs[k].count * (size_t)gr_type_size(s->bufs[k].type);
+}
+const char *script_launch(const gr_script *s, gr_dim3 *grid, gr_dim3 *block) {
+  *grid = s->grid;
+  *block = s->block;
+  return s->kernel;
+}
+size_t script_nargs(const gr_script *s) { return s->nargs; }
 
 static int num_matches(num want, uint64_t got, gr_type t, double tol) {
   if (t == GR_F32 || t == GR_F64) {

@@ -17,6 +17,7 @@ static void usage(const char *name, const char *msg, const char *arg) {
   fprintf(stderr, msg, arg);
   fprintf(stderr, "\nusage: %s [--size small|paper] [--input-seed S] [-D KNOB]... [--detect LIST] [--json]\n"
                   "       [--seed N] [--sched rr|random] [--memory sc|weak] [--sms N] [--max-steps N]\n"
+                  "       [--backend emu|cuda] [--digest]\n"
                   "       [--hb-model scord|ptx] [--scord-granularity 4|8|16] [--boyer-waw] [-q]\n", name);
   exit(2);
 }
@@ -58,6 +59,7 @@ void app_begin(app *a, const char *name, int argc, char **argv) {
       i += taken - 1;
     } else if (!strcmp(o, "--detect")) { TAKE(); a->detect = v; }
     else if (!strcmp(o, "--json")) a->json = 1;
+    else if (!strcmp(o, "--digest")) a->digest = 1;
     else if (!strcmp(o, "-q") || !strcmp(o, "--quiet")) a->quiet = 1;
     else if (!strncmp(o, "-D", 2)) {
       const char *d = o + 2;
@@ -106,6 +108,12 @@ gr_ptr app_alloc(app *a, size_t bytes, const char *name, const void *init) {
     fprintf(stderr, "%s: %s\n", a->name, gr_error(a->ctx));
     exit(2);
   }
+  if (a->nallocs < 64) {
+    a->allocs[a->nallocs].p = p;
+    a->allocs[a->nallocs].bytes = bytes;
+    a->allocs[a->nallocs].name = name;
+    a->nallocs++;
+  }
   return p;
 }
 
@@ -149,6 +157,14 @@ int app_end(app *a, int status, int ok) {
     }
   }
   if (!a->quiet) fprintf(text, "emulation: %.3f s\n", a->seconds);
+  for (int k = 0; a->digest && k < a->nallocs; k++) {
+    uint8_t *buf = malloc(a->allocs[k].bytes ? a->allocs[k].bytes : 1);
+    if (buf && gr_memcpy_dtoh(a->ctx, buf, a->allocs[k].p, a->allocs[k].bytes) == GR_OK)
+      fprintf(text, "digest %s %zu %016llx\n", a->allocs[k].name, a->allocs[k].bytes,
+              (unsigned long long)gr_digest_bytes(buf, a->allocs[k].bytes));
+    else fprintf(stderr, "%s: %s\n", a->name, gr_error(a->ctx));
+    free(buf);
+  }
   detectors_detach(a->set);
   race_log_free(a->log);
   gr_context_destroy(a->ctx);

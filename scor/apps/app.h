@@ -28,6 +28,9 @@ typedef struct {
   const char *detect;
   det_options dopts;
   int json, quiet;
+  int digest;                /* --digest: print each allocation's final digest at the end */
+  struct { gr_ptr p; size_t bytes; const char *name; } allocs[64];
+  int nallocs;
   const char *defines[32];
   int ndefines;
   int sms_given;             /* --sms was given: a driver that needs more SMs leaves it alone */

@@ -1,0 +1,432 @@
+/* The CUDA backend: NVRTC and the driver API, opened with dlopen (see
+ * backend.h for why). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "backend.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "front.h"
+#include "util.h"
+
+#if GR_HAVE_CUDA
+
+#include <cuda.h>
+#include <dlfcn.h>
+#include <nvrtc.h>
+
+#ifndef GR_CUDA_PATH
+#define GR_CUDA_PATH "/usr/local/cuda"
+#endif
+
+/* The entry points, by their ABI names: cuda.h maps cuMemAlloc to
+ * cuMemAlloc_v2 and so on by macros, which dlsym does not see. */
+static struct {
+  int loaded;
+  char why[512];
+  void *cu, *rtc;
+  CUresult (*Init)(unsigned);
+  CUresult (*DriverGetVersion)(int *);
+  CUresult (*DeviceGetCount)(int *);
+  CUresult (*DeviceGet)(CUdevice *, int);
+  CUresult (*DeviceGetName)(char *, int, CUdevice);
+  CUresult (*DeviceGetAttribute)(int *, CUdevice_attribute, CUdevice);
+  CUresult (*PrimaryCtxRetain)(CUcontext *, CUdevice);
+  CUresult (*PrimaryCtxRelease)(CUdevice);
+  CUresult (*CtxSetCurrent)(CUcontext);
+  CUresult (*CtxSynchronize)(void);
+  CUresult (*GetErrorString)(CUresult, const char **);
+  CUresult (*ModuleLoadData)(CUmodule *, const void *);
+  CUresult (*ModuleUnload)(CUmodule);
+  CUresult (*ModuleGetFunction)(CUfunction *, CUmodule, const char *);
+  CUresult (*ModuleGetGlobal)(CUdeviceptr *, size_t *, CUmodule, const char *);
+  CUresult (*MemAlloc)(CUdeviceptr *, size_t);
+  CUresult (*MemFree)(CUdeviceptr);
+  CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, size_t);
+  CUresult (*MemcpyDtoH)(void *, CUdeviceptr, size_t);
+  CUresult (*MemsetD8)(CUdeviceptr, unsigned char, size_t);
+  CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                           CUstream, void **, void **);
+  CUresult (*FuncSetAttribute)(CUfunction, CUfunction_attribute, int);
+  const char *(*rtcErrorString)(nvrtcResult);
+  nvrtcResult (*rtcCreateProgram)(nvrtcProgram *, const char *, const char *, int, const char *const *,
+                                  const char *const *);
+  nvrtcResult (*rtcDestroyProgram)(nvrtcProgram *);
+  nvrtcResult (*rtcCompileProgram)(nvrtcProgram, int, const char *const *);
+  nvrtcResult (*rtcGetProgramLogSize)(nvrtcProgram, size_t *);
+  nvrtcResult (*rtcGetProgramLog)(nvrtcProgram, char *);
+  nvrtcResult (*rtcGetCUBINSize)(nvrtcProgram, size_t *);
+  nvrtcResult (*rtcGetCUBIN)(nvrtcProgram, char *);
+  nvrtcResult (*rtcAddNameExpression)(nvrtcProgram, const char *);
+  nvrtcResult (*rtcGetLoweredName)(nvrtcProgram, const char *, const char **);
+} api;
+
+static void *open_first(const char *const *names, char *why, size_t n) {
+  why[0] = 0;
+  for (int k = 0; names[k]; k++) {
+    void *h = dlopen(names[k], RTLD_NOW | RTLD_LOCAL);
+    if (h) return h;
+    if (!why[0]) snprintf(why, n, "%s", dlerror());
+  }
+  return NULL;
+}
+
+#define SYM(lib, field, name)                                                                          \
+  do {                                                                                                 \
+    *(void **)&api.field = dlsym(lib, name);                                                           \
+    if (!api.field) { snprintf(api.why, sizeof api.why, "symbol %s missing from the CUDA libraries", name); return 0; } \
+  } while (0)
+
+/* NVRTC alone: enough to compile on a machine without a driver. */
+static int load_nvrtc(void) {
+  if (api.rtc) return 1;
+  const char *env = getenv("GPURACE_NVRTC");
+  const char *names[] = {env && *env ? env : "libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12",
+                         GR_CUDA_PATH "/lib64/libnvrtc.so", GR_CUDA_PATH "/lib/libnvrtc.so", NULL};
+  char why[400];
+  api.rtc = open_first(names, why, sizeof why);
+  if (!api.rtc) {
+    snprintf(api.why, sizeof api.why, "cannot load NVRTC (%s); set GPURACE_NVRTC to libnvrtc.so's path", why);
+    return 0;
+  }
+  SYM(api.rtc, rtcErrorString, "nvrtcGetErrorString");
+  SYM(api.rtc, rtcCreateProgram, "nvrtcCreateProgram");
+  SYM(api.rtc, rtcDestroyProgram, "nvrtcDestroyProgram");
+  SYM(api.rtc, rtcCompileProgram, "nvrtcCompileProgram");
+  SYM(api.rtc, rtcGetProgramLogSize, "nvrtcGetProgramLogSize");
+  SYM(api.rtc, rtcGetProgramLog, "nvrtcGetProgramLog");
+  SYM(api.rtc, rtcGetCUBINSize, "nvrtcGetCUBINSize");
+  SYM(api.rtc, rtcGetCUBIN, "nvrtcGetCUBIN");
+  SYM(api.rtc, rtcAddNameExpression, "nvrtcAddNameExpression");
+  SYM(api.rtc, rtcGetLoweredName, "nvrtcGetLoweredName");
+  return 1;
+}
+
+static int load_driver(void) {
+  if (api.cu) return 1;
+  const char *names[] = {"libcuda.so.1", "libcuda.so", NULL};
+  char why[400];
+  api.cu = open_first(names, why, sizeof why);
+  if (!api.cu) {
+    snprintf(api.why, sizeof api.why, "no CUDA driver on this machine (%s)", why);
+    return 0;
+  }
+  SYM(api.cu, Init, "cuInit");
+  SYM(api.cu, DriverGetVersion, "cuDriverGetVersion");
+  SYM(api.cu, DeviceGetCount, "cuDeviceGetCount");
+  SYM(api.cu, DeviceGet, "cuDeviceGet");
+  SYM(api.cu, DeviceGetName, "cuDeviceGetName");
+  SYM(api.cu, DeviceGetAttribute, "cuDeviceGetAttribute");
+  SYM(api.cu, PrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
+  SYM(api.cu, PrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2");
+  SYM(api.cu, CtxSetCurrent, "cuCtxSetCurrent");
+  SYM(api.cu, CtxSynchronize, "cuCtxSynchronize");
+  SYM(api.cu, GetErrorString, "cuGetErrorString");
+  SYM(api.cu, ModuleLoadData, "cuModuleLoadData");
+  SYM(api.cu, ModuleUnload, "cuModuleUnload");
+  SYM(api.cu, ModuleGetFunction, "cuModuleGetFunction");
+  SYM(api.cu, ModuleGetGlobal, "cuModuleGetGlobal_v2");
+  SYM(api.cu, MemAlloc, "cuMemAlloc_v2");
+  SYM(api.cu, MemFree, "cuMemFree_v2");
+  SYM(api.cu, MemcpyHtoD, "cuMemcpyHtoD_v2");
+  SYM(api.cu, MemcpyDtoH, "cuMemcpyDtoH_v2");
+  SYM(api.cu, MemsetD8, "cuMemsetD8_v2");
+  SYM(api.cu, LaunchKernel, "cuLaunchKernel");
+  SYM(api.cu, FuncSetAttribute, "cuFuncSetAttribute");
+  return 1;
+}
+
+struct cuda_dev {
+  CUdevice dev;
+  CUcontext ctx;
+  int arch;
+  char desc[256];
+};
+
+struct cuda_mod {
+  cuda_dev *d;
+  CUmodule mod;
+  int nnames;
+  char **lowered;
+  CUfunction *fn;   /* looked up on first launch */
+};
+
+static int cu_fail(CUresult r, const char *what, char *err, size_t n) {
+  const char *s = NULL;
+  if (api.GetErrorString) api.GetErrorString(r, &s);
+  snprintf(err, n, "error: CUDA %s failed: %s (%d)", what, s ? s : "unknown error", (int)r);
+  return GR_EEMU;
+}
+#define CU(call, what) do { CUresult r_ = (call); if (r_ != CUDA_SUCCESS) return cu_fail(r_, what, err, errlen); } while (0)
+
+int cuda_built(void) { return 1; }
+
+int cuda_open(cuda_dev **out, char *err, size_t errlen) {
+  *out = NULL;
+  if (!load_driver() || !load_nvrtc()) { snprintf(err, errlen, "error: CUDA backend: %s", api.why); return GR_EINPUT; }
+  CUresult r = api.Init(0);
+  if (r != CUDA_SUCCESS) {
+    const char *s = NULL;
+    api.GetErrorString(r, &s);
+    snprintf(err, errlen, "error: CUDA backend: no usable GPU (cuInit: %s)", s ? s : "unknown error");
+    return GR_EINPUT;
+  }
+  int count = 0, which = 0;
+  CU(api.DeviceGetCount(&count), "cuDeviceGetCount");
+  const char *env = getenv("GPURACE_CUDA_DEVICE");
+  if (env && *env) which = atoi(env);
+  if (count == 0 || which < 0 || which >= count) {
+    snprintf(err, errlen, "error: CUDA backend: no GPU %d (this machine has %d)", which, count);
+    return GR_EINPUT;
+  }
+  cuda_dev *d = xcalloc(1, sizeof *d);
+  CUresult rr;
+  int major = 0, minor = 0, drv = 0;
+  char name[128] = "";
+  if ((rr = api.DeviceGet(&d->dev, which)) != CUDA_SUCCESS ||
+      (rr = api.DeviceGetName(name, sizeof name, d->dev)) != CUDA_SUCCESS ||
+      (rr = api.DeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d->dev)) != CUDA_SUCCESS ||
+      (rr = api.DeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d->dev)) != CUDA_SUCCESS ||
+      (rr = api.DriverGetVersion(&drv)) != CUDA_SUCCESS ||
+      (rr = api.PrimaryCtxRetain(&d->ctx, d->dev)) != CUDA_SUCCESS) {
+    free(d);
+    return cu_fail(rr, "device setup", err, errlen);
+  }
+  if ((rr = api.CtxSetCurrent(d->ctx)) != CUDA_SUCCESS) {
+    api.PrimaryCtxRelease(d->dev);
+    free(d);
+    return cu_fail(rr, "cuCtxSetCurrent", err, errlen);
+  }
+  d->arch = major * 10 + minor;
+  snprintf(d->desc, sizeof d->desc, "%s, sm_%d, CUDA driver API %d.%d", name, d->arch, drv / 1000, drv % 1000 / 10);
+  *out = d;
+  return GR_OK;
+}
+
+void cuda_close(cuda_dev *d) {
+  if (!d) return;
+  api.PrimaryCtxRelease(d->dev);
+  free(d);
+}
+
+const char *cuda_describe(const cuda_dev *d) { return d->desc; }
+
+int cuda_malloc(cuda_dev *d, size_t n, gr_ptr *out, char *err, size_t errlen) {
+  (void)d;
+  CUdeviceptr p;
+  CU(api.MemAlloc(&p, n ? n : 1), "cuMemAlloc");
+  CUresult r = api.MemsetD8(p, 0, n ? n : 1);   /* the emulator's allocations are zero-filled */
+  if (r != CUDA_SUCCESS) { api.MemFree(p); return cu_fail(r, "cuMemsetD8", err, errlen); }
+  *out = (gr_ptr)p;
+  return GR_OK;
+}
+
+int cuda_free(cuda_dev *d, gr_ptr p, char *err, size_t errlen) {
+  (void)d;
+  CU(api.MemFree((CUdeviceptr)p), "cuMemFree");
+  return GR_OK;
+}
+
+int cuda_htod(cuda_dev *d, gr_ptr dst, const void *src, size_t n, char *err, size_t errlen) {
+  (void)d;
+  if (n) CU(api.MemcpyHtoD((CUdeviceptr)dst, src, n), "cuMemcpyHtoD");
+  return GR_OK;
+}
+
+int cuda_dtoh(cuda_dev *d, void *dst, gr_ptr src, size_t n, char *err, size_t errlen) {
+  (void)d;
+  if (n) CU(api.MemcpyDtoH(dst, (CUdeviceptr)src, n), "cuMemcpyDtoH");
+  return GR_OK;
+}
+
+int cuda_memset(cuda_dev *d, gr_ptr dst, int v, size_t n, char *err, size_t errlen) {
+  (void)d;
+  if (n) CU(api.MemsetD8((CUdeviceptr)dst, (unsigned char)v, n), "cuMemsetD8");
+  return GR_OK;
+}
+
+static char *name_expr(const char *name) {
+  size_t l = strlen(name) + 2;
+  char *s = xmalloc(l);
+  snprintf(s, l, "&%s", name);
+  return s;
+}
+
+/* The NVRTC log, or what is left of it, as the error. */
+static int rtc_fail(nvrtcProgram prog, nvrtcResult r, const char *path, char *err, size_t errlen) {
+  size_t n = 0;
+  char *log = NULL;
+  if (prog && api.rtcGetProgramLogSize(prog, &n) == NVRTC_SUCCESS && n > 1) {
+    log = xmalloc(n + 1);
+    if (api.rtcGetProgramLog(prog, log) != NVRTC_SUCCESS) log[0] = 0;
+    log[n] = 0;
+    while (n > 1 && (log[n - 2] == '\n' || log[n - 2] == ' ')) log[--n - 1] = 0;
+  }
+  snprintf(err, errlen, "%s: error: NVRTC: %s%s%s", path, api.rtcErrorString(r), log && *log ? "\n" : "", log ? log : "");
+  free(log);
+  return GR_EINPUT;
+}
+
+int cuda_module_load(cuda_dev *d, int arch, const char *path, const char *const *defines, int ndefines,
+                     const char *const *names, int nnames, const char *const *extra, int nextra,
+                     cuda_mod **out, char *err, size_t errlen) {
+  *out = NULL;
+  size_t len;
+  char *src = front_read_file(path, &len);
+  if (!src) { snprintf(err, errlen, "%s: error: cannot read the file", path); return GR_EINPUT; }
+  int rc = cuda_module_load_text(d, arch, path, src, defines, ndefines, names, nnames, extra, nextra, out, err, errlen);
+  free(src);
+  return rc;
+}
+
+int cuda_module_load_text(cuda_dev *d, int arch, const char *path, const char *src, const char *const *defines, int ndefines,
+                          const char *const *names, int nnames, const char *const *extra, int nextra,
+                          cuda_mod **out, char *err, size_t errlen) {
+  *out = NULL;
+  if (!load_nvrtc()) { snprintf(err, errlen, "error: CUDA backend: %s", api.why); return GR_EINPUT; }
+  if (d) arch = d->arch;
+  int nopts = 0;
+  char **opts = xcalloc((size_t)ndefines + (size_t)nextra + 8, sizeof(char *));
+  char buf[4096];
+  snprintf(buf, sizeof buf, "--gpu-architecture=sm_%d", arch);
+  opts[nopts++] = xstrdup(buf);
+  opts[nopts++] = xstrdup("--fmad=false");   /* a*b+c rounds twice, as in the emulator */
+  opts[nopts++] = xstrdup("--std=c++17");
+  const char *slash = strrchr(path, '/');
+  if (slash) snprintf(buf, sizeof buf, "--include-path=%.*s", (int)(slash - path), path);
+  else snprintf(buf, sizeof buf, "--include-path=.");
+  opts[nopts++] = xstrdup(buf);
+  for (int k = 0; k < ndefines; k++) {
+    snprintf(buf, sizeof buf, "-D%s", defines[k]);
+    opts[nopts++] = xstrdup(buf);
+  }
+  for (int k = 0; k < nextra; k++) opts[nopts++] = xstrdup(extra[k]);
+  /* $GPURACE_NVRTC_OPTIONS: more options, space-separated (e.g. --generate-line-info
+   * for compute-sanitizer's source positions) */
+  char *envopts = getenv("GPURACE_NVRTC_OPTIONS") ? xstrdup(getenv("GPURACE_NVRTC_OPTIONS")) : NULL;
+  for (char *save = NULL, *t = envopts ? strtok_r(envopts, " ", &save) : NULL; t; t = strtok_r(NULL, " ", &save)) {
+    opts = xrealloc(opts, sizeof(char *) * (size_t)(nopts + 2));
+    opts[nopts++] = xstrdup(t);
+  }
+  free(envopts);
+  nvrtcProgram prog = NULL;
+  int rc = GR_OK;
+  char **exprs = xcalloc((size_t)nnames + 1, sizeof(char *));
+  cuda_mod *m = NULL;
+  char *image = NULL;
+  nvrtcResult r = api.rtcCreateProgram(&prog, src, path, 0, NULL, NULL);
+  if (r != NVRTC_SUCCESS) { rc = rtc_fail(NULL, r, path, err, errlen); goto done; }
+  for (int k = 0; k < nnames; k++) {
+    exprs[k] = name_expr(names[k]);
+    if ((r = api.rtcAddNameExpression(prog, exprs[k])) != NVRTC_SUCCESS) { rc = rtc_fail(prog, r, path, err, errlen); goto done; }
+  }
+  if ((r = api.rtcCompileProgram(prog, nopts, (const char *const *)opts)) != NVRTC_SUCCESS) {
+    rc = rtc_fail(prog, r, path, err, errlen);
+    goto done;
+  }
+  m = xcalloc(1, sizeof *m);
+  m->d = d;
+  m->nnames = nnames;
+  m->lowered = xcalloc((size_t)nnames + 1, sizeof(char *));
+  m->fn = xcalloc((size_t)nnames + 1, sizeof(CUfunction));
+  for (int k = 0; k < nnames; k++) {
+    const char *low = NULL;
+    if ((r = api.rtcGetLoweredName(prog, exprs[k], &low)) != NVRTC_SUCCESS) { rc = rtc_fail(prog, r, path, err, errlen); goto done; }
+    m->lowered[k] = xstrdup(low);
+  }
+  size_t isize = 0;
+  if ((r = api.rtcGetCUBINSize(prog, &isize)) != NVRTC_SUCCESS) { rc = rtc_fail(prog, r, path, err, errlen); goto done; }
+  image = xmalloc(isize ? isize : 1);
+  if ((r = api.rtcGetCUBIN(prog, image)) != NVRTC_SUCCESS) { rc = rtc_fail(prog, r, path, err, errlen); goto done; }
+  if (d) {
+    CUresult cr = api.ModuleLoadData(&m->mod, image);
+    if (cr != CUDA_SUCCESS) { rc = cu_fail(cr, "cuModuleLoadData", err, errlen); goto done; }
+  }
+done:
+  if (prog) api.rtcDestroyProgram(&prog);
+  for (int k = 0; k < nnames; k++) free(exprs[k]);
+  free(exprs);
+  for (int k = 0; k < nopts; k++) free(opts[k]);
+  free(opts);
+  free(image);
+  if (rc && m) { cuda_module_free(m); m = NULL; }
+  *out = m;
+  return rc;
+}
+
+void cuda_module_free(cuda_mod *m) {
+  if (!m) return;
+  if (m->mod) api.ModuleUnload(m->mod);
+  for (int k = 0; k < m->nnames; k++) free(m->lowered[k]);
+  free(m->lowered);
+  free(m->fn);
+  free(m);
+}
+
+int cuda_module_global(cuda_mod *m, int k, gr_ptr *addr, size_t *size, char *err, size_t errlen) {
+  CUdeviceptr p;
+  size_t n;
+  CU(api.ModuleGetGlobal(&p, &n, m->mod, m->lowered[k]), "cuModuleGetGlobal");
+  *addr = (gr_ptr)p;
+  *size = n;
+  return GR_OK;
+}
+
+int cuda_launch(cuda_mod *m, int k, gr_dim3 grid, gr_dim3 block, size_t dyn_shared, void **params,
+                char *err, size_t errlen) {
+  if (!m->fn[k]) {
+    CU(api.ModuleGetFunction(&m->fn[k], m->mod, m->lowered[k]), "cuModuleGetFunction");
+    /* the emulator lets a block use its SM's whole shared memory; so does the GPU, when asked */
+    if (dyn_shared > 48 * 1024)
+      CU(api.FuncSetAttribute(m->fn[k], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)dyn_shared), "cuFuncSetAttribute");
+  }
+  CU(api.LaunchKernel(m->fn[k], grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)dyn_shared, NULL, params, NULL),
+     "cuLaunchKernel");
+  CU(api.CtxSynchronize(), "kernel execution (cuCtxSynchronize)");
+  return GR_OK;
+}
+
+#else /* !GR_HAVE_CUDA */
+
+/* Without CUDA's headers at configure time there is no backend; asking for
+ * it says how to get one. */
+int cuda_built(void) { return 0; }
+
+int cuda_open(cuda_dev **out, char *err, size_t errlen) {
+  *out = NULL;
+  snprintf(err, errlen, "error: this gpurace was built without the CUDA backend (configure --with-cuda=PATH, where PATH holds include/cuda.h and include/nvrtc.h)");
+  return GR_EINPUT;
+}
+void cuda_close(cuda_dev *d) { (void)d; }
+const char *cuda_describe(const cuda_dev *d) { (void)d; return ""; }
+static int absent(char *err, size_t errlen) { cuda_dev *d; return cuda_open(&d, err, errlen); }
+int cuda_malloc(cuda_dev *d, size_t n, gr_ptr *out, char *err, size_t errlen) { (void)d; (void)n; (void)out; return absent(err, errlen); }
+int cuda_free(cuda_dev *d, gr_ptr p, char *err, size_t errlen) { (void)d; (void)p; return absent(err, errlen); }
+int cuda_htod(cuda_dev *d, gr_ptr dst, const void *src, size_t n, char *err, size_t errlen) { (void)d; (void)dst; (void)src; (void)n; return absent(err, errlen); }
+int cuda_dtoh(cuda_dev *d, void *dst, gr_ptr src, size_t n, char *err, size_t errlen) { (void)d; (void)dst; (void)src; (void)n; return absent(err, errlen); }
+int cuda_memset(cuda_dev *d, gr_ptr dst, int v, size_t n, char *err, size_t errlen) { (void)d; (void)dst; (void)v; (void)n; return absent(err, errlen); }
+int cuda_module_load(cuda_dev *d, int arch, const char *path, const char *const *defines, int ndefines,
+                     const char *const *names, int nnames, const char *const *extra, int nextra,
+                     cuda_mod **out, char *err, size_t errlen) {
+  (void)d; (void)arch; (void)path; (void)defines; (void)ndefines; (void)names; (void)nnames; (void)extra; (void)nextra;
+  *out = NULL;
+  return absent(err, errlen);
+}
+int cuda_module_load_text(cuda_dev *d, int arch, const char *path, const char *src, const char *const *defines, int ndefines,
+                          const char *const *names, int nnames, const char *const *extra, int nextra,
+                          cuda_mod **out, char *err, size_t errlen) {
+  (void)src;
+  return cuda_module_load(d, arch, path, defines, ndefines, names, nnames, extra, nextra, out, err, errlen);
+}
+void cuda_module_free(cuda_mod *m) { (void)m; }
+int cuda_module_global(cuda_mod *m, int k, gr_ptr *addr, size_t *size, char *err, size_t errlen) { (void)m; (void)k; (void)addr; (void)size; return absent(err, errlen); }
+int cuda_launch(cuda_mod *m, int k, gr_dim3 grid, gr_dim3 block, size_t dyn_shared, void **params, char *err, size_t errlen) {
+  (void)m; (void)k; (void)grid; (void)block; (void)dyn_shared; (void)params;
+  return absent(err, errlen);
+}
+
+#endif

@@ -1,0 +1,59 @@
+/* backend.h: the CUDA backend, private to the library (gpurace.h is its
+ * public face: gr_config.backend, and the host API it dispatches).
+ *
+ * NVRTC compiles a kernel file's own text with the same -D defines, and the
+ * driver API loads, launches and moves memory.  Both libraries are opened
+ * at run time (dlopen), so one gpurace binary runs on every machine: where
+ * there is no driver or no GPU, only asking for the backend fails, with a
+ * message.  Nothing here is a second kernel language: the emulator's front
+ * end still parses the file, for its errors and the kernels' signatures. */
+#ifndef GR_CUDA_BACKEND_H
+#define GR_CUDA_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpurace.h"
+
+typedef struct cuda_dev cuda_dev;
+typedef struct cuda_mod cuda_mod;
+
+/* 1 when this build has the backend (configure found CUDA's headers). */
+int cuda_built(void);
+
+/* Opens the first GPU (or $GPURACE_CUDA_DEVICE) with its primary context. */
+int cuda_open(cuda_dev **out, char *err, size_t errlen);
+void cuda_close(cuda_dev *d);
+/* "NVIDIA H100 80GB HBM3, sm_90, driver 13.0 (580.xx)" and its parts. */
+const char *cuda_describe(const cuda_dev *d);
+
+int cuda_malloc(cuda_dev *d, size_t n, gr_ptr *out, char *err, size_t errlen);
+int cuda_free(cuda_dev *d, gr_ptr p, char *err, size_t errlen);
+int cuda_htod(cuda_dev *d, gr_ptr dst, const void *src, size_t n, char *err, size_t errlen);
+int cuda_dtoh(cuda_dev *d, void *dst, gr_ptr src, size_t n, char *err, size_t errlen);
+int cuda_memset(cuda_dev *d, gr_ptr dst, int v, size_t n, char *err, size_t errlen);
+
+/* Compiles the file at path with NVRTC (-D defines, its folder on the
+ * include path, no FMA contraction so that float results match the
+ * emulator's) for the architecture sm_<arch>, and lowers each of names (the
+ * kernels and __device__ variables, C++-mangled by NVRTC).  Without a
+ * device (d NULL) it only compiles, for sm_<arch>: a check that runs on
+ * machines without a GPU.  Extra options (e.g. --generate-line-info) are
+ * appended. */
+int cuda_module_load(cuda_dev *d, int arch, const char *path, const char *const *defines, int ndefines,
+                     const char *const *names, int nnames, const char *const *extra, int nextra,
+                     cuda_mod **out, char *err, size_t errlen);
+/* The same for source text that is not a file (the hardware litmus
+ * harness's): path names it in messages and gives the include folder. */
+int cuda_module_load_text(cuda_dev *d, int arch, const char *path, const char *src, const char *const *defines, int ndefines,
+                          const char *const *names, int nnames, const char *const *extra, int nextra,
+                          cuda_mod **out, char *err, size_t errlen);
+void cuda_module_free(cuda_mod *m);
+/* Address and size of the __device__ variable names[k]. */
+int cuda_module_global(cuda_mod *m, int k, gr_ptr *addr, size_t *size, char *err, size_t errlen);
+/* Launches the kernel names[k] and waits for it; params[i] points at the
+ * i-th argument, already in the parameter's type. */
+int cuda_launch(cuda_mod *m, int k, gr_dim3 grid, gr_dim3 block, size_t dyn_shared, void **params,
+                char *err, size_t errlen);
+
+#endif

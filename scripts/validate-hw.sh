@@ -1,0 +1,96 @@
+#!/bin/bash
+# validate-hw.sh OUTDIR: validates the emulator against the GPU of this
+# machine, in one call (the device tool's 10-minute limit), from the source
+# root, with a built tree in $BUILD (default .).  Writes under OUTDIR:
+#   device.txt    the GPU, its driver (gpurace devices, nvidia-smi)
+#   kernels.tsv   every deterministic kernel file and race-free application
+#                 build, run on both backends: final memory digests compared
+#   litmus.txt, litmus.md   the litmus tests on the GPU against the
+#                 emulator's reachable sets
+#   sanitizer.tsv compute-sanitizer racecheck and synccheck on every suite
+#                 kernel and application build
+#   log.txt       everything else
+# scripts/hardware-report.sh OUTDIR then writes reports/hardware.md.
+set -u
+OUT=${1:?usage: validate-hw.sh OUTDIR}
+B=${BUILD:-.}
+G=$B/gpurace
+ITER=${LITMUS_ITERATIONS:-100000}
+export GR_SRCDIR=${GR_SRCDIR:-$(pwd)}   # where the application drivers find their kernels
+mkdir -p "$OUT"
+LOG=$OUT/log.txt
+: >"$LOG"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+{ "$G" devices; nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader; } >"$OUT/device.txt" 2>&1
+if ! "$G" devices >/dev/null 2>&1; then
+  echo "validate-hw: no usable GPU:"; cat "$OUT/device.txt"; exit 1
+fi
+
+# compare KIND NAME CMD...: the command's digests on the emulator (round-robin,
+# and the random scheduler on seeds 2 and 3) against the GPU.  A buffer whose
+# digest differs between emulator runs depends on the schedule: it is listed,
+# not compared.  One TSV row: kind, name, emulator status, GPU status,
+# buffers compared, buffers matching, mismatching buffers, schedule-dependent ones.
+compare() {
+  kind=$1; name=$2; shift 2
+  "$@" --digest >"$T/e0" 2>>"$LOG"; e0=$?
+  "$@" --digest --sched random --seed 2 >"$T/e1" 2>>"$LOG"
+  "$@" --digest --sched random --seed 3 >"$T/e2" 2>>"$LOG"
+  timeout 120 "$@" --digest --backend cuda >"$T/g" 2>>"$LOG"; g=$?
+  grep '^digest ' "$T/e0" | while read -r _ buf bytes hash; do
+    h1=$(awk -v b="$buf" '$1=="digest" && $2==b {print $4}' "$T/e1")
+    h2=$(awk -v b="$buf" '$1=="digest" && $2==b {print $4}' "$T/e2")
+    hg=$(awk -v b="$buf" '$1=="digest" && $2==b {print $4}' "$T/g")
+    if [ "$h1" != "$hash" ] || [ "$h2" != "$hash" ]; then echo "unstable $buf"
+    elif [ "$hg" = "$hash" ]; then echo "match $buf"
+    else echo "mismatch $buf"; fi
+  done >"$T/cmp"
+  n=$(grep -c -v '^unstable' "$T/cmp"); m=$(grep -c '^match' "$T/cmp")
+  bad=$(awk '$1=="mismatch"{printf "%s%s", s, $2; s=","}' "$T/cmp")
+  uns=$(awk '$1=="unstable"{printf "%s%s", s, $2; s=","}' "$T/cmp")
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$kind" "$name" "$e0" "$g" "$n" "$m" "${bad:--}" "${uns:--}" >>"$OUT/kernels.tsv"
+  { echo "== $kind $name: emulator $e0, GPU $g"; cat "$T/g"; } >>"$LOG"
+}
+
+echo "kernels and applications on both backends"
+: >"$OUT/kernels.tsv"
+for f in $(grep -l '^//@ check' kernels/*/*.cu scor/micro/*.cu); do
+  compare kernel "$f" "$G" run "$f" -q
+done
+for a in mm red r110 conv gcol gcon uts; do
+  compare app "$a" "$B/scor/apps/$a/$a" -q
+done
+
+echo "litmus tests on the GPU ($ITER iterations each)"
+"$G" litmus --backend cuda --iterations "$ITER" --report "$OUT/litmus.md" kernels/litmus/*.cu >"$OUT/litmus.txt" 2>>"$LOG"
+echo "litmus: exit $?" >>"$LOG"
+
+echo "compute-sanitizer racecheck and synccheck"
+# one job per line: kind, name, command; run 8 at a time
+: >"$T/jobs"
+for f in scor/micro/*.cu kernels/examples/*.cu kernels/boyer/*.cu; do
+  echo "kernel $f $G run $f -q --backend cuda" >>"$T/jobs"
+done
+for a in mm red r110 conv gcol gcon uts; do
+  echo "app $a $B/scor/apps/$a/$a -q --backend cuda" >>"$T/jobs"
+  for k in $(sed -n 's/^#define \([A-Z0-9]*_[0-9]\)$/\1/p' "scor/apps/$a/$a.cu" | sort -u); do
+    echo "app $a:$k $B/scor/apps/$a/$a -q --backend cuda -D $k" >>"$T/jobs"
+  done
+done
+sanitize() {
+  kind=$1; name=$2; shift 2
+  tag=$(echo "$name" | tr '/:' '__')
+  r=$(GPURACE_NVRTC_OPTIONS=--generate-line-info timeout 60 compute-sanitizer --tool racecheck --racecheck-report all "$@" 2>&1 | tee "$T/rc-$tag" | sed -n 's/.*RACECHECK SUMMARY: \([0-9]*\) hazard.*(\([0-9]*\) error.*, \([0-9]*\) warning.*/\1 \2 \3/p')
+  s=$(timeout 60 compute-sanitizer --tool synccheck "$@" 2>&1 | tee "$T/sc-$tag" | sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p')
+  printf '%s\t%s\t%s\t%s\n' "$kind" "$name" "${r:-none}" "${s:-none}"
+}
+: >"$OUT/sanitizer.tsv"
+while read -r kind name cmd; do
+  sanitize "$kind" "$name" $cmd >>"$OUT/sanitizer.tsv" &
+  while [ "$(jobs -p | wc -l)" -ge 8 ]; do sleep 0.2; done
+done <"$T/jobs"
+wait
+for f in "$T"/rc-* "$T"/sc-*; do { echo "== $f"; tail -n 40 "$f"; } >>"$LOG"; done
+echo "done: $(wc -l <"$OUT/kernels.tsv") runs compared, $(wc -l <"$OUT/sanitizer.tsv") sanitized"
