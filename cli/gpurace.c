@@ -121,7 +121,8 @@ static const char *const usage_litmus =
   "                    (default 100000), placement randomised and memory stressed;\n"
   "                    a test passes when every outcome the GPU shows is in the\n"
   "                    emulator's exhaustive reachable set (--report writes that table)\n"
-  "  --iterations N    GPU instances per test\n"
+  "  --iterations N    GPU instances per test (0: only compile each test's harness,\n"
+  "                    which needs NVRTC but no GPU)\n"
   "  --stress N        stress iterations of each stressing thread (default 64; 0 none)\n"
   "\n"
   "exit status: 0 every test passed, 1 one failed, 2 bad input, 3 emulation error\n";
@@ -365,6 +366,19 @@ static void report_row(FILE *f, const char *path, const gr_litmus_result *sr, co
 /* Litmus tests on the GPU, judged against the emulator: every outcome the
  * hardware shows must be in the exhaustive reachable set of the weak mode. */
 static int litmus_on_gpu(char **files, int nfiles, const gr_hw_litmus_opts *ho, const gr_litmus_opts *lo, const char *report) {
+  if (!ho->iterations) {
+    /* --iterations 0: build each test's harness with NVRTC, run nothing (no GPU needed) */
+    int bad = 0;
+    for (int k = 0; k < nfiles; k++) {
+      gr_litmus_result r;
+      int rc = gr_litmus_run_hw(files[k], ho, &r);
+      printf("%s %s: %s\n", rc ? "FAIL" : "ok  ", files[k], rc ? "" : r.reason);
+      fflush(stdout);
+      if (rc) { fprintf(stderr, "%s\n", r.reason); bad = rc; }
+      gr_litmus_result_free(&r);
+    }
+    return bad;
+  }
   gr_config cfg;
   gr_config_default(&cfg);
   cfg.backend = GR_BACKEND_CUDA;
@@ -484,7 +498,7 @@ static int cmd_litmus(int argc, char **argv) {
       else return usage_error(cmd, "--backend takes emu or cuda, not '%s'", val);
       continue;
     }
-    if (!strcmp(a, "--iterations")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1) { return usage_error(cmd, "--iterations needs a positive integer, not '%s'", val); } ho.iterations = n; continue; }
+    if (!strcmp(a, "--iterations")) { NEEDVAL(); if (!parse_u64(val, &n)) { return usage_error(cmd, "--iterations needs a non-negative integer, not '%s'", val); } ho.iterations = n; continue; }
     if (!strcmp(a, "--stress")) { NEEDVAL(); if (!parse_u64(val, &n) || n > 100000) { return usage_error(cmd, "--stress needs an integer from 0 to 100000, not '%s'", val); } ho.stress = (int)n; continue; }
     if (a[0] == '-' && a[1]) return usage_error(cmd, "unknown option '%s'", a);
     files[nfiles++] = argv[i];

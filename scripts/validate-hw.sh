@@ -28,8 +28,9 @@ if ! "$G" devices >/dev/null 2>&1; then
   echo "validate-hw: no usable GPU:"; cat "$OUT/device.txt"; exit 1
 fi
 
-# compare KIND NAME CMD...: the command's digests on the emulator (round-robin,
-# and the random scheduler on seeds 2 and 3) against the GPU.  A buffer whose
+# compare KIND NAME CMD...: the command's digests on the emulator (round-robin;
+# the random scheduler on seeds 2 and 3; weak memory on seeds 4 and 5) against
+# the GPU.  A buffer whose
 # digest differs between emulator runs depends on the schedule: it is listed,
 # not compared.  One TSV row: kind, name, emulator status, GPU status,
 # buffers compared, buffers matching, mismatching buffers, schedule-dependent ones.
@@ -38,12 +39,17 @@ compare() {
   "$@" --digest >"$T/e0" 2>>"$LOG"; e0=$?
   "$@" --digest --sched random --seed 2 >"$T/e1" 2>>"$LOG"
   "$@" --digest --sched random --seed 3 >"$T/e2" 2>>"$LOG"
+  "$@" --digest --sched random --seed 4 --memory weak >"$T/e3" 2>>"$LOG"
+  "$@" --digest --sched random --seed 5 --memory weak >"$T/e4" 2>>"$LOG"
   timeout 120 "$@" --digest --backend cuda >"$T/g" 2>>"$LOG"; g=$?
   grep '^digest ' "$T/e0" | while read -r _ buf bytes hash; do
-    h1=$(awk -v b="$buf" '$1=="digest" && $2==b {print $4}' "$T/e1")
-    h2=$(awk -v b="$buf" '$1=="digest" && $2==b {print $4}' "$T/e2")
+    stable=1
+    for e in e1 e2 e3 e4; do
+      h=$(awk -v b="$buf" '$1=="digest" && $2==b {print $4}' "$T/$e")
+      [ "$h" = "$hash" ] || stable=0
+    done
     hg=$(awk -v b="$buf" '$1=="digest" && $2==b {print $4}' "$T/g")
-    if [ "$h1" != "$hash" ] || [ "$h2" != "$hash" ]; then echo "unstable $buf"
+    if [ $stable = 0 ]; then echo "unstable $buf"
     elif [ "$hg" = "$hash" ]; then echo "match $buf"
     else echo "mismatch $buf"; fi
   done >"$T/cmp"

@@ -6,8 +6,12 @@
 // children = 255 while unexpanded.  Expanding node P gives num = (seed *
 // number + 5) % 255 and n children (height + 1, 255, num, k), k = 1..n,
 // with n = 0 at height maxHeight - 1 and num % (2 avgChildren - 1) + 1
-// below.  Each warp works as a unit: lane 0 spins for a lock, the other
-// lanes wait at reconvergence.  Run by the driver uts.c; every block must
+// below.  Each warp works as a unit: lane 0 spins for a lock, and
+// __syncwarp holds the other lanes until it has it, and lane 0 until the
+// others are done before it moves `top` or releases.  The emulator's warps
+// run in lockstep, where these are no-ops; Volta and later GPUs schedule
+// lanes independently, where without them the kernel lost nodes
+// (reports/hardware.md).  Run by the driver uts.c; every block must
 // be resident.
 //
 // StackStats are six ints: stackSize, workAvail, top, locked, totalNodes,
@@ -46,10 +50,12 @@
 
 __device__ void lock_block(int *locked) {
   if (threadIdx.x % 32 == 0) while (atomicCAS_block(locked, 0, 1) != 0) {}
+  __syncwarp();
   __threadfence_block();
 }
 
 __device__ void unlock_block(int *locked) {
+  __syncwarp();
   if (threadIdx.x % 32 == 0) {
     __threadfence_block();
     atomicExch_block(locked, 0);
@@ -65,6 +71,7 @@ __device__ unsigned pop_local(int *st, unsigned *stack, int b, int LD) {
   int avail = atomicAdd(&st[WORK_AVAIL], 0);
   int t = *top;
   if (avail > lane) node = atomicAdd_block(&stack[(t + lane) % LD + LD * b], 0u);
+  __syncwarp();
   if (lane == 0) {
     *top = (t + (avail < 32 ? avail : 32)) % LD + LD * b;
     if (atomicAdd(&st[WORK_AVAIL], -32) - 32 < 0) atomicExch(&st[WORK_AVAIL], 0);
@@ -85,10 +92,12 @@ __device__ unsigned pop_steal(int *st, unsigned *stack, int blk) {
     while (atomicCAS(&st[LOCKED], 0, 1) != 0) {}
 #endif
   }
+  __syncwarp();
   __threadfence();
   int avail = atomicAdd(&st[WORK_AVAIL], 0);
   int t = *top;
   if (avail > lane) node = atomicAdd(&stack[(t + lane) % MAXSTACKDEPTH + MAXSTACKDEPTH * blk], 0u);
+  __syncwarp();
   if (lane == 0) {
     *top = (t + (avail < 32 ? avail : 32)) % MAXSTACKDEPTH + MAXSTACKDEPTH * blk;
     if (atomicAdd(&st[WORK_AVAIL], -32) - 32 < 0) {
@@ -133,7 +142,9 @@ __device__ void expand(unsigned node, int *lst, int *sst, unsigned *lstack, unsi
       }
     }
   }
+  __syncwarp();
   if (lane == 0 && atomicAdd_block(&lst[TOP], 0) < LD * b) atomicAdd_block(&lst[TOP], LD);
+  __syncwarp();
   int avail = atomicAdd(&lst[WORK_AVAIL], 0);
   atomicExch(&lst[WORK_AVAIL], avail < LD ? avail : LD);
   unlock_block(&lst[LOCKED]);
@@ -144,6 +155,7 @@ __device__ void expand(unsigned node, int *lst, int *sst, unsigned *lstack, unsi
     while (atomicCAS(&sst[LOCKED], 0, 1) != 0) {}
 #endif
   }
+  __syncwarp();
   __threadfence();
   if (extra > 0) {
 #ifdef UTS_2
@@ -158,6 +170,7 @@ __device__ void expand(unsigned node, int *lst, int *sst, unsigned *lstack, unsi
       atomicExch(&sstack[at], (h + 1u) | 255u << 8 | num << 16 | (unsigned)(n - extra + k + 1) << 24);
     }
   }
+  __syncwarp();
   if (lane == 0) {
     if (atomicAdd(&sst[TOP], 0) < MAXSTACKDEPTH * b) atomicAdd(&sst[TOP], MAXSTACKDEPTH);
     __threadfence();
