@@ -64,7 +64,7 @@ echo "### Other kernels and the applications"
 echo
 echo "| kind | kernel or build | racecheck hazards (errors, warnings) | synccheck errors |"
 echo "|---|---|---|---|"
-awk -F'\t' '!($1 == "kernel" && $2 ~ /^scor\/micro\//) { split($3, r, " "); rc = ($3 == "none") ? "none" : r[1] " (" r[2] ", " r[3] ")"
+awk -F'\t' '($1 == "kernel" || $1 == "app") && !($1 == "kernel" && $2 ~ /^scor\/micro\//) { split($3, r, " "); rc = ($3 == "none") ? "none" : r[1] " (" r[2] ", " r[3] ")"
   print $1 "\t" $2 "\t" rc "\t" $4 }' "$D/sanitizer.tsv" | sort | awk -F'\t' '{ printf "| %s | `%s` | %s | %s |\n", $1, $2, $3, $4 }'
 # what explains the numbers, written by hand from the logs
 if [ -f scripts/hardware-notes.md ]; then echo; cat scripts/hardware-notes.md; fi

@@ -88,8 +88,8 @@ done
 sanitize() {
   kind=$1; name=$2; shift 2
   tag=$(echo "$name" | tr '/:' '__')
-  r=$(GPURACE_NVRTC_OPTIONS=--generate-line-info timeout 60 compute-sanitizer --tool racecheck --racecheck-report all "$@" 2>&1 | tee "$T/rc-$tag" | sed -n 's/.*RACECHECK SUMMARY: \([0-9]*\) hazard.*(\([0-9]*\) error.*, \([0-9]*\) warning.*/\1 \2 \3/p')
-  s=$(timeout 60 compute-sanitizer --tool synccheck "$@" 2>&1 | tee "$T/sc-$tag" | sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p')
+  r=$(GPURACE_NVRTC_OPTIONS=--generate-line-info timeout 60 compute-sanitizer --tool racecheck --racecheck-report all "$@" 2>&1 | tee "$T/rc-$tag" | sed -n 's/.*RACECHECK SUMMARY: \([0-9]*\) hazard.*(\([0-9]*\) error.*, \([0-9]*\) warning.*/\1 \2 \3/p' | head -n 1)
+  s=$(timeout 60 compute-sanitizer --tool synccheck "$@" 2>&1 | tee "$T/sc-$tag" | sed -n 's/.*ERROR SUMMARY: \([0-9]*\) errors*$/\1/p' | head -n 1)
   printf '%s\t%s\t%s\t%s\n' "$kind" "$name" "${r:-none}" "${s:-none}"
 }
 : >"$OUT/sanitizer.tsv"
