@@ -300,12 +300,19 @@ int gr_describe_address(const gr_context *ctx, gr_ptr addr, const char **name, u
 
 /* The module on the GPU: NVRTC compiles the file, and its __device__
  * variables live in the CUDA module, initialised by the compiler. */
-static int module_on_gpu(gr_context *ctx, gr_module *m, const char *const *defines, int ndefines) {
-  kir_module *km = m->km;
-  int nnames = km->nfuncs + km->nglobals;
-  const char **names = xcalloc((size_t)nnames + 1, sizeof(char *));
+/* The names NVRTC must lower: the kernels, then the __device__ variables. */
+static const char **gpu_names(const kir_module *km, int *n) {
+  *n = km->nfuncs + km->nglobals;
+  const char **names = xcalloc((size_t)*n + 1, sizeof(char *));
   for (int k = 0; k < km->nfuncs; k++) names[k] = km->funcs[k]->name;
   for (int k = 0; k < km->nglobals; k++) names[km->nfuncs + k] = km->globals[k].name;
+  return names;
+}
+
+static int module_on_gpu(gr_context *ctx, gr_module *m, const char *const *defines, int ndefines) {
+  kir_module *km = m->km;
+  int nnames;
+  const char **names = gpu_names(km, &nnames);
   int rc = cuda_module_load(ctx->cu, 0, m->path, defines, ndefines, names, nnames, NULL, 0, &m->cm, ctx->err, sizeof ctx->err);
   for (int k = 0; rc == GR_OK && k < km->nglobals; k++) {
     size_t size;
@@ -1613,10 +1620,8 @@ int gr_cuda_built(void) { return cuda_built(); }
 int gr_cuda_compile_check(const char *path, const char *const *defines, int ndefines, int arch, char *err, size_t errlen) {
   kir_module *km = front_compile_file(path, defines, ndefines, err, errlen);
   if (!km) return GR_EINPUT;
-  int nnames = km->nfuncs + km->nglobals;
-  const char **names = xcalloc((size_t)nnames + 1, sizeof(char *));
-  for (int k = 0; k < km->nfuncs; k++) names[k] = km->funcs[k]->name;
-  for (int k = 0; k < km->nglobals; k++) names[km->nfuncs + k] = km->globals[k].name;
+  int nnames;
+  const char **names = gpu_names(km, &nnames);
   cuda_mod *m = NULL;
   int rc = cuda_module_load(NULL, arch, path, defines, ndefines, names, nnames, NULL, 0, &m, err, errlen);
   cuda_module_free(m);

@@ -339,7 +339,8 @@ int gr_cuda_compile_check(const char *path, const char *const *defines, int ndef
  * histogram goes to r (runs, outcomes, weak_count; pass is left to the
  * caller, who knows the emulator's reachable set).  Compiled with
  * --device-debug, so that the compiler keeps each thread's program order
- * and only the hardware reorders. */
+ * and only the hardware reorders.  GPURACE_HW_SOURCE=1 in the environment
+ * prints the instrumented source on stderr. */
 typedef struct {
   uint64_t iterations;   /* default 100000; 0: compile the instrumented test for sm_90 and stop (no GPU needed) */
   uint64_t seed;         /* placement seed (default 1) */
