@@ -20,16 +20,21 @@
 /* ---------------------------------------------------------------- reports */
 
 /* One side of a race: who accessed, where in the source, and how. */
+#define RACE_WHOLE_BLOCK UINT32_MAX
+
 typedef struct {
   const char *file;          /* source position of the instruction */
   int line, col;
   gr_dim3 block;             /* block coordinates */
-  uint32_t warp;             /* warp index in its block */
-  int lane;
+  uint32_t warp;             /* warp index in its block; RACE_WHOLE_BLOCK for a side that is a whole block */
+  int lane;                  /* -1 for a side that is a whole warp or block */
   gr_access_kind kind;       /* load, store or atomic */
   int atomic_op;             /* atomics: as in gr_event */
   gr_scope scope;            /* atomics */
   int strong;                /* volatile or atomic */
+  const char *role;          /* NULL, or what the side is where it is not one access (LD: a region's
+                                start or end, and what the unit's private copy showed); printed
+                                instead of the access */
 } gr_race_access;
 
 typedef struct {
@@ -85,12 +90,21 @@ typedef struct {
   int scord_granularity;     /* bytes per ScoRD metadata entry: 4, 8 or 16 (default 4) */
   hb_model hb_model;         /* model of the "hb" detector (default HB_MODEL_SCORD) */
   int boyer_waw;             /* boyer: add the write-after-write check */
+  const char *ld_targets;    /* ld: comma-separated buffers and __device__ variables to privatise, or
+                                NULL: every one the kernel writes (found by a plain run) */
+  int ld_copies;             /* ld: private copies per pass (memory-adaptive checking); 0: one per unit */
+  uint64_t ld_shuffle;       /* ld: regroup units at random each round, from this seed; 0: base-M digits */
+  int ld_rounds;             /* ld with ld_shuffle: rounds (default ceil(log_M N)) */
+  int ld_deterministic;      /* ld: merge copies in warp and block order instead of checking */
+  int ld_timing;             /* ld: time the phases (the summary then varies from run to run) */
 } det_options;
 void det_options_default(det_options *o);
 /* One command-line option of the detectors, shared by every front end, as
- * gr_config_option: the number of words taken (--scord-granularity 4|8|16
- * and --hb-model scord|ptx: 2; --boyer-waw: 1), 0 when `opt` is none of
- * them, -1 on a missing or bad value, with the message in err. */
+ * gr_config_option: the number of words taken (--scord-granularity 4|8|16,
+ * --hb-model scord|ptx, --ld-targets LIST, --ld-copies M (2 or more),
+ * --ld-shuffle SEED, --ld-rounds K: 2; --boyer-waw, --ld-deterministic,
+ * --ld-timing: 1), 0 when `opt` is none of them, -1 on a missing or bad
+ * value, with the message in err. */
 int det_options_option(det_options *o, const char *opt, const char *val, char *err, size_t errlen);
 
 /* A registry entry. */
@@ -104,6 +118,9 @@ typedef struct {
   /* Optional: what the detector found besides races (boyer-banks: bank
    * conflicts per source line), as text. */
   void (*print_summary)(void *self, FILE *out);
+  /* 1: the detector steers execution (snapshots, views) and so must watch
+   * a run alone; verdict tables give it a run of its own */
+  int runs_alone;
 } detector_kind;
 
 const detector_kind *detector_lookup(const char *name);
@@ -113,12 +130,15 @@ const detector_kind *detector_at(size_t k);
 /* A set of detectors watching one context. */
 typedef struct detector_set detector_set;
 /* `list` is comma-separated registry names.  GR_EINPUT with a message in
- * err for an unknown or repeated name. */
+ * err for an unknown or repeated name, a detector that runs alone named
+ * with others, or options that contradict each other. */
 int detectors_attach(gr_context *ctx, const char *list, const det_options *o, race_log *log,
                      detector_set **out, char *err, size_t errlen);
 void detectors_detach(detector_set *set);
 size_t detectors_size(const detector_set *set);
 const char *detectors_name(const detector_set *set, size_t k);
+/* The k-th detector's instance, for its own header's queries (ld_get_stats). */
+void *detectors_instance(const detector_set *set, size_t k);
 /* Prints the summaries of the detectors that have one, in list order. */
 void detectors_summary(const detector_set *set, FILE *out);
 

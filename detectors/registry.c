@@ -5,22 +5,25 @@
 #include "detectors.h"
 #include "boyer/boyer.h"
 #include "hb/hb.h"
+#include "ld/ld.h"
 #include "scord/scord.h"
 #include "util.h"
 
 static const detector_kind registry[] = {
   {"scord", "ScoRD (ISCA 2020): scoped races from per-word metadata, with the 16-word metadata cache",
-   scord_create_cached, scord_on_event, scord_destroy, NULL},
+   scord_create_cached, scord_on_event, scord_destroy, NULL, 0},
   {"scord-nocache", "ScoRD base design: one metadata entry per tracked granule, no cache",
-   scord_create_nocache, scord_on_event, scord_destroy, NULL},
+   scord_create_nocache, scord_on_event, scord_destroy, NULL, 0},
   {"hb", "exact happens-before oracle, vector clocks, byte granularity (model from --hb-model, default scord)",
-   hb_create, hb_on_event, hb_destroy, NULL},
+   hb_create, hb_on_event, hb_destroy, NULL, 0},
   {"hb-ptx", "the hb oracle in the PTX memory model (thread granularity, causality order, morally strong)",
-   hb_create_ptx, hb_on_event, hb_destroy, NULL},
+   hb_create_ptx, hb_on_event, hb_destroy, NULL, 0},
   {"boyer", "Boyer et al. (2008): shared-memory RAW/WAR hazards from read/write counters between barriers (--boyer-waw adds WAW)",
-   boyer_create, boyer_on_event, boyer_destroy, NULL},
+   boyer_create, boyer_on_event, boyer_destroy, NULL, 0},
   {"boyer-banks", "Boyer et al. (2008): shared-memory bank conflicts per source line, 16 banks/half-warp and 32 banks/warp",
-   boyer_banks_create, boyer_banks_on_event, boyer_banks_destroy, boyer_banks_summary},
+   boyer_banks_create, boyer_banks_on_event, boyer_banks_destroy, boyer_banks_summary, 0},
+  {"ld", "LD (TACO 2017): value-based two-pass checking on private copies, inter-block then inter-warp; runs alone",
+   ld_create, ld_on_event, ld_destroy, ld_summary, 1},
 };
 
 #define NKINDS (sizeof registry / sizeof registry[0])
@@ -38,8 +41,44 @@ void det_options_default(det_options *o) {
   o->hb_model = HB_MODEL_SCORD;
 }
 
+/* A whole number of at least `min`. */
+static int parse_count(const char *val, uint64_t min, uint64_t *out) {
+  char *e;
+  if (!val[0] || val[0] == '-') return 0;
+  unsigned long long v = strtoull(val, &e, 10);
+  if (*e || v < min || v > 1000000000ull) return 0;
+  *out = v;
+  return 1;
+}
+
+static int ld_option(det_options *o, const char *opt, const char *val, char *err, size_t n) {
+  if (!strcmp(opt, "--ld-deterministic")) { o->ld_deterministic = 1; return 1; }
+  if (!strcmp(opt, "--ld-timing")) { o->ld_timing = 1; return 1; }
+  if (strcmp(opt, "--ld-targets") && strcmp(opt, "--ld-copies") && strcmp(opt, "--ld-shuffle") && strcmp(opt, "--ld-rounds")) return 0;
+  if (!val) { snprintf(err, n, "option '%s' needs a value", opt); return -1; }
+  uint64_t v;
+  if (!strcmp(opt, "--ld-targets")) {
+    if (!val[0] || val[0] == ',' || val[strlen(val) - 1] == ',' || strstr(val, ",,")) {
+      snprintf(err, n, "--ld-targets takes buffer names separated by commas, not '%s'", val);
+      return -1;
+    }
+    o->ld_targets = val;
+  } else if (!strcmp(opt, "--ld-copies")) {
+    if (!parse_count(val, 2, &v)) { snprintf(err, n, "--ld-copies takes a number of copies, 2 or more, not '%s'", val); return -1; }
+    o->ld_copies = (int)v;
+  } else if (!strcmp(opt, "--ld-shuffle")) {
+    if (!parse_count(val, 1, &v)) { snprintf(err, n, "--ld-shuffle takes a seed, 1 or more, not '%s'", val); return -1; }
+    o->ld_shuffle = v;
+  } else {
+    if (!parse_count(val, 1, &v) || v > 64) { snprintf(err, n, "--ld-rounds takes a number of rounds from 1 to 64, not '%s'", val); return -1; }
+    o->ld_rounds = (int)v;
+  }
+  return 2;
+}
+
 int det_options_option(det_options *o, const char *opt, const char *val, char *err, size_t n) {
   if (!strcmp(opt, "--boyer-waw")) { o->boyer_waw = 1; return 1; }
+  if (!strncmp(opt, "--ld-", 5)) return ld_option(o, opt, val, err, n);
   if (strcmp(opt, "--scord-granularity") && strcmp(opt, "--hb-model")) return 0;
   if (!val) { snprintf(err, n, "option '%s' needs a value", opt); return -1; }
   if (!strcmp(opt, "--hb-model")) {
@@ -96,6 +135,22 @@ int detectors_attach(gr_context *ctx, const char *list, const det_options *o, ra
         return GR_EINPUT;
       }
     }
+    if (set->n && (k->runs_alone || set->d[0].kind->runs_alone)) {
+      set_err(err, errlen, "detector '%s' steers execution and runs alone: give it a run of its own",
+              k->runs_alone ? name : set->d[0].kind->name);
+      detectors_detach(set);
+      return GR_EINPUT;
+    }
+    if (!strcmp(k->name, "ld") && o->ld_deterministic && o->ld_copies) {
+      set_err(err, errlen, "%s", "--ld-deterministic needs a private copy per warp: it cannot take --ld-copies");
+      detectors_detach(set);
+      return GR_EINPUT;
+    }
+    if (!strcmp(k->name, "ld") && o->ld_rounds && !o->ld_shuffle) {
+      set_err(err, errlen, "%s", "--ld-rounds sets the rounds of --ld-shuffle; the base-M digits need ceil(log_M N)");
+      detectors_detach(set);
+      return GR_EINPUT;
+    }
     attached *a = &set->d[set->n];
     a->kind = k;
     a->self = k->create(ctx, o, log, k->name);
@@ -125,6 +180,7 @@ void detectors_detach(detector_set *set) {
 }
 
 size_t detectors_size(const detector_set *set) { return set->n; }
+void *detectors_instance(const detector_set *set, size_t k) { return k < set->n ? set->d[k].self : NULL; }
 
 void detectors_summary(const detector_set *set, FILE *out) {
   for (size_t k = 0; k < set->n; k++)

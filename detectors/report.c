@@ -94,6 +94,8 @@ void race_log_add(race_log *l, const gr_race *in) {
   r.buffer = intern(&l->strs, in->buffer);
   r.first.file = intern(&l->strs, in->first.file);
   r.second.file = intern(&l->strs, in->second.file);
+  r.first.role = intern(&l->strs, in->first.role);
+  r.second.role = intern(&l->strs, in->second.role);
   if (!r.count) r.count = 1;
   if (l->sorted && l->n) { rehash(l); l->sorted = 0; }  /* sorting moved the reports */
   if (2 * (l->n + 1) > l->nslots) rehash(l);
@@ -197,14 +199,18 @@ void pc_table_free(pc_table *t) {
 }
 
 static void print_how(FILE *out, const gr_race_access *a) {
-  if (a->kind == GR_ATOMIC) fprintf(out, "atomic %s (%s scope)", gr_atomic_op_name(a->atomic_op), gr_scope_name(a->scope));
+  if (a->role) fputs(a->role, out);
+  else if (a->kind == GR_ATOMIC) fprintf(out, "atomic %s (%s scope)", gr_atomic_op_name(a->atomic_op), gr_scope_name(a->scope));
   else fprintf(out, "%s %s", a->strong ? "volatile" : "plain", gr_access_kind_name(a->kind));
 }
 
 static void print_side(FILE *out, const char *label, const gr_race_access *a) {
   fprintf(out, "  %s %s:%d:%d: ", label, a->file ? a->file : "?", a->line, a->col);
   print_how(out, a);
-  fprintf(out, " by block (%u,%u,%u) warp %u lane %d\n", a->block.x, a->block.y, a->block.z, a->warp, a->lane);
+  fprintf(out, " by block (%u,%u,%u)", a->block.x, a->block.y, a->block.z);
+  if (a->warp != RACE_WHOLE_BLOCK) fprintf(out, " warp %u", a->warp);
+  if (a->lane >= 0) fprintf(out, " lane %d", a->lane);
+  fputc('\n', out);
 }
 
 void race_print_text(FILE *out, const gr_race *r) {
@@ -229,8 +235,13 @@ static void json_str(FILE *out, const char *s) {
 static void json_side(FILE *out, const gr_race_access *a) {
   fputs("{\"file\":", out);
   json_str(out, a->file);
-  fprintf(out, ",\"line\":%d,\"col\":%d,\"block\":[%u,%u,%u],\"warp\":%u,\"lane\":%d,\"kind\":\"%s\"", a->line, a->col,
-          a->block.x, a->block.y, a->block.z, a->warp, a->lane, gr_access_kind_name(a->kind));
+  fprintf(out, ",\"line\":%d,\"col\":%d,\"block\":[%u,%u,%u],\"warp\":", a->line, a->col, a->block.x, a->block.y, a->block.z);
+  if (a->warp == RACE_WHOLE_BLOCK) fputs("null", out);
+  else fprintf(out, "%u", a->warp);
+  if (a->lane < 0) fputs(",\"lane\":null", out);
+  else fprintf(out, ",\"lane\":%d", a->lane);
+  fprintf(out, ",\"kind\":\"%s\"", gr_access_kind_name(a->kind));
+  if (a->role) { fputs(",\"role\":", out); json_str(out, a->role); }
   if (a->kind == GR_ATOMIC) fprintf(out, ",\"op\":\"%s\",\"scope\":\"%s\"", gr_atomic_op_name(a->atomic_op), gr_scope_name(a->scope));
   else fputs(",\"op\":null,\"scope\":null", out);
   fprintf(out, ",\"strong\":%s}", a->strong ? "true" : "false");

@@ -22,8 +22,8 @@ void table_opts_default(table_opts *o) {
 }
 
 typedef struct {
-  int status;                /* GR_OK, or the run's error */
-  char *err;
+  int *status;               /* per detector: GR_OK, or the error of the run it watched */
+  char **err;
   size_t *count;             /* per detector: distinct reports */
   char **classes;            /* per detector: its classes, sorted, ';'-separated */
 } run_result;
@@ -31,6 +31,9 @@ typedef struct {
 struct table {
   table_opts o;
   char *detlist;
+  char **runs_of;            /* the detector lists of one (file, seed): the detectors that watch
+                                together, then one list per detector that runs alone */
+  size_t nruns_of;
   size_t nfiles, ndet;
   char **det;
   char **path, **name, **id, **category;
@@ -56,7 +59,9 @@ static char *join_classes(char **items, size_t n) {
   return out;
 }
 
-static void run_one(table *t, size_t f, int k, run_result *r) {
+/* One run of file f on seed k under the detectors of `list`; fills their
+ * columns of r. */
+static void run_group(table *t, size_t f, int k, const char *list, run_result *r) {
   gr_config cfg;
   gr_config_default(&cfg);
   cfg.seed = t->o.first_seed + (uint64_t)k;
@@ -65,8 +70,6 @@ static void run_one(table *t, size_t f, int k, run_result *r) {
   cfg.sms = t->o.sms;
   cfg.max_steps = t->o.max_steps;
   gr_context *ctx = gr_context_create(&cfg);
-  r->count = xcalloc(t->ndet, sizeof *r->count);
-  r->classes = xcalloc(t->ndet, sizeof *r->classes);
   gr_script *s = NULL;
   race_log *log = race_log_new();
   detector_set *set = NULL;
@@ -76,29 +79,46 @@ static void run_one(table *t, size_t f, int k, run_result *r) {
   for (int k = 0; k < t->o.ndefines && nd < 64; k++) defs[nd++] = t->o.defines[k];
   char knobdef[64];
   if (t->knob[f]) { snprintf(knobdef, sizeof knobdef, "%s=1", t->knob[f]); defs[nd++] = knobdef; }
-  r->status = gr_script_load(ctx, t->path[f], defs, nd, &s);
-  if (r->status) r->err = xstrdup(gr_error(ctx));
-  else if (detectors_attach(ctx, t->detlist, &t->o.dopts, log, &set, err, sizeof err)) {
-    r->status = GR_EINPUT;
-    r->err = xstrdup(err);
+  int status = gr_script_load(ctx, t->path[f], defs, nd, &s);
+  char *msg = NULL;
+  if (status) msg = xstrdup(gr_error(ctx));
+  else if (detectors_attach(ctx, list, &t->o.dopts, log, &set, err, sizeof err)) {
+    status = GR_EINPUT;
+    msg = xstrdup(err);
   } else {
-    r->status = gr_script_run(s);
-    if (r->status) r->err = xstrdup(gr_error(ctx));
+    status = gr_script_run(s);
+    if (status) msg = xstrdup(gr_error(ctx));
   }
   size_t n;
   const gr_race *rep = race_log_reports(log, &n);
   char **items = xcalloc(n + 1, sizeof *items);
   for (size_t d = 0; d < t->ndet; d++) {
+    /* this run's detectors only */
+    size_t len = strlen(t->det[d]);
+    const char *p = strstr(list, t->det[d]);
+    while (p && !((p == list || p[-1] == ',') && (p[len] == ',' || !p[len]))) p = strstr(p + 1, t->det[d]);
+    if (!p) continue;
     size_t m = 0;
     for (size_t j = 0; j < n; j++) if (!strcmp(rep[j].detector, t->det[d])) items[m++] = (char *)rep[j].cls;
     r->count[d] = m;
     r->classes[d] = join_classes(items, m);
+    r->status[d] = status;
+    r->err[d] = msg ? xstrdup(msg) : NULL;
   }
   free(items);
+  free(msg);
   detectors_detach(set);
   race_log_free(log);
   gr_script_free(s);
   gr_context_destroy(ctx);
+}
+
+static void run_one(table *t, size_t f, int k, run_result *r) {
+  r->count = xcalloc(t->ndet, sizeof *r->count);
+  r->classes = xcalloc(t->ndet, sizeof *r->classes);
+  r->status = xcalloc(t->ndet, sizeof *r->status);
+  r->err = xcalloc(t->ndet, sizeof *r->err);
+  for (size_t g = 0; g < t->nruns_of; g++) run_group(t, f, k, t->runs_of[g], r);
 }
 
 static const char *base_name(const char *p) {
@@ -119,12 +139,37 @@ int table_run(const char *const *files, size_t nfiles, const table_opts *o, tabl
     gr_context *ctx = gr_context_create(&cfg);
     race_log *log = race_log_new();
     detector_set *set = NULL;
-    int rc = detectors_attach(ctx, t->detlist, &t->o.dopts, log, &set, err, errlen);
-    if (!rc) {
-      t->ndet = detectors_size(set);
-      t->det = xcalloc(t->ndet, sizeof *t->det);
-      for (size_t d = 0; d < t->ndet; d++) t->det[d] = xstrdup(detectors_name(set, d));
+    /* the detectors that watch together make one run; each that runs
+     * alone (it steers execution) has one of its own */
+    size_t cap = 2;
+    for (const char *p = t->detlist; *p; p++) cap += *p == ',';
+    t->det = xcalloc(cap, sizeof *t->det);
+    t->runs_of = xcalloc(cap, sizeof *t->runs_of);
+    char *copy = xstrdup(t->detlist), *together = xcalloc(strlen(t->detlist) + 1, 1);
+    int rc = GR_OK;
+    const char *list = t->detlist;
+    if (!list[0] || list[0] == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,"))
+      rc = detectors_attach(ctx, list, &t->o.dopts, log, &set, err, errlen);   /* its message */
+    for (char *sv, *tok = strtok_r(copy, ",", &sv); tok && !rc; tok = strtok_r(NULL, ",", &sv)) {
+      const detector_kind *k = detector_lookup(tok);
+      if (!k) { rc = detectors_attach(ctx, tok, &t->o.dopts, log, &set, err, errlen); break; }
+      for (size_t d = 0; d < t->ndet && !rc; d++)
+        if (!strcmp(t->det[d], tok)) { snprintf(err, errlen, "detector '%s' named twice", tok); rc = GR_EINPUT; }
+      if (rc) break;
+      t->det[t->ndet++] = xstrdup(tok);
+      if (!k->runs_alone) { if (together[0]) strcat(together, ","); strcat(together, tok); }
     }
+    if (together[0]) t->runs_of[t->nruns_of++] = together;
+    else free(together);
+    for (size_t d = 0; d < t->ndet; d++)
+      if (detector_lookup(t->det[d])->runs_alone) t->runs_of[t->nruns_of++] = xstrdup(t->det[d]);
+    /* every list once, so that option conflicts show here */
+    for (size_t g = 0; g < t->nruns_of && !rc; g++) {
+      detectors_detach(set);
+      set = NULL;
+      rc = detectors_attach(ctx, t->runs_of[g], &t->o.dopts, log, &set, err, errlen);
+    }
+    free(copy);
     detectors_detach(set);
     race_log_free(log);
     gr_context_destroy(ctx);
@@ -213,8 +258,12 @@ void table_free(table *t) {
   if (t->runs) {
     for (long k = 0; k < (long)t->nfiles * t->o.seeds; k++) {
       run_result *r = &t->runs[k];
+      for (size_t d = 0; d < t->ndet; d++) {
+        if (r->classes) free(r->classes[d]);
+        if (r->err) free(r->err[d]);
+      }
       free(r->err);
-      if (r->classes) for (size_t d = 0; d < t->ndet; d++) free(r->classes[d]);
+      free(r->status);
       free(r->classes);
       free(r->count);
     }
@@ -228,6 +277,8 @@ void table_free(table *t) {
   }
   for (size_t d = 0; d < t->ndet; d++) free(t->det[d]);
   free(t->det);
+  for (size_t g = 0; g < t->nruns_of; g++) free(t->runs_of[g]);
+  free(t->runs_of);
   free(t->path); free(t->name); free(t->id); free(t->category); free(t->knob); free(t->expect);
   free(t->runs);
   free(t->detlist);
@@ -249,7 +300,7 @@ static void cell_of(const table *t, size_t f, size_t d, cell *c) {
   size_t n = 0, cap = 0;
   for (int k = 0; k < t->o.seeds; k++) {
     const run_result *r = &t->runs[f * (size_t)t->o.seeds + (size_t)k];
-    if (r->status) { c->errors++; if (!c->err) c->err = r->err; }
+    if (r->status && r->status[d]) { c->errors++; if (!c->err) c->err = r->err[d]; }
     if (!r->count || !r->count[d]) continue;
     if (!c->racy || r->count[d] < c->min) c->min = r->count[d];
     if (r->count[d] > c->max) c->max = r->count[d];
@@ -309,9 +360,16 @@ static void print_cell_md(FILE *out, const table *t, size_t f, const cell *c) {
 void table_write_md(FILE *out, const table *t, const char *title, const char *command) {
   fprintf(out, "# %s\n\n", title);
   fprintf(out, "Generated by `%s`.\n\n", command);
-  fprintf(out, "Every file runs once per seed (%llu..%llu), %s memory, %s scheduler, %d SMs; every detector watches the same run. ",
+  fprintf(out, "Every file runs once per seed (%llu..%llu), %s memory, %s scheduler, %d SMs; every detector watches the same run",
           (unsigned long long)t->o.first_seed, (unsigned long long)(t->o.first_seed + (uint64_t)t->o.seeds - 1),
           t->o.memory == GR_MEMORY_WEAK ? "weak" : "sc", t->o.sched == GR_SCHED_RANDOM ? "random" : "round-robin", t->o.sms);
+  int alone = 0;
+  for (size_t d = 0; d < t->ndet; d++) {
+    const detector_kind *k = detector_lookup(t->det[d]);
+    if (k && k->runs_alone) fprintf(out, "%s%s", alone++ ? ", " : ", except ", t->det[d]);
+  }
+  if (alone) fputs(alone == 1 ? ", which steers execution and has a run of its own (same seed)" : ", which steer execution and have runs of their own (same seed)", out);
+  fputs(". ", out);
   fputs("A cell gives the verdict, the number of distinct reports (a range where it varies across seeds) and the race classes "
         "reported; a verdict that is not the same on every seed says so; **miss** and **false alarm** mark disagreement "
         "with the expected verdict.\n\n", out);

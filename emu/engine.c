@@ -286,6 +286,8 @@ int gr_allocation_info(const gr_context *ctx, size_t id, uint64_t *size, const c
   return GR_OK;
 }
 
+gr_ptr gr_allocation_base(size_t id) { return KIR_GLOBAL_ADDR(id, 0); }
+
 size_t gr_allocation_id(gr_ptr addr) { return KIR_SPACE_OF(addr) == SPACE_GLOBAL ? (size_t)(addr >> 32 & 0xffffff) : 0; }
 
 int gr_describe_address(const gr_context *ctx, gr_ptr addr, const char **name, uint64_t *offset) {
@@ -436,6 +438,7 @@ static void ev_init(launch *L, gr_event *ev, gr_event_kind kind, warp *w, int pc
   ev->kernel = L->f->name;
   ev->grid = L->grid;
   ev->blockdim = L->bdim;
+  ev->shared_bytes = L->shared_size;
   ev->pc = pc;
   if (w) {
     ev->block = w->b->lin;
@@ -447,6 +450,11 @@ static void ev_init(launch *L, gr_event *ev, gr_event_kind kind, warp *w, int pc
     ev->file = L->f->pos[pc].file;
     ev->line = L->f->pos[pc].line;
     ev->col = L->f->pos[pc].col;
+  } else {
+    /* no instruction (launch and block begin and end): the kernel's declaration */
+    ev->file = L->f->decl.file;
+    ev->line = L->f->decl.line;
+    ev->col = L->f->decl.col;
   }
 }
 
@@ -644,6 +652,8 @@ static void barrier_maybe_release(launch *L, blk *b, int pc) {
   }
 }
 
+static int snapshot_is_block(const gr_snapshot *s, uint32_t lin);
+
 static void warp_finish(launch *L, warp *w) {
   /* its stores drain to the SM, whose queue outlives the warp */
   if (L->mem) for (int l = 0; l < 32; l++) wm_lane_retire(L->mem, &w->wl[l]);
@@ -656,6 +666,9 @@ static void warp_finish(launch *L, warp *w) {
     gr_event ev;
     ev_init(L, &ev, GR_EV_BLOCK_END, w, -1);
     deliver(L, &ev);
+    /* an observer that wants the block to run again keeps it resident */
+    const gr_snapshot *p = L->pending_restore;
+    if (p && snapshot_is_block(p, b->lin)) return;
   }
   for (int s = 0; s < L->nslots; s++) {
     if (L->slots[s] != b) continue;
@@ -1453,6 +1466,7 @@ struct gr_snapshot {
   snap_alloc *allocs;
   size_t nallocs;
   int in_launch;
+  int block_only;         /* gr_snapshot_take_block: one block, no global memory */
   const kir_func *f;
   snap_block *blocks;
   int nblocks;
@@ -1460,6 +1474,27 @@ struct gr_snapshot {
   int rr;
   rng rng;
 };
+
+static void snap_block_take(launch *L, int slot, snap_block *sb) {
+  blk *b = L->slots[slot];
+  sb->lin = b->lin; sb->slot = slot; sb->nwarps = b->nwarps; sb->live = b->live; sb->at_bar = b->at_bar;
+  sb->shared = xmalloc(L->shared_size ? L->shared_size : 1);
+  memcpy(sb->shared, b->shared, L->shared_size);
+  sb->warps = xcalloc((size_t)b->nwarps, sizeof(snap_warp));
+  for (int j = 0; j < b->nwarps; j++) {
+    warp *w = &b->warps[j];
+    snap_warp *sw = &sb->warps[j];
+    sw->w = *w;
+    sw->nr = (size_t)(L->f->nregs ? L->f->nregs : 1) * 32;
+    sw->w.r = xmalloc(sw->nr * sizeof(uint64_t));
+    memcpy(sw->w.r, w->r, sw->nr * sizeof(uint64_t));
+    size_t ln = (size_t)(L->f->frame ? L->f->frame : 1) * 32;
+    sw->w.local = xmalloc(ln);
+    memcpy(sw->w.local, w->local, ln);
+    sw->w.views = NULL; sw->w.nviews = 0;
+    sw->w.wl = NULL; sw->w.pend = NULL; sw->w.npend = 0;
+  }
+}
 
 gr_snapshot *gr_snapshot_take(gr_context *ctx) {
   /* weak memory: everything in flight lands first (a legal run of the
@@ -1484,35 +1519,40 @@ gr_snapshot *gr_snapshot_take(gr_context *ctx) {
     s->rr = L->rr;
     s->rng = L->rng;
     s->blocks = xcalloc((size_t)L->nslots + 1, sizeof(snap_block));
-    for (int k = 0; k < L->nslots; k++) {
-      blk *b = L->slots[k];
-      if (!b) continue;
-      snap_block *sb = &s->blocks[s->nblocks++];
-      sb->lin = b->lin; sb->slot = k; sb->nwarps = b->nwarps; sb->live = b->live; sb->at_bar = b->at_bar;
-      sb->shared = xmalloc(L->shared_size ? L->shared_size : 1);
-      memcpy(sb->shared, b->shared, L->shared_size);
-      sb->warps = xcalloc((size_t)b->nwarps, sizeof(snap_warp));
-      for (int j = 0; j < b->nwarps; j++) {
-        warp *w = &b->warps[j];
-        snap_warp *sw = &sb->warps[j];
-        sw->w = *w;
-        sw->nr = (size_t)(L->f->nregs ? L->f->nregs : 1) * 32;
-        sw->w.r = xmalloc(sw->nr * sizeof(uint64_t));
-        memcpy(sw->w.r, w->r, sw->nr * sizeof(uint64_t));
-        size_t ln = (size_t)(L->f->frame ? L->f->frame : 1) * 32;
-        sw->w.local = xmalloc(ln);
-        memcpy(sw->w.local, w->local, ln);
-        sw->w.views = NULL; sw->w.nviews = 0;
-        sw->w.wl = NULL; sw->w.pend = NULL; sw->w.npend = 0;
-      }
-    }
+    for (int k = 0; k < L->nslots; k++)
+      if (L->slots[k]) snap_block_take(L, k, &s->blocks[s->nblocks++]);
   }
+  return s;
+}
+
+static int snapshot_is_block(const gr_snapshot *s, uint32_t lin) { return s->block_only && s->blocks[0].lin == lin; }
+
+static int slot_of_block(const launch *L, uint32_t lin) {
+  for (int k = 0; k < L->nslots; k++) if (L->slots[k] && L->slots[k]->lin == lin) return k;
+  return -1;
+}
+
+gr_snapshot *gr_snapshot_take_block(gr_context *ctx, uint32_t block) {
+  launch *L = ctx->L;
+  if (!L) { ctx_fail(ctx, GR_EINPUT, "error: a block snapshot exists only during a launch"); return NULL; }
+  int slot = slot_of_block(L, block);
+  if (slot < 0) { ctx_fail(ctx, GR_EINPUT, "error: block %u is not resident", block); return NULL; }
+  if (L->mem) wm_quiesce(L->mem);
+  gr_snapshot *s = xcalloc(1, sizeof *s);
+  s->in_launch = 1;
+  s->block_only = 1;
+  s->f = L->f;
+  s->blocks = xcalloc(1, sizeof(snap_block));
+  s->nblocks = 1;
+  snap_block_take(L, slot, &s->blocks[0]);
   return s;
 }
 
 int gr_snapshot_restore(gr_context *ctx, const gr_snapshot *s) {
   if (s->in_launch && (!ctx->L || ctx->L->f != s->f))
     return ctx_fail(ctx, GR_EINPUT, "error: snapshot was taken during another launch");
+  if (s->block_only && slot_of_block(ctx->L, (uint32_t)s->blocks[0].lin) < 0)
+    return ctx_fail(ctx, GR_EINPUT, "error: block %llu of the snapshot is no longer resident", (unsigned long long)s->blocks[0].lin);
   if (ctx->L) { ctx->L->pending_restore = s; return GR_OK; }
   for (size_t k = 1; k < s->nallocs && k < ctx->allocs.len; k++) {
     galloc *a = vec_at(&ctx->allocs, k);
@@ -1521,10 +1561,73 @@ int gr_snapshot_restore(gr_context *ctx, const gr_snapshot *s) {
   return GR_OK;
 }
 
+/* Rebuilds a block in its slot from the snapshot; the warps take the
+ * views in `views` (per warp, may be NULL). */
+static void block_restore(launch *L, const snap_block *sb, mview **views, int *nviews) {
+  gr_context *ctx = L->ctx;
+  blk *b = xcalloc(1, sizeof *b);
+  b->lin = (uint32_t)sb->lin;
+  b->idx[0] = (uint32_t)(sb->lin % L->grid.x);
+  b->idx[1] = (uint32_t)(sb->lin / L->grid.x % L->grid.y);
+  b->idx[2] = (uint32_t)(sb->lin / ((uint64_t)L->grid.x * L->grid.y));
+  b->sm = sb->slot % ctx->cfg.sms;
+  b->nwarps = sb->nwarps; b->live = sb->live; b->at_bar = sb->at_bar;
+  b->shared = xmalloc(L->shared_size ? L->shared_size : 1);
+  memcpy(b->shared, sb->shared, L->shared_size);
+  b->warps = xcalloc((size_t)sb->nwarps, sizeof(warp));
+  for (int j = 0; j < sb->nwarps; j++) {
+    warp *w = &b->warps[j];
+    const snap_warp *sw = &sb->warps[j];
+    *w = sw->w;
+    w->b = b;
+    w->r = xmalloc(sw->nr * sizeof(uint64_t));
+    memcpy(w->r, sw->w.r, sw->nr * sizeof(uint64_t));
+    size_t ln = (size_t)(L->f->frame ? L->f->frame : 1) * 32;
+    w->local = xmalloc(ln);
+    memcpy(w->local, sw->w.local, ln);
+    w->views = views ? views[j] : NULL;
+    w->nviews = views ? nviews[j] : 0;
+    w->rpos = -1;
+    w->stuck = 0; w->backedges = 0;
+    if (L->mem) {
+      w->wl = xcalloc(32, sizeof(wm_lane));
+      for (int l = 0; l < 32; l++) wm_lane_init(&w->wl[l], b->sm, w, l);
+      w->pend = xcalloc((size_t)(L->f->nregs ? L->f->nregs : 1), sizeof(uint32_t));
+    }
+    if (w->state == W_READY) ready_add(L, w);
+  }
+  L->slots[sb->slot] = b;
+}
+
 static void apply_restore(launch *L) {
   const gr_snapshot *s = L->pending_restore;
   gr_context *ctx = L->ctx;
   L->pending_restore = NULL;
+  if (s->block_only) {
+    /* one block goes back; the rest of the machine runs on, and the block
+     * keeps the views its detector gave it */
+    const snap_block *sb = &s->blocks[0];
+    int slot = slot_of_block(L, (uint32_t)sb->lin);
+    blk *old = L->slots[slot];
+    mview **views = xcalloc((size_t)sb->nwarps, sizeof *views);
+    int *nviews = xcalloc((size_t)sb->nwarps, sizeof *nviews);
+    for (int j = 0; j < old->nwarps && j < sb->nwarps; j++) {
+      warp *w = &old->warps[j];
+      ready_remove(L, w);
+      views[j] = w->views; nviews[j] = w->nviews;
+      w->views = NULL; w->nviews = 0;
+    }
+    if (L->mem) wm_quiesce(L->mem);
+    block_free(old);
+    L->slots[slot] = NULL;
+    snap_block moved = *sb;
+    moved.slot = slot;
+    block_restore(L, &moved, views, nviews);
+    free(views); free(nviews);
+    L->write_epoch++;
+    rebuild_run(L);
+    return;
+  }
   for (size_t k = 1; k < s->nallocs && k < ctx->allocs.len; k++) {
     galloc *a = vec_at(&ctx->allocs, k);
     if (a->live && s->allocs[k].live && a->size == s->allocs[k].size) memcpy(a->data, s->allocs[k].data, a->size);
@@ -1532,44 +1635,15 @@ static void apply_restore(launch *L) {
   if (L->mem) wm_reset(L->mem);
   for (int k = 0; k < L->nslots; k++) if (L->slots[k]) { block_free(L->slots[k]); L->slots[k] = NULL; }
   L->nready = 0;
-  for (int k = 0; k < s->nblocks; k++) {
-    const snap_block *sb = &s->blocks[k];
-    blk *b = xcalloc(1, sizeof *b);
-    b->lin = (uint32_t)sb->lin;
-    b->idx[0] = (uint32_t)(sb->lin % L->grid.x);
-    b->idx[1] = (uint32_t)(sb->lin / L->grid.x % L->grid.y);
-    b->idx[2] = (uint32_t)(sb->lin / ((uint64_t)L->grid.x * L->grid.y));
-    b->sm = sb->slot % ctx->cfg.sms;
-    b->nwarps = sb->nwarps; b->live = sb->live; b->at_bar = sb->at_bar;
-    b->shared = xmalloc(L->shared_size ? L->shared_size : 1);
-    memcpy(b->shared, sb->shared, L->shared_size);
-    b->warps = xcalloc((size_t)sb->nwarps, sizeof(warp));
-    for (int j = 0; j < sb->nwarps; j++) {
-      warp *w = &b->warps[j];
-      const snap_warp *sw = &sb->warps[j];
-      *w = sw->w;
-      w->b = b;
-      w->r = xmalloc(sw->nr * sizeof(uint64_t));
-      memcpy(w->r, sw->w.r, sw->nr * sizeof(uint64_t));
-      size_t ln = (size_t)(L->f->frame ? L->f->frame : 1) * 32;
-      w->local = xmalloc(ln);
-      memcpy(w->local, sw->w.local, ln);
-      w->views = NULL; w->nviews = 0;
-      w->rpos = -1;
-      w->stuck = 0; w->backedges = 0;
-      if (L->mem) {
-        w->wl = xcalloc(32, sizeof(wm_lane));
-        for (int l = 0; l < 32; l++) wm_lane_init(&w->wl[l], b->sm, w, l);
-        w->pend = xcalloc((size_t)(L->f->nregs ? L->f->nregs : 1), sizeof(uint32_t));
-      }
-      if (w->state == W_READY) ready_add(L, w);
-    }
-    L->slots[sb->slot] = b;
-  }
+  for (int k = 0; k < s->nblocks; k++) block_restore(L, &s->blocks[k], NULL, NULL);
   L->next_block = s->next_block;
   L->rr = s->rr;
   L->rng = s->rng;
   L->write_epoch++;
+  /* a snapshot from before the first blocks started (LAUNCH_BEGIN) runs
+   * the kernel again: its free slots take the next blocks, as at launch */
+  for (int k = 0; k < L->nslots; k++)
+    if (!L->slots[k] && L->next_block < L->nblocks) block_start(L, k, L->next_block++);
   rebuild_run(L);
 }
 
@@ -1603,6 +1677,15 @@ int gr_view_add(gr_context *ctx, uint32_t gid, gr_ptr base, size_t len, void *co
   w->nviews++;
   return GR_OK;
 }
+
+void gr_launch_fail(gr_context *ctx, int code, const char *msg) {
+  launch *L = ctx->L;
+  if (!L || L->failed) return;
+  snprintf(ctx->err, sizeof ctx->err, "%s", msg);
+  L->failed = code ? code : GR_EEMU;
+}
+
+gr_ptr gr_shared_base(void) { return KIR_ADDR(SPACE_SHARED, 0); }
 
 void gr_view_clear(gr_context *ctx, uint32_t gid) {
   if (!ctx->L) return;

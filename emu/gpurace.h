@@ -175,9 +175,12 @@ typedef struct {
   const uint64_t *value;       /* [32] value loaded, stored, or (atomics) the old value */
   const uint64_t *operand;     /* atomics [32]: the operand (exch: new value; cas: compare value) */
   const uint64_t *operand2;    /* atomics [32]: cas: the value swapped in */
-  /* LAUNCH_BEGIN/END */
+  /* every event: the launch (events without an instruction, such as the
+   * launch and block begin and end, give the kernel's declaration as
+   * their source position) */
   const char *kernel;
   gr_dim3 grid, blockdim;
+  uint32_t shared_bytes;       /* shared memory per block, static and dynamic */
 } gr_event;
 
 /* Under weak memory a global load may perform after later instructions of
@@ -188,6 +191,12 @@ typedef struct {
   void (*on_event)(void *user, const gr_event *ev);
   void *user;
 } gr_observer;
+
+/* An observer stops the launch in progress: it ends, and gr_launch
+ * returns `code` with msg as gr_error.  For a detector that cannot go on
+ * (LD given a target that does not exist).  No effect outside a launch or
+ * after the launch failed. */
+void gr_launch_fail(gr_context *ctx, int code, const char *msg);
 
 /* Attaches an observer to every later launch; returns a handle >= 0. */
 int gr_observe(gr_context *ctx, const gr_observer *obs);
@@ -201,10 +210,26 @@ typedef struct gr_snapshot gr_snapshot;
 gr_snapshot *gr_snapshot_take(gr_context *ctx);
 int gr_snapshot_restore(gr_context *ctx, const gr_snapshot *snap);
 void gr_snapshot_free(gr_snapshot *snap);
+/* A whole-machine snapshot taken at LAUNCH_BEGIN holds no block: restoring
+ * it runs the kernel again from its first block, on the global memory of
+ * that moment.
+ *
+ * A block snapshot holds one resident block (linear id `block`): its warps
+ * and shared memory, not global memory.  Restoring it, during the launch
+ * that took it, puts that block back while the others run on; its warps
+ * keep the memory views they have, and a restore requested at the block's
+ * BLOCK_END keeps the block resident to run again.  NULL with gr_error
+ * set when no launch is running or the block is not resident. */
+gr_snapshot *gr_snapshot_take_block(gr_context *ctx, uint32_t block);
 
 /* Per-warp memory views: accesses of warp `warp` (global warp id) to
  * [base, base+len) go to `copy` instead, so a detector can privatise data.
- * Valid during a launch; cleared at its end. */
+ * base is a global address, or a shared one (KIR's shared space: the
+ * address of shared offset 0 is gr_shared_base()), which privatises the
+ * warp's block's shared memory.  Accesses through a view bypass the weak
+ * memory system: a private copy has one writer.  Valid during a launch;
+ * cleared at its end and by whole-machine restores. */
+gr_ptr gr_shared_base(void);
 int gr_view_add(gr_context *ctx, uint32_t warp, gr_ptr base, size_t len, void *copy);
 void gr_view_clear(gr_context *ctx, uint32_t warp);
 
@@ -237,6 +262,7 @@ void gr_explore_stats(const gr_explore *x, gr_explore_info *out);
 size_t gr_allocation_count(const gr_context *ctx);
 int gr_allocation_info(const gr_context *ctx, size_t id, uint64_t *size, const char **name);
 size_t gr_allocation_id(gr_ptr addr);
+gr_ptr gr_allocation_base(size_t id);   /* the address of offset 0 of allocation id */
 
 /* Decodes a device address for reports: the allocation's name and offset. */
 int gr_describe_address(const gr_context *ctx, gr_ptr addr, const char **name, uint64_t *offset);
