@@ -265,6 +265,120 @@ START_TEST(snapshot_restore_reruns_a_region) {
 }
 END_TEST
 
+/* A block snapshot: block 0 is put back at its first barrier twice, once
+ * from its second barrier and once from its end (which keeps the block
+ * resident), while block 1 runs on undisturbed. */
+typedef struct { gr_context *ctx; gr_snapshot *snap; int bar0, end0, end1, from_end; uint8_t view[256]; } blockrun;
+
+static void block_events(void *user, const gr_event *ev) {
+  blockrun *r = user;
+  if (ev->kind == GR_EV_BLOCK_BEGIN && ev->block == 0)   /* warp 0 of block 0 sees a private shared copy */
+    ck_assert_int_eq(gr_view_add(r->ctx, 0, gr_shared_base(), sizeof r->view, r->view), GR_OK);
+  if (ev->kind == GR_EV_BARRIER && ev->block == 0) {
+    r->bar0++;
+    if (r->bar0 == 1) { r->snap = gr_snapshot_take_block(r->ctx, 0); ck_assert_ptr_nonnull(r->snap); }
+    if (r->bar0 == 2) ck_assert_int_eq(gr_snapshot_restore(r->ctx, r->snap), GR_OK);
+  }
+  if (ev->kind == GR_EV_BLOCK_END && ev->block == 1) r->end1++;
+  if (ev->kind == GR_EV_BLOCK_END && ev->block == 0) {
+    r->end0++;
+    if (!r->from_end) { r->from_end = 1; ck_assert_int_eq(gr_snapshot_restore(r->ctx, r->snap), GR_OK); }
+  }
+}
+
+START_TEST(block_snapshot_reruns_one_block) {
+  const char *src =
+    "__global__ void k(int *o) {\n"
+    "  __shared__ int s[64];\n"
+    "  int t = threadIdx.x;\n"
+    "  s[t] = t;\n"
+    "  __syncthreads();\n"
+    "  atomicAdd(&o[64 + blockIdx.x], 1);\n"
+    "  s[t] += 1;\n"
+    "  __syncthreads();\n"
+    "  o[blockIdx.x * 32 + t % 32] = s[t];\n"
+    "}\n";
+  gr_context *ctx = gr_context_create(NULL);
+  gr_module *m = load(ctx, src);
+  blockrun r;
+  memset(&r, 0, sizeof r);
+  r.ctx = ctx;
+  gr_observer obs = {block_events, &r};
+  gr_observe(ctx, &obs);
+  gr_ptr b;
+  gr_malloc(ctx, 66 * 4, "o", &b);
+  gr_arg a = gr_arg_ptr(b);
+  ck_assert_int_eq(gr_launch(m, "k", dim1(2), dim1(64), 0, &a, 1), GR_OK);
+  int32_t o[66];
+  gr_memcpy_dtoh(ctx, o, b, sizeof o);
+  /* block 0's region after the first barrier ran three times (global
+   * memory is not part of a block snapshot), block 1's once */
+  ck_assert_int_eq(o[64], 64 * 3);
+  ck_assert_int_eq(o[65], 64);
+  ck_assert_int_eq(r.end0, 2);
+  ck_assert_int_eq(r.end1, 1);
+  ck_assert_int_eq(r.bar0, 4);   /* the first barrier once, the second three times */
+  /* shared memory was restored each time: s[t] = t + 1 whatever the reruns */
+  for (int t = 0; t < 32; t++) ck_assert_int_eq(o[32 + t], 32 + t + 1);
+  /* warp 0 of block 0 kept its private shared copy across the restores;
+   * the copy is the observer's memory, which no restore touches, so each
+   * of the three runs of the region added 1 to s[5] there */
+  int32_t v;
+  memcpy(&v, r.view + 4 * 5, 4);
+  ck_assert_int_eq(v, 5 + 3);
+  /* errors: no launch, and a block that is not resident */
+  ck_assert_ptr_null(gr_snapshot_take_block(ctx, 0));
+  ck_assert_ptr_nonnull(strstr(gr_error(ctx), "only during a launch"));
+  gr_snapshot_free(r.snap);
+  gr_context_destroy(ctx);
+}
+END_TEST
+
+/* A snapshot from LAUNCH_BEGIN runs the kernel again from its first block;
+ * gr_launch_fail ends a launch with the observer's message. */
+typedef struct { gr_context *ctx; gr_snapshot *snap; int begins, ends, fail_at; } restart;
+
+static void restart_events(void *user, const gr_event *ev) {
+  restart *r = user;
+  if (ev->kind == GR_EV_LAUNCH_BEGIN) r->snap = gr_snapshot_take(r->ctx);
+  if (ev->kind == GR_EV_BLOCK_BEGIN) r->begins++;
+  if (ev->kind == GR_EV_BLOCK_END && ++r->ends == 8) ck_assert_int_eq(gr_snapshot_restore(r->ctx, r->snap), GR_OK);
+  if (r->fail_at && ev->kind == GR_EV_BLOCK_END && r->ends == r->fail_at) gr_launch_fail(r->ctx, GR_EINPUT, "error: the observer gives up");
+}
+
+START_TEST(launch_begin_snapshot_restarts_the_kernel) {
+  const char *src = "__global__ void k(int *o) { if (threadIdx.x == 0) o[blockIdx.x] += 1 + blockIdx.x; }\n";
+  gr_config cfg;
+  gr_config_default(&cfg);
+  cfg.sms = 1;
+  cfg.max_blocks_per_sm = 2;    /* 8 blocks in waves */
+  gr_context *ctx = gr_context_create(&cfg);
+  gr_module *m = load(ctx, src);
+  restart r = {ctx, NULL, 0, 0, 0};
+  gr_observer obs = {restart_events, &r};
+  int h = gr_observe(ctx, &obs);
+  gr_ptr b;
+  gr_malloc(ctx, 8 * 4, "o", &b);
+  gr_arg a = gr_arg_ptr(b);
+  ck_assert_int_eq(gr_launch(m, "k", dim1(8), dim1(32), 0, &a, 1), GR_OK);
+  ck_assert_int_eq(r.begins, 16);
+  ck_assert_int_eq(r.ends, 16);
+  int32_t o[8];
+  gr_memcpy_dtoh(ctx, o, b, sizeof o);
+  for (int k = 0; k < 8; k++) ck_assert_int_eq(o[k], 1 + k);   /* memory went back: once, not twice */
+  gr_snapshot_free(r.snap);
+  gr_unobserve(ctx, h);
+  restart f = {ctx, NULL, 0, 0, 3};
+  gr_observer obs2 = {restart_events, &f};
+  gr_observe(ctx, &obs2);
+  ck_assert_int_eq(gr_launch(m, "k", dim1(8), dim1(32), 0, &a, 1), GR_EINPUT);
+  ck_assert_str_eq(gr_error(ctx), "error: the observer gives up");
+  ck_assert_int_lt(f.ends, 8);
+  gr_snapshot_free(f.snap);
+  gr_context_destroy(ctx);
+}
+END_TEST
+
 /* Privatisation: warp 1's accesses to `o` go to a private copy. */
 typedef struct { gr_context *ctx; gr_ptr base; unsigned char copy[256]; } privat;
 
@@ -319,6 +433,8 @@ Suite *host_suite(void) {
   tcase_add_test(tc, multi_launch_driver_until_flag_clears);
   tcase_add_test(tc, events_for_every_access_fence_barrier_and_divergence);
   tcase_add_test(tc, snapshot_restore_reruns_a_region);
+  tcase_add_test(tc, block_snapshot_reruns_one_block);
+  tcase_add_test(tc, launch_begin_snapshot_restarts_the_kernel);
   tcase_add_test(tc, per_warp_memory_views);
   tcase_add_test(tc, module_globals_and_file_loading);
   suite_add_tcase(s, tc);

@@ -505,9 +505,13 @@ static void end_region(ld *d, uint32_t lin, srcpos end, int is_end) {
   } else if (b->pass == 1) {
     hits h = {0};
     check_ww(b->R, b->copy, ng, n, b->U, b->ww, d->o.ld_deterministic, &h);
-    for (size_t k = 0; k < h.n; k++)
-      report(d, 1, 1, h.h[k].x, lin, unit_of(grp, d->wpb, (uint32_t)h.h[k].g1), unit_of(grp, d->wpb, (uint32_t)h.h[k].g2), b->start, end);
-    b->racy |= h.n > 0;
+    if (d->o.ld_deterministic) d->st.merge_conflicts += h.n;   /* merged, not reported */
+    else {
+      for (size_t k = 0; k < h.n; k++)
+        report(d, 1, 1, h.h[k].x, lin, unit_of(grp, d->wpb, (uint32_t)h.h[k].g1), unit_of(grp, d->wpb, (uint32_t)h.h[k].g2), b->start,
+               end);
+      b->racy |= h.n > 0;
+    }
     free(h.h);
     tick(d, LD_PH_CHECK);
     if (!d->o.ld_deterministic) {
@@ -547,8 +551,11 @@ static void end_region(ld *d, uint32_t lin, srcpos end, int is_end) {
   }
   /* the block is done: its global copy joins the others in block order */
   const uint8_t *bg = b->R + d->ssz;
-  for (uint64_t x = 0; x < d->G; x++)
-    if (bg[x] != d->S[x] && d->owner[x] <= lin) { d->final[x] = bg[x]; d->owner[x] = lin + 1; }
+  for (uint64_t x = 0; x < d->G; x++) {
+    if (bg[x] == d->S[x]) continue;
+    if (d->owner[x]) d->st.merge_conflicts++;
+    if (d->owner[x] <= lin) { d->final[x] = bg[x]; d->owner[x] = lin + 1; }
+  }
   for (uint32_t j = 0; j < d->wpb; j++) gr_view_clear(d->ctx, lin * d->wpb + j);
   blk_free(d, b);
   d->done_blocks++;
@@ -588,9 +595,10 @@ static void plan(ld *d) {
   }
   d->wgrp = xmalloc((size_t)d->wrounds * d->wpb * sizeof *d->wgrp);
   for (int r = 0; r < d->wrounds; r++) groups_for(d, d->wpb, d->wgroups, r, 2, &d->wgrp[(size_t)r * d->wpb]);
-  d->st.block_rounds = d->nblocks > 1 && d->G ? d->brounds : 0;
+  int interblock = d->nblocks > 1 && d->G && !d->o.ld_deterministic;
+  d->st.block_rounds = interblock ? d->brounds : 0;
   d->st.warp_rounds = d->wrounds;
-  d->st.block_copies = d->nblocks > 1 && d->G ? d->bgroups : 0;
+  d->st.block_copies = interblock ? d->bgroups : 0;
   d->st.warp_copies = d->wgroups;
   d->seen_g = xcalloc(d->G ? d->G : 1, 1);
   d->seen_s = xcalloc(d->ssz ? d->ssz : 1, 1);
@@ -776,6 +784,10 @@ void ld_summary(void *self, FILE *out) {
                "at most %llu bytes of copies at once\n",
           s->block_copies, s->block_rounds, s->block_rounds == 1 ? "" : "s", s->warp_copies, s->warp_rounds,
           s->warp_rounds == 1 ? "" : "s", (unsigned long long)s->copy_bytes_peak);
+  if (d->o.ld_deterministic)
+    fprintf(out, "ld: deterministic mode: copies merged in warp order and block order, not checked; %llu byte%s written by more "
+                 "than one warp or block (the last one's value kept)\n",
+            (unsigned long long)s->merge_conflicts, s->merge_conflicts == 1 ? "" : "s");
   if (d->o.ld_timing) {
     double tot = 0;
     for (int p = 0; p < LD_NPHASES; p++) tot += s->seconds[p];

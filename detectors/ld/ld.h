@@ -39,6 +39,8 @@ typedef struct {
   int block_rounds, warp_rounds;    /* rounds of the last launch */
   int block_copies, warp_copies;    /* private copies: of global targets per round; per resident block */
   uint64_t copy_bytes_peak;         /* the most bytes of private copies held at once */
+  uint64_t merge_conflicts;         /* bytes two units wrote, merged by order (the deterministic mode,
+                                       and the blocks' copies at the end of the inter-warp run) */
   uint64_t first_round_ww;          /* rounds: bit r set when pass 1 of inter-block round r found a race */
   double seconds[LD_NPHASES];       /* with --ld-timing: the breakdown of the paper's Figure 8 */
 } ld_stats;
