@@ -617,7 +617,10 @@ static void read_S(ld *d) {
 static void end_of_run(ld *d) {
   int next;
   if (d->run == RUN_TARGETS) {
-    if (d->o.ld_targets && find_target_names(d)) { d->run = RUN_DONE; return; }
+    if (d->o.ld_targets) {
+      memset(d->written, 0, d->nalloc);
+      if (find_target_names(d)) { d->run = RUN_DONE; return; }
+    }
     plan(d);
     tick(d, LD_PH_INIT);
     if (!d->nt && !shared_is_target(d)) {
