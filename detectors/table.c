@@ -354,7 +354,11 @@ static void print_cell_md(FILE *out, const table *t, size_t f, const cell *c) {
       else fputc(*p, out);
     }
   }
-  if (c->errors) fprintf(out, "; run failed on %d/%d seeds: %s", c->errors, seeds, c->err ? c->err : "?");
+  if (c->errors) {
+    /* the first line of the message: a table row is one line */
+    const char *e = c->err ? c->err : "?";
+    fprintf(out, "; run failed on %d/%d seeds: %.*s", c->errors, seeds, (int)strcspn(e, "\n"), e);
+  }
 }
 
 void table_write_md(FILE *out, const table *t, const char *title, const char *command) {

@@ -78,7 +78,9 @@ for v in "2 6" "4 3" "8 2" "64 1"; do
 done
 for v in "0 1" "0 63" "62 63" "16 48" "21 42" "3 60"; do
   set -- $v
-  expect 4 "planted between blocks $1 and $2, 4 copies" -- "$G" run "$K/planted.cu" --detect ld --ld-copies 4 -D A=$1 -D B=$2
+  sed "s/^\/\/@ arg a = .*/\/\/@ arg a = $1/; s/^\/\/@ arg b = .*/\/\/@ arg b = $2/" "$K/planted.cu" >"$T/planted.cu"
+  expect 4 "planted between blocks $1 and $2, 4 copies" -- "$G" run "$T/planted.cu" --detect ld --ld-copies 4
+  contains "$T/out" "global out+$(($1 * 4))" "planted $1 $2: the word of block $1"
 done
 expect 4 "planted, shuffled" -- "$G" run "$K/planted.cu" --detect ld --ld-copies 4 --ld-shuffle 1 --ld-rounds 8
 contains "$T/out" "4 per inter-block round (8 rounds)" "shuffle: the rounds asked for"
