@@ -712,11 +712,7 @@ static void on_launch_end(ld *d) {
   if (d->run == RUN_DONE) d->st.finished = 1;
   else if (d->run != RUN_IDLE)
     snprintf(d->stopped, sizeof d->stopped, "the launch stopped during %s: %s", run_names[d->run], gr_error(d->ctx));
-  int keep_stopped = d->stopped[0];
-  char msg[sizeof d->stopped];
-  memcpy(msg, d->stopped, sizeof msg);
-  launch_free(d);
-  if (keep_stopped) memcpy(d->stopped, msg, sizeof msg);
+  launch_free(d);   /* the statistics and the stop message stay for the summary */
 }
 
 /* Engine time between events goes to the pass the event's unit is in. */
