@@ -121,6 +121,8 @@ typedef struct {
   /* 1: the detector steers execution (snapshots, views) and so must watch
    * a run alone; verdict tables give it a run of its own */
   int runs_alone;
+  /* Optional: refuses options that contradict each other (-1, message in err). */
+  int (*check_options)(const det_options *o, char *err, size_t n);
 } detector_kind;
 
 const detector_kind *detector_lookup(const char *name);

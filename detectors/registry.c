@@ -11,19 +11,19 @@
 
 static const detector_kind registry[] = {
   {"scord", "ScoRD (ISCA 2020): scoped races from per-word metadata, with the 16-word metadata cache",
-   scord_create_cached, scord_on_event, scord_destroy, NULL, 0},
+   scord_create_cached, scord_on_event, scord_destroy, NULL, 0, NULL},
   {"scord-nocache", "ScoRD base design: one metadata entry per tracked granule, no cache",
-   scord_create_nocache, scord_on_event, scord_destroy, NULL, 0},
+   scord_create_nocache, scord_on_event, scord_destroy, NULL, 0, NULL},
   {"hb", "exact happens-before oracle, vector clocks, byte granularity (model from --hb-model, default scord)",
-   hb_create, hb_on_event, hb_destroy, NULL, 0},
+   hb_create, hb_on_event, hb_destroy, NULL, 0, NULL},
   {"hb-ptx", "the hb oracle in the PTX memory model (thread granularity, causality order, morally strong)",
-   hb_create_ptx, hb_on_event, hb_destroy, NULL, 0},
+   hb_create_ptx, hb_on_event, hb_destroy, NULL, 0, NULL},
   {"boyer", "Boyer et al. (2008): shared-memory RAW/WAR hazards from read/write counters between barriers (--boyer-waw adds WAW)",
-   boyer_create, boyer_on_event, boyer_destroy, NULL, 0},
+   boyer_create, boyer_on_event, boyer_destroy, NULL, 0, NULL},
   {"boyer-banks", "Boyer et al. (2008): shared-memory bank conflicts per source line, 16 banks/half-warp and 32 banks/warp",
-   boyer_banks_create, boyer_banks_on_event, boyer_banks_destroy, boyer_banks_summary, 0},
+   boyer_banks_create, boyer_banks_on_event, boyer_banks_destroy, boyer_banks_summary, 0, NULL},
   {"ld", "LD (TACO 2017): value-based two-pass checking on private copies, inter-block then inter-warp; runs alone",
-   ld_create, ld_on_event, ld_destroy, ld_summary, 1},
+   ld_create, ld_on_event, ld_destroy, ld_summary, 1, ld_check_options},
 };
 
 #define NKINDS (sizeof registry / sizeof registry[0])
@@ -141,13 +141,9 @@ int detectors_attach(gr_context *ctx, const char *list, const det_options *o, ra
       detectors_detach(set);
       return GR_EINPUT;
     }
-    if (!strcmp(k->name, "ld") && o->ld_deterministic && o->ld_copies) {
-      set_err(err, errlen, "%s", "--ld-deterministic needs a private copy per warp: it cannot take --ld-copies");
-      detectors_detach(set);
-      return GR_EINPUT;
-    }
-    if (!strcmp(k->name, "ld") && o->ld_rounds && !o->ld_shuffle) {
-      set_err(err, errlen, "%s", "--ld-rounds sets the rounds of --ld-shuffle; the base-M digits need ceil(log_M N)");
+    char why[256];
+    if (k->check_options && k->check_options(o, why, sizeof why)) {
+      set_err(err, errlen, "%s", why);
       detectors_detach(set);
       return GR_EINPUT;
     }

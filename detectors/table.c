@@ -34,6 +34,7 @@ struct table {
   char **runs_of;            /* the detector lists of one (file, seed): the detectors that watch
                                 together, then one list per detector that runs alone */
   size_t nruns_of;
+  size_t *run_of;            /* per detector: its list in runs_of */
   size_t nfiles, ndet;
   char **det;
   char **path, **name, **id, **category;
@@ -59,9 +60,10 @@ static char *join_classes(char **items, size_t n) {
   return out;
 }
 
-/* One run of file f on seed k under the detectors of `list`; fills their
- * columns of r. */
-static void run_group(table *t, size_t f, int k, const char *list, run_result *r) {
+/* One run of file f on seed k under the detectors of runs_of[g]; fills
+ * their columns of r. */
+static void run_group(table *t, size_t f, int k, size_t g, run_result *r) {
+  const char *list = t->runs_of[g];
   gr_config cfg;
   gr_config_default(&cfg);
   cfg.seed = t->o.first_seed + (uint64_t)k;
@@ -93,11 +95,7 @@ static void run_group(table *t, size_t f, int k, const char *list, run_result *r
   const gr_race *rep = race_log_reports(log, &n);
   char **items = xcalloc(n + 1, sizeof *items);
   for (size_t d = 0; d < t->ndet; d++) {
-    /* this run's detectors only */
-    size_t len = strlen(t->det[d]);
-    const char *p = strstr(list, t->det[d]);
-    while (p && !((p == list || p[-1] == ',') && (p[len] == ',' || !p[len]))) p = strstr(p + 1, t->det[d]);
-    if (!p) continue;
+    if (t->run_of[d] != g) continue;
     size_t m = 0;
     for (size_t j = 0; j < n; j++) if (!strcmp(rep[j].detector, t->det[d])) items[m++] = (char *)rep[j].cls;
     r->count[d] = m;
@@ -118,7 +116,7 @@ static void run_one(table *t, size_t f, int k, run_result *r) {
   r->classes = xcalloc(t->ndet, sizeof *r->classes);
   r->status = xcalloc(t->ndet, sizeof *r->status);
   r->err = xcalloc(t->ndet, sizeof *r->err);
-  for (size_t g = 0; g < t->nruns_of; g++) run_group(t, f, k, t->runs_of[g], r);
+  for (size_t g = 0; g < t->nruns_of; g++) run_group(t, f, k, g, r);
 }
 
 static const char *base_name(const char *p) {
@@ -159,10 +157,14 @@ int table_run(const char *const *files, size_t nfiles, const table_opts *o, tabl
       t->det[t->ndet++] = xstrdup(tok);
       if (!k->runs_alone) { if (together[0]) strcat(together, ","); strcat(together, tok); }
     }
+    t->run_of = xcalloc(cap, sizeof *t->run_of);
     if (together[0]) t->runs_of[t->nruns_of++] = together;
     else free(together);
-    for (size_t d = 0; d < t->ndet; d++)
-      if (detector_lookup(t->det[d])->runs_alone) t->runs_of[t->nruns_of++] = xstrdup(t->det[d]);
+    for (size_t d = 0; d < t->ndet; d++) {
+      if (!detector_lookup(t->det[d])->runs_alone) continue;
+      t->run_of[d] = t->nruns_of;
+      t->runs_of[t->nruns_of++] = xstrdup(t->det[d]);
+    }
     /* every list once, so that option conflicts show here */
     for (size_t g = 0; g < t->nruns_of && !rc; g++) {
       detectors_detach(set);
@@ -279,6 +281,7 @@ void table_free(table *t) {
   free(t->det);
   for (size_t g = 0; g < t->nruns_of; g++) free(t->runs_of[g]);
   free(t->runs_of);
+  free(t->run_of);
   free(t->path); free(t->name); free(t->id); free(t->category); free(t->knob); free(t->expect);
   free(t->runs);
   free(t->detlist);

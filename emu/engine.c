@@ -575,13 +575,19 @@ static void rebuild_run(launch *L) {
   if (L->rr >= L->nrun) L->rr = 0;
 }
 
-static void block_start(launch *L, int slot, uint64_t lin) {
+/* A new block `lin` for `slot`: its coordinates and SM. */
+static blk *block_new(launch *L, int slot, uint64_t lin) {
   blk *b = xcalloc(1, sizeof *b);
   b->lin = (uint32_t)lin;
   b->idx[0] = (uint32_t)(lin % L->grid.x);
   b->idx[1] = (uint32_t)(lin / L->grid.x % L->grid.y);
   b->idx[2] = (uint32_t)(lin / ((uint64_t)L->grid.x * L->grid.y));
   b->sm = slot % L->ctx->cfg.sms;
+  return b;
+}
+
+static void block_start(launch *L, int slot, uint64_t lin) {
+  blk *b = block_new(L, slot, lin);
   b->nwarps = (int)L->wpb;
   b->live = b->nwarps;
   b->warps = xcalloc(L->wpb, sizeof(warp));
@@ -1561,16 +1567,10 @@ int gr_snapshot_restore(gr_context *ctx, const gr_snapshot *s) {
   return GR_OK;
 }
 
-/* Rebuilds a block in its slot from the snapshot; the warps take the
- * views in `views` (per warp, may be NULL). */
-static void block_restore(launch *L, const snap_block *sb, mview **views, int *nviews) {
-  gr_context *ctx = L->ctx;
-  blk *b = xcalloc(1, sizeof *b);
-  b->lin = (uint32_t)sb->lin;
-  b->idx[0] = (uint32_t)(sb->lin % L->grid.x);
-  b->idx[1] = (uint32_t)(sb->lin / L->grid.x % L->grid.y);
-  b->idx[2] = (uint32_t)(sb->lin / ((uint64_t)L->grid.x * L->grid.y));
-  b->sm = sb->slot % ctx->cfg.sms;
+/* Rebuilds a block in its slot from the snapshot.  The warps take over
+ * the views of the block `keep` replaces (NULL: no views). */
+static void block_restore(launch *L, const snap_block *sb, blk *keep) {
+  blk *b = block_new(L, sb->slot, sb->lin);
   b->nwarps = sb->nwarps; b->live = sb->live; b->at_bar = sb->at_bar;
   b->shared = xmalloc(L->shared_size ? L->shared_size : 1);
   memcpy(b->shared, sb->shared, L->shared_size);
@@ -1585,8 +1585,11 @@ static void block_restore(launch *L, const snap_block *sb, mview **views, int *n
     size_t ln = (size_t)(L->f->frame ? L->f->frame : 1) * 32;
     w->local = xmalloc(ln);
     memcpy(w->local, sw->w.local, ln);
-    w->views = views ? views[j] : NULL;
-    w->nviews = views ? nviews[j] : 0;
+    w->views = NULL; w->nviews = 0;
+    if (keep && j < keep->nwarps) {
+      w->views = keep->warps[j].views; w->nviews = keep->warps[j].nviews;
+      keep->warps[j].views = NULL; keep->warps[j].nviews = 0;
+    }
     w->rpos = -1;
     w->stuck = 0; w->backedges = 0;
     if (L->mem) {
@@ -1607,23 +1610,11 @@ static void apply_restore(launch *L) {
     /* one block goes back; the rest of the machine runs on, and the block
      * keeps the views its detector gave it */
     const snap_block *sb = &s->blocks[0];
-    int slot = slot_of_block(L, (uint32_t)sb->lin);
-    blk *old = L->slots[slot];
-    mview **views = xcalloc((size_t)sb->nwarps, sizeof *views);
-    int *nviews = xcalloc((size_t)sb->nwarps, sizeof *nviews);
-    for (int j = 0; j < old->nwarps && j < sb->nwarps; j++) {
-      warp *w = &old->warps[j];
-      ready_remove(L, w);
-      views[j] = w->views; nviews[j] = w->nviews;
-      w->views = NULL; w->nviews = 0;
-    }
+    blk *old = L->slots[sb->slot];   /* a resident block never changes slot */
+    for (int j = 0; j < old->nwarps; j++) ready_remove(L, &old->warps[j]);
     if (L->mem) wm_quiesce(L->mem);
+    block_restore(L, sb, old);
     block_free(old);
-    L->slots[slot] = NULL;
-    snap_block moved = *sb;
-    moved.slot = slot;
-    block_restore(L, &moved, views, nviews);
-    free(views); free(nviews);
     L->write_epoch++;
     rebuild_run(L);
     return;
@@ -1635,7 +1626,7 @@ static void apply_restore(launch *L) {
   if (L->mem) wm_reset(L->mem);
   for (int k = 0; k < L->nslots; k++) if (L->slots[k]) { block_free(L->slots[k]); L->slots[k] = NULL; }
   L->nready = 0;
-  for (int k = 0; k < s->nblocks; k++) block_restore(L, &s->blocks[k], NULL, NULL);
+  for (int k = 0; k < s->nblocks; k++) block_restore(L, &s->blocks[k], NULL);
   L->next_block = s->next_block;
   L->rr = s->rr;
   L->rng = s->rng;
@@ -1661,9 +1652,8 @@ void gr_snapshot_free(gr_snapshot *s) {
 }
 
 static warp *find_warp(launch *L, uint32_t gid) {
-  uint32_t lin = gid / L->wpb;
-  for (int s = 0; s < L->nslots; s++) if (L->slots[s] && L->slots[s]->lin == lin) return &L->slots[s]->warps[gid % L->wpb];
-  return NULL;
+  int s = slot_of_block(L, gid / L->wpb);
+  return s < 0 ? NULL : &L->slots[s]->warps[gid % L->wpb];
 }
 
 int gr_view_add(gr_context *ctx, uint32_t gid, gr_ptr base, size_t len, void *copy) {

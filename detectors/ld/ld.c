@@ -68,7 +68,7 @@ typedef struct ld {
   det_options o;
   int run;
   gr_snapshot *start;
-  gr_dim3 grid, bdim;
+  gr_dim3 grid;
   uint32_t nblocks, wpb, ssz;
   srcpos kdecl;
   /* the targets run */
@@ -83,6 +83,7 @@ typedef struct ld {
   uint8_t *S;              /* the global image at launch */
   /* inter-block */
   int bgroups, brounds, bround;
+  int global_racy;         /* a round found a race in the global AP region */
   uint32_t *bgrp;          /* this round's group of each block */
   uint8_t **bcopy, *bU, *bww;
   /* inter-warp */
@@ -126,7 +127,6 @@ void *ld_create(gr_context *ctx, const det_options *o, race_log *log, const char
   d->log = log;
   d->name = name;
   d->o = *o;
-  d->st.finished = 1;
   return d;
 }
 
@@ -162,6 +162,7 @@ static void launch_free(ld *d) {
   free(d->seen_g); free(d->seen_s); free(d->seen_block); free(d->seen_warp);
   d->seen_g = d->seen_s = d->seen_block = d->seen_warp = NULL;
   d->copy_bytes = 0;
+  d->global_racy = 0;
   d->run = RUN_IDLE;
 }
 
@@ -180,12 +181,6 @@ static int rounds_for(uint32_t units, int groups) {
   return r;
 }
 
-static uint64_t mix64(uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 /* The group of every unit in round `round`: the unit itself where there is
  * a copy per unit; else digit `round` of the unit in base `groups`, so that
  * any two units are apart in one of the first ceil(log_groups units)
@@ -201,10 +196,10 @@ static void groups_for(const ld *d, uint32_t units, int groups, int round, uint6
   } else {
     uint32_t *perm = xmalloc(units * sizeof *perm);
     for (uint32_t u = 0; u < units; u++) perm[u] = u;
-    uint64_t s = mix64(d->o.ld_shuffle ^ mix64(salt * 0x9e3779b97f4a7c15ull + (uint64_t)round + 1));
+    rng r;
+    rng_seed(&r, d->o.ld_shuffle * 1000003ull + salt * 64 + (uint64_t)round);
     for (uint32_t i = units - 1; i > 0; i--) {
-      s = mix64(s + 0x9e3779b97f4a7c15ull);
-      uint32_t j = (uint32_t)(s % (i + 1));
+      uint32_t j = rng_below(&r, i + 1);
       uint32_t x = perm[i]; perm[i] = perm[j]; perm[j] = x;
     }
     for (uint32_t i = 0; i < units; i++) out[perm[i]] = i % (uint32_t)groups;
@@ -632,12 +627,11 @@ static void end_of_run(ld *d) {
   } else if (d->run == RUN_BLOCK_WW) {
     hits h = {0};
     check_ww(d->S, d->bcopy, d->bgroups, d->G, d->bU, d->bww, 0, &h);
-    srcpos end = d->kdecl;
     for (size_t k = 0; k < h.n; k++)
       report(d, 1, 0, h.h[k].x, 0, unit_of(d->bgrp, d->nblocks, (uint32_t)h.h[k].g1), unit_of(d->bgrp, d->nblocks, (uint32_t)h.h[k].g2),
-             d->kdecl, end);
+             d->kdecl, d->kdecl);
     if (h.n) d->st.first_round_ww |= 1ull << (d->bround < 63 ? d->bround : 63);
-    d->st.racy_regions += h.n > 0;
+    d->global_racy |= h.n > 0;
     free(h.h);
     tick(d, LD_PH_CHECK);
     init_pass2(d->S, d->bcopy, d->bgroups, d->G, d->bU);
@@ -650,11 +644,14 @@ static void end_of_run(ld *d) {
       uint32_t u = unit_of(d->bgrp, d->nblocks, (uint32_t)h.h[k].g1);
       report(d, 0, 0, h.h[k].x, 0, u, u, d->kdecl, d->kdecl);
     }
-    d->st.racy_regions += h.n > 0;
-    d->st.regions++;
+    d->global_racy |= h.n > 0;
     free(h.h);
     tick(d, LD_PH_CHECK2);
     next = ++d->bround < d->brounds ? RUN_BLOCK_WW : RUN_WARP;
+    if (next == RUN_WARP) {   /* the global AP region is analysed: one region, whatever the rounds */
+      d->st.regions++;
+      d->st.racy_regions += (uint64_t)d->global_racy;
+    }
   } else {
     d->run = RUN_DONE;
     return;
@@ -677,7 +674,6 @@ static void init_run(ld *d) {
 static void on_launch_begin(ld *d, const gr_event *ev) {
   launch_free(d);
   d->grid = ev->grid;
-  d->bdim = ev->blockdim;
   d->nblocks = ev->grid.x * ev->grid.y * ev->grid.z;
   d->wpb = (ev->blockdim.x * ev->blockdim.y * ev->blockdim.z + 31) / 32;
   d->ssz = ev->shared_bytes;
@@ -687,7 +683,6 @@ static void on_launch_begin(ld *d, const gr_event *ev) {
   d->shared_written = xcalloc(d->ssz ? d->ssz : 1, 1);
   d->stopped[0] = 0;
   d->done_blocks = 0;
-  d->st.finished = 0;
   d->start = gr_snapshot_take(d->ctx);
   if (d->o.ld_deterministic) {
     /* every allocation: a racy kernel's write set depends on the schedule */
@@ -709,8 +704,7 @@ static void on_launch_end(ld *d) {
     for (size_t k = 0; k < d->nt; k++) gr_memcpy_htod(d->ctx, d->t[k].base, d->final + d->t[k].off, d->t[k].size);
     tick(d, LD_PH_COPYBACK);
   }
-  if (d->run == RUN_DONE) d->st.finished = 1;
-  else if (d->run != RUN_IDLE)
+  if (d->run != RUN_DONE && d->run != RUN_IDLE)
     snprintf(d->stopped, sizeof d->stopped, "the launch stopped during %s: %s", run_names[d->run], gr_error(d->ctx));
   launch_free(d);   /* the statistics and the stop message stay for the summary */
 }
@@ -721,9 +715,7 @@ static int exec_phase(const ld *d, const gr_event *ev) {
   case RUN_TARGETS: return LD_PH_TARGETS;
   case RUN_BLOCK_RW: return LD_PH_PASS2;
   case RUN_WARP:
-    if (d->blk && ev->kind != GR_EV_LAUNCH_BEGIN && ev->kind != GR_EV_LAUNCH_END && ev->block < d->nblocks && d->blk[ev->block].pass == 2)
-      return LD_PH_PASS2;
-    return LD_PH_PASS1;
+    return d->blk && ev->block < d->nblocks && d->blk[ev->block].pass == 2 ? LD_PH_PASS2 : LD_PH_PASS1;
   default: return LD_PH_PASS1;
   }
 }
@@ -766,6 +758,18 @@ void ld_on_event(void *self, const gr_event *ev) {
   default:
     break;
   }
+}
+
+int ld_check_options(const det_options *o, char *err, size_t n) {
+  if (o->ld_deterministic && o->ld_copies) {
+    snprintf(err, n, "%s", "--ld-deterministic needs a private copy per warp: it cannot take --ld-copies");
+    return -1;
+  }
+  if (o->ld_rounds && !o->ld_shuffle) {
+    snprintf(err, n, "%s", "--ld-rounds sets the rounds of --ld-shuffle; the base-M digits need ceil(log_M N)");
+    return -1;
+  }
+  return 0;
 }
 
 void ld_get_stats(void *self, ld_stats *out) { *out = ((ld *)self)->st; }

@@ -25,11 +25,12 @@ void *ld_create(gr_context *ctx, const det_options *o, race_log *log, const char
 void ld_on_event(void *self, const gr_event *ev);
 void ld_destroy(void *self);
 void ld_summary(void *self, FILE *out);
+/* Options that contradict each other: -1 with the message in err. */
+int ld_check_options(const det_options *o, char *err, size_t n);
 
 /* What one detector instance found, for benchmarks and tests. */
 enum { LD_PH_TARGETS, LD_PH_INIT, LD_PH_PASS1, LD_PH_CHECK, LD_PH_INIT2, LD_PH_PASS2, LD_PH_CHECK2, LD_PH_COPYBACK, LD_NPHASES };
 typedef struct {
-  int finished;                 /* the last launch ran every pass (0: it stopped, see the summary) */
   uint64_t ww_bytes, rw_bytes;  /* racy bytes found (a byte counts once per region) */
   uint64_t intra_bytes;         /* intra-warp write-write: bytes */
   uint64_t shared_bytes_racy, global_bytes_racy;
