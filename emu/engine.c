@@ -73,7 +73,7 @@ struct launch {
   uint32_t nthreads, wpb;        /* threads and warps per block */
   uint64_t nblocks, next_block;
   uint32_t shared_size;
-  uint64_t args[64];
+  uint64_t *args;     /* one value per kernel parameter */
   blk **slots;                   /* resident blocks, per SM slot */
   int nslots;
   warp **run;                    /* resident warps in slot order */
@@ -174,8 +174,9 @@ static int opt_u64(const char *val, uint64_t lo, uint64_t hi, uint64_t *out) {
 
 int gr_config_option(gr_config *c, const char *opt, const char *val, char *err, size_t n) {
   uint64_t v;
+  if (!strcmp(opt, "--keep-going")) { c->keep_going = 1; return 1; }
   if (strcmp(opt, "--seed") && strcmp(opt, "--sched") && strcmp(opt, "--memory") && strcmp(opt, "--sms") && strcmp(opt, "--max-steps") &&
-      strcmp(opt, "--backend"))
+      strcmp(opt, "--backend") && strcmp(opt, "--max-code") && strcmp(opt, "--max-source"))
     return 0;
   if (!val) { snprintf(err, n, "option '%s' needs a value", opt); return -1; }
   if (!strcmp(opt, "--seed")) {
@@ -187,6 +188,12 @@ int gr_config_option(gr_config *c, const char *opt, const char *val, char *err, 
   } else if (!strcmp(opt, "--max-steps")) {
     if (!opt_u64(val, 1, UINT64_MAX, &v)) { snprintf(err, n, "--max-steps needs a positive integer, not '%s'", val); return -1; }
     c->max_steps = v;
+  } else if (!strcmp(opt, "--max-code")) {
+    if (!opt_u64(val, 1, (uint64_t)1 << 30, &v)) { snprintf(err, n, "--max-code needs an integer from 1 to 2^30, not '%s'", val); return -1; }
+    c->max_code = v;
+  } else if (!strcmp(opt, "--max-source")) {
+    if (!opt_u64(val, 1, (uint64_t)1 << 34, &v)) { snprintf(err, n, "--max-source needs a byte count from 1 to 2^34, not '%s'", val); return -1; }
+    c->max_source = v;
   } else if (!strcmp(opt, "--sched")) {
     if (!strcmp(val, "rr")) c->sched = GR_SCHED_RR;
     else if (!strcmp(val, "random")) c->sched = GR_SCHED_RANDOM;
@@ -345,23 +352,35 @@ static int module_finish(gr_context *ctx, kir_module *km, const char *path, cons
     kir_global *g = &km->globals[k];
     int rc = gr_malloc(ctx, g->size, g->name, &m->gaddr[k]);
     if (rc) { kir_module_free(km); free(m->gaddr); free(m->path); free(m); return rc; }
-    memcpy(ctx_global_span(ctx, m->gaddr[k], g->size), g->init, g->size);
+    if (g->init) memcpy(ctx_global_span(ctx, m->gaddr[k], g->size), g->init, g->size);  /* else zero-filled */
   }
   *(gr_module **)vec_push(&ctx->modules) = m;
   *out = m;
   return GR_OK;
 }
 
+static front_limits ctx_limits(const gr_context *ctx) {
+  front_limits l = {(size_t)ctx->cfg.max_code, (size_t)ctx->cfg.max_source};
+  return l;
+}
+
 int gr_module_load(gr_context *ctx, const char *path, const char *const *defines, int ndefines, gr_module **out) {
+  return module_load_text(ctx, path, NULL, 0, defines, ndefines, out);
+}
+
+int module_load_text(gr_context *ctx, const char *path, const char *text, size_t len, const char *const *defines,
+                     int ndefines, gr_module **out) {
   if (ctx->backend_rc) return backend_down(ctx);
-  kir_module *km = front_compile_file(path, defines, ndefines, ctx->err, sizeof ctx->err);
+  front_limits lim = ctx_limits(ctx);
+  kir_module *km = front_compile_file(path, text, len, defines, ndefines, &lim, ctx->err, sizeof ctx->err);
   if (!km) return GR_EINPUT;
   return module_finish(ctx, km, path, defines, ndefines, out);
 }
 
 int gr_module_load_source(gr_context *ctx, const char *name, const char *src, size_t len, gr_module **out) {
   if (ON_GPU(ctx)) return ctx_fail(ctx, GR_EINPUT, "%s: error: the CUDA backend compiles kernel files, not source text", name);
-  kir_module *km = front_compile(name, src, len, 0, ctx->err, sizeof ctx->err);
+  front_limits lim = ctx_limits(ctx);
+  kir_module *km = front_compile(name, src, len, 0, &lim, ctx->err, sizeof ctx->err);
   if (!km) return GR_EINPUT;
   return module_finish(ctx, km, name, NULL, 0, out);
 }
@@ -1325,16 +1344,19 @@ static int convert_arg(gr_context *ctx, const kir_func *f, int k, const gr_arg *
 static int launch_on_gpu(gr_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, size_t dyn_shared, const gr_arg *args, int nargs) {
   gr_context *ctx = mod->ctx;
   if (!ctx->cu) return backend_down(ctx);
-  uint64_t vals[64];
-  void *params[64];
-  for (int k = 0; k < nargs; k++) {
-    int rc = convert_arg(ctx, f, k, &args[k], &vals[k]);
-    if (rc) return rc;
+  uint64_t *vals = xcalloc((size_t)nargs + 1, sizeof *vals);
+  void **params = xcalloc((size_t)nargs + 1, sizeof *params);
+  int rc = GR_OK;
+  for (int k = 0; k < nargs && rc == GR_OK; k++) {
+    rc = convert_arg(ctx, f, k, &args[k], &vals[k]);
     params[k] = &vals[k];
   }
   int index = -1;
   for (int k = 0; k < mod->km->nfuncs; k++) if (mod->km->funcs[k] == f) index = k;
-  return cuda_launch(mod->cm, index, grid, bdim, dyn_shared, params, ctx->err, sizeof ctx->err);
+  if (rc == GR_OK) rc = cuda_launch(mod->cm, index, grid, bdim, dyn_shared, params, ctx->err, sizeof ctx->err);
+  free(vals);
+  free(params);
+  return rc;
 }
 
 int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, size_t dyn_shared, const gr_arg *args, int nargs) {
@@ -1353,7 +1375,9 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   if (nargs != f->nparams)
     return ctx_fail(ctx, GR_EINPUT, "%s:%d:%d: error: kernel '%s' takes %d argument%s, %d given", f->decl.file, f->decl.line,
                     f->decl.col, kernel, f->nparams, f->nparams == 1 ? "" : "s", nargs);
-  if (nargs > 64) return ctx_fail(ctx, GR_EINPUT, "error: too many kernel arguments");
+  /* CUDA passes up to 32,764 bytes of parameters; each takes at most 8 */
+  if (nargs > 4095) return ctx_fail(ctx, GR_EINPUT, "%s:%d:%d: error: kernel '%s' has %d parameters, more than a launch can pass (4095)",
+                                    f->decl.file, f->decl.line, f->decl.col, kernel, nargs);
   if (ON_GPU(ctx)) return launch_on_gpu(mod, f, grid, bdim, dyn_shared, args, nargs);
   if (dyn_shared && !mod->km->uses_dyn_shared)
     return ctx_fail(ctx, GR_EINPUT, "error: dynamic shared memory requested but '%s' declares no extern __shared__ array", mod->path);
@@ -1369,9 +1393,10 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   rng_seed(&L->rng, cfg->seed);
   L->ch.r = &L->rng;
   L->ch.x = ctx->explore;
+  L->args = xcalloc((size_t)nargs + 1, sizeof *L->args);
   for (int k = 0; k < nargs; k++) {
     int rc = convert_arg(ctx, f, k, &args[k], &L->args[k]);
-    if (rc) return free(L), rc;
+    if (rc) return free(L->args), free(L), rc;
   }
   /* residency: blocks per SM by threads, shared memory and the block limit */
   int per_sm = cfg->max_blocks_per_sm;
@@ -1448,6 +1473,7 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   free(L->slots); free(L->run); free(L->ready);
   wm_free(L->mem);
   free(L->key.p);
+  free(L->args);
   free(L);
   ctx->L = NULL;
   return rc;
@@ -1691,7 +1717,7 @@ void gr_view_clear(gr_context *ctx, uint32_t gid) {
 int gr_cuda_built(void) { return cuda_built(); }
 
 int gr_cuda_compile_check(const char *path, const char *const *defines, int ndefines, int arch, char *err, size_t errlen) {
-  kir_module *km = front_compile_file(path, defines, ndefines, err, errlen);
+  kir_module *km = front_compile_file(path, NULL, 0, defines, ndefines, NULL, err, errlen);
   if (!km) return GR_EINPUT;
   int nnames;
   const char **names = gpu_names(km, &nnames);

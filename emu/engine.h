@@ -46,6 +46,11 @@ int ctx_fail(gr_context *ctx, int code, const char *fmt, ...) __attribute__((for
 /* Host pointer for [addr, addr+n) of global memory, or NULL with an error set. */
 uint8_t *ctx_global_span(gr_context *ctx, gr_ptr addr, uint64_t n);
 
+/* gr_module_load on text the caller has read already (NULL: read the file),
+ * so that a kernel file that is a pipe is read once. */
+int module_load_text(gr_context *ctx, const char *path, const char *text, size_t len, const char *const *defines,
+                     int ndefines, gr_module **out);
+
 /* script.c, for the litmus runner: the test's header, and the observed
  * outcome after a run ("r1=1 r2=0"), with whether it is the weak one. */
 void script_litmus(const gr_script *s, char *id, size_t idn, char *placement, gr_verdict *v, const char **weak);

@@ -13,6 +13,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -29,12 +32,12 @@ extern char **environ;
 
 /* ---------------------------------------------------------------- types */
 
-typedef enum { TY_VOID, TY_SCALAR, TY_PTR, TY_ARRAY, TY_STRUCT } tyk;
+typedef enum { TY_VOID, TY_SCALAR, TY_PTR, TY_ARRAY, TY_STRUCT, TY_REF } tyk;
 typedef struct type type;
 typedef struct sdef sdef;
-struct type { tyk k; kir_sk sk; type *base; uint64_t n; int vol, cnst, unsized; sdef *s; };
-typedef struct { const char *name; type *ty; uint32_t off; } field;
-struct sdef { const char *name; field *f; int nf; uint32_t size, align; int complete; };
+struct type { tyk k; kir_sk sk; type *base; uint64_t n; int vol, cnst, unsized; sdef *s; uint32_t align; };
+typedef struct { const char *name; type *ty; uint64_t off; } field;
+struct sdef { const char *name; field *f; int nf; uint64_t size; uint32_t align; int complete; };
 
 typedef struct funcdef {
   const char *name;
@@ -44,10 +47,11 @@ typedef struct funcdef {
   type **ptypes;
   size_t body, body_end;    /* token index of '{' and of its matching '}' */
   int is_kernel, is_device, defined, inlining;
+  size_t vis;               /* symbols visible in the body: those declared before it */
   srcpos pos;
 } funcdef;
 
-typedef enum { SYM_REG, SYM_MEM, SYM_GLOBAL, SYM_TYPEDEF, SYM_FUNC, SYM_ECONST } symk;
+typedef enum { SYM_REG, SYM_MEM, SYM_GLOBAL, SYM_TYPEDEF, SYM_FUNC, SYM_ECONST, SYM_ALIAS } symk;
 typedef struct {
   const char *name;
   symk k;
@@ -55,13 +59,20 @@ typedef struct {
   int reg;          /* SYM_REG */
   uint64_t addr;    /* SYM_MEM: constant generic address (shared or local) */
   int gidx;         /* SYM_GLOBAL */
-  int64_t cval;     /* SYM_ECONST */
+  int64_t cval;     /* SYM_ECONST: the constant's bits, of type ty */
   int dyn_shared;   /* SYM_MEM: the extern __shared__ array, placed after static shared */
+  int is_extern;    /* SYM_GLOBAL: a declaration that a definition may follow */
   funcdef *fn;
+  srcpos pos;       /* where it was declared */
+  struct expr *alias; /* SYM_ALIAS: the lvalue a reference is bound to */
 } sym;
 
 typedef enum { E_VOID, E_CONST, E_REG, E_VAR, E_MEM } ek;
-typedef struct { ek k; type *ty; int reg; int32_t off; uint64_t bits; } expr;
+typedef struct expr { ek k; type *ty; int reg; int64_t off; uint64_t bits; } expr;
+
+/* A top-level declaration the device pass left out (host code, or a type
+ * the subset cannot express), so that a use of its name says why. */
+typedef struct { const char *name; const char *why; srcpos pos; } skipped;
 
 typedef struct { int brk, cont; } loopctx;
 typedef struct { int label; int64_t val; int is_default; } caselab;
@@ -99,16 +110,24 @@ typedef struct P {
   fstate *fs;           /* NULL outside function bodies */
   size_t discard_at;    /* token index where an expression whose value is unused begins */
   int depth;            /* nesting of the recursive descent, bounded so that input cannot overflow the C stack */
+  size_t scope_start;   /* first symbol of the innermost scope: redeclarations there are errors */
+  size_t body_scope;    /* a function's parameters: its body's block shares their scope */
+  size_t vis_lo, vis_hi;/* symbols in [vis_lo, vis_hi) are hidden: an inlined body sees only what preceded it */
+  vec skipped;          /* skipped: host-only and unparsable top-level declarations */
+  vec pending;          /* funcdef *: bodies compiled at the end of the file (they call functions defined later) */
+  int may_defer;        /* a call of a declared, not yet defined function defers the body instead of failing */
+  int deferred_hit;
+  size_t max_code;      /* bound on the KIR instructions of one kernel (inlining can multiply code) */
 } P;
 
 #define MAX_NESTING 200
 
-static type ty_void = {TY_VOID, SK_U8, 0, 0, 0, 0, 0, 0};
+static type ty_void = {TY_VOID, SK_U8, 0, 0, 0, 0, 0, 0, 0};
 /* Constant after initialisation, so that contexts can compile in parallel threads. */
-#define SCALAR(sk) {TY_SCALAR, sk, 0, 0, 0, 0, 0, 0}
+#define SCALAR(sk) {TY_SCALAR, sk, 0, 0, 0, 0, 0, 0, 0}
 static type ty_sk[SK_COUNT] = {
   SCALAR(SK_BOOL), SCALAR(SK_I8), SCALAR(SK_U8), SCALAR(SK_I16), SCALAR(SK_U16), SCALAR(SK_I32),
-  SCALAR(SK_U32), SCALAR(SK_I64), SCALAR(SK_U64), SCALAR(SK_F32), SCALAR(SK_F64), {TY_PTR, SK_PTR, &ty_void, 0, 0, 0, 0, 0},
+  SCALAR(SK_U32), SCALAR(SK_I64), SCALAR(SK_U64), SCALAR(SK_F32), SCALAR(SK_F64), {TY_PTR, SK_PTR, &ty_void, 0, 0, 0, 0, 0, 0},
 };
 #undef SCALAR
 
@@ -124,27 +143,39 @@ static _Noreturn void fail(P *p, srcpos pos, const char *fmt, ...) {
   diag_fail(p->d, pos, "%s", buf);
 }
 
+/* No object may reach 2^40 bytes: every size computed from it then fits in
+ * 64 bits without wrapping, and an offset fits a global address's 32 bits
+ * only where checked (KIR_GLOBAL_ADDR). */
+#define MAX_OBJECT ((uint64_t)1 << 40)
+
 static uint32_t ty_align(P *p, type *t);
 static uint64_t ty_size(P *p, type *t, srcpos pos) {
   switch (t->k) {
   case TY_VOID: fail(p, pos, "invalid use of void type");
   case TY_SCALAR: return (uint64_t)kir_sk_size[t->sk];
   case TY_PTR: return 8;
-  case TY_ARRAY: return t->n * ty_size(p, t->base, pos);
+  case TY_ARRAY: {
+    uint64_t es = ty_size(p, t->base, pos);
+    if (es && t->n > MAX_OBJECT / es) fail(p, pos, "array too large (2^40 bytes or more)");
+    return t->n * es;
+  }
   case TY_STRUCT:
     if (!t->s->complete) fail(p, pos, "incomplete type 'struct %s'", t->s->name);
     return t->s->size;
+  case TY_REF: fail(p, pos, "unsupported: the size of a reference");
   }
   return 0;
 }
 static uint32_t ty_align(P *p, type *t) {
+  uint32_t a = 1;
   switch (t->k) {
-  case TY_SCALAR: return (uint32_t)kir_sk_size[t->sk];
-  case TY_PTR: return 8;
-  case TY_ARRAY: return ty_align(p, t->base);
-  case TY_STRUCT: return t->s->align ? t->s->align : 1;
-  default: return 1;
+  case TY_SCALAR: a = (uint32_t)kir_sk_size[t->sk]; break;
+  case TY_PTR: a = 8; break;
+  case TY_ARRAY: a = ty_align(p, t->base); break;
+  case TY_STRUCT: a = t->s->align ? t->s->align : 1; break;
+  default: break;
   }
+  return t->align > a ? t->align : a;   /* __align__ / aligned(N) only raise it */
 }
 
 static type *ty_new(P *p, tyk k) { type *t = arena_alloc(p->a, sizeof *t); t->k = k; return t; }
@@ -175,6 +206,7 @@ static const char *ty_name(P *p, type *t) {
   case TY_PTR: return arena_printf(p->a, "%s%s*", ty_name(p, t->base), t->base->vol ? " volatile" : "");
   case TY_ARRAY: return arena_printf(p->a, "%s[%llu]", ty_name(p, t->base), (unsigned long long)t->n);
   case TY_STRUCT: return arena_printf(p->a, "struct %s", t->s->name);
+  case TY_REF: return arena_printf(p->a, "%s&", ty_name(p, t->base));
   }
   return "?";
 }
@@ -230,16 +262,44 @@ static const char *ident(P *p) {
 
 static sym *lookup(P *p, const char *name) {
   for (size_t k = p->syms.len; k-- > 0;) {
+    if (k >= p->vis_lo && k < p->vis_hi) { k = p->vis_lo; if (!k) break; continue; }
     sym *s = vec_at(&p->syms, k);
     if (!strcmp(s->name, name)) return s;
   }
   return NULL;
 }
-static sym *declare(P *p, const char *name, symk k, type *ty) {
+
+static int same_type(type *a, type *b) {
+  if (a == b) return 1;
+  if (a->k != b->k || a->vol != b->vol || a->cnst != b->cnst) return 0;
+  switch (a->k) {
+  case TY_VOID: return 1;
+  case TY_SCALAR: return a->sk == b->sk;
+  case TY_PTR: case TY_REF: return same_type(a->base, b->base);
+  case TY_ARRAY: return a->n == b->n && same_type(a->base, b->base);
+  case TY_STRUCT: return a->s == b->s;
+  }
+  return 0;
+}
+
+/* Declares a name in the innermost scope.  A second declaration of a name in
+ * one scope is an error, as nvcc makes it, except a typedef repeated with the
+ * same type (the C headers do that). */
+static sym *declare_at(P *p, const char *name, symk k, type *ty, srcpos pos) {
+  size_t lo = p->scope_start;
+  for (size_t j = p->syms.len; j-- > lo;) {
+    sym *o = vec_at(&p->syms, j);
+    if (strcmp(o->name, name)) continue;
+    if (k == SYM_TYPEDEF && o->k == SYM_TYPEDEF && same_type(o->ty, ty)) return o;
+    if (o->pos.file)
+      fail(p, pos, "redefinition of '%s' (first declared at %s:%d:%d)", name, o->pos.file, o->pos.line, o->pos.col);
+    fail(p, pos, "redefinition of '%s'", name);
+  }
   sym *s = vec_push(&p->syms);
-  s->name = name; s->k = k; s->ty = ty;
+  s->name = name; s->k = k; s->ty = ty; s->pos = pos;
   return s;
 }
+static sym *declare(P *p, const char *name, symk k, type *ty) { return declare_at(p, name, k, ty, here(p)); }
 static sdef *find_tag(P *p, const char *name) {
   for (size_t k = p->tags.len; k-- > 0;) {
     sdef *s = *(sdef **)vec_at(&p->tags, k);
@@ -253,6 +313,8 @@ static sdef *find_tag(P *p, const char *name) {
 static int emit(P *p, int op, int dst, int a, int b, int c, int64_t imm, int flags, srcpos pos) {
   fstate *fs = p->fs;
   if (!fs) fail(p, pos, "expression is not constant");
+  if (fs->code.len >= p->max_code)
+    fail(p, pos, "kernel code exceeds %zu KIR instructions (inlining or large struct copies; raise with --max-code)", p->max_code);
   kir_ins *in = vec_push(&fs->code);
   in->op = (uint16_t)op; in->dst = dst; in->a = a; in->b = b; in->c = c; in->imm = imm; in->flags = (uint16_t)flags;
   *(srcpos *)vec_push(&fs->pos) = pos;
@@ -281,8 +343,8 @@ static uint64_t local_alloc(P *p, type *ty, srcpos pos) {
   fstate *fs = p->fs;
   uint32_t al = ty_align(p, ty);
   uint64_t size = ty_size(p, ty, pos);
-  uint64_t off = (fs->frame + al - 1) / al * al;
-  if (off + size > (1u << 20)) fail(p, pos, "local memory of a thread exceeds 1 MiB");
+  uint64_t off = ((uint64_t)fs->frame + al - 1) / al * al;
+  if (size > (1u << 20) || off + size > (1u << 20)) fail(p, pos, "local memory of a thread exceeds 1 MiB");
   fs->frame = (uint32_t)(off + size);
   return KIR_ADDR(SPACE_LOCAL, off);
 }
@@ -369,7 +431,7 @@ static int truth(P *p, expr *e, srcpos pos) {
 
 typedef struct {
   type *ty;
-  int is_typedef, is_global, is_device, is_host, is_shared, is_constant, is_static, is_extern;
+  int is_typedef, is_global, is_device, is_host, is_shared, is_constant, is_static, is_extern, is_constexpr;
   int any;
 } declspec;
 
@@ -378,16 +440,86 @@ static void enter(P *p) {
 }
 static void leave(P *p) { p->depth--; }
 
+static const char *const decl_keywords[] = {"void", "char", "short", "int", "long", "float", "double", "signed", "unsigned",
+  "bool", "_Bool", "struct", "union", "enum", "const", "volatile", "typedef", "static", "extern", "inline",
+  "__global__", "__device__", "__host__", "__shared__", "__constant__", "__managed__", "__forceinline__", "__noinline__",
+  "__inline__", "__inline", "register", "__restrict__", "__restrict", "__launch_bounds__", "__align__", "auto", "constexpr",
+  "__attribute__", "__extension__", "class", NULL};
+
+static int is_decl_keyword(const char *s) {
+  for (int k = 0; decl_keywords[k]; k++) if (!strcmp(s, decl_keywords[k])) return 1;
+  return 0;
+}
+
+static sdef *find_tag(P *p, const char *name);
+
+/* A struct tag names a type by itself, as in C++, unless a variable or
+ * function of that name hides it. */
+static sdef *tag_as_type(P *p, const char *name) {
+  sym *s = lookup(p, name);
+  if (s && s->k != SYM_TYPEDEF) return NULL;
+  return s ? NULL : find_tag(p, name);
+}
+
 static int is_type_start(P *p) {
   token *t = tk(p);
   if (t->kind != TK_IDENT) return 0;
-  static const char *kw[] = {"void", "char", "short", "int", "long", "float", "double", "signed", "unsigned",
-    "bool", "_Bool", "struct", "union", "enum", "const", "volatile", "typedef", "static", "extern", "inline",
-    "__global__", "__device__", "__host__", "__shared__", "__constant__", "__forceinline__", "__noinline__",
-    "__inline__", "register", "__restrict__", "__launch_bounds__", "__align__", "auto", NULL};
-  for (int k = 0; kw[k]; k++) if (!strcmp(t->text, kw[k])) return 1;
+  if (is_decl_keyword(t->text)) return 1;
   sym *s = lookup(p, t->text);
-  return s && s->k == SYM_TYPEDEF;
+  return (s && s->k == SYM_TYPEDEF) || (!s && find_tag(p, t->text));
+}
+
+/* __attribute__((...)), __align__(N), alignas(N) and [[...]]: skipped, but
+ * an alignment they give is returned, since it changes layouts. */
+static expr parse_cond(P *p);
+static int64_t const_int(P *p, expr e, srcpos pos, const char *what);
+static uint32_t parse_attributes(P *p) {
+  uint32_t align = 0;
+  for (;;) {
+    srcpos pos = here(p);
+    if (accept(p, "__align__") || accept(p, "alignas") || accept(p, "_Alignas")) {
+      expect(p, "(");
+      srcpos vp = here(p);
+      int64_t a = const_int(p, parse_cond(p), vp, "an alignment");
+      if (a <= 0 || (a & (a - 1)) || a > 4096) fail(p, vp, "alignment must be a power of two up to 4096");
+      expect(p, ")");
+      if ((uint32_t)a > align) align = (uint32_t)a;
+    } else if (accept(p, "__attribute__") || accept(p, "__attribute")) {
+      expect(p, "(");
+      expect(p, "(");
+      while (!is(p, ")")) {
+        if (tk(p)->kind == TK_EOF) fail(p, pos, "unterminated __attribute__");
+        int aligned = is(p, "aligned") || is(p, "__aligned__");
+        next(p);
+        if (accept(p, "(")) {
+          if (aligned && !is(p, ")")) {
+            srcpos vp = here(p);
+            int64_t a = const_int(p, parse_cond(p), vp, "an alignment");
+            if (a <= 0 || (a & (a - 1)) || a > 4096) fail(p, vp, "alignment must be a power of two up to 4096");
+            if ((uint32_t)a > align) align = (uint32_t)a;
+          }
+          int depth = 1;
+          while (depth) {
+            if (tk(p)->kind == TK_EOF) fail(p, pos, "unterminated __attribute__");
+            if (is(p, "(")) depth++; else if (is(p, ")")) depth--;
+            next(p);
+          }
+        } else if (aligned && align < 16) align = 16;   /* GCC's "biggest alignment" */
+        accept(p, ",");
+      }
+      expect(p, ")");
+      expect(p, ")");
+    } else if (is(p, "[") && is_at(p, 1, "[")) {
+      next(p); next(p);
+      int depth = 2;
+      while (depth) {
+        if (tk(p)->kind == TK_EOF) fail(p, pos, "unterminated [[attribute]]");
+        if (is(p, "[")) depth++; else if (is(p, "]")) depth--;
+        next(p);
+      }
+    } else if (accept(p, "__extension__")) {
+    } else return align;
+  }
 }
 
 static type *parse_declarator(P *p, type *base, const char **name, srcpos *npos, int *is_func);
@@ -403,6 +535,7 @@ static int64_t const_int(P *p, expr e, srcpos pos, const char *what) {
 static void parse_declspec(P *p, declspec *ds) {
   memset(ds, 0, sizeof *ds);
   int nsigned = 0, nunsigned = 0, nshort = 0, nlong = 0, vol = 0, cnst = 0;
+  uint32_t align = 0;
   const char *base = NULL;
   type *named = NULL;
   srcpos start = here(p);
@@ -421,12 +554,20 @@ static void parse_declspec(P *p, declspec *ds) {
     else if (!strcmp(s, "extern")) ds->is_extern = 1;
     else if (!strcmp(s, "inline") || !strcmp(s, "__forceinline__") || !strcmp(s, "__noinline__") ||
              !strcmp(s, "__inline__") || !strcmp(s, "register") || !strcmp(s, "__restrict__")) {}
-    else if (!strcmp(s, "__launch_bounds__") || !strcmp(s, "__align__")) {
+    else if (!strcmp(s, "__launch_bounds__")) {
       next(p); expect(p, "(");
       int depth = 1;
       while (depth && tk(p)->kind != TK_EOF) { if (is(p, "(")) depth++; else if (is(p, ")")) depth--; next(p); }
       continue;
     }
+    else if (!strcmp(s, "__align__") || !strcmp(s, "__attribute__") || !strcmp(s, "__attribute") || !strcmp(s, "alignas") ||
+             !strcmp(s, "_Alignas") || !strcmp(s, "__extension__")) {
+      uint32_t a = parse_attributes(p);
+      if (a > align) align = a;
+      continue;
+    }
+    else if (!strcmp(s, "__managed__")) fail(p, pos, "unsupported: __managed__ memory");
+    else if (!strcmp(s, "constexpr")) { cnst = 1; ds->is_constexpr = 1; }
     else if (!strcmp(s, "const")) cnst = 1;
     else if (!strcmp(s, "volatile")) vol = 1;
     else if (!strcmp(s, "signed")) nsigned++;
@@ -443,29 +584,39 @@ static void parse_declspec(P *p, declspec *ds) {
       if (base || named) fail(p, pos, "two or more data types in declaration specifiers");
       int is_enum = s[0] == 'e';
       next(p);
+      if (is_enum && (is(p, "class") || is(p, "struct"))) fail(p, here(p), "unsupported: scoped enumerations (enum %s)", tk(p)->text);
+      uint32_t sa = parse_attributes(p);
+      srcpos tagpos = here(p);
       const char *tag = tk(p)->kind == TK_IDENT ? ident(p) : NULL;
       if (is_enum) {
+        if (accept(p, ":")) fail(p, here(p), "unsupported: enumerations with an underlying type");
         if (accept(p, "{")) {
           int64_t v = 0;
           while (!accept(p, "}")) {
+            srcpos ep = here(p);
             const char *n = ident(p);
             if (accept(p, "=")) { srcpos vp = here(p); v = const_int(p, parse_cond(p), vp, "an enumerator value"); }
-            sym *e = declare(p, n, SYM_ECONST, sk_type(SK_I32));
+            if (v < INT32_MIN || v > INT32_MAX) fail(p, ep, "enumerator value %lld does not fit an int", (long long)v);
+            sym *e = declare_at(p, n, SYM_ECONST, sk_type(SK_I32), ep);
             e->cval = v++;
             if (!accept(p, ",")) { expect(p, "}"); break; }
           }
+          if (tag) declare_at(p, tag, SYM_TYPEDEF, sk_type(SK_I32), tagpos);  /* C++: the tag is a type name */
         }
         named = sk_type(SK_I32);
         ds->any = 1;
         continue;
       }
       sdef *sd = tag ? find_tag(p, tag) : NULL;
+      if (is(p, ":")) fail(p, here(p), "unsupported: struct inheritance");
       if (is(p, "{")) {
-        if (!sd || sd->complete) {
+        if (sd && sd->complete) fail(p, tagpos, "redefinition of 'struct %s'", tag);
+        if (!sd) {
           sd = arena_alloc(p->a, sizeof *sd);
           sd->name = tag ? tag : "<anonymous>";
           *(sdef **)vec_push(&p->tags) = sd;
         }
+        sd->align = sa;
         parse_struct_body(p, sd);
       } else if (!sd) {
         if (!tag) fail(p, here(p), "expected '{' after 'struct'");
@@ -479,7 +630,10 @@ static void parse_declspec(P *p, declspec *ds) {
       continue;
     } else {
       sym *sy = lookup(p, s);
-      if (sy && sy->k == SYM_TYPEDEF && !base && !named && !nsigned && !nunsigned && !nshort && !nlong) named = sy->ty;
+      int free_slot = !base && !named && !nsigned && !nunsigned && !nshort && !nlong;
+      sdef *sd;
+      if (sy && sy->k == SYM_TYPEDEF && free_slot) named = sy->ty;
+      else if (free_slot && (sd = tag_as_type(p, s))) { named = ty_new(p, TY_STRUCT); named->s = sd; }
       else break;
     }
     ds->any = 1;
@@ -509,13 +663,20 @@ static void parse_declspec(P *p, declspec *ds) {
     }
   }
   ds->ty = ty_qual(p, t, vol, cnst);
+  if (align) {
+    type *a = ty_new(p, ds->ty->k);
+    *a = *ds->ty;
+    a->align = align;
+    ds->ty = a;
+  }
 }
 
 static void parse_struct_body(P *p, sdef *s) {
   enter(p);
   expect(p, "{");
   vec fields; vec_init_arena(&fields, sizeof(field), p->a);
-  uint32_t off = 0, al = 1;
+  uint64_t off = 0;
+  uint32_t al = 1;
   while (!accept(p, "}")) {
     declspec ds;
     parse_declspec(p, &ds);
@@ -525,17 +686,22 @@ static void parse_struct_body(P *p, sdef *s) {
       if (isf) fail(p, np, "unsupported: member functions");
       if (!n) fail(p, np, "unsupported: anonymous struct members");
       if (accept(p, ":")) fail(p, np, "unsupported: bit-fields");
+      if (ft->k == TY_REF) fail(p, np, "unsupported: reference members");
+      for (size_t j = 0; j < fields.len; j++)
+        if (!strcmp(((field *)vec_at(&fields, j))->name, n)) fail(p, np, "duplicate member '%s'", n);
       uint32_t fa = ty_align(p, ft);
       uint64_t fsz = ty_size(p, ft, np);
       off = (off + fa - 1) / fa * fa;
       field *f = vec_push(&fields);
       f->name = n; f->ty = ft; f->off = off;
-      off += (uint32_t)fsz;
+      off += fsz;
+      if (off >= MAX_OBJECT) fail(p, np, "struct too large (2^40 bytes or more)");
       if (fa > al) al = fa;
     } while (accept(p, ","));
     expect(p, ";");
   }
   s->f = fields.data; s->nf = (int)fields.len;
+  if (s->align > al) al = s->align;   /* struct __align__(N) S { ... } */
   s->align = al;
   s->size = (off + al - 1) / al * al;
   s->complete = 1;
@@ -570,26 +736,49 @@ static void parse_params(P *p, funcdef *f) {
 /* Declarators: pointers, a name, array dimensions, or a parameter list. */
 static type *parse_declarator(P *p, type *base, const char **name, srcpos *npos, int *is_func) {
   type *t = base;
-  while (is(p, "*") || is(p, "&")) {
-    if (is(p, "&")) fail(p, here(p), "unsupported: references");
+  parse_attributes(p);
+  while (is(p, "*") || is(p, "&") || is(p, "&&")) {
+    if (is(p, "&&")) fail(p, here(p), "unsupported: rvalue references");
+    if (is(p, "&")) {
+      if (t->k == TY_REF) fail(p, here(p), "reference to a reference");
+      next(p);
+      type *r = ty_new(p, TY_REF);
+      r->base = t;
+      t = r;
+      parse_attributes(p);
+      continue;
+    }
+    if (t->k == TY_REF) fail(p, here(p), "pointer to a reference");
     next(p);
     t = ty_ptr(p, t);
     for (;;) {
       if (accept(p, "const")) t = ty_qual(p, t, 0, 1);
       else if (accept(p, "volatile")) t = ty_qual(p, t, 1, 0);
-      else if (accept(p, "__restrict__") || accept(p, "restrict")) {}
+      else if (accept(p, "__restrict__") || accept(p, "restrict") || accept(p, "__restrict")) {}
+      else if (is(p, "__attribute__")) parse_attributes(p);
       else break;
     }
   }
   *npos = here(p);
   *name = NULL;
   if (is(p, "(")) fail(p, here(p), "unsupported: function pointers and parenthesised declarators");
-  if (tk(p)->kind == TK_IDENT && !is_type_start(p)) *name = ident(p);
+  /* after the specifiers, an identifier is the declared name even where it
+   * names a type elsewhere (typedef unsigned long size_t;) */
+  if (tk(p)->kind == TK_IDENT && !is_decl_keyword(tk(p)->text)) *name = ident(p);
+  if (is(p, "::")) fail(p, here(p), "unsupported: qualified names (::)");
+  uint32_t align = parse_attributes(p);
   if (is(p, "(")) {
     next(p);
     funcdef *f = arena_alloc(p->a, sizeof *f);
     f->ret = t;
     parse_params(p, f);
+    for (;;) {   /* what may follow a parameter list */
+      if (is(p, "__attribute__") || is(p, "[")) { if (is(p, "[") && !is_at(p, 1, "[")) break; parse_attributes(p); }
+      else if (accept(p, "noexcept") || accept(p, "throw")) {
+        if (accept(p, "(")) { int depth = 1; while (depth && tk(p)->kind != TK_EOF) { if (is(p, "(")) depth++; else if (is(p, ")")) depth--; next(p); } }
+      } else if (is(p, "const") || is(p, "override") || is(p, "final")) fail(p, here(p), "unsupported: member functions");
+      else break;
+    }
     *is_func = 1;
     /* stash the parameter list in a pseudo type */
     type *ft = ty_new(p, TY_VOID);
@@ -610,12 +799,15 @@ static type *parse_declarator(P *p, type *base, const char **name, srcpos *npos,
     }
     expect(p, "]");
   }
+  if (nd && t->k == TY_REF) fail(p, *npos, "array of references");
   for (int k = nd - 1; k >= 0; k--) {
     type *a = ty_new(p, TY_ARRAY);
     a->base = t; a->n = dims[k];
     if (k == 0 && unsized) a->unsized = 1;
     t = a;
   }
+  { uint32_t a2 = parse_attributes(p); if (a2 > align) align = a2; }
+  if (align) { type *a = ty_new(p, t->k); *a = *t; if (align > a->align) a->align = align; t = a; }
   return t;
 }
 
@@ -625,6 +817,7 @@ static expr parse_expr(P *p);
 static void discarded_expr(P *p);
 static expr parse_unary(P *p);
 static void compile_inline(P *p, funcdef *f, expr *args, int nargs, expr *res, srcpos pos);
+static const skipped *find_skipped(P *p, const char *name);
 static int builtin_call(P *p, const char *name, srcpos pos, expr *res);
 
 static expr parse_call_args_and_inline(P *p, funcdef *f, srcpos pos) {
@@ -651,7 +844,7 @@ static expr member(P *p, expr e, const char *fname, srcpos pos) {
     field *f = &e.ty->s->f[k];
     if (!strcmp(f->name, fname)) {
       expr m = e;
-      m.off += (int32_t)f->off;
+      m.off += (int64_t)f->off;
       m.ty = ty_qual(p, f->ty, e.ty->vol, e.ty->cnst);
       return m;
     }
@@ -741,9 +934,15 @@ static expr parse_primary(P *p) {
     next(p);
     expr res;
     if (builtin_call(p, name, pos, &res)) return res;
+    const skipped *k = find_skipped(p, name);
+    if (k) fail(p, pos, "'%s' is %s, declared at %s:%d:%d: device code cannot call it", name, k->why, k->pos.file, k->pos.line, k->pos.col);
     fail(p, pos, "implicit declaration of function '%s'", name);
   }
-  if (!s) fail(p, pos, "'%s' undeclared", name);
+  if (!s) {
+    const skipped *k = find_skipped(p, name);
+    if (k) fail(p, pos, "'%s' is %s, declared at %s:%d:%d: device code cannot use it", name, k->why, k->pos.file, k->pos.line, k->pos.col);
+    fail(p, pos, "'%s' undeclared", name);
+  }
   next(p);
   switch (s->k) {
   case SYM_REG: { expr e = {E_VAR, s->ty, s->reg, 0, 0}; return e; }
@@ -759,7 +958,8 @@ static expr parse_primary(P *p) {
     expr e = {E_MEM, s->ty, r, 0, 0};
     return e;
   }
-  case SYM_ECONST: return e_const(sk_type(SK_I32), sem_s32((uint64_t)s->cval));
+  case SYM_ECONST: return e_const(s->ty, (uint64_t)s->cval);
+  case SYM_ALIAS: return *s->alias;
   case SYM_TYPEDEF: fail(p, pos, "unexpected type name '%s'", name);
   case SYM_FUNC: fail(p, pos, "unsupported: function pointers ('%s' used as a value)", name);
   }
@@ -843,7 +1043,7 @@ static expr parse_unary_inner(P *p) {
   if (accept(p, "sizeof")) return parse_sizeof(p, pos);
   if (accept(p, "&")) {
     expr e = parse_unary(p);
-    if (e.k == E_VAR) fail(p, pos, "internal: address of a register variable");
+    if (e.k == E_VAR) fail(p, pos, "unsupported: the address of a variable that a reference parameter is bound to");
     if (e.k != E_MEM) fail(p, pos, "lvalue required as unary '&' operand");
     type *t = ty_ptr(p, e.ty);
     int r = mem_base(p, &e, pos);
@@ -976,12 +1176,12 @@ static void store(P *p, expr *lv, expr v, srcpos pos) {
   /* v already converted to lv's type */
   if (lv->ty->k == TY_STRUCT) {
     if (v.k != E_MEM || v.ty->k != TY_STRUCT || v.ty->s != lv->ty->s) fail(p, pos, "incompatible types in struct assignment");
-    uint32_t size = lv->ty->s->size, al = lv->ty->s->align, step = al >= 8 ? 8 : al >= 4 ? 4 : al >= 2 ? 2 : 1;
+    uint64_t size = lv->ty->s->size, al = lv->ty->s->align, step = al >= 8 ? 8 : al >= 4 ? 4 : al >= 2 ? 2 : 1;
     kir_sk sk = step == 8 ? SK_U64 : step == 4 ? SK_U32 : step == 2 ? SK_U16 : SK_U8;
-    for (uint32_t o = 0; o < size; o += step) {
+    for (uint64_t o = 0; o < size; o += step) {
       int t = reg_new(p, pos);
-      emit(p, OP_LD, t, v.reg, -1, -1, v.off + (int32_t)o, sk | (v.ty->vol ? MF_VOLATILE : 0), pos);
-      emit(p, OP_ST, -1, lv->reg, t, -1, lv->off + (int32_t)o, sk | (lv->ty->vol ? MF_VOLATILE : 0), pos);
+      emit(p, OP_LD, t, v.reg, -1, -1, v.off + (int64_t)o, sk | (v.ty->vol ? MF_VOLATILE : 0), pos);
+      emit(p, OP_ST, -1, lv->reg, t, -1, lv->off + (int64_t)o, sk | (lv->ty->vol ? MF_VOLATILE : 0), pos);
     }
     return;
   }
@@ -1114,11 +1314,13 @@ static expr parse_cond(P *p) {
     fstate *fs = p->fs;
     size_t c0 = fs ? fs->code.len : 0;
     expr a;
+    enter(p);
     a = parse_assign(p);
     if (!take_first && fs) { fs->code.len = c0; fs->pos.len = c0; }
     expect(p, ":");
     size_t c1 = fs ? fs->code.len : 0;
     expr b = parse_cond(p);
+    leave(p);
     if (take_first && fs) { fs->code.len = c1; fs->pos.len = c1; }
     expr chosen = take_first ? a : b;
     if (chosen.k == E_CONST) {
@@ -1132,6 +1334,7 @@ static expr parse_cond(P *p) {
   int lelse = label_new(p), lend = label_new(p);
   branch(p, OP_BRF, cr, lelse, pos);
   int d = reg_new(p, pos);
+  enter(p);
   expr a = parse_assign(p);
   to_rvalue(p, &a, pos);
   int ar = a.ty->k == TY_VOID ? -1 : to_reg(p, &a, pos);
@@ -1141,6 +1344,7 @@ static expr parse_cond(P *p) {
   expect(p, ":");
   label_here(p, lelse);
   expr b = parse_cond(p);
+  leave(p);
   to_rvalue(p, &b, pos);
   type *t = common_type(p, &a, &b, pos);
   if (t->k == TY_VOID) {
@@ -1172,7 +1376,9 @@ static expr parse_assign(P *p) {
   next(p);
   check_lvalue(p, &l, pos, "left operand of assignment");
   int mark = p->fs ? p->fs->nreg : 0;
+  enter(p);   /* a = b = ... and a += b += ... recurse here: bounded like any nesting */
   expr r = parse_assign(p);
+  leave(p);
   if (n > 1) {
     char bop[4] = {0};
     memcpy(bop, op, n - 1);
@@ -1412,11 +1618,11 @@ static void init_mem(P *p, expr lv, srcpos pos) {
         if (k >= lv.ty->n) fail(p, here(p), "excess elements in array initialiser");
         uint64_t es = ty_size(p, lv.ty->base, pos);
         el.ty = lv.ty->base;
-        el.off = lv.off + (int32_t)(k * es);
+        el.off = lv.off + (int64_t)(k * es);
       } else {
         if (k >= (uint64_t)lv.ty->s->nf) fail(p, here(p), "excess elements in struct initialiser");
         el.ty = lv.ty->s->f[k].ty;
-        el.off = lv.off + (int32_t)lv.ty->s->f[k].off;
+        el.off = lv.off + (int64_t)lv.ty->s->f[k].off;
       }
       init_mem(p, el, here(p));
       k++;
@@ -1464,8 +1670,35 @@ static void local_decl(P *p, declspec *ds) {
     type *t = parse_declarator(p, ds->ty, &n, &np, &isf);
     if (isf) fail(p, np, "unsupported: local function declarations");
     if (!n) fail(p, np, "expected an identifier in declaration");
-    if (ds->is_typedef) { declare(p, n, SYM_TYPEDEF, t); continue; }
+    if (ds->is_typedef) {
+      if (t->k == TY_REF) fail(p, np, "unsupported: reference typedefs");
+      declare_at(p, n, SYM_TYPEDEF, t, np);
+      continue;
+    }
     if (t->k == TY_VOID) fail(p, np, "variable '%s' declared void", n);
+    if (t->k == TY_REF) {   /* a local reference: an alias of the lvalue it is bound to */
+      if (ds->is_shared || ds->is_static || ds->is_extern) fail(p, np, "unsupported: %s references", ds->is_shared ? "__shared__" : "static or extern");
+      if (!accept(p, "=")) fail(p, np, "reference '%s' must be initialised", n);
+      srcpos vp = here(p);
+      expr v = parse_assign(p);
+      expr *b = arena_alloc(p->a, sizeof *b);
+      type *rt = t->base;
+      if (v.k == E_VAR || (v.k == E_MEM && v.ty->k != TY_ARRAY)) {
+        if (!same_type(unqual(p, v.ty), unqual(p, rt))) fail(p, vp, "cannot bind a reference to '%s' to a value of type '%s'", ty_name(p, rt), ty_name(p, v.ty));
+        if ((v.ty->cnst && !rt->cnst) || (v.ty->vol && !rt->vol)) fail(p, vp, "binding the reference '%s' drops a qualifier", n);
+        *b = v;
+        b->ty = rt;
+      } else {
+        if (!rt->cnst) fail(p, vp, "a non-const reference needs an lvalue");
+        cast(p, &v, unqual(p, rt), vp);
+        int r = reg_new(p, vp);
+        emit(p, OP_MOV, r, to_reg(p, &v, vp), -1, -1, 0, 0, vp);
+        b->k = E_VAR; b->ty = rt; b->reg = r;
+      }
+      sym *s = declare_at(p, n, SYM_ALIAS, rt, np);
+      s->alias = b;
+      continue;
+    }
     if (t->k == TY_ARRAY && t->unsized && !ds->is_extern) {
       uint64_t cnt = is(p, "=") ? (p->i++, count_init_elems(p)) : 0;
       if (!cnt) fail(p, np, "array size missing in '%s'", n);
@@ -1474,7 +1707,7 @@ static void local_decl(P *p, declspec *ds) {
     }
     if (ds->is_shared) {
       if (is(p, "=")) fail(p, np, "initialization is not supported for __shared__ variables");
-      sym *s = declare(p, n, SYM_MEM, t);
+      sym *s = declare_at(p, n, SYM_MEM, t, np);
       /* one address per declaration, however often its function is inlined */
       for (size_t k = 0; k < p->shared_at.len; k += 2) {
         uint64_t *e = vec_at(&p->shared_at, k);
@@ -1514,13 +1747,13 @@ static void local_decl(P *p, declspec *ds) {
           /* uninitialised locals read as 0: deterministic, like zero-filled memory */
           emit(p, OP_CONST, r, -1, -1, -1, 0, 0, np);
         }
-        sym *s = declare(p, n, SYM_REG, t);
+        sym *s = declare_at(p, n, SYM_REG, t, np);
         s->reg = r;
         continue;
       }
     }
     uint64_t addr = local_alloc(p, t, np);
-    sym *s = declare(p, n, SYM_MEM, t);
+    sym *s = declare_at(p, n, SYM_MEM, t, np);
     s->addr = addr;
     if (accept(p, "=")) {
       int r = reg_new(p, np);
@@ -1615,7 +1848,8 @@ static void parse_stmt_inner(P *p) {
     return;
   }
   if (accept(p, "for")) {
-    size_t scope = p->syms.len;
+    size_t scope = p->syms.len, outer = p->scope_start;
+    p->scope_start = scope;
     expect(p, "(");
     if (is_type_start(p)) { declspec ds; parse_declspec(p, &ds); local_decl(p, &ds); }
     else { if (!is(p, ";")) discarded_expr(p); expect(p, ";"); }
@@ -1645,6 +1879,7 @@ static void parse_stmt_inner(P *p) {
     jump(p, lcond, pos);
     label_here(p, lend);
     p->syms.len = scope;
+    p->scope_start = outer;
     fs->nreg = reg_mark;
     return;
   }
@@ -1756,7 +1991,10 @@ static void parse_stmt_inner(P *p) {
 
 static void parse_block(P *p) {
   expect(p, "{");
-  size_t scope = p->syms.len;
+  size_t scope = p->syms.len, outer = p->scope_start;
+  /* a function's outermost block shares its parameters' scope */
+  p->scope_start = p->body_scope != (size_t)-1 ? p->body_scope : scope;
+  p->body_scope = (size_t)-1;
   int reg_mark = p->fs->nreg;
   while (!is(p, "}")) {
     if (tk(p)->kind == TK_EOF) fail(p, here(p), "expected '}' at end of input");
@@ -1764,6 +2002,7 @@ static void parse_block(P *p) {
   }
   next(p);
   p->syms.len = scope;
+  p->scope_start = outer;
   p->fs->nreg = reg_mark;
 }
 
@@ -1784,7 +2023,10 @@ static void scan_addr_taken(P *p, funcdef *f, vec *out) {
 static void compile_inline(P *p, funcdef *f, expr *args, int nargs, expr *res, srcpos pos) {
   fstate *fs = p->fs;
   if (f->inlining) fail(p, pos, "unsupported: recursion (call of '%s' inside itself)", f->name);
-  if (!f->defined) fail(p, pos, "function '%s' is declared but never defined", f->name);
+  if (!f->defined) {
+    if (p->may_defer) { p->deferred_hit = 1; fail(p, pos, "function '%s' is not defined yet", f->name); }
+    fail(p, pos, "function '%s' is declared but never defined", f->name);
+  }
   if (fs->inl.len >= 64) fail(p, pos, "device functions nested too deeply");
   int ret_reg = -1;
   if (f->ret->k == TY_STRUCT) {
@@ -1795,8 +2037,31 @@ static void compile_inline(P *p, funcdef *f, expr *args, int nargs, expr *res, s
   /* bind arguments: by value, to fresh registers or local memory */
   int preg[32];
   uint64_t paddr[32];
+  expr *bound[32] = {0};
   for (int k = 0; k < nargs; k++) {
     type *pt = f->ptypes[k];
+    if (pt->k == TY_REF) {   /* bound to the caller's lvalue: inlining makes it an alias */
+      type *rt = pt->base;
+      expr *b = arena_alloc(p->a, sizeof *b);
+      if (args[k].k == E_VAR || (args[k].k == E_MEM && args[k].ty->k != TY_ARRAY)) {
+        if (!same_type(unqual(p, args[k].ty), unqual(p, rt)))
+          fail(p, pos, "argument %d of '%s': cannot bind a reference to '%s' to a value of type '%s'", k + 1, f->name,
+               ty_name(p, rt), ty_name(p, args[k].ty));
+        if (args[k].ty->cnst && !rt->cnst) fail(p, pos, "argument %d of '%s': binding a reference to a const object drops the qualifier", k + 1, f->name);
+        if (args[k].ty->vol && !rt->vol) fail(p, pos, "argument %d of '%s': binding a reference to a volatile object drops the qualifier", k + 1, f->name);
+        *b = args[k];
+        b->ty = rt;
+      } else {
+        if (!rt->cnst) fail(p, pos, "argument %d of '%s': a non-const reference needs an lvalue", k + 1, f->name);
+        expr v = args[k];
+        cast(p, &v, unqual(p, rt), pos);
+        int r = reg_new(p, pos);
+        emit(p, OP_MOV, r, to_reg(p, &v, pos), -1, -1, 0, 0, pos);
+        b->k = E_VAR; b->ty = rt; b->reg = r;
+      }
+      bound[k] = b;
+      continue;
+    }
     to_rvalue(p, &args[k], pos);
     if (pt->k == TY_PTR && args[k].ty->k == TY_SCALAR && !(args[k].k == E_CONST && args[k].bits == 0))
       fail(p, pos, "argument %d of '%s' makes pointer from integer without a cast", k + 1, f->name);
@@ -1815,7 +2080,11 @@ static void compile_inline(P *p, funcdef *f, expr *args, int nargs, expr *res, s
       preg[k] = r;
     }
   }
-  size_t saved_i = p->i, scope = p->syms.len;
+  size_t saved_i = p->i, scope = p->syms.len, saved_scope = p->scope_start;
+  size_t saved_lo = p->vis_lo, saved_hi = p->vis_hi;
+  /* the body sees what was declared before it, not the caller's names */
+  p->vis_lo = f->vis; p->vis_hi = scope;
+  p->scope_start = scope;
   vec saved_taken = fs->addr_taken;
   vec taken; vec_init_arena(&taken, sizeof(char *), p->a);
   scan_addr_taken(p, f, &taken);
@@ -1828,8 +2097,13 @@ static void compile_inline(P *p, funcdef *f, expr *args, int nargs, expr *res, s
   for (int k = 0; k < nargs; k++) {
     type *pt = f->ptypes[k];
     if (!f->pnames[k]) continue;
+    if (bound[k]) {
+      sym *s = declare_at(p, f->pnames[k], SYM_ALIAS, bound[k]->ty, pos);
+      s->alias = bound[k];
+      continue;
+    }
     if (pt->k == TY_STRUCT) {  /* a by-value copy in local memory */
-      sym *s = declare(p, f->pnames[k], SYM_MEM, pt);
+      sym *s = declare_at(p, f->pnames[k], SYM_MEM, pt, pos);
       s->addr = paddr[k];
       continue;
     }
@@ -1838,10 +2112,10 @@ static void compile_inline(P *p, funcdef *f, expr *args, int nargs, expr *res, s
       int ar = reg_new(p, pos);
       emit(p, OP_CONST, ar, -1, -1, -1, (int64_t)a, 0, pos);
       emit(p, OP_ST, -1, ar, preg[k], -1, 0, (pt->k == TY_PTR ? SK_PTR : pt->sk), pos);
-      sym *s = declare(p, f->pnames[k], SYM_MEM, pt);
+      sym *s = declare_at(p, f->pnames[k], SYM_MEM, pt, pos);
       s->addr = a;
     } else {
-      sym *s = declare(p, f->pnames[k], SYM_REG, pt);
+      sym *s = declare_at(p, f->pnames[k], SYM_REG, pt, pos);
       s->reg = preg[k];
     }
   }
@@ -1850,12 +2124,15 @@ static void compile_inline(P *p, funcdef *f, expr *args, int nargs, expr *res, s
   int ret_label = ic->ret_label;
   f->inlining = 1;
   p->i = f->body;
+  p->body_scope = scope;
   parse_block(p);
   f->inlining = 0;
   label_here(p, ret_label);
   fs->inl.len--;
   p->i = saved_i;
   p->syms.len = scope;
+  p->scope_start = saved_scope;
+  p->vis_lo = saved_lo; p->vis_hi = saved_hi;
   fs->addr_taken = saved_taken;
   fs->loops = saved_loops;
   fs->cases = saved_cases;
@@ -1952,7 +2229,9 @@ static kir_func *compile_function(P *p, funcdef *f, int keep) {
   fs.last_label_pc = (size_t)-1;
   p->discard_at = (size_t)-1;
   p->fs = &fs;
-  size_t scope = p->syms.len, saved_i = p->i;
+  size_t scope = p->syms.len, saved_i = p->i, saved_scope = p->scope_start;
+  p->vis_lo = f->vis; p->vis_hi = scope;   /* what was declared after it is not visible */
+  p->scope_start = scope;
   scan_addr_taken(p, f, &fs.addr_taken);
   if (!f->is_kernel) {
     /* a device function checked on its own: parameters are opaque values */
@@ -1963,9 +2242,21 @@ static kir_func *compile_function(P *p, funcdef *f, int keep) {
   }
   for (int k = 0; k < f->np; k++) {
     type *pt = f->ptypes[k];
+    if (pt->k == TY_REF) {
+      if (f->is_kernel) fail(p, f->pos, "a __global__ function cannot take a reference parameter ('%s')", f->pnames[k] ? f->pnames[k] : "");
+      /* checked on its own: the reference is an opaque address */
+      int r = reg_new(p, f->pos);
+      emit(p, OP_PARAM, r, -1, -1, -1, k, 0, f->pos);
+      if (!f->pnames[k]) continue;
+      expr *b = arena_alloc(p->a, sizeof *b);
+      b->k = E_MEM; b->ty = pt->base; b->reg = r;
+      sym *s = declare_at(p, f->pnames[k], SYM_ALIAS, pt->base, f->pos);
+      s->alias = b;
+      continue;
+    }
     if (pt->k == TY_STRUCT) {
       if (f->is_kernel) fail(p, f->pos, "unsupported: struct parameter '%s' of a __global__ function", f->pnames[k] ? f->pnames[k] : "");
-      if (f->pnames[k]) { sym *s = declare(p, f->pnames[k], SYM_MEM, pt); s->addr = local_alloc(p, pt, f->pos); }
+      if (f->pnames[k]) { sym *s = declare_at(p, f->pnames[k], SYM_MEM, pt, f->pos); s->addr = local_alloc(p, pt, f->pos); }
       continue;
     }
     int r = reg_new(p, f->pos);
@@ -1976,15 +2267,16 @@ static kir_func *compile_function(P *p, funcdef *f, int keep) {
       int ar = reg_new(p, f->pos);
       emit(p, OP_CONST, ar, -1, -1, -1, (int64_t)a, 0, f->pos);
       emit(p, OP_ST, -1, ar, r, -1, 0, param_sk(pt), f->pos);
-      sym *s = declare(p, f->pnames[k], SYM_MEM, pt);
+      sym *s = declare_at(p, f->pnames[k], SYM_MEM, pt, f->pos);
       s->addr = a;
     } else {
-      sym *s = declare(p, f->pnames[k], SYM_REG, pt);
+      sym *s = declare_at(p, f->pnames[k], SYM_REG, pt, f->pos);
       s->reg = r;
     }
   }
   f->inlining = 1;
   p->i = f->body;
+  p->body_scope = scope;
   parse_block(p);
   f->inlining = 0;
   srcpos endpos = p->t[f->body_end].pos;
@@ -1992,6 +2284,8 @@ static kir_func *compile_function(P *p, funcdef *f, int keep) {
   emit(p, OP_EXIT, -1, -1, -1, -1, 0, 0, endpos);
   p->i = saved_i;
   p->syms.len = scope;
+  p->scope_start = saved_scope;
+  p->vis_lo = p->vis_hi = 0;
   p->fs = NULL;
   if (!keep) return NULL;
   /* the constant pool: one CONST per constant at entry, in registers above the others */
@@ -2082,18 +2376,220 @@ static void skip_body(P *p, funcdef *f) {
   next(p);
 }
 
+/* ------------------------------------------------------------- top level */
+
+static const char *const device_markers[] = {"__global__", "__device__", "__shared__", "__constant__", "__managed__", NULL};
+
+static int is_device_marker(const token *t) {
+  if (t->kind != TK_IDENT) return 0;
+  for (int k = 0; device_markers[k]; k++) if (!strcmp(t->text, device_markers[k])) return 1;
+  return 0;
+}
+
+static int tok_is(const token *t, const char *s) {
+  return (t->kind == TK_PUNCT || t->kind == TK_IDENT) && !strcmp(t->text, s);
+}
+
+/* The end (one past) of the top-level declaration that starts at token i,
+ * found by bracket matching alone, so that it holds for any C++: a ';' at
+ * depth 0, or the '}' that closes a function body, namespace or linkage
+ * block.  The body of a type definition or an initialiser goes on to its ';'.
+ * *dev tells whether a device marker appears in it. */
+static size_t decl_end(P *p, size_t i, int *dev) {
+  int depth = 0, type_head = 0, paren_seen = 0, assign_seen = 0;
+  *dev = 0;
+  for (; i < p->nt; i++) {
+    token *t = &p->t[i];
+    if (t->kind == TK_EOF) return i;
+    if (is_device_marker(t)) *dev = 1;
+    if (t->kind != TK_PUNCT && t->kind != TK_IDENT) continue;
+    if (depth == 0) {
+      if (tok_is(t, ";")) return i + 1;
+      if (tok_is(t, "struct") || tok_is(t, "class") || tok_is(t, "union") || tok_is(t, "enum")) type_head = 1;
+      if (tok_is(t, "(")) paren_seen = 1;
+      if (tok_is(t, "=")) assign_seen = 1;
+    }
+    if (tok_is(t, "(") || tok_is(t, "[") || tok_is(t, "{")) {
+      int body = depth == 0 && tok_is(t, "{") && !assign_seen && !(type_head && !paren_seen);
+      depth++;
+      if (body) {   /* a function body or a block: ends at its '}' */
+        for (i++; i < p->nt && p->t[i].kind != TK_EOF; i++) {
+          token *u = &p->t[i];
+          if (is_device_marker(u)) *dev = 1;
+          if (tok_is(u, "(") || tok_is(u, "[") || tok_is(u, "{")) depth++;
+          else if (tok_is(u, ")") || tok_is(u, "]") || tok_is(u, "}")) { if (--depth == 0) break; }
+        }
+        if (i >= p->nt || p->t[i].kind == TK_EOF) return i < p->nt ? i : p->nt - 1;
+        if (i + 1 < p->nt && tok_is(&p->t[i + 1], ";")) i++;
+        return i + 1;
+      }
+    } else if (tok_is(t, ")") || tok_is(t, "]") || tok_is(t, "}")) {
+      if (depth > 0) depth--;
+    }
+  }
+  return p->nt - 1;
+}
+
+/* The name a declaration most likely declares, for the note a later use of
+ * it gets: the last identifier at depth 0 before '(', '=', '[', ',' or ';'. */
+static const char *decl_name(P *p, size_t i, size_t end, srcpos *pos) {
+  const char *name = NULL;
+  int depth = 0;
+  for (; i < end; i++) {
+    token *t = &p->t[i];
+    if (depth == 0 && t->kind == TK_IDENT && !is_decl_keyword(t->text) && !is_device_marker(t)) { name = t->text; *pos = t->pos; }
+    if (tok_is(t, "{") || tok_is(t, "[") || tok_is(t, "(")) {
+      if (depth == 0 && name && !tok_is(t, "{")) return name;
+      depth++;
+    } else if (tok_is(t, "}") || tok_is(t, "]") || tok_is(t, ")")) depth--;
+    else if (depth == 0 && (tok_is(t, "=") || tok_is(t, ",") || tok_is(t, ";") || tok_is(t, ":"))) return name;
+  }
+  return name;
+}
+
+static void note_skipped(P *p, const char *name, srcpos pos, const char *why) {
+  if (!name) return;
+  skipped *k = vec_push(&p->skipped);
+  k->name = name; k->pos = pos; k->why = why;
+}
+
+static const skipped *find_skipped(P *p, const char *name) {
+  for (size_t k = p->skipped.len; k-- > 0;) {
+    skipped *s = vec_at(&p->skipped, k);
+    if (!strcmp(s->name, name)) return s;
+  }
+  return NULL;
+}
+
+/* Parser state a failed attempt rolls back to. */
+typedef struct { size_t i, nsyms, ntags, nglobals, nshared_at, nkernels, scope; uint32_t shared_off; int dyn_shared, depth; } pstate;
+
+static void reset_inlining(P *p) {
+  for (size_t k = 0; k < p->syms.len; k++) {
+    sym *s = vec_at(&p->syms, k);
+    if (s->k == SYM_FUNC) s->fn->inlining = 0;
+  }
+}
+
+/* Runs fn; on an error, rolls the parser back, leaves the message in msg
+ * and returns 1.  The diagnostic is cleared, so parsing can go on. */
+static int attempt(P *p, void (*fn)(P *, void *), void *arg, char *msg, size_t n) {
+  pstate st = {p->i, p->syms.len, p->tags.len, p->globals.len, p->shared_at.len, p->kernels.len, p->scope_start,
+               p->shared_off, p->dyn_shared, p->depth};
+  jmp_buf *outer = p->d->bail;
+  jmp_buf here;
+  p->d->bail = &here;
+  if (setjmp(here)) {
+    p->d->bail = outer;
+    snprintf(msg, n, "%s", p->d->msg);
+    p->d->failed = 0;
+    p->d->msg[0] = 0;
+    p->i = st.i; p->syms.len = st.nsyms; p->tags.len = st.ntags; p->globals.len = st.nglobals;
+    p->shared_at.len = st.nshared_at; p->kernels.len = st.nkernels; p->scope_start = st.scope;
+    p->shared_off = st.shared_off; p->dyn_shared = st.dyn_shared; p->depth = st.depth;
+    p->fs = NULL; p->vis_lo = p->vis_hi = 0; p->body_scope = (size_t)-1;
+    reset_inlining(p);
+    return 1;
+  }
+  fn(p, arg);
+  p->d->bail = outer;
+  return 0;
+}
+
+/* Raises an error an attempt caught, as if it had not been caught. */
+static _Noreturn void rethrow(P *p, const char *msg) {
+  snprintf(p->d->msg, sizeof p->d->msg, "%s", msg);
+  p->d->failed = 1;
+  longjmp(*p->d->bail, 1);
+}
+
+static void compile_kept(P *p, void *f) {
+  funcdef *fd = f;
+  kir_func *kf = compile_function(p, fd, fd->is_kernel);
+  if (kf) *(kir_func **)vec_push(&p->kernels) = kf;
+}
+
+/* Compiles a kernel (or checks a device function) where it is defined; one
+ * that calls a function declared but not yet defined waits for the end of
+ * the file, as nvcc sees the whole translation unit. */
+static void compile_or_defer(P *p, funcdef *f) {
+  char msg[sizeof p->d->msg];
+  p->may_defer = 1;
+  p->deferred_hit = 0;
+  int failed = attempt(p, compile_kept, f, msg, sizeof msg);
+  p->may_defer = 0;
+  if (!failed) return;
+  if (!p->deferred_hit) rethrow(p, msg);
+  *(funcdef **)vec_push(&p->pending) = f;
+}
+
+static void declaration(P *p, int device);
+
+typedef struct { int device; } declarg;
+static void declaration_cb(P *p, void *a) { declaration(p, ((declarg *)a)->device); }
+
+static const char *const cxx_heads[] = {"template", "namespace", "class", "using", "static_assert", "operator",
+  "typename", "friend", "public", "private", "protected", "virtual", "explicit", "asm", "__asm__", "_Static_assert", NULL};
+
 static void toplevel(P *p) {
   srcpos pos = here(p);
-  token *t = tk(p);
-  if (t->kind == TK_IDENT) {
-    if (!strcmp(t->text, "template")) fail(p, pos, "unsupported: template");
-    if (!strcmp(t->text, "namespace")) fail(p, pos, "unsupported: namespace");
-    if (!strcmp(t->text, "class")) fail(p, pos, "unsupported: class");
-    if (!strcmp(t->text, "using")) fail(p, pos, "unsupported: using");
-    if (!strcmp(t->text, "union")) fail(p, pos, "unsupported: union");
-  }
   if (accept(p, ";")) return;
-  if (!is_type_start(p)) fail(p, pos, "expected a declaration before '%s'", t->text);
+  if (is(p, "extern") && tk_at(p, 1)->kind == TK_STRING) {   /* extern "C" and extern "C++" */
+    next(p);
+    next(p);
+    if (accept(p, "{")) {
+      while (!accept(p, "}")) {
+        if (tk(p)->kind == TK_EOF) fail(p, pos, "unterminated linkage block (extern \"...\" {)");
+        toplevel(p);
+      }
+      return;
+    }
+  }
+  size_t start = p->i;
+  int dev;
+  size_t end = decl_end(p, start, &dev);
+  token *t = tk(p);
+  const char *cxx = NULL;
+  if (t->kind == TK_IDENT)
+    for (int k = 0; cxx_heads[k]; k++) if (!strcmp(t->text, cxx_heads[k])) cxx = cxx_heads[k];
+  if (t->kind != TK_IDENT && !(t->kind == TK_PUNCT && (!strcmp(t->text, "[") || !strcmp(t->text, "::")))) {
+    if (dev) fail(p, pos, "expected a declaration before '%s'", t->text);
+    cxx = t->text;
+  }
+  if (cxx) {
+    /* C++ outside the subset: host code is skipped whatever it holds, as
+     * nvcc's device pass skips it; device code there needs the PTX front end */
+    if (dev) fail(p, pos, "unsupported: %s in device code", cxx);
+    srcpos np = pos;
+    note_skipped(p, decl_name(p, start, end, &np), np, "host-only C++");
+    p->i = end;
+    return;
+  }
+  for (size_t k = start; k < end; k++)
+    if (p->t[k].bad) {
+      if (dev) fail(p, p->t[k].pos, "%s", p->t[k].bad);
+      srcpos np = pos;
+      note_skipped(p, decl_name(p, start, end, &np), np, arena_printf(p->a, "a host declaration the device pass skipped (%s)", p->t[k].bad));
+      p->i = end;
+      return;
+    }
+  if (dev) { declaration(p, 1); return; }
+  /* host code: its types and constants serve the device too; what the
+   * subset cannot read is skipped, and remembered for a use to explain */
+  char msg[sizeof p->d->msg];
+  declarg a = {0};
+  if (attempt(p, declaration_cb, &a, msg, sizeof msg)) {
+    srcpos np = pos;
+    const char *n = decl_name(p, start, end, &np);
+    note_skipped(p, n, np, arena_printf(p->a, "a host declaration the device pass skipped (%s)", msg));
+    p->i = end;
+  }
+}
+
+/* One declaration; `device` when it carries a device marker.  A host
+ * declaration keeps its types, enumerators and integer constants. */
+static void declaration(P *p, int device) {
+  if (!is_type_start(p)) fail(p, here(p), "expected a declaration before '%s'", tk(p)->text);
   declspec ds;
   parse_declspec(p, &ds);
   if (accept(p, ";")) return;
@@ -2104,16 +2600,25 @@ static void toplevel(P *p) {
     if (isf) {
       funcdef *f = (funcdef *)(void *)ty->base;
       f->name = n; f->pos = np;
+      if (!device || (!ds.is_global && !ds.is_device)) {
+        /* host functions do not exist on the device: skipped, as nvcc's device pass does */
+        note_skipped(p, n, np, "a host function");
+        if (is(p, "{")) { funcdef tmp; memset(&tmp, 0, sizeof tmp); skip_body(p, &tmp); return; }
+        continue;
+      }
       f->is_kernel = ds.is_global;
       f->is_device = ds.is_device && !ds.is_global;
       if (ds.is_global && f->ret->k != TY_VOID) fail(p, np, "a __global__ function must return void");
       if (ds.is_global && ds.is_device) fail(p, np, "a function cannot be both __global__ and __device__");
+      if (f->ret->k == TY_REF) fail(p, np, "unsupported: functions returning references");
       sym *old = lookup(p, n);
       if (old && old->k == SYM_FUNC) {
-        if (old->fn->np != f->np) fail(p, np, "conflicting types for '%s'", n);
+        int same = old->fn->np == f->np && same_type(old->fn->ret, f->ret) && old->fn->is_kernel == f->is_kernel;
+        for (int k = 0; same && k < f->np; k++) same = same_type(unqual(p, old->fn->ptypes[k]), unqual(p, f->ptypes[k]));
+        if (!same) fail(p, np, "conflicting types for '%s' (declared at %s:%d:%d; overloading is outside the subset)", n, old->pos.file, old->pos.line, old->pos.col);
         f = old->fn;
       } else {
-        sym *s = declare(p, n, SYM_FUNC, &ty_void);
+        sym *s = declare_at(p, n, SYM_FUNC, &ty_void, np);
         s->fn = f;
       }
       if (is(p, "{")) {
@@ -2121,24 +2626,50 @@ static void toplevel(P *p) {
         /* re-read the declarator's parameter names from this definition */
         funcdef *def = (funcdef *)(void *)ty->base;
         f->pnames = def->pnames; f->ptypes = def->ptypes; f->pos = np;
-        f->is_kernel |= ds.is_global; f->is_device |= ds.is_device && !ds.is_global;
+        for (int k = 0; k < f->np; k++)
+          for (int j = 0; j < k; j++)
+            if (f->pnames[k] && f->pnames[j] && !strcmp(f->pnames[k], f->pnames[j])) fail(p, np, "redefinition of parameter '%s' of '%s'", f->pnames[k], n);
         f->defined = 1;
+        f->vis = p->syms.len;
         skip_body(p, f);
-        if (f->is_kernel) {
-          kir_func *kf = compile_function(p, f, 1);
-          *(kir_func **)vec_push(&p->kernels) = kf;
-        } else if (f->is_device) {
-          compile_function(p, f, 0);  /* type-check even if never called */
-        }
-        /* host-only functions are skipped, as nvcc's device pass does */
+        compile_or_defer(p, f);
         return;
       }
       continue;
     }
-    if (ds.is_typedef) { declare(p, n, SYM_TYPEDEF, ty); continue; }
+    if (ds.is_typedef) {
+      if (ty->k == TY_REF) fail(p, np, "unsupported: reference typedefs");
+      declare_at(p, n, SYM_TYPEDEF, ty, np);
+      continue;
+    }
     if (ty->k == TY_VOID) fail(p, np, "variable '%s' declared void", n);
+    if (ty->k == TY_REF) fail(p, np, "unsupported: references at file scope");
+    if (!device || (!ds.is_shared && !ds.is_device && !ds.is_constant)) {
+      /* host variables do not exist on the device; an integer constant
+       * initialised by a constant expression is usable there, as in CUDA */
+      if (accept(p, "=")) {
+        if (ty->cnst && !ty->vol && ty->k == TY_SCALAR && (is_int(ty) || ds.is_constexpr)) {
+          srcpos vp = here(p);
+          expr v = parse_assign(p);
+          if (v.k != E_CONST) fail(p, vp, "initialiser of '%s' is not a constant expression", n);
+          type *u = unqual(p, ty);
+          cast(p, &v, u, vp);
+          sym *s = declare_at(p, n, SYM_ECONST, u, np);
+          s->cval = (int64_t)v.bits;
+          continue;
+        }
+        int depth = 0;
+        while (tk(p)->kind != TK_EOF && !(depth == 0 && (is(p, ",") || is(p, ";")))) {
+          if (is(p, "{") || is(p, "(")) depth++;
+          if (is(p, "}") || is(p, ")")) depth--;
+          next(p);
+        }
+      }
+      note_skipped(p, n, np, "a host variable");
+      continue;
+    }
     if (ds.is_shared) {
-      sym *s = declare(p, n, SYM_MEM, ty);
+      sym *s = declare_at(p, n, SYM_MEM, ty, np);
       if (ds.is_extern) {
         if (ty->k != TY_ARRAY || !ty->unsized) fail(p, np, "extern __shared__ must be an unsized array");
         s->dyn_shared = 1;
@@ -2147,15 +2678,10 @@ static void toplevel(P *p) {
         if (is(p, "=")) fail(p, np, "initialization is not supported for __shared__ variables");
         uint32_t al = ty_align(p, ty);
         uint64_t off = (p->shared_off + al - 1) / al * al, size = ty_size(p, ty, np);
-        if (off + size > (1u << 30)) fail(p, np, "__shared__ memory too large");
+        if (size > (1u << 30) || off + size > (1u << 30)) fail(p, np, "__shared__ memory too large");
         s->addr = KIR_ADDR(SPACE_SHARED, off);
         p->shared_off = (uint32_t)(off + size);
       }
-      continue;
-    }
-    if (!ds.is_device && !ds.is_constant) {
-      /* host globals: skipped, they do not exist on the device */
-      if (accept(p, "=")) { int depth = 0; while (tk(p)->kind != TK_EOF && !(depth == 0 && (is(p, ",") || is(p, ";")))) { if (is(p, "{") || is(p, "(")) depth++; if (is(p, "}") || is(p, ")")) depth--; next(p); } }
       continue;
     }
     if (ty->k == TY_ARRAY && ty->unsized) {
@@ -2166,6 +2692,18 @@ static void toplevel(P *p) {
     }
     uint64_t size = ty_size(p, ty, np);
     if (size > (1ull << 31)) fail(p, np, "__device__ variable '%s' too large", n);
+    /* __constant__ memory is read-only to kernels: writes are compile errors */
+    if (ds.is_constant) ty = ty_qual(p, ty, 0, 1);
+    sym *old = lookup(p, n);
+    if (old && old->k == SYM_GLOBAL && old->is_extern && same_type(unqual(p, old->ty), unqual(p, ty))) {
+      /* extern __device__ T x; ... __device__ T x = ...; */
+      if (ds.is_extern) continue;
+      old->is_extern = 0;
+      kir_global *g = vec_at(&p->globals, (size_t)old->gidx);
+      g->decl = np;
+      if (accept(p, "=")) { if (!g->init) g->init = arena_alloc(p->a, size ? size : 1); init_bytes(p, ty, g->init, np); }
+      continue;
+    }
     kir_global *g = vec_push(&p->globals);
     g->name = n;
     g->size = (uint32_t)size;
@@ -2173,11 +2711,16 @@ static void toplevel(P *p) {
     type *et = ty;
     while (et->k == TY_ARRAY) et = et->base;
     g->elem = et->k == TY_SCALAR ? et->sk : et->k == TY_PTR ? SK_PTR : SK_U8;
-    g->init = arena_alloc(p->a, size ? size : 1);
+    g->init = NULL;   /* zeros unless initialised: no second copy of a large array */
     g->decl = np;
-    sym *s = declare(p, n, SYM_GLOBAL, ty);
+    sym *s = declare_at(p, n, SYM_GLOBAL, ty, np);
     s->gidx = (int)p->globals.len - 1;
-    if (accept(p, "=")) init_bytes(p, ty, g->init, np);
+    s->is_extern = ds.is_extern;
+    if (accept(p, "=")) {
+      if (ds.is_extern) fail(p, np, "an extern declaration cannot be initialised");
+      g->init = arena_alloc(p->a, size ? size : 1);
+      init_bytes(p, ty, g->init, np);
+    }
   } while (accept(p, ","));
   expect(p, ";");
 }
@@ -2192,7 +2735,11 @@ static void fix_dyn_shared(kir_module *m) {
   }
 }
 
-kir_module *front_compile(const char *file, const char *text, size_t len, int from_cpp, char *err, size_t errlen) {
+/* main_text: the original file as read, for the lexer's column recovery
+ * (which must not open a pipe a second time). */
+static kir_module *front_compile_text(const char *file, const char *text, size_t len, int from_cpp,
+                                      const char *main_text, size_t main_len, const front_limits *lim,
+                                      char *err, size_t errlen) {
   kir_module *m = xcalloc(1, sizeof *m);
   diag d;
   memset(&d, 0, sizeof d);
@@ -2206,19 +2753,29 @@ kir_module *front_compile(const char *file, const char *text, size_t len, int fr
     kir_module_free(m);
     return NULL;
   }
-  p->t = lex_all(p->a, &d, file, text, len, from_cpp, &p->nt);
+  p->t = lex_all(p->a, &d, file, text, len, from_cpp, main_text, main_len, &p->nt);
   vec_init_arena(&p->syms, sizeof(sym), p->a);
   vec_init_arena(&p->tags, sizeof(sdef *), p->a);
   vec_init_arena(&p->globals, sizeof(kir_global), p->a);
   vec_init_arena(&p->kernels, sizeof(kir_func *), p->a);
   vec_init_arena(&p->shared_at, sizeof(uint64_t), p->a);
+  vec_init_arena(&p->skipped, sizeof(skipped), p->a);
+  vec_init_arena(&p->pending, sizeof(funcdef *), p->a);
+  p->body_scope = (size_t)-1;
+  p->max_code = lim && lim->max_code ? lim->max_code : FRONT_MAX_CODE;
   /* the fixed-width integer names kernels use without including stdint.h */
   static const struct { const char *n; kir_sk sk; } td[] = {
     {"int8_t", SK_I8}, {"uint8_t", SK_U8}, {"int16_t", SK_I16}, {"uint16_t", SK_U16}, {"int32_t", SK_I32},
     {"uint32_t", SK_U32}, {"int64_t", SK_I64}, {"uint64_t", SK_U64}, {"size_t", SK_U64}, {"uint", SK_U32},
     {"ptrdiff_t", SK_I64}, {"intptr_t", SK_I64}, {"uintptr_t", SK_U64}};
   for (size_t k = 0; k < sizeof td / sizeof td[0]; k++) declare(p, td[k].n, SYM_TYPEDEF, sk_type(td[k].sk));
+  p->scope_start = p->syms.len;   /* the file may redefine those names */
   while (tk(p)->kind != TK_EOF) toplevel(p);
+  /* bodies that called functions defined later in the file */
+  for (size_t k = 0; k < p->pending.len; k++) {
+    funcdef *f = *(funcdef **)vec_at(&p->pending, k);
+    compile_kept(p, f);
+  }
   m->funcs = p->kernels.data;
   m->nfuncs = (int)p->kernels.len;
   m->globals = p->globals.data;
@@ -2229,48 +2786,124 @@ kir_module *front_compile(const char *file, const char *text, size_t len, int fr
   return m;
 }
 
-char *front_read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
+kir_module *front_compile(const char *file, const char *text, size_t len, int from_cpp, const front_limits *lim,
+                          char *err, size_t errlen) {
+  return front_compile_text(file, text, len, from_cpp, NULL, 0, lim, err, errlen);
+}
+
+char *front_read_file(const char *path, size_t max, size_t *len, char *err, size_t errlen) {
+  if (!max) max = FRONT_MAX_SOURCE;
+  int fd = open(path, O_RDONLY);
+  if (fd < 0) { snprintf(err, errlen, "%s: error: cannot open file: %s", path, strerror(errno)); return NULL; }
+  struct stat st;
+  if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    close(fd);
+    snprintf(err, errlen, "%s: error: is a directory, not a kernel file", path);
+    return NULL;
+  }
   size_t cap = 4096, n = 0;
   char *buf = xmalloc(cap);
-  size_t r;
-  while ((r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-    n += r;
-    if (cap - n - 1 == 0) { cap *= 2; buf = xrealloc(buf, cap); }
+  for (;;) {
+    if (cap - n < 2) {
+      if (cap > max) break;
+      cap *= 2;
+      buf = xrealloc(buf, cap);
+    }
+    ssize_t r = read(fd, buf + n, cap - n - 1);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) {
+      snprintf(err, errlen, "%s: error: cannot read file: %s", path, strerror(errno));
+      close(fd); free(buf);
+      return NULL;
+    }
+    if (r == 0) break;
+    n += (size_t)r;
+    if (n > max) break;
   }
-  int bad = ferror(f);
-  fclose(f);
-  if (bad) { free(buf); return NULL; }
+  close(fd);
+  if (n > max) {
+    snprintf(err, errlen, "%s: error: the file is larger than %zu bytes (raise the bound with --max-source)", path, max);
+    free(buf);
+    return NULL;
+  }
   buf[n] = 0;
   if (len) *len = n;
   return buf;
 }
 
-/* Runs the kernel preprocessor and captures its output. */
-static char *run_cpp(const char *path, const char *const *defines, int ndef, size_t *outlen, char *err, size_t errlen) {
-  int ndefs = ndef + 8;
-  char **argv = xcalloc((size_t)ndefs + 8, sizeof(char *));
-  int ac = 0;
+const char *front_include_dir(void) {
+  const char *env = getenv("GPURACE_INCLUDE");
+  if (env && *env) return env;
+#ifdef GR_SOURCE_INCLUDE
+  if (access(GR_SOURCE_INCLUDE "/cuda_runtime.h", R_OK) == 0) return GR_SOURCE_INCLUDE;
+#endif
+#ifdef GR_INSTALL_INCLUDE
+  return GR_INSTALL_INCLUDE;
+#else
+  return "emu/include";
+#endif
+}
+
+/* cpp's message for a failure: its first "error:" line, which a long chain
+ * of "In file included from" lines (a self-#include) would otherwise hide. */
+static void cpp_message(char *ebuf, size_t en, char *err, size_t errlen) {
+  while (en && ebuf[en - 1] == '\n') ebuf[--en] = 0;
+  char *line = ebuf, *pick = NULL;
+  while (line && *line) {
+    char *nl = strchr(line, '\n');
+    if (nl) *nl = 0;
+    if (!pick && (strstr(line, "error:") || strstr(line, "fatal error:"))) pick = line;
+    if (nl) *nl = '\n';
+    line = nl ? nl + 1 : NULL;
+  }
+  if (pick) {
+    char *nl = strchr(pick, '\n');
+    if (nl) *nl = 0;
+    snprintf(err, errlen, "%s", pick);
+  } else snprintf(err, errlen, "%s", en ? ebuf : "error: the preprocessor failed");
+}
+
+/* Runs the kernel preprocessor as nvcc's device pass would, and captures
+ * its output, at most `max` bytes of it. */
+static char *run_cpp(const char *path, const char *const *defines, int ndef, size_t max, size_t *outlen, char *err, size_t errlen) {
+  char **argv = xcalloc((size_t)ndef + 20, sizeof(char *));
+  char **owned = xcalloc((size_t)ndef + 3, sizeof(char *));
+  int ac = 0, no = 0;
   argv[ac++] = (char *)GR_KERNEL_CPP;
   argv[ac++] = (char *)"-x";
-  argv[ac++] = (char *)"c";
+  argv[ac++] = (char *)"c++";
+  argv[ac++] = (char *)"-std=c++17";
   argv[ac++] = (char *)"-D__CUDACC__";
+  argv[ac++] = (char *)"-D__NVCC__";
   argv[ac++] = (char *)"-D__GPURACE__";
-  char **owned = xcalloc((size_t)ndef + 1, sizeof(char *));
+  {
+    char b[64];
+    snprintf(b, sizeof b, "-D__CUDA_ARCH__=%d", FRONT_CUDA_ARCH);
+    owned[no++] = xstrdup(b);
+    argv[ac++] = owned[no - 1];
+  }
+  const char *inc = front_include_dir();
+  size_t il = strlen(inc) + 3;
+  owned[no] = xmalloc(il);
+  snprintf(owned[no], il, "-I%s", inc);
+  argv[ac++] = owned[no++];
+  argv[ac++] = (char *)"-include";
+  argv[ac++] = (char *)"cuda_runtime.h";
+  char **defs = xcalloc((size_t)ndef + 1, sizeof(char *));
   for (int k = 0; k < ndef; k++) {
     size_t l = strlen(defines[k]) + 3;
-    owned[k] = xmalloc(l);
-    snprintf(owned[k], l, "-D%s", defines[k]);
-    argv[ac++] = owned[k];
+    defs[k] = xmalloc(l);
+    snprintf(defs[k], l, "-D%s", defines[k]);
+    argv[ac++] = defs[k];
   }
   argv[ac++] = (char *)path;
   argv[ac] = NULL;
-  int out[2], errp[2];
-  char *result = NULL;
+  int out[2] = {-1, -1}, errp[2] = {-1, -1};
+  char *result = NULL, *buf = NULL;
   if (pipe(out) || pipe(errp)) { snprintf(err, errlen, "error: cannot create a pipe for the preprocessor"); goto done; }
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&fa, out[1], 1);
   posix_spawn_file_actions_adddup2(&fa, errp[1], 2);
   posix_spawn_file_actions_addclose(&fa, out[0]);
@@ -2284,53 +2917,112 @@ static char *run_cpp(const char *path, const char *const *defines, int ndef, siz
     close(out[0]); close(errp[0]);
     goto done;
   }
-  /* read both pipes; stderr is small, read it after stdout closes */
-  size_t cap = 65536, n = 0;
-  char *buf = xmalloc(cap);
-  for (;;) {
-    if (cap - n < 4096) { cap *= 2; buf = xrealloc(buf, cap); }
-    ssize_t r = read(out[0], buf + n, cap - n - 1);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) break;
-    n += (size_t)r;
+  /* both pipes at once, so that neither can fill and stall the other; the
+   * output is bounded, so that an #include of /dev/zero cannot grow forever */
+  size_t cap = 65536, n = 0, en = 0;
+  buf = xmalloc(cap);
+  char ebuf[16384];
+  int open_out = 1, open_err = 1, too_big = 0;
+  while (open_out || open_err) {
+    struct pollfd pf[2];
+    int np = 0;
+    if (open_out) { pf[np].fd = out[0]; pf[np].events = POLLIN; np++; }
+    if (open_err) { pf[np].fd = errp[0]; pf[np].events = POLLIN; np++; }
+    if (poll(pf, (nfds_t)np, -1) < 0) { if (errno == EINTR) continue; break; }
+    for (int k = 0; k < np; k++) {
+      if (!(pf[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      if (pf[k].fd == out[0]) {
+        if (cap - n < 4096) { cap *= 2; buf = xrealloc(buf, cap); }
+        ssize_t r = read(out[0], buf + n, cap - n - 1);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) { open_out = 0; continue; }
+        n += (size_t)r;
+        if (n > max) { too_big = 1; open_out = open_err = 0; }
+      } else {
+        char sink[4096];
+        ssize_t r = read(errp[0], en < sizeof ebuf - 1 ? ebuf + en : sink,
+                         en < sizeof ebuf - 1 ? sizeof ebuf - 1 - en : sizeof sink);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) { open_err = 0; continue; }
+        if (en < sizeof ebuf - 1) en += (size_t)r;
+      }
+    }
   }
-  buf[n] = 0;
-  char ebuf[2048];
-  size_t en = 0;
-  for (;;) {
-    ssize_t r = read(errp[0], ebuf + en, sizeof ebuf - en - 1);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) break;
-    en += (size_t)r;
-    if (en >= sizeof ebuf - 1) break;
-  }
+  if (too_big) kill(pid, SIGKILL);
+  buf[n < cap ? n : cap - 1] = 0;
   ebuf[en] = 0;
   close(out[0]); close(errp[0]);
   int st;
   while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+  if (too_big) {
+    snprintf(err, errlen, "%s: error: the preprocessed text exceeds %zu bytes (an #include of a device, or macros that expand without end?); raise the bound with --max-source", path, max);
+    goto done;
+  }
   if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-    while (en && (ebuf[en - 1] == '\n')) ebuf[--en] = 0;
-    snprintf(err, errlen, "%s", en ? ebuf : "error: the preprocessor failed");
-    free(buf);
+    cpp_message(ebuf, en, err, errlen);
     goto done;
   }
   result = buf;
+  buf = NULL;
   *outlen = n;
 done:
-  for (int k = 0; k < ndef; k++) free(owned[k]);
+  free(buf);
+  for (int k = 0; k < ndef; k++) free(defs[k]);
+  for (int k = 0; k < no; k++) free(owned[k]);
+  free(defs);
   free(owned);
   free(argv);
   return result;
 }
 
-kir_module *front_compile_file(const char *path, const char *const *defines, int ndefines, char *err, size_t errlen) {
-  FILE *f = fopen(path, "rb");
-  if (!f) { snprintf(err, errlen, "%s: error: cannot open file: %s", path, strerror(errno)); return NULL; }
-  fclose(f);
+/* A kernel file that is not a regular file (a pipe, a FIFO, /dev/stdin) is
+ * read once, by the caller; the preprocessor then reads a temporary copy
+ * that starts with a line marker naming the original. */
+static char *copy_for_cpp(const char *path, const char *text, size_t len, char *err, size_t errlen) {
+  const char *dir = getenv("TMPDIR");
+  if (!dir || !*dir) dir = "/tmp";
+  size_t pl = strlen(dir) + 32;
+  char *tmp = xmalloc(pl);
+  snprintf(tmp, pl, "%s/gpurace-XXXXXX", dir);
+  int fd = mkstemp(tmp);
+  if (fd < 0) { snprintf(err, errlen, "%s: error: cannot create a temporary copy for the preprocessor: %s", path, strerror(errno)); free(tmp); return NULL; }
+  FILE *f = fdopen(fd, "wb");
+  int ok = f != NULL;
+  if (ok) {
+    fputs("# 1 \"", f);
+    for (const char *c = path; *c; c++) { if (*c == '"' || *c == '\\') fputc('\\', f); fputc(*c, f); }
+    fputs("\"\n", f);
+    ok = fwrite(text, 1, len, f) == len;
+    ok = (fclose(f) == 0) && ok;
+  } else close(fd);
+  if (!ok) { snprintf(err, errlen, "%s: error: cannot write a temporary copy for the preprocessor", path); unlink(tmp); free(tmp); return NULL; }
+  return tmp;
+}
+
+kir_module *front_compile_file(const char *path, const char *text, size_t len, const char *const *defines,
+                               int ndefines, const front_limits *lim, char *err, size_t errlen) {
+  size_t max = lim && lim->max_source ? lim->max_source : FRONT_MAX_SOURCE;
+  char *owned_text = NULL;
+  if (!text) {
+    owned_text = front_read_file(path, max, &len, err, errlen);
+    if (!owned_text) return NULL;
+    text = owned_text;
+  } else if (len > max) {
+    snprintf(err, errlen, "%s: error: the file is larger than %zu bytes (raise the bound with --max-source)", path, max);
+    return NULL;
+  }
+  struct stat st;
+  char *tmp = NULL;
+  if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+    tmp = copy_for_cpp(path, text, len, err, errlen);
+    if (!tmp) { free(owned_text); return NULL; }
+  }
   size_t n = 0;
-  char *text = run_cpp(path, defines, ndefines, &n, err, errlen);
-  if (!text) return NULL;
-  kir_module *m = front_compile(path, text, n, 1, err, errlen);
-  free(text);
+  char *pp = run_cpp(tmp ? tmp : path, defines, ndefines, max, &n, err, errlen);
+  if (tmp) { unlink(tmp); free(tmp); }
+  kir_module *m = NULL;
+  if (pp) m = front_compile_text(path, pp, n, 1, text, len, lim, err, errlen);
+  free(pp);
+  free(owned_text);
   return m;
 }

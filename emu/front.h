@@ -1,6 +1,9 @@
-/* front: the CUDA C subset front end.  Preprocesses a kernel file with the
- * system cpp, then parses, type-checks and lowers it to KIR in one pass
- * (device functions are inlined at each call by re-reading their tokens). */
+/* front: the CUDA C subset front end.  Preprocesses a kernel file as nvcc's
+ * device pass does (C++ mode, __CUDACC__ and __CUDA_ARCH__ defined, the
+ * project's own cuda_runtime.h included first), skips host code whatever it
+ * holds, then parses, type-checks and lowers the device code to KIR in one
+ * pass (device functions are inlined at each call by re-reading their
+ * tokens). */
 #ifndef GR_FRONT_H
 #define GR_FRONT_H
 
@@ -8,18 +11,38 @@
 
 #include "kir.h"
 
+/* Bounds on what an input can make the front end spend; 0 means the default. */
+typedef struct {
+  size_t max_code;      /* KIR instructions of one kernel, after inlining */
+  size_t max_source;    /* bytes of a kernel file, and of its preprocessed text */
+} front_limits;
+#define FRONT_MAX_CODE ((size_t)1 << 20)
+#define FRONT_MAX_SOURCE ((size_t)64 << 20)
+
+/* The __CUDA_ARCH__ the device pass defines (sm_70: the oldest architecture
+ * current CUDA compiles for by default); -D__CUDA_ARCH__=N overrides it. */
+#define FRONT_CUDA_ARCH 700
+
 /* Compiles source text.  With `from_cpp`, the text is cpp output whose line
  * markers point at the original files.  On failure returns NULL and writes
  * "file:line:col: error: ..." to err. */
-kir_module *front_compile(const char *file, const char *text, size_t len, int from_cpp,
+kir_module *front_compile(const char *file, const char *text, size_t len, int from_cpp, const front_limits *lim,
                           char *err, size_t errlen);
 
-/* Runs cpp (with -D defines "NAME" or "NAME=VALUE") on `path`, then compiles.
- * On failure returns NULL with the message in err. */
-kir_module *front_compile_file(const char *path, const char *const *defines, int ndefines,
-                               char *err, size_t errlen);
+/* Runs cpp (with -D defines "NAME" or "NAME=VALUE") on the file, then
+ * compiles.  `text` is the file's contents where the caller has read them
+ * already (a pipe or FIFO can be read once only), else NULL. */
+kir_module *front_compile_file(const char *path, const char *text, size_t len, const char *const *defines,
+                               int ndefines, const front_limits *lim, char *err, size_t errlen);
 
-/* Reads a whole file into a malloc'd NUL-terminated buffer; NULL if unreadable. */
-char *front_read_file(const char *path, size_t *len);
+/* Reads a whole file (a regular file, pipe or FIFO) into a malloc'd
+ * NUL-terminated buffer, up to `max` bytes (0: FRONT_MAX_SOURCE).  NULL
+ * with a message in err if it cannot be read or is larger. */
+char *front_read_file(const char *path, size_t max, size_t *len, char *err, size_t errlen);
+
+/* The include directory of the device pass (cuda_runtime.h and friends):
+ * $GPURACE_INCLUDE, else the source tree's emu/include, else the installed
+ * copy. */
+const char *front_include_dir(void);
 
 #endif

@@ -60,6 +60,10 @@ typedef struct {
   uint32_t shared_per_sm;
   gr_memory memory;           /* default sc, or weak where GPURACE_MEMORY=weak is set */
   gr_backend backend;         /* default emu */
+  uint64_t max_code;          /* KIR instructions of one kernel after inlining (default 2^20) */
+  uint64_t max_source;        /* bytes of a kernel file and of its preprocessed text (default 64 MiB) */
+  int keep_going;             /* a memory error is reported and the access dropped (a load yields 0);
+                                 the launch runs on and fails at its end with every error */
 } gr_config;
 
 /* Fills in the defaults.  The environment variable GPURACE_MEMORY (sc or
@@ -68,10 +72,10 @@ typedef struct {
 void gr_config_default(gr_config *cfg);
 /* One command-line option of a configuration, shared by every front end:
  * --seed N, --sched rr|random, --memory sc|weak, --sms N, --max-steps N,
- * --backend emu|cuda.
- * Returns the number of words taken (2: `opt` and `val`), 0 when `opt`
- * is not one of them, -1 on a missing (NULL) or bad value, with the
- * message in err. */
+ * --backend emu|cuda, --max-code N, --max-source BYTES, --keep-going.
+ * Returns the number of words taken (2: `opt` and `val`; 1 for a flag), 0
+ * when `opt` is not one of them, -1 on a missing (NULL) or bad value, with
+ * the message in err. */
 int gr_config_option(gr_config *cfg, const char *opt, const char *val, char *err, size_t errlen);
 
 typedef struct gr_context gr_context;

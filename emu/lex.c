@@ -4,9 +4,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Original files, loaded on demand to recover token columns. */
-typedef struct { const char *name; char *text; size_t len; const char **lines; int nlines; } origfile;
+typedef struct { const char *name; const char *text; size_t len; const char **lines; const char **ends; int nlines; } origfile;
 
 typedef struct {
   arena *a; diag *d;
@@ -17,7 +18,11 @@ typedef struct {
   origfile *cur_orig;
   int orig_cursor;          /* search cursor within the current original line */
   int cursor_line;
+  const char *main_name, *main_text;   /* the kernel file as the caller read it */
+  size_t main_len;
 } lx;
+
+#define MAX_RECOVER_FILE ((size_t)64 << 20)
 
 static const char *intern_file(lx *L, const char *name, size_t n) {
   for (size_t i = 0; i < L->files.len; i++) {
@@ -26,20 +31,29 @@ static const char *intern_file(lx *L, const char *name, size_t n) {
   }
   origfile *f = vec_push(&L->files);
   f->name = arena_strndup(L->a, name, n);
-  FILE *fp = L->recover ? fopen(f->name, "rb") : NULL;
-  if (fp) {
-    vec buf; vec_init_arena(&buf, 1, L->a);
-    int c;
-    while ((c = fgetc(fp)) != EOF) *(char *)vec_push(&buf) = (char)c;
-    fclose(fp);
-    f->text = arena_strndup(L->a, buf.data ? buf.data : "", buf.len);
-    f->len = buf.len;
+  if (L->recover && L->main_text && !strcmp(f->name, L->main_name)) {
+    f->text = L->main_text;
+    f->len = L->main_len;
+  } else if (L->recover) {
+    /* only regular files: a header named as a FIFO or device must not block or grow */
+    struct stat st;
+    FILE *fp = stat(f->name, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size <= MAX_RECOVER_FILE ? fopen(f->name, "rb") : NULL;
+    if (fp) {
+      char *t = arena_alloc(L->a, (size_t)st.st_size + 1);
+      f->len = fread(t, 1, (size_t)st.st_size, fp);
+      fclose(fp);
+      f->text = t;
+    }
+  }
+  if (f->text) {
     int n_lines = 1;
     for (size_t i = 0; i < f->len; i++) n_lines += f->text[i] == '\n';
     f->lines = arena_alloc(L->a, sizeof(char *) * (size_t)(n_lines + 1));
+    f->ends = arena_alloc(L->a, sizeof(char *) * (size_t)(n_lines + 1));
     f->lines[0] = f->text;
     int k = 1;
-    for (size_t i = 0; i < f->len; i++) if (f->text[i] == '\n') f->lines[k++] = f->text + i + 1;
+    for (size_t i = 0; i < f->len; i++) if (f->text[i] == '\n') { f->ends[k - 1] = f->text + i; f->lines[k++] = f->text + i + 1; }
+    f->ends[k - 1] = f->text + f->len;
     f->nlines = n_lines;
   }
   L->cur_orig = f;
@@ -53,8 +67,7 @@ static int recover_col(lx *L, const char *spell, size_t n, int fallback) {
   if (!L->recover || !f || !f->text || L->pos.line < 1 || L->pos.line > f->nlines) return fallback;
   if (L->cursor_line != L->pos.line) { L->cursor_line = L->pos.line; L->orig_cursor = 0; }
   const char *ls = f->lines[L->pos.line - 1];
-  const char *le = memchr(ls, '\n', (size_t)(f->text + f->len - ls));
-  if (!le) le = f->text + f->len;
+  const char *le = f->ends[L->pos.line - 1];   /* not searched per token: one long line stays linear */
   for (const char *s = ls + L->orig_cursor; s + n <= le; s++) {
     if (!memcmp(s, spell, n)) {
       L->orig_cursor = (int)(s - ls + (ptrdiff_t)n);
@@ -93,9 +106,10 @@ static void line_marker(lx *L) {
 }
 
 token *lex_all(arena *a, diag *d, const char *file, const char *text, size_t len,
-               int recover, size_t *ntok) {
+               int recover, const char *main_text, size_t main_len, size_t *ntok) {
   lx L = {0};
   L.a = a; L.d = d; L.p = text; L.end = text + len; L.line_start = text; L.recover = recover;
+  L.main_name = file; L.main_text = main_text; L.main_len = main_len;
   vec_init_arena(&L.files, sizeof(origfile), a);
   L.pos.file = intern_file(&L, file, strlen(file));
   L.pos.line = 1;
@@ -155,7 +169,7 @@ token *lex_all(arena *a, diag *d, const char *file, const char *text, size_t len
       L.p = q;
       char buf[128];
       size_t n = (size_t)(q - p);
-      if (n >= sizeof buf) diag_fail(d, tp, "numeric literal too long");
+      if (n >= sizeof buf) { t->bad = "numeric literal too long"; n = sizeof buf - 1; }
       memcpy(buf, p, n); buf[n] = 0;
       char *e;
       errno = 0;
@@ -168,14 +182,14 @@ token *lex_all(arena *a, diag *d, const char *file, const char *text, size_t len
         t->kind = TK_INT;
         int base = hex ? 16 : (buf[0] == '0' && n > 1 && isdigit((unsigned char)buf[1])) ? 8 : 10;
         t->ival = strtoull(buf, &e, base);
-        if (errno == ERANGE) diag_fail(d, tp, "integer literal '%s' is too large", buf);
+        if (errno == ERANGE && !t->bad) t->bad = arena_printf(a, "integer literal '%s' is too large", buf);
         for (;;) {
           if (*e == 'u' || *e == 'U') { t->is_unsigned = 1; e++; }
           else if (*e == 'l' || *e == 'L') { t->is_long = 1; e++; }
           else break;
         }
       }
-      if (*e) diag_fail(d, tp, "invalid numeric literal '%s'", buf);
+      if (*e && !t->bad) t->bad = arena_printf(a, "invalid numeric literal '%s'", buf);
     } else if (c == '\'' || c == '"') {
       char quote = c;
       L.p++;
@@ -198,7 +212,9 @@ token *lex_all(arena *a, diag *d, const char *file, const char *text, size_t len
             }
             ch = (unsigned char)x; break;
           }
-          default: diag_fail(d, tp, "unknown escape sequence '\\%c'", esc);
+          default:
+            /* host strings may hold any escape; device code never reads strings */
+            if (!t->bad) t->bad = arena_printf(a, "unknown escape sequence '\\%c'", esc);
           }
         }
         v = ch; nch++;
@@ -206,7 +222,7 @@ token *lex_all(arena *a, diag *d, const char *file, const char *text, size_t len
       if (L.p >= L.end || *L.p != quote) diag_fail(d, tp, "unterminated %s literal", quote == '"' ? "string" : "character");
       L.p++;
       if (quote == '\'') {
-        if (nch != 1) diag_fail(d, tp, "character literal must hold exactly one character");
+        if (nch != 1 && !t->bad) t->bad = "character literal must hold exactly one character";
         t->kind = TK_CHAR; t->ival = v;
       } else t->kind = TK_STRING;
     } else {
@@ -216,10 +232,11 @@ token *lex_all(arena *a, diag *d, const char *file, const char *text, size_t len
         if ((size_t)(L.end - p) >= n && !memcmp(p, puncts[i], n)) { m = puncts[i]; break; }
       }
       if (!m) {
-        if (isprint((unsigned char)c)) diag_fail(d, tp, "stray '%c' in program", c);
-        diag_fail(d, tp, "stray byte 0x%02x in program", (unsigned char)c);
-      }
-      L.p += strlen(m);
+        /* an error only where device code holds it: the parser checks */
+        t->bad = isprint((unsigned char)c) ? arena_printf(a, "stray '%c' in program", c)
+                                           : arena_printf(a, "stray byte 0x%02x in program", (unsigned char)c);
+        L.p++;
+      } else L.p += strlen(m);
       t->kind = TK_PUNCT;
     }
     t->text = arena_strndup(a, p, (size_t)(L.p - p));

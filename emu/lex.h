@@ -17,14 +17,16 @@ typedef struct {
   uint64_t ival;
   double fval;
   int is_unsigned, is_long, is_f32;  /* literal suffixes */
+  const char *bad;    /* a lexical error, raised only if device code holds the token */
 } token;
 
 typedef struct lexer lexer;
 
 /* Tokenises `text` (len bytes).  `file` names the source for positions.
  * With `recover_columns`, line markers are honoured and columns are
- * re-derived from the original files they name. */
+ * re-derived from the original files they name; `main_text` (or NULL) is
+ * the original of `file` as the caller read it. */
 token *lex_all(arena *a, diag *d, const char *file, const char *text, size_t len,
-               int recover_columns, size_t *ntok);
+               int recover_columns, const char *main_text, size_t main_len, size_t *ntok);
 
 #endif

@@ -25,7 +25,7 @@
 #include "front.h"
 #include "kir_sem.h"
 
-typedef struct { int is_float; int64_t i; uint64_t u; double f; } num;
+typedef struct { int is_float; int neg; int64_t i; uint64_t u; double f; } num;
 
 typedef enum { INIT_ZEROS, INIT_CONST, INIT_LIST, INIT_IOTA, INIT_RANDOM } init_kind;
 
@@ -48,17 +48,19 @@ typedef struct { char *name; num v; int line; int used; } sarg;
 typedef struct { char *name; num *vals; size_t n; int all_equal; double tol; int line; } scheck;
 typedef struct { char var[32]; char buf[256]; uint64_t index; } sobserve;
 typedef struct { char var[32]; num v; } sweak;
-typedef struct { char key[32]; char val[64]; } smeta;
+typedef struct { char key[32]; char val[256]; } smeta;
+typedef struct { char *kernel; gr_dim3 grid, block; uint64_t shared; int line; } slaunch;
+
+#define MAX_NAME 256      /* buffer, argument, kernel and knob names */
 
 struct gr_script {
   gr_context *ctx;
   gr_module *mod;
   char *path;
-  char *kernel;
-  gr_dim3 grid, block;
-  uint64_t shared;
-  int launch_line;
+  slaunch *launches;         /* run in order, over the same buffers: a kernel boundary orders memory */
+  size_t nlaunches;
   int expect;
+  int expect_line;
   sbuffer *bufs; size_t nbufs;
   sarg *args; size_t nargs;
   scheck *checks; size_t nchecks;
@@ -72,7 +74,7 @@ struct gr_script {
   sweak *weak; size_t nweak;
   char weak_text[256];
   smeta *meta; size_t nmeta;
-  char knobs[16][32];        /* expect race if KNOB...: the race sites' knobs */
+  char knobs[16][MAX_NAME];  /* expect race if KNOB...: the race sites' knobs */
   int nknobs;
 };
 
@@ -80,6 +82,7 @@ typedef struct {
   gr_script *s;
   const char *line_start, *p;
   int line;
+  const char *too_long;    /* where word() met a name longer than its field */
 } dp;
 
 static int derr(dp *d, const char *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -89,6 +92,7 @@ static int derr(dp *d, const char *at, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(body, sizeof body, fmt, ap);
   va_end(ap);
+  if (d->too_long) { at = d->too_long; snprintf(body, sizeof body, "name too long (at most %d characters)", MAX_NAME - 1); }
   int col = (int)((at ? at : d->p) - d->line_start) + 1;
   return ctx_fail(d->s->ctx, GR_EINPUT, "%s:%d:%d: error: %s", d->s->path, d->line, col, body);
 }
@@ -97,10 +101,16 @@ static void skipws(dp *d) { while (*d->p == ' ' || *d->p == '\t') d->p++; }
 static int at_end(dp *d) { skipws(d); return *d->p == 0 || *d->p == '\n' || *d->p == '\r'; }
 static int eat(dp *d, char c) { skipws(d); if (*d->p == c) { d->p++; return 1; } return 0; }
 
+/* A name: letters, digits, '_'.  One longer than the field is an error,
+ * never two names. */
 static int word(dp *d, char *out, size_t n) {
   skipws(d);
   size_t k = 0;
-  while ((isalnum((unsigned char)*d->p) || *d->p == '_') && k + 1 < n) out[k++] = *d->p++;
+  const char *start = d->p;
+  while (isalnum((unsigned char)*d->p) || *d->p == '_') {
+    if (k + 1 >= n) { d->too_long = start; out[0] = 0; while (isalnum((unsigned char)*d->p) || *d->p == '_') d->p++; return 0; }
+    out[k++] = *d->p++;
+  }
   out[k] = 0;
   return k > 0;
 }
@@ -122,7 +132,7 @@ static int parse_num(dp *d, num *v) {
     else for (const char *r = q; isalnum((unsigned char)*r) || *r == '.' || ((*r == '-' || *r == '+') && (r[-1] == 'e' || r[-1] == 'E')); r++)
       if (*r == '.' || *r == 'e' || *r == 'E') is_float = 1;
     if (is_float) { v->is_float = 1; v->f = strtod(s, &e); }
-    else if (neg) { v->i = strtoll(s, &e, 0); v->u = (uint64_t)v->i; v->f = (double)v->i; }
+    else if (neg) { v->i = strtoll(s, &e, 0); v->u = (uint64_t)v->i; v->f = (double)v->i; v->neg = 1; }
     else { v->u = strtoull(s, &e, 0); v->i = (int64_t)v->u; v->f = (double)v->u; }
   }
   if (e == s) return derr(d, s, "expected a number");
@@ -130,6 +140,39 @@ static int parse_num(dp *d, num *v) {
   if (isalnum((unsigned char)*e) || *e == '.') return derr(d, s, "malformed number");
   d->p = e;
   return GR_OK;
+}
+
+/* Whether a directive's number is a value of element type t: integers in
+ * range (never wrapped), floats only for float types, finite floats within
+ * f32's range for f32.  NULL when it is, else why not. */
+static const char *num_misfit(num v, gr_type t) {
+  if (t == GR_F32 || t == GR_F64) {
+    if (v.is_float && isfinite(v.f) && t == GR_F32 && fabs(v.f) > 3.4028234663852886e38) return "out of range for f32";
+    return NULL;
+  }
+  if (v.is_float) return "not an integer";
+  int bits = gr_type_size(t) * 8;
+  int is_signed = t == GR_I8 || t == GR_I16 || t == GR_I32 || t == GR_I64;
+  if (t == GR_BOOL) return v.neg || v.u > 1 ? "out of range for bool" : NULL;
+  if (is_signed) {
+    int64_t lo = bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1)), hi = bits == 64 ? INT64_MAX : ((int64_t)1 << (bits - 1)) - 1;
+    if (!v.neg && v.u > (uint64_t)hi) return "out of range";
+    if (v.neg && v.i < lo) return "out of range";
+    return NULL;
+  }
+  if (v.neg) return "negative for an unsigned type";
+  if (bits < 64 && v.u >> bits) return "out of range";
+  return NULL;
+}
+
+static int check_num(dp *d, const char *at, num v, gr_type t, const char *what) {
+  const char *why = num_misfit(v, t);
+  if (!why) return GR_OK;
+  char val[64];
+  if (v.is_float) snprintf(val, sizeof val, "%.17g", v.f);
+  else if (v.neg) snprintf(val, sizeof val, "%lld", (long long)v.i);
+  else snprintf(val, sizeof val, "%llu", (unsigned long long)v.u);
+  return derr(d, at, "%s %s is %s (%s)", what, val, why, gr_type_name(t));
 }
 
 static int parse_dims(dp *d, const char *what, gr_dim3 *out) {
@@ -177,36 +220,42 @@ static int directive(dp *d) {
   const char *at = (skipws(d), d->p);
   if (!word(d, kw, sizeof kw)) return derr(d, at, "expected a directive (launch, buffer, arg, expect, meta, check, litmus, observe, outcome)");
   if (!strcmp(kw, "launch")) {
-    if (s->kernel) return derr(d, at, "a second launch directive (a file has one launch; use a C driver for more)");
-    char name[256];
+    slaunch l;
+    memset(&l, 0, sizeof l);
+    char name[MAX_NAME];
     const char *np = (skipws(d), d->p);
     if (!word(d, name, sizeof name)) return derr(d, np, "expected a kernel name after 'launch'");
-    s->kernel = xstrdup(name);
-    s->launch_line = d->line;
-    int have_grid = 0, have_block = 0;
+    l.line = d->line;
+    int have_grid = 0, have_block = 0, have_shared = 0;
     while (!at_end(d)) {
       char w[32];
       const char *wp = d->p;
       if (!word(d, w, sizeof w)) return derr(d, wp, "unexpected '%c' in launch directive", *wp);
-      if (!strcmp(w, "grid")) { if (parse_dims(d, "grid", &s->grid)) return GR_EINPUT; have_grid = 1; }
-      else if (!strcmp(w, "block")) { if (parse_dims(d, "block", &s->block)) return GR_EINPUT; have_block = 1; }
+      int *seen = !strcmp(w, "grid") ? &have_grid : !strcmp(w, "block") ? &have_block : !strcmp(w, "shared") ? &have_shared : NULL;
+      if (seen && *seen) return derr(d, wp, "'%s' given twice in one launch", w);
+      if (!strcmp(w, "grid")) { if (parse_dims(d, "grid", &l.grid)) return GR_EINPUT; have_grid = 1; }
+      else if (!strcmp(w, "block")) { if (parse_dims(d, "block", &l.block)) return GR_EINPUT; have_block = 1; }
       else if (!strcmp(w, "shared")) {
         num n;
         if (!eat(d, '(')) return derr(d, NULL, "expected '(' after 'shared'");
         const char *vp = (skipws(d), d->p);
         if (parse_num(d, &n)) return GR_EINPUT;
-        if (n.is_float || n.i < 0) return derr(d, vp, "shared bytes must be a non-negative integer");
-        s->shared = n.u;
+        if (n.is_float || n.i < 0 || n.u > 0xffffffffu) return derr(d, vp, "shared bytes must be an integer from 0 to 2^32-1");
+        l.shared = n.u;
+        have_shared = 1;
         if (!eat(d, ')')) return derr(d, NULL, "expected ')'");
       } else return derr(d, wp, "unknown launch option '%s' (grid, block, shared)", w);
     }
     if (!have_grid || !have_block) return derr(d, at, "launch needs grid(...) and block(...)");
+    l.kernel = xstrdup(name);
+    s->launches = xrealloc(s->launches, (s->nlaunches + 1) * sizeof *s->launches);
+    s->launches[s->nlaunches++] = l;
     return GR_OK;
   }
   if (!strcmp(kw, "buffer")) {
     sbuffer b;
     memset(&b, 0, sizeof b);
-    char name[256];
+    char name[MAX_NAME];
     const char *np = (skipws(d), d->p);
     if (!word(d, name, sizeof name)) return derr(d, np, "expected a buffer name");
     for (size_t k = 0; k < s->nbufs; k++) if (!strcmp(s->bufs[k].name, name)) return derr(d, np, "buffer '%s' declared twice", name);
@@ -219,9 +268,10 @@ static int directive(dp *d) {
     b.count = c.u;
     if (!eat(d, ']')) return derr(d, NULL, "expected ']'");
     b.init = INIT_ZEROS;
+    const char *cat = NULL, *loat = NULL, *hiat = NULL, *ip = NULL;
     if (eat(d, '=')) {
       skipws(d);
-      const char *ip = d->p;
+      ip = d->p;
       char w[32];
       if (*d->p == '{') {
         d->p++;
@@ -235,6 +285,7 @@ static int directive(dp *d) {
           b.init = INIT_IOTA;
           b.step.u = 1; b.step.i = 1; b.step.f = 1;
           if (eat(d, '(')) {
+            cat = (skipws(d), d->p);
             if (parse_num(d, &b.c)) return GR_EINPUT;
             if (eat(d, ',') && parse_num(d, &b.step)) return GR_EINPUT;
             if (!eat(d, ')')) return derr(d, NULL, "expected ')'");
@@ -246,16 +297,18 @@ static int directive(dp *d) {
           if (parse_num(d, &sd)) return GR_EINPUT;
           b.seed = sd.u;
           if (eat(d, ',')) {
+            loat = (skipws(d), d->p);
             if (parse_num(d, &b.lo)) return GR_EINPUT;
             if (!eat(d, ',')) return derr(d, NULL, "random range needs LO and HI");
+            hiat = (skipws(d), d->p);
             if (parse_num(d, &b.hi)) return GR_EINPUT;
             b.has_range = 1;
-            if ((b.lo.is_float || b.hi.is_float) ? b.lo.f > b.hi.f : b.lo.i > b.hi.i) return derr(d, ip, "random range is empty");
           }
           if (!eat(d, ')')) return derr(d, NULL, "expected ')'");
         } else return derr(d, ip, "unknown initialiser '%s' (zeros, VALUE, {list}, iota, random)", w);
       } else {
         b.init = INIT_CONST;
+        cat = d->p;
         if (parse_num(d, &b.c)) return GR_EINPUT;
       }
     }
@@ -266,6 +319,27 @@ static int directive(dp *d) {
       for (int k = 0; k < 4; k++) if (vals[k]->is_float) { free(b.list); return derr(d, np, "buffer '%s' of %s has a non-integer initialiser", name, gr_type_name(b.type)); }
       for (size_t k = 0; k < b.nlist; k++) if (b.list[k].is_float) { free(b.list); return derr(d, np, "buffer '%s' of %s has a non-integer value in its list", name, gr_type_name(b.type)); }
     }
+    /* values of the element type, never wrapped into it */
+    if ((cat && check_num(d, cat, b.c, b.type, "value")) || (loat && check_num(d, loat, b.lo, b.type, "LO")) ||
+        (hiat && check_num(d, hiat, b.hi, b.type, "HI"))) { free(b.list); return GR_EINPUT; }
+    for (size_t k = 0; k < b.nlist; k++) {
+      const char *why = num_misfit(b.list[k], b.type);
+      if (why) { free(b.list); return derr(d, ip, "list value %zu of buffer '%s' is %s (%s)", k + 1, name, why, gr_type_name(b.type)); }
+    }
+    if (b.init == INIT_IOTA && !is_f && b.count > 1) {
+      /* the last element must be a value of the type too */
+      __int128 last = (b.c.neg ? (__int128)b.c.i : (__int128)b.c.u) + (__int128)(b.count - 1) * (b.step.neg ? (__int128)b.step.i : (__int128)b.step.u);
+      num lv;
+      memset(&lv, 0, sizeof lv);
+      int fits64 = last >= (__int128)INT64_MIN && last <= (__int128)UINT64_MAX;
+      lv.neg = last < 0; lv.i = (int64_t)last; lv.u = (uint64_t)last;
+      if (!fits64 || num_misfit(lv, b.type)) { free(b.list); return derr(d, ip, "iota's last element (index %llu) leaves the range of %s", (unsigned long long)(b.count - 1), gr_type_name(b.type)); }
+    }
+    if (b.has_range) {
+      int empty = is_f ? (b.lo.is_float ? b.lo.f : (double)b.lo.i) > (b.hi.is_float ? b.hi.f : (double)b.hi.i)
+                : (b.lo.neg || b.hi.neg) ? b.lo.i > b.hi.i : b.lo.u > b.hi.u;
+      if (empty) { free(b.list); return derr(d, ip, "random range is empty"); }
+    }
     b.name = xstrdup(name);
     b.line = d->line;
     s->bufs = xrealloc(s->bufs, (s->nbufs + 1) * sizeof(sbuffer));
@@ -273,7 +347,7 @@ static int directive(dp *d) {
     return GR_OK;
   }
   if (!strcmp(kw, "arg")) {
-    char name[256];
+    char name[MAX_NAME];
     const char *np = (skipws(d), d->p);
     if (!word(d, name, sizeof name)) return derr(d, np, "expected an argument name");
     if (!eat(d, '=')) return derr(d, NULL, "expected '=' after the argument name");
@@ -289,6 +363,8 @@ static int directive(dp *d) {
     return GR_OK;
   }
   if (!strcmp(kw, "expect")) {
+    if (s->expect_line) return derr(d, at, "a second expect directive (the first is on line %d)", s->expect_line);
+    s->expect_line = d->line;
     char w[32];
     const char *wp = (skipws(d), d->p);
     word(d, w, sizeof w);
@@ -317,7 +393,10 @@ static int directive(dp *d) {
     const char *kp = (skipws(d), d->p);
     if (!word(d, m.key, sizeof m.key)) return derr(d, kp, "expected a key after 'meta'");
     const char *vp = (skipws(d), d->p);
-    if (!word(d, m.val, sizeof m.val)) return derr(d, vp, "expected a value (letters, digits, '_') after the key");
+    if (!word(d, m.val, sizeof m.val)) {
+      if (d->too_long) { d->too_long = NULL; return derr(d, vp, "meta value too long (at most %zu characters)", sizeof m.val - 1); }
+      return derr(d, vp, "expected a value (letters, digits, '_') after the key");
+    }
     if (!at_end(d)) return derr(d, NULL, "unexpected text after the meta value");
     for (size_t k = 0; k < s->nmeta; k++)
       if (!strcmp(s->meta[k].key, m.key)) return derr(d, kp, "meta key '%s' given twice", m.key);
@@ -328,7 +407,7 @@ static int directive(dp *d) {
   if (!strcmp(kw, "check")) {
     scheck c;
     memset(&c, 0, sizeof c);
-    char name[256];
+    char name[MAX_NAME];
     const char *np = (skipws(d), d->p);
     if (!word(d, name, sizeof name)) return derr(d, np, "expected a buffer or variable name");
     if (!eat(d, '=')) return derr(d, NULL, "expected '=' after the name");
@@ -425,18 +504,29 @@ static int directive(dp *d) {
 
 void gr_script_free(gr_script *s) {
   if (!s) return;
+  for (size_t k = 0; k < s->nlaunches; k++) free(s->launches[k].kernel);
+  free(s->launches);
   for (size_t k = 0; k < s->nbufs; k++) { free(s->bufs[k].name); free(s->bufs[k].list); }
   for (size_t k = 0; k < s->nargs; k++) free(s->args[k].name);
   for (size_t k = 0; k < s->nchecks; k++) { free(s->checks[k].name); free(s->checks[k].vals); }
   free(s->bufs); free(s->args); free(s->checks);
   free(s->obs); free(s->weak); free(s->meta);
-  free(s->kernel); free(s->path);
+  free(s->path);
   free(s);
 }
 
-/* Reads every //@ line of text (NUL-terminated, modified in place). */
-static int parse_directives(gr_script *s, char *text) {
-  dp d = {s, text, text, 1};
+/* Reads every //@ line of text (len bytes and a NUL, modified in place). */
+static int parse_directives(gr_script *s, char *text, size_t len) {
+  /* a NUL byte would end the text early and drop every directive after it */
+  const char *nul = memchr(text, 0, len);
+  if (nul) {
+    int line = 1;
+    const char *ls = text;
+    for (const char *c = text; c < nul; c++) if (*c == '\n') { line++; ls = c + 1; }
+    return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:%d: error: the file holds a NUL byte (not a text file?)", s->path, line, (int)(nul - ls) + 1);
+  }
+  if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) text += 3;   /* a UTF-8 byte-order mark */
+  dp d = {s, text, text, 1, NULL};
   for (char *line = text; line && *line; d.line++) {
     char *nl = strchr(line, '\n');
     if (nl) *nl = 0;
@@ -450,7 +540,7 @@ static int parse_directives(gr_script *s, char *text) {
     }
     line = nl ? nl + 1 : NULL;
   }
-  if (!s->kernel) return ctx_fail(s->ctx, GR_EINPUT, "%s: error: no '//@ launch' directive: the file does not say how to run it", s->path);
+  if (!s->nlaunches) return ctx_fail(s->ctx, GR_EINPUT, "%s: error: no '//@ launch' directive: the file does not say how to run it", s->path);
   return GR_OK;
 }
 
@@ -465,14 +555,45 @@ static int check_litmus(gr_script *s) {
     while (j < s->nobs && strcmp(s->obs[j].var, s->weak[k].var)) j++;
     if (j == s->nobs) return ctx_fail(ctx, GR_EINPUT, "%s: error: the outcome names '%s', which no '//@ observe' defines", s->path, s->weak[k].var);
   }
+  if (s->nlaunches != 1)
+    return ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: a litmus test has one launch (this is the second)", s->path, s->launches[1].line);
   /* the placement is a claim about the launch: hold the file to it */
-  uint64_t nb = (uint64_t)s->grid.x * s->grid.y * s->grid.z, nt = (uint64_t)s->block.x * s->block.y * s->block.z;
+  slaunch *l = &s->launches[0];
+  uint64_t nb = (uint64_t)l->grid.x * l->grid.y * l->grid.z, nt = (uint64_t)l->block.x * l->block.y * l->block.z;
   const char *bad = NULL;
   if (s->placement == 'W' && (nb != 1 || nt > 32)) bad = "W needs one block of at most 32 threads";
   if (s->placement == 'B' && (nb != 1 || nt <= 32)) bad = "B needs one block of more than 32 threads";
   if (s->placement == 'G' && (nb < 2 || nt != 1)) bad = "G needs several blocks of one thread";
   if (s->placement == 'G' && nb > (uint64_t)ctx->cfg.sms) bad = "G needs a block per SM: more blocks than SMs";
   if (bad) return ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: placement %c does not match the launch: %s", s->path, s->litmus_line, s->placement, bad);
+  return GR_OK;
+}
+
+/* Every check names a buffer or __device__ variable, and its values are
+ * values of that element type: an error with the check's position before
+ * anything runs, never a check that cannot hold or silently wraps. */
+static int check_checks(gr_script *s) {
+  for (size_t k = 0; k < s->nchecks; k++) {
+    scheck *c = &s->checks[k];
+    gr_type t = GR_U8;
+    int found = 0;
+    for (size_t j = 0; j < s->nbufs && !found; j++) if (!strcmp(s->bufs[j].name, c->name)) { t = s->bufs[j].type; found = 1; }
+    kir_module *km = s->mod->km;
+    for (int j = 0; j < km->nglobals && !found; j++)
+      if (!strcmp(km->globals[j].name, c->name)) {
+        kir_sk e = km->globals[j].elem;
+        t = (gr_type)(e == SK_PTR ? SK_U64 : e == SK_BOOL ? SK_U8 : e);
+        found = 1;
+      }
+    if (!found)
+      return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: check names '%s', which is neither a buffer nor a __device__ variable", s->path, c->line, c->name);
+    for (size_t j = 0; j < c->n; j++) {
+      const char *why = num_misfit(c->vals[j], t);
+      if (why) return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: check value %zu of '%s' is %s (%s)", s->path, c->line, j + 1, c->name, why, gr_type_name(t));
+    }
+    if (c->tol > 0 && t != GR_F32 && t != GR_F64)
+      return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: tol() applies to float values; '%s' holds %s", s->path, c->line, c->name, gr_type_name(t));
+  }
   return GR_OK;
 }
 
@@ -487,12 +608,17 @@ static gr_script *script_new(gr_context *ctx, const char *path) {
 int gr_script_load(gr_context *ctx, const char *path, const char *const *defines, int ndefines, gr_script **out) {
   *out = NULL;
   size_t len;
-  char *text = front_read_file(path, &len);
-  if (!text) return ctx_fail(ctx, GR_EINPUT, "%s: error: cannot read file: %s", path, strerror(errno));
+  char err[1024];
+  /* read once: the file may be a pipe */
+  char *text = front_read_file(path, (size_t)ctx->cfg.max_source, &len, err, sizeof err);
+  if (!text) return ctx_fail(ctx, GR_EINPUT, "%s", err);
+  char *copy = xmalloc(len + 1);
+  memcpy(copy, text, len + 1);
   gr_script *s = script_new(ctx, path);
-  int rc = parse_directives(s, text);
+  int rc = parse_directives(s, copy, len);
+  free(copy);
+  if (rc == GR_OK) rc = module_load_text(ctx, path, text, len, defines, ndefines, &s->mod);
   free(text);
-  if (rc == GR_OK) rc = gr_module_load(ctx, path, defines, ndefines, &s->mod);
   if (rc == GR_OK && s->nknobs) {
     /* expect race if KNOB...: racy when one of them is defined, whatever its
      * value, as #ifdef KNOB in the kernel reads it */
@@ -504,11 +630,12 @@ int gr_script_load(gr_context *ctx, const char *path, const char *const *defines
           s->expect = 1;
     }
   }
-  if (rc == GR_OK) {
-    int np = gr_kernel_nparams(s->mod, s->kernel);
-    if (np < 0) rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: the launch names '%s', which is not a __global__ function of the file", path, s->launch_line, s->kernel);
+  for (size_t k = 0; k < s->nlaunches && rc == GR_OK; k++) {
+    int np = gr_kernel_nparams(s->mod, s->launches[k].kernel);
+    if (np < 0) rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: the launch names '%s', which is not a __global__ function of the file", path, s->launches[k].line, s->launches[k].kernel);
   }
   if (rc == GR_OK) rc = check_litmus(s);
+  if (rc == GR_OK) rc = check_checks(s);
   if (rc != GR_OK) { gr_script_free(s); return rc; }
   *out = s;
   return GR_OK;
@@ -519,7 +646,7 @@ int gr_script_check_directives(gr_context *ctx, const char *name, const char *te
   memcpy(copy, text, len);
   copy[len] = 0;
   gr_script *s = script_new(ctx, name);
-  int rc = parse_directives(s, copy);
+  int rc = parse_directives(s, copy, len);
   if (rc == GR_OK) rc = check_litmus(s);
   free(copy);
   gr_script_free(s);
@@ -559,7 +686,7 @@ static int init_buffer(gr_script *s, sbuffer *b) {
         double u = (double)(x >> 11) * 0x1.0p-53;
         double lo = b->has_range ? (b->lo.is_float ? b->lo.f : (double)b->lo.i) : 0.0;
         double hi = b->has_range ? (b->hi.is_float ? b->hi.f : (double)b->hi.i) : 1.0;
-        num v = {1, 0, 0, lo + u * (hi - lo)};
+        num v = {1, 0, 0, 0, lo + u * (hi - lo)};
         bits = num_to_bits(v, b->type);
       } else if (b->has_range) {
         uint64_t span = (uint64_t)b->hi.i - (uint64_t)b->lo.i + 1;
@@ -585,44 +712,73 @@ int gr_script_reset(gr_script *s) {
   }
   kir_module *km = s->mod->km;
   for (int k = 0; k < km->nglobals; k++) {
-    int rc = gr_memcpy_htod(s->ctx, s->mod->gaddr[k], km->globals[k].init, km->globals[k].size);
+    kir_global *g = &km->globals[k];
+    int rc = g->init ? gr_memcpy_htod(s->ctx, s->mod->gaddr[k], g->init, g->size) : gr_memset(s->ctx, s->mod->gaddr[k], 0, g->size);
     if (rc) return rc;
   }
   return GR_OK;
 }
 
-int gr_script_run(gr_script *s) {
+/* Binds one launch's parameters by name: pointers to buffers, scalars to
+ * args, each value checked against the parameter's type. */
+static int bind_launch(gr_script *s, slaunch *l, gr_arg **out, int *nout) {
   gr_context *ctx = s->ctx;
-  int np = gr_kernel_nparams(s->mod, s->kernel);
+  int np = gr_kernel_nparams(s->mod, l->kernel);
   gr_arg *args = xcalloc((size_t)np + 1, sizeof(gr_arg));
   int rc = GR_OK;
-  for (size_t k = 0; k < s->nbufs && rc == GR_OK; k++) if (!s->bufs[k].ptr) rc = init_buffer(s, &s->bufs[k]);
   for (int k = 0; k < np && rc == GR_OK; k++) {
     const char *pname;
     gr_type pt, pointee;
-    gr_kernel_param(s->mod, s->kernel, k, &pname, &pt, &pointee);
+    gr_kernel_param(s->mod, l->kernel, k, &pname, &pt, &pointee);
     if (pt == GR_PTR) {
       sbuffer *b = NULL;
       for (size_t j = 0; j < s->nbufs; j++) if (!strcmp(s->bufs[j].name, pname)) b = &s->bufs[j];
-      if (!b) { rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: pointer parameter '%s' of '%s' has no '//@ buffer %s ...'", s->path, s->launch_line, pname, s->kernel, pname); break; }
+      if (!b) { rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: pointer parameter '%s' of '%s' has no '//@ buffer %s ...'", s->path, l->line, pname, l->kernel, pname); break; }
       b->used = 1;
       args[k] = gr_arg_ptr(b->ptr);
     } else {
       sarg *a = NULL;
       for (size_t j = 0; j < s->nargs; j++) if (!strcmp(s->args[j].name, pname)) a = &s->args[j];
-      if (!a) { rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: parameter '%s' of '%s' has no '//@ arg %s = VALUE'", s->path, s->launch_line, pname, s->kernel, pname); break; }
+      if (!a) { rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: parameter '%s' of '%s' has no '//@ arg %s = VALUE'", s->path, l->line, pname, l->kernel, pname); break; }
       a->used = 1;
-      if (pt == GR_F32 || pt == GR_F64) args[k] = gr_arg_f64(a->v.is_float ? a->v.f : (double)a->v.i);
-      else if (a->v.is_float) { rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: argument '%s' must be an integer", s->path, a->line, pname); break; }
+      const char *why = num_misfit(a->v, pt);
+      if (why) { rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: argument '%s' is %s for parameter type %s", s->path, a->line, pname, why, gr_type_name(pt)); break; }
+      if (pt == GR_F32 || pt == GR_F64) args[k] = gr_arg_f64(a->v.is_float ? a->v.f : a->v.neg ? (double)a->v.i : (double)a->v.u);
       else args[k] = gr_arg_i64(a->v.i);
     }
   }
+  *out = args;
+  *nout = np;
+  return rc;
+}
+
+int gr_script_run(gr_script *s) {
+  gr_context *ctx = s->ctx;
+  int rc = GR_OK;
+  for (size_t k = 0; k < s->nbufs && rc == GR_OK; k++) if (!s->bufs[k].ptr) rc = init_buffer(s, &s->bufs[k]);
+  gr_arg **args = xcalloc(s->nlaunches, sizeof *args);
+  int *np = xcalloc(s->nlaunches, sizeof *np);
+  /* every binding first: a misspelt name fails before anything runs */
+  for (size_t k = 0; k < s->nlaunches && rc == GR_OK; k++) rc = bind_launch(s, &s->launches[k], &args[k], &np[k]);
+  const char *kname = s->nlaunches == 1 ? s->launches[0].kernel : "any launched kernel";
   for (size_t j = 0; j < s->nbufs && rc == GR_OK; j++)
-    if (!s->bufs[j].used) rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: buffer '%s' is not a parameter of '%s'", s->path, s->bufs[j].line, s->bufs[j].name, s->kernel);
+    if (!s->bufs[j].used) rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: buffer '%s' is not a parameter of '%s'", s->path, s->bufs[j].line, s->bufs[j].name, kname);
   for (size_t j = 0; j < s->nargs && rc == GR_OK; j++)
-    if (!s->args[j].used) rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: argument '%s' is not a parameter of '%s'", s->path, s->args[j].line, s->args[j].name, s->kernel);
-  if (rc == GR_OK) rc = gr_launch(s->mod, s->kernel, s->grid, s->block, (size_t)s->shared, args, np);
+    if (!s->args[j].used) rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: argument '%s' is not a parameter of '%s'", s->path, s->args[j].line, s->args[j].name, kname);
+  /* in order, over the same buffers; a failed launch ends the sequence */
+  for (size_t k = 0; k < s->nlaunches && rc == GR_OK; k++) {
+    slaunch *l = &s->launches[k];
+    rc = gr_launch(s->mod, l->kernel, l->grid, l->block, (size_t)l->shared, args[k], np[k]);
+    if (rc == GR_EINPUT && s->nlaunches > 1) {
+      /* the launch was refused: say which directive */
+      char msg[sizeof ctx->err];
+      snprintf(msg, sizeof msg, "%s", gr_error(ctx));
+      rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: %s", s->path, l->line, msg);
+    }
+  }
+  for (size_t k = 0; k < s->nlaunches; k++) free(args[k]);
   free(args);
+  free(np);
   s->ran = rc == GR_OK;
   return rc;
 }
@@ -747,16 +903,18 @@ void script_buffer(const gr_script *s, size_t k, const char **name, gr_ptr *ptr,
   *bytes = (size_t)s->bufs[k].count * (size_t)gr_type_size(s->bufs[k].type);
 }
 const char *script_launch(const gr_script *s, gr_dim3 *grid, gr_dim3 *block) {
-  *grid = s->grid;
-  *block = s->block;
-  return s->kernel;
+  *grid = s->launches[0].grid;
+  *block = s->launches[0].block;
+  return s->launches[0].kernel;
 }
+size_t script_nlaunches(const gr_script *s) { return s->nlaunches; }
 size_t script_nargs(const gr_script *s) { return s->nargs; }
 
 static int num_matches(num want, uint64_t got, gr_type t, double tol) {
   if (t == GR_F32 || t == GR_F64) {
     double g = t == GR_F32 ? (double)sem_f32(got) : sem_f64(got);
-    double w = want.is_float ? want.f : (double)want.i;
+    double w = want.is_float ? want.f : want.neg ? (double)want.i : (double)want.u;
+    if (t == GR_F32) w = (double)(float)w;   /* the value as an f32 holds it, as the buffer does */
     if (isnan(w)) return isnan(g);
     return g == w || fabs(g - w) <= tol;
   }

@@ -1,2 +1,2 @@
-union U { int a; float b; };
-// expect: 1:1: error: unsupported: union
+__device__ union U { int a; float b; } u;
+// expect: 1:12: error: unsupported: union

@@ -1,0 +1,2 @@
+/* gpurace's cuda_runtime_api.h: see cuda_runtime.h. */
+#include "cuda_runtime.h"
