@@ -200,6 +200,10 @@ static int parse_type(dp *d, gr_type *t) {
   return derr(d, at, "unknown element type '%s' (u8..u64, i8..i64, f32, f64)", w);
 }
 
+#define LIST_MAX (1u << 22)
+
+/* {V, ...}: values, where "A, B, ..., Z" continues the step B - A until it
+ * reaches Z exactly (integers, or floats computed as A + k * step). */
 static int parse_list(dp *d, num **out, size_t *n) {
   size_t cap = 16;
   *out = xmalloc(cap * sizeof(num));
@@ -207,8 +211,46 @@ static int parse_list(dp *d, num **out, size_t *n) {
   if (eat(d, '}')) return GR_OK;
   for (;;) {
     if (*n == cap) { cap *= 2; *out = xrealloc(*out, cap * sizeof(num)); }
-    if (parse_num(d, &(*out)[*n])) return GR_EINPUT;
-    (*n)++;
+    skipws(d);
+    if (!strncmp(d->p, "...", 3)) {
+      const char *at = d->p;
+      d->p += 3;
+      if (*n < 2) return derr(d, at, "'...' needs two values before it to give the step");
+      num a = (*out)[*n - 2], b = (*out)[*n - 1], z;
+      if (!eat(d, ',')) return derr(d, NULL, "expected ', LAST' after '...'");
+      const char *zp = (skipws(d), d->p);
+      if (parse_num(d, &z)) return GR_EINPUT;
+      int fl = a.is_float || b.is_float || z.is_float;
+      double fa = a.is_float ? a.f : a.neg ? (double)a.i : (double)a.u, fb = b.is_float ? b.f : b.neg ? (double)b.i : (double)b.u;
+      double fz = z.is_float ? z.f : z.neg ? (double)z.i : (double)z.u;
+      uint64_t steps;   /* elements after b up to and including z */
+      if (fl) {
+        double st = fb - fa, k = (fz - fb) / st;
+        if (st == 0 || !(k >= 1) || k > (double)(1u << 28) || fb + st * round(k) != fz) return derr(d, zp, "'...' cannot reach %.17g from %.17g in steps of %.17g", fz, fb, st);
+        steps = (uint64_t)round(k);
+      } else {
+        __int128 ia = a.neg ? a.i : (__int128)a.u, ib = b.neg ? b.i : (__int128)b.u, iz = z.neg ? z.i : (__int128)z.u, st = ib - ia;
+        if (st == 0 || (iz - ib) % st || (iz - ib) / st < 1 || (iz - ib) / st > (1 << 28))
+          return derr(d, zp, "'...' cannot reach the last value in steps of B - A");
+        steps = (uint64_t)((iz - ib) / st);
+      }
+      if (*n + steps > LIST_MAX) return derr(d, at, "the list would hold more than %u values", LIST_MAX);
+      for (uint64_t k = 1; k <= steps; k++) {
+        if (*n == cap) { cap *= 2; *out = xrealloc(*out, cap * sizeof(num)); }
+        num v;
+        memset(&v, 0, sizeof v);
+        if (fl) { v.is_float = 1; v.f = fb + (fb - fa) * (double)k; }
+        else {
+          __int128 ia = a.neg ? a.i : (__int128)a.u, ib = b.neg ? b.i : (__int128)b.u, x = ib + (ib - ia) * (__int128)k;
+          v.neg = x < 0; v.i = (int64_t)x; v.u = (uint64_t)x; v.f = (double)x;
+        }
+        (*out)[(*n)++] = v;
+      }
+    } else {
+      if (*n >= LIST_MAX) return derr(d, NULL, "the list holds more than %u values", LIST_MAX);
+      if (parse_num(d, &(*out)[*n])) return GR_EINPUT;
+      (*n)++;
+    }
     if (eat(d, '}')) return GR_OK;
     if (!eat(d, ',')) return derr(d, NULL, "expected ',' or '}' in the list");
   }
