@@ -62,6 +62,7 @@ struct blk {
   int sm;
   warp *warps;
   int nwarps, live, at_bar;
+  uint32_t bar_count, bar_and, bar_or;   /* __syncthreads_count/_and/_or of the barrier in progress */
   uint8_t *shared;
 };
 
@@ -82,6 +83,7 @@ struct launch {
   int nready;
   uint64_t steps, write_epoch;
   int failed;
+  uint64_t kept_errors;          /* --keep-going: memory errors logged and dropped */
   int deadlock_check;
   const gr_snapshot *pending_restore;
   int pruned;                    /* an exhaustive run reached a known state: stop, no outcome */
@@ -113,6 +115,7 @@ int ctx_fail(gr_context *ctx, int code, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(ctx->err, sizeof ctx->err, fmt, ap);
   va_end(ap);
+  ctx->log_shown = 0;
   return code;
 }
 
@@ -158,10 +161,13 @@ void gr_context_destroy(gr_context *ctx) {
   }
   vec_free(&ctx->modules);
   cuda_close(ctx->cu);
+  free(ctx->log);
   free(ctx);
 }
 
-const char *gr_error(const gr_context *ctx) { return ctx->err; }
+/* With --keep-going, the error of a launch is every memory error it met,
+ * one a line, then the summary. */
+const char *gr_error(const gr_context *ctx) { return ctx->log_shown ? ctx->log : ctx->err; }
 static int opt_u64(const char *val, uint64_t lo, uint64_t hi, uint64_t *out) {
   if (!val || !*val || *val == '-') return 0;
   char *e;
@@ -499,6 +505,36 @@ static void fault(launch *L, int pc, const char *fmt, ...) {
   L->failed = GR_EEMU;
 }
 
+/* A memory error: under --keep-going it is logged and the access dropped
+ * (the caller sees NULL with the launch not failed); else it ends the run. */
+#define MAX_LOGGED_ERRORS 1000
+static void mem_fault(launch *L, int pc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void mem_fault(launch *L, int pc, const char *fmt, ...) {
+  if (L->failed) return;
+  char body[700];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(body, sizeof body, fmt, ap);
+  va_end(ap);
+  if (!L->ctx->cfg.keep_going) { fault(L, pc, "%s", body); return; }
+  gr_context *ctx = L->ctx;
+  if (L->kept_errors++ >= MAX_LOGGED_ERRORS) return;
+  char line[1024];
+  int n;
+  if (pc >= 0 && pc < L->f->ncode) {
+    srcpos p = L->f->pos[pc];
+    n = snprintf(line, sizeof line, "%s:%d:%d: error: %s\n", p.file, p.line, p.col, body);
+  } else n = snprintf(line, sizeof line, "error: %s\n", body);
+  if (n < 0) return;
+  if ((size_t)n >= sizeof line) n = (int)sizeof line - 1;
+  if (ctx->log_len + (size_t)n + 1 > ctx->log_cap) {
+    ctx->log_cap = (ctx->log_len + (size_t)n + 1) * 2;
+    ctx->log = xrealloc(ctx->log, ctx->log_cap);
+  }
+  memcpy(ctx->log + ctx->log_len, line, (size_t)n + 1);
+  ctx->log_len += (size_t)n;
+}
+
 /* ------------------------------------------------------------- address translation */
 
 static const char *space_name(unsigned s) {
@@ -526,6 +562,20 @@ static uint8_t *xlate(launch *L, warp *w, int lane, uint64_t addr, int size, int
   uint64_t limit = 0;
   const char *obj = NULL;
   char where[160];
+  if (addr & KIR_WILD) {   /* pointer arithmetic left its object: name the object, never its neighbour */
+    unsigned osp = sp & 0x7f;
+    const char *oname = osp == SPACE_SHARED ? "__shared__ memory of the block" : osp == SPACE_LOCAL ? "local memory of the thread" : "?";
+    char gname[300];
+    if (osp == SPACE_GLOBAL) {
+      galloc *a = alloc_of(L->ctx, addr & ~KIR_WILD);
+      snprintf(gname, sizeof gname, "'%s'", a ? a->name : "a freed allocation");
+      oname = gname;
+    }
+    lane_coords(w, lane, where, sizeof where);
+    mem_fault(L, pc, "out-of-bounds %s %s of %d bytes: the address was computed from a pointer into %s by arithmetic that left it (an index or offset beyond its address range) by %s",
+              space_name(osp), what, size, oname, where);
+    return NULL;
+  }
   if (sp == SPACE_GLOBAL) {
     galloc *a = alloc_of(L->ctx, addr);
     off = (uint32_t)addr;
@@ -537,19 +587,19 @@ static uint8_t *xlate(launch *L, warp *w, int lane, uint64_t addr, int size, int
   }
   if (addr & (uint64_t)(size - 1)) {
     lane_coords(w, lane, where, sizeof where);
-    fault(L, pc, "misaligned %s %s of %d bytes at 0x%llx by %s", space_name(sp), what, size, (unsigned long long)addr, where);
+    mem_fault(L, pc, "misaligned %s %s of %d bytes at 0x%llx by %s", space_name(sp), what, size, (unsigned long long)addr, where);
     return NULL;
   }
   if (!base || off + (uint64_t)size > limit) {
     lane_coords(w, lane, where, sizeof where);
     if (addr == 0 || (sp == SPACE_NONE && addr < 4096))
-      fault(L, pc, "invalid %s of %d bytes at address 0x%llx (null pointer) by %s", what, size, (unsigned long long)addr, where);
+      mem_fault(L, pc, "invalid %s of %d bytes at address 0x%llx (null pointer) by %s", what, size, (unsigned long long)addr, where);
     else if (obj)
-      fault(L, pc, "out-of-bounds %s %s of %d bytes at 0x%llx (offset %llu of %s, %llu bytes) by %s", space_name(sp), what,
-            size, (unsigned long long)addr, (unsigned long long)off, obj, (unsigned long long)limit, where);
+      mem_fault(L, pc, "out-of-bounds %s %s of %d bytes at 0x%llx (offset %llu of %s, %llu bytes) by %s", space_name(sp), what,
+                size, (unsigned long long)addr, (unsigned long long)off, obj, (unsigned long long)limit, where);
     else
-      fault(L, pc, "invalid %s %s of %d bytes at 0x%llx (no live allocation there) by %s", space_name(sp), what, size,
-            (unsigned long long)addr, where);
+      mem_fault(L, pc, "invalid %s %s of %d bytes at 0x%llx (no live allocation there) by %s", space_name(sp), what, size,
+                (unsigned long long)addr, where);
     return NULL;
   }
   *l2 = sp == SPACE_GLOBAL;
@@ -602,6 +652,7 @@ static blk *block_new(launch *L, int slot, uint64_t lin) {
   b->idx[1] = (uint32_t)(lin / L->grid.x % L->grid.y);
   b->idx[2] = (uint32_t)(lin / ((uint64_t)L->grid.x * L->grid.y));
   b->sm = slot % L->ctx->cfg.sms;
+  b->bar_and = 1;
   return b;
 }
 
@@ -667,8 +718,16 @@ static void barrier_maybe_release(launch *L, blk *b, int pc) {
   b->at_bar = 0;
   for (int k = 0; k < b->nwarps; k++) {
     warp *w = &b->warps[k];
-    if (w->state == W_BAR) { w->state = W_READY; w->bar_pc = -1; ready_add(L, w); }
+    if (w->state != W_BAR) continue;
+    const kir_ins *in = w->bar_pc >= 0 ? &L->f->code[w->bar_pc] : NULL;
+    if (in && in->imm != BAR_SYNC && in->dst >= 0) {   /* __syncthreads_count/_and/_or: the block's result */
+      uint64_t v = in->imm == BAR_COUNT ? b->bar_count : in->imm == BAR_AND ? b->bar_and : b->bar_or;
+      uint64_t *d = w->r + (size_t)in->dst * 32;
+      for (int l = 0; l < 32; l++) if (w->alive >> l & 1) d[l] = v;
+    }
+    w->state = W_READY; w->bar_pc = -1; ready_add(L, w);
   }
+  b->bar_count = 0; b->bar_and = 1; b->bar_or = 0;
   L->ctx->stats.barriers++;
   if (L->ctx->nobs) {
     gr_event ev;
@@ -891,10 +950,15 @@ static int ins_regs(const kir_ins *in, int *r) {
   int n = 0;
   if (in->dst >= 0) r[n++] = in->dst;
   switch (in->op) {
-  case OP_CONST: case OP_SREG: case OP_PARAM: case OP_GADDR: case OP_FENCE: case OP_BAR: case OP_JMP:
+  case OP_CONST: case OP_SREG: case OP_PARAM: case OP_GADDR: case OP_FENCE: case OP_JMP:
   case OP_EXIT: case OP_TRAP: case OP_NOP:
     break;
+  case OP_BAR: if (in->a >= 0) r[n++] = in->a; break;
   case OP_BRT: case OP_BRF: r[n++] = in->b; break;
+  case OP_SHFL:
+    r[n++] = in->a; r[n++] = in->b; r[n++] = in->c;
+    if (in->imm >> 8) r[n++] = (int)(in->imm >> 8) - 1;   /* the member mask */
+    break;
   default:
     if (in->a >= 0) r[n++] = in->a;
     if (in->b >= 0) r[n++] = in->b;
@@ -905,13 +969,13 @@ static int ins_regs(const kir_ins *in, int *r) {
 
 /* Lanes of m that must perform loads before the instruction can issue. */
 static int needs_pending(const warp *w, const kir_ins *in, uint32_t m) {
-  int r[4], n = ins_regs(in, r);
+  int r[5], n = ins_regs(in, r);
   for (int k = 0; k < n; k++) if (w->pend[r[k]] & m) return 1;
   return 0;
 }
 
 static void resolve_pending(launch *L, warp *w, const kir_ins *in, uint32_t m) {
-  int r[4], n = ins_regs(in, r);
+  int r[5], n = ins_regs(in, r);
   for (int k = 0; k < n; k++) {
     uint32_t lanes = w->pend[r[k]] & m;
     while (lanes) {
@@ -948,6 +1012,35 @@ static void load_done(void *user, wm_lane *t, const wm_load *ld, uint64_t value)
     ev.value = val;
     deliver(L, &ev);
   }
+}
+
+/* The member mask of a *_sync warp intrinsic or __syncwarp, per lane: it
+ * names the calling lane, and every lane it names executes this very
+ * instruction with it (under lockstep, the lanes converged here).  Anything
+ * else is undefined in CUDA, and an error here, as in synccheck. */
+static int warp_mask_ok(launch *L, warp *w, int pc, const uint64_t *M, uint32_t m, const char *what) {
+  uint32_t mm = m;
+  while (mm) {
+    int l = __builtin_ctz(mm);
+    mm &= mm - 1;
+    uint32_t mask = (uint32_t)M[l];
+    const char *why = NULL;
+    char lanes[96];
+    if (!mask) why = "the mask is 0";
+    else if (!(mask >> l & 1)) why = "the mask does not name the calling lane";
+    else if (mask & w->alive & ~m) {   /* exited lanes may be named (CUDA: "all non-exited threads named") */
+      fmt_mask_lanes(lanes, sizeof lanes, mask & w->alive & ~m);
+      why = "the mask names live lanes that are not executing it with this lane";
+    }
+    if (why) {
+      char where[160];
+      uint32_t away = mask & w->alive & ~m;
+      lane_coords(w, l, where, sizeof where);
+      fault(L, pc, "%s(0x%08x) by %s: %s%s%s%s", what, mask, where, why, away ? " (lanes " : "", away ? lanes : "", away ? ")" : "");
+      return 0;
+    }
+  }
+  return 1;
 }
 
 /* Executes the warp's next instruction. */
@@ -1009,9 +1102,13 @@ static void warp_step(launch *L, warp *w) {
     while (mm) {
       int l = __builtin_ctz(mm), g2;
       mm &= mm - 1;
-      uint64_t addr = A[l] + (uint64_t)in->imm;
+      uint64_t addr = kir_ptr_add(A[l], (uint64_t)in->imm);
       uint8_t *p = xlate(L, w, l, addr, size, pc, is_ld ? "load" : "store", &g2);
-      if (!p) return;
+      if (!p) {
+        if (L->failed) return;
+        if (is_ld) d[l] = 0;   /* --keep-going: the access is dropped, a load yields 0 */
+        continue;
+      }
       if (is_ld) {
         uint64_t v;
         if (g2 && L->mem) {
@@ -1048,12 +1145,24 @@ static void warp_step(launch *L, warp *w) {
   }
   case OP_ATOM: {
     int sk = in->flags & 0x7f, size = kir_sk_size[sk], kind = in->flags >> 8 & 0xf, scope = in->flags >> 12 & 3;
-    uint32_t mm = m;
+    uint32_t mm = m, done = 0;
     while (mm) {  /* lanes of one warp instruction serialise in lane order */
       int l = __builtin_ctz(mm), g2;
       mm &= mm - 1;
+      if ((KIR_SPACE_OF(A[l]) & 0x7f) == SPACE_LOCAL) {
+        char where[160];
+        lane_coords(w, l, where, sizeof where);
+        fault(L, pc, "atomic %s on local memory (address 0x%llx) by %s: CUDA's atomics act on global and shared memory only",
+              kir_atom_name[kind], (unsigned long long)A[l], where);
+        return;
+      }
       uint8_t *p = xlate(L, w, l, A[l], size, pc, "atomic", &g2);
-      if (!p) return;
+      if (!p) {
+        if (L->failed) return;
+        d[l] = 0;
+        continue;
+      }
+      done |= 1u << l;
       uint64_t old;
       if (g2 && L->mem) {
         atom_args u = {kind, sk, B[l], C ? C[l] : 0};
@@ -1068,7 +1177,8 @@ static void warp_step(launch *L, warp *w) {
       L->ev_op2[l] = C ? C[l] : 0;
       d[l] = old;
     }
-    if (L->ctx->nobs) {
+    if (L->ctx->nobs && done) {
+      m = done;
       gr_event ev;
       ev_init(L, &ev, GR_EV_ACCESS, w, pc);
       ev.access = GR_ATOMIC;
@@ -1107,6 +1217,13 @@ static void warp_step(launch *L, warp *w) {
     }
     /* a barrier orders memory for the block as a block-scope fence does */
     if (L->mem) LANES(m, wm_fence(L->mem, &w->wl[l], SCOPE_BLOCK));
+    if (in->imm != BAR_SYNC) {
+      uint32_t t = 0;
+      LANES(m, if (A[l]) t |= 1u << l);
+      w->b->bar_count += (uint32_t)__builtin_popcount(t);
+      if (t != m) w->b->bar_and = 0;
+      if (t) w->b->bar_or = 1;
+    }
     top->pc = next;
     w->state = W_BAR;
     w->bar_pc = pc;
@@ -1116,6 +1233,7 @@ static void warp_step(launch *L, warp *w) {
     return;
   }
   case OP_SYNCWARP:
+    if (!warp_mask_ok(L, w, pc, A, m, "__syncwarp")) return;
     if (L->mem) LANES(m, wm_fence(L->mem, &w->wl[l], SCOPE_BLOCK));
     if (L->ctx->nobs) {
       gr_event ev;
@@ -1125,6 +1243,7 @@ static void warp_step(launch *L, warp *w) {
     }
     break;
   case OP_VOTE: {
+    if (B && !warp_mask_ok(L, w, pc, B, m, in->imm == VOTE_ALL ? "__all_sync" : in->imm == VOTE_ANY ? "__any_sync" : "__ballot_sync")) return;
     uint32_t ballot = 0;
     LANES(m, if (A && A[l]) ballot |= 1u << l);
     uint64_t v;
@@ -1138,13 +1257,23 @@ static void warp_step(launch *L, warp *w) {
     break;
   }
   case OP_SHFL: {
+    int kind = (int)(in->imm & 0xff);
+    if (in->imm >> 8 && !warp_mask_ok(L, w, pc, R + (size_t)((in->imm >> 8) - 1) * 32, m, "__shfl_sync")) return;
+    uint32_t bad = 0;
+    LANES(m, { int wd = (int)(int32_t)C[l]; if (wd < 1 || wd > 32 || (wd & (wd - 1))) bad |= 1u << l; });
+    if (bad) {
+      int l = __builtin_ctz(bad);
+      char where[160];
+      lane_coords(w, l, where, sizeof where);
+      fault(L, pc, "shuffle width %d by %s: the width must be a power of two from 1 to 32", (int)(int32_t)C[l], where);
+      return;
+    }
     uint64_t src[32];
     memcpy(src, A, sizeof src);
     LANES(m, {
       int width = (int)(int32_t)C[l];
-      if (width < 1 || width > 32 || (width & (width - 1))) width = 32;
       int seg = l & ~(width - 1), x = (int)(int32_t)B[l], s = l;
-      switch (in->imm) {
+      switch (kind) {
       case SHFL_IDX: s = seg + (x & (width - 1)); break;
       case SHFL_UP: s = (l - seg) - x >= 0 ? l - x : l; break;
       case SHFL_DOWN: s = (l - seg) + x < width ? l + x : l; break;
@@ -1156,6 +1285,7 @@ static void warp_step(launch *L, warp *w) {
     break;
   }
   case OP_MATH: LANES(m, d[l] = math_lane((int)in->imm, A ? A[l] : 0, B ? B[l] : 0, C ? C[l] : 0)); break;
+  case OP_PADD: LANES(m, d[l] = kir_ptr_add(A[l], B[l])); break;
   case OP_JMP:
     if (in->a <= pc) note_backedge(L, w);
     next = in->a;
@@ -1276,6 +1406,7 @@ static void state_key(launch *L) {
     put_u64(k, b ? b->lin : UINT64_MAX);
     if (!b) continue;
     put_u64(k, (uint64_t)b->at_bar << 32 | (uint32_t)b->live);
+    put_u64(k, (uint64_t)b->bar_count << 2 | b->bar_and << 1 | b->bar_or);
     bytes_put(k, b->shared, L->shared_size);
     for (int j = 0; j < b->nwarps; j++) {
       warp *w = &b->warps[j];
@@ -1393,6 +1524,8 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   rng_seed(&L->rng, cfg->seed);
   L->ch.r = &L->rng;
   L->ch.x = ctx->explore;
+  ctx->log_len = 0;
+  ctx->log_shown = 0;
   L->args = xcalloc((size_t)nargs + 1, sizeof *L->args);
   for (int k = 0; k < nargs; k++) {
     int rc = convert_arg(ctx, f, k, &args[k], &L->args[k]);
@@ -1468,6 +1601,20 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
     ev_init(L, &ev, GR_EV_LAUNCH_END, NULL, -1);
     deliver(L, &ev);
   }
+  if (L->kept_errors && !L->failed) {
+    /* --keep-going: the run went to its end; it still failed, with every error */
+    unsigned long long n = L->kept_errors, shown = n < MAX_LOGGED_ERRORS ? n : MAX_LOGGED_ERRORS;
+    char sum[256];
+    snprintf(sum, sizeof sum, "error: %llu memory error%s in '%s' (accesses dropped, loads read 0)%s", n, n == 1 ? "" : "s",
+             L->f->name, n > shown ? "; the first 1000 are shown" : "");
+    ctx_fail(ctx, GR_EEMU, "%s", sum);
+    size_t sl = strlen(sum);
+    if (ctx->log_len + sl + 1 > ctx->log_cap) { ctx->log_cap = ctx->log_len + sl + 1; ctx->log = xrealloc(ctx->log, ctx->log_cap); }
+    memcpy(ctx->log + ctx->log_len, sum, sl + 1);
+    ctx->log_len += sl;
+    ctx->log_shown = 1;
+    L->failed = GR_EEMU;
+  }
   int rc = L->failed;
   for (int s = 0; s < L->nslots; s++) if (L->slots[s]) block_free(L->slots[s]);
   free(L->slots); free(L->run); free(L->ready);
@@ -1490,6 +1637,7 @@ typedef struct {
   uint64_t lin;
   int slot;
   int nwarps, live, at_bar;
+  uint32_t bar_count, bar_and, bar_or;
   uint8_t *shared;
   snap_warp *warps;
 } snap_block;
@@ -1510,6 +1658,7 @@ struct gr_snapshot {
 static void snap_block_take(launch *L, int slot, snap_block *sb) {
   blk *b = L->slots[slot];
   sb->lin = b->lin; sb->slot = slot; sb->nwarps = b->nwarps; sb->live = b->live; sb->at_bar = b->at_bar;
+  sb->bar_count = b->bar_count; sb->bar_and = b->bar_and; sb->bar_or = b->bar_or;
   sb->shared = xmalloc(L->shared_size ? L->shared_size : 1);
   memcpy(sb->shared, b->shared, L->shared_size);
   sb->warps = xcalloc((size_t)b->nwarps, sizeof(snap_warp));
@@ -1598,6 +1747,7 @@ int gr_snapshot_restore(gr_context *ctx, const gr_snapshot *s) {
 static void block_restore(launch *L, const snap_block *sb, blk *keep) {
   blk *b = block_new(L, sb->slot, sb->lin);
   b->nwarps = sb->nwarps; b->live = sb->live; b->at_bar = sb->at_bar;
+  b->bar_count = sb->bar_count; b->bar_and = sb->bar_and; b->bar_or = sb->bar_or;
   b->shared = xmalloc(L->shared_size ? L->shared_size : 1);
   memcpy(b->shared, sb->shared, L->shared_size);
   b->warps = xcalloc((size_t)sb->nwarps, sizeof(warp));

@@ -371,8 +371,8 @@ static int to_reg(P *p, expr *e, srcpos pos) {
 
 static int mem_base(P *p, expr *e, srcpos pos) {
   if (e->off == 0) return e->reg;
-  int r = reg_new(p, pos), c = const_reg(p, (uint64_t)(int64_t)e->off, pos);
-  emit(p, OP_ADD_U64, r, e->reg, c, -1, 0, 0, pos);
+  int r = reg_new(p, pos), c = const_reg(p, (uint64_t)e->off, pos);
+  emit(p, OP_PADD, r, e->reg, c, -1, 0, 0, pos);
   return r;
 }
 
@@ -1142,10 +1142,17 @@ static expr binop(P *p, const char *op, expr l, expr r, srcpos pos) {
       expr idx = r;
       cast(p, &idx, sk_type(SK_I64), pos);
       expr scaled = arith(p, OP_MUL_I32, idx, e_const(sk_type(SK_I64), es), SK_I64, pos);
+      if (base == OP_SUB_I32) scaled = arith(p, OP_SUB_I32, e_const(sk_type(SK_I64), 0), scaled, SK_I64, pos);
       l.ty = sk_type(SK_U64);
-      expr s = arith(p, base, l, scaled, SK_U64, pos);
-      s.ty = pt;
-      return s;
+      if (l.k == E_CONST && scaled.k == E_CONST) {
+        expr s = arith(p, OP_ADD_I32, l, scaled, SK_U64, pos);
+        s.ty = pt;
+        return s;
+      }
+      /* pointer arithmetic stays inside its object (kir_ptr_add) */
+      int a = to_reg(p, &l, pos), b = to_reg(p, &scaled, pos), dreg = reg_new(p, pos);
+      emit(p, OP_PADD, dreg, a, b, -1, 0, 0, pos);
+      return e_reg(pt, dreg);
     }
     if (base == OP_ADD_I32 && r.ty->k == TY_PTR && is_int(l.ty)) return binop(p, op, r, l, pos);
     if (base == OP_SUB_I32 && l.ty->k == TY_PTR && r.ty->k == TY_PTR) {
@@ -1443,7 +1450,44 @@ static int builtin_call(P *p, const char *name, srcpos pos, expr *res) {
     if (n != (k)) fail(p, pos, "'%s' takes %d argument%s, %d given", name, (k), (k) == 1 ? "" : "s", n); } while (0)
   expr v = {E_VOID, &ty_void, -1, 0, 0};
   *res = v;
-  if (!strcmp(name, "__syncthreads")) { ARGS(0); emit(p, OP_BAR, -1, -1, -1, -1, 0, 0, pos); return 1; }
+  if (!strcmp(name, "__syncthreads")) { ARGS(0); emit(p, OP_BAR, -1, -1, -1, -1, BAR_SYNC, 0, pos); return 1; }
+  if (!strcmp(name, "__syncthreads_count") || !strcmp(name, "__syncthreads_and") || !strcmp(name, "__syncthreads_or")) {
+    ARGS(1);
+    int kind = name[15] == 'c' ? BAR_COUNT : name[15] == 'a' ? BAR_AND : BAR_OR;
+    int pr = truth(p, &a[0], pos), d = reg_new(p, pos);
+    emit(p, OP_BAR, d, pr, -1, -1, kind, 0, pos);
+    *res = e_reg(sk_type(SK_I32), d);
+    return 1;
+  }
+  if (!strcmp(name, "memcpy") || !strcmp(name, "__builtin_memcpy") || !strcmp(name, "memset") || !strcmp(name, "__builtin_memset")) {
+    /* a byte loop: exact for any alignment, and each byte an access the detectors see */
+    ARGS(3);
+    int is_set = strstr(name, "memset") != NULL;
+    to_rvalue(p, &a[0], pos);
+    if (a[0].ty->k != TY_PTR) fail(p, pos, "first argument of '%s' must be a pointer", name);
+    if (!is_set) { to_rvalue(p, &a[1], pos); if (a[1].ty->k != TY_PTR) fail(p, pos, "second argument of '%s' must be a pointer", name); }
+    else cast(p, &a[1], sk_type(SK_U8), pos);
+    cast(p, &a[2], sk_type(SK_U64), pos);
+    int dst = to_reg(p, &a[0], pos), src = to_reg(p, &a[1], pos), n = to_reg(p, &a[2], pos);
+    int i = reg_new(p, pos), c = reg_new(p, pos), q = reg_new(p, pos), v = reg_new(p, pos);
+    int one = const_reg(p, 1, pos);
+    emit(p, OP_CONST, i, -1, -1, -1, 0, 0, pos);
+    int top = label_new(p), done = label_new(p);
+    label_here(p, top);
+    emit(p, OP_LT_U64, c, i, n, -1, 0, 0, pos);
+    branch(p, OP_BRF, c, done, pos);
+    if (!is_set) {
+      emit(p, OP_PADD, q, src, i, -1, 0, 0, pos);
+      emit(p, OP_LD, v, q, -1, -1, 0, SK_U8 | (a[1].ty->base->vol ? MF_VOLATILE : 0), pos);
+    }
+    emit(p, OP_PADD, q, dst, i, -1, 0, 0, pos);
+    emit(p, OP_ST, -1, q, is_set ? src : v, -1, 0, SK_U8 | (a[0].ty->base->vol ? MF_VOLATILE : 0), pos);
+    emit(p, OP_ADD_U64, i, i, one, -1, 0, 0, pos);
+    jump(p, top, pos);
+    label_here(p, done);
+    *res = e_reg(ty_ptr(p, &ty_void), dst);
+    return 1;
+  }
   if (!strcmp(name, "__syncwarp")) {
     expect(p, "(");
     expr m = is(p, ")") ? e_const(sk_type(SK_U32), 0xffffffffu) : arg_expr(p);
@@ -1509,7 +1553,8 @@ static int builtin_call(P *p, const char *name, srcpos pos, expr *res) {
     expect(p, ")");
     int base = shfls[k].sync;
     if (n < 2 + base || n > 3 + base) fail(p, pos, "'%s' takes %d or %d arguments, %d given", name, 2 + base, 3 + base, n);
-    if (base) { cast(p, &a[0], sk_type(SK_U32), pos); to_reg(p, &a[0], pos); }
+    int mreg = -1;
+    if (base) { cast(p, &a[0], sk_type(SK_U32), pos); mreg = to_reg(p, &a[0], pos); }
     expr val = a[base];
     to_rvalue(p, &val, pos);
     if (!is_scalar(val.ty)) fail(p, pos, "'%s' needs a scalar value", name);
@@ -1519,7 +1564,9 @@ static int builtin_call(P *p, const char *name, srcpos pos, expr *res) {
     expr width = n > base + 2 ? a[base + 2] : e_const(sk_type(SK_I32), 32);
     cast(p, &width, sk_type(SK_I32), pos);
     int d = reg_new(p, pos);
-    emit(p, OP_SHFL, d, to_reg(p, &val, pos), to_reg(p, &lane, pos), to_reg(p, &width, pos), shfls[k].kind, 0, pos);
+    /* imm: the kind, and the member mask's register + 1 above bit 8 (0: the legacy form, no mask) */
+    emit(p, OP_SHFL, d, to_reg(p, &val, pos), to_reg(p, &lane, pos), to_reg(p, &width, pos),
+         shfls[k].kind | (int64_t)(mreg + 1) << 8, 0, pos);
     *res = e_reg(val.ty, d);
     return 1;
   }
@@ -2305,6 +2352,10 @@ static kir_func *compile_function(P *p, funcdef *f, int keep) {
     for (int j = 0; j < 4; j++) {
       if (is_jump && j == 1) continue;   /* a label, not a register */
       if (*ops[j] >= KREG) *ops[j] = fs.maxreg + (*ops[j] - KREG);
+    }
+    if (code[i].op == OP_SHFL && code[i].imm >> 8) {   /* the member mask's register lives in imm */
+      int64_t mr = (code[i].imm >> 8) - 1;
+      if (mr >= KREG) code[i].imm = (code[i].imm & 0xff) | (int64_t)(fs.maxreg + (mr - KREG) + 1) << 8;
     }
   }
   for (size_t l = 0; l < fs.labels.len; l++) { int *lp = vec_at(&fs.labels, l); if (*lp >= 0) *lp += nk; }

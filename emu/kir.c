@@ -27,7 +27,7 @@ static const char *op_base_name(int op) {
   };
   if (op < OP_CONST) return bin[op / VT_COUNT];
   static const char *rest[] = {"const", "mov", "cvt", "sreg", "param", "gaddr", "ld", "st", "atom", "fence",
-    "bar", "syncwarp", "vote", "shfl", "math", "jmp", "brt", "brf", "exit", "trap", "nop"};
+    "bar", "syncwarp", "vote", "shfl", "math", "jmp", "brt", "brf", "exit", "trap", "nop", "padd"};
   return rest[op - OP_CONST];
 }
 
@@ -63,10 +63,17 @@ void kir_print_func(FILE *out, const kir_func *f) {
       if (in->c >= 0) { char *q = strstr(buf, "r?"); snprintf(q, sizeof buf - (size_t)(q - buf), "r%d", in->c); }
       break;
     case OP_FENCE: snprintf(buf, sizeof buf, "fence.%s", kir_scope_name[in->imm]); break;
-    case OP_BAR: snprintf(buf, sizeof buf, "bar.sync"); break;
+    case OP_BAR:
+      if (in->imm == BAR_SYNC) snprintf(buf, sizeof buf, "bar.sync");
+      else snprintf(buf, sizeof buf, "bar.red.%s r%d, r%d", in->imm == BAR_COUNT ? "popc" : in->imm == BAR_AND ? "and" : "or", in->dst, in->a);
+      break;
+    case OP_PADD: snprintf(buf, sizeof buf, "padd   r%d, r%d, r%d", in->dst, in->a, in->b); break;
     case OP_SYNCWARP: snprintf(buf, sizeof buf, "syncwarp r%d", in->a); break;
     case OP_VOTE: snprintf(buf, sizeof buf, "vote.%s r%d, r%d, mask r%d", vote_name[in->imm], in->dst, in->a, in->b); break;
-    case OP_SHFL: snprintf(buf, sizeof buf, "shfl.%s r%d, r%d, r%d, width r%d", shfl_name[in->imm], in->dst, in->a, in->b, in->c); break;
+    case OP_SHFL:
+      if (in->imm >> 8) snprintf(buf, sizeof buf, "shfl.%s r%d, r%d, r%d, width r%d, mask r%lld", shfl_name[in->imm & 0xff], in->dst, in->a, in->b, in->c, (long long)(in->imm >> 8) - 1);
+      else snprintf(buf, sizeof buf, "shfl.%s r%d, r%d, r%d, width r%d", shfl_name[in->imm & 0xff], in->dst, in->a, in->b, in->c);
+      break;
     case OP_MATH: {
       char mn[32];
       lower(mn, kir_math_name[in->imm]);

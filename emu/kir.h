@@ -42,7 +42,7 @@ typedef enum {
   OP_ST,       /* [a + imm] <- b; flags: sk | MF_VOLATILE */
   OP_ATOM,     /* dst <- atomic op on [a] with b (and c for CAS); flags: sk | AT_* << 8 | scope << 12 */
   OP_FENCE,    /* imm = scope */
-  OP_BAR,      /* __syncthreads */
+  OP_BAR,      /* __syncthreads; imm = BAR_*: with a reduction, dst <- it over predicate a of the block's threads */
   OP_SYNCWARP, /* a = mask register */
   OP_VOTE,     /* dst <- vote imm (VOTE_*) over predicate a with member mask b */
   OP_SHFL,     /* dst <- shuffle imm (SHFL_*) of a by lane/delta b, width c */
@@ -53,6 +53,7 @@ typedef enum {
   OP_EXIT,     /* the active lanes end */
   OP_TRAP,     /* __trap / assert failure: imm = reason */
   OP_NOP,
+  OP_PADD,     /* dst <- a + b, pointer arithmetic: a result outside a's object is a wild pointer (KIR_WILD) */
   OP_COUNT
 } kir_op;
 
@@ -71,6 +72,7 @@ typedef enum { AT_ADD, AT_SUB, AT_EXCH, AT_MIN, AT_MAX, AT_INC, AT_DEC, AT_CAS, 
 extern const char *const kir_atom_name[AT_COUNT];
 
 typedef enum { VOTE_ALL, VOTE_ANY, VOTE_BALLOT, VOTE_ACTIVEMASK } kir_vote;
+typedef enum { BAR_SYNC, BAR_COUNT, BAR_AND, BAR_OR } kir_bar;   /* __syncthreads, _count, _and, _or */
 typedef enum { SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_XOR } kir_shfl;
 
 #define KIR_MATHFNS(X) \
@@ -145,5 +147,20 @@ enum { SPACE_NONE, SPACE_GLOBAL, SPACE_SHARED, SPACE_LOCAL };
 #define KIR_SPACE_OF(addr) ((unsigned)((addr) >> KIR_SPACE_SHIFT))
 #define KIR_ADDR(space, off) (((uint64_t)(space) << KIR_SPACE_SHIFT) | (uint64_t)(off))
 #define KIR_GLOBAL_ADDR(id, off) (KIR_ADDR(SPACE_GLOBAL, 0) | ((uint64_t)(id) << 32) | (uint32_t)(off))
+
+/* Pointer arithmetic never carries from one object into another: the bits
+ * that name the object (the space, and a global allocation's id) stay those
+ * of the base, and a result whose offset leaves them is marked wild.  A
+ * wild pointer faults on every access, naming the object it came from. */
+#define KIR_WILD ((uint64_t)1 << 63)
+static inline uint64_t kir_object_bits(uint64_t base) {
+  unsigned sp = (unsigned)(base >> KIR_SPACE_SHIFT) & 0x7f;
+  return sp == SPACE_GLOBAL ? 0xffffffff00000000ull : (sp == SPACE_SHARED || sp == SPACE_LOCAL) ? 0xff00000000000000ull : 0;
+}
+static inline uint64_t kir_ptr_add(uint64_t base, uint64_t delta) {
+  uint64_t r = base + delta, keep = kir_object_bits(base);
+  if (!keep || !((r ^ base) & keep)) return r;
+  return (base & keep) | KIR_WILD | (r & ~keep);
+}
 
 #endif
