@@ -52,6 +52,13 @@ static const char *const usage_run =
   "  --memory sc|weak  memory model (default sc, or $GPURACE_MEMORY)\n"
   "  --sms N           number of SMs (default 4)\n"
   "  --max-steps N     give up after N warp instructions (default 100000000)\n"
+  "  --keep-going      report a memory error, drop the access (a load reads 0) and run\n"
+  "                    on to the end with every detector; the run still fails (status 3)\n"
+  "                    with every error it met (the first 1000 printed)\n"
+  "  --max-code N      refuse a kernel of more than N KIR instructions after inlining\n"
+  "                    (default 1048576)\n"
+  "  --max-source BYTES  refuse a kernel file, or its preprocessed text, larger than\n"
+  "                    BYTES (default 67108864)\n"
   "  --backend emu|cuda  run on the emulator (default) or on the GPU (NVRTC and the\n"
   "                    driver API; same output; no detectors, --stats or schedules there)\n"
   "  --dump NAME       print a buffer or __device__ variable after the run (repeatable)\n"
@@ -159,10 +166,12 @@ static const char *const usage_devices =
   "can test for a GPU)\n";
 
 static const char *const usage_ir =
-  "usage: gpurace ir FILE [-D NAME[=VALUE]]...\n"
+  "usage: gpurace ir FILE [-D NAME[=VALUE]]... [--max-code N] [--max-source BYTES]\n"
   "\n"
   "Prints the KIR of every kernel in FILE: one line per warp instruction with\n"
-  "its source line:column; branches show their reconvergence point.\n";
+  "its source line:column; branches show their reconvergence point.  FILE needs\n"
+  "no //@ directives: an unmodified CUDA file compiles as nvcc's device pass\n"
+  "reads it (host code skipped).\n";
 
 typedef struct {
   const char *file;
@@ -235,6 +244,9 @@ static int parse_opts(const char *cmd, int argc, char **argv, opts *o, int allow
       if (!strcmp(a, "--detect")) { NEEDVAL(); o->detect = val; continue; }
       if (!strcmp(a, "--json")) { o->json = 1; continue; }
       if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { o->quiet = 1; continue; }
+    }
+    if (!allow_run_opts && (!strcmp(a, "--max-code") || !strcmp(a, "--max-source"))) {
+      if (lib_option(cmd, argc, argv, &i, &o->cfg, NULL, &rc)) { if (rc) return rc; continue; }
     }
     if (a[0] == '-' && a[1]) return usage_error(cmd, "unknown option '%s'", a);
     if (o->file) return usage_error(cmd, "one FILE only; '%s' is a second", a);
@@ -332,7 +344,7 @@ static int cmd_ir(int argc, char **argv) {
   opts o;
   int rc = parse_opts("ir", argc, argv, &o, 0);
   if (rc) { free_opts(&o); return rc; }
-  gr_context *ctx = gr_context_create(NULL);
+  gr_context *ctx = gr_context_create(&o.cfg);
   gr_module *m;
   rc = gr_module_load(ctx, o.file, o.defines, o.ndefines, &m);
   if (rc) fprintf(stderr, "%s\n", gr_error(ctx));

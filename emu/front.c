@@ -9,12 +9,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -1041,6 +1041,13 @@ static expr parse_unary_inner(P *p) {
     return out;
   }
   if (accept(p, "sizeof")) return parse_sizeof(p, pos);
+  if (accept(p, "alignof") || accept(p, "__alignof__") || accept(p, "_Alignof") || accept(p, "__alignof")) {
+    expect(p, "(");
+    if (!is_type_start(p)) fail(p, here(p), "alignof needs a type");
+    type *t = parse_typename(p);
+    expect(p, ")");
+    return e_const(sk_type(SK_U64), ty_align(p, t));
+  }
   if (accept(p, "&")) {
     expr e = parse_unary(p);
     if (e.k == E_VAR) fail(p, pos, "unsupported: the address of a variable that a reference parameter is bound to");
@@ -1453,7 +1460,7 @@ static int builtin_call(P *p, const char *name, srcpos pos, expr *res) {
   if (!strcmp(name, "__syncthreads")) { ARGS(0); emit(p, OP_BAR, -1, -1, -1, -1, BAR_SYNC, 0, pos); return 1; }
   if (!strcmp(name, "__syncthreads_count") || !strcmp(name, "__syncthreads_and") || !strcmp(name, "__syncthreads_or")) {
     ARGS(1);
-    int kind = name[15] == 'c' ? BAR_COUNT : name[15] == 'a' ? BAR_AND : BAR_OR;
+    int kind = name[14] == 'c' ? BAR_COUNT : name[14] == 'a' ? BAR_AND : BAR_OR;   /* __syncthreads_X */
     int pr = truth(p, &a[0], pos), d = reg_new(p, pos);
     emit(p, OP_BAR, d, pr, -1, -1, kind, 0, pos);
     *res = e_reg(sk_type(SK_I32), d);
@@ -2576,6 +2583,15 @@ static void compile_or_defer(P *p, funcdef *f) {
 
 static void declaration(P *p, int device);
 
+/* The type with its scalar elements const, arrays and all. */
+static type *const_elems(P *p, type *t) {
+  if (t->k != TY_ARRAY) return ty_qual(p, t, 0, 1);
+  type *a = ty_new(p, TY_ARRAY);
+  *a = *t;
+  a->base = const_elems(p, t->base);
+  return a;
+}
+
 typedef struct { int device; } declarg;
 static void declaration_cb(P *p, void *a) { declaration(p, ((declarg *)a)->device); }
 
@@ -2744,7 +2760,7 @@ static void declaration(P *p, int device) {
     uint64_t size = ty_size(p, ty, np);
     if (size > (1ull << 31)) fail(p, np, "__device__ variable '%s' too large", n);
     /* __constant__ memory is read-only to kernels: writes are compile errors */
-    if (ds.is_constant) ty = ty_qual(p, ty, 0, 1);
+    if (ds.is_constant) ty = const_elems(p, ty);
     sym *old = lookup(p, n);
     if (old && old->k == SYM_GLOBAL && old->is_extern && same_type(unqual(p, old->ty), unqual(p, ty))) {
       /* extern __device__ T x; ... __device__ T x = ...; */
@@ -2897,21 +2913,21 @@ const char *front_include_dir(void) {
 
 /* cpp's message for a failure: its first "error:" line, which a long chain
  * of "In file included from" lines (a self-#include) would otherwise hide. */
-static void cpp_message(char *ebuf, size_t en, char *err, size_t errlen) {
+static void cpp_message(const char *path, char *ebuf, size_t en, char *err, size_t errlen) {
   while (en && ebuf[en - 1] == '\n') ebuf[--en] = 0;
-  char *line = ebuf, *pick = NULL;
+  char *line = ebuf, *pick = NULL, *first = NULL;
   while (line && *line) {
     char *nl = strchr(line, '\n');
     if (nl) *nl = 0;
-    if (!pick && (strstr(line, "error:") || strstr(line, "fatal error:"))) pick = line;
+    if (!first && *line) first = line;
+    if (!pick && strstr(line, "error:")) pick = line;
     if (nl) *nl = '\n';
     line = nl ? nl + 1 : NULL;
   }
-  if (pick) {
-    char *nl = strchr(pick, '\n');
-    if (nl) *nl = 0;
-    snprintf(err, errlen, "%s", pick);
-  } else snprintf(err, errlen, "%s", en ? ebuf : "error: the preprocessor failed");
+  char *show = pick ? pick : first;
+  if (show) { char *nl = strchr(show, '\n'); if (nl) *nl = 0; }
+  if (pick) snprintf(err, errlen, "%s", pick);
+  else snprintf(err, errlen, "%s: error: the preprocessor failed%s%s%s", path, show ? " (" : "", show ? show : "", show ? ")" : "");
 }
 
 /* Runs the kernel preprocessor as nvcc's device pass would, and captures
@@ -2952,16 +2968,29 @@ static char *run_cpp(const char *path, const char *const *defines, int ndef, siz
   int out[2] = {-1, -1}, errp[2] = {-1, -1};
   char *result = NULL, *buf = NULL;
   if (pipe(out) || pipe(errp)) { snprintf(err, errlen, "error: cannot create a pipe for the preprocessor"); goto done; }
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-  posix_spawn_file_actions_adddup2(&fa, errp[1], 2);
-  posix_spawn_file_actions_addclose(&fa, out[0]);
-  posix_spawn_file_actions_addclose(&fa, errp[0]);
-  pid_t pid;
-  int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-  posix_spawn_file_actions_destroy(&fa);
+  /* the child gets bounded memory and CPU time: cpp reads an included file
+   * whole before it writes a byte, so an #include of /dev/zero would grow
+   * without bound, and output bounds alone cannot stop it */
+  size_t as_limit = max * 16 < ((size_t)1 << 30) ? ((size_t)1 << 30) : max * 16;
+  int devnull = open("/dev/null", O_RDONLY);
+  pid_t pid = fork();
+  if (pid == 0) {
+    struct rlimit rl = {(rlim_t)as_limit, (rlim_t)as_limit};
+    setrlimit(RLIMIT_AS, &rl);
+    struct rlimit cpu = {60, 60};
+    setrlimit(RLIMIT_CPU, &cpu);
+    if (devnull >= 0) dup2(devnull, 0);
+    dup2(out[1], 1);
+    dup2(errp[1], 2);
+    close(out[0]); close(errp[0]);
+    execvp(argv[0], argv);
+    static const char msg[] = "error: cannot run the kernel preprocessor\n";
+    ssize_t wr = write(2, msg, sizeof msg - 1);
+    (void)wr;
+    _exit(127);
+  }
+  if (devnull >= 0) close(devnull);
+  int rc = pid < 0 ? errno : 0;
   close(out[1]); close(errp[1]);
   if (rc) {
     snprintf(err, errlen, "error: cannot run the preprocessor '%s': %s", argv[0], strerror(rc));
@@ -3010,7 +3039,7 @@ static char *run_cpp(const char *path, const char *const *defines, int ndef, siz
     goto done;
   }
   if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-    cpp_message(ebuf, en, err, errlen);
+    cpp_message(path, ebuf, en, err, errlen);
     goto done;
   }
   result = buf;
