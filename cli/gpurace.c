@@ -131,6 +131,9 @@ static const char *const usage_litmus =
   "  --exhaustive      enumerate every schedule and memory-system choice instead,\n"
   "                    and print the exact set of reachable outcomes\n"
   "  --max-states N    bound of the exhaustive search (default 2000000 states)\n"
+  "  --max-seconds N   time bound of each exhaustive search (default 600); a search\n"
+  "                    that hits either bound fails its test as incomplete.  A search\n"
+  "                    prints a progress line on stderr every 10 s\n"
   "  --report FILE     run both ways and write a Markdown report\n"
   "  --backend cuda    run on the GPU instead: --iterations instances of each test\n"
   "                    (default 100000), placement randomised and memory stressed;\n"
@@ -510,6 +513,7 @@ static int cmd_litmus(int argc, char **argv) {
     if (!strcmp(a, "--sms")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1 || n > 1024) { return usage_error(cmd, "--sms needs an integer from 1 to 1024, not '%s'", val); } lo.sms = (int)n; continue; }
     if (!strcmp(a, "--max-states")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1) { return usage_error(cmd, "--max-states needs a positive integer, not '%s'", val); } lo.max_states = n; continue; }
     if (!strcmp(a, "--exhaustive")) { lo.exhaustive = 1; continue; }
+    if (!strcmp(a, "--max-seconds")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1) { return usage_error(cmd, "--max-seconds needs a positive integer, not '%s'", val); } lo.max_seconds = (double)n; continue; }
     if (!strcmp(a, "--report")) { NEEDVAL(); report = val; continue; }
     if (!strcmp(a, "--backend")) {
       NEEDVAL();
@@ -544,10 +548,12 @@ static int cmd_litmus(int argc, char **argv) {
     gr_litmus_result r, xr;
     gr_litmus_opts o1 = lo;
     if (rep) o1.exhaustive = 0;
+    o1.progress = stderr;
     int rc = gr_litmus_run(files[k], &o1, &r);
-    if (rc) {
+    if (rc) {   /* a file that does not load or run is a failed test, never a passed one */
       fprintf(stderr, "%s\n", r.reason);
       if (rc > worst) worst = rc;
+      failed++;
       gr_litmus_result_free(&r);
       continue;
     }
@@ -556,6 +562,7 @@ static int cmd_litmus(int argc, char **argv) {
     if (rep) {
       gr_litmus_opts o2 = lo;
       o2.exhaustive = 1;
+      o2.progress = stderr;
       rc = gr_litmus_run(files[k], &o2, &xr);
       if (rc) { fprintf(stderr, "%s\n", xr.reason); if (rc > worst) worst = rc; }
       else {
@@ -616,10 +623,14 @@ static int add_inputs(const char *arg, char ***files, size_t *n, size_t *cap) {
 typedef struct {
   table_opts to;
   const char *outbase, *first_dir, *notes;
+  char *notes_text;     /* the notes, read once at parse time */
+  size_t notes_len;
   const char **defines;
   char **files;
   size_t nfiles, cap;
 } table_args;
+
+#define NOTES_MAX (4 << 20)   /* bytes of a --notes file */
 
 static int parse_table_args(int argc, char **argv, table_args *ta) {
   const char *cmd = "table";
@@ -662,7 +673,23 @@ static int parse_table_args(int argc, char **argv, table_args *ta) {
   }
   if (!rc && !ta->nfiles) rc = usage_error(cmd, "%s", "no DIR or FILE given");
   if (!rc && !to->detectors) rc = usage_error(cmd, "%s", "--detect LIST is required");
-  if (!rc && ta->notes && access(ta->notes, R_OK)) rc = usage_error(cmd, "cannot read the notes file '%s'", ta->notes);
+  if (!rc && ta->notes) {
+    /* read now, once and bounded: the notes may be a pipe, or /dev/zero */
+    FILE *nf = fopen(ta->notes, "rb");
+    if (!nf) return usage_error(cmd, "cannot read the notes file '%s'", ta->notes);
+    size_t cap = 1 << 16, n = 0, k;
+    char *buf = malloc(cap);
+    while (buf && (k = fread(buf + n, 1, cap - n, nf)) > 0) {
+      n += k;
+      if (n > NOTES_MAX) break;
+      if (n == cap) { cap *= 2; buf = realloc(buf, cap); }
+    }
+    fclose(nf);
+    if (!buf) return usage_error(cmd, "%s", "out of memory reading the notes");
+    if (n > NOTES_MAX) { free(buf); return usage_error(cmd, "the notes file '%s' is larger than 4 MiB", ta->notes); }
+    ta->notes_text = buf;
+    ta->notes_len = n;
+  }
   return rc;
 }
 
@@ -719,15 +746,9 @@ static int cmd_table(int argc, char **argv) {
       char title[512];
       snprintf(title, sizeof title, "Race detector verdicts: %s", first_dir);
       table_write_md(fm, t, title, command);
-      if (ta.notes) {
-        FILE *nf = fopen(ta.notes, "r");
-        if (nf) {
-          fputs("\n", fm);
-          char buf[4096];
-          size_t k;
-          while ((k = fread(buf, 1, sizeof buf, nf)) > 0) fwrite(buf, 1, k, fm);
-          fclose(nf);
-        }
+      if (ta.notes_text) {
+        fputs("\n", fm);
+        fwrite(ta.notes_text, 1, ta.notes_len, fm);
       }
       table_write_csv(fc, t);
       fclose(fm);
@@ -740,6 +761,7 @@ static int cmd_table(int argc, char **argv) {
   table_free(t);
   for (size_t k = 0; k < nfiles; k++) free(files[k]);
   free(files);
+  free(ta.notes_text);
   free(ta.defines);
   return rc;
 }

@@ -325,6 +325,8 @@ typedef struct {
   int exhaustive;         /* enumerate every schedule and memory choice instead */
   uint64_t max_states;    /* exhaustive: bound on distinct states (default 2000000) */
   int sms;                /* SMs (default 4) */
+  double max_seconds;     /* exhaustive: bound on the search's time (default 600); hitting it fails the test */
+  FILE *progress;         /* exhaustive: a progress line every 10 s goes here (NULL: none) */
 } gr_litmus_opts;
 void gr_litmus_opts_default(gr_litmus_opts *o);
 
@@ -341,6 +343,7 @@ typedef struct {
   size_t noutcomes;
   gr_explore_info explored;  /* exhaustive runs */
   int pass;
+  int timed_out;             /* exhaustive: max_seconds ran out */
   char reason[768];          /* why it failed, or a remark */
 } gr_litmus_result;
 

@@ -2,6 +2,7 @@
  * explored exhaustively), the histogram of its outcomes, and its verdict. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "engine.h"
 
@@ -11,6 +12,13 @@ void gr_litmus_opts_default(gr_litmus_opts *o) {
   o->seed = 1;
   o->max_states = 2000000;
   o->sms = 4;
+  o->max_seconds = 600;
+}
+
+static double now_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
 static int cmp_outcome(const void *a, const void *b) {
@@ -68,9 +76,22 @@ int gr_litmus_run(const char *path, const gr_litmus_opts *o, gr_litmus_result *r
     r->exhaustive = 1;
     x = gr_explore_new(o->max_states);
     gr_context_explore(ctx, x);
+    double t0 = now_seconds(), last = t0;
+    uint64_t iter = 0;
     do {
       rc = one_run(s, r, 0, x);
       if (rc == GR_OK && !gr_explore_last_pruned(x)) r->runs++;
+      if ((++iter & 63) == 0) {
+        double t = now_seconds();
+        if (o->progress && t - last >= 10) {
+          gr_explore_stats(x, &r->explored);
+          fprintf(o->progress, "litmus: %s: exhaustive search, %llu runs, %llu states, %.0f s\n", r->id,
+                  (unsigned long long)r->runs, (unsigned long long)r->explored.states, t - t0);
+          fflush(o->progress);
+          last = t;
+        }
+        if (o->max_seconds > 0 && t - t0 > o->max_seconds) { r->timed_out = 1; break; }
+      }
     } while (rc == GR_OK && gr_explore_next(x));
     gr_explore_stats(x, &r->explored);
   } else if (rc == GR_OK) {
@@ -90,7 +111,11 @@ int gr_litmus_run(const char *path, const gr_litmus_opts *o, gr_litmus_result *r
     for (size_t k = 0; k < r->noutcomes; k++) if (r->outcomes[k].weak && r->outcomes[k].first_seed < first) first = r->outcomes[k].first_seed;
     int seen = r->weak_count > 0;
     const char *vn = gr_verdict_name(r->verdict);
-    if (x && !r->explored.complete) {
+    if (x && r->timed_out) {
+      r->pass = 0;
+      snprintf(r->reason, sizeof r->reason, "time bound of %.0f s reached after %llu states: the reachable set is incomplete (raise --max-seconds)",
+               o->max_seconds, (unsigned long long)r->explored.states);
+    } else if (x && !r->explored.complete) {
       r->pass = 0;
       snprintf(r->reason, sizeof r->reason, "%s after %llu states: the reachable set is incomplete",
                r->explored.nondeterministic ? "a replayed run diverged (engine bug)" : "state bound reached",

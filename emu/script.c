@@ -46,7 +46,7 @@ typedef struct {
 
 typedef struct { char *name; num v; int line; int used; } sarg;
 typedef struct { char *name; num *vals; size_t n; int all_equal; double tol; int line; } scheck;
-typedef struct { char var[32]; char buf[256]; uint64_t index; } sobserve;
+typedef struct { char var[32]; char buf[256]; uint64_t index; int line; } sobserve;
 typedef struct { char var[32]; num v; } sweak;
 typedef struct { char key[32]; char val[256]; } smeta;
 typedef struct { char *kernel; gr_dim3 grid, block; uint64_t shared; int line; } slaunch;
@@ -503,6 +503,7 @@ static int directive(dp *d) {
         o.index = n.u;
         if (!eat(d, ']')) return derr(d, NULL, "expected ']'");
       }
+      o.line = d->line;
       s->obs = xrealloc(s->obs, (s->nobs + 1) * sizeof(sobserve));
       s->obs[s->nobs++] = o;
     }
@@ -639,6 +640,30 @@ static int check_checks(gr_script *s) {
   return GR_OK;
 }
 
+/* Every observe names a buffer or __device__ variable and an index inside
+ * it: known at load, so a bad one fails before any run is counted. */
+static int check_observes(gr_script *s) {
+  for (size_t k = 0; k < s->nobs; k++) {
+    sobserve *o = &s->obs[k];
+    uint64_t count = 0;
+    int found = 0;
+    for (size_t j = 0; j < s->nbufs && !found; j++) if (!strcmp(s->bufs[j].name, o->buf)) { count = s->bufs[j].count; found = 1; }
+    kir_module *km = s->mod->km;
+    for (int j = 0; j < km->nglobals && !found; j++)
+      if (!strcmp(km->globals[j].name, o->buf)) {
+        kir_sk e = km->globals[j].elem;
+        int es = kir_sk_size[e == SK_BOOL ? SK_U8 : e];
+        count = km->globals[j].size / (uint64_t)es;
+        found = 1;
+      }
+    if (!found) return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: observe %s=%s[%llu]: no buffer or __device__ variable '%s'", s->path, o->line, o->var, o->buf, (unsigned long long)o->index, o->buf);
+    if (o->index >= count)
+      return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: observe %s=%s[%llu]: '%s' has %llu elements", s->path, o->line, o->var, o->buf,
+                      (unsigned long long)o->index, o->buf, (unsigned long long)count);
+  }
+  return GR_OK;
+}
+
 static gr_script *script_new(gr_context *ctx, const char *path) {
   gr_script *s = xcalloc(1, sizeof *s);
   s->ctx = ctx;
@@ -678,6 +703,7 @@ int gr_script_load(gr_context *ctx, const char *path, const char *const *defines
   }
   if (rc == GR_OK) rc = check_litmus(s);
   if (rc == GR_OK) rc = check_checks(s);
+  if (rc == GR_OK) rc = check_observes(s);
   if (rc != GR_OK) { gr_script_free(s); return rc; }
   *out = s;
   return GR_OK;
@@ -811,8 +837,8 @@ int gr_script_run(gr_script *s) {
   for (size_t k = 0; k < s->nlaunches && rc == GR_OK; k++) {
     slaunch *l = &s->launches[k];
     rc = gr_launch(s->mod, l->kernel, l->grid, l->block, (size_t)l->shared, args[k], np[k]);
-    if (rc == GR_EINPUT && s->nlaunches > 1) {
-      /* the launch was refused: say which directive */
+    if (rc == GR_EINPUT && !strncmp(gr_error(ctx), "error: ", 7)) {
+      /* the launch was refused (grid, block, shared memory): say which directive */
       char msg[sizeof ctx->err];
       snprintf(msg, sizeof msg, "%s", gr_error(ctx));
       rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: %s", s->path, l->line, msg);

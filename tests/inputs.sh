@@ -210,5 +210,31 @@ contains "$T/err" "oobrace.cu:5:36: error: out-of-bounds global store" "the memo
 contains "$T/err" "error: 32 memory errors in 'k' (accesses dropped, loads read 0)" "the summary"
 contains "$T/out" "hb 1 race report" "and the race"
 
+# 8. table --notes reads a bounded file; litmus --exhaustive has a time bound
+expect 2 "table --notes /dev/zero" -- timeout 60 "$G" table "$S/kernels/examples/reduce.cu" --detect hb --notes /dev/zero --out "$T/tab" -q
+contains "$T/err" "the notes file '/dev/zero' is larger than 4 MiB" "notes bound"
+k big.cu <<'K'
+//@ litmus BIG G
+//@ launch litmus grid(4) block(1)
+//@ buffer x u32[4] = 0
+//@ buffer out u32[16] = 0
+//@ observe r0=out[0] r1=out[1]
+//@ outcome r0=1 r1=0 allowed-optional
+__global__ void litmus(unsigned *x, unsigned *out) {
+  unsigned b = blockIdx.x;
+  for (int i = 0; i < 4; i++) { x[(b + i) % 4] = b + i; out[b * 4 + i] = x[(b + i + 1) % 4]; }
+}
+K
+expect 1 "an exhaustive search that runs out of time fails" -- timeout 120 "$G" litmus --exhaustive --max-seconds 1 "$T/big.cu"
+contains "$T/out" "time bound of 1 s reached after" "the time bound is named"
+contains "$T/out" "1 tests, 0 passed, 1 failed" "and the test is failed"
+
+# 10. a litmus observe outside its buffer fails at load, and is counted failed
+sed 's/observe r1=out\[0\]/observe r1=out[99]/' "$S/kernels/litmus/M1_mp_W.cu" > "$T/obs.cu"
+grep -q 'out\[99\]' "$T/obs.cu" || echo "FAIL: the observe test's sed did not apply"
+expect 2 "observe index out of range" -- "$G" litmus --runs 5 "$T/obs.cu"
+contains "$T/err" "error: observe r1=out[99]: 'out' has" "the observe error has a position"
+contains "$T/out" "1 tests, 0 passed, 1 failed" "a file that fails to load is a failed test"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
