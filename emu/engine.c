@@ -75,6 +75,7 @@ struct launch {
   uint64_t nblocks, next_block;
   uint32_t shared_size;
   uint64_t *args;     /* one value per kernel parameter */
+  uint8_t **argdata;  /* the bytes of each struct parameter, else NULL */
   blk **slots;                   /* resident blocks, per SM slot */
   int nslots;
   warp **run;                    /* resident warps in slot order */
@@ -413,21 +414,33 @@ int gr_kernel_param(gr_module *mod, const char *kernel, int k, const char **name
   const kir_func *f = kir_find(mod->km, kernel);
   if (!f || k < 0 || k >= f->nparams) return GR_EINPUT;
   if (name) *name = f->params[k].name;
-  if (type) *type = (gr_type)f->params[k].sk;
+  if (type) *type = f->params[k].sk == SK_COUNT ? GR_STRUCT : (gr_type)f->params[k].sk;
   if (pointee) *pointee = (gr_type)f->params[k].pointee;
   return GR_OK;
 }
 
-int gr_type_size(gr_type t) { return kir_sk_size[t]; }
-const char *gr_type_name(gr_type t) { return kir_sk_name[t]; }
+int gr_kernel_param_struct(gr_module *mod, const char *kernel, int k, size_t *size, int *nleaves,
+                           const uint32_t **offsets, const gr_type **types) {
+  const kir_func *f = kir_find(mod->km, kernel);
+  if (!f || k < 0 || k >= f->nparams || f->params[k].sk != SK_COUNT) return GR_EINPUT;
+  *size = f->params[k].size;
+  *nleaves = f->params[k].nleaves;
+  *offsets = f->params[k].leaf_off;
+  *types = (const gr_type *)f->params[k].leaf_sk;
+  return GR_OK;
+}
 
-gr_arg gr_arg_i32(int32_t v) { gr_arg a = {GR_I32, sem_s32((uint32_t)v)}; return a; }
-gr_arg gr_arg_u32(uint32_t v) { gr_arg a = {GR_U32, v}; return a; }
-gr_arg gr_arg_i64(int64_t v) { gr_arg a = {GR_I64, (uint64_t)v}; return a; }
-gr_arg gr_arg_u64(uint64_t v) { gr_arg a = {GR_U64, v}; return a; }
-gr_arg gr_arg_f32(float v) { gr_arg a = {GR_F32, sem_bits32(v)}; return a; }
-gr_arg gr_arg_f64(double v) { gr_arg a = {GR_F64, sem_bits64(v)}; return a; }
-gr_arg gr_arg_ptr(gr_ptr p) { gr_arg a = {GR_PTR, p}; return a; }
+int gr_type_size(gr_type t) { return t >= GR_STRUCT ? 0 : kir_sk_size[t]; }
+const char *gr_type_name(gr_type t) { return t >= GR_STRUCT ? "struct" : kir_sk_name[t]; }
+
+gr_arg gr_arg_i32(int32_t v) { gr_arg a = {GR_I32, sem_s32((uint32_t)v), NULL, 0}; return a; }
+gr_arg gr_arg_u32(uint32_t v) { gr_arg a = {GR_U32, v, NULL, 0}; return a; }
+gr_arg gr_arg_i64(int64_t v) { gr_arg a = {GR_I64, (uint64_t)v, NULL, 0}; return a; }
+gr_arg gr_arg_u64(uint64_t v) { gr_arg a = {GR_U64, v, NULL, 0}; return a; }
+gr_arg gr_arg_f32(float v) { gr_arg a = {GR_F32, sem_bits32(v), NULL, 0}; return a; }
+gr_arg gr_arg_f64(double v) { gr_arg a = {GR_F64, sem_bits64(v), NULL, 0}; return a; }
+gr_arg gr_arg_ptr(gr_ptr p) { gr_arg a = {GR_PTR, p, NULL, 0}; return a; }
+gr_arg gr_arg_struct(const void *bytes, size_t size) { gr_arg a = {GR_STRUCT, 0, bytes, size}; return a; }
 
 void gr_last_stats(const gr_context *ctx, gr_stats *out) { *out = ctx->stats; }
 
@@ -950,9 +963,10 @@ static int ins_regs(const kir_ins *in, int *r) {
   int n = 0;
   if (in->dst >= 0) r[n++] = in->dst;
   switch (in->op) {
-  case OP_CONST: case OP_SREG: case OP_PARAM: case OP_GADDR: case OP_FENCE: case OP_JMP:
+  case OP_CONST: case OP_SREG: case OP_GADDR: case OP_FENCE: case OP_JMP:
   case OP_EXIT: case OP_TRAP: case OP_NOP:
     break;
+  case OP_PARAM: if (in->a >= 0) r[n++] = in->a; break;
   case OP_BAR: if (in->a >= 0) r[n++] = in->a; break;
   case OP_BRT: case OP_BRF: r[n++] = in->b; break;
   case OP_SHFL:
@@ -1091,7 +1105,14 @@ static void warp_step(launch *L, warp *w) {
     }
     break;
   }
-  case OP_PARAM: { uint64_t v = L->args[in->imm]; LANES(m, d[l] = v); break; }
+  case OP_PARAM:
+    if (in->dst < 0) {   /* a struct by value: into each thread's local copy (placed by the front end) */
+      const kir_param *kp = &f->params[in->imm];
+      LANES(m, memcpy(w->local + (size_t)l * f->frame + (A[l] & ((1ull << KIR_SPACE_SHIFT) - 1)), L->argdata[in->imm], kp->size));
+      break;
+    }
+    { uint64_t v = L->args[in->imm]; LANES(m, d[l] = v); }
+    break;
   case OP_GADDR: { uint64_t v = L->mod->gaddr[in->imm]; LANES(m, d[l] = v); break; }
   case OP_LD: case OP_ST: {
     int sk = in->flags & 0x7f, size = kir_sk_size[sk], is_ld = in->op == OP_LD, strong = (in->flags & MF_VOLATILE) != 0;
@@ -1462,6 +1483,13 @@ void gr_context_explore(gr_context *ctx, gr_explore *x) { ctx->explore = x; }
  * passes it: bits in the low bytes of *out. */
 static int convert_arg(gr_context *ctx, const kir_func *f, int k, const gr_arg *a, uint64_t *out) {
   kir_sk want = f->params[k].sk;
+  if (want == SK_COUNT || a->type == GR_STRUCT) {   /* a struct by value: its bytes, of its size */
+    if (want != SK_COUNT) return ctx_fail(ctx, GR_EINPUT, "error: argument %d ('%s') of '%s' is a %s, not a struct", k + 1, f->params[k].name, f->name, kir_sk_name[want]);
+    if (a->type != GR_STRUCT || a->size != f->params[k].size || (!a->data && a->size))
+      return ctx_fail(ctx, GR_EINPUT, "error: argument %d ('%s') of '%s' must be a struct of %u bytes (gr_arg_struct)", k + 1, f->params[k].name, f->name, f->params[k].size);
+    *out = 0;
+    return GR_OK;
+  }
   if (want == SK_PTR && a->type != GR_PTR && !(a->bits == 0))
     return ctx_fail(ctx, GR_EINPUT, "error: argument %d ('%s') of '%s' must be a pointer", k + 1, f->params[k].name, f->name);
   if (want != SK_PTR && a->type == GR_PTR)
@@ -1480,7 +1508,7 @@ static int launch_on_gpu(gr_module *mod, const kir_func *f, gr_dim3 grid, gr_dim
   int rc = GR_OK;
   for (int k = 0; k < nargs && rc == GR_OK; k++) {
     rc = convert_arg(ctx, f, k, &args[k], &vals[k]);
-    params[k] = &vals[k];
+    params[k] = f->params[k].sk == SK_COUNT ? (void *)args[k].data : (void *)&vals[k];
   }
   int index = -1;
   for (int k = 0; k < mod->km->nfuncs; k++) if (mod->km->funcs[k] == f) index = k;
@@ -1527,9 +1555,17 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   ctx->log_len = 0;
   ctx->log_shown = 0;
   L->args = xcalloc((size_t)nargs + 1, sizeof *L->args);
+  L->argdata = xcalloc((size_t)nargs + 1, sizeof *L->argdata);
   for (int k = 0; k < nargs; k++) {
     int rc = convert_arg(ctx, f, k, &args[k], &L->args[k]);
-    if (rc) return free(L->args), free(L), rc;
+    if (rc == GR_OK && f->params[k].sk == SK_COUNT) {
+      L->argdata[k] = xmalloc(f->params[k].size + 1u);
+      memcpy(L->argdata[k], args[k].data, f->params[k].size);
+    }
+    if (rc) {
+      for (int j = 0; j < k; j++) free(L->argdata[j]);
+      return free(L->argdata), free(L->args), free(L), rc;
+    }
   }
   /* residency: blocks per SM by threads, shared memory and the block limit */
   int per_sm = cfg->max_blocks_per_sm;
@@ -1620,6 +1656,8 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   free(L->slots); free(L->run); free(L->ready);
   wm_free(L->mem);
   free(L->key.p);
+  for (int k = 0; k < f->nparams; k++) free(L->argdata[k]);
+  free(L->argdata);
   free(L->args);
   free(L);
   ctx->L = NULL;

@@ -2270,6 +2270,28 @@ static void compute_reconvergence(kir_func *f) {
 
 static kir_sk param_sk(type *t) { return t->k == TY_PTR ? SK_PTR : t->sk; }
 
+/* The scalar leaves of a struct passed by value, in declaration order: what
+ * a //@ arg list fills, one value each. */
+#define MAX_PARAM_BYTES 32764   /* CUDA's bound on a launch's parameters */
+static void struct_leaves(P *p, type *t, uint64_t base, vec *off, vec *sk, srcpos pos) {
+  if (off->len > 4096) fail(p, pos, "a struct parameter with more than 4096 scalar leaves");
+  switch (t->k) {
+  case TY_SCALAR: case TY_PTR:
+    *(uint32_t *)vec_push(off) = (uint32_t)base;
+    *(int *)vec_push(sk) = t->k == TY_PTR ? SK_PTR : t->sk;
+    break;
+  case TY_ARRAY: {
+    uint64_t es = ty_size(p, t->base, pos);
+    for (uint64_t i = 0; i < t->n; i++) struct_leaves(p, t->base, base + i * es, off, sk, pos);
+    break;
+  }
+  case TY_STRUCT:
+    for (int i = 0; i < t->s->nf; i++) struct_leaves(p, t->s->f[i].ty, base + t->s->f[i].off, off, sk, pos);
+    break;
+  default: fail(p, pos, "unsupported: this type in a struct parameter");
+  }
+}
+
 static kir_func *compile_function(P *p, funcdef *f, int keep) {
   fstate fs;
   memset(&fs, 0, sizeof fs);
@@ -2309,8 +2331,17 @@ static kir_func *compile_function(P *p, funcdef *f, int keep) {
       continue;
     }
     if (pt->k == TY_STRUCT) {
-      if (f->is_kernel) fail(p, f->pos, "unsupported: struct parameter '%s' of a __global__ function", f->pnames[k] ? f->pnames[k] : "");
-      if (f->pnames[k]) { sym *s = declare_at(p, f->pnames[k], SYM_MEM, pt, f->pos); s->addr = local_alloc(p, pt, f->pos); }
+      if (f->is_kernel && ty_size(p, pt, f->pos) > MAX_PARAM_BYTES)
+        fail(p, f->pos, "struct parameter '%s' of %llu bytes: a launch passes at most %d bytes of parameters", f->pnames[k] ? f->pnames[k] : "",
+             (unsigned long long)ty_size(p, pt, f->pos), MAX_PARAM_BYTES);
+      uint64_t a = local_alloc(p, pt, f->pos);
+      if (f->is_kernel) {
+        /* by value: every thread starts with its own copy of the bytes the launch passed */
+        int ar = reg_new(p, f->pos);
+        emit(p, OP_CONST, ar, -1, -1, -1, (int64_t)a, 0, f->pos);
+        emit(p, OP_PARAM, -1, ar, -1, -1, k, 0, f->pos);
+      }
+      if (f->pnames[k]) { sym *s = declare_at(p, f->pnames[k], SYM_MEM, pt, f->pos); s->addr = a; }
       continue;
     }
     int r = reg_new(p, f->pos);
@@ -2379,6 +2410,18 @@ static kir_func *compile_function(P *p, funcdef *f, int keep) {
   for (int k = 0; k < f->np; k++) {
     kf->params[k].name = f->pnames[k] ? f->pnames[k] : "";
     kf->params[k].sk = param_sk(f->ptypes[k]);
+    if (f->ptypes[k]->k == TY_STRUCT) {
+      type *st = f->ptypes[k];
+      kf->params[k].sk = SK_COUNT;
+      kf->params[k].size = (uint32_t)ty_size(p, st, f->pos);
+      vec off, sk;
+      vec_init_arena(&off, sizeof(uint32_t), p->a);
+      vec_init_arena(&sk, sizeof(int), p->a);
+      struct_leaves(p, st, 0, &off, &sk, f->pos);
+      kf->params[k].nleaves = (int)off.len;
+      kf->params[k].leaf_off = off.data;
+      kf->params[k].leaf_sk = sk.data;
+    }
     type *b = f->ptypes[k]->k == TY_PTR ? f->ptypes[k]->base : NULL;
     kf->params[k].pointee = b && b->k == TY_SCALAR ? b->sk : SK_U8;
   }

@@ -103,10 +103,15 @@ void gr_module_print_ir(const gr_module *mod, FILE *out);
 int gr_module_global(gr_module *mod, const char *name, gr_ptr *addr, size_t *size);
 
 /* Kernel signature queries, for drivers that bind arguments by name. */
-typedef enum { GR_BOOL, GR_I8, GR_U8, GR_I16, GR_U16, GR_I32, GR_U32, GR_I64, GR_U64, GR_F32, GR_F64, GR_PTR } gr_type;
+typedef enum { GR_BOOL, GR_I8, GR_U8, GR_I16, GR_U16, GR_I32, GR_U32, GR_I64, GR_U64, GR_F32, GR_F64, GR_PTR, GR_STRUCT } gr_type;
 int gr_kernel_nparams(gr_module *mod, const char *kernel);   /* -1 if there is no such kernel */
 int gr_kernel_param(gr_module *mod, const char *kernel, int k, const char **name, gr_type *type, gr_type *pointee);
-int gr_type_size(gr_type t);
+int gr_type_size(gr_type t);   /* 0 for GR_STRUCT: see gr_kernel_param_struct */
+/* A struct parameter passed by value: its size, and its scalar leaves
+ * (fields, array elements, nested structs) in declaration order, each with
+ * its offset and type, as //@ arg NAME = {V, ...} fills them. */
+int gr_kernel_param_struct(gr_module *mod, const char *kernel, int k, size_t *size, int *nleaves,
+                           const uint32_t **offsets, const gr_type **types);
 const char *gr_type_name(gr_type t);
 
 /* Global memory.  Allocations are zero-filled and 256-byte aligned; an
@@ -118,7 +123,7 @@ int gr_memcpy_dtoh(gr_context *ctx, void *dst, gr_ptr src, size_t n);
 int gr_memset(gr_context *ctx, gr_ptr dst, int value, size_t n);
 
 /* Kernel arguments: a value and its type, converted to the parameter's type. */
-typedef struct { gr_type type; uint64_t bits; } gr_arg;
+typedef struct { gr_type type; uint64_t bits; const void *data; size_t size; } gr_arg;   /* data, size: GR_STRUCT */
 gr_arg gr_arg_i32(int32_t v);
 gr_arg gr_arg_u32(uint32_t v);
 gr_arg gr_arg_i64(int64_t v);
@@ -126,6 +131,7 @@ gr_arg gr_arg_u64(uint64_t v);
 gr_arg gr_arg_f32(float v);
 gr_arg gr_arg_f64(double v);
 gr_arg gr_arg_ptr(gr_ptr p);
+gr_arg gr_arg_struct(const void *bytes, size_t size);   /* a struct by value; the bytes are copied at launch */
 
 /* Runs kernel<<<grid, block, dyn_shared>>>(args...) to completion. */
 int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 block, size_t dyn_shared,

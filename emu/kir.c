@@ -41,7 +41,8 @@ const kir_func *kir_find(const kir_module *m, const char *name) {
 void kir_print_func(FILE *out, const kir_func *f) {
   fprintf(out, ".kernel %s  ; %d registers, %u bytes local per thread\n", f->name, f->nregs, f->frame);
   for (int k = 0; k < f->nparams; k++)
-    fprintf(out, "  .param %d %s %s\n", k, kir_sk_name[f->params[k].sk], f->params[k].name);
+    if (f->params[k].sk == SK_COUNT) fprintf(out, "  .param %d struct(%u bytes) %s\n", k, f->params[k].size, f->params[k].name);
+    else fprintf(out, "  .param %d %s %s\n", k, kir_sk_name[f->params[k].sk], f->params[k].name);
   for (int i = 0; i < f->ncode; i++) {
     const kir_ins *in = &f->code[i];
     char name[32];
@@ -53,7 +54,10 @@ void kir_print_func(FILE *out, const kir_func *f) {
     case OP_MOV: snprintf(buf, sizeof buf, "mov    r%d, r%d", in->dst, in->a); break;
     case OP_CVT: snprintf(buf, sizeof buf, "cvt.%s.%s r%d, r%d", kir_sk_name[(in->imm >> 8) & 0xff], kir_sk_name[in->imm & 0xff], in->dst, in->a); break;
     case OP_SREG: snprintf(buf, sizeof buf, "sreg   r%d, %%%s", in->dst, sreg_name[in->imm]); break;
-    case OP_PARAM: snprintf(buf, sizeof buf, "param  r%d, %lld", in->dst, (long long)in->imm); break;
+    case OP_PARAM:
+      if (in->dst < 0) snprintf(buf, sizeof buf, "param  [r%d], %lld  ; a struct, copied", in->a, (long long)in->imm);
+      else snprintf(buf, sizeof buf, "param  r%d, %lld", in->dst, (long long)in->imm);
+      break;
     case OP_GADDR: snprintf(buf, sizeof buf, "gaddr  r%d, @%lld", in->dst, (long long)in->imm); break;
     case OP_LD: snprintf(buf, sizeof buf, "ld%s.%s r%d, [r%d%+lld]", in->flags & MF_VOLATILE ? ".volatile" : "", kir_sk_name[in->flags & 0x7f], in->dst, in->a, (long long)in->imm); break;
     case OP_ST: snprintf(buf, sizeof buf, "st%s.%s [r%d%+lld], r%d", in->flags & MF_VOLATILE ? ".volatile" : "", kir_sk_name[in->flags & 0x7f], in->a, (long long)in->imm, in->b); break;

@@ -36,7 +36,7 @@ typedef enum {
   OP_MOV,      /* dst <- a */
   OP_CVT,      /* dst <- convert a; imm = from_sk | to_sk << 8 */
   OP_SREG,     /* dst <- special register imm (SR_*) */
-  OP_PARAM,    /* dst <- kernel parameter imm */
+  OP_PARAM,    /* dst <- kernel parameter imm; a struct parameter is copied to [a] instead (dst -1) */
   OP_GADDR,    /* dst <- address of module global imm */
   OP_LD,       /* dst <- [a + imm]; flags: sk | MF_VOLATILE */
   OP_ST,       /* [a + imm] <- b; flags: sk | MF_VOLATILE */
@@ -98,8 +98,12 @@ typedef struct {
 
 typedef struct {
   const char *name;
-  kir_sk sk;          /* SK_PTR for pointers */
+  kir_sk sk;          /* SK_PTR for pointers; SK_COUNT for a struct passed by value */
   kir_sk pointee;     /* element kind for pointers to scalars, else SK_U8 */
+  uint32_t size;      /* a struct: its bytes, and its scalar leaves in order */
+  int nleaves;
+  uint32_t *leaf_off;
+  int *leaf_sk;       /* kir_sk, as gr_type */
 } kir_param;
 
 typedef struct {

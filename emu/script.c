@@ -44,7 +44,9 @@ typedef struct {
   int used;
 } sbuffer;
 
-typedef struct { char *name; num v; int line; int used; } sarg;
+/* An argument: a number, or for a struct passed by value a list of its
+ * scalar leaves in order, each a number or the name of a buffer (a pointer). */
+typedef struct { char *name; num v; int line; int used; int is_list; num *list; char **refs; size_t n; } sarg;
 typedef struct { char *name; num *vals; size_t n; int all_equal; double tol; int line; } scheck;
 typedef struct { char var[32]; char buf[256]; uint64_t index; int line; } sobserve;
 typedef struct { char var[32]; num v; } sweak;
@@ -395,8 +397,41 @@ static int directive(dp *d) {
     if (!eat(d, '=')) return derr(d, NULL, "expected '=' after the argument name");
     sarg a;
     memset(&a, 0, sizeof a);
-    if (parse_num(d, &a.v)) return GR_EINPUT;
-    if (!at_end(d)) return derr(d, NULL, "unexpected text after the argument value");
+    if (eat(d, '{')) {   /* a struct: its leaves in order, numbers or buffer names */
+      a.is_list = 1;
+      size_t cap = 8;
+      a.list = xcalloc(cap, sizeof(num));
+      a.refs = xcalloc(cap, sizeof(char *));
+      int bad = GR_OK;
+      while (bad == GR_OK && !eat(d, '}')) {
+        if (a.n == cap) {
+          cap *= 2;
+          a.list = xrealloc(a.list, cap * sizeof(num));
+          a.refs = xrealloc(a.refs, cap * sizeof(char *));
+        }
+        memset(&a.list[a.n], 0, sizeof(num));
+        a.refs[a.n] = NULL;
+        skipws(d);
+        if (isalpha((unsigned char)*d->p) || *d->p == '_') {
+          char ref[MAX_NAME];
+          if (!word(d, ref, sizeof ref)) bad = derr(d, NULL, "expected a buffer name");
+          else a.refs[a.n] = xstrdup(ref);
+        } else bad = parse_num(d, &a.list[a.n]);
+        a.n++;
+        if (bad == GR_OK && a.n > 4096) bad = derr(d, NULL, "more than 4096 values");
+        if (bad == GR_OK && !eat(d, ',') && (skipws(d), *d->p != '}')) bad = derr(d, NULL, "expected ',' or '}' in the list");
+      }
+      if (bad != GR_OK) {
+        for (size_t k = 0; k < a.n; k++) free(a.refs[k]);
+        free(a.list); free(a.refs);
+        return bad;
+      }
+    } else if (parse_num(d, &a.v)) return GR_EINPUT;
+    if (!at_end(d)) {
+      for (size_t k = 0; k < a.n; k++) free(a.refs[k]);
+      free(a.list); free(a.refs);
+      return derr(d, NULL, "unexpected text after the argument value");
+    }
     for (size_t k = 0; k < s->nargs; k++) if (!strcmp(s->args[k].name, name)) return derr(d, np, "argument '%s' given twice", name);
     a.name = xstrdup(name);
     a.line = d->line;
@@ -550,7 +585,11 @@ void gr_script_free(gr_script *s) {
   for (size_t k = 0; k < s->nlaunches; k++) free(s->launches[k].kernel);
   free(s->launches);
   for (size_t k = 0; k < s->nbufs; k++) { free(s->bufs[k].name); free(s->bufs[k].list); }
-  for (size_t k = 0; k < s->nargs; k++) free(s->args[k].name);
+  for (size_t k = 0; k < s->nargs; k++) {
+    free(s->args[k].name);
+    for (size_t j = 0; j < s->args[k].n; j++) free(s->args[k].refs[j]);
+    free(s->args[k].list); free(s->args[k].refs);
+  }
   for (size_t k = 0; k < s->nchecks; k++) { free(s->checks[k].name); free(s->checks[k].vals); }
   free(s->bufs); free(s->args); free(s->checks);
   free(s->obs); free(s->weak); free(s->meta);
@@ -789,10 +828,48 @@ int gr_script_reset(gr_script *s) {
 
 /* Binds one launch's parameters by name: pointers to buffers, scalars to
  * args, each value checked against the parameter's type. */
-static int bind_launch(gr_script *s, slaunch *l, gr_arg **out, int *nout) {
+/* A struct by value from its list of leaves: each a value of its leaf's
+ * type, pointers from buffer names (or 0). */
+static int bind_struct(gr_script *s, slaunch *l, int k, sarg *a, gr_arg *out, uint8_t **bytes) {
+  size_t size;
+  int nleaves;
+  const uint32_t *off;
+  const gr_type *types;
+  gr_kernel_param_struct(s->mod, l->kernel, k, &size, &nleaves, &off, &types);
+  if (!a->is_list) return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: argument '%s' is a struct: give its %d values as {V, ...}", s->path, a->line, a->name, nleaves);
+  if ((int)a->n != nleaves)
+    return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: argument '%s' has %zu values; the struct has %d scalar fields", s->path, a->line, a->name, a->n, nleaves);
+  uint8_t *b = xcalloc(size + 1, 1);
+  bytes[k] = b;
+  for (int j = 0; j < nleaves; j++) {
+    uint64_t bits;
+    if (types[j] == GR_PTR) {
+      if (a->refs[j]) {
+        sbuffer *buf = NULL;
+        for (size_t q = 0; q < s->nbufs; q++) if (!strcmp(s->bufs[q].name, a->refs[j])) buf = &s->bufs[q];
+        if (!buf) return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: argument '%s': value %d names '%s', which is no buffer", s->path, a->line, a->name, j + 1, a->refs[j]);
+        buf->used = 1;
+        bits = buf->ptr;
+      } else if (!a->list[j].is_float && !a->list[j].neg && a->list[j].u == 0) bits = 0;
+      else return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: argument '%s': value %d is a pointer: a buffer name or 0", s->path, a->line, a->name, j + 1);
+    } else {
+      if (a->refs[j]) return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: argument '%s': value %d is a %s, not a buffer", s->path, a->line, a->name, j + 1, gr_type_name(types[j]));
+      const char *why = num_misfit(a->list[j], types[j]);
+      if (why) return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: argument '%s': value %d is %s (%s)", s->path, a->line, a->name, j + 1, why, gr_type_name(types[j]));
+      bits = num_to_bits(a->list[j], types[j]);
+    }
+    memcpy(b + off[j], &bits, (size_t)(types[j] == GR_PTR ? 8 : gr_type_size(types[j])));
+  }
+  *out = gr_arg_struct(b, size);
+  return GR_OK;
+}
+
+static int bind_launch(gr_script *s, slaunch *l, gr_arg **out, int *nout, uint8_t ***structs_out) {
   gr_context *ctx = s->ctx;
   int np = gr_kernel_nparams(s->mod, l->kernel);
   gr_arg *args = xcalloc((size_t)np + 1, sizeof(gr_arg));
+  uint8_t **structs = xcalloc((size_t)np + 1, sizeof *structs);
+  *structs_out = structs;
   int rc = GR_OK;
   for (int k = 0; k < np && rc == GR_OK; k++) {
     const char *pname;
@@ -809,6 +886,12 @@ static int bind_launch(gr_script *s, slaunch *l, gr_arg **out, int *nout) {
       for (size_t j = 0; j < s->nargs; j++) if (!strcmp(s->args[j].name, pname)) a = &s->args[j];
       if (!a) { rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: parameter '%s' of '%s' has no '//@ arg %s = VALUE'", s->path, l->line, pname, l->kernel, pname); break; }
       a->used = 1;
+      if (pt == GR_STRUCT) {
+        rc = bind_struct(s, l, k, a, &args[k], structs);
+        if (rc) break;
+        continue;
+      }
+      if (a->is_list) { rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: argument '%s' is a list, but parameter '%s' is a %s", s->path, a->line, pname, pname, gr_type_name(pt)); break; }
       const char *why = num_misfit(a->v, pt);
       if (why) { rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: argument '%s' is %s for parameter type %s", s->path, a->line, pname, why, gr_type_name(pt)); break; }
       if (pt == GR_F32 || pt == GR_F64) args[k] = gr_arg_f64(a->v.is_float ? a->v.f : a->v.neg ? (double)a->v.i : (double)a->v.u);
@@ -825,9 +908,10 @@ int gr_script_run(gr_script *s) {
   int rc = GR_OK;
   for (size_t k = 0; k < s->nbufs && rc == GR_OK; k++) if (!s->bufs[k].ptr) rc = init_buffer(s, &s->bufs[k]);
   gr_arg **args = xcalloc(s->nlaunches, sizeof *args);
+  uint8_t ***structs = xcalloc(s->nlaunches, sizeof *structs);
   int *np = xcalloc(s->nlaunches, sizeof *np);
   /* every binding first: a misspelt name fails before anything runs */
-  for (size_t k = 0; k < s->nlaunches && rc == GR_OK; k++) rc = bind_launch(s, &s->launches[k], &args[k], &np[k]);
+  for (size_t k = 0; k < s->nlaunches && rc == GR_OK; k++) rc = bind_launch(s, &s->launches[k], &args[k], &np[k], &structs[k]);
   const char *kname = s->nlaunches == 1 ? s->launches[0].kernel : "any launched kernel";
   for (size_t j = 0; j < s->nbufs && rc == GR_OK; j++)
     if (!s->bufs[j].used) rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: buffer '%s' is not a parameter of '%s'", s->path, s->bufs[j].line, s->bufs[j].name, kname);
@@ -844,7 +928,12 @@ int gr_script_run(gr_script *s) {
       rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: %s", s->path, l->line, msg);
     }
   }
-  for (size_t k = 0; k < s->nlaunches; k++) free(args[k]);
+  for (size_t k = 0; k < s->nlaunches; k++) {
+    for (int j = 0; structs[k] && j < np[k]; j++) free(structs[k][j]);
+    free(structs[k]);
+    free(args[k]);
+  }
+  free(structs);
   free(args);
   free(np);
   s->ran = rc == GR_OK;

@@ -236,5 +236,22 @@ expect 2 "observe index out of range" -- "$G" litmus --runs 5 "$T/obs.cu"
 contains "$T/err" "error: observe r1=out[99]: 'out' has" "the observe error has a position"
 contains "$T/out" "1 tests, 0 passed, 1 failed" "a file that fails to load is a failed test"
 
+# struct parameters: the list matches the struct, values fit their fields
+k sp.cu <<'K'
+//@ launch k grid(1) block(1)
+//@ buffer o i32[1]
+//@ arg s = {1, 300}
+struct S { int a; unsigned char b; };
+__global__ void k(S s, int *o) { o[0] = s.a + s.b; }
+K
+expect 2 "a struct field value out of range" -- "$G" run "$T/sp.cu"
+contains "$T/err" "sp.cu:3:1: error: argument 's': value 2 is out of range (u8)" "struct leaf range"
+sed -i 's/^\/\/@ arg s = {1, 300}/\/\/@ arg s = {1}/' "$T/sp.cu"
+expect 2 "a struct list of the wrong length" -- "$G" run "$T/sp.cu"
+contains "$T/err" "argument 's' has 1 values; the struct has 2 scalar fields" "struct list length"
+sed -i 's/^\/\/@ arg s = {1}/\/\/@ arg s = 1/' "$T/sp.cu"
+expect 2 "a number for a struct" -- "$G" run "$T/sp.cu"
+contains "$T/err" "argument 's' is a struct: give its 2 values" "struct needs a list"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
