@@ -59,6 +59,8 @@ static const char *const usage_run =
   "                    (default 1048576)\n"
   "  --max-source BYTES  refuse a kernel file, or its preprocessed text, larger than\n"
   "                    BYTES (default 67108864)\n"
+  "  --max-nesting N   refuse source nested deeper than N levels (default 200, at most\n"
+  "                    1000: the recursive descent's share of the C stack)\n"
   "  --backend emu|cuda  run on the emulator (default) or on the GPU (NVRTC and the\n"
   "                    driver API; same output; no detectors, --stats or schedules there)\n"
   "  --dump NAME       print a buffer or __device__ variable after the run (repeatable)\n"
@@ -169,7 +171,7 @@ static const char *const usage_devices =
   "can test for a GPU)\n";
 
 static const char *const usage_ir =
-  "usage: gpurace ir FILE [-D NAME[=VALUE]]... [--max-code N] [--max-source BYTES]\n"
+  "usage: gpurace ir FILE [-D NAME[=VALUE]]... [--max-code N] [--max-source BYTES] [--max-nesting N]\n"
   "\n"
   "Prints the KIR of every kernel in FILE: one line per warp instruction with\n"
   "its source line:column; branches show their reconvergence point.  FILE needs\n"
@@ -248,7 +250,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, opts *o, int allow
       if (!strcmp(a, "--json")) { o->json = 1; continue; }
       if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { o->quiet = 1; continue; }
     }
-    if (!allow_run_opts && (!strcmp(a, "--max-code") || !strcmp(a, "--max-source"))) {
+    if (!allow_run_opts && (!strcmp(a, "--max-code") || !strcmp(a, "--max-source") || !strcmp(a, "--max-nesting"))) {
       if (lib_option(cmd, argc, argv, &i, &o->cfg, NULL, &rc)) { if (rc) return rc; continue; }
     }
     if (a[0] == '-' && a[1]) return usage_error(cmd, "unknown option '%s'", a);

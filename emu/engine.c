@@ -183,7 +183,7 @@ int gr_config_option(gr_config *c, const char *opt, const char *val, char *err, 
   uint64_t v;
   if (!strcmp(opt, "--keep-going")) { c->keep_going = 1; return 1; }
   if (strcmp(opt, "--seed") && strcmp(opt, "--sched") && strcmp(opt, "--memory") && strcmp(opt, "--sms") && strcmp(opt, "--max-steps") &&
-      strcmp(opt, "--backend") && strcmp(opt, "--max-code") && strcmp(opt, "--max-source"))
+      strcmp(opt, "--backend") && strcmp(opt, "--max-code") && strcmp(opt, "--max-source") && strcmp(opt, "--max-nesting"))
     return 0;
   if (!val) { snprintf(err, n, "option '%s' needs a value", opt); return -1; }
   if (!strcmp(opt, "--seed")) {
@@ -198,6 +198,9 @@ int gr_config_option(gr_config *c, const char *opt, const char *val, char *err, 
   } else if (!strcmp(opt, "--max-code")) {
     if (!opt_u64(val, 1, (uint64_t)1 << 30, &v)) { snprintf(err, n, "--max-code needs an integer from 1 to 2^30, not '%s'", val); return -1; }
     c->max_code = v;
+  } else if (!strcmp(opt, "--max-nesting")) {
+    if (!opt_u64(val, 1, 1000, &v)) { snprintf(err, n, "--max-nesting needs an integer from 1 to 1000 (the C stack's share), not '%s'", val); return -1; }
+    c->max_nesting = (int)v;
   } else if (!strcmp(opt, "--max-source")) {
     if (!opt_u64(val, 1, (uint64_t)1 << 34, &v)) { snprintf(err, n, "--max-source needs a byte count from 1 to 2^34, not '%s'", val); return -1; }
     c->max_source = v;
@@ -367,7 +370,7 @@ static int module_finish(gr_context *ctx, kir_module *km, const char *path, cons
 }
 
 static front_limits ctx_limits(const gr_context *ctx) {
-  front_limits l = {(size_t)ctx->cfg.max_code, (size_t)ctx->cfg.max_source};
+  front_limits l = {(size_t)ctx->cfg.max_code, (size_t)ctx->cfg.max_source, ctx->cfg.max_nesting};
   return l;
 }
 

@@ -118,9 +118,9 @@ typedef struct P {
   int may_defer;        /* a call of a declared, not yet defined function defers the body instead of failing */
   int deferred_hit;
   size_t max_code;      /* bound on the KIR instructions of one kernel (inlining can multiply code) */
+  int max_nesting;      /* bound on the recursive descent, so that input cannot overflow the C stack */
 } P;
 
-#define MAX_NESTING 200
 
 static type ty_void = {TY_VOID, SK_U8, 0, 0, 0, 0, 0, 0, 0};
 /* Constant after initialisation, so that contexts can compile in parallel threads. */
@@ -436,7 +436,7 @@ typedef struct {
 } declspec;
 
 static void enter(P *p) {
-  if (++p->depth > MAX_NESTING) fail(p, p->t[p->i].pos, "nesting too deep (more than %d levels)", MAX_NESTING);
+  if (++p->depth > p->max_nesting) fail(p, p->t[p->i].pos, "nesting too deep (more than %d levels; --max-nesting raises it)", p->max_nesting);
 }
 static void leave(P *p) { p->depth--; }
 
@@ -2873,6 +2873,8 @@ static kir_module *front_compile_text(const char *file, const char *text, size_t
   vec_init_arena(&p->pending, sizeof(funcdef *), p->a);
   p->body_scope = (size_t)-1;
   p->max_code = lim && lim->max_code ? lim->max_code : FRONT_MAX_CODE;
+  p->max_nesting = lim && lim->max_nesting > 0 ? lim->max_nesting : FRONT_MAX_NESTING;
+  if (p->max_nesting > FRONT_NESTING_CAP) p->max_nesting = FRONT_NESTING_CAP;
   /* the fixed-width integer names kernels use without including stdint.h */
   static const struct { const char *n; kir_sk sk; } td[] = {
     {"int8_t", SK_I8}, {"uint8_t", SK_U8}, {"int16_t", SK_I16}, {"uint16_t", SK_U16}, {"int32_t", SK_I32},

@@ -15,7 +15,10 @@
 typedef struct {
   size_t max_code;      /* KIR instructions of one kernel, after inlining */
   size_t max_source;    /* bytes of a kernel file, and of its preprocessed text */
+  int max_nesting;      /* levels of nested expressions, statements and initialisers (at most FRONT_NESTING_CAP) */
 } front_limits;
+#define FRONT_MAX_NESTING 200
+#define FRONT_NESTING_CAP 1000   /* the C stack's share: deeper input is refused whatever the option */
 #define FRONT_MAX_CODE ((size_t)1 << 20)
 #define FRONT_MAX_SOURCE ((size_t)64 << 20)
 

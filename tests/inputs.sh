@@ -22,8 +22,12 @@ open(t + "/blowup.cu", "w").write("\n".join(defs) + "\n__global__ void k(int *o)
 P
 for f in cond assign plus; do
   expect 2 "$f chain of 20000 levels" -- "$G" ir "$T/$f.cu"
-  contains "$T/err" "nesting too deep (more than 200 levels)" "$f chain: the nesting bound"
+  contains "$T/err" "nesting too deep (more than 200 levels; --max-nesting raises it)" "$f chain: the nesting bound"
 done
+expect 2 "--max-nesting is capped by the C stack" -- "$G" ir --max-nesting 100000 "$T/cond.cu"
+contains "$T/err" "--max-nesting needs an integer from 1 to 1000" "the cap is named"
+expect 2 "--max-nesting 1000 still refuses 20000 levels" -- "$G" ir --max-nesting 1000 "$T/cond.cu"
+contains "$T/err" "more than 1000 levels" "the raised bound is used"
 # 8. one 4 MB line: column recovery is linear (this ran 98 s)
 expect 0 "a 4 MB line" -- timeout 60 "$G" run "$T/longline.cu"
 # 8. inlining without bound: 2^40 calls
