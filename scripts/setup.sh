@@ -8,7 +8,7 @@ SUDO=""
 if command -v apt-get >/dev/null 2>&1; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
-    build-essential cpp autoconf automake libtool pkg-config check lcov clang >/dev/null
+    build-essential cpp g++ autoconf automake libtool pkg-config check lcov clang >/dev/null
 fi
 [ -x configure ] || autoreconf -fi
 [ -f Makefile ] || ./configure
