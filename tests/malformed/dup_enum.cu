@@ -1,0 +1,2 @@
+__global__ void k(int *o) { enum { A, B, A }; o[0] = A; }
+// expect: 1:42: error: redefinition of 'A'
