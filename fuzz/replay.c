@@ -47,7 +47,7 @@ int main(int argc, char **argv) {
   } else {
     const char *src = getenv("GR_SRCDIR");
     char dir[4096];
-    static const char *const dirs[] = {"tests/malformed", "kernels/examples", "kernels/litmus", "kernels/boyer", "scor/micro", "fuzz/regress"};
+    static const char *const dirs[] = {"tests/malformed", "tests/real", "kernels/examples", "kernels/litmus", "kernels/boyer", "scor/micro", "fuzz/regress"};
     for (size_t k = 0; k < sizeof dirs / sizeof dirs[0]; k++) {
       snprintf(dir, sizeof dir, "%s/%s", src ? src : ".", dirs[k]);
       bad |= replay_dir(dir, &count);
