@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "front.h"
+#include "source.h"
 #include "util.h"
 
 #if GR_HAVE_CUDA
@@ -276,7 +276,7 @@ int cuda_module_load(cuda_dev *d, int arch, const char *path, const char *const 
                      cuda_mod **out, char *err, size_t errlen) {
   *out = NULL;
   size_t len;
-  char *src = front_read_file(path, 0, &len, err, errlen);
+  char *src = source_read_file(path, 0, &len, err, errlen);
   if (!src) return GR_EINPUT;
   int rc = cuda_module_load_text(d, arch, path, src, defines, ndefines, names, nnames, extra, nextra, out, err, errlen);
   free(src);

@@ -25,7 +25,7 @@
 
 #include "backend.h"
 #include "engine.h"
-#include "front.h"
+#include "source.h"
 #include "util.h"
 
 #define SLOT_IDLE 0xfffffffeu
@@ -181,7 +181,7 @@ int gr_litmus_run_hw(const char *path, const gr_hw_litmus_opts *o, gr_litmus_res
 
   /* the instrumented source */
   size_t len;
-  src = front_read_file(path, 0, &len, err, sizeof err);
+  src = source_read_file(path, 0, &len, err, sizeof err);
   const char *paren = NULL, *at = src ? find_kernel(src, kernel, &paren) : NULL;
   if (!at) {
     snprintf(err, sizeof err, "%s: error: the hardware harness needs the kernel written as '__global__ void %s(...)'", path, kernel);

@@ -7,28 +7,13 @@
  * Anything outside the subset stops with a named error at its position. */
 #include "front.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#ifdef HAVE_CONFIG_H
-#include "config.h"
-#endif
-#ifndef GR_KERNEL_CPP
-#define GR_KERNEL_CPP "cpp"
-#endif
 #include "kir_sem.h"
 #include "lex.h"
-
-extern char **environ;
+#include "source.h"
 
 /* ---------------------------------------------------------------- types */
 
@@ -2903,248 +2888,17 @@ kir_module *front_compile(const char *file, const char *text, size_t len, int fr
   return front_compile_text(file, text, len, from_cpp, NULL, 0, lim, err, errlen);
 }
 
-char *front_read_file(const char *path, size_t max, size_t *len, char *err, size_t errlen) {
-  if (!max) max = FRONT_MAX_SOURCE;
-  int fd = open(path, O_RDONLY);
-  if (fd < 0) { snprintf(err, errlen, "%s: error: cannot open file: %s", path, strerror(errno)); return NULL; }
-  struct stat st;
-  if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-    close(fd);
-    snprintf(err, errlen, "%s: error: is a directory, not a kernel file", path);
-    return NULL;
-  }
-  size_t cap = 4096, n = 0;
-  char *buf = xmalloc(cap);
-  for (;;) {
-    if (cap - n < 2) {
-      if (cap > max) break;
-      cap *= 2;
-      buf = xrealloc(buf, cap);
-    }
-    ssize_t r = read(fd, buf + n, cap - n - 1);
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) {
-      snprintf(err, errlen, "%s: error: cannot read file: %s", path, strerror(errno));
-      close(fd); free(buf);
-      return NULL;
-    }
-    if (r == 0) break;
-    n += (size_t)r;
-    if (n > max) break;
-  }
-  close(fd);
-  if (n > max) {
-    snprintf(err, errlen, "%s: error: the file is larger than %zu bytes (raise the bound with --max-source)", path, max);
-    free(buf);
-    return NULL;
-  }
-  buf[n] = 0;
-  if (len) *len = n;
-  return buf;
-}
-
-const char *front_include_dir(void) {
-  const char *env = getenv("GPURACE_INCLUDE");
-  if (env && *env) return env;
-#ifdef GR_SOURCE_INCLUDE
-  if (access(GR_SOURCE_INCLUDE "/cuda_runtime.h", R_OK) == 0) return GR_SOURCE_INCLUDE;
-#endif
-#ifdef GR_INSTALL_INCLUDE
-  return GR_INSTALL_INCLUDE;
-#else
-  return "emu/include";
-#endif
-}
-
-/* cpp's message for a failure: its first "error:" line, which a long chain
- * of "In file included from" lines (a self-#include) would otherwise hide. */
-static void cpp_message(const char *path, char *ebuf, size_t en, char *err, size_t errlen) {
-  while (en && ebuf[en - 1] == '\n') ebuf[--en] = 0;
-  char *line = ebuf, *pick = NULL, *first = NULL;
-  while (line && *line) {
-    char *nl = strchr(line, '\n');
-    if (nl) *nl = 0;
-    if (!first && *line) first = line;
-    if (!pick && strstr(line, "error:")) pick = line;
-    if (nl) *nl = '\n';
-    line = nl ? nl + 1 : NULL;
-  }
-  char *show = pick ? pick : first;
-  if (show) { char *nl = strchr(show, '\n'); if (nl) *nl = 0; }
-  if (pick) snprintf(err, errlen, "%s", pick);
-  else snprintf(err, errlen, "%s: error: the preprocessor failed%s%s%s", path, show ? " (" : "", show ? show : "", show ? ")" : "");
-}
-
-/* Runs the kernel preprocessor as nvcc's device pass would, and captures
- * its output, at most `max` bytes of it. */
-static char *run_cpp(const char *path, const char *const *defines, int ndef, size_t max, size_t *outlen, char *err, size_t errlen) {
-  char **argv = xcalloc((size_t)ndef + 20, sizeof(char *));
-  char **owned = xcalloc((size_t)ndef + 3, sizeof(char *));
-  int ac = 0, no = 0;
-  argv[ac++] = (char *)GR_KERNEL_CPP;
-  argv[ac++] = (char *)"-x";
-  argv[ac++] = (char *)"c++";
-  argv[ac++] = (char *)"-std=c++17";
-  argv[ac++] = (char *)"-D__CUDACC__";
-  argv[ac++] = (char *)"-D__NVCC__";
-  argv[ac++] = (char *)"-D__GPURACE__";
-  {
-    char b[64];
-    snprintf(b, sizeof b, "-D__CUDA_ARCH__=%d", FRONT_CUDA_ARCH);
-    owned[no++] = xstrdup(b);
-    argv[ac++] = owned[no - 1];
-  }
-  const char *inc = front_include_dir();
-  size_t il = strlen(inc) + 3;
-  owned[no] = xmalloc(il);
-  snprintf(owned[no], il, "-I%s", inc);
-  argv[ac++] = owned[no++];
-  argv[ac++] = (char *)"-include";
-  argv[ac++] = (char *)"cuda_runtime.h";
-  char **defs = xcalloc((size_t)ndef + 1, sizeof(char *));
-  for (int k = 0; k < ndef; k++) {
-    size_t l = strlen(defines[k]) + 3;
-    defs[k] = xmalloc(l);
-    snprintf(defs[k], l, "-D%s", defines[k]);
-    argv[ac++] = defs[k];
-  }
-  argv[ac++] = (char *)path;
-  argv[ac] = NULL;
-  int out[2] = {-1, -1}, errp[2] = {-1, -1};
-  char *result = NULL, *buf = NULL;
-  if (pipe(out) || pipe(errp)) { snprintf(err, errlen, "error: cannot create a pipe for the preprocessor"); goto done; }
-  /* the child gets bounded memory and CPU time: cpp reads an included file
-   * whole before it writes a byte, so an #include of /dev/zero would grow
-   * without bound, and output bounds alone cannot stop it */
-  size_t as_limit = max * 16 < ((size_t)1 << 30) ? ((size_t)1 << 30) : max * 16;
-  int devnull = open("/dev/null", O_RDONLY);
-  pid_t pid = fork();
-  if (pid == 0) {
-    struct rlimit rl = {(rlim_t)as_limit, (rlim_t)as_limit};
-    setrlimit(RLIMIT_AS, &rl);
-    struct rlimit cpu = {60, 60};
-    setrlimit(RLIMIT_CPU, &cpu);
-    if (devnull >= 0) dup2(devnull, 0);
-    dup2(out[1], 1);
-    dup2(errp[1], 2);
-    close(out[0]); close(errp[0]);
-    execvp(argv[0], argv);
-    static const char msg[] = "error: cannot run the kernel preprocessor\n";
-    ssize_t wr = write(2, msg, sizeof msg - 1);
-    (void)wr;
-    _exit(127);
-  }
-  if (devnull >= 0) close(devnull);
-  int rc = pid < 0 ? errno : 0;
-  close(out[1]); close(errp[1]);
-  if (rc) {
-    snprintf(err, errlen, "error: cannot run the preprocessor '%s': %s", argv[0], strerror(rc));
-    close(out[0]); close(errp[0]);
-    goto done;
-  }
-  /* both pipes at once, so that neither can fill and stall the other; the
-   * output is bounded, so that an #include of /dev/zero cannot grow forever */
-  size_t cap = 65536, n = 0, en = 0;
-  buf = xmalloc(cap);
-  char ebuf[16384];
-  int open_out = 1, open_err = 1, too_big = 0;
-  while (open_out || open_err) {
-    struct pollfd pf[2];
-    int np = 0;
-    if (open_out) { pf[np].fd = out[0]; pf[np].events = POLLIN; np++; }
-    if (open_err) { pf[np].fd = errp[0]; pf[np].events = POLLIN; np++; }
-    if (poll(pf, (nfds_t)np, -1) < 0) { if (errno == EINTR) continue; break; }
-    for (int k = 0; k < np; k++) {
-      if (!(pf[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      if (pf[k].fd == out[0]) {
-        if (cap - n < 4096) { cap *= 2; buf = xrealloc(buf, cap); }
-        ssize_t r = read(out[0], buf + n, cap - n - 1);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) { open_out = 0; continue; }
-        n += (size_t)r;
-        if (n > max) { too_big = 1; open_out = open_err = 0; }
-      } else {
-        char sink[4096];
-        ssize_t r = read(errp[0], en < sizeof ebuf - 1 ? ebuf + en : sink,
-                         en < sizeof ebuf - 1 ? sizeof ebuf - 1 - en : sizeof sink);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) { open_err = 0; continue; }
-        if (en < sizeof ebuf - 1) en += (size_t)r;
-      }
-    }
-  }
-  if (too_big) kill(pid, SIGKILL);
-  buf[n < cap ? n : cap - 1] = 0;
-  ebuf[en] = 0;
-  close(out[0]); close(errp[0]);
-  int st;
-  while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
-  if (too_big) {
-    snprintf(err, errlen, "%s: error: the preprocessed text exceeds %zu bytes (an #include of a device, or macros that expand without end?); raise the bound with --max-source", path, max);
-    goto done;
-  }
-  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-    cpp_message(path, ebuf, en, err, errlen);
-    goto done;
-  }
-  result = buf;
-  buf = NULL;
-  *outlen = n;
-done:
-  free(buf);
-  for (int k = 0; k < ndef; k++) free(defs[k]);
-  for (int k = 0; k < no; k++) free(owned[k]);
-  free(defs);
-  free(owned);
-  free(argv);
-  return result;
-}
-
-/* A kernel file that is not a regular file (a pipe, a FIFO, /dev/stdin) is
- * read once, by the caller; the preprocessor then reads a temporary copy
- * that starts with a line marker naming the original. */
-static char *copy_for_cpp(const char *path, const char *text, size_t len, char *err, size_t errlen) {
-  const char *dir = getenv("TMPDIR");
-  if (!dir || !*dir) dir = "/tmp";
-  size_t pl = strlen(dir) + 32;
-  char *tmp = xmalloc(pl);
-  snprintf(tmp, pl, "%s/gpurace-XXXXXX", dir);
-  int fd = mkstemp(tmp);
-  if (fd < 0) { snprintf(err, errlen, "%s: error: cannot create a temporary copy for the preprocessor: %s", path, strerror(errno)); free(tmp); return NULL; }
-  FILE *f = fdopen(fd, "wb");
-  int ok = f != NULL;
-  if (ok) {
-    fputs("# 1 \"", f);
-    for (const char *c = path; *c; c++) { if (*c == '"' || *c == '\\') fputc('\\', f); fputc(*c, f); }
-    fputs("\"\n", f);
-    ok = fwrite(text, 1, len, f) == len;
-    ok = (fclose(f) == 0) && ok;
-  } else close(fd);
-  if (!ok) { snprintf(err, errlen, "%s: error: cannot write a temporary copy for the preprocessor", path); unlink(tmp); free(tmp); return NULL; }
-  return tmp;
-}
-
 kir_module *front_compile_file(const char *path, const char *text, size_t len, const char *const *defines,
                                int ndefines, const front_limits *lim, char *err, size_t errlen) {
   size_t max = lim && lim->max_source ? lim->max_source : FRONT_MAX_SOURCE;
   char *owned_text = NULL;
   if (!text) {
-    owned_text = front_read_file(path, max, &len, err, errlen);
+    owned_text = source_read_file(path, max, &len, err, errlen);
     if (!owned_text) return NULL;
     text = owned_text;
-  } else if (len > max) {
-    snprintf(err, errlen, "%s: error: the file is larger than %zu bytes (raise the bound with --max-source)", path, max);
-    return NULL;
-  }
-  struct stat st;
-  char *tmp = NULL;
-  if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
-    tmp = copy_for_cpp(path, text, len, err, errlen);
-    if (!tmp) { free(owned_text); return NULL; }
   }
   size_t n = 0;
-  char *pp = run_cpp(tmp ? tmp : path, defines, ndefines, max, &n, err, errlen);
-  if (tmp) { unlink(tmp); free(tmp); }
+  char *pp = source_preprocess(path, text, len, defines, ndefines, max, &n, err, errlen);
   kir_module *m = NULL;
   if (pp) m = front_compile_text(path, pp, n, 1, text, len, lim, err, errlen);
   free(pp);

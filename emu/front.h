@@ -20,11 +20,7 @@ typedef struct {
 #define FRONT_MAX_NESTING 200
 #define FRONT_NESTING_CAP 1000   /* the C stack's share: deeper input is refused whatever the option */
 #define FRONT_MAX_CODE ((size_t)1 << 20)
-#define FRONT_MAX_SOURCE ((size_t)64 << 20)
-
-/* The __CUDA_ARCH__ the device pass defines (sm_70: the oldest architecture
- * current CUDA compiles for by default); -D__CUDA_ARCH__=N overrides it. */
-#define FRONT_CUDA_ARCH 700
+#define FRONT_MAX_SOURCE ((size_t)64 << 20)   /* = SOURCE_MAX */
 
 /* Compiles source text.  With `from_cpp`, the text is cpp output whose line
  * markers point at the original files.  On failure returns NULL and writes
@@ -37,15 +33,5 @@ kir_module *front_compile(const char *file, const char *text, size_t len, int fr
  * already (a pipe or FIFO can be read once only), else NULL. */
 kir_module *front_compile_file(const char *path, const char *text, size_t len, const char *const *defines,
                                int ndefines, const front_limits *lim, char *err, size_t errlen);
-
-/* Reads a whole file (a regular file, pipe or FIFO) into a malloc'd
- * NUL-terminated buffer, up to `max` bytes (0: FRONT_MAX_SOURCE).  NULL
- * with a message in err if it cannot be read or is larger. */
-char *front_read_file(const char *path, size_t max, size_t *len, char *err, size_t errlen);
-
-/* The include directory of the device pass (cuda_runtime.h and friends):
- * $GPURACE_INCLUDE, else the source tree's emu/include, else the installed
- * copy. */
-const char *front_include_dir(void);
 
 #endif

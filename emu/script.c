@@ -23,6 +23,7 @@
 
 #include "engine.h"
 #include "front.h"
+#include "source.h"
 #include "kir_sem.h"
 
 typedef struct { int is_float; int neg; int64_t i; uint64_t u; double f; } num;
@@ -716,7 +717,7 @@ int gr_script_load(gr_context *ctx, const char *path, const char *const *defines
   size_t len;
   char err[1024];
   /* read once: the file may be a pipe */
-  char *text = front_read_file(path, (size_t)ctx->cfg.max_source, &len, err, sizeof err);
+  char *text = source_read_file(path, (size_t)ctx->cfg.max_source, &len, err, sizeof err);
   if (!text) return ctx_fail(ctx, GR_EINPUT, "%s", err);
   char *copy = xmalloc(len + 1);
   memcpy(copy, text, len + 1);
