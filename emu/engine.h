@@ -46,6 +46,13 @@ struct gr_context {
 };
 
 int ctx_fail(gr_context *ctx, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+#define ON_GPU(ctx) ((ctx)->cfg.backend == GR_BACKEND_CUDA)
+/* host.c: the live allocation an address falls in, or NULL */
+galloc *ctx_alloc_of(gr_context *ctx, uint64_t addr);
+/* host.c: a launch argument as the kernel's parameter k takes it (a struct's
+ * bytes stay in the gr_arg); and a launch on the CUDA backend */
+int host_convert_arg(gr_context *ctx, const kir_func *f, int k, const gr_arg *a, uint64_t *out);
+int host_launch_on_gpu(gr_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, size_t dyn_shared, const gr_arg *args, int nargs);
 /* Host pointer for [addr, addr+n) of global memory, or NULL with an error set. */
 uint8_t *ctx_global_span(gr_context *ctx, gr_ptr addr, uint64_t n);
 

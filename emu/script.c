@@ -22,7 +22,6 @@
 #include <string.h>
 
 #include "engine.h"
-#include "front.h"
 #include "source.h"
 #include "kir_sem.h"
 
