@@ -103,6 +103,9 @@ static const char *const usage_table =
   "  --sched rr|random scheduler (default random, so that seeds vary the interleaving)\n"
   "  --sms N           number of SMs (default 4)\n"
   "  --max-steps N     step limit of one run (default 10000000)\n"
+  "  --keep-going      memory errors are dropped and each run goes on, so detectors see\n"
+  "                    it whole; a run that met one is still marked failed in its cell\n"
+  "  --max-code N, --max-source BYTES, --max-nesting N   front-end bounds, as for run\n"
   "  --out BASE        write BASE.md and BASE.csv (default reports/ and the DIR's\n"
   "                    path with '/' as '-', e.g. reports/scor-micro)\n"
   "  --scord-granularity 4|8|16, --hb-model scord|ptx, --boyer-waw, --ld-...   as for run\n"
@@ -655,6 +658,11 @@ static int parse_table_args(int argc, char **argv, table_args *ta) {
       to->max_steps = cfg.max_steps;
       to->memory = cfg.memory;
       to->sched = cfg.sched;
+      to->keep_going = cfg.keep_going;
+      to->max_code = cfg.max_code;
+      to->max_source = cfg.max_source;
+      to->max_nesting = cfg.max_nesting;
+      if (cfg.backend != GR_BACKEND_EMU) return usage_error(cmd, "%s", "tables run on the emulator: --backend cuda is not for table");
       if (rc) return rc;
       continue;
     }

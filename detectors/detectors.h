@@ -159,6 +159,9 @@ typedef struct {
   gr_sched sched;            /* default random: seeds change the interleaving */
   int sms;                   /* default 4 */
   uint64_t max_steps;        /* default 10M */
+  int keep_going;            /* memory errors are dropped and the run goes on (the run still fails) */
+  uint64_t max_code, max_source;   /* front-end bounds (gr_config's; 0: defaults) */
+  int max_nesting;
   int progress;              /* a progress line on stderr */
   const char *const *defines;   /* -D for every run */
   int ndefines;

@@ -71,6 +71,10 @@ static void run_group(table *t, size_t f, int k, size_t g, run_result *r) {
   cfg.memory = t->o.memory;
   cfg.sms = t->o.sms;
   cfg.max_steps = t->o.max_steps;
+  cfg.keep_going = t->o.keep_going;
+  cfg.max_code = t->o.max_code;
+  cfg.max_source = t->o.max_source;
+  cfg.max_nesting = t->o.max_nesting;
   gr_context *ctx = gr_context_create(&cfg);
   gr_script *s = NULL;
   race_log *log = race_log_new();
@@ -189,6 +193,9 @@ int table_run(const char *const *files, size_t nfiles, const table_opts *o, tabl
   for (size_t f = 0; f < nfiles; f++) {
     gr_config cfg;
     gr_config_default(&cfg);
+    cfg.max_code = o->max_code;
+    cfg.max_source = o->max_source;
+    cfg.max_nesting = o->max_nesting;
     gr_context *ctx = gr_context_create(&cfg);
     gr_script *s = NULL;
     if (gr_script_load(ctx, files[f], o->defines, o->ndefines, &s)) {

@@ -257,5 +257,17 @@ sed -i 's/^\/\/@ arg s = {1}/\/\/@ arg s = 1/' "$T/sp.cu"
 expect 2 "a number for a struct" -- "$G" run "$T/sp.cu"
 contains "$T/err" "argument 's' is a struct: give its 2 values" "struct needs a list"
 
+# --keep-going reaches table runs: the race is found, the failure named
+k tabkg.cu <<'K'
+//@ launch k grid(2) block(32)
+//@ buffer o i32[32]
+//@ buffer r i32[1]
+//@ expect race
+__global__ void k(int *o, int *r) { o[threadIdx.x + 32 * blockIdx.x] = 1; r[0] = blockIdx.x; }
+K
+expect 0 "table --keep-going" -- "$G" table "$T/tabkg.cu" --detect hb --keep-going --out "$T/tabkg" -q
+contains "$T/tabkg.md" "race (1): missing device fence; run failed on 1/1 seeds" "the race and the failure"
+expect 1 "table without it misses the race" -- "$G" table "$T/tabkg.cu" --detect hb --out "$T/tabkg" -q
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
