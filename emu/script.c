@@ -395,6 +395,7 @@ static int directive(dp *d) {
     const char *np = (skipws(d), d->p);
     if (!word(d, name, sizeof name)) return derr(d, np, "expected an argument name");
     if (!eat(d, '=')) return derr(d, NULL, "expected '=' after the argument name");
+    for (size_t k = 0; k < s->nargs; k++) if (!strcmp(s->args[k].name, name)) return derr(d, np, "argument '%s' given twice", name);
     sarg a;
     memset(&a, 0, sizeof a);
     if (eat(d, '{')) {   /* a struct: its leaves in order, numbers or buffer names */
@@ -432,7 +433,6 @@ static int directive(dp *d) {
       free(a.list); free(a.refs);
       return derr(d, NULL, "unexpected text after the argument value");
     }
-    for (size_t k = 0; k < s->nargs; k++) if (!strcmp(s->args[k].name, name)) return derr(d, np, "argument '%s' given twice", name);
     a.name = xstrdup(name);
     a.line = d->line;
     s->args = xrealloc(s->args, (s->nargs + 1) * sizeof(sarg));
