@@ -416,7 +416,7 @@ static int truth(P *p, expr *e, srcpos pos) {
 
 typedef struct {
   type *ty;
-  int is_typedef, is_global, is_device, is_host, is_shared, is_constant, is_static, is_extern, is_constexpr;
+  int is_typedef, is_global, is_device, is_host, is_shared, is_constant, is_static, is_extern, is_constexpr, is_auto;
   int any;
 } declspec;
 
@@ -559,7 +559,11 @@ static void parse_declspec(P *p, declspec *ds) {
     else if (!strcmp(s, "unsigned")) nunsigned++;
     else if (!strcmp(s, "short")) nshort++;
     else if (!strcmp(s, "long")) nlong++;
-    else if (!strcmp(s, "auto")) fail(p, pos, "unsupported: auto");
+    else if (!strcmp(s, "auto")) {   /* the type of the initialiser: local_decl deduces it */
+      if (base || named) fail(p, pos, "two or more data types in declaration specifiers");
+      ds->is_auto = 1;
+      named = &ty_void;
+    }
     else if (!strcmp(s, "union")) fail(p, pos, "unsupported: union");
     else if (!strcmp(s, "void") || !strcmp(s, "char") || !strcmp(s, "int") || !strcmp(s, "float") ||
              !strcmp(s, "double") || !strcmp(s, "bool") || !strcmp(s, "_Bool")) {
@@ -803,6 +807,7 @@ static void discarded_expr(P *p);
 static expr parse_unary(P *p);
 static void compile_inline(P *p, funcdef *f, expr *args, int nargs, expr *res, srcpos pos);
 static const skipped *find_skipped(P *p, const char *name);
+static type *parse_typename(P *p);
 static int builtin_call(P *p, const char *name, srcpos pos, expr *res);
 
 static expr parse_call_args_and_inline(P *p, funcdef *f, srcpos pos) {
@@ -887,6 +892,19 @@ static expr parse_primary(P *p) {
   if (t->kind != TK_IDENT) fail(p, pos, "expected an expression before '%s'", t->text);
   const char *name = t->text;
   if (!strcmp(name, "true") || !strcmp(name, "false")) { next(p); return e_const(sk_type(SK_BOOL), name[0] == 't'); }
+  if (!strcmp(name, "static_cast") || !strcmp(name, "reinterpret_cast") || !strcmp(name, "const_cast")) {
+    /* C++'s named casts: the subset's conversions, which cover what these allow of scalars and pointers */
+    next(p);
+    expect(p, "<");
+    type *to = parse_typename(p);
+    expect(p, ">");
+    expect(p, "(");
+    expr e = parse_expr(p);
+    expect(p, ")");
+    if (to->k == TY_REF) fail(p, pos, "unsupported: %s to a reference type", name);
+    cast(p, &e, to, pos);
+    return e;
+  }
   if (!strcmp(name, "nullptr") || (!strcmp(name, "NULL") && !lookup(p, name))) { next(p); return e_const(ty_ptr(p, &ty_void), 0); }
   static const struct { const char *n; int base; } spec[] = {
     {"threadIdx", SR_TID_X}, {"blockIdx", SR_CTAID_X}, {"blockDim", SR_NTID_X}, {"gridDim", SR_NCTAID_X}};
@@ -1090,8 +1108,7 @@ static expr parse_unary_inner(P *p) {
   token *t = tk(p);
   if (t->kind == TK_IDENT) {
     static const char *unsup[] = {"goto", "new", "delete", "template", "class", "namespace", "throw", "try",
-                                  "operator", "asm", "__asm__", "typeid", "this", "static_cast",
-                                  "reinterpret_cast", "const_cast", "dynamic_cast", NULL};
+                                  "operator", "asm", "__asm__", "typeid", "this", "dynamic_cast", NULL};
     for (int k = 0; unsup[k]; k++) if (!strcmp(t->text, unsup[k])) fail(p, pos, "unsupported: %s", t->text);
   }
   return parse_postfix(p);
@@ -1711,7 +1728,39 @@ static void local_decl(P *p, declspec *ds) {
     if (!n) fail(p, np, "expected an identifier in declaration");
     if (ds->is_typedef) {
       if (t->k == TY_REF) fail(p, np, "unsupported: reference typedefs");
+      if (ds->is_auto) fail(p, np, "'auto' in a typedef");
       declare_at(p, n, SYM_TYPEDEF, t, np);
+      continue;
+    }
+    if (ds->is_auto) {
+      /* auto x = e: x takes e's type (arrays decay, qualifiers of e drop,
+       * the declaration's const stays), as C++ deduces it */
+      int star = t->k == TY_PTR && t->base->k == TY_VOID;   /* auto *p = e: e must be a pointer */
+      if ((t->k != TY_VOID && !star) || ds->is_shared || ds->is_static || ds->is_extern)
+        fail(p, np, "unsupported: 'auto' other than 'auto NAME = EXPR' or 'auto *NAME = EXPR' for a local variable");
+      if (!accept(p, "=")) fail(p, np, "declaration of 'auto %s' has no initialiser", n);
+      srcpos vp = here(p);
+      expr v = parse_assign(p);
+      to_rvalue(p, &v, vp);
+      if (v.ty->k == TY_VOID) fail(p, vp, "'auto %s' initialised with a void value", n);
+      if (star && v.ty->k != TY_PTR) fail(p, vp, "'auto *%s' initialised with a value of type '%s', not a pointer", n, ty_name(p, v.ty));
+      type *dt = ty_qual(p, unqual(p, v.ty), 0, ds->ty->cnst);
+      if (dt->k == TY_STRUCT || name_addr_taken(p, n)) {
+        uint64_t addr = local_alloc(p, dt, np);
+        sym *ms = declare_at(p, n, SYM_MEM, dt, np);
+        ms->addr = addr;
+        int r = reg_new(p, np);
+        emit(p, OP_CONST, r, -1, -1, -1, (int64_t)addr, 0, np);
+        expr lv = {E_MEM, unqual(p, dt), r, 0, 0};
+        if (dt->k != TY_STRUCT) { cast(p, &v, lv.ty, vp); v = e_reg(lv.ty, to_reg(p, &v, vp)); }
+        store(p, &lv, v, np);
+        continue;
+      }
+      int r = reg_new(p, np);
+      expr var = {E_VAR, unqual(p, dt), r, 0, 0};
+      store_var(p, &var, to_reg(p, &v, vp), r + 1, np);
+      sym *rs = declare_at(p, n, SYM_REG, dt, np);
+      rs->reg = r;
       continue;
     }
     if (t->k == TY_VOID) fail(p, np, "variable '%s' declared void", n);
