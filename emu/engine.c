@@ -20,80 +20,9 @@
 #include <string.h>
 
 #include "explore.h"
-#include "front.h"
 #include "kir_sem.h"
 #include "wmem.h"
 
-#define FULL 0xffffffffu
-#define STACK_MAX 256
-
-typedef struct { int32_t pc, rpc; uint32_t mask; } simt_entry;
-typedef struct { uint64_t base, len; uint8_t *copy; } mview;
-
-enum { W_READY, W_BAR, W_DONE };
-
-typedef struct blk blk;
-typedef struct warp {
-  uint64_t *r;             /* nregs x 32 */
-  simt_entry stk[STACK_MAX];
-  int sp;
-  uint32_t alive;          /* lanes that exist and have not exited */
-  int state;
-  blk *b;
-  uint32_t gid, wib;
-  uint8_t *local;          /* 32 x frame bytes */
-  uint32_t tid[3][32];
-  /* livelock detection: see note_backedge */
-  uint64_t spin_epoch, spin_hash, backedges;
-  int stuck;
-  uint32_t speed;          /* weak memory, random scheduler: relative issue rate, 1..8 */
-  int32_t bar_pc;          /* where it waits, for reports */
-  mview *views;
-  int nviews;
-  int rpos;                /* index in the ready list, -1 if not there */
-  wm_lane *wl;             /* weak memory: the lanes' buffers and pending loads */
-  uint32_t *pend;          /* weak memory: per register, lanes with a load pending into it */
-  int npend;
-} warp;
-
-struct blk {
-  uint32_t idx[3], lin;
-  int sm;
-  warp *warps;
-  int nwarps, live, at_bar;
-  uint32_t bar_count, bar_and, bar_or;   /* __syncthreads_count/_and/_or of the barrier in progress */
-  uint8_t *shared;
-};
-
-struct launch {
-  gr_context *ctx;
-  gr_module *mod;
-  const kir_func *f;
-  gr_dim3 grid, bdim;
-  uint32_t nthreads, wpb;        /* threads and warps per block */
-  uint64_t nblocks, next_block;
-  uint32_t shared_size;
-  uint64_t *args;     /* one value per kernel parameter */
-  uint8_t **argdata;  /* the bytes of each struct parameter, else NULL */
-  blk **slots;                   /* resident blocks, per SM slot */
-  int nslots;
-  warp **run;                    /* resident warps in slot order */
-  int nrun, rr;
-  warp **ready;
-  int nready;
-  uint64_t steps, write_epoch;
-  int failed;
-  uint64_t kept_errors;          /* --keep-going: memory errors logged and dropped */
-  int deadlock_check;
-  const gr_snapshot *pending_restore;
-  int pruned;                    /* an exhaustive run reached a known state: stop, no outcome */
-  rng rng;
-  uint64_t ev_addr[32], ev_val[32], ev_op[32], ev_op2[32];
-  wm *mem;                       /* weak memory, or NULL for sc */
-  uint32_t mem_odds, defer_odds, load_odds; /* weak memory, sampled: per-launch odds of 1024 (see gr_launch) */
-  chooser ch;
-  bytes key;                     /* exhaustive runs: the state at a choice point */
-};
 
 /* ------------------------------------------------------------- observers */
 
@@ -285,12 +214,12 @@ static inline void mem_write(launch *L, uint8_t *p, int size, uint64_t v) {
 
 /* ------------------------------------------------------------- warps and blocks */
 
-static void ready_add(launch *L, warp *w) {
+void ready_add(launch *L, warp *w) {
   if (w->rpos >= 0) return;
   w->rpos = L->nready;
   L->ready[L->nready++] = w;
 }
-static void ready_remove(launch *L, warp *w) {
+void ready_remove(launch *L, warp *w) {
   if (w->rpos < 0) return;
   warp *last = L->ready[--L->nready];
   L->ready[w->rpos] = last;
@@ -298,7 +227,7 @@ static void ready_remove(launch *L, warp *w) {
   w->rpos = -1;
 }
 
-static void rebuild_run(launch *L) {
+void rebuild_run(launch *L) {
   L->nrun = 0;
   for (int s = 0; s < L->nslots; s++) {
     blk *b = L->slots[s];
@@ -309,7 +238,7 @@ static void rebuild_run(launch *L) {
 }
 
 /* A new block `lin` for `slot`: its coordinates and SM. */
-static blk *block_new(launch *L, int slot, uint64_t lin) {
+blk *block_new(launch *L, int slot, uint64_t lin) {
   blk *b = xcalloc(1, sizeof *b);
   b->lin = (uint32_t)lin;
   b->idx[0] = (uint32_t)(lin % L->grid.x);
@@ -320,7 +249,7 @@ static blk *block_new(launch *L, int slot, uint64_t lin) {
   return b;
 }
 
-static void block_start(launch *L, int slot, uint64_t lin) {
+void block_start(launch *L, int slot, uint64_t lin) {
   blk *b = block_new(L, slot, lin);
   b->nwarps = (int)L->wpb;
   b->live = b->nwarps;
@@ -367,7 +296,7 @@ static void block_start(launch *L, int slot, uint64_t lin) {
   }
 }
 
-static void block_free(blk *b) {
+void block_free(blk *b) {
   for (int k = 0; k < b->nwarps; k++) {
     warp *w = &b->warps[k];
     free(w->r); free(w->local); free(w->views); free(w->wl); free(w->pend);
@@ -400,7 +329,6 @@ static void barrier_maybe_release(launch *L, blk *b, int pc) {
   }
 }
 
-static int snapshot_is_block(const gr_snapshot *s, uint32_t lin);
 
 static void warp_finish(launch *L, warp *w) {
   /* its stores drain to the SM, whose queue outlives the warp */
@@ -1049,7 +977,6 @@ static warp *pick(launch *L) {
   return NULL;
 }
 
-static void apply_restore(launch *L);
 
 /* ------------------------------------------------------------- exhaustive runs */
 
@@ -1276,241 +1203,5 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   free(L);
   ctx->L = NULL;
   return rc;
-}
-
-/* ------------------------------------------------------------- snapshots and views */
-
-typedef struct { uint64_t id; uint8_t *data; uint64_t size; int live; } snap_alloc;
-typedef struct {
-  warp w;                 /* copied state; pointers below are owned copies */
-  size_t nr;
-} snap_warp;
-typedef struct {
-  uint64_t lin;
-  int slot;
-  int nwarps, live, at_bar;
-  uint32_t bar_count, bar_and, bar_or;
-  uint8_t *shared;
-  snap_warp *warps;
-} snap_block;
-
-struct gr_snapshot {
-  snap_alloc *allocs;
-  size_t nallocs;
-  int in_launch;
-  int block_only;         /* gr_snapshot_take_block: one block, no global memory */
-  const kir_func *f;
-  snap_block *blocks;
-  int nblocks;
-  uint64_t next_block, steps;
-  int rr;
-  rng rng;
-};
-
-static void snap_block_take(launch *L, int slot, snap_block *sb) {
-  blk *b = L->slots[slot];
-  sb->lin = b->lin; sb->slot = slot; sb->nwarps = b->nwarps; sb->live = b->live; sb->at_bar = b->at_bar;
-  sb->bar_count = b->bar_count; sb->bar_and = b->bar_and; sb->bar_or = b->bar_or;
-  sb->shared = xmalloc(L->shared_size ? L->shared_size : 1);
-  memcpy(sb->shared, b->shared, L->shared_size);
-  sb->warps = xcalloc((size_t)b->nwarps, sizeof(snap_warp));
-  for (int j = 0; j < b->nwarps; j++) {
-    warp *w = &b->warps[j];
-    snap_warp *sw = &sb->warps[j];
-    sw->w = *w;
-    sw->nr = (size_t)(L->f->nregs ? L->f->nregs : 1) * 32;
-    sw->w.r = xmalloc(sw->nr * sizeof(uint64_t));
-    memcpy(sw->w.r, w->r, sw->nr * sizeof(uint64_t));
-    size_t ln = (size_t)(L->f->frame ? L->f->frame : 1) * 32;
-    sw->w.local = xmalloc(ln);
-    memcpy(sw->w.local, w->local, ln);
-    sw->w.views = NULL; sw->w.nviews = 0;
-    sw->w.wl = NULL; sw->w.pend = NULL; sw->w.npend = 0;
-  }
-}
-
-gr_snapshot *gr_snapshot_take(gr_context *ctx) {
-  /* weak memory: everything in flight lands first (a legal run of the
-   * memory system), so that the snapshot is global memory and warps alone */
-  if (ctx->L && ctx->L->mem) wm_quiesce(ctx->L->mem);
-  gr_snapshot *s = xcalloc(1, sizeof *s);
-  s->nallocs = ctx->allocs.len;
-  s->allocs = xcalloc(s->nallocs, sizeof(snap_alloc));
-  for (size_t k = 1; k < ctx->allocs.len; k++) {
-    galloc *a = vec_at(&ctx->allocs, k);
-    s->allocs[k].id = k;
-    s->allocs[k].live = a->live;
-    s->allocs[k].size = a->size;
-    if (a->live) { s->allocs[k].data = xmalloc(a->size ? a->size : 1); memcpy(s->allocs[k].data, a->data, a->size); }
-  }
-  launch *L = ctx->L;
-  if (L) {
-    s->in_launch = 1;
-    s->f = L->f;
-    s->next_block = L->next_block;
-    s->steps = L->steps;
-    s->rr = L->rr;
-    s->rng = L->rng;
-    s->blocks = xcalloc((size_t)L->nslots + 1, sizeof(snap_block));
-    for (int k = 0; k < L->nslots; k++)
-      if (L->slots[k]) snap_block_take(L, k, &s->blocks[s->nblocks++]);
-  }
-  return s;
-}
-
-static int snapshot_is_block(const gr_snapshot *s, uint32_t lin) { return s->block_only && s->blocks[0].lin == lin; }
-
-static int slot_of_block(const launch *L, uint32_t lin) {
-  for (int k = 0; k < L->nslots; k++) if (L->slots[k] && L->slots[k]->lin == lin) return k;
-  return -1;
-}
-
-gr_snapshot *gr_snapshot_take_block(gr_context *ctx, uint32_t block) {
-  launch *L = ctx->L;
-  if (!L) { ctx_fail(ctx, GR_EINPUT, "error: a block snapshot exists only during a launch"); return NULL; }
-  int slot = slot_of_block(L, block);
-  if (slot < 0) { ctx_fail(ctx, GR_EINPUT, "error: block %u is not resident", block); return NULL; }
-  if (L->mem) wm_quiesce(L->mem);
-  gr_snapshot *s = xcalloc(1, sizeof *s);
-  s->in_launch = 1;
-  s->block_only = 1;
-  s->f = L->f;
-  s->blocks = xcalloc(1, sizeof(snap_block));
-  s->nblocks = 1;
-  snap_block_take(L, slot, &s->blocks[0]);
-  return s;
-}
-
-int gr_snapshot_restore(gr_context *ctx, const gr_snapshot *s) {
-  if (s->in_launch && (!ctx->L || ctx->L->f != s->f))
-    return ctx_fail(ctx, GR_EINPUT, "error: snapshot was taken during another launch");
-  if (s->block_only && slot_of_block(ctx->L, (uint32_t)s->blocks[0].lin) < 0)
-    return ctx_fail(ctx, GR_EINPUT, "error: block %llu of the snapshot is no longer resident", (unsigned long long)s->blocks[0].lin);
-  if (ctx->L) { ctx->L->pending_restore = s; return GR_OK; }
-  for (size_t k = 1; k < s->nallocs && k < ctx->allocs.len; k++) {
-    galloc *a = vec_at(&ctx->allocs, k);
-    if (a->live && s->allocs[k].live && a->size == s->allocs[k].size) memcpy(a->data, s->allocs[k].data, a->size);
-  }
-  return GR_OK;
-}
-
-/* Rebuilds a block in its slot from the snapshot.  The warps take over
- * the views of the block `keep` replaces (NULL: no views). */
-static void block_restore(launch *L, const snap_block *sb, blk *keep) {
-  blk *b = block_new(L, sb->slot, sb->lin);
-  b->nwarps = sb->nwarps; b->live = sb->live; b->at_bar = sb->at_bar;
-  b->bar_count = sb->bar_count; b->bar_and = sb->bar_and; b->bar_or = sb->bar_or;
-  b->shared = xmalloc(L->shared_size ? L->shared_size : 1);
-  memcpy(b->shared, sb->shared, L->shared_size);
-  b->warps = xcalloc((size_t)sb->nwarps, sizeof(warp));
-  for (int j = 0; j < sb->nwarps; j++) {
-    warp *w = &b->warps[j];
-    const snap_warp *sw = &sb->warps[j];
-    *w = sw->w;
-    w->b = b;
-    w->r = xmalloc(sw->nr * sizeof(uint64_t));
-    memcpy(w->r, sw->w.r, sw->nr * sizeof(uint64_t));
-    size_t ln = (size_t)(L->f->frame ? L->f->frame : 1) * 32;
-    w->local = xmalloc(ln);
-    memcpy(w->local, sw->w.local, ln);
-    w->views = NULL; w->nviews = 0;
-    if (keep && j < keep->nwarps) {
-      w->views = keep->warps[j].views; w->nviews = keep->warps[j].nviews;
-      keep->warps[j].views = NULL; keep->warps[j].nviews = 0;
-    }
-    w->rpos = -1;
-    w->stuck = 0; w->backedges = 0;
-    if (L->mem) {
-      w->wl = xcalloc(32, sizeof(wm_lane));
-      for (int l = 0; l < 32; l++) wm_lane_init(&w->wl[l], b->sm, w, l);
-      w->pend = xcalloc((size_t)(L->f->nregs ? L->f->nregs : 1), sizeof(uint32_t));
-    }
-    if (w->state == W_READY) ready_add(L, w);
-  }
-  L->slots[sb->slot] = b;
-}
-
-static void apply_restore(launch *L) {
-  const gr_snapshot *s = L->pending_restore;
-  gr_context *ctx = L->ctx;
-  L->pending_restore = NULL;
-  if (s->block_only) {
-    /* one block goes back; the rest of the machine runs on, and the block
-     * keeps the views its detector gave it */
-    const snap_block *sb = &s->blocks[0];
-    blk *old = L->slots[sb->slot];   /* a resident block never changes slot */
-    for (int j = 0; j < old->nwarps; j++) ready_remove(L, &old->warps[j]);
-    if (L->mem) wm_quiesce(L->mem);
-    block_restore(L, sb, old);
-    block_free(old);
-    L->write_epoch++;
-    rebuild_run(L);
-    return;
-  }
-  for (size_t k = 1; k < s->nallocs && k < ctx->allocs.len; k++) {
-    galloc *a = vec_at(&ctx->allocs, k);
-    if (a->live && s->allocs[k].live && a->size == s->allocs[k].size) memcpy(a->data, s->allocs[k].data, a->size);
-  }
-  if (L->mem) wm_reset(L->mem);
-  for (int k = 0; k < L->nslots; k++) if (L->slots[k]) { block_free(L->slots[k]); L->slots[k] = NULL; }
-  L->nready = 0;
-  for (int k = 0; k < s->nblocks; k++) block_restore(L, &s->blocks[k], NULL);
-  L->next_block = s->next_block;
-  L->rr = s->rr;
-  L->rng = s->rng;
-  L->write_epoch++;
-  /* a snapshot from before the first blocks started (LAUNCH_BEGIN) runs
-   * the kernel again: its free slots take the next blocks, as at launch */
-  for (int k = 0; k < L->nslots; k++)
-    if (!L->slots[k] && L->next_block < L->nblocks) block_start(L, k, L->next_block++);
-  rebuild_run(L);
-}
-
-void gr_snapshot_free(gr_snapshot *s) {
-  if (!s) return;
-  for (size_t k = 0; k < s->nallocs; k++) free(s->allocs[k].data);
-  free(s->allocs);
-  for (int k = 0; k < s->nblocks; k++) {
-    for (int j = 0; j < s->blocks[k].nwarps; j++) { free(s->blocks[k].warps[j].w.r); free(s->blocks[k].warps[j].w.local); }
-    free(s->blocks[k].warps);
-    free(s->blocks[k].shared);
-  }
-  free(s->blocks);
-  free(s);
-}
-
-static warp *find_warp(launch *L, uint32_t gid) {
-  int s = slot_of_block(L, gid / L->wpb);
-  return s < 0 ? NULL : &L->slots[s]->warps[gid % L->wpb];
-}
-
-int gr_view_add(gr_context *ctx, uint32_t gid, gr_ptr base, size_t len, void *copy) {
-  if (!ctx->L) return ctx_fail(ctx, GR_EINPUT, "error: memory views exist only during a launch");
-  warp *w = find_warp(ctx->L, gid);
-  if (!w) return ctx_fail(ctx, GR_EINPUT, "error: warp %u is not resident", gid);
-  w->views = xrealloc(w->views, sizeof(mview) * (size_t)(w->nviews + 1));
-  w->views[w->nviews].base = base;
-  w->views[w->nviews].len = len;
-  w->views[w->nviews].copy = copy;
-  w->nviews++;
-  return GR_OK;
-}
-
-void gr_launch_fail(gr_context *ctx, int code, const char *msg) {
-  launch *L = ctx->L;
-  if (!L || L->failed) return;
-  snprintf(ctx->err, sizeof ctx->err, "%s", msg);
-  L->failed = code ? code : GR_EEMU;
-}
-
-gr_ptr gr_shared_base(void) { return KIR_ADDR(SPACE_SHARED, 0); }
-
-void gr_view_clear(gr_context *ctx, uint32_t gid) {
-  if (!ctx->L) return;
-  warp *w = find_warp(ctx->L, gid);
-  if (!w) return;
-  free(w->views);
-  w->views = NULL;
-  w->nviews = 0;
 }
 

@@ -3,9 +3,11 @@
 #ifndef GR_ENGINE_H
 #define GR_ENGINE_H
 
+#include "explore.h"
 #include "gpurace.h"
 #include "kir.h"
 #include "util.h"
+#include "wmem.h"
 
 typedef struct {
   uint8_t *data;
@@ -73,5 +75,91 @@ size_t script_nbuffers(const gr_script *s);
 void script_buffer(const gr_script *s, size_t k, const char **name, gr_ptr *ptr, size_t *bytes);
 const char *script_launch(const gr_script *s, gr_dim3 *grid, gr_dim3 *block);
 size_t script_nargs(const gr_script *s);
+
+
+/* ---- the emulator's launch state, shared by engine.c and snapshot.c ---- */
+
+#define FULL 0xffffffffu
+#define STACK_MAX 256
+
+typedef struct { int32_t pc, rpc; uint32_t mask; } simt_entry;
+typedef struct { uint64_t base, len; uint8_t *copy; } mview;
+
+enum { W_READY, W_BAR, W_DONE };
+
+typedef struct blk blk;
+typedef struct warp {
+  uint64_t *r;             /* nregs x 32 */
+  simt_entry stk[STACK_MAX];
+  int sp;
+  uint32_t alive;          /* lanes that exist and have not exited */
+  int state;
+  blk *b;
+  uint32_t gid, wib;
+  uint8_t *local;          /* 32 x frame bytes */
+  uint32_t tid[3][32];
+  /* livelock detection: see note_backedge */
+  uint64_t spin_epoch, spin_hash, backedges;
+  int stuck;
+  uint32_t speed;          /* weak memory, random scheduler: relative issue rate, 1..8 */
+  int32_t bar_pc;          /* where it waits, for reports */
+  mview *views;
+  int nviews;
+  int rpos;                /* index in the ready list, -1 if not there */
+  wm_lane *wl;             /* weak memory: the lanes' buffers and pending loads */
+  uint32_t *pend;          /* weak memory: per register, lanes with a load pending into it */
+  int npend;
+} warp;
+
+struct blk {
+  uint32_t idx[3], lin;
+  int sm;
+  warp *warps;
+  int nwarps, live, at_bar;
+  uint32_t bar_count, bar_and, bar_or;   /* __syncthreads_count/_and/_or of the barrier in progress */
+  uint8_t *shared;
+};
+
+struct launch {
+  gr_context *ctx;
+  gr_module *mod;
+  const kir_func *f;
+  gr_dim3 grid, bdim;
+  uint32_t nthreads, wpb;        /* threads and warps per block */
+  uint64_t nblocks, next_block;
+  uint32_t shared_size;
+  uint64_t *args;     /* one value per kernel parameter */
+  uint8_t **argdata;  /* the bytes of each struct parameter, else NULL */
+  blk **slots;                   /* resident blocks, per SM slot */
+  int nslots;
+  warp **run;                    /* resident warps in slot order */
+  int nrun, rr;
+  warp **ready;
+  int nready;
+  uint64_t steps, write_epoch;
+  int failed;
+  uint64_t kept_errors;          /* --keep-going: memory errors logged and dropped */
+  int deadlock_check;
+  const gr_snapshot *pending_restore;
+  int pruned;                    /* an exhaustive run reached a known state: stop, no outcome */
+  rng rng;
+  uint64_t ev_addr[32], ev_val[32], ev_op[32], ev_op2[32];
+  wm *mem;                       /* weak memory, or NULL for sc */
+  uint32_t mem_odds, defer_odds, load_odds; /* weak memory, sampled: per-launch odds of 1024 (see gr_launch) */
+  chooser ch;
+  bytes key;                     /* exhaustive runs: the state at a choice point */
+};
+
+/* engine.c, for snapshot.c: warps, blocks and the resident set */
+void rebuild_run(launch *L);
+void block_free(blk *b);
+void ready_add(launch *L, warp *w);
+void ready_remove(launch *L, warp *w);
+blk *block_new(launch *L, int slot, uint64_t lin);
+void block_start(launch *L, int slot, uint64_t lin);
+/* snapshot.c, for engine.c: a block-only restore pending for block lin;
+ * and the restore an observer asked for, after the current instruction */
+int snapshot_is_block(const gr_snapshot *s, uint32_t lin);
+void apply_restore(launch *L);
 
 #endif
