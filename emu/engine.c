@@ -83,18 +83,25 @@ static void lane_coords(const warp *w, int lane, char *buf, size_t n) {
            w->tid[0][lane], w->tid[1][lane], w->tid[2][lane], w->b->idx[0], w->b->idx[1], w->b->idx[2], w->wib, lane);
 }
 
+/* "file:line:col: error: body" for the instruction at pc (pc -1: no position). */
+static int fault_line(launch *L, int pc, const char *body, char *out, size_t n) {
+  if (pc >= 0 && pc < L->f->ncode) {
+    srcpos p = L->f->pos[pc];
+    return snprintf(out, n, "%s:%d:%d: error: %s", p.file, p.line, p.col, body);
+  }
+  return snprintf(out, n, "error: %s", body);
+}
+
 static void fault(launch *L, int pc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void fault(launch *L, int pc, const char *fmt, ...) {
   if (L->failed) return;
-  char body[700];
+  char body[700], line[1024];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(body, sizeof body, fmt, ap);
   va_end(ap);
-  if (pc >= 0 && pc < L->f->ncode) {
-    srcpos p = L->f->pos[pc];
-    ctx_fail(L->ctx, GR_EEMU, "%s:%d:%d: error: %s", p.file, p.line, p.col, body);
-  } else ctx_fail(L->ctx, GR_EEMU, "error: %s", body);
+  fault_line(L, pc, body, line, sizeof line);
+  ctx_fail(L->ctx, GR_EEMU, "%s", line);
   L->failed = GR_EEMU;
 }
 
@@ -113,13 +120,11 @@ static void mem_fault(launch *L, int pc, const char *fmt, ...) {
   gr_context *ctx = L->ctx;
   if (L->kept_errors++ >= MAX_LOGGED_ERRORS) return;
   char line[1024];
-  int n;
-  if (pc >= 0 && pc < L->f->ncode) {
-    srcpos p = L->f->pos[pc];
-    n = snprintf(line, sizeof line, "%s:%d:%d: error: %s\n", p.file, p.line, p.col, body);
-  } else n = snprintf(line, sizeof line, "error: %s\n", body);
+  int n = fault_line(L, pc, body, line, sizeof line - 1);
   if (n < 0) return;
-  if ((size_t)n >= sizeof line) n = (int)sizeof line - 1;
+  if ((size_t)n >= sizeof line - 1) n = (int)sizeof line - 2;
+  line[n++] = '\n';
+  line[n] = 0;
   if (ctx->log_len + (size_t)n + 1 > ctx->log_cap) {
     ctx->log_cap = (ctx->log_len + (size_t)n + 1) * 2;
     ctx->log = xrealloc(ctx->log, ctx->log_cap);

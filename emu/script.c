@@ -654,20 +654,28 @@ static int check_litmus(gr_script *s) {
 /* Every check names a buffer or __device__ variable, and its values are
  * values of that element type: an error with the check's position before
  * anything runs, never a check that cannot hold or silently wraps. */
+/* The element type and count of a buffer or __device__ variable by name;
+ * 0 when there is none. */
+static int named_data(const gr_script *s, const char *name, gr_type *t, uint64_t *count) {
+  for (size_t j = 0; j < s->nbufs; j++)
+    if (!strcmp(s->bufs[j].name, name)) { *t = s->bufs[j].type; *count = s->bufs[j].count; return 1; }
+  const kir_module *km = s->mod->km;
+  for (int j = 0; j < km->nglobals; j++)
+    if (!strcmp(km->globals[j].name, name)) {
+      kir_sk e = km->globals[j].elem;
+      *t = (gr_type)(e == SK_PTR ? SK_U64 : e == SK_BOOL ? SK_U8 : e);
+      *count = km->globals[j].size / (uint64_t)gr_type_size(*t);
+      return 1;
+    }
+  return 0;
+}
+
 static int check_checks(gr_script *s) {
   for (size_t k = 0; k < s->nchecks; k++) {
     scheck *c = &s->checks[k];
-    gr_type t = GR_U8;
-    int found = 0;
-    for (size_t j = 0; j < s->nbufs && !found; j++) if (!strcmp(s->bufs[j].name, c->name)) { t = s->bufs[j].type; found = 1; }
-    kir_module *km = s->mod->km;
-    for (int j = 0; j < km->nglobals && !found; j++)
-      if (!strcmp(km->globals[j].name, c->name)) {
-        kir_sk e = km->globals[j].elem;
-        t = (gr_type)(e == SK_PTR ? SK_U64 : e == SK_BOOL ? SK_U8 : e);
-        found = 1;
-      }
-    if (!found)
+    gr_type t;
+    uint64_t count;
+    if (!named_data(s, c->name, &t, &count))
       return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: check names '%s', which is neither a buffer nor a __device__ variable", s->path, c->line, c->name);
     for (size_t j = 0; j < c->n; j++) {
       const char *why = num_misfit(c->vals[j], t);
@@ -684,18 +692,9 @@ static int check_checks(gr_script *s) {
 static int check_observes(gr_script *s) {
   for (size_t k = 0; k < s->nobs; k++) {
     sobserve *o = &s->obs[k];
-    uint64_t count = 0;
-    int found = 0;
-    for (size_t j = 0; j < s->nbufs && !found; j++) if (!strcmp(s->bufs[j].name, o->buf)) { count = s->bufs[j].count; found = 1; }
-    kir_module *km = s->mod->km;
-    for (int j = 0; j < km->nglobals && !found; j++)
-      if (!strcmp(km->globals[j].name, o->buf)) {
-        kir_sk e = km->globals[j].elem;
-        int es = kir_sk_size[e == SK_BOOL ? SK_U8 : e];
-        count = km->globals[j].size / (uint64_t)es;
-        found = 1;
-      }
-    if (!found) return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: observe %s=%s[%llu]: no buffer or __device__ variable '%s'", s->path, o->line, o->var, o->buf, (unsigned long long)o->index, o->buf);
+    gr_type t;
+    uint64_t count;
+    if (!named_data(s, o->buf, &t, &count)) return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: observe %s=%s[%llu]: no buffer or __device__ variable '%s'", s->path, o->line, o->var, o->buf, (unsigned long long)o->index, o->buf);
     if (o->index >= count)
       return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: observe %s=%s[%llu]: '%s' has %llu elements", s->path, o->line, o->var, o->buf,
                       (unsigned long long)o->index, o->buf, (unsigned long long)count);
