@@ -155,23 +155,25 @@ static uint8_t *xlate(launch *L, warp *w, int lane, uint64_t addr, int size, int
     }
   }
   unsigned sp = KIR_SPACE_OF(addr);
-  uint64_t off = addr & ((1ull << KIR_SPACE_SHIFT) - 1);
+  uint64_t off = addr & KIR_OFFSET_MASK(sp);
   uint8_t *base = NULL;
   uint64_t limit = 0;
   const char *obj = NULL;
   char where[160];
-  if (addr & KIR_WILD) {   /* pointer arithmetic left its object: name the object, never its neighbour */
-    unsigned osp = sp & 0x7f;
-    const char *oname = osp == SPACE_SHARED ? "__shared__ memory of the block" : osp == SPACE_LOCAL ? "local memory of the thread" : "?";
+  if (kir_is_object_ptr(addr) && KIR_STATE_OF(addr) != KIR_INSIDE) {
+    /* pointer arithmetic left its object: name the object, never its neighbour */
+    const char *oname = sp == SPACE_SHARED ? "__shared__ memory of the block" : "local memory of the thread";
     char gname[300];
-    if (osp == SPACE_GLOBAL) {
-      galloc *a = ctx_alloc_of(L->ctx, addr & ~KIR_WILD);
+    uint64_t osize = sp == SPACE_SHARED ? L->shared_size : L->f->frame;
+    if (sp == SPACE_GLOBAL) {
+      galloc *a = ctx_alloc_of(L->ctx, (addr & ~KIR_STATE_MASK) | (uint64_t)KIR_INSIDE << KIR_SPACE_SHIFT);
       snprintf(gname, sizeof gname, "'%s'", a ? a->name : "a freed allocation");
       oname = gname;
+      osize = a ? a->size : 0;
     }
     lane_coords(w, lane, where, sizeof where);
-    mem_fault(L, pc, "out-of-bounds %s %s of %d bytes: the address was computed from a pointer into %s by arithmetic that left it (an index or offset beyond its address range) by %s",
-              space_name(osp), what, size, oname, where);
+    mem_fault(L, pc, "out-of-bounds %s %s of %d bytes at offset %lld of %s (%llu bytes): the address was computed by arithmetic that left it, by %s",
+              space_name(sp), what, size, (long long)kir_ptr_offset(addr), oname, (unsigned long long)osize, where);
     return NULL;
   }
   if (sp == SPACE_GLOBAL) {
@@ -692,7 +694,7 @@ static void warp_step(launch *L, warp *w) {
   case OP_PARAM:
     if (in->dst < 0) {   /* a struct by value: into each thread's local copy (placed by the front end) */
       const kir_param *kp = &f->params[in->imm];
-      LANES(m, memcpy(w->local + (size_t)l * f->frame + (A[l] & ((1ull << KIR_SPACE_SHIFT) - 1)), L->argdata[in->imm], kp->size));
+      LANES(m, memcpy(w->local + (size_t)l * f->frame + (A[l] & KIR_OFFSET_MASK(SPACE_LOCAL)), L->argdata[in->imm], kp->size));
       break;
     }
     { uint64_t v = L->args[in->imm]; LANES(m, d[l] = v); }
@@ -754,7 +756,7 @@ static void warp_step(launch *L, warp *w) {
     while (mm) {  /* lanes of one warp instruction serialise in lane order */
       int l = __builtin_ctz(mm), g2;
       mm &= mm - 1;
-      if ((KIR_SPACE_OF(A[l]) & 0x7f) == SPACE_LOCAL) {
+      if (KIR_SPACE_OF(A[l]) == SPACE_LOCAL) {
         char where[160];
         lane_coords(w, l, where, sizeof where);
         fault(L, pc, "atomic %s on local memory (address 0x%llx) by %s: CUDA's atomics act on global and shared memory only",
@@ -891,6 +893,7 @@ static void warp_step(launch *L, warp *w) {
   }
   case OP_MATH: LANES(m, d[l] = math_lane((int)in->imm, A ? A[l] : 0, B ? B[l] : 0, C ? C[l] : 0)); break;
   case OP_PADD: LANES(m, d[l] = kir_ptr_add(A[l], B[l])); break;
+  case OP_PDIFF: LANES(m, d[l] = kir_ptr_diff(A[l], B[l])); break;
   case OP_JMP:
     if (in->a <= pc) note_backedge(L, w);
     next = in->a;

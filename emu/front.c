@@ -1167,7 +1167,13 @@ static expr binop(P *p, const char *op, expr l, expr r, srcpos pos) {
     if (base == OP_SUB_I32 && l.ty->k == TY_PTR && r.ty->k == TY_PTR) {
       uint64_t es = l.ty->base->k == TY_VOID ? 1 : ty_size(p, l.ty->base, pos);
       l.ty = sk_type(SK_I64); r.ty = sk_type(SK_I64);
-      expr d = arith(p, OP_SUB_I32, l, r, SK_I64, pos);
+      expr d;
+      if (l.k == E_CONST && r.k == E_CONST) d = arith(p, OP_SUB_I32, l, r, SK_I64, pos);
+      else {   /* in bytes, as flat addresses would give it, wild pointers included */
+        int a = to_reg(p, &l, pos), b = to_reg(p, &r, pos), dr = reg_new(p, pos);
+        emit(p, OP_PDIFF, dr, a, b, -1, 0, 0, pos);
+        d = e_reg(sk_type(SK_I64), dr);
+      }
       return arith(p, OP_DIV_I32, d, e_const(sk_type(SK_I64), es), SK_I64, pos);
     }
     fail(p, pos, "invalid operands to binary %s (have '%s' and '%s')", op, ty_name(p, l.ty), ty_name(p, r.ty));

@@ -142,7 +142,7 @@ void gr_context_reseed(gr_context *ctx, uint64_t seed) { ctx->cfg.seed = seed; }
 /* ------------------------------------------------------------- global memory */
 
 galloc *ctx_alloc_of(gr_context *ctx, uint64_t addr) {
-  if (KIR_SPACE_OF(addr) != SPACE_GLOBAL) return NULL;
+  if (KIR_SPACE_OF(addr) != SPACE_GLOBAL || KIR_STATE_OF(addr) != KIR_INSIDE) return NULL;
   uint64_t id = (addr >> 32) & 0xffffff;
   if (id == 0 || id >= ctx->allocs.len) return NULL;
   galloc *a = vec_at(&ctx->allocs, id);
@@ -221,7 +221,9 @@ int gr_allocation_info(const gr_context *ctx, size_t id, uint64_t *size, const c
 
 gr_ptr gr_allocation_base(size_t id) { return KIR_GLOBAL_ADDR(id, 0); }
 
-size_t gr_allocation_id(gr_ptr addr) { return KIR_SPACE_OF(addr) == SPACE_GLOBAL ? (size_t)(addr >> 32 & 0xffffff) : 0; }
+size_t gr_allocation_id(gr_ptr addr) {
+  return KIR_SPACE_OF(addr) == SPACE_GLOBAL && KIR_STATE_OF(addr) == KIR_INSIDE ? (size_t)(addr >> 32 & 0xffffff) : 0;
+}
 
 int gr_describe_address(const gr_context *ctx, gr_ptr addr, const char **name, uint64_t *offset) {
   galloc *a = ctx_alloc_of((gr_context *)ctx, addr);

@@ -27,7 +27,7 @@ static const char *op_base_name(int op) {
   };
   if (op < OP_CONST) return bin[op / VT_COUNT];
   static const char *rest[] = {"const", "mov", "cvt", "sreg", "param", "gaddr", "ld", "st", "atom", "fence",
-    "bar", "syncwarp", "vote", "shfl", "math", "jmp", "brt", "brf", "exit", "trap", "nop", "padd"};
+    "bar", "syncwarp", "vote", "shfl", "math", "jmp", "brt", "brf", "exit", "trap", "nop", "padd", "pdiff"};
   return rest[op - OP_CONST];
 }
 
@@ -72,6 +72,7 @@ void kir_print_func(FILE *out, const kir_func *f) {
       else snprintf(buf, sizeof buf, "bar.red.%s r%d, r%d", in->imm == BAR_COUNT ? "popc" : in->imm == BAR_AND ? "and" : "or", in->dst, in->a);
       break;
     case OP_PADD: snprintf(buf, sizeof buf, "padd   r%d, r%d, r%d", in->dst, in->a, in->b); break;
+    case OP_PDIFF: snprintf(buf, sizeof buf, "pdiff  r%d, r%d, r%d", in->dst, in->a, in->b); break;
     case OP_SYNCWARP: snprintf(buf, sizeof buf, "syncwarp r%d", in->a); break;
     case OP_VOTE: snprintf(buf, sizeof buf, "vote.%s r%d, r%d, mask r%d", vote_name[in->imm], in->dst, in->a, in->b); break;
     case OP_SHFL:

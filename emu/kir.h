@@ -53,7 +53,8 @@ typedef enum {
   OP_EXIT,     /* the active lanes end */
   OP_TRAP,     /* __trap / assert failure: imm = reason */
   OP_NOP,
-  OP_PADD,     /* dst <- a + b, pointer arithmetic: a result outside a's object is a wild pointer (KIR_WILD) */
+  OP_PADD,     /* dst <- a + b, pointer arithmetic: a result outside a's object is a wild pointer (kir_ptr_add) */
+  OP_PDIFF,    /* dst <- a - b in bytes, for pointers into one object, wild ones included (kir_ptr_diff) */
   OP_COUNT
 } kir_op;
 
@@ -142,29 +143,57 @@ void kir_print_module(FILE *out, const kir_module *m);
 void kir_module_free(kir_module *m);
 
 
-/* Generic addresses: the space lives in the top byte, as in CUDA's generic
- * address windows.  Global: allocation id in bits 32..55, offset below.
- * Shared: offset in the executing thread's block.  Local: offset in the
- * executing thread's frame. */
+/* Generic addresses.  The top byte holds the space (bits 58-59) and the
+ * pointer's state (bits 56-57): 1 inside its object, 0 below it, 2 above it.
+ * Global: allocation id in bits 32..55, offset below.  Shared: offset in
+ * the executing thread's block.  Local: offset in the executing thread's
+ * frame. */
 #define KIR_SPACE_SHIFT 56
 enum { SPACE_NONE, SPACE_GLOBAL, SPACE_SHARED, SPACE_LOCAL };
-#define KIR_SPACE_OF(addr) ((unsigned)((addr) >> KIR_SPACE_SHIFT))
-#define KIR_ADDR(space, off) (((uint64_t)(space) << KIR_SPACE_SHIFT) | (uint64_t)(off))
+enum { KIR_BELOW, KIR_INSIDE, KIR_ABOVE };
+#define KIR_STATE_MASK ((uint64_t)3 << KIR_SPACE_SHIFT)
+#define KIR_SPACE_OF(addr) ((unsigned)((addr) >> (KIR_SPACE_SHIFT + 2)) & 3u)
+#define KIR_STATE_OF(addr) ((unsigned)((addr) >> KIR_SPACE_SHIFT) & 3u)
+#define KIR_ADDR(space, off) (((uint64_t)((space) << 2 | KIR_INSIDE) << KIR_SPACE_SHIFT) | (uint64_t)(off))
+#define KIR_OFFSET_MASK(space) ((space) == SPACE_GLOBAL ? (uint64_t)0xffffffffu : ((uint64_t)1 << KIR_SPACE_SHIFT) - 1)
 #define KIR_GLOBAL_ADDR(id, off) (KIR_ADDR(SPACE_GLOBAL, 0) | ((uint64_t)(id) << 32) | (uint32_t)(off))
 
 /* Pointer arithmetic never carries from one object into another: the bits
  * that name the object (the space, and a global allocation's id) stay those
- * of the base, and a result whose offset leaves them is marked wild.  A
- * wild pointer faults on every access, naming the object it came from. */
-#define KIR_WILD ((uint64_t)1 << 63)
-static inline uint64_t kir_object_bits(uint64_t base) {
-  unsigned sp = (unsigned)(base >> KIR_SPACE_SHIFT) & 0x7f;
-  return sp == SPACE_GLOBAL ? 0xffffffff00000000ull : (sp == SPACE_SHARED || sp == SPACE_LOCAL) ? 0xff00000000000000ull : 0;
+ * of the base, and a result whose offset leaves the object's range keeps
+ * its offset modulo that range with the state "below" or "above".  Such a
+ * wild pointer faults on every access, naming the object it came from, and
+ * still compares with the object's pointers as flat addresses would (below
+ * < inside < above), so that `p >= begin` ends a loop that steps below; one
+ * that comes back inside is an ordinary pointer again. */
+static inline int kir_is_object_ptr(uint64_t a) {
+  unsigned sp = KIR_SPACE_OF(a), st = KIR_STATE_OF(a);
+  return sp != SPACE_NONE && st != 3;
+}
+/* The offset of a pointer in its object, negative below it. */
+static inline int64_t kir_ptr_offset(uint64_t a) {
+  uint64_t m = KIR_OFFSET_MASK(KIR_SPACE_OF(a));
+  int64_t off = (int64_t)(a & m);
+  unsigned st = KIR_STATE_OF(a);
+  if (st == KIR_BELOW) off -= (int64_t)(m + 1);
+  else if (st == KIR_ABOVE) off += (int64_t)(m + 1);
+  return off;
 }
 static inline uint64_t kir_ptr_add(uint64_t base, uint64_t delta) {
-  uint64_t r = base + delta, keep = kir_object_bits(base);
-  if (!keep || !((r ^ base) & keep)) return r;
-  return (base & keep) | KIR_WILD | (r & ~keep);
+  if (!kir_is_object_ptr(base)) return base + delta;
+  uint64_t m = KIR_OFFSET_MASK(KIR_SPACE_OF(base));
+  uint64_t obj = base & ~m & ~KIR_STATE_MASK;
+  int64_t n = (int64_t)((uint64_t)kir_ptr_offset(base) + delta);
+  unsigned st = n < 0 ? KIR_BELOW : (uint64_t)n > m ? KIR_ABOVE : KIR_INSIDE;
+  return obj | (uint64_t)st << KIR_SPACE_SHIFT | ((uint64_t)n & m);
+}
+/* a - b in bytes for pointers into one object (wild ones included); raw
+ * difference otherwise. */
+static inline uint64_t kir_ptr_diff(uint64_t a, uint64_t b) {
+  if (!kir_is_object_ptr(a) || !kir_is_object_ptr(b)) return a - b;
+  uint64_t ma = KIR_OFFSET_MASK(KIR_SPACE_OF(a)), mb = KIR_OFFSET_MASK(KIR_SPACE_OF(b));
+  uint64_t oa = a & ~ma & ~KIR_STATE_MASK, ob = b & ~mb & ~KIR_STATE_MASK;
+  return (oa - ob) + (uint64_t)kir_ptr_offset(a) - (uint64_t)kir_ptr_offset(b);
 }
 
 #endif
