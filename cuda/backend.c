@@ -290,7 +290,7 @@ int cuda_module_load_text(cuda_dev *d, int arch, const char *path, const char *s
   if (!load_nvrtc()) { snprintf(err, errlen, "error: CUDA backend: %s", api.why); return GR_EINPUT; }
   if (d) arch = d->arch;
   int nopts = 0;
-  char **opts = xcalloc((size_t)ndefines + (size_t)nextra + 8, sizeof(char *));
+  char **opts = xcalloc((size_t)ndefines + (size_t)nextra + 9, sizeof(char *));
   char buf[4096];
   snprintf(buf, sizeof buf, "--gpu-architecture=sm_%d", arch);
   opts[nopts++] = xstrdup(buf);
@@ -299,6 +299,11 @@ int cuda_module_load_text(cuda_dev *d, int arch, const char *path, const char *s
   const char *slash = strrchr(path, '/');
   if (slash) snprintf(buf, sizeof buf, "--include-path=%.*s", (int)(slash - path), path);
   else snprintf(buf, sizeof buf, "--include-path=.");
+  opts[nopts++] = xstrdup(buf);
+  /* the device pass's own cuda_runtime.h and friends, which give way to
+   * NVRTC's built-in declarations (__CUDACC_RTC__), so that a file that
+   * includes them compiles on both backends */
+  snprintf(buf, sizeof buf, "--include-path=%s", source_include_dir());
   opts[nopts++] = xstrdup(buf);
   for (int k = 0; k < ndefines; k++) {
     snprintf(buf, sizeof buf, "-D%s", defines[k]);

@@ -269,5 +269,19 @@ expect 0 "table --keep-going" -- "$G" table "$T/tabkg.cu" --detect hb --keep-goi
 contains "$T/tabkg.md" "race (1): missing device fence; run failed on 1/1 seeds" "the race and the failure"
 expect 1 "table without it misses the race" -- "$G" table "$T/tabkg.cu" --detect hb --out "$T/tabkg" -q
 
+# GCC's builtins as nvcc accepts them (NVRTC does not: emulator only)
+k builtins.cu <<'K'
+//@ launch k grid(1) block(4)
+//@ buffer o i32[4]
+//@ check o = {7, 7, 0, 0}
+__global__ void k(int *o) {
+  int src[2] = {7, 7}, dst[4];
+  __builtin_memset(dst, 0, sizeof dst);
+  __builtin_memcpy(dst, src, sizeof src);
+  o[threadIdx.x] = dst[threadIdx.x];
+}
+K
+expect 0 "__builtin_memcpy and __builtin_memset" -- "$G" run "$T/builtins.cu"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -9,6 +9,7 @@
 
 #include "vector_types.h"
 
+#ifndef __CUDACC_RTC__   /* NVRTC (the CUDA backend) declares all of this itself */
 #define CUDART_VERSION 12000
 
 typedef enum cudaError {
@@ -30,5 +31,6 @@ enum cudaMemcpyKind {
 
 #define cudaHostAllocDefault 0
 #define cudaMemAttachGlobal 1
+#endif
 
 #endif

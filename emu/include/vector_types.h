@@ -5,6 +5,7 @@
  * own version implicitly, so kernels use these names without an include. */
 #ifndef GPURACE_VECTOR_TYPES_H
 #define GPURACE_VECTOR_TYPES_H
+#ifndef __CUDACC_RTC__   /* NVRTC (the CUDA backend) declares all of this itself */
 
 #define GR_VEC1(T, N, A) \
   struct __align__(A) N##1 { T x; }; \
@@ -43,4 +44,5 @@ GR_VECS(double, double, 8, 16, 8, 16)
  * device pass skips wherever it is used) */
 struct dim3 { unsigned int x, y, z; };
 
+#endif
 #endif
