@@ -61,6 +61,8 @@ static const char *const usage_run =
   "                    BYTES (default 67108864)\n"
   "  --max-nesting N   refuse source nested deeper than N levels (default 200, at most\n"
   "                    1000: the recursive descent's share of the C stack)\n"
+  "  --max-memory BYTES  refuse buffers and __device__ variables beyond BYTES of global\n"
+  "                    memory in all (default 8589934592)\n"
   "  --backend emu|cuda  run on the emulator (default) or on the GPU (NVRTC and the\n"
   "                    driver API; same output; no detectors, --stats or schedules there)\n"
   "  --dump NAME       print a buffer or __device__ variable after the run (repeatable)\n"

@@ -42,6 +42,7 @@ struct gr_context {
   struct cuda_dev *cu;  /* the CUDA backend's GPU, or NULL on the emulator */
   int backend_rc;       /* the CUDA backend could not start: every call fails with backend_err */
   char backend_err[1024];
+  uint64_t live_bytes;  /* global memory allocated and not freed (bounded by cfg.max_memory) */
   char *log;            /* --keep-going: the memory errors of the last launch, one a line */
   size_t log_len, log_cap;
   int log_shown;        /* gr_error gives the log (it ends with the summary) */

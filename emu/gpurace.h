@@ -63,6 +63,7 @@ typedef struct {
   uint64_t max_code;          /* KIR instructions of one kernel after inlining (default 2^20) */
   uint64_t max_source;        /* bytes of a kernel file and of its preprocessed text (default 64 MiB) */
   int max_nesting;            /* levels of nesting in kernel source (default 200, at most 1000) */
+  uint64_t max_memory;        /* bytes of global memory a context may hold (default 8 GiB) */
   int keep_going;             /* a memory error is reported and the access dropped (a load yields 0);
                                  the launch runs on and fails at its end with every error */
 } gr_config;
@@ -73,7 +74,8 @@ typedef struct {
 void gr_config_default(gr_config *cfg);
 /* One command-line option of a configuration, shared by every front end:
  * --seed N, --sched rr|random, --memory sc|weak, --sms N, --max-steps N,
- * --backend emu|cuda, --max-code N, --max-source BYTES, --max-nesting N, --keep-going.
+ * --backend emu|cuda, --max-code N, --max-source BYTES, --max-nesting N, --max-memory BYTES,
+ * --keep-going.
  * Returns the number of words taken (2: `opt` and `val`; 1 for a flag), 0
  * when `opt` is not one of them, -1 on a missing (NULL) or bad value, with
  * the message in err. */

@@ -24,6 +24,7 @@ void gr_config_default(gr_config *c) {
   c->max_blocks_per_sm = 16;
   c->max_threads_per_sm = 2048;
   c->shared_per_sm = 100 * 1024;
+  c->max_memory = (uint64_t)8 << 30;
   const char *m = getenv("GPURACE_MEMORY");
   c->memory = m && !strcmp(m, "weak") ? GR_MEMORY_WEAK : GR_MEMORY_SC;
 }
@@ -47,6 +48,7 @@ gr_context *gr_context_create(const gr_config *cfg) {
   if (ctx->cfg.max_blocks_per_sm <= 0) ctx->cfg.max_blocks_per_sm = d.max_blocks_per_sm;
   if (ctx->cfg.max_threads_per_sm <= 0) ctx->cfg.max_threads_per_sm = d.max_threads_per_sm;
   if (!ctx->cfg.shared_per_sm) ctx->cfg.shared_per_sm = d.shared_per_sm;
+  if (!ctx->cfg.max_memory) ctx->cfg.max_memory = d.max_memory;
   vec_init(&ctx->allocs, sizeof(galloc));
   vec_push(&ctx->allocs);   /* id 0: never an allocation */
   vec_init(&ctx->modules, sizeof(gr_module *));
@@ -99,7 +101,8 @@ int gr_config_option(gr_config *c, const char *opt, const char *val, char *err, 
   uint64_t v;
   if (!strcmp(opt, "--keep-going")) { c->keep_going = 1; return 1; }
   if (strcmp(opt, "--seed") && strcmp(opt, "--sched") && strcmp(opt, "--memory") && strcmp(opt, "--sms") && strcmp(opt, "--max-steps") &&
-      strcmp(opt, "--backend") && strcmp(opt, "--max-code") && strcmp(opt, "--max-source") && strcmp(opt, "--max-nesting"))
+      strcmp(opt, "--backend") && strcmp(opt, "--max-code") && strcmp(opt, "--max-source") && strcmp(opt, "--max-nesting") &&
+      strcmp(opt, "--max-memory"))
     return 0;
   if (!val) { snprintf(err, n, "option '%s' needs a value", opt); return -1; }
   if (!strcmp(opt, "--seed")) {
@@ -114,6 +117,9 @@ int gr_config_option(gr_config *c, const char *opt, const char *val, char *err, 
   } else if (!strcmp(opt, "--max-code")) {
     if (!opt_u64(val, 1, (uint64_t)1 << 30, &v)) { snprintf(err, n, "--max-code needs an integer from 1 to 2^30, not '%s'", val); return -1; }
     c->max_code = v;
+  } else if (!strcmp(opt, "--max-memory")) {
+    if (!opt_u64(val, 1, UINT64_MAX, &v)) { snprintf(err, n, "--max-memory needs a positive byte count, not '%s'", val); return -1; }
+    c->max_memory = v;
   } else if (!strcmp(opt, "--max-nesting")) {
     if (!opt_u64(val, 1, 1000, &v)) { snprintf(err, n, "--max-nesting needs an integer from 1 to 1000 (the C stack's share), not '%s'", val); return -1; }
     c->max_nesting = (int)v;
@@ -165,6 +171,10 @@ int gr_malloc(gr_context *ctx, size_t bytes, const char *name, gr_ptr *out) {
   if (ON_GPU(ctx)) return ctx->cu ? cuda_malloc(ctx->cu, bytes, out, ctx->err, sizeof ctx->err) : backend_down(ctx);
   if (bytes > 0xffffffffull) return ctx_fail(ctx, GR_EINPUT, "error: allocation of %zu bytes exceeds the 4 GiB limit of one allocation", bytes);
   if (ctx->allocs.len >= 0xffffff) return ctx_fail(ctx, GR_EINPUT, "error: too many allocations");
+  if (bytes > ctx->cfg.max_memory || ctx->live_bytes > ctx->cfg.max_memory - bytes)
+    return ctx_fail(ctx, GR_EINPUT, "error: allocating %zu bytes for '%s' would pass the %llu bytes of global memory the context may hold (--max-memory)",
+                    bytes, name ? name : "a buffer", (unsigned long long)ctx->cfg.max_memory);
+  ctx->live_bytes += bytes;
   galloc *a = vec_push(&ctx->allocs);
   a->data = xcalloc(bytes ? (bytes + 31) / 32 * 32 : 32, 1);   /* whole 32-byte L1 lines */
   a->size = bytes;
@@ -183,6 +193,7 @@ int gr_free(gr_context *ctx, gr_ptr p) {
   free(a->data);
   a->data = NULL;
   a->live = 0;
+  ctx->live_bytes -= a->size;
   return GR_OK;
 }
 

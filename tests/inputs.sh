@@ -283,5 +283,15 @@ __global__ void k(int *o) {
 K
 expect 0 "__builtin_memcpy and __builtin_memset" -- "$G" run "$T/builtins.cu"
 
+# global memory is bounded: the buffers of a file cannot exhaust the machine
+k bigbufs.cu <<'K'
+//@ launch k grid(1) block(1)
+//@ buffer a u8[268435456]
+//@ buffer b u8[268435456]
+__global__ void k(unsigned char *a, unsigned char *b) { a[0] = b[0]; }
+K
+expect 2 "two 256 MiB buffers under --max-memory 300000000" -- "$G" run --max-memory 300000000 "$T/bigbufs.cu"
+contains "$T/err" "allocating 268435456 bytes for 'b' would pass the 300000000 bytes of global memory the context may hold (--max-memory)" "the memory bound is named"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
