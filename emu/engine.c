@@ -709,7 +709,7 @@ static void warp_step(launch *L, warp *w) {
     while (mm) {
       int l = __builtin_ctz(mm), g2;
       mm &= mm - 1;
-      uint64_t addr = kir_ptr_add(A[l], (uint64_t)in->imm);
+      uint64_t addr = in->imm ? kir_ptr_add(A[l], (uint64_t)in->imm) : A[l];
       uint8_t *p = xlate(L, w, l, addr, size, pc, is_ld ? "load" : "store", &g2);
       if (!p) {
         if (L->failed) return;

@@ -50,8 +50,15 @@ struct gr_context {
 
 int ctx_fail(gr_context *ctx, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 #define ON_GPU(ctx) ((ctx)->cfg.backend == GR_BACKEND_CUDA)
-/* host.c: the live allocation an address falls in, or NULL */
-galloc *ctx_alloc_of(gr_context *ctx, uint64_t addr);
+/* The live allocation an address falls in, or NULL (inline: every global
+ * access of the interpreter asks). */
+static inline galloc *ctx_alloc_of(gr_context *ctx, uint64_t addr) {
+  if (KIR_SPACE_OF(addr) != SPACE_GLOBAL || KIR_STATE_OF(addr) != KIR_INSIDE) return NULL;
+  uint64_t id = (addr >> 32) & 0xffffff;
+  if (id == 0 || id >= ctx->allocs.len) return NULL;
+  galloc *a = (galloc *)ctx->allocs.data + id;
+  return a->live ? a : NULL;
+}
 /* host.c: a launch argument as the kernel's parameter k takes it (a struct's
  * bytes stay in the gr_arg); and a launch on the CUDA backend */
 int host_convert_arg(gr_context *ctx, const kir_func *f, int k, const gr_arg *a, uint64_t *out);

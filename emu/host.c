@@ -147,13 +147,6 @@ void gr_context_reseed(gr_context *ctx, uint64_t seed) { ctx->cfg.seed = seed; }
 
 /* ------------------------------------------------------------- global memory */
 
-galloc *ctx_alloc_of(gr_context *ctx, uint64_t addr) {
-  if (KIR_SPACE_OF(addr) != SPACE_GLOBAL || KIR_STATE_OF(addr) != KIR_INSIDE) return NULL;
-  uint64_t id = (addr >> 32) & 0xffffff;
-  if (id == 0 || id >= ctx->allocs.len) return NULL;
-  galloc *a = vec_at(&ctx->allocs, id);
-  return a->live ? a : NULL;
-}
 
 uint8_t *ctx_global_span(gr_context *ctx, gr_ptr addr, uint64_t n) {
   galloc *a = ctx_alloc_of(ctx, addr);

@@ -180,7 +180,9 @@ static inline int64_t kir_ptr_offset(uint64_t a) {
   return off;
 }
 static inline uint64_t kir_ptr_add(uint64_t base, uint64_t delta) {
-  if (!kir_is_object_ptr(base)) return base + delta;
+  uint64_t r = base + delta;
+  if (!((r ^ base) >> 32)) return r;   /* the common case: bits 32 up (object and state) unchanged */
+  if (!kir_is_object_ptr(base)) return r;
   uint64_t m = KIR_OFFSET_MASK(KIR_SPACE_OF(base));
   uint64_t obj = base & ~m & ~KIR_STATE_MASK;
   int64_t n = (int64_t)((uint64_t)kir_ptr_offset(base) + delta);
