@@ -936,7 +936,8 @@ static void warp_step(launch *L, warp *w) {
   case OP_TRAP: {
     char where[160];
     lane_coords(w, __builtin_ctz(m), where, sizeof where);
-    fault(L, pc, "__trap() executed by %s", where);
+    if (in->imm == TRAP_ASSERT) fault(L, pc, "assertion failed in %s", where);
+    else fault(L, pc, "__trap() executed by %s", where);
     return;
   }
   case OP_NOP: break;

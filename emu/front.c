@@ -1358,7 +1358,7 @@ static expr parse_cond(P *p) {
   int d = reg_new(p, pos);
   enter(p);
   expr a = parse_assign(p);
-  to_rvalue(p, &a, pos);
+  if (a.k != E_VOID) to_rvalue(p, &a, pos);   /* void arms: (c) ? (void)0 : f() */
   int ar = a.ty->k == TY_VOID ? -1 : to_reg(p, &a, pos);
   size_t mov_a = p->fs->code.len;
   emit(p, OP_MOV, d, ar, -1, -1, 0, 0, pos);
@@ -1367,8 +1367,8 @@ static expr parse_cond(P *p) {
   label_here(p, lelse);
   expr b = parse_cond(p);
   leave(p);
-  to_rvalue(p, &b, pos);
-  type *t = common_type(p, &a, &b, pos);
+  if (b.k != E_VOID) to_rvalue(p, &b, pos);
+  type *t = a.k == E_VOID && b.k == E_VOID ? &ty_void : common_type(p, &a, &b, pos);
   if (t->k == TY_VOID) {
     ((kir_ins *)vec_at(&p->fs->code, mov_a))->op = OP_NOP;
     label_here(p, lend);
@@ -1599,7 +1599,8 @@ static int builtin_call(P *p, const char *name, srcpos pos, expr *res) {
     if (!name[5]) cast(p, res, sk_type(SK_I32), pos);
     return 1;
   }
-  if (!strcmp(name, "__trap")) { ARGS(0); emit(p, OP_TRAP, -1, -1, -1, -1, 0, 0, pos); return 1; }
+  if (!strcmp(name, "__trap")) { ARGS(0); emit(p, OP_TRAP, -1, -1, -1, -1, TRAP_CALL, 0, pos); return 1; }
+  if (!strcmp(name, "__gpurace_assert_fail")) { ARGS(0); emit(p, OP_TRAP, -1, -1, -1, -1, TRAP_ASSERT, 0, pos); return 1; }
   if (!strcmp(name, "printf") || !strcmp(name, "malloc") || !strcmp(name, "free") || !strcmp(name, "assert"))
     fail(p, pos, "unsupported: %s in device code", name);
   /* min/max: typed by the usual conversions */

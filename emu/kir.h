@@ -51,7 +51,7 @@ typedef enum {
   OP_BRT,      /* if (b) goto a per lane; reconverge at c */
   OP_BRF,      /* if (!b) goto a per lane; reconverge at c */
   OP_EXIT,     /* the active lanes end */
-  OP_TRAP,     /* __trap / assert failure: imm = reason */
+  OP_TRAP,     /* __trap / assert failure: imm = reason (TRAP_*) */
   OP_NOP,
   OP_PADD,     /* dst <- a + b, pointer arithmetic: a result outside a's object is a wild pointer (kir_ptr_add) */
   OP_PDIFF,    /* dst <- a - b in bytes, for pointers into one object, wild ones included (kir_ptr_diff) */
@@ -73,7 +73,8 @@ typedef enum { AT_ADD, AT_SUB, AT_EXCH, AT_MIN, AT_MAX, AT_INC, AT_DEC, AT_CAS, 
 extern const char *const kir_atom_name[AT_COUNT];
 
 typedef enum { VOTE_ALL, VOTE_ANY, VOTE_BALLOT, VOTE_ACTIVEMASK } kir_vote;
-typedef enum { BAR_SYNC, BAR_COUNT, BAR_AND, BAR_OR } kir_bar;   /* __syncthreads, _count, _and, _or */
+typedef enum { BAR_SYNC, BAR_COUNT, BAR_AND, BAR_OR } kir_bar;
+typedef enum { TRAP_CALL, TRAP_ASSERT } kir_trap;   /* __trap(), a failed assert() */   /* __syncthreads, _count, _and, _or */
 typedef enum { SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_XOR } kir_shfl;
 
 #define KIR_MATHFNS(X) \

@@ -293,5 +293,21 @@ K
 expect 2 "two 256 MiB buffers under --max-memory 300000000" -- "$G" run --max-memory 300000000 "$T/bigbufs.cu"
 contains "$T/err" "allocating 268435456 bytes for 'b' would pass the 300000000 bytes of global memory the context may hold (--max-memory)" "the memory bound is named"
 
+# a failed device assert() stops the run with its position; NDEBUG removes it
+k assertfail.cu <<'K'
+#include <assert.h>
+//@ launch k grid(1) block(32)
+//@ buffer o i32[32]
+__global__ void k(int *o) {
+  int t = threadIdx.x;
+  assert(t != 17);
+  o[t] = t;
+}
+K
+expect 3 "a failed assert" -- "$G" run "$T/assertfail.cu"
+contains "$T/err" "assertfail.cu:6:" "the assertion's line"
+contains "$T/err" "assertion failed in thread (17,0,0) of block (0,0,0) [warp 0 lane 17]" "the failing thread"
+expect 0 "-D NDEBUG removes asserts" -- "$G" run -D NDEBUG "$T/assertfail.cu"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
