@@ -451,24 +451,40 @@ static int is_type_start(P *p) {
   if (t->kind != TK_IDENT) return 0;
   if (is_decl_keyword(t->text)) return 1;
   sym *s = lookup(p, t->text);
-  return (s && s->k == SYM_TYPEDEF) || (!s && find_tag(p, t->text));
+  return (s && s->k == SYM_TYPEDEF) || tag_as_type(p, t->text);
 }
 
 /* __attribute__((...)), __align__(N), alignas(N) and [[...]]: skipped, but
  * an alignment they give is returned, since it changes layouts. */
 static expr parse_cond(P *p);
 static int64_t const_int(P *p, expr e, srcpos pos, const char *what);
+/* Skips a balanced parenthesised group; the '(' is the current token. */
+static void skip_parens(P *p, srcpos pos, const char *what) {
+  expect(p, "(");
+  for (int depth = 1; depth;) {
+    if (tk(p)->kind == TK_EOF) fail(p, pos, "unterminated %s", what);
+    if (is(p, "(")) depth++; else if (is(p, ")")) depth--;
+    next(p);
+  }
+}
+
+/* An alignment: a constant power of two up to 4096. */
+static uint32_t parse_alignment(P *p) {
+  srcpos vp = here(p);
+  int64_t a = const_int(p, parse_cond(p), vp, "an alignment");
+  if (a <= 0 || (a & (a - 1)) || a > 4096) fail(p, vp, "alignment must be a power of two up to 4096");
+  return (uint32_t)a;
+}
+
 static uint32_t parse_attributes(P *p) {
   uint32_t align = 0;
   for (;;) {
     srcpos pos = here(p);
     if (accept(p, "__align__") || accept(p, "alignas") || accept(p, "_Alignas")) {
       expect(p, "(");
-      srcpos vp = here(p);
-      int64_t a = const_int(p, parse_cond(p), vp, "an alignment");
-      if (a <= 0 || (a & (a - 1)) || a > 4096) fail(p, vp, "alignment must be a power of two up to 4096");
+      uint32_t a = parse_alignment(p);
       expect(p, ")");
-      if ((uint32_t)a > align) align = (uint32_t)a;
+      if (a > align) align = a;
     } else if (accept(p, "__attribute__") || accept(p, "__attribute")) {
       expect(p, "(");
       expect(p, "(");
@@ -476,20 +492,13 @@ static uint32_t parse_attributes(P *p) {
         if (tk(p)->kind == TK_EOF) fail(p, pos, "unterminated __attribute__");
         int aligned = is(p, "aligned") || is(p, "__aligned__");
         next(p);
-        if (accept(p, "(")) {
-          if (aligned && !is(p, ")")) {
-            srcpos vp = here(p);
-            int64_t a = const_int(p, parse_cond(p), vp, "an alignment");
-            if (a <= 0 || (a & (a - 1)) || a > 4096) fail(p, vp, "alignment must be a power of two up to 4096");
-            if ((uint32_t)a > align) align = (uint32_t)a;
-          }
-          int depth = 1;
-          while (depth) {
-            if (tk(p)->kind == TK_EOF) fail(p, pos, "unterminated __attribute__");
-            if (is(p, "(")) depth++; else if (is(p, ")")) depth--;
-            next(p);
-          }
-        } else if (aligned && align < 16) align = 16;   /* GCC's "biggest alignment" */
+        if (aligned && is(p, "(") && !is_at(p, 1, ")")) {
+          next(p);
+          uint32_t a = parse_alignment(p);
+          expect(p, ")");
+          if (a > align) align = a;
+        } else if (is(p, "(")) skip_parens(p, pos, "__attribute__");
+        else if (aligned && align < 16) align = 16;   /* GCC's "biggest alignment" */
         accept(p, ",");
       }
       expect(p, ")");
@@ -540,9 +549,8 @@ static void parse_declspec(P *p, declspec *ds) {
     else if (!strcmp(s, "inline") || !strcmp(s, "__forceinline__") || !strcmp(s, "__noinline__") ||
              !strcmp(s, "__inline__") || !strcmp(s, "register") || !strcmp(s, "__restrict__")) {}
     else if (!strcmp(s, "__launch_bounds__")) {
-      next(p); expect(p, "(");
-      int depth = 1;
-      while (depth && tk(p)->kind != TK_EOF) { if (is(p, "(")) depth++; else if (is(p, ")")) depth--; next(p); }
+      next(p);
+      skip_parens(p, pos, "__launch_bounds__");
       continue;
     }
     else if (!strcmp(s, "__align__") || !strcmp(s, "__attribute__") || !strcmp(s, "__attribute") || !strcmp(s, "alignas") ||
@@ -764,7 +772,7 @@ static type *parse_declarator(P *p, type *base, const char **name, srcpos *npos,
     for (;;) {   /* what may follow a parameter list */
       if (is(p, "__attribute__") || is(p, "[")) { if (is(p, "[") && !is_at(p, 1, "[")) break; parse_attributes(p); }
       else if (accept(p, "noexcept") || accept(p, "throw")) {
-        if (accept(p, "(")) { int depth = 1; while (depth && tk(p)->kind != TK_EOF) { if (is(p, "(")) depth++; else if (is(p, ")")) depth--; next(p); } }
+        if (is(p, "(")) skip_parens(p, here(p), "exception specification");
       } else if (is(p, "const") || is(p, "override") || is(p, "final")) fail(p, here(p), "unsupported: member functions");
       else break;
     }
@@ -1726,6 +1734,27 @@ static uint64_t count_init_elems(P *p) {
   return n;
 }
 
+/* A reference bound to v: the lvalue itself (inlining makes the reference
+ * an alias of it), or for a const reference to an rvalue, a copy in a
+ * register.  `what` names the reference in messages. */
+static expr *bind_reference(P *p, expr v, type *rt, srcpos pos, const char *what) {
+  expr *b = arena_alloc(p->a, sizeof *b);
+  if (v.k == E_VAR || (v.k == E_MEM && v.ty->k != TY_ARRAY)) {
+    if (!same_type(unqual(p, v.ty), unqual(p, rt)))
+      fail(p, pos, "%s: cannot bind a reference to '%s' to a value of type '%s'", what, ty_name(p, rt), ty_name(p, v.ty));
+    if ((v.ty->cnst && !rt->cnst) || (v.ty->vol && !rt->vol)) fail(p, pos, "%s: binding the reference drops a qualifier", what);
+    *b = v;
+    b->ty = rt;
+    return b;
+  }
+  if (!rt->cnst) fail(p, pos, "%s: a non-const reference needs an lvalue", what);
+  cast(p, &v, unqual(p, rt), pos);
+  int r = reg_new(p, pos);
+  emit(p, OP_MOV, r, to_reg(p, &v, pos), -1, -1, 0, 0, pos);
+  b->k = E_VAR; b->ty = rt; b->reg = r;
+  return b;
+}
+
 static void local_decl(P *p, declspec *ds) {
   do {
     const char *n; srcpos np; int isf = 0;
@@ -1775,21 +1804,8 @@ static void local_decl(P *p, declspec *ds) {
       if (ds->is_shared || ds->is_static || ds->is_extern) fail(p, np, "unsupported: %s references", ds->is_shared ? "__shared__" : "static or extern");
       if (!accept(p, "=")) fail(p, np, "reference '%s' must be initialised", n);
       srcpos vp = here(p);
-      expr v = parse_assign(p);
-      expr *b = arena_alloc(p->a, sizeof *b);
+      expr *b = bind_reference(p, parse_assign(p), t->base, vp, arena_printf(p->a, "reference '%s'", n));
       type *rt = t->base;
-      if (v.k == E_VAR || (v.k == E_MEM && v.ty->k != TY_ARRAY)) {
-        if (!same_type(unqual(p, v.ty), unqual(p, rt))) fail(p, vp, "cannot bind a reference to '%s' to a value of type '%s'", ty_name(p, rt), ty_name(p, v.ty));
-        if ((v.ty->cnst && !rt->cnst) || (v.ty->vol && !rt->vol)) fail(p, vp, "binding the reference '%s' drops a qualifier", n);
-        *b = v;
-        b->ty = rt;
-      } else {
-        if (!rt->cnst) fail(p, vp, "a non-const reference needs an lvalue");
-        cast(p, &v, unqual(p, rt), vp);
-        int r = reg_new(p, vp);
-        emit(p, OP_MOV, r, to_reg(p, &v, vp), -1, -1, 0, 0, vp);
-        b->k = E_VAR; b->ty = rt; b->reg = r;
-      }
       sym *s = declare_at(p, n, SYM_ALIAS, rt, np);
       s->alias = b;
       continue;
@@ -2136,25 +2152,7 @@ static void compile_inline(P *p, funcdef *f, expr *args, int nargs, expr *res, s
   for (int k = 0; k < nargs; k++) {
     type *pt = f->ptypes[k];
     if (pt->k == TY_REF) {   /* bound to the caller's lvalue: inlining makes it an alias */
-      type *rt = pt->base;
-      expr *b = arena_alloc(p->a, sizeof *b);
-      if (args[k].k == E_VAR || (args[k].k == E_MEM && args[k].ty->k != TY_ARRAY)) {
-        if (!same_type(unqual(p, args[k].ty), unqual(p, rt)))
-          fail(p, pos, "argument %d of '%s': cannot bind a reference to '%s' to a value of type '%s'", k + 1, f->name,
-               ty_name(p, rt), ty_name(p, args[k].ty));
-        if (args[k].ty->cnst && !rt->cnst) fail(p, pos, "argument %d of '%s': binding a reference to a const object drops the qualifier", k + 1, f->name);
-        if (args[k].ty->vol && !rt->vol) fail(p, pos, "argument %d of '%s': binding a reference to a volatile object drops the qualifier", k + 1, f->name);
-        *b = args[k];
-        b->ty = rt;
-      } else {
-        if (!rt->cnst) fail(p, pos, "argument %d of '%s': a non-const reference needs an lvalue", k + 1, f->name);
-        expr v = args[k];
-        cast(p, &v, unqual(p, rt), pos);
-        int r = reg_new(p, pos);
-        emit(p, OP_MOV, r, to_reg(p, &v, pos), -1, -1, 0, 0, pos);
-        b->k = E_VAR; b->ty = rt; b->reg = r;
-      }
-      bound[k] = b;
+      bound[k] = bind_reference(p, args[k], pt->base, pos, arena_printf(p->a, "argument %d of '%s'", k + 1, f->name));
       continue;
     }
     to_rvalue(p, &args[k], pos);
@@ -2946,7 +2944,7 @@ kir_module *front_compile(const char *file, const char *text, size_t len, int fr
 
 kir_module *front_compile_file(const char *path, const char *text, size_t len, const char *const *defines,
                                int ndefines, const front_limits *lim, char *err, size_t errlen) {
-  size_t max = lim && lim->max_source ? lim->max_source : FRONT_MAX_SOURCE;
+  size_t max = lim ? lim->max_source : 0;   /* 0: source.c's default */
   char *owned_text = NULL;
   if (!text) {
     owned_text = source_read_file(path, max, &len, err, errlen);

@@ -20,7 +20,6 @@ typedef struct {
 #define FRONT_MAX_NESTING 200
 #define FRONT_NESTING_CAP 1000   /* the C stack's share: deeper input is refused whatever the option */
 #define FRONT_MAX_CODE ((size_t)1 << 20)
-#define FRONT_MAX_SOURCE ((size_t)64 << 20)   /* = SOURCE_MAX */
 
 /* Compiles source text.  With `from_cpp`, the text is cpp output whose line
  * markers point at the original files.  On failure returns NULL and writes

@@ -73,8 +73,8 @@ typedef enum { AT_ADD, AT_SUB, AT_EXCH, AT_MIN, AT_MAX, AT_INC, AT_DEC, AT_CAS, 
 extern const char *const kir_atom_name[AT_COUNT];
 
 typedef enum { VOTE_ALL, VOTE_ANY, VOTE_BALLOT, VOTE_ACTIVEMASK } kir_vote;
-typedef enum { BAR_SYNC, BAR_COUNT, BAR_AND, BAR_OR } kir_bar;
-typedef enum { TRAP_CALL, TRAP_ASSERT } kir_trap;   /* __trap(), a failed assert() */   /* __syncthreads, _count, _and, _or */
+typedef enum { BAR_SYNC, BAR_COUNT, BAR_AND, BAR_OR } kir_bar;   /* __syncthreads, _count, _and, _or */
+typedef enum { TRAP_CALL, TRAP_ASSERT } kir_trap;   /* __trap(), a failed assert() */
 typedef enum { SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_XOR } kir_shfl;
 
 #define KIR_MATHFNS(X) \

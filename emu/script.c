@@ -25,7 +25,12 @@
 #include "source.h"
 #include "kir_sem.h"
 
+/* A directive's number: f always holds its value as a double; an integer
+ * also has i and u (the same bits) and neg when it was written negative. */
 typedef struct { int is_float; int neg; int64_t i; uint64_t u; double f; } num;
+
+/* An integer num's exact value. */
+static __int128 num_wide(num v) { return v.neg ? (__int128)v.i : (__int128)v.u; }
 
 typedef enum { INIT_ZEROS, INIT_CONST, INIT_LIST, INIT_IOTA, INIT_RANDOM } init_kind;
 
@@ -223,15 +228,14 @@ static int parse_list(dp *d, num **out, size_t *n) {
       const char *zp = (skipws(d), d->p);
       if (parse_num(d, &z)) return GR_EINPUT;
       int fl = a.is_float || b.is_float || z.is_float;
-      double fa = a.is_float ? a.f : a.neg ? (double)a.i : (double)a.u, fb = b.is_float ? b.f : b.neg ? (double)b.i : (double)b.u;
-      double fz = z.is_float ? z.f : z.neg ? (double)z.i : (double)z.u;
+      double fa = a.f, fb = b.f, fz = z.f;
       uint64_t steps;   /* elements after b up to and including z */
       if (fl) {
         double st = fb - fa, k = (fz - fb) / st;
         if (st == 0 || !(k >= 1) || k > (double)(1u << 28) || fb + st * round(k) != fz) return derr(d, zp, "'...' cannot reach %.17g from %.17g in steps of %.17g", fz, fb, st);
         steps = (uint64_t)round(k);
       } else {
-        __int128 ia = a.neg ? a.i : (__int128)a.u, ib = b.neg ? b.i : (__int128)b.u, iz = z.neg ? z.i : (__int128)z.u, st = ib - ia;
+        __int128 ia = num_wide(a), ib = num_wide(b), iz = num_wide(z), st = ib - ia;
         if (st == 0 || (iz - ib) % st || (iz - ib) / st < 1 || (iz - ib) / st > (1 << 28))
           return derr(d, zp, "'...' cannot reach the last value in steps of B - A");
         steps = (uint64_t)((iz - ib) / st);
@@ -243,7 +247,7 @@ static int parse_list(dp *d, num **out, size_t *n) {
         memset(&v, 0, sizeof v);
         if (fl) { v.is_float = 1; v.f = fb + (fb - fa) * (double)k; }
         else {
-          __int128 ia = a.neg ? a.i : (__int128)a.u, ib = b.neg ? b.i : (__int128)b.u, x = ib + (ib - ia) * (__int128)k;
+          __int128 ia = num_wide(a), ib = num_wide(b), x = ib + (ib - ia) * (__int128)k;
           v.neg = x < 0; v.i = (int64_t)x; v.u = (uint64_t)x; v.f = (double)x;
         }
         (*out)[(*n)++] = v;
@@ -372,7 +376,7 @@ static int directive(dp *d) {
     }
     if (b.init == INIT_IOTA && !is_f && b.count > 1) {
       /* the last element must be a value of the type too */
-      __int128 last = (b.c.neg ? (__int128)b.c.i : (__int128)b.c.u) + (__int128)(b.count - 1) * (b.step.neg ? (__int128)b.step.i : (__int128)b.step.u);
+      __int128 last = num_wide(b.c) + (__int128)(b.count - 1) * num_wide(b.step);
       num lv;
       memset(&lv, 0, sizeof lv);
       int fits64 = last >= (__int128)INT64_MIN && last <= (__int128)UINT64_MAX;
@@ -380,7 +384,7 @@ static int directive(dp *d) {
       if (!fits64 || num_misfit(lv, b.type)) { free(b.list); return derr(d, ip, "iota's last element (index %llu) leaves the range of %s", (unsigned long long)(b.count - 1), gr_type_name(b.type)); }
     }
     if (b.has_range) {
-      int empty = is_f ? (b.lo.is_float ? b.lo.f : (double)b.lo.i) > (b.hi.is_float ? b.hi.f : (double)b.hi.i)
+      int empty = is_f ? b.lo.f > b.hi.f
                 : (b.lo.neg || b.hi.neg) ? b.lo.i > b.hi.i : b.lo.u > b.hi.u;
       if (empty) { free(b.list); return derr(d, ip, "random range is empty"); }
     }
@@ -760,8 +764,8 @@ int gr_script_check_directives(gr_context *ctx, const char *name, const char *te
 }
 
 static uint64_t num_to_bits(num v, gr_type t) {
-  if (t == GR_F32) return sem_bits32((float)(v.is_float ? v.f : (double)v.i));
-  if (t == GR_F64) return sem_bits64(v.is_float ? v.f : (double)v.i);
+  if (t == GR_F32) return sem_bits32((float)v.f);
+  if (t == GR_F64) return sem_bits64(v.f);
   return (uint64_t)v.i;
 }
 
@@ -781,7 +785,7 @@ static int init_buffer(gr_script *s, sbuffer *b) {
     case INIT_IOTA: {
       num v;
       memset(&v, 0, sizeof v);
-      if (is_f) { v.is_float = 1; v.f = (b->c.is_float ? b->c.f : (double)b->c.i) + (double)k * (b->step.is_float ? b->step.f : (double)b->step.i); }
+      if (is_f) { v.is_float = 1; v.f = b->c.f + (double)k * b->step.f; }
       else v.i = (int64_t)((uint64_t)b->c.i + (uint64_t)k * (uint64_t)b->step.i);
       bits = num_to_bits(v, b->type);
       break;
@@ -790,8 +794,8 @@ static int init_buffer(gr_script *s, sbuffer *b) {
       uint64_t x = rng_next(&r);
       if (is_f) {
         double u = (double)(x >> 11) * 0x1.0p-53;
-        double lo = b->has_range ? (b->lo.is_float ? b->lo.f : (double)b->lo.i) : 0.0;
-        double hi = b->has_range ? (b->hi.is_float ? b->hi.f : (double)b->hi.i) : 1.0;
+        double lo = b->has_range ? b->lo.f : 0.0;
+        double hi = b->has_range ? b->hi.f : 1.0;
         num v = {1, 0, 0, 0, lo + u * (hi - lo)};
         bits = num_to_bits(v, b->type);
       } else if (b->has_range) {
@@ -893,7 +897,7 @@ static int bind_launch(gr_script *s, slaunch *l, gr_arg **out, int *nout, uint8_
       if (a->is_list) { rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: argument '%s' is a list, but parameter '%s' is a %s", s->path, a->line, pname, pname, gr_type_name(pt)); break; }
       const char *why = num_misfit(a->v, pt);
       if (why) { rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: argument '%s' is %s for parameter type %s", s->path, a->line, pname, why, gr_type_name(pt)); break; }
-      if (pt == GR_F32 || pt == GR_F64) args[k] = gr_arg_f64(a->v.is_float ? a->v.f : a->v.neg ? (double)a->v.i : (double)a->v.u);
+      if (pt == GR_F32 || pt == GR_F64) args[k] = gr_arg_f64(a->v.f);
       else args[k] = gr_arg_i64(a->v.i);
     }
   }
@@ -1069,7 +1073,7 @@ size_t script_nargs(const gr_script *s) { return s->nargs; }
 static int num_matches(num want, uint64_t got, gr_type t, double tol) {
   if (t == GR_F32 || t == GR_F64) {
     double g = t == GR_F32 ? (double)sem_f32(got) : sem_f64(got);
-    double w = want.is_float ? want.f : want.neg ? (double)want.i : (double)want.u;
+    double w = want.f;
     if (t == GR_F32) w = (double)(float)w;   /* the value as an f32 holds it, as the buffer does */
     if (isnan(w)) return isnan(g);
     return g == w || fabs(g - w) <= tol;

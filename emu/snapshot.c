@@ -16,11 +16,8 @@ typedef struct {
   size_t nr;
 } snap_warp;
 typedef struct {
-  uint64_t lin;
+  blk b;                  /* copied state; b.shared is an owned copy, b.warps unused */
   int slot;
-  int nwarps, live, at_bar;
-  uint32_t bar_count, bar_and, bar_or;
-  uint8_t *shared;
   snap_warp *warps;
 } snap_block;
 
@@ -39,10 +36,11 @@ struct gr_snapshot {
 
 static void snap_block_take(launch *L, int slot, snap_block *sb) {
   blk *b = L->slots[slot];
-  sb->lin = b->lin; sb->slot = slot; sb->nwarps = b->nwarps; sb->live = b->live; sb->at_bar = b->at_bar;
-  sb->bar_count = b->bar_count; sb->bar_and = b->bar_and; sb->bar_or = b->bar_or;
-  sb->shared = xmalloc(L->shared_size ? L->shared_size : 1);
-  memcpy(sb->shared, b->shared, L->shared_size);
+  sb->b = *b;
+  sb->b.warps = NULL;
+  sb->slot = slot;
+  sb->b.shared = xmalloc(L->shared_size ? L->shared_size : 1);
+  memcpy(sb->b.shared, b->shared, L->shared_size);
   sb->warps = xcalloc((size_t)b->nwarps, sizeof(snap_warp));
   for (int j = 0; j < b->nwarps; j++) {
     warp *w = &b->warps[j];
@@ -88,7 +86,7 @@ gr_snapshot *gr_snapshot_take(gr_context *ctx) {
   return s;
 }
 
-int snapshot_is_block(const gr_snapshot *s, uint32_t lin) { return s->block_only && s->blocks[0].lin == lin; }
+int snapshot_is_block(const gr_snapshot *s, uint32_t lin) { return s->block_only && s->blocks[0].b.lin == lin; }
 
 static int slot_of_block(const launch *L, uint32_t lin) {
   for (int k = 0; k < L->nslots; k++) if (L->slots[k] && L->slots[k]->lin == lin) return k;
@@ -114,8 +112,8 @@ gr_snapshot *gr_snapshot_take_block(gr_context *ctx, uint32_t block) {
 int gr_snapshot_restore(gr_context *ctx, const gr_snapshot *s) {
   if (s->in_launch && (!ctx->L || ctx->L->f != s->f))
     return ctx_fail(ctx, GR_EINPUT, "error: snapshot was taken during another launch");
-  if (s->block_only && slot_of_block(ctx->L, (uint32_t)s->blocks[0].lin) < 0)
-    return ctx_fail(ctx, GR_EINPUT, "error: block %llu of the snapshot is no longer resident", (unsigned long long)s->blocks[0].lin);
+  if (s->block_only && slot_of_block(ctx->L, s->blocks[0].b.lin) < 0)
+    return ctx_fail(ctx, GR_EINPUT, "error: block %llu of the snapshot is no longer resident", (unsigned long long)s->blocks[0].b.lin);
   if (ctx->L) { ctx->L->pending_restore = s; return GR_OK; }
   for (size_t k = 1; k < s->nallocs && k < ctx->allocs.len; k++) {
     galloc *a = vec_at(&ctx->allocs, k);
@@ -127,13 +125,12 @@ int gr_snapshot_restore(gr_context *ctx, const gr_snapshot *s) {
 /* Rebuilds a block in its slot from the snapshot.  The warps take over
  * the views of the block `keep` replaces (NULL: no views). */
 static void block_restore(launch *L, const snap_block *sb, blk *keep) {
-  blk *b = block_new(L, sb->slot, sb->lin);
-  b->nwarps = sb->nwarps; b->live = sb->live; b->at_bar = sb->at_bar;
-  b->bar_count = sb->bar_count; b->bar_and = sb->bar_and; b->bar_or = sb->bar_or;
+  blk *b = block_new(L, sb->slot, sb->b.lin);
+  *b = sb->b;   /* every scalar of the block, as taken */
   b->shared = xmalloc(L->shared_size ? L->shared_size : 1);
-  memcpy(b->shared, sb->shared, L->shared_size);
-  b->warps = xcalloc((size_t)sb->nwarps, sizeof(warp));
-  for (int j = 0; j < sb->nwarps; j++) {
+  memcpy(b->shared, sb->b.shared, L->shared_size);
+  b->warps = xcalloc((size_t)b->nwarps, sizeof(warp));
+  for (int j = 0; j < b->nwarps; j++) {
     warp *w = &b->warps[j];
     const snap_warp *sw = &sb->warps[j];
     *w = sw->w;
@@ -201,9 +198,9 @@ void gr_snapshot_free(gr_snapshot *s) {
   for (size_t k = 0; k < s->nallocs; k++) free(s->allocs[k].data);
   free(s->allocs);
   for (int k = 0; k < s->nblocks; k++) {
-    for (int j = 0; j < s->blocks[k].nwarps; j++) { free(s->blocks[k].warps[j].w.r); free(s->blocks[k].warps[j].w.local); }
+    for (int j = 0; j < s->blocks[k].b.nwarps; j++) { free(s->blocks[k].warps[j].w.r); free(s->blocks[k].warps[j].w.local); }
     free(s->blocks[k].warps);
-    free(s->blocks[k].shared);
+    free(s->blocks[k].b.shared);
   }
   free(s->blocks);
   free(s);
