@@ -274,7 +274,7 @@ void block_start(launch *L, int slot, uint64_t lin) {
     w->bar_pc = -1;
     if (L->mem) {
       w->wl = xcalloc(32, sizeof(wm_lane));
-      for (int l = 0; l < 32; l++) wm_lane_init(&w->wl[l], b->sm, w, l);
+      for (int l = 0; l < 32; l++) wm_lane_init(&w->wl[l], b->sm, (int)b->lin, w, l);
       w->pend = xcalloc((size_t)(f->nregs ? f->nregs : 1), sizeof(uint32_t));
       w->speed = 1u << rng_below(&L->rng, 4);
     }
@@ -614,6 +614,13 @@ static void load_done(void *user, wm_lane *t, const wm_load *ld, uint64_t value)
   }
 }
 
+/* Trace mode: the axiomatic checker decides what a load reads. */
+static uint64_t supply_value(void *user, wm_lane *t, uint64_t addr, int size) {
+  launch *L = user;
+  warp *w = t->owner;
+  return L->ctx->supply(L->ctx->supply_user, w->b->lin, w->wib * 32 + (uint32_t)t->lane, addr, size);
+}
+
 /* The member mask of a *_sync warp intrinsic or __syncwarp, per lane: it
  * names the calling lane, and every lane it names executes this very
  * instruction with it (under lockstep, the lanes converged here).  Anything
@@ -704,7 +711,7 @@ static void warp_step(launch *L, warp *w) {
     int sk = in->flags & 0x7f, size = kir_sk_size[sk], is_ld = in->op == OP_LD, strong = (in->flags & MF_VOLATILE) != 0;
     /* weak memory: an exhaustive run always defers a load (performing it
      * is then a choice of its own); a sampled run defers some of them */
-    int defer = is_ld && L->mem && (L->ctx->explore || rng_below(&L->rng, 1024) < L->defer_odds);
+    int defer = is_ld && L->mem && !L->ctx->supply && (L->ctx->explore || rng_below(&L->rng, 1024) < L->defer_odds);
     uint32_t mm = m, now = 0;
     while (mm) {
       int l = __builtin_ctz(mm), g2;
@@ -823,7 +830,7 @@ static void warp_step(launch *L, warp *w) {
       return;
     }
     /* a barrier orders memory for the block as a block-scope fence does */
-    if (L->mem) LANES(m, wm_fence(L->mem, &w->wl[l], SCOPE_BLOCK));
+    if (L->mem) LANES(m, wm_barrier(L->mem, &w->wl[l]));
     if (in->imm != BAR_SYNC) {
       uint32_t t = 0;
       LANES(m, if (A[l]) t |= 1u << l);
@@ -841,7 +848,7 @@ static void warp_step(launch *L, warp *w) {
   }
   case OP_SYNCWARP:
     if (!warp_mask_ok(L, w, pc, A, m, "__syncwarp")) return;
-    if (L->mem) LANES(m, wm_fence(L->mem, &w->wl[l], SCOPE_BLOCK));
+    if (L->mem) LANES(m, wm_barrier(L->mem, &w->wl[l]));
     if (L->ctx->nobs) {
       gr_event ev;
       ev_init(L, &ev, GR_EV_SYNCWARP, w, pc);
@@ -1130,7 +1137,7 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   L->run = xcalloc(nslots * L->wpb, sizeof(warp *));
   L->ready = xcalloc(nslots * L->wpb, sizeof(warp *));
   if (cfg->memory == GR_MEMORY_WEAK) {
-    wm_hooks h = {load_done, L, &L->write_epoch};
+    wm_hooks h = {load_done, L, &L->write_epoch, ctx->nobs > 0, ctx->supply ? supply_value : NULL};
     L->mem = wm_new(cfg->sms, &h, &L->ch);
     /* each sampled run stresses the memory system differently: how often
      * it acts in the background, and how many loads are left pending */

@@ -46,6 +46,11 @@ struct gr_context {
   char *log;            /* --keep-going: the memory errors of the last launch, one a line */
   size_t log_len, log_cap;
   int log_shown;        /* gr_error gives the log (it ends with the summary) */
+  /* the axiomatic checker's trace runs: global loads and atomics take
+   * their values from here (thread: the block's linear index and the
+   * thread's index in it), and global memory is left untouched */
+  uint64_t (*supply)(void *user, uint32_t block, uint32_t thread, uint64_t addr, int size);
+  void *supply_user;
 };
 
 int ctx_fail(gr_context *ctx, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

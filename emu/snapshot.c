@@ -149,7 +149,7 @@ static void block_restore(launch *L, const snap_block *sb, blk *keep) {
     w->stuck = 0; w->backedges = 0;
     if (L->mem) {
       w->wl = xcalloc(32, sizeof(wm_lane));
-      for (int l = 0; l < 32; l++) wm_lane_init(&w->wl[l], b->sm, w, l);
+      for (int l = 0; l < 32; l++) wm_lane_init(&w->wl[l], b->sm, (int)b->lin, w, l);
       w->pend = xcalloc((size_t)(L->f->nregs ? L->f->nregs : 1), sizeof(uint32_t));
     }
     if (w->state == W_READY) ready_add(L, w);

@@ -62,10 +62,11 @@ void wm_free(wm *m) {
   free(m);
 }
 
-void wm_lane_init(wm_lane *t, int sm, void *owner, int lane) {
+void wm_lane_init(wm_lane *t, int sm, int block, void *owner, int lane) {
   t->nsb = t->nld = 0;
   t->apos = -1;
   t->sm = sm;
+  t->block = block;
   t->owner = owner;
   t->lane = lane;
 }
@@ -253,6 +254,7 @@ void wm_perform_all(wm *m, wm_lane *t) { perform_prefix(m, t, t->nld - 1); }
 /* ------------------------------------------------------------- accesses */
 
 uint64_t wm_load_now(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int strong) {
+  if (m->h.supply) return m->h.supply(m->h.user, t, addr, size);
   perform_overlapping(m, t, addr, size, strong);
   uint8_t buf[8];
   read_view(m, t, addr, p, size, strong, buf);
@@ -263,21 +265,24 @@ void wm_load_defer(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int s
   if (t->nld == WM_LD_CAP) perform(m, t, 0);
   wm_load *l = &t->ld[t->nld++];
   l->addr = addr; l->p = p; l->size = (uint8_t)size; l->strong = (uint8_t)strong; l->sk = (uint8_t)sk;
-  l->reg = reg; l->pc = pc;
+  l->reg = reg; l->pc = pc; l->xs = 0;
   lane_update(m, t);
 }
 
 void wm_store(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, uint64_t v, int strong) {
+  if (m->h.supply) return;
   perform_overlapping(m, t, addr, size, 1);
   wm_write e;
   e.addr = addr; e.p = p; e.size = (uint8_t)size;
   to_bytes(e.b, v, size);
   if (strong) {
-    /* a strong store is performed at L2 at once, after everything this
-     * thread and its SM wrote there before */
+    /* a relaxed strong store is performed at its SM at once (the warp's
+     * other lanes see it at the next instruction, which warp-synchronous
+     * code written for lockstep relies on), but it may wait there before
+     * L2 like any write: other SMs need not see it in order with the
+     * thread's other locations (SB with volatiles) */
     sb_drain_upto(m, t, addr, size);
-    smq_drain_upto(m, t->sm, addr, size);
-    l2_write(m, t->sm, addr, p, size, e.b);
+    smq_push(m, t->sm, &e);
     return;
   }
   if (t->nsb == WM_SB_CAP) sb_drain(m, t, 0);
@@ -285,8 +290,17 @@ void wm_store(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, uint64_t v
   lane_update(m, t);
 }
 
+/* An atomic is a strong read: the line it may have left stale goes, so
+ * that no later plain load of the thread reads anything older (CoRR
+ * through a failed compare-and-swap). */
+static void l1_drop(smstate *S, uint64_t addr) {
+  l1line *L = l1_find(S, addr);
+  if (L) L->epoch = 0;
+}
+
 uint64_t wm_atomic(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int scope,
                    uint64_t (*apply)(void *u, uint64_t old, int *store), void *u) {
+  if (m->h.supply) return m->h.supply(m->h.user, t, addr, size);
   perform_overlapping(m, t, addr, size, 1);
   sb_drain_upto(m, t, addr, size);
   smstate *S = &m->sm[t->sm];
@@ -304,6 +318,7 @@ uint64_t wm_atomic(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int s
     /* a failed compare-and-swap reads only: writing back the value it saw
      * would overwrite newer values of other SMs with a stale one */
     if (store) smq_push(m, t->sm, &e);
+    l1_drop(S, addr);
     return old;
   }
   smq_drain_upto(m, t->sm, addr, size);
@@ -312,11 +327,40 @@ uint64_t wm_atomic(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int s
   int store = 1;
   to_bytes(buf, apply(u, old, &store), size);
   if (store) l2_write(m, t->sm, addr, p, size, buf);
+  l1_drop(S, addr);
   return old;
 }
 
+/* Whether two sequentially consistent fences are morally strong: each
+ * lies in the other's scope.  Only such pairs are ordered by PTX's
+ * fence-SC order. */
+static int fences_strong(int block_a, int scope_a, int block_b, int scope_b) {
+  return (scope_a != SCOPE_BLOCK && scope_b != SCOPE_BLOCK) || block_a == block_b;
+}
+
+/* A fence.sc of thread t.  PTX orders a plain load before a fence with an
+ * access after it only through fence-SC order with another thread's fence,
+ * or through synchronisation by strong operations.  So a plain load may
+ * stay pending across the fence (CoRR+fence, LB+F.cta across blocks), but
+ * it must perform before any later fence that is morally strong with that
+ * one, wherever it runs: the loads of every thread pending across such a
+ * fence perform first.  Strong loads perform here (a fence.sc is an
+ * acquire fence). */
 void wm_fence(wm *m, wm_lane *t, int scope) {
-  wm_perform_all(m, t);
+  if (m->h.supply) return;
+  for (int k = 0; k < m->nact; k++) {
+    wm_lane *u = m->act[k].t;
+    if (!u) continue;
+    int last = -1;
+    for (int i = 0; i < u->nld; i++)
+      if (u->ld[i].xs && fences_strong(u->block, u->ld[i].xs - 1, t->block, scope)) last = i;
+    /* performing may empty u and reorder the active list: look at slot k again */
+    if (last >= 0) { perform_prefix(m, u, last); k = -1; }
+  }
+  int last = -1;
+  for (int i = 0; i < t->nld; i++) if (t->ld[i].strong || m->h.fence_waits_loads) last = i;
+  perform_prefix(m, t, last);
+  for (int i = 0; i < t->nld; i++) if (t->ld[i].xs < scope + 1) t->ld[i].xs = (uint8_t)(scope + 1);
   while (t->nsb) sb_drain(m, t, 0);
   if (scope != SCOPE_BLOCK) {
     /* cumulative: what the block has seen reaches L2 first */
@@ -324,6 +368,12 @@ void wm_fence(wm *m, wm_lane *t, int scope) {
     while (S->n) smq_drain(m, t->sm, 0);
     S->epoch++;
   }
+}
+
+void wm_barrier(wm *m, wm_lane *t) {
+  if (m->h.supply) return;
+  wm_perform_all(m, t);
+  while (t->nsb) sb_drain(m, t, 0);
 }
 
 void wm_lane_retire(wm *m, wm_lane *t) {
@@ -438,8 +488,8 @@ void wm_serialize_lane(const wm_lane *t, bytes *out) {
     bytes_put(out, &l->addr, sizeof l->addr);
     bytes_put(out, &l->reg, sizeof l->reg);
     bytes_put(out, &l->pc, sizeof l->pc);
-    uint8_t f[2] = {l->size, l->strong};
-    bytes_put(out, f, 2);
+    uint8_t f[3] = {l->size, l->strong, l->xs};
+    bytes_put(out, f, 3);
   }
 }
 

@@ -24,7 +24,9 @@
 #define WM_LD_CAP 8       /* loads a thread may have in flight */
 
 typedef struct { uint64_t addr; uint8_t *p; uint8_t b[8]; uint8_t size; } wm_write;
-typedef struct { uint64_t addr; uint8_t *p; int32_t pc; int32_t reg; uint8_t size, strong, sk; } wm_load;
+/* xs: 0, or 1 + the widest scope of the sequentially consistent fences
+ * the load has been left pending across (see wm_fence) */
+typedef struct { uint64_t addr; uint8_t *p; int32_t pc; int32_t reg; uint8_t size, strong, sk, xs; } wm_load;
 
 typedef struct wm_lane {
   wm_write sb[WM_SB_CAP];   /* oldest first */
@@ -32,6 +34,7 @@ typedef struct wm_lane {
   int nsb, nld;
   int apos;                 /* index in the active list, or -1 */
   int sm;
+  int block;                /* the block's linear index: the extent of block scope */
   void *owner;              /* the engine's warp */
   int lane;
 } wm_lane;
@@ -43,11 +46,19 @@ typedef struct {
   void (*load_done)(void *user, wm_lane *t, const wm_load *ld, uint64_t value);
   void *user;
   uint64_t *write_epoch;    /* bumped whenever what some thread can read changes */
+  /* fences perform every pending load of their thread, as they did before
+   * PTX's weaker rule: set while observers watch, whose clocks take a
+   * thread's accesses in the order of its fences */
+  int fence_waits_loads;
+  /* trace mode (the axiomatic checker): when set, memory is neither read
+   * nor written; every load and atomic takes the value this returns, and
+   * nothing is ever in flight */
+  uint64_t (*supply)(void *user, wm_lane *t, uint64_t addr, int size);
 } wm_hooks;
 
 wm *wm_new(int nsms, const wm_hooks *h, chooser *ch);
 void wm_free(wm *m);
-void wm_lane_init(wm_lane *t, int sm, void *owner, int lane);
+void wm_lane_init(wm_lane *t, int sm, int block, void *owner, int lane);
 
 /* A lane's accesses.  `p` is the L2 byte of `addr` (the allocation's data). */
 uint64_t wm_load_now(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int strong);
@@ -60,7 +71,12 @@ void wm_store(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, uint64_t v
  * the operation writes nothing (a compare-and-swap that failed). */
 uint64_t wm_atomic(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int scope,
                    uint64_t (*apply)(void *u, uint64_t old, int *store), void *u);
+/* A sequentially consistent fence (fence.sc, which __threadfence_block,
+ * __threadfence and __threadfence_system are) of the given scope. */
 void wm_fence(wm *m, wm_lane *t, int scope);
+/* A lane arrives at a barrier (__syncthreads, __syncwarp): its loads
+ * perform and its stores reach the block's view. */
+void wm_barrier(wm *m, wm_lane *t);
 
 /* Performs the lane's pending loads up to and including the last one into
  * register reg (a use of the register needs its value). */
