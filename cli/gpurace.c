@@ -506,7 +506,7 @@ static int cmd_litmus(int argc, char **argv) {
   gr_litmus_opts_default(&lo);
   gr_hw_litmus_opts ho;
   gr_hw_litmus_opts_default(&ho);
-  int on_gpu = 0;
+  int on_gpu = 0, axiomatic = 0;
   const char *report = NULL;
   char **files = argv;   /* file names are compacted in place: nfiles <= i */
   int nfiles = 0;
@@ -520,6 +520,7 @@ static int cmd_litmus(int argc, char **argv) {
     if (!strcmp(a, "--sms")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1 || n > 1024) { return usage_error(cmd, "--sms needs an integer from 1 to 1024, not '%s'", val); } lo.sms = (int)n; continue; }
     if (!strcmp(a, "--max-states")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1) { return usage_error(cmd, "--max-states needs a positive integer, not '%s'", val); } lo.max_states = n; continue; }
     if (!strcmp(a, "--exhaustive")) { lo.exhaustive = 1; continue; }
+    if (!strcmp(a, "--axiomatic")) { axiomatic = 1; continue; }
     if (!strcmp(a, "--max-seconds")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1) { return usage_error(cmd, "--max-seconds needs a positive integer, not '%s'", val); } lo.max_seconds = (double)n; continue; }
     if (!strcmp(a, "--report")) { NEEDVAL(); report = val; continue; }
     if (!strcmp(a, "--backend")) {
@@ -556,7 +557,7 @@ static int cmd_litmus(int argc, char **argv) {
     gr_litmus_opts o1 = lo;
     if (rep) o1.exhaustive = 0;
     o1.progress = stderr;
-    int rc = gr_litmus_run(files[k], &o1, &r);
+    int rc = axiomatic ? gr_litmus_axiomatic(files[k], &o1, &r) : gr_litmus_run(files[k], &o1, &r);
     if (rc) {   /* a file that does not load or run is a failed test, never a passed one */
       fprintf(stderr, "%s\n", r.reason);
       if (rc > worst) worst = rc;

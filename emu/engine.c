@@ -621,6 +621,12 @@ static uint64_t supply_value(void *user, wm_lane *t, uint64_t addr, int size) {
   return L->ctx->supply(L->ctx->supply_user, w->b->lin, w->wib * 32 + (uint32_t)t->lane, addr, size);
 }
 
+static void rmw_result(void *user, wm_lane *t, uint64_t value, int stored) {
+  launch *L = user;
+  warp *w = t->owner;
+  L->ctx->rmw_result(L->ctx->supply_user, w->b->lin, w->wib * 32 + (uint32_t)t->lane, value, stored);
+}
+
 /* The member mask of a *_sync warp intrinsic or __syncwarp, per lane: it
  * names the calling lane, and every lane it names executes this very
  * instruction with it (under lockstep, the lanes converged here).  Anything
@@ -837,6 +843,12 @@ static void warp_step(launch *L, warp *w) {
       w->b->bar_count += (uint32_t)__builtin_popcount(t);
       if (t != m) w->b->bar_and = 0;
       if (t) w->b->bar_or = 1;
+    }
+    if (L->ctx->nobs) {
+      gr_event ev;
+      ev_init(L, &ev, GR_EV_ARRIVE, w, pc);
+      ev.mask = m;
+      deliver(L, &ev);
     }
     top->pc = next;
     w->state = W_BAR;
@@ -1137,7 +1149,7 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   L->run = xcalloc(nslots * L->wpb, sizeof(warp *));
   L->ready = xcalloc(nslots * L->wpb, sizeof(warp *));
   if (cfg->memory == GR_MEMORY_WEAK) {
-    wm_hooks h = {load_done, L, &L->write_epoch, ctx->nobs > 0, ctx->supply ? supply_value : NULL};
+    wm_hooks h = {load_done, L, &L->write_epoch, ctx->nobs > 0, ctx->supply ? supply_value : NULL, rmw_result};
     L->mem = wm_new(cfg->sms, &h, &L->ch);
     /* each sampled run stresses the memory system differently: how often
      * it acts in the background, and how many loads are left pending */

@@ -50,6 +50,7 @@ struct gr_context {
    * their values from here (thread: the block's linear index and the
    * thread's index in it), and global memory is left untouched */
   uint64_t (*supply)(void *user, uint32_t block, uint32_t thread, uint64_t addr, int size);
+  void (*rmw_result)(void *user, uint32_t block, uint32_t thread, uint64_t value, int stored);
   void *supply_user;
 };
 
@@ -80,6 +81,10 @@ int module_load_text(gr_context *ctx, const char *path, const char *text, size_t
  * outcome after a run ("r1=1 r2=0"), with whether it is the weak one. */
 void script_litmus(const gr_script *s, char *id, size_t idn, char *placement, gr_verdict *v, const char **weak);
 int script_outcome(gr_script *s, char *buf, size_t n, int *is_weak);
+/* For the axiomatic checker: the launches, and where each observed value lives. */
+size_t script_nlaunches(const gr_script *s);
+size_t script_nobserves(const gr_script *s);
+int script_observed(gr_script *s, size_t k, gr_ptr *addr, int *size);
 void gr_context_reseed(gr_context *ctx, uint64_t seed);
 /* script.c, for the hardware litmus harness: allocate and initialise every
  * buffer without launching; the buffers in directive order; the launch. */

@@ -160,7 +160,8 @@ typedef enum {
   GR_EV_SYNCWARP,
   GR_EV_DIVERGE,       /* a branch split the warp's active lanes */
   GR_EV_RECONVERGE,    /* split lanes met again at the reconvergence point */
-  GR_EV_BLOCK_BEGIN, GR_EV_BLOCK_END
+  GR_EV_BLOCK_BEGIN, GR_EV_BLOCK_END,
+  GR_EV_ARRIVE         /* lanes of one warp (mask) arrived at a block barrier; GR_EV_BARRIER follows when all have */
 } gr_event_kind;
 
 typedef enum { GR_LOAD, GR_STORE, GR_ATOMIC } gr_access_kind;
@@ -354,6 +355,8 @@ typedef struct {
   int pass;
   int timed_out;             /* exhaustive: max_seconds ran out */
   char reason[768];          /* why it failed, or a remark */
+  int axiomatic;             /* from gr_litmus_axiomatic: outcomes are the allowed set */
+  uint64_t candidates, consistent;   /* axiomatic: candidate executions, and those the axioms allow */
 } gr_litmus_result;
 
 /* Runs the litmus file at path: N seeded runs under weak memory and the
@@ -361,6 +364,12 @@ typedef struct {
  * ran (pass or not: see r->pass), else an error with gr_error text in
  * r->reason. */
 int gr_litmus_run(const char *path, const gr_litmus_opts *o, gr_litmus_result *r);
+/* The PTX memory model's verdict on the litmus file at path, computed
+ * axiomatically (emu/axiom.c): r->outcomes is the allowed set (count: the
+ * consistent candidate executions giving each), r->pass whether the
+ * file's verdict agrees with the model's.  Loop-free tests on global
+ * memory, up to 64 events per execution. */
+int gr_litmus_axiomatic(const char *path, const gr_litmus_opts *o, gr_litmus_result *r);
 /* The histogram and the verdict line. */
 void gr_litmus_print(FILE *out, const char *path, const gr_litmus_result *r);
 void gr_litmus_result_free(gr_litmus_result *r);

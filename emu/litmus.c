@@ -144,13 +144,17 @@ int gr_litmus_run(const char *path, const gr_litmus_opts *o, gr_litmus_result *r
 }
 
 void gr_litmus_print(FILE *out, const char *path, const gr_litmus_result *r) {
-  if (r->exhaustive)
+  if (r->axiomatic)
+    fprintf(out, "%s (%c) %s: axiomatic (PTX), %llu trace combinations, %llu candidate executions, %llu consistent\n", r->id,
+            r->placement, path, (unsigned long long)r->runs, (unsigned long long)r->candidates, (unsigned long long)r->consistent);
+  else if (r->exhaustive)
     fprintf(out, "%s (%c) %s: exhaustive, %llu runs to completion, %llu cut at known states, %llu states\n", r->id, r->placement,
             path, (unsigned long long)r->runs, (unsigned long long)r->explored.pruned_runs, (unsigned long long)r->explored.states);
   else fprintf(out, "%s (%c) %s: %llu runs\n", r->id, r->placement, path, (unsigned long long)r->runs);
   for (size_t k = 0; k < r->noutcomes; k++) {
     const gr_outcome *o = &r->outcomes[k];
-    if (r->exhaustive) fprintf(out, "  reachable  %s%s\n", o->text, o->weak ? "   <- weak" : "");
+    if (r->axiomatic) fprintf(out, "  allowed    %s%s\n", o->text, o->weak ? "   <- weak" : "");
+    else if (r->exhaustive) fprintf(out, "  reachable  %s%s\n", o->text, o->weak ? "   <- weak" : "");
     else fprintf(out, "  %9llu  %s%s\n", (unsigned long long)o->count, o->text, o->weak ? "   <- weak" : "");
   }
   fprintf(out, "%s %s: %s: %s\n", r->pass ? "PASS" : "FAIL", r->id, r->weak, r->reason);

@@ -1175,3 +1175,20 @@ int script_outcome(gr_script *s, char *buf, size_t n, int *is_weak) {
   return GR_OK;
 }
 gr_module *gr_script_module(gr_script *s) { return s->mod; }
+
+size_t script_nobserves(const gr_script *s) { return s->nobs; }
+
+int script_observed(gr_script *s, size_t k, gr_ptr *addr, int *size) {
+  const sobserve *o = &s->obs[k];
+  for (size_t j = 0; j < s->nbufs; j++) {
+    const sbuffer *b = &s->bufs[j];
+    if (strcmp(b->name, o->buf)) continue;
+    if (!b->ptr || o->index >= b->count)
+      return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: observe %s=%s[%llu] names no element of a buffer", s->path, o->line, o->var,
+                      o->buf, (unsigned long long)o->index);
+    *size = gr_type_size(b->type);
+    *addr = b->ptr + o->index * (uint64_t)*size;
+    return GR_OK;
+  }
+  return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: observe %s=%s[...]: no buffer '%s'", s->path, o->line, o->var, o->buf, o->buf);
+}

@@ -300,7 +300,13 @@ static void l1_drop(smstate *S, uint64_t addr) {
 
 uint64_t wm_atomic(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int scope,
                    uint64_t (*apply)(void *u, uint64_t old, int *store), void *u) {
-  if (m->h.supply) return m->h.supply(m->h.user, t, addr, size);
+  if (m->h.supply) {
+    uint64_t old = m->h.supply(m->h.user, t, addr, size);
+    int store = 1;
+    uint64_t nv = apply(u, old, &store);
+    m->h.rmw_result(m->h.user, t, nv, store);
+    return old;
+  }
   perform_overlapping(m, t, addr, size, 1);
   sb_drain_upto(m, t, addr, size);
   smstate *S = &m->sm[t->sm];

@@ -54,6 +54,8 @@ typedef struct {
    * nor written; every load and atomic takes the value this returns, and
    * nothing is ever in flight */
   uint64_t (*supply)(void *user, wm_lane *t, uint64_t addr, int size);
+  /* trace mode: what an atomic would write (stored: 0 for a failed CAS) */
+  void (*rmw_result)(void *user, wm_lane *t, uint64_t value, int stored);
 } wm_hooks;
 
 wm *wm_new(int nsms, const wm_hooks *h, chooser *ch);
