@@ -896,6 +896,7 @@ int gr_litmus_axiomatic(const char *path, const gr_litmus_opts *o, gr_litmus_res
   const char *weak = "";
   if (rc == GR_OK) {
     script_litmus(s, r->id, sizeof r->id, &r->placement, &r->verdict, &weak);
+    snprintf(r->where, sizeof r->where, "%s", script_placement(s));
     snprintf(r->weak, sizeof r->weak, "%s", weak);
     if (!r->id[0]) rc = ctx_fail(ctx, GR_EINPUT, "%s: error: not a litmus test (no '//@ litmus' directive)", path);
     else if (script_nlaunches(s) != 1) rc = ctx_fail(ctx, GR_EINPUT, "%s: error: the axiomatic checker takes a litmus test of one launch", path);

@@ -81,6 +81,8 @@ int module_load_text(gr_context *ctx, const char *path, const char *text, size_t
  * outcome after a run ("r1=1 r2=0"), with whether it is the weak one. */
 void script_litmus(const gr_script *s, char *id, size_t idn, char *placement, gr_verdict *v, const char **weak);
 int script_outcome(gr_script *s, char *buf, size_t n, int *is_weak);
+/* The placement as written: W, B, G or a list bBwW,... (placement 'M'). */
+const char *script_placement(const gr_script *s);
 /* For the axiomatic checker: the launches, and where each observed value lives. */
 size_t script_nlaunches(const gr_script *s);
 size_t script_nobserves(const gr_script *s);

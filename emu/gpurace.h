@@ -323,7 +323,8 @@ gr_module *gr_script_module(gr_script *s);
 /* ---------------------------------------------------------------- litmus tests */
 
 /* A litmus file adds:
- *   //@ litmus ID W|B|G                    placement: one warp, one block, one thread per block
+ *   //@ litmus ID W|B|G|bBwW,...           placement: one warp, one block, one thread per block,
+ *                                          or each thread's block and warp (placement 'M')
  *   //@ observe VAR=NAME[INDEX] ...        the outcome, read after the run
  *   //@ outcome VAR=VALUE ... VERDICT      the weak outcome and its verdict */
 typedef enum { GR_VERDICT_NONE, GR_FORBIDDEN, GR_ALLOWED_REQUIRED, GR_ALLOWED_OPTIONAL } gr_verdict;
@@ -345,6 +346,7 @@ typedef struct { char *text; uint64_t count, first_seed; int weak; } gr_outcome;
 typedef struct {
   char id[32];
   char placement;
+  char where[128];           /* the placement as written */
   gr_verdict verdict;
   char weak[256];            /* the weak outcome, as written */
   int exhaustive;
@@ -370,6 +372,11 @@ int gr_litmus_run(const char *path, const gr_litmus_opts *o, gr_litmus_result *r
  * file's verdict agrees with the model's.  Loop-free tests on global
  * memory, up to 64 events per execution. */
 int gr_litmus_axiomatic(const char *path, const gr_litmus_opts *o, gr_litmus_result *r);
+/* Compares an exhaustive run's reachable set with the axiomatic allowed
+ * set: prints each outcome reachable but forbidden ("beyond PTX") and each
+ * allowed but unreachable (a completeness gap) to out (NULL: none), and
+ * returns how many are beyond PTX (a soundness failure). */
+int gr_litmus_compare(FILE *out, const gr_litmus_result *op, const gr_litmus_result *ax);
 /* The histogram and the verdict line. */
 void gr_litmus_print(FILE *out, const char *path, const gr_litmus_result *r);
 void gr_litmus_result_free(gr_litmus_result *r);

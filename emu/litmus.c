@@ -67,6 +67,7 @@ int gr_litmus_run(const char *path, const gr_litmus_opts *o, gr_litmus_result *r
   const char *weak = "";
   if (rc == GR_OK) {
     script_litmus(s, r->id, sizeof r->id, &r->placement, &r->verdict, &weak);
+    snprintf(r->where, sizeof r->where, "%s", script_placement(s));
     snprintf(r->weak, sizeof r->weak, "%s", weak);
     if (!r->id[0]) rc = ctx_fail(ctx, GR_EINPUT, "%s: error: not a litmus test (no '//@ litmus' directive)", path);
   }
@@ -145,12 +146,12 @@ int gr_litmus_run(const char *path, const gr_litmus_opts *o, gr_litmus_result *r
 
 void gr_litmus_print(FILE *out, const char *path, const gr_litmus_result *r) {
   if (r->axiomatic)
-    fprintf(out, "%s (%c) %s: axiomatic (PTX), %llu trace combinations, %llu candidate executions, %llu consistent\n", r->id,
-            r->placement, path, (unsigned long long)r->runs, (unsigned long long)r->candidates, (unsigned long long)r->consistent);
+    fprintf(out, "%s (%s) %s: axiomatic (PTX), %llu trace combinations, %llu candidate executions, %llu consistent\n", r->id,
+            r->where, path, (unsigned long long)r->runs, (unsigned long long)r->candidates, (unsigned long long)r->consistent);
   else if (r->exhaustive)
-    fprintf(out, "%s (%c) %s: exhaustive, %llu runs to completion, %llu cut at known states, %llu states\n", r->id, r->placement,
+    fprintf(out, "%s (%s) %s: exhaustive, %llu runs to completion, %llu cut at known states, %llu states\n", r->id, r->where,
             path, (unsigned long long)r->runs, (unsigned long long)r->explored.pruned_runs, (unsigned long long)r->explored.states);
-  else fprintf(out, "%s (%c) %s: %llu runs\n", r->id, r->placement, path, (unsigned long long)r->runs);
+  else fprintf(out, "%s (%s) %s: %llu runs\n", r->id, r->where, path, (unsigned long long)r->runs);
   for (size_t k = 0; k < r->noutcomes; k++) {
     const gr_outcome *o = &r->outcomes[k];
     if (r->axiomatic) fprintf(out, "  allowed    %s%s\n", o->text, o->weak ? "   <- weak" : "");
@@ -165,4 +166,21 @@ void gr_litmus_result_free(gr_litmus_result *r) {
   free(r->outcomes);
   r->outcomes = NULL;
   r->noutcomes = 0;
+}
+
+int gr_litmus_compare(FILE *out, const gr_litmus_result *op, const gr_litmus_result *ax) {
+  int beyond = 0;
+  for (size_t k = 0; k < op->noutcomes; k++) {
+    size_t j = 0;
+    while (j < ax->noutcomes && strcmp(ax->outcomes[j].text, op->outcomes[k].text)) j++;
+    if (j < ax->noutcomes) continue;
+    beyond++;
+    if (out) fprintf(out, "  beyond PTX %s   <- reachable here, forbidden by the PTX model\n", op->outcomes[k].text);
+  }
+  for (size_t j = 0; j < ax->noutcomes; j++) {
+    size_t k = 0;
+    while (k < op->noutcomes && strcmp(ax->outcomes[j].text, op->outcomes[k].text)) k++;
+    if (k == op->noutcomes && out) fprintf(out, "  gap        %s   <- allowed by the PTX model, unreachable here\n", ax->outcomes[j].text);
+  }
+  return beyond;
 }

@@ -74,7 +74,9 @@ struct gr_script {
   int ran;
   /* litmus tests */
   char litmus_id[32];
-  char placement;
+  char placement;            /* W, B, G, or M: per thread, in where_b/where_w */
+  char where[128];           /* the placement as written */
+  int where_b[32], where_w[32], nwhere;
   gr_verdict verdict;
   int litmus_line;
   sobserve *obs; size_t nobs;
@@ -515,11 +517,39 @@ static int directive(dp *d) {
     if (s->litmus_id[0]) return derr(d, at, "a second litmus directive");
     const char *ip = (skipws(d), d->p);
     if (!word(d, s->litmus_id, sizeof s->litmus_id)) return derr(d, ip, "expected the test's id after 'litmus'");
-    char pl[8];
     const char *pp = (skipws(d), d->p);
-    if (!word(d, pl, sizeof pl) || strlen(pl) != 1 || !strchr("WBG", pl[0]))
-      return derr(d, pp, "expected the placement: W (one warp), B (one block, several warps) or G (one thread per block)");
-    s->placement = pl[0];
+    size_t n = 0;
+    while (pp[n] && pp[n] != ' ' && pp[n] != '\t' && pp[n] != '\n' && pp[n] != '\r') n++;
+    if (n == 1 && strchr("WBG", pp[0])) {
+      s->placement = pp[0];
+      s->where[0] = pp[0];
+      s->where[1] = 0;
+    } else {
+      /* one entry per test thread: bBwW, its block and its warp in the block */
+      if (!n || n >= sizeof s->where)
+        return derr(d, pp, "expected the placement: W (one warp), B (one block, several warps), G (one thread per block) or a "
+                           "list bBwW,... giving each thread's block and warp");
+      const char *q = pp;
+      s->nwhere = 0;
+      while (q < pp + n) {
+        char *e;
+        if (*q != 'b' || !(q[1] >= '0' && q[1] <= '9')) return derr(d, q, "expected bBLOCKwWARP in the placement list");
+        unsigned long b = strtoul(q + 1, &e, 10);
+        if (*e != 'w' || !(e[1] >= '0' && e[1] <= '9')) return derr(d, e, "expected wWARP after the block in the placement list");
+        unsigned long w = strtoul(e + 1, &e, 10);
+        if (b > 1023 || w > 31) return derr(d, q, "a placement names blocks 0 to 1023 and warps 0 to 31");
+        if (s->nwhere == 32) return derr(d, q, "a placement list names at most 32 threads");
+        s->where_b[s->nwhere] = (int)b;
+        s->where_w[s->nwhere++] = (int)w;
+        q = e;
+        if (q < pp + n && *q++ != ',') return derr(d, q - 1, "expected ',' between the threads of the placement list");
+        if (q == pp + n && q[-1] == ',') return derr(d, q - 1, "a placement list does not end with ','");
+      }
+      memcpy(s->where, pp, n);
+      s->where[n] = 0;
+      s->placement = 'M';
+    }
+    d->p = pp + n;
     s->litmus_line = d->line;
     if (!at_end(d)) return derr(d, NULL, "unexpected text after the litmus directive");
     return GR_OK;
@@ -651,7 +681,19 @@ static int check_litmus(gr_script *s) {
   if (s->placement == 'B' && (nb != 1 || nt <= 32)) bad = "B needs one block of more than 32 threads";
   if (s->placement == 'G' && (nb < 2 || nt != 1)) bad = "G needs several blocks of one thread";
   if (s->placement == 'G' && nb > (uint64_t)ctx->cfg.sms) bad = "G needs a block per SM: more blocks than SMs";
-  if (bad) return ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: placement %c does not match the launch: %s", s->path, s->litmus_line, s->placement, bad);
+  if (s->placement == 'M') {
+    int maxb = 0, maxw = 0, used[1024] = {0};
+    for (int k = 0; k < s->nwhere; k++) {
+      if (s->where_b[k] > maxb) maxb = s->where_b[k];
+      if (s->where_w[k] > maxw) maxw = s->where_w[k];
+      used[s->where_b[k]] = 1;
+    }
+    for (int b = 0; b <= maxb && !bad; b++) if (!used[b]) bad = "every block of the launch holds a test thread";
+    if (!bad && nb != (uint64_t)maxb + 1) bad = "the grid has one block per block the list names";
+    if (!bad && nt <= (uint64_t)maxw * 32) bad = "a block has too few threads for the warps the list names";
+    if (!bad && nb > (uint64_t)ctx->cfg.sms) bad = "each block needs an SM of its own: more blocks than SMs";
+  }
+  if (bad) return ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: placement %s does not match the launch: %s", s->path, s->litmus_line, s->where, bad);
   return GR_OK;
 }
 
@@ -1140,6 +1182,8 @@ const char *gr_verdict_name(gr_verdict v) {
   default: return "none";
   }
 }
+
+const char *script_placement(const gr_script *s) { return s->where; }
 
 void script_litmus(const gr_script *s, char *id, size_t idn, char *placement, gr_verdict *v, const char **weak) {
   snprintf(id, idn, "%s", s->litmus_id);

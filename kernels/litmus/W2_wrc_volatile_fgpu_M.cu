@@ -1,0 +1,28 @@
+// W2: WRC+F.gpu, strong: T0 and T1 in one block, T2 in another
+// Placement b0w0,b0w1,b1w0.  Weak outcome r0=1 r1=1 r2=0: forbidden.
+// T1's strong read observes x=1; fence-SC order between T1's and T2's fences, and T2 reading y=1, put
+// that write before T2's read of x in causality order (cumulativity).
+//@ litmus W2 b0w0,b0w1,b1w0
+//@ launch litmus grid(2) block(64)
+//@ buffer x u32[1] = 0
+//@ buffer y u32[1] = 0
+//@ buffer out u32[3] = 0
+//@ observe r0=out[0] r1=out[1] r2=out[2]
+//@ outcome r0=1 r1=1 r2=0 forbidden
+__global__ void litmus(unsigned *x, unsigned *y, unsigned *out) {
+  volatile unsigned *vx = x; volatile unsigned *vy = y;
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    *vx = 1;
+  } else if (blockIdx.x == 0 && threadIdx.x == 32) {
+    unsigned r0 = *vx;
+    __threadfence();
+    *vy = 1;
+    out[0] = r0;
+  } else if (blockIdx.x == 1 && threadIdx.x == 0) {
+    unsigned r1 = *vy;
+    __threadfence();
+    unsigned r2 = *vx;
+    out[1] = r1;
+    out[2] = r2;
+  }
+}
