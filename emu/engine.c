@@ -1157,6 +1157,9 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
     L->mem_odds = odds[rng_below(&L->rng, 5)];
     L->defer_odds = odds[rng_below(&L->rng, 5)];
     L->load_odds = 1024u >> (2 * rng_below(&L->rng, 4));   /* 1024, 256, 64 or 16 */
+    /* in half the runs one SM's writes linger; in half, newer writes go first */
+    L->hold_sm = (int)rng_below(&L->rng, 2u * (uint32_t)cfg->sms);
+    L->newest = (int)rng_below(&L->rng, 2);
   }
   ctx->L = L;
   if (ctx->nobs) {
@@ -1177,7 +1180,7 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
       /* weak memory: a background action (a drain, a deferred load) comes
        * with this launch's odds */
       if (L->mem && wm_busy(L->mem) && rng_below(&L->rng, 1024) < L->mem_odds) {
-        wm_random_action(L->mem, &L->rng, L->load_odds);
+        wm_random_action(L->mem, &L->rng, L->load_odds, L->hold_sm, L->newest);
         ctx->stats.memory_actions++;
         continue;
       }

@@ -166,6 +166,7 @@ struct launch {
   uint64_t ev_addr[32], ev_val[32], ev_op[32], ev_op2[32];
   wm *mem;                       /* weak memory, or NULL for sc */
   uint32_t mem_odds, defer_odds, load_odds; /* weak memory, sampled: per-launch odds of 1024 (see gr_launch) */
+  int hold_sm, newest;                      /* weak memory, sampled: wm_random_action's stress */
   chooser ch;
   bytes key;                     /* exhaustive runs: the state at a choice point */
 };

@@ -526,7 +526,7 @@ static int directive(dp *d) {
       s->where[1] = 0;
     } else {
       /* one entry per test thread: bBwW, its block and its warp in the block */
-      if (!n || n >= sizeof s->where)
+      if (!n || n >= sizeof s->where || pp[0] != 'b')
         return derr(d, pp, "expected the placement: W (one warp), B (one block, several warps), G (one thread per block) or a "
                            "list bBwW,... giving each thread's block and warp");
       const char *q = pp;

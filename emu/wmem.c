@@ -405,7 +405,7 @@ static int smq_eligible(const smstate *S, int i) {
   return 1;
 }
 
-void wm_random_action(wm *m, rng *r, uint32_t load_odds) {
+void wm_random_action(wm *m, rng *r, uint32_t load_odds, int hold_sm, int newest) {
   if (!m->nact) return;
   active a = m->act[rng_below(r, (uint32_t)m->nact)];
   if (a.t) {
@@ -414,8 +414,8 @@ void wm_random_action(wm *m, rng *r, uint32_t load_odds) {
     /* a load left pending for long lets later stores overtake it (LB) */
     if (k >= t->nsb && rng_below(r, 1024) >= load_odds) {
       if (!t->nsb) return;
-      k = (int)rng_below(r, (uint32_t)t->nsb);
-    }
+      k = newest ? t->nsb - 1 : (int)rng_below(r, (uint32_t)t->nsb);
+    } else if (k < t->nsb && newest) k = t->nsb - 1;
     if (k < t->nsb) {
       while (!sb_eligible(t, k)) k--;
       sb_drain(m, t, k);
@@ -425,8 +425,9 @@ void wm_random_action(wm *m, rng *r, uint32_t load_odds) {
       perform(m, t, k);
     }
   } else {
+    if (a.sm == hold_sm && rng_below(r, 16)) return;
     smstate *S = &m->sm[a.sm];
-    int k = (int)rng_below(r, (uint32_t)S->n);
+    int k = newest ? S->n - 1 : (int)rng_below(r, (uint32_t)S->n);
     while (!smq_eligible(S, k)) k--;
     smq_drain(m, a.sm, k);
   }

@@ -92,7 +92,11 @@ void wm_lane_retire(wm *m, wm_lane *t);
  * with odds load_odds of 1024, and else drains a store of the lane); an
  * exhaustive run enumerates the enabled actions and performs the k-th. */
 int wm_busy(const wm *m);
-void wm_random_action(wm *m, rng *r, uint32_t load_odds);
+/* Stress for sampled runs: the SM hold_sm (if < the SM count) drains
+ * only one time in 16 that it is chosen, and with newest set, buffers and
+ * queues drain their newest eligible entry rather than a random one: writes
+ * then linger, and later ones overtake earlier ones (WRC, ISA2). */
+void wm_random_action(wm *m, rng *r, uint32_t load_odds, int hold_sm, int newest);
 int wm_count_actions(const wm *m);
 void wm_do_action(wm *m, int k);
 

@@ -1,6 +1,6 @@
 # Shared by the shell tests: sourced after G (the gpurace binary) and S
 # (the source tree) are set.  expect runs a command and checks its exit
-# status; contains checks that a file has a line of text.  T is a scratch
+# status; contains checks that a file has a line of text, lacks that it has none.  T is a scratch
 # directory removed at exit; pass and fail count the checks.
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -12,4 +12,7 @@ expect() {  # expect STATUS DESCRIPTION -- command...
 }
 contains() {  # contains FILE TEXT DESCRIPTION
   if grep -qF -- "$2" "$1"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $3: no '$2' in:"; cat "$1"; fi
+}
+lacks() {  # lacks FILE TEXT DESCRIPTION: the file has no line with TEXT
+  if grep -qF -- "$2" "$1"; then fail=$((fail + 1)); echo "FAIL: $3: '$2' in:"; cat "$1"; else pass=$((pass + 1)); fi
 }

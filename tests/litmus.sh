@@ -24,6 +24,23 @@ expect 0 "exhaustive C6" -- "$G" litmus --exhaustive "$L/C6_coww_W.cu"
 contains "$T/out" "reachable  x=2" "the reachable set"
 contains "$T/out" "PASS C6: x=1: forbidden outcome unreachable" "exhaustive verdict"
 
+# the axiomatic checker: the PTX model's allowed set, and its verdict
+expect 0 "axiomatic C11" -- "$G" litmus --axiomatic "$L/C11_corr_cas_G.cu"
+contains "$T/out" "axiomatic (PTX)" "axiomatic header"
+contains "$T/out" "PASS C11: r0=0 r1=1 r2=0: the PTX model forbids the weak outcome" "failed CAS: CoRR forbidden"
+expect 0 "axiomatic S6" -- "$G" litmus --axiomatic "$L/S6_sb_volatile_G.cu"
+contains "$T/out" "allowed    r0=0 r1=0   <- weak" "SB with volatiles allowed"
+expect 0 "axiomatic L5" -- "$G" litmus --axiomatic "$L/L5_lb_data_G.cu"
+lacks "$T/out" "r0=42" "no value out of thin air"
+expect 1 "axiomatic disagrees with a wrong label" -- "$G" litmus --axiomatic "$S/tests/data/litmus_wrong_forbidden.cu"
+contains "$T/out" "FAIL S2wrong: r0=0 r1=0: the PTX model allows the weak outcome; the file says forbidden" "axiomatic disagreement"
+expect 0 "axiomatic against exhaustive" -- "$G" litmus --axiomatic --exhaustive "$L/I3_iriw_fgpu_G.cu"
+contains "$T/out" "gap        r0=1 r1=0 r2=1 r3=0" "completeness gap listed"
+expect 2 "axiomatic: a file that fails to load" -- "$G" litmus --axiomatic "$S/tests/malformed/directive_litmus_placement.cu"
+contains "$T/out" "0 passed, 1 failed" "a failed load is a failed test"
+expect 0 "per-thread placement" -- "$G" litmus --runs 200 "$L/W2_wrc_volatile_fgpu_M.cu"
+contains "$T/out" "W2 (b0w0,b0w1,b1w0)" "placement list printed"
+
 expect 1 "wrong forbidden claim" -- "$G" litmus --runs 3000 "$S/tests/data/litmus_wrong_forbidden.cu"
 contains "$T/out" "FAIL S2wrong: r0=0 r1=0: forbidden outcome r0=0 r1=0 seen in" "forbidden outcome reported"
 # the named seed reproduces the outcome with gpurace run
@@ -42,7 +59,7 @@ expect 1 "bound too small" -- "$G" litmus --exhaustive --max-states 10 "$L/I1_ir
 contains "$T/out" "state bound reached" "incomplete search is not a proof"
 
 expect 0 "report" -- "$G" litmus --runs 500 --report "$T/r.md" "$L/C9_rmw_G.cu" "$L/C10_rmw_cta_G.cu"
-contains "$T/r.md" "| C9 | G | \`x=1\` | forbidden | PASS | PASS |" "report row"
+contains "$T/r.md" "| C9 | G | \`x=1\` | forbidden | agrees | PASS | PASS | PASS |" "report row"
 contains "$T/r.md" "2 tests, 0 failed." "report total"
 
 # determinism: the same seeds give the same histogram
