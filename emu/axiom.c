@@ -35,7 +35,6 @@
  * outcomes of the candidates that satisfy every axiom. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "engine.h"
 
@@ -64,7 +63,6 @@ typedef struct {
 } ax_trace;
 
 typedef struct {
-  uint32_t block, tib;
   /* the run in progress */
   ax_trace cur;
   int nreads, overflow;
@@ -111,12 +109,6 @@ typedef struct {
   uint64_t candidates, consistent;
   double t0, max_seconds;
 } ax;
-
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 static uint64_t size_mask(int size) { return size >= 8 ? ~0ull : (1ull << (8 * size)) - 1; }
 
@@ -222,14 +214,8 @@ static void on_event(void *user, const gr_event *ev) {
   if (a->failed) return;
   switch (ev->kind) {
   case GR_EV_LAUNCH_BEGIN: {
-    uint64_t pb = (uint64_t)ev->blockdim.x * ev->blockdim.y * ev->blockdim.z;
+    /* the one launch of a litmus test, which set the checker up */
     uint64_t nb = (uint64_t)ev->grid.x * ev->grid.y * ev->grid.z;
-    pb = (pb + 31) / 32 * 32;
-    if (pb * nb > 1u << 16) { ax_fail(a, "launches of more than 65536 threads are outside its reach", "axiomatic", 0, 0); return; }
-    if (!a->th || a->per_block != pb || a->nth != pb * nb) {
-      ax_fail(a, "the launch differs from the one the checker was set up for", "axiomatic", 0, 0);
-      return;
-    }
     for (uint32_t k = 0; k < a->nth; k++) {
       ax_thread *t = &a->th[k];
       t->cur.n = 0;
@@ -355,7 +341,7 @@ static int trace_run(ax *a) {
   }
   for (uint32_t k = 0; k < a->nth && !a->failed; k++)
     if (a->th[k].overflow) ax_fail(a, "a thread reads more than 48 times: litmus tests are small", "axiomatic bound", 0, 0);
-  if (!a->failed && a->max_seconds > 0 && now_s() - a->t0 > a->max_seconds) {
+  if (!a->failed && a->max_seconds > 0 && litmus_now() - a->t0 > a->max_seconds) {
     a->failed = 1;
     snprintf(a->err, sizeof a->err, "time bound of %.0f s reached while enumerating traces (raise --max-seconds)", a->max_seconds);
   }
@@ -528,7 +514,6 @@ typedef struct {
   int nco[64];
   uint32_t (*co_orders[64])[MAX_CO_WRITES];
   int nsc, scpair[MAX_EV * 2][2];
-  uint64_t cnt;
 } search;
 
 static int consistent(search *S) {
@@ -652,19 +637,7 @@ static int record_outcome(search *S) {
     snprintf(a->err, sizeof a->err, "%s", gr_error(a->ctx));
     return -1;
   }
-  gr_litmus_result *r = a->r;
-  size_t k = 0;
-  while (k < r->noutcomes && strcmp(r->outcomes[k].text, text)) k++;
-  if (k == r->noutcomes) {
-    r->outcomes = xrealloc(r->outcomes, (r->noutcomes + 1) * sizeof(gr_outcome));
-    gr_outcome *o = &r->outcomes[r->noutcomes++];
-    o->text = xstrdup(text);
-    o->count = 0;
-    o->first_seed = 0;
-    o->weak = weak;
-    if (weak) r->weak_count++;
-  }
-  r->outcomes[k].count++;
+  litmus_record(a->r, text, weak, 0);
   return 0;
 }
 
@@ -691,9 +664,8 @@ static int search_sc(search *S, int p) {
   exec *x = S->x;
   if (p == S->nsc) {
     if (!r_acyclic(S->sc, x->n)) return 0;
-    S->cnt++;
     S->a->candidates++;
-    if ((S->a->candidates & 1023) == 0 && S->a->max_seconds > 0 && now_s() - S->a->t0 > S->a->max_seconds) {
+    if ((S->a->candidates & 1023) == 0 && S->a->max_seconds > 0 && litmus_now() - S->a->t0 > S->a->max_seconds) {
       S->a->failed = 1;
       snprintf(S->a->err, sizeof S->a->err, "time bound of %.0f s reached after %llu candidate executions (raise --max-seconds)",
                S->a->max_seconds, (unsigned long long)S->a->candidates);
@@ -766,8 +738,8 @@ static int check_combination(ax *a, exec *x) {
   S->a = a;
   S->x = x;
   S->nlocs = a->nlocs;
-  int rc = 0;
-  for (int r = 0; r < n && !rc; r++) {
+  int feasible = 1;
+  for (int r = 0; r < n && feasible; r++) {
     if (x->e[r].kind != EV_R) continue;
     S->readix[S->nreads++] = r;
     int l = x->loc[r], c = 0;
@@ -775,9 +747,9 @@ static int check_combination(ax *a, exec *x) {
     for (int j = 0; j < x->nw[l]; j++)
       if (x->e[x->w[l][j]].val == x->e[r].val) S->cand[r][c++] = x->w[l][j];
     S->ncand[r] = c;
-    if (!c) rc = 1;   /* no write gives this value: no execution has this trace combination */
+    feasible = c > 0;   /* no write gives this value: no execution has this trace combination */
   }
-  for (int l = 0; l < S->nlocs && !rc; l++) {
+  for (int l = 0; l < S->nlocs && feasible; l++) {
     int nw = x->nw[l];
     if (!nw) continue;
     uint8_t must[MAX_CO_WRITES][MAX_CO_WRITES] = {{0}}, fixed[MAX_CO_WRITES][MAX_CO_WRITES] = {{0}};
@@ -797,8 +769,7 @@ static int check_combination(ax *a, exec *x) {
         S->scpair[S->nsc][1] = j;
         S->nsc++;
       }
-  if (!rc) rc = search_rf(S, 0);
-  else rc = 0;
+  int rc = feasible ? search_rf(S, 0) : 0;
   for (int l = 0; l < S->nlocs; l++) free(S->co_orders[l]);
   free(S);
   return rc;
@@ -871,10 +842,6 @@ static int build_exec(ax *a, exec *x, const int *choice) {
   return 0;
 }
 
-static int cmp_outcome(const void *p, const void *q) {
-  return strcmp(((const gr_outcome *)p)->text, ((const gr_outcome *)q)->text);
-}
-
 int gr_litmus_axiomatic(const char *path, const gr_litmus_opts *o, gr_litmus_result *r) {
   memset(r, 0, sizeof *r);
   r->axiomatic = 1;
@@ -890,7 +857,7 @@ int gr_litmus_axiomatic(const char *path, const gr_litmus_opts *o, gr_litmus_res
   a.ctx = ctx;
   a.path = path;
   a.r = r;
-  a.t0 = now_s();
+  a.t0 = litmus_now();
   a.max_seconds = o->max_seconds;
   int rc = gr_script_load(ctx, path, NULL, 0, &s);
   const char *weak = "";
@@ -899,7 +866,6 @@ int gr_litmus_axiomatic(const char *path, const gr_litmus_opts *o, gr_litmus_res
     snprintf(r->where, sizeof r->where, "%s", script_placement(s));
     snprintf(r->weak, sizeof r->weak, "%s", weak);
     if (!r->id[0]) rc = ctx_fail(ctx, GR_EINPUT, "%s: error: not a litmus test (no '//@ litmus' directive)", path);
-    else if (script_nlaunches(s) != 1) rc = ctx_fail(ctx, GR_EINPUT, "%s: error: the axiomatic checker takes a litmus test of one launch", path);
   }
   if (rc == GR_OK) rc = script_prepare(s);
   if (rc == GR_OK) {
@@ -911,7 +877,6 @@ int gr_litmus_axiomatic(const char *path, const gr_litmus_opts *o, gr_litmus_res
     else {
       a.nth = (uint32_t)nth;
       a.th = xcalloc(a.nth, sizeof *a.th);
-      for (uint32_t k = 0; k < a.nth; k++) { a.th[k].block = k / a.per_block; a.th[k].tib = k % a.per_block; }
       a.arrived = xcalloc(a.nth, sizeof *a.arrived);
       a.barcount = xcalloc(grid.x * grid.y * grid.z, sizeof *a.barcount);
     }
@@ -988,7 +953,7 @@ int gr_litmus_axiomatic(const char *path, const gr_litmus_opts *o, gr_litmus_res
   if (rc != GR_OK) {
     snprintf(r->reason, sizeof r->reason, "%s", gr_error(ctx));
   } else {
-    if (r->noutcomes) qsort(r->outcomes, r->noutcomes, sizeof(gr_outcome), cmp_outcome);
+    litmus_sort(r);
     int allowed = r->weak_count > 0;
     r->pass = r->verdict == GR_FORBIDDEN ? !allowed : allowed;
     snprintf(r->reason, sizeof r->reason, "the PTX model %s the weak outcome; the file says %s", allowed ? "allows" : "forbids",

@@ -83,11 +83,15 @@ void script_litmus(const gr_script *s, char *id, size_t idn, char *placement, gr
 int script_outcome(gr_script *s, char *buf, size_t n, int *is_weak);
 /* The placement as written: W, B, G or a list bBwW,... (placement 'M'). */
 const char *script_placement(const gr_script *s);
-/* For the axiomatic checker: the launches, and where each observed value lives. */
-size_t script_nlaunches(const gr_script *s);
+/* For the axiomatic checker: where each observed value lives. */
 size_t script_nobserves(const gr_script *s);
 int script_observed(gr_script *s, size_t k, gr_ptr *addr, int *size);
 void gr_context_reseed(gr_context *ctx, uint64_t seed);
+/* litmus.c, shared with the axiomatic checker: a monotonic clock in
+ * seconds, an outcome counted into a result, the outcomes sorted by text. */
+double litmus_now(void);
+void litmus_record(gr_litmus_result *r, const char *text, int weak, uint64_t seed);
+void litmus_sort(gr_litmus_result *r);
 /* script.c, for the hardware litmus harness: allocate and initialise every
  * buffer without launching; the buffers in directive order; the launch. */
 int script_prepare(gr_script *s);

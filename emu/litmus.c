@@ -15,7 +15,7 @@ void gr_litmus_opts_default(gr_litmus_opts *o) {
   o->max_seconds = 600;
 }
 
-static double now_seconds(void) {
+double litmus_now(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
@@ -25,7 +25,11 @@ static int cmp_outcome(const void *a, const void *b) {
   return strcmp(((const gr_outcome *)a)->text, ((const gr_outcome *)b)->text);
 }
 
-static void record(gr_litmus_result *r, const char *text, int weak, uint64_t seed) {
+void litmus_sort(gr_litmus_result *r) {
+  if (r->noutcomes) qsort(r->outcomes, r->noutcomes, sizeof(gr_outcome), cmp_outcome);
+}
+
+void litmus_record(gr_litmus_result *r, const char *text, int weak, uint64_t seed) {
   size_t k = 0;
   while (k < r->noutcomes && strcmp(r->outcomes[k].text, text)) k++;
   if (k == r->noutcomes) {
@@ -49,7 +53,7 @@ static int one_run(gr_script *s, gr_litmus_result *r, uint64_t seed, const gr_ex
   char text[1024];
   int weak;
   rc = script_outcome(s, text, sizeof text, &weak);
-  if (rc == GR_OK) record(r, text, weak, seed);
+  if (rc == GR_OK) litmus_record(r, text, weak, seed);
   return rc;
 }
 
@@ -77,13 +81,13 @@ int gr_litmus_run(const char *path, const gr_litmus_opts *o, gr_litmus_result *r
     r->exhaustive = 1;
     x = gr_explore_new(o->max_states);
     gr_context_explore(ctx, x);
-    double t0 = now_seconds(), last = t0;
+    double t0 = litmus_now(), last = t0;
     uint64_t iter = 0;
     do {
       rc = one_run(s, r, 0, x);
       if (rc == GR_OK && !gr_explore_last_pruned(x)) r->runs++;
       if ((++iter & 63) == 0) {
-        double t = now_seconds();
+        double t = litmus_now();
         if (o->progress && t - last >= 10) {
           gr_explore_stats(x, &r->explored);
           fprintf(o->progress, "litmus: %s: exhaustive search, %llu runs, %llu states, %.0f s\n", r->id,
@@ -107,7 +111,7 @@ int gr_litmus_run(const char *path, const gr_litmus_opts *o, gr_litmus_result *r
     if (x || !s) snprintf(r->reason, sizeof r->reason, "%s", gr_error(ctx));
     else snprintf(r->reason, sizeof r->reason, "run with seed %llu: %s", (unsigned long long)seed, gr_error(ctx));
   } else {
-    if (r->noutcomes) qsort(r->outcomes, r->noutcomes, sizeof(gr_outcome), cmp_outcome);
+    litmus_sort(r);
     uint64_t first = UINT64_MAX;
     for (size_t k = 0; k < r->noutcomes; k++) if (r->outcomes[k].weak && r->outcomes[k].first_seed < first) first = r->outcomes[k].first_seed;
     int seen = r->weak_count > 0;

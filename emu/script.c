@@ -1109,7 +1109,6 @@ const char *script_launch(const gr_script *s, gr_dim3 *grid, gr_dim3 *block) {
   *block = s->launches[0].block;
   return s->launches[0].kernel;
 }
-size_t script_nlaunches(const gr_script *s) { return s->nlaunches; }
 size_t script_nargs(const gr_script *s) { return s->nargs; }
 
 static int num_matches(num want, uint64_t got, gr_type t, double tol) {

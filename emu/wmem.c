@@ -41,6 +41,7 @@ struct wm {
   chooser *ch;
   active *act;              /* lanes and SMs with something in flight */
   int nact, actcap;
+  int nxs;                  /* pending loads marked as crossing a fence (wm_fence) */
 };
 
 wm *wm_new(int nsms, const wm_hooks *h, chooser *ch) {
@@ -222,6 +223,7 @@ static void perform(wm *m, wm_lane *t, int i) {
   wm_load l = t->ld[i];
   memmove(&t->ld[i], &t->ld[i + 1], (size_t)(t->nld - i - 1) * sizeof(wm_load));
   t->nld--;
+  if (l.xs) m->nxs--;
   uint8_t buf[8];
   read_view(m, t, l.addr, l.p, l.size, l.strong, buf);
   lane_update(m, t);
@@ -354,7 +356,7 @@ static int fences_strong(int block_a, int scope_a, int block_b, int scope_b) {
  * acquire fence). */
 void wm_fence(wm *m, wm_lane *t, int scope) {
   if (m->h.supply) return;
-  for (int k = 0; k < m->nact; k++) {
+  for (int k = 0; k < m->nact && m->nxs; k++) {
     wm_lane *u = m->act[k].t;
     if (!u) continue;
     int last = -1;
@@ -366,7 +368,10 @@ void wm_fence(wm *m, wm_lane *t, int scope) {
   int last = -1;
   for (int i = 0; i < t->nld; i++) if (t->ld[i].strong || m->h.fence_waits_loads) last = i;
   perform_prefix(m, t, last);
-  for (int i = 0; i < t->nld; i++) if (t->ld[i].xs < scope + 1) t->ld[i].xs = (uint8_t)(scope + 1);
+  for (int i = 0; i < t->nld; i++) {
+    m->nxs += !t->ld[i].xs;
+    if (t->ld[i].xs < scope + 1) t->ld[i].xs = (uint8_t)(scope + 1);
+  }
   while (t->nsb) sb_drain(m, t, 0);
   if (scope != SCOPE_BLOCK) {
     /* cumulative: what the block has seen reaches L2 first */
@@ -475,6 +480,7 @@ void wm_reset(wm *m) {
     else { m->sm[m->act[k].sm].n = 0; m->sm[m->act[k].sm].apos = -1; }
   }
   m->nact = 0;
+  m->nxs = 0;
   for (int s = 0; s < m->nsms; s++) m->sm[s].epoch++;
 }
 
