@@ -30,8 +30,9 @@ typedef struct {
   int lane;                  /* -1 for a side that is a whole warp or block */
   gr_access_kind kind;       /* load, store or atomic */
   int atomic_op;             /* atomics: as in gr_event */
-  gr_scope scope;            /* atomics */
-  int strong;                /* volatile or atomic */
+  gr_scope scope;            /* strong accesses */
+  gr_order order;            /* strong accesses: relaxed, acquire, release or acq_rel */
+  int strong;                /* volatile, atomic or __nv_atomic_* */
   const char *role;          /* NULL, or what the side is where it is not one access (LD: a region's
                                 start or end, and what the unit's private copy showed); printed
                                 instead of the access */

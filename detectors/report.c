@@ -172,6 +172,7 @@ void race_access_from_event(gr_race_access *a, const gr_event *ev, int lane) {
   a->kind = ev->access;
   a->atomic_op = ev->atomic_op;
   a->scope = ev->scope;
+  a->order = ev->order;
   a->strong = ev->is_volatile || ev->access == GR_ATOMIC;
 }
 
@@ -198,10 +199,22 @@ void pc_table_free(pc_table *t) {
   t->n = 0;
 }
 
+static const char *const order_name[] = {"relaxed", "acquire", "release", "acq_rel", "sc"};
+
+/* A volatile access is relaxed at system scope; other strong accesses name
+ * their order and scope (an __nv_atomic_* builtin). */
+static int is_volatile_kind(const gr_race_access *a) {
+  return a->kind != GR_ATOMIC && a->order == GR_ORDER_RELAXED && a->scope == GR_SCOPE_SYSTEM;
+}
+
 static void print_how(FILE *out, const gr_race_access *a) {
   if (a->role) fputs(a->role, out);
-  else if (a->kind == GR_ATOMIC) fprintf(out, "atomic %s (%s scope)", gr_atomic_op_name(a->atomic_op), gr_scope_name(a->scope));
-  else fprintf(out, "%s %s", a->strong ? "volatile" : "plain", gr_access_kind_name(a->kind));
+  else if (a->kind == GR_ATOMIC)
+    fprintf(out, "atomic %s%s%s (%s scope)", gr_atomic_op_name(a->atomic_op), a->order ? " " : "", a->order ? order_name[a->order] : "",
+            gr_scope_name(a->scope));
+  else if (!a->strong) fprintf(out, "plain %s", gr_access_kind_name(a->kind));
+  else if (is_volatile_kind(a)) fprintf(out, "volatile %s", gr_access_kind_name(a->kind));
+  else fprintf(out, "%s %s (%s scope)", order_name[a->order], gr_access_kind_name(a->kind), gr_scope_name(a->scope));
 }
 
 static void print_side(FILE *out, const char *label, const gr_race_access *a) {
@@ -243,7 +256,9 @@ static void json_side(FILE *out, const gr_race_access *a) {
   fprintf(out, ",\"kind\":\"%s\"", gr_access_kind_name(a->kind));
   if (a->role) { fputs(",\"role\":", out); json_str(out, a->role); }
   if (a->kind == GR_ATOMIC) fprintf(out, ",\"op\":\"%s\",\"scope\":\"%s\"", gr_atomic_op_name(a->atomic_op), gr_scope_name(a->scope));
+  else if (a->strong && !is_volatile_kind(a)) fprintf(out, ",\"op\":null,\"scope\":\"%s\"", gr_scope_name(a->scope));
   else fputs(",\"op\":null,\"scope\":null", out);
+  if (a->strong && a->order) fprintf(out, ",\"order\":\"%s\"", order_name[a->order]);
   fprintf(out, ",\"strong\":%s}", a->strong ? "true" : "false");
 }
 

@@ -209,6 +209,13 @@ static ax_ev *push(ax *a, ax_thread *t, int kind, const gr_event *ev) {
 
 static uint8_t scope_of(gr_scope s) { return s == GR_SCOPE_BLOCK ? SC_CTA : s == GR_SCOPE_DEVICE ? SC_GPU : SC_SYS; }
 
+/* The semantics of a read or a write with the access's order: an
+ * atom.acq_rel is an acquire read and a release write. */
+static uint8_t sem_of(gr_order o, int is_write) {
+  int acq = o == GR_ORDER_ACQUIRE || o == GR_ORDER_ACQ_REL, rel = o == GR_ORDER_RELEASE || o == GR_ORDER_ACQ_REL;
+  return is_write ? (rel ? SEM_REL : SEM_RLX) : (acq ? SEM_ACQ : SEM_RLX);
+}
+
 static void on_event(void *user, const gr_event *ev) {
   ax *a = user;
   if (a->failed) return;
@@ -244,7 +251,7 @@ static void on_event(void *user, const gr_event *ev) {
       e->addr = ev->addr[l];
       e->size = (uint8_t)ev->size;
       e->val = ev->value[l] & mask;
-      e->sem = SEM_RLX;
+      e->sem = sem_of(ev->order, ev->access == GR_STORE);
       if (ev->access == GR_ATOMIC) {
         e->scope = scope_of(ev->scope);
         if (!t->rmw_pending) { ax_fail(a, "an atomic without its result (engine bug)", "axiomatic", ev->line, ev->col); return; }
@@ -257,12 +264,12 @@ static void on_event(void *user, const gr_event *ev) {
           w->addr = e->addr;
           w->size = e->size;
           w->scope = e->scope;
-          w->sem = SEM_RLX;
+          w->sem = sem_of(ev->order, 1);
           w->val = t->rmw_val & mask;
           e->rmw = (int8_t)(t->cur.n - 1);
         }
       } else {
-        e->scope = ev->is_volatile ? SC_SYS : SC_THREAD;   /* volatile: relaxed at system scope */
+        e->scope = ev->is_volatile ? scope_of(ev->scope) : SC_THREAD;   /* volatile: relaxed at system scope */
       }
     }
     return;
@@ -274,7 +281,7 @@ static void on_event(void *user, const gr_event *ev) {
       ax_ev *e = push(a, t, EV_F, ev);
       if (!e) return;
       e->scope = scope_of(ev->scope);
-      e->sem = SEM_SC;   /* __threadfence*: membar, which is fence.sc */
+      e->sem = ev->order == GR_ORDER_ACQ_REL ? SEM_ACQREL : SEM_SC;   /* __threadfence*: membar, which is fence.sc */
     }
     return;
   case GR_EV_ARRIVE:

@@ -606,7 +606,8 @@ static void load_done(void *user, wm_lane *t, const wm_load *ld, uint64_t value)
     ev.access = GR_LOAD;
     ev.space = GR_SPACE_GLOBAL;
     ev.size = ld->size;
-    ev.is_volatile = ld->strong;
+    ev.is_volatile = ld->strong != 0;
+    ev.scope = ld->strong ? (gr_scope)(ld->strong - 1) : GR_SCOPE_BLOCK;
     ev.mask = 1u << l;
     ev.addr = addr;
     ev.value = val;
@@ -714,10 +715,15 @@ static void warp_step(launch *L, warp *w) {
     break;
   case OP_GADDR: { uint64_t v = L->mod->gaddr[in->imm]; LANES(m, d[l] = v); break; }
   case OP_LD: case OP_ST: {
-    int sk = in->flags & 0x7f, size = kir_sk_size[sk], is_ld = in->op == OP_LD, strong = (in->flags & MF_VOLATILE) != 0;
+    int sk = in->flags & 0x7f, size = kir_sk_size[sk], is_ld = in->op == OP_LD;
+    int scope = KIR_MF_SCOPE(in->flags), order = KIR_MF_ORDER(in->flags);
+    /* strong: 0 for a plain access, else 1 + its scope */
+    int strong = in->flags & MF_VOLATILE ? 1 + scope : 0;
     /* weak memory: an exhaustive run always defers a load (performing it
-     * is then a choice of its own); a sampled run defers some of them */
-    int defer = is_ld && L->mem && !L->ctx->supply && (L->ctx->explore || rng_below(&L->rng, 1024) < L->defer_odds);
+     * is then a choice of its own); a sampled run defers some of them.  An
+     * acquire load performs at once: nothing after it may pass it. */
+    int defer = is_ld && L->mem && !L->ctx->supply && order == MO_RELAXED &&
+                (L->ctx->explore || rng_below(&L->rng, 1024) < L->defer_odds);
     uint32_t mm = m, now = 0;
     while (mm) {
       int l = __builtin_ctz(mm), g2;
@@ -738,12 +744,16 @@ static void warp_step(launch *L, warp *w) {
             w->npend++;
             continue;
           }
+          if (order == MO_ACQUIRE) wm_acquire(L->mem, &w->wl[l], scope);
           v = wm_load_now(L->mem, &w->wl[l], addr, p, size, strong);
         } else v = mem_read(L, p, size);
         L->ev_val[l] = d[l] = sem_canon(sk, v);
       } else {
         L->ev_val[l] = B[l];
-        if (g2 && L->mem) wm_store(L->mem, &w->wl[l], addr, p, size, B[l], strong);
+        if (g2 && L->mem) {
+          if (order == MO_RELEASE) wm_release(L->mem, &w->wl[l], scope);
+          wm_store(L->mem, &w->wl[l], addr, p, size, B[l], strong);
+        }
         else mem_write(L, p, size, B[l]);
       }
       L->ev_addr[l] = addr;
@@ -755,7 +765,9 @@ static void warp_step(launch *L, warp *w) {
       ev.access = is_ld ? GR_LOAD : GR_STORE;
       ev.space = (gr_space)KIR_SPACE_OF(L->ev_addr[__builtin_ctz(now)]);
       ev.size = size;
-      ev.is_volatile = strong;
+      ev.is_volatile = strong != 0;
+      ev.scope = strong ? (gr_scope)scope : GR_SCOPE_BLOCK;
+      ev.order = (gr_order)order;
       ev.mask = now;
       ev.addr = L->ev_addr;
       ev.value = L->ev_val;
@@ -764,7 +776,8 @@ static void warp_step(launch *L, warp *w) {
     break;
   }
   case OP_ATOM: {
-    int sk = in->flags & 0x7f, size = kir_sk_size[sk], kind = in->flags >> 8 & 0xf, scope = in->flags >> 12 & 3;
+    int sk = in->flags & 0x7f, size = kir_sk_size[sk], kind = in->flags >> 8 & 0xf;
+    int scope = KIR_MF_SCOPE(in->flags), order = KIR_MF_ORDER(in->flags);
     uint32_t mm = m, done = 0;
     while (mm) {  /* lanes of one warp instruction serialise in lane order */
       int l = __builtin_ctz(mm), g2;
@@ -786,7 +799,7 @@ static void warp_step(launch *L, warp *w) {
       uint64_t old;
       if (g2 && L->mem) {
         atom_args u = {kind, sk, B[l], C ? C[l] : 0};
-        old = sem_canon(sk, wm_atomic(L->mem, &w->wl[l], A[l], p, size, scope, atom_cb, &u));
+        old = sem_canon(sk, wm_atomic(L->mem, &w->wl[l], A[l], p, size, scope, order, atom_cb, &u));
       } else {
         old = sem_canon(sk, mem_read(L, p, size));
         mem_write(L, p, size, atom_apply(kind, sk, old, B[l], C ? C[l] : 0));
@@ -807,6 +820,7 @@ static void warp_step(launch *L, warp *w) {
       ev.is_volatile = 1;
       ev.atomic_op = kind;
       ev.scope = (gr_scope)scope;
+      ev.order = (gr_order)order;
       ev.mask = m;
       ev.addr = L->ev_addr;
       ev.value = L->ev_val;
@@ -817,11 +831,12 @@ static void warp_step(launch *L, warp *w) {
     break;
   }
   case OP_FENCE:
-    if (L->mem) LANES(m, wm_fence(L->mem, &w->wl[l], (int)in->imm));
+    if (L->mem) LANES(m, wm_fence(L->mem, &w->wl[l], (int)in->imm, in->flags));
     if (L->ctx->nobs) {
       gr_event ev;
       ev_init(L, &ev, GR_EV_FENCE, w, pc);
       ev.scope = (gr_scope)in->imm;
+      ev.order = in->flags == FENCE_ACQ_REL ? GR_ORDER_ACQ_REL : GR_ORDER_SC;
       ev.mask = m;
       deliver(L, &ev);
     }

@@ -377,7 +377,7 @@ static void to_rvalue(P *p, expr *e, srcpos pos) {
     {
       int r = reg_new(p, pos);
       kir_sk sk = e->ty->k == TY_PTR ? SK_PTR : e->ty->sk;
-      emit(p, OP_LD, r, e->reg, -1, -1, e->off, sk | (e->ty->vol ? MF_VOLATILE : 0), pos);
+      emit(p, OP_LD, r, e->reg, -1, -1, e->off, KIR_MF_ACCESS(sk, e->ty->vol), pos);
       *e = e_reg(unqual(p, e->ty), r);
     }
     return;
@@ -520,6 +520,20 @@ static type *parse_declarator(P *p, type *base, const char **name, srcpos *npos,
 static void parse_struct_body(P *p, sdef *s);
 static expr parse_assign(P *p);
 static expr parse_cond(P *p);
+
+enum { NV_RELAXED, NV_CONSUME, NV_ACQUIRE, NV_RELEASE, NV_ACQ_REL, NV_SEQ_CST };
+enum { NV_SCOPE_THREAD, NV_SCOPE_BLOCK, NV_SCOPE_CLUSTER, NV_SCOPE_DEVICE, NV_SCOPE_SYSTEM };
+
+static int nv_constant(const char *name, int64_t *v) {
+  static const char *const orders[] = {"RELAXED", "CONSUME", "ACQUIRE", "RELEASE", "ACQ_REL", "SEQ_CST"};
+  static const char *const scopes[] = {"THREAD", "BLOCK", "CLUSTER", "DEVICE", "SYSTEM"};
+  if (!strncmp(name, "__NV_ATOMIC_", 12)) {
+    for (int k = 0; k < 6; k++) if (!strcmp(name + 12, orders[k])) { *v = k; return 1; }
+  } else if (!strncmp(name, "__NV_THREAD_SCOPE_", 18)) {
+    for (int k = 0; k < 5; k++) if (!strcmp(name + 18, scopes[k])) { *v = k; return 1; }
+  }
+  return 0;
+}
 
 static int64_t const_int(P *p, expr e, srcpos pos, const char *what) {
   if (e.k != E_CONST || !is_int(e.ty)) fail(p, pos, "%s must be an integer constant expression", what);
@@ -929,6 +943,11 @@ static expr parse_primary(P *p) {
       return e_reg(sk_type(SK_U32), r);
     }
   }
+  int64_t nvc;
+  if (nv_constant(name, &nvc) && !lookup(p, name)) {
+    next(p);
+    return e_const(sk_type(SK_I32), (uint64_t)nvc);
+  }
   if (!strcmp(name, "warpSize") && !lookup(p, name)) {
     next(p);
     int r = reg_new(p, pos);
@@ -1210,8 +1229,8 @@ static void store(P *p, expr *lv, expr v, srcpos pos) {
     kir_sk sk = step == 8 ? SK_U64 : step == 4 ? SK_U32 : step == 2 ? SK_U16 : SK_U8;
     for (uint64_t o = 0; o < size; o += step) {
       int t = reg_new(p, pos);
-      emit(p, OP_LD, t, v.reg, -1, -1, v.off + (int64_t)o, sk | (v.ty->vol ? MF_VOLATILE : 0), pos);
-      emit(p, OP_ST, -1, lv->reg, t, -1, lv->off + (int64_t)o, sk | (lv->ty->vol ? MF_VOLATILE : 0), pos);
+      emit(p, OP_LD, t, v.reg, -1, -1, v.off + (int64_t)o, KIR_MF_ACCESS(sk, v.ty->vol), pos);
+      emit(p, OP_ST, -1, lv->reg, t, -1, lv->off + (int64_t)o, KIR_MF_ACCESS(sk, lv->ty->vol), pos);
     }
     return;
   }
@@ -1219,7 +1238,7 @@ static void store(P *p, expr *lv, expr v, srcpos pos) {
   if (lv->k == E_VAR) { if (r != lv->reg) emit(p, OP_MOV, lv->reg, r, -1, -1, 0, 0, pos); }
   else {
     kir_sk sk = lv->ty->k == TY_PTR ? SK_PTR : lv->ty->sk;
-    emit(p, OP_ST, -1, lv->reg, r, -1, lv->off, sk | (lv->ty->vol ? MF_VOLATILE : 0), pos);
+    emit(p, OP_ST, -1, lv->reg, r, -1, lv->off, KIR_MF_ACCESS(sk, lv->ty->vol), pos);
   }
 }
 
@@ -1466,6 +1485,168 @@ static int atomic_sk_ok(int kind, kir_sk sk) {
   }
 }
 
+/* CUDA's scoped atomic builtins (CUDA 12.8 and later), the C spelling of
+ * PTX's memory orders and scopes: __nv_atomic_load_n(p, order, scope) and
+ * the rest.  Each becomes what nvcc emits for it (checked against nvcc
+ * 13.0 for sm_90): thread scope is cta; consume is acquire; a seq_cst
+ * access is fence.sc then the acquire (load, read-modify-write) or relaxed
+ * (store) access; a fence is fence.acq_rel for acq_rel and fence.sc for
+ * every other order.  The order and scope must be integer constants. */
+static int nv_scope(P *p, expr e, srcpos pos, const char *name) {
+  int64_t v = const_int(p, e, pos, "the scope of an __nv_atomic builtin");
+  switch (v) {
+  case NV_SCOPE_THREAD: case NV_SCOPE_BLOCK: return SCOPE_BLOCK;
+  case NV_SCOPE_DEVICE: return SCOPE_DEVICE;
+  case NV_SCOPE_SYSTEM: return SCOPE_SYSTEM;
+  case NV_SCOPE_CLUSTER: fail(p, pos, "'%s': cluster scope is not modelled (gpurace has no thread block clusters)", name);
+  default: fail(p, pos, "'%s': %lld is not a thread scope (__NV_THREAD_SCOPE_*)", name, (long long)v);
+  }
+  return SCOPE_SYSTEM;
+}
+
+/* The memory order argument: 'l' a load, 's' a store, 'r' a read-modify-write. */
+static int nv_order(P *p, expr e, srcpos pos, const char *name, int what) {
+  int64_t v = const_int(p, e, pos, "the memory order of an __nv_atomic builtin");
+  if (v < NV_RELAXED || v > NV_SEQ_CST) fail(p, pos, "'%s': %lld is not a memory order (__NV_ATOMIC_*)", name, (long long)v);
+  if (what == 'l' && (v == NV_RELEASE || v == NV_ACQ_REL)) fail(p, pos, "'%s': an atomic load's memory order cannot be release or acq_rel", name);
+  if (what == 's' && (v == NV_CONSUME || v == NV_ACQUIRE || v == NV_ACQ_REL))
+    fail(p, pos, "'%s': an atomic store's memory order cannot be consume, acquire or acq_rel", name);
+  return (int)v;
+}
+
+/* The KIR order of an access with C order o (seq_cst: after its fence). */
+static int nv_kir_order(int o, int what) {
+  switch (o) {
+  case NV_CONSUME: case NV_ACQUIRE: return MO_ACQUIRE;
+  case NV_RELEASE: return MO_RELEASE;
+  case NV_ACQ_REL: return MO_ACQ_REL;
+  case NV_SEQ_CST: return what == 's' ? MO_RELAXED : MO_ACQUIRE;
+  default: return MO_RELAXED;
+  }
+}
+
+/* The pointed-to kind of an __nv_atomic builtin's first argument. */
+static kir_sk nv_target(P *p, expr *a, srcpos pos, const char *name) {
+  to_rvalue(p, a, pos);
+  if (a->ty->k != TY_PTR || (a->ty->base->k != TY_SCALAR && a->ty->base->k != TY_PTR))
+    fail(p, pos, "first argument of '%s' must be a pointer to an integer, floating or pointer type", name);
+  kir_sk sk = a->ty->base->k == TY_PTR ? SK_PTR : a->ty->base->sk;
+  if (kir_sk_size[sk] != 4 && kir_sk_size[sk] != 8) fail(p, pos, "'%s' on a %d-byte type: gpurace models 4- and 8-byte atomics", name, kir_sk_size[sk]);
+  return sk;
+}
+
+static void nv_sc_fence(P *p, int o, int scope, srcpos pos) {
+  if (o == NV_SEQ_CST) emit(p, OP_FENCE, -1, -1, -1, -1, scope, FENCE_SC, pos);
+}
+
+static int nv_atomic_call(P *p, const char *name, srcpos pos, expr *res) {
+  static const struct { const char *n; int kind, fetch; } rmws[] = {
+    {"fetch_add", AT_ADD, 1}, {"fetch_sub", AT_SUB, 1}, {"fetch_and", AT_AND, 1}, {"fetch_or", AT_OR, 1},
+    {"fetch_xor", AT_XOR, 1}, {"fetch_min", AT_MIN, 1}, {"fetch_max", AT_MAX, 1},
+    {"add", AT_ADD, 0}, {"sub", AT_SUB, 0}, {"and", AT_AND, 0}, {"or", AT_OR, 0}, {"xor", AT_XOR, 0},
+    {"min", AT_MIN, 0}, {"max", AT_MAX, 0}, {"exchange_n", AT_EXCH, 1}};
+  static const struct { const char *n; int args; } forms[] = {
+    {"load_n", 3}, {"load", 4}, {"store_n", 4}, {"store", 4}, {"exchange", 5}, {"compare_exchange_n", 7},
+    {"compare_exchange", 7}, {"thread_fence", 2}};
+  const char *op = name + 12;
+  int nargs = -1, rmw = -1;
+  for (size_t k = 0; k < sizeof rmws / sizeof rmws[0]; k++) if (!strcmp(op, rmws[k].n)) { rmw = (int)k; nargs = 4; }
+  for (size_t k = 0; k < sizeof forms / sizeof forms[0]; k++) if (!strcmp(op, forms[k].n)) nargs = forms[k].args;
+  if (nargs < 0) return 0;
+  expr a[7];
+  int n = 0;
+  expect(p, "(");
+  if (!is(p, ")")) do {
+    if (n == 7) fail(p, here(p), "too many arguments to '%s'", name);
+    a[n++] = arg_expr(p);
+  } while (accept(p, ","));
+  expect(p, ")");
+  if (n != nargs) fail(p, pos, "'%s' takes %d arguments, %d given", name, nargs, n);
+  expr v = {E_VOID, &ty_void, -1, 0, 0};
+  *res = v;
+  if (!strcmp(op, "thread_fence")) {
+    int o = nv_order(p, a[0], pos, name, 'f'), scope = nv_scope(p, a[1], pos, name);
+    emit(p, OP_FENCE, -1, -1, -1, -1, scope, o == NV_ACQ_REL ? FENCE_ACQ_REL : FENCE_SC, pos);
+    return 1;
+  }
+  kir_sk sk = nv_target(p, &a[0], pos, name);
+  type *ty = a[0].ty->base;
+  int addr = to_reg(p, &a[0], pos);
+  int scope = nv_scope(p, a[n - 1], pos, name);
+  if (!strcmp(op, "load_n") || !strcmp(op, "load")) {
+    int o = nv_order(p, a[n - 2], pos, name, 'l'), d = reg_new(p, pos);
+    nv_sc_fence(p, o, scope, pos);
+    emit(p, OP_LD, d, addr, -1, -1, 0, KIR_MF_STRONG(sk, scope, nv_kir_order(o, 'l')), pos);
+    expr val = e_reg(ty, d);
+    if (n == 3) { *res = val; return 1; }
+    expr lv = deref(p, a[1], pos);
+    check_lvalue(p, &lv, pos, "the result of '__nv_atomic_load'");
+    cast(p, &val, lv.ty, pos);
+    store(p, &lv, val, pos);
+    return 1;
+  }
+  if (!strcmp(op, "store_n") || !strcmp(op, "store")) {
+    int o = nv_order(p, a[2], pos, name, 's');
+    expr val = !strcmp(op, "store") ? deref(p, a[1], pos) : a[1];
+    cast(p, &val, ty, pos);
+    int r = to_reg(p, &val, pos);
+    nv_sc_fence(p, o, scope, pos);
+    emit(p, OP_ST, -1, addr, r, -1, 0, KIR_MF_STRONG(sk, scope, nv_kir_order(o, 's')), pos);
+    return 1;
+  }
+  if (!strcmp(op, "compare_exchange_n") || !strcmp(op, "compare_exchange")) {
+    int ok_o = nv_order(p, a[4], pos, name, 'r'), fail_o = nv_order(p, a[5], pos, name, 'l');
+    int order = nv_kir_order(ok_o, 'r');
+    /* one atom.cas carries both orders: a failure order that acquires makes it acquire */
+    if (nv_kir_order(fail_o, 'l') == MO_ACQUIRE && (order == MO_RELAXED || order == MO_RELEASE)) order = order == MO_RELAXED ? MO_ACQUIRE : MO_ACQ_REL;
+    if (!atomic_sk_ok(AT_CAS, sk) && sk != SK_F32 && sk != SK_F64 && sk != SK_PTR) fail(p, pos, "no '%s' for '%s'", name, kir_sk_name[sk]);
+    expr ex = deref(p, a[1], pos);
+    check_lvalue(p, &ex, pos, "the expected value of a compare-and-exchange");
+    expr cmp = ex, des = !strcmp(op, "compare_exchange") ? deref(p, a[2], pos) : a[2];
+    cast(p, &cmp, ty, pos);
+    cast(p, &des, ty, pos);
+    int cr = to_reg(p, &cmp, pos), dr = to_reg(p, &des, pos);
+    truth(p, &a[3], pos);   /* weak: evaluated; a strong exchange is a valid weak one */
+    nv_sc_fence(p, ok_o, scope, pos);
+    int old = reg_new(p, pos), ok = reg_new(p, pos);
+    emit(p, OP_ATOM, old, addr, cr, dr, 0, sk | AT_CAS << 8 | scope << MF_SCOPE_SHIFT | order << MF_ORDER_SHIFT, pos);
+    emit(p, OP_EQ_U64, ok, old, cr, -1, 0, 0, pos);
+    /* on failure the value seen goes to *expected, as in C11 */
+    int done = label_new(p);
+    branch(p, OP_BRT, ok, done, pos);
+    expr ov = e_reg(ty, old);
+    cast(p, &ov, ex.ty, pos);
+    store(p, &ex, ov, pos);
+    label_here(p, done);
+    *res = e_reg(sk_type(SK_BOOL), ok);
+    return 1;
+  }
+  if (!strcmp(op, "exchange")) {
+    int o = nv_order(p, a[3], pos, name, 'r');
+    expr val = deref(p, a[1], pos);
+    cast(p, &val, ty, pos);
+    int r = to_reg(p, &val, pos), d = reg_new(p, pos);
+    nv_sc_fence(p, o, scope, pos);
+    emit(p, OP_ATOM, d, addr, r, -1, 0, sk | AT_EXCH << 8 | scope << MF_SCOPE_SHIFT | nv_kir_order(o, 'r') << MF_ORDER_SHIFT, pos);
+    expr lv = deref(p, a[2], pos);
+    check_lvalue(p, &lv, pos, "the result of '__nv_atomic_exchange'");
+    expr ov = e_reg(ty, d);
+    cast(p, &ov, lv.ty, pos);
+    store(p, &lv, ov, pos);
+    return 1;
+  }
+  int kind = rmws[rmw].kind;
+  if (kind != AT_EXCH && !atomic_sk_ok(kind, sk)) fail(p, pos, "no '%s' for '%s'", name, kir_sk_name[sk]);
+  int o = nv_order(p, a[2], pos, name, 'r');
+  expr val = a[1];
+  cast(p, &val, ty, pos);
+  int r = to_reg(p, &val, pos), d = reg_new(p, pos);
+  nv_sc_fence(p, o, scope, pos);
+  emit(p, OP_ATOM, d, addr, r, -1, 0, sk | kind << 8 | scope << MF_SCOPE_SHIFT | nv_kir_order(o, 'r') << MF_ORDER_SHIFT, pos);
+  if (rmws[rmw].fetch) *res = e_reg(ty, d);
+  return 1;
+}
+
 static int builtin_call(P *p, const char *name, srcpos pos, expr *res) {
   expr a[4];
   int n = 0;
@@ -1473,6 +1654,7 @@ static int builtin_call(P *p, const char *name, srcpos pos, expr *res) {
     if (n != (k)) fail(p, pos, "'%s' takes %d argument%s, %d given", name, (k), (k) == 1 ? "" : "s", n); } while (0)
   expr v = {E_VOID, &ty_void, -1, 0, 0};
   *res = v;
+  if (!strncmp(name, "__nv_atomic_", 12)) return nv_atomic_call(p, name, pos, res);
   if (!strcmp(name, "__syncthreads")) { ARGS(0); emit(p, OP_BAR, -1, -1, -1, -1, BAR_SYNC, 0, pos); return 1; }
   if (!strcmp(name, "__syncthreads_count") || !strcmp(name, "__syncthreads_and") || !strcmp(name, "__syncthreads_or")) {
     ARGS(1);
@@ -1501,10 +1683,10 @@ static int builtin_call(P *p, const char *name, srcpos pos, expr *res) {
     branch(p, OP_BRF, c, done, pos);
     if (!is_set) {
       emit(p, OP_PADD, q, src, i, -1, 0, 0, pos);
-      emit(p, OP_LD, v, q, -1, -1, 0, SK_U8 | (a[1].ty->base->vol ? MF_VOLATILE : 0), pos);
+      emit(p, OP_LD, v, q, -1, -1, 0, KIR_MF_ACCESS(SK_U8, a[1].ty->base->vol), pos);
     }
     emit(p, OP_PADD, q, dst, i, -1, 0, 0, pos);
-    emit(p, OP_ST, -1, q, is_set ? src : v, -1, 0, SK_U8 | (a[0].ty->base->vol ? MF_VOLATILE : 0), pos);
+    emit(p, OP_ST, -1, q, is_set ? src : v, -1, 0, KIR_MF_ACCESS(SK_U8, a[0].ty->base->vol), pos);
     emit(p, OP_ADD_U64, i, i, one, -1, 0, 0, pos);
     jump(p, top, pos);
     label_here(p, done);

@@ -167,6 +167,10 @@ typedef enum {
 typedef enum { GR_LOAD, GR_STORE, GR_ATOMIC } gr_access_kind;
 typedef enum { GR_SPACE_GLOBAL = 1, GR_SPACE_SHARED = 2, GR_SPACE_LOCAL = 3 } gr_space;
 typedef enum { GR_SCOPE_BLOCK, GR_SCOPE_DEVICE, GR_SCOPE_SYSTEM } gr_scope;
+/* The memory order of an access (PTX .relaxed, .acquire, .release,
+ * .acq_rel: plain and volatile accesses are relaxed) or a fence (fence.sc
+ * or fence.acq_rel; the __threadfence family is fence.sc). */
+typedef enum { GR_ORDER_RELAXED, GR_ORDER_ACQUIRE, GR_ORDER_RELEASE, GR_ORDER_ACQ_REL, GR_ORDER_SC } gr_order;
 
 typedef struct {
   gr_event_kind kind;
@@ -182,9 +186,10 @@ typedef struct {
   gr_access_kind access;
   gr_space space;
   int size;                    /* bytes per lane */
-  int is_volatile;
+  int is_volatile;             /* a strong access: volatile, atomic, or __nv_atomic_* (PTX .relaxed and stronger) */
   int atomic_op;               /* for GR_ATOMIC: 0 add, 1 sub, 2 exch, 3 min, 4 max, 5 inc, 6 dec, 7 cas, 8 and, 9 or, 10 xor */
-  gr_scope scope;              /* atomics and fences */
+  gr_scope scope;              /* strong accesses (volatile: system) and fences */
+  gr_order order;              /* accesses (relaxed unless __nv_atomic_* says otherwise) and fences (SC or ACQ_REL) */
   const uint64_t *addr;        /* [32] per lane, valid where mask has the lane */
   const uint64_t *value;       /* [32] value loaded, stored, or (atomics) the old value */
   const uint64_t *operand;     /* atomics [32]: the operand (exch: new value; cas: compare value) */

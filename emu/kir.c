@@ -6,6 +6,7 @@
 const char *const kir_sk_name[SK_COUNT] = {"bool", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f32", "f64", "ptr"};
 const int kir_sk_size[SK_COUNT] = {1, 1, 1, 2, 2, 4, 4, 8, 8, 4, 8, 8};
 const char *const kir_scope_name[3] = {"block", "device", "system"};
+const char *const kir_order_name[4] = {"relaxed", "acquire", "release", "acq_rel"};
 const char *const kir_atom_name[AT_COUNT] = {"add", "sub", "exch", "min", "max", "inc", "dec", "cas", "and", "or", "xor"};
 const char *const kir_math_name[MATH_COUNT] = {
 #define M(n) #n,
@@ -38,6 +39,16 @@ const kir_func *kir_find(const kir_module *m, const char *name) {
   return NULL;
 }
 
+/* ".volatile" (relaxed at system scope), ".relaxed.block", ".acquire.device",
+ * or nothing for a plain access. */
+static const char *access_sem(char *buf, unsigned flags) {
+  int scope = KIR_MF_SCOPE(flags), order = KIR_MF_ORDER(flags);
+  if (!(flags & MF_VOLATILE)) return "";
+  if (scope == SCOPE_SYSTEM && order == MO_RELAXED) return ".volatile";
+  snprintf(buf, 40, ".%s.%s", kir_order_name[order], kir_scope_name[scope]);
+  return buf;
+}
+
 void kir_print_func(FILE *out, const kir_func *f) {
   fprintf(out, ".kernel %s  ; %d registers, %u bytes local per thread\n", f->name, f->nregs, f->frame);
   for (int k = 0; k < f->nparams; k++)
@@ -48,7 +59,7 @@ void kir_print_func(FILE *out, const kir_func *f) {
     char name[32];
     lower(name, op_base_name(in->op));
     fprintf(out, "%5d  ", i);
-    char buf[128];
+    char buf[160], sem[40];
     switch (in->op) {
     case OP_CONST: snprintf(buf, sizeof buf, "const  r%d, 0x%llx", in->dst, (unsigned long long)in->imm); break;
     case OP_MOV: snprintf(buf, sizeof buf, "mov    r%d, r%d", in->dst, in->a); break;
@@ -59,14 +70,16 @@ void kir_print_func(FILE *out, const kir_func *f) {
       else snprintf(buf, sizeof buf, "param  r%d, %lld", in->dst, (long long)in->imm);
       break;
     case OP_GADDR: snprintf(buf, sizeof buf, "gaddr  r%d, @%lld", in->dst, (long long)in->imm); break;
-    case OP_LD: snprintf(buf, sizeof buf, "ld%s.%s r%d, [r%d%+lld]", in->flags & MF_VOLATILE ? ".volatile" : "", kir_sk_name[in->flags & 0x7f], in->dst, in->a, (long long)in->imm); break;
-    case OP_ST: snprintf(buf, sizeof buf, "st%s.%s [r%d%+lld], r%d", in->flags & MF_VOLATILE ? ".volatile" : "", kir_sk_name[in->flags & 0x7f], in->a, (long long)in->imm, in->b); break;
+    case OP_LD: snprintf(buf, sizeof buf, "ld%s.%s r%d, [r%d%+lld]", access_sem(sem, in->flags), kir_sk_name[in->flags & 0x7f], in->dst, in->a, (long long)in->imm); break;
+    case OP_ST: snprintf(buf, sizeof buf, "st%s.%s [r%d%+lld], r%d", access_sem(sem, in->flags), kir_sk_name[in->flags & 0x7f], in->a, (long long)in->imm, in->b); break;
     case OP_ATOM:
-      snprintf(buf, sizeof buf, "atom.%s.%s.%s r%d, [r%d], r%d%s", kir_atom_name[(in->flags >> 8) & 0xf], kir_scope_name[(in->flags >> 12) & 3],
+      snprintf(buf, sizeof buf, "atom.%s%s%s.%s.%s r%d, [r%d], r%d%s", kir_atom_name[(in->flags >> 8) & 0xf],
+               KIR_MF_ORDER(in->flags) ? "." : "", KIR_MF_ORDER(in->flags) ? kir_order_name[KIR_MF_ORDER(in->flags)] : "",
+               kir_scope_name[KIR_MF_SCOPE(in->flags)],
                kir_sk_name[in->flags & 0x7f], in->dst, in->a, in->b, in->c >= 0 ? ", r?" : "");
       if (in->c >= 0) { char *q = strstr(buf, "r?"); snprintf(q, sizeof buf - (size_t)(q - buf), "r%d", in->c); }
       break;
-    case OP_FENCE: snprintf(buf, sizeof buf, "fence.%s", kir_scope_name[in->imm]); break;
+    case OP_FENCE: snprintf(buf, sizeof buf, "fence%s.%s", in->flags == FENCE_ACQ_REL ? ".acq_rel" : "", kir_scope_name[in->imm]); break;
     case OP_BAR:
       if (in->imm == BAR_SYNC) snprintf(buf, sizeof buf, "bar.sync");
       else snprintf(buf, sizeof buf, "bar.red.%s r%d, r%d", in->imm == BAR_COUNT ? "popc" : in->imm == BAR_AND ? "and" : "or", in->dst, in->a);

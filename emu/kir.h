@@ -38,10 +38,10 @@ typedef enum {
   OP_SREG,     /* dst <- special register imm (SR_*) */
   OP_PARAM,    /* dst <- kernel parameter imm; a struct parameter is copied to [a] instead (dst -1) */
   OP_GADDR,    /* dst <- address of module global imm */
-  OP_LD,       /* dst <- [a + imm]; flags: sk | MF_VOLATILE */
-  OP_ST,       /* [a + imm] <- b; flags: sk | MF_VOLATILE */
-  OP_ATOM,     /* dst <- atomic op on [a] with b (and c for CAS); flags: sk | AT_* << 8 | scope << 12 */
-  OP_FENCE,    /* imm = scope */
+  OP_LD,       /* dst <- [a + imm]; flags: sk | MF_VOLATILE (strong) | scope << 12 | order << 14 */
+  OP_ST,       /* [a + imm] <- b; flags as OP_LD */
+  OP_ATOM,     /* dst <- atomic op on [a] with b (and c for CAS); flags: sk | AT_* << 8 | scope << 12 | order << 14 */
+  OP_FENCE,    /* imm = scope; flags = FENCE_SC or FENCE_ACQ_REL */
   OP_BAR,      /* __syncthreads; imm = BAR_*: with a reduction, dst <- it over predicate a of the block's threads */
   OP_SYNCWARP, /* a = mask register */
   OP_VOTE,     /* dst <- vote imm (VOTE_*) over predicate a with member mask b */
@@ -59,7 +59,7 @@ typedef enum {
 } kir_op;
 
 #define KIR_VT_OF(op) ((kir_vt)((op) % VT_COUNT))
-#define MF_VOLATILE 0x80   /* in the low byte of flags with the sk */
+#define MF_VOLATILE 0x80   /* in the low byte of flags with the sk: a strong access */
 #define KIR_CONST_DYNSHARED 1  /* OP_CONST flag: the base of dynamic shared memory, set at the end of compilation */
 
 typedef enum { SR_TID_X, SR_TID_Y, SR_TID_Z, SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z,
@@ -68,6 +68,21 @@ typedef enum { SR_TID_X, SR_TID_Y, SR_TID_Z, SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z,
 
 typedef enum { SCOPE_BLOCK, SCOPE_DEVICE, SCOPE_SYSTEM } kir_scope;
 extern const char *const kir_scope_name[3];
+
+/* The memory order of a strong access (PTX .relaxed, .acquire, .release,
+ * .acq_rel) and the kind of a fence (fence.sc, fence.acq_rel).  A volatile
+ * access is relaxed at system scope; a plain one has neither. */
+typedef enum { MO_RELAXED, MO_ACQUIRE, MO_RELEASE, MO_ACQ_REL } kir_order;
+extern const char *const kir_order_name[4];
+typedef enum { FENCE_SC, FENCE_ACQ_REL } kir_fence;
+#define MF_SCOPE_SHIFT 12
+#define MF_ORDER_SHIFT 14
+#define KIR_MF_SCOPE(flags) ((int)((flags) >> MF_SCOPE_SHIFT & 3))
+#define KIR_MF_ORDER(flags) ((int)((flags) >> MF_ORDER_SHIFT & 3))
+/* The flags of a strong load or store of kind sk. */
+#define KIR_MF_STRONG(sk, scope, order) ((sk) | MF_VOLATILE | (scope) << MF_SCOPE_SHIFT | (order) << MF_ORDER_SHIFT)
+/* The flags of a load or store of kind sk through a (non-)volatile lvalue. */
+#define KIR_MF_ACCESS(sk, vol) ((vol) ? KIR_MF_STRONG(sk, SCOPE_SYSTEM, MO_RELAXED) : (sk))
 
 typedef enum { AT_ADD, AT_SUB, AT_EXCH, AT_MIN, AT_MAX, AT_INC, AT_DEC, AT_CAS, AT_AND, AT_OR, AT_XOR, AT_COUNT } kir_atom;
 extern const char *const kir_atom_name[AT_COUNT];

@@ -65,6 +65,7 @@ void wm_free(wm *m) {
 
 void wm_lane_init(wm_lane *t, int sm, int block, void *owner, int lane) {
   t->nsb = t->nld = 0;
+  t->relpend = 0;
   t->apos = -1;
   t->sm = sm;
   t->block = block;
@@ -149,9 +150,20 @@ static void smq_drain(wm *m, int s, int i) {
 static void smq_push(wm *m, int s, const wm_write *e) {
   smstate *S = &m->sm[s];
   if (S->n == SMQ_CAP) smq_drain(m, s, 0);
-  S->q[S->n++] = *e;
+  S->q[S->n] = *e;
+  S->q[S->n++].rel = 0;
   ++*m->h.write_epoch;
   sm_update(m, s);
+}
+
+static void smq_drain_all(wm *m, int s) { while (m->sm[s].n) smq_drain(m, s, 0); }
+
+/* What a release of scope `scope` waits for once the thread's older
+ * stores have left its buffer: at device scope and wider, everything its
+ * SM has seen reaches L2 first (cumulativity); at block scope the SM's
+ * view already is the block's. */
+static void release_complete(wm *m, wm_lane *t, int scope) {
+  if (scope != SCOPE_BLOCK) smq_drain_all(m, t->sm);
 }
 
 static void sb_drain(wm *m, wm_lane *t, int i) {
@@ -159,7 +171,33 @@ static void sb_drain(wm *m, wm_lane *t, int i) {
   memmove(&t->sb[i], &t->sb[i + 1], (size_t)(t->nsb - i - 1) * sizeof(wm_write));
   t->nsb--;
   smq_push(m, t->sm, &e);
+  /* the writes older than a release fence have all left: the release
+   * completes before any younger write may leave */
+  if (t->nsb && t->sb[0].rel) {
+    release_complete(m, t, t->sb[0].rel - 1);
+    t->sb[0].rel = 0;
+  }
   lane_update(m, t);
+}
+
+static int sb_marked(const wm_lane *t) {
+  for (int i = 0; i < t->nsb; i++) if (t->sb[i].rel) return 1;
+  return 0;
+}
+
+/* A strong write or an atomic of the thread: the release fences before it
+ * now form release patterns, with which a later acquire may synchronise. */
+static void arm_marks(wm_lane *t) {
+  for (int i = 0; i < t->nld; i++) t->ld[i].xwait = 0;
+}
+
+/* Before a strong write or an atomic: the release fences before it
+ * complete (a release pattern: fence, then a strong write). */
+static void release_enforce(wm *m, wm_lane *t) {
+  if (!t->relpend && !sb_marked(t)) return;
+  while (t->nsb) sb_drain(m, t, 0);
+  if (t->relpend) release_complete(m, t, t->relpend - 1);
+  t->relpend = 0;
 }
 
 /* Drains, oldest first, everything up to the newest entry overlapping
@@ -267,7 +305,7 @@ void wm_load_defer(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int s
   if (t->nld == WM_LD_CAP) perform(m, t, 0);
   wm_load *l = &t->ld[t->nld++];
   l->addr = addr; l->p = p; l->size = (uint8_t)size; l->strong = (uint8_t)strong; l->sk = (uint8_t)sk;
-  l->reg = reg; l->pc = pc; l->xs = 0;
+  l->reg = reg; l->pc = pc; l->xs = l->xwait = 0;
   lane_update(m, t);
 }
 
@@ -275,9 +313,11 @@ void wm_store(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, uint64_t v
   if (m->h.supply) return;
   perform_overlapping(m, t, addr, size, 1);
   wm_write e;
-  e.addr = addr; e.p = p; e.size = (uint8_t)size;
+  e.addr = addr; e.p = p; e.size = (uint8_t)size; e.rel = 0;
   to_bytes(e.b, v, size);
   if (strong) {
+    release_enforce(m, t);
+    arm_marks(t);
     /* a relaxed strong store is performed at its SM at once (the warp's
      * other lanes see it at the next instruction, which warp-synchronous
      * code written for lockstep relies on), but it may wait there before
@@ -286,6 +326,14 @@ void wm_store(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, uint64_t v
     sb_drain_upto(m, t, addr, size);
     smq_push(m, t->sm, &e);
     return;
+  }
+  if (t->relpend) {
+    /* a release fence since the last store: this store and every later
+     * one wait in the buffer until the older ones have left (SB with
+     * fence.acq_rel stays reachable: the fence itself waits for nothing) */
+    if (t->nsb) e.rel = (uint8_t)t->relpend;
+    else release_complete(m, t, t->relpend - 1);
+    t->relpend = 0;
   }
   if (t->nsb == WM_SB_CAP) sb_drain(m, t, 0);
   t->sb[t->nsb++] = e;
@@ -300,7 +348,10 @@ static void l1_drop(smstate *S, uint64_t addr) {
   if (L) L->epoch = 0;
 }
 
-uint64_t wm_atomic(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int scope,
+static uint64_t atomic_at(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int scope,
+                          uint64_t (*apply)(void *u, uint64_t old, int *store), void *u);
+
+uint64_t wm_atomic(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int scope, int order,
                    uint64_t (*apply)(void *u, uint64_t old, int *store), void *u) {
   if (m->h.supply) {
     uint64_t old = m->h.supply(m->h.user, t, addr, size);
@@ -309,6 +360,15 @@ uint64_t wm_atomic(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int s
     m->h.rmw_result(m->h.user, t, nv, store);
     return old;
   }
+  if (order == MO_RELEASE || order == MO_ACQ_REL) wm_release(m, t, scope);
+  if (order == MO_ACQUIRE || order == MO_ACQ_REL) wm_acquire(m, t, scope);
+  return atomic_at(m, t, addr, p, size, scope, apply, u);
+}
+
+static uint64_t atomic_at(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int scope,
+                          uint64_t (*apply)(void *u, uint64_t old, int *store), void *u) {
+  release_enforce(m, t);
+  arm_marks(t);
   perform_overlapping(m, t, addr, size, 1);
   sb_drain_upto(m, t, addr, size);
   smstate *S = &m->sm[t->sm];
@@ -321,7 +381,7 @@ uint64_t wm_atomic(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int s
     uint64_t old = from_bytes(buf, size);
     int store = 1;
     wm_write e;
-    e.addr = addr; e.p = p; e.size = (uint8_t)size;
+    e.addr = addr; e.p = p; e.size = (uint8_t)size; e.rel = 0;
     to_bytes(e.b, apply(u, old, &store), size);
     /* a failed compare-and-swap reads only: writing back the value it saw
      * would overwrite newer values of other SMs with a stale one */
@@ -346,39 +406,79 @@ static int fences_strong(int block_a, int scope_a, int block_b, int scope_b) {
   return (scope_a != SCOPE_BLOCK && scope_b != SCOPE_BLOCK) || block_a == block_b;
 }
 
-/* A fence.sc of thread t.  PTX orders a plain load before a fence with an
- * access after it only through fence-SC order with another thread's fence,
- * or through synchronisation by strong operations.  So a plain load may
- * stay pending across the fence (CoRR+fence, LB+F.cta across blocks), but
- * it must perform before any later fence that is morally strong with that
- * one, wherever it runs: the loads of every thread pending across such a
- * fence perform first.  Strong loads perform here (a fence.sc is an
- * acquire fence). */
-void wm_fence(wm *m, wm_lane *t, int scope) {
-  if (m->h.supply) return;
+/* Before an acquire of thread t (a fence, or an acquire load or atomic):
+ * the loads of every thread left pending across a fence morally strong
+ * with it perform.  PTX orders a plain load before a fence with an access
+ * after it only through fence-SC order with another thread's fence, or
+ * through synchronisation by strong operations.  So a plain load may stay
+ * pending across the fence (CoRR+fence, LB+F.cta across blocks), but it
+ * must perform before any later acquire that could synchronise with that
+ * fence (or follow it in fence-SC order), wherever it runs. */
+static void perform_crossing(wm *m, wm_lane *t, int scope) {
   for (int k = 0; k < m->nact && m->nxs; k++) {
     wm_lane *u = m->act[k].t;
     if (!u) continue;
     int last = -1;
     for (int i = 0; i < u->nld; i++)
-      if (u->ld[i].xs && fences_strong(u->block, u->ld[i].xs - 1, t->block, scope)) last = i;
+      if (u->ld[i].xs && !u->ld[i].xwait && fences_strong(u->block, u->ld[i].xs - 1, t->block, scope)) last = i;
     /* performing may empty u and reorder the active list: look at slot k again */
     if (last >= 0) { perform_prefix(m, u, last); k = -1; }
   }
+}
+
+/* The thread's own pending loads at a fence or release: strong ones
+ * perform (they may be the acquire half of a pattern); plain ones stay
+ * pending, marked with the fence's scope (perform_crossing).  A fence.sc
+ * may synchronise with a later fence at once (fence-SC order); a release
+ * only through a strong write after it, which arms the mark (arm_marks).
+ * While observers watch, every load performs. */
+static void loads_cross(wm *m, wm_lane *t, int scope, int sc) {
   int last = -1;
   for (int i = 0; i < t->nld; i++) if (t->ld[i].strong || m->h.fence_waits_loads) last = i;
   perform_prefix(m, t, last);
   for (int i = 0; i < t->nld; i++) {
-    m->nxs += !t->ld[i].xs;
-    if (t->ld[i].xs < scope + 1) t->ld[i].xs = (uint8_t)(scope + 1);
+    wm_load *l = &t->ld[i];
+    if (!l->xs) { m->nxs++; l->xwait = 1; }
+    if (l->xs < scope + 1) l->xs = (uint8_t)(scope + 1);
+    if (sc) l->xwait = 0;
+  }
+}
+
+
+void wm_acquire(wm *m, wm_lane *t, int scope) {
+  if (m->h.supply) return;
+  if (m->h.fence_waits_loads) wm_perform_all(m, t);
+  perform_crossing(m, t, scope);
+  /* later plain loads miss the SM's L1, which may hold lines older than
+   * what the release it synchronises with made visible at L2 */
+  if (scope != SCOPE_BLOCK) m->sm[t->sm].epoch++;
+}
+
+void wm_release(wm *m, wm_lane *t, int scope) {
+  if (m->h.supply) return;
+  loads_cross(m, t, scope, 0);
+  if (t->relpend < scope + 1) t->relpend = scope + 1;
+}
+
+/* A fence.sc waits for the thread's stores (and, at device scope, its
+ * SM's) to be performed before the thread goes on: store buffering with
+ * fence.sc is forbidden.  A fence.acq_rel is an acquire now and a release
+ * for the thread's later stores (wm_store), waiting for nothing itself. */
+void wm_fence(wm *m, wm_lane *t, int scope, int kind) {
+  if (m->h.supply) return;
+  perform_crossing(m, t, scope);
+  loads_cross(m, t, scope, kind == FENCE_SC);
+  if (kind == FENCE_ACQ_REL) {
+    if (t->relpend < scope + 1) t->relpend = scope + 1;
+    if (scope != SCOPE_BLOCK) m->sm[t->sm].epoch++;
+    return;
   }
   while (t->nsb) sb_drain(m, t, 0);
-  if (scope != SCOPE_BLOCK) {
-    /* cumulative: what the block has seen reaches L2 first */
-    smstate *S = &m->sm[t->sm];
-    while (S->n) smq_drain(m, t->sm, 0);
-    S->epoch++;
-  }
+  if (t->relpend > scope + 1) scope = t->relpend - 1;
+  t->relpend = 0;
+  /* cumulative: what the block has seen reaches L2 first */
+  release_complete(m, t, scope);
+  if (scope != SCOPE_BLOCK) m->sm[t->sm].epoch++;
 }
 
 void wm_barrier(wm *m, wm_lane *t) {
@@ -390,6 +490,7 @@ void wm_barrier(wm *m, wm_lane *t) {
 void wm_lane_retire(wm *m, wm_lane *t) {
   wm_perform_all(m, t);
   while (t->nsb) sb_drain(m, t, 0);
+  t->relpend = 0;
   act_remove(m, &t->apos);
 }
 
@@ -397,8 +498,11 @@ void wm_lane_retire(wm *m, wm_lane *t) {
 
 int wm_busy(const wm *m) { return m->nact > 0; }
 
+/* A write may leave the buffer before older ones to other locations,
+ * unless a release fence lies between (a marked entry at or before it). */
 static int sb_eligible(const wm_lane *t, int i) {
-  for (int j = 0; j < i; j++) if (overlap(t->sb[j].addr, t->sb[j].size, t->sb[i].addr, t->sb[i].size)) return 0;
+  for (int j = 0; j < i; j++)
+    if (t->sb[j + 1].rel || overlap(t->sb[j].addr, t->sb[j].size, t->sb[i].addr, t->sb[i].size)) return 0;
   return 1;
 }
 static int ld_eligible(const wm_lane *t, int i) {
@@ -420,7 +524,7 @@ void wm_random_action(wm *m, rng *r, uint32_t load_odds, int hold_sm, int newest
     if (k >= t->nsb && rng_below(r, 1024) >= load_odds) {
       if (!t->nsb) return;
       k = newest ? t->nsb - 1 : (int)rng_below(r, (uint32_t)t->nsb);
-    } else if (k < t->nsb && newest) k = t->nsb - 1;
+    } else if (newest) k = k < t->nsb ? t->nsb - 1 : t->nsb + t->nld - 1;
     if (k < t->nsb) {
       while (!sb_eligible(t, k)) k--;
       sb_drain(m, t, k);
@@ -489,20 +593,21 @@ void wm_reset(wm *m) {
 static void put_store(bytes *out, const wm_write *e) {
   bytes_put(out, &e->addr, sizeof e->addr);
   bytes_put(out, &e->size, 1);
+  bytes_put(out, &e->rel, 1);
   bytes_put(out, e->b, e->size);
 }
 
 void wm_serialize_lane(const wm_lane *t, bytes *out) {
-  uint8_t n[2] = {(uint8_t)t->nsb, (uint8_t)t->nld};
-  bytes_put(out, n, 2);
+  uint8_t n[3] = {(uint8_t)t->nsb, (uint8_t)t->nld, (uint8_t)t->relpend};
+  bytes_put(out, n, 3);
   for (int i = 0; i < t->nsb; i++) put_store(out, &t->sb[i]);
   for (int i = 0; i < t->nld; i++) {
     const wm_load *l = &t->ld[i];
     bytes_put(out, &l->addr, sizeof l->addr);
     bytes_put(out, &l->reg, sizeof l->reg);
     bytes_put(out, &l->pc, sizeof l->pc);
-    uint8_t f[3] = {l->size, l->strong, l->xs};
-    bytes_put(out, f, 3);
+    uint8_t f[4] = {l->size, l->strong, l->xs, l->xwait};
+    bytes_put(out, f, 4);
   }
 }
 

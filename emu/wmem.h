@@ -23,15 +23,21 @@
 #define WM_SB_CAP 8       /* stores a thread may have in flight */
 #define WM_LD_CAP 8       /* loads a thread may have in flight */
 
-typedef struct { uint64_t addr; uint8_t *p; uint8_t b[8]; uint8_t size; } wm_write;
-/* xs: 0, or 1 + the widest scope of the sequentially consistent fences
- * the load has been left pending across (see wm_fence) */
-typedef struct { uint64_t addr; uint8_t *p; int32_t pc; int32_t reg; uint8_t size, strong, sk, xs; } wm_load;
+/* rel: 0, or 1 + the scope of a release fence between this write and the
+ * older ones in its buffer, which must all leave it first (wm_fence) */
+typedef struct { uint64_t addr; uint8_t *p; uint8_t b[8]; uint8_t size, rel; } wm_write;
+/* strong: 0 for a plain load, else 1 + its scope.  xs: 0, or 1 + the
+ * widest scope of the fences the load has been left pending across (see
+ * wm_fence); xwait: those were release fences only (fence.acq_rel, the
+ * release half of st.release), and its thread has made no strong write
+ * since, so no acquire can synchronise with them yet */
+typedef struct { uint64_t addr; uint8_t *p; int32_t pc; int32_t reg; uint8_t size, strong, sk, xs, xwait; } wm_load;
 
 typedef struct wm_lane {
   wm_write sb[WM_SB_CAP];   /* oldest first */
   wm_load ld[WM_LD_CAP];    /* in issue order */
   int nsb, nld;
+  int relpend;              /* 0, or 1 + the widest scope of the release fences since its last store */
   int apos;                 /* index in the active list, or -1 */
   int sm;
   int block;                /* the block's linear index: the extent of block scope */
@@ -71,11 +77,17 @@ void wm_store(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, uint64_t v
 /* An atomic read-modify-write at the level of its scope: the old value is
  * read, apply gives the new one, all in one step; apply clears *store when
  * the operation writes nothing (a compare-and-swap that failed). */
-uint64_t wm_atomic(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int scope,
+uint64_t wm_atomic(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int scope, int order,
                    uint64_t (*apply)(void *u, uint64_t old, int *store), void *u);
-/* A sequentially consistent fence (fence.sc, which __threadfence_block,
- * __threadfence and __threadfence_system are) of the given scope. */
-void wm_fence(wm *m, wm_lane *t, int scope);
+/* A fence of the given scope: fence.sc (kind FENCE_SC, which
+ * __threadfence_block, __threadfence and __threadfence_system are) or
+ * fence.acq_rel (FENCE_ACQ_REL). */
+void wm_fence(wm *m, wm_lane *t, int scope, int kind);
+/* The two halves of acquire and release operations, around the access:
+ * wm_acquire before an ld.acquire reads, wm_release before an st.release
+ * writes (the strong store then waits for what the release orders). */
+void wm_acquire(wm *m, wm_lane *t, int scope);
+void wm_release(wm *m, wm_lane *t, int scope);
 /* A lane arrives at a barrier (__syncthreads, __syncwarp): its loads
  * perform and its stores reach the block's view. */
 void wm_barrier(wm *m, wm_lane *t);

@@ -318,6 +318,49 @@ START_TEST(the_consumer_side_fence_separates_the_models) {
 }
 END_TEST
 
+/* Message passing through __nv_atomic builtins: the producer's flag store
+ * and the consumer's flag load with the given orders and scopes, and the
+ * consumer's fence (0: none). */
+static race_log *release_acquire(const char *st_order, const char *scope, const char *ld_order, const char *fence) {
+  char src[1536];
+  snprintf(src, sizeof src,
+           "__global__ void k(unsigned *data, unsigned *aux) {\n"
+           "  if (blockIdx.x == 0) { data[0] = 7; __nv_atomic_store_n(&aux[1], 1u, __NV_ATOMIC_%s, __NV_THREAD_SCOPE_%s); }\n"
+           "  else { while (__nv_atomic_load_n(&aux[1], __NV_ATOMIC_%s, __NV_THREAD_SCOPE_%s) != 1) {} %s\n"
+           "         unsigned r = data[0]; atomicExch(&aux[2], r); }\n}\n",
+           st_order, scope, ld_order, scope, fence);
+  return run_detect(src, 2, 1);
+}
+
+START_TEST(release_acquire_orders_plain_data_for_hb_ptx) {
+  /* morally strong release and acquire: synchronised */
+  race_log *log = release_acquire("RELEASE", "DEVICE", "ACQUIRE", "");
+  ck_assert_uint_eq(reports(log, "hb-ptx", NULL), 0);
+  /* the ScoRD model has no acquire: a release store is a fence and a
+   * store, and plain data handed over by fences is not strong */
+  ck_assert_uint_eq(reports(log, "hb", "not a strong access"), 1);
+  race_log_free(log);
+  /* an acquire fence after a relaxed flag load is an acquire pattern */
+  log = release_acquire("RELEASE", "SYSTEM", "RELAXED", "__nv_atomic_thread_fence(__NV_ATOMIC_ACQ_REL, __NV_THREAD_SCOPE_DEVICE);");
+  ck_assert_uint_eq(reports(log, "hb-ptx", NULL), 0);
+  race_log_free(log);
+  /* relaxed flag load, nothing after it: the data races */
+  log = release_acquire("RELEASE", "DEVICE", "RELAXED", "");
+  ck_assert_uint_eq(reports(log, "hb-ptx", "not morally strong"), 1);
+  race_log_free(log);
+  /* relaxed flag store: no release, the data races */
+  log = release_acquire("RELAXED", "DEVICE", "ACQUIRE", "");
+  ck_assert_uint_eq(reports(log, "hb-ptx", "not morally strong"), 1);
+  race_log_free(log);
+  /* block scope across blocks: the flag accesses are not morally strong
+   * (they race) and synchronise nothing (the data races) */
+  log = release_acquire("RELEASE", "BLOCK", "ACQUIRE", "");
+  ck_assert_uint_ge(reports(log, "hb-ptx", "scope too narrow"), 1);
+  ck_assert_uint_eq(reports(log, "hb-ptx", "not morally strong"), 1);
+  race_log_free(log);
+}
+END_TEST
+
 START_TEST(ptx_thread_granularity_sees_lanes_of_one_warp) {
   /* two lanes of one warp write one word: no race for warp-granular
    * detectors, a race for PTX threads */
@@ -459,6 +502,7 @@ static Suite *suite(void) {
   suite_add_tcase(s, t);
   t = tcase_create("hb");
   tcase_add_test(t, the_consumer_side_fence_separates_the_models);
+  tcase_add_test(t, release_acquire_orders_plain_data_for_hb_ptx);
   tcase_add_test(t, ptx_thread_granularity_sees_lanes_of_one_warp);
   tcase_add_test(t, hb_is_byte_granular);
   suite_add_tcase(s, t);

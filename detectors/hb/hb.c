@@ -30,8 +30,12 @@
  * its thread's later strong writes carry).  A strong read that reads a
  * location observes the release clock of the write it reads from, taken as
  * the last write to the location in event order.  An atomic read-modify-
- * write continues the release sequence of the write it read.  Barriers join
- * their block, __syncwarp its lanes.  Conflicting accesses race unless
+ * write continues the release sequence of the write it read.  An acquire
+ * access (ld.acquire, atom.acquire or .acq_rel) joins what it observed at
+ * once; a release access (st.release, atom.release or .acq_rel) carries
+ * its thread's clock at the access.  Barriers join their block, __syncwarp
+ * its lanes.  In the ScoRD model, which has no acquire, a release access is
+ * a fence of its scope followed by the access.  Conflicting accesses race unless
  * ordered or morally strong (both strong, each in the other's scope).
  */
 #include <stdlib.h>
@@ -50,6 +54,7 @@
 #define I_SCOPE_SHIFT 3          /* 2 bits: gr_scope (volatile: system) */
 #define I_KIND_SHIFT 5           /* 2 bits: gr_access_kind */
 #define I_OP_SHIFT 7             /* 4 bits: atomic op */
+#define I_ORDER_SHIFT 11         /* 2 bits: gr_order of a strong access */
 
 typedef struct {
   uint32_t agent, clock, pc;  /* clock: the agent's epoch (PTX), its block's barrier count (ScoRD) */
@@ -304,6 +309,7 @@ static void side_of(const hb *h, const acc *e, gr_race_access *s) {
   s->kind = (gr_access_kind)(e->info >> I_KIND_SHIFT & 3);
   s->atomic_op = e->info >> I_OP_SHIFT & 15;
   s->scope = (gr_scope)(e->info >> I_SCOPE_SHIFT & 3);
+  s->order = (gr_order)(e->info >> I_ORDER_SHIFT & 3);
   s->strong = (e->info & I_STRONG) != 0;
 }
 
@@ -425,18 +431,24 @@ static void ptx_pending_add(hb *h, uint32_t a, const rel *r) {
   h->pend[a][h->npend[a]++] = (pending){r->clock, r->block};
 }
 
+static void scord_fence(hb *h, uint32_t a, int device);
+
 static void on_access(hb *h, const gr_event *ev) {
   if (ev->space != GR_SPACE_GLOBAL) return;
   int atom = ev->access == GR_ATOMIC, write = ev->access != GR_LOAD, strong = atom || ev->is_volatile;
-  int scope = atom ? (int)ev->scope : GR_SCOPE_SYSTEM;
+  int scope = strong ? (int)ev->scope : GR_SCOPE_SYSTEM;
+  int acquire = strong && (ev->order == GR_ORDER_ACQUIRE || ev->order == GR_ORDER_ACQ_REL);
+  int release = strong && write && (ev->order == GR_ORDER_RELEASE || ev->order == GR_ORDER_ACQ_REL);
   uint16_t info = (uint16_t)((write ? I_WRITE : 0) | (atom ? I_ATOM : 0) | (strong ? I_STRONG : 0) |
                              (unsigned)scope << I_SCOPE_SHIFT | (unsigned)ev->access << I_KIND_SHIFT |
-                             (unsigned)(atom ? ev->atomic_op & 15 : 0) << I_OP_SHIFT);
+                             (unsigned)(atom ? ev->atomic_op & 15 : 0) << I_OP_SHIFT |
+                             (unsigned)(strong ? ev->order & 3 : 0) << I_ORDER_SHIFT);
   pc_table_note(&h->pcs, ev);
   for (uint32_t mm = ev->mask; mm; mm &= mm - 1) {
     int l = __builtin_ctz(mm);
     uint32_t a = agent_of(h, ev, l);
     if (a >= h->n) continue;
+    if (release && h->model == HB_MODEL_SCORD && l == __builtin_ctz(ev->mask)) scord_fence(h, a, scope != GR_SCOPE_BLOCK);
     acc x = {a, 0, (uint32_t)ev->pc, 0, 0, info, h->locks[a].set, (uint8_t)l};
     if (h->model == HB_MODEL_PTX) x.clock = clk(h->C, h, a)[a];
     else { x.clock = h->bars[block_of(h, a)]; x.fblk = h->fblk[a]; x.fdev = h->fdev[a]; }
@@ -447,19 +459,23 @@ static void on_access(hb *h, const gr_event *ev) {
     uint64_t off = (uint32_t)addr;
     seen done[32];
     int ndone = 0;
+    /* a release access carries the clock its thread has at the access */
+    const uint32_t *mine = !strong || h->model != HB_MODEL_PTX ? NULL : release ? snapshot(h, clk(h->C, h, a)) : h->release[a];
+    int mine_scope = release ? scope : h->release_scope ? h->release_scope[a] : scope;
     for (int i = 0; i < ev->size && off + (uint64_t)i < s->size; i++) {
       check_byte(h, &s->bytes[off + (uint64_t)i], &x, ev, l, addr + (uint64_t)i, done, &ndone);
       if (h->model != HB_MODEL_PTX) continue;
       rel *r = &s->rels[off + (uint64_t)i];
       /* acquire side: a strong read observes the release its write carried */
       if (strong && !(write && !atom) && r->clock && scope_includes(h, scope, a, r->block * h->per_block) &&
-          (r->scope != GR_SCOPE_BLOCK || r->block == block_of(h, a)))
-        ptx_pending_add(h, a, r);
+          (r->scope != GR_SCOPE_BLOCK || r->block == block_of(h, a))) {
+        if (acquire) join(clk(h->C, h, a), r->clock, h->n);
+        else ptx_pending_add(h, a, r);
+      }
       if (!write) continue;
       /* release side */
-      const uint32_t *mine = strong ? h->release[a] : NULL;
       if (mine) {
-        int sc = h->release_scope[a] < scope ? h->release_scope[a] : scope;
+        int sc = mine_scope < scope ? mine_scope : scope;
         if (atom && r->clock) {   /* a read-modify-write continues the release sequence */
           uint32_t tmp[MAX_AGENTS];
           memcpy(tmp, r->clock, (size_t)h->n * sizeof *tmp);
@@ -475,6 +491,8 @@ static void on_access(hb *h, const gr_event *ev) {
         r->clock = NULL;          /* a plain or unreleased write ends the release sequence */
       }
     }
+    /* the thread's later accesses are not covered by what it released */
+    if (release && h->model == HB_MODEL_PTX) tick(h, a);
     /* lock inference (ScoRD model): successful atomicCAS(L, 0, v != 0)
      * acquires L, atomicExch(L, 0) releases it; a device-scope lock is also
      * a block-scope lock of the holder's block */
@@ -493,16 +511,20 @@ static void on_access(hb *h, const gr_event *ev) {
   }
 }
 
+/* ScoRD model: warp a fences. */
+static void scord_fence(hb *h, uint32_t a, int device) {
+  h->fblk[a]++;
+  if (device) h->fdev[a]++;
+  lockset *s = &h->locks[a];
+  for (int k = 0; k < s->n; k++) if (device || s->l[k].key != 0) s->l[k].enabled = 1;
+  lockset_update(h, s);
+}
+
 static void on_fence(hb *h, const gr_event *ev) {
   int device = ev->scope != GR_SCOPE_BLOCK;
   if (h->model == HB_MODEL_SCORD) {
     uint32_t a = agent_of(h, ev, 0);
-    if (a >= h->n) return;
-    h->fblk[a]++;
-    if (device) h->fdev[a]++;
-    lockset *s = &h->locks[a];
-    for (int k = 0; k < s->n; k++) if (device || s->l[k].key != 0) s->l[k].enabled = 1;
-    lockset_update(h, s);
+    if (a < h->n) scord_fence(h, a, device);
     return;
   }
   for (uint32_t mm = ev->mask; mm; mm &= mm - 1) {

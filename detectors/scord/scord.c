@@ -106,7 +106,7 @@ typedef struct {
 typedef struct {
   const char *file;
   int line, col;
-  unsigned char lane, kind, atomic_op, scope, strong;
+  unsigned char lane, kind, atomic_op, scope, order, strong;
 } site;
 
 typedef struct {
@@ -265,6 +265,7 @@ static void set_owner(scord *s, uint64_t idx, scord_md *m, const access *x) {
   t->kind = (unsigned char)x->ev->access;
   t->atomic_op = (unsigned char)x->ev->atomic_op;
   t->scope = (unsigned char)x->ev->scope;
+  t->order = (unsigned char)x->ev->order;
   t->strong = (unsigned char)(x->ev->is_volatile || x->ev->access == GR_ATOMIC);
 }
 
@@ -302,6 +303,7 @@ static void declare(scord *s, uint64_t idx, const scord_md *m, const access *x, 
   r.first.kind = (gr_access_kind)t->kind;
   r.first.atomic_op = t->atomic_op;
   r.first.scope = (gr_scope)t->scope;
+  r.first.order = (gr_order)t->order;
   r.first.strong = t->strong;
   race_access_from_event(&r.second, x->ev, x->lane);
   race_log_add(s->log, &r);
@@ -402,11 +404,25 @@ done:
 
 /* ---------------------------------------------------------------- events */
 
+/* A fence of the warp: ScoRD's fence file counts it. */
+static void warp_fence(warp_state *w, int scope) {
+  if (scope == GR_SCOPE_BLOCK) {
+    w->blk_fence = (w->blk_fence + 1) & 63;
+    locks_enable(w, 0);
+  } else {
+    w->dev_fence = (w->dev_fence + 1) & 63;
+    locks_enable(w, 1);
+  }
+}
+
 static void on_access(scord *s, const gr_event *ev) {
   if (ev->space != GR_SPACE_GLOBAL) return;
   uint32_t block = ev->block, warp = ev->warp_in_block;
   if (block >= s->nblocks || warp >= s->wpb) return;
   warp_state *w = warp_of(s, block, warp);
+  /* ScoRD knows fences, not release accesses: st.release and atom.release
+   * are a fence of their scope followed by the access */
+  if (ev->access != GR_LOAD && (ev->order == GR_ORDER_RELEASE || ev->order == GR_ORDER_ACQ_REL)) warp_fence(w, ev->scope);
   access x;
   x.block = block;
   x.warp = warp;
@@ -457,14 +473,7 @@ void scord_on_event(void *self, const gr_event *ev) {
   case GR_EV_ACCESS: if (s->md) on_access(s, ev); break;
   case GR_EV_FENCE: {
     if (!s->md || ev->block >= s->nblocks || ev->warp_in_block >= s->wpb) break;
-    warp_state *w = warp_of(s, ev->block, ev->warp_in_block);
-    if (ev->scope == GR_SCOPE_BLOCK) {
-      w->blk_fence = (w->blk_fence + 1) & 63;
-      locks_enable(w, 0);
-    } else {
-      w->dev_fence = (w->dev_fence + 1) & 63;
-      locks_enable(w, 1);
-    }
+    warp_fence(warp_of(s, ev->block, ev->warp_in_block), ev->scope);
     break;
   }
   case GR_EV_BARRIER:

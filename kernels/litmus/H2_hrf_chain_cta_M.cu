@@ -1,0 +1,28 @@
+// H2: st a<-1; st.release.cta f<-1 || ld.acquire.cta r0<-f; st.release.cta g<-1 || ld.acquire.cta r1<-g; ld r2<-a
+// Placement b0w0,b0w1,b1w0.  Weak outcome r0=1 r1=1 r2=0: allowed-required.
+// HRF's Figure 6 chain with a block-scope second link: T1 and T2 are in
+// different blocks, so that link is not morally strong and synchronises
+// nothing; a may reach T2's SM after g.
+//@ litmus H2 b0w0,b0w1,b1w0
+//@ launch litmus grid(2) block(64)
+//@ buffer a u32[1] = 0
+//@ buffer f u32[1] = 0
+//@ buffer g u32[1] = 0
+//@ buffer out u32[3] = 0
+//@ observe r0=out[0] r1=out[1] r2=out[2]
+//@ outcome r0=1 r1=1 r2=0 allowed-required
+__global__ void litmus(unsigned *a, unsigned *f, unsigned *g, unsigned *out) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    a[0] = 1;
+    __nv_atomic_store_n(f, 1u, __NV_ATOMIC_RELEASE, __NV_THREAD_SCOPE_BLOCK);
+  } else if (blockIdx.x == 0 && threadIdx.x == 32) {
+    unsigned r0 = __nv_atomic_load_n(f, __NV_ATOMIC_ACQUIRE, __NV_THREAD_SCOPE_BLOCK);
+    __nv_atomic_store_n(g, 1u, __NV_ATOMIC_RELEASE, __NV_THREAD_SCOPE_BLOCK);
+    out[0] = r0;
+  } else if (blockIdx.x == 1 && threadIdx.x == 0) {
+    unsigned r1 = __nv_atomic_load_n(g, __NV_ATOMIC_ACQUIRE, __NV_THREAD_SCOPE_BLOCK);
+    unsigned r2 = a[0];
+    out[1] = r1;
+    out[2] = r2;
+  }
+}
