@@ -29,6 +29,7 @@ static const char *const usage_main =
   "  run    run a kernel file's //@ launch, print dumps and check results\n"
   "  ir     print the file's kernels as KIR, the SIMT bytecode\n"
   "  litmus run litmus tests under weak memory: outcome histograms and verdicts\n"
+  "  states every final memory state of a kernel file, explored exhaustively (--compare: weak against sc)\n"
   "  table  run a suite under race detectors over seeds: verdict tables (Markdown, CSV)\n"
   "  detectors  list the race detectors\n"
   "  devices    the backends and the GPU the CUDA backend would use\n"
@@ -909,6 +910,110 @@ static int cmd_nvrtc(int argc, char **argv) {
   return rc ? rc : failed ? 2 : 0;
 }
 
+static const char usage_states[] =
+  "usage: gpurace states FILE... [OPTIONS]\n"
+  "\n"
+  "Explores each kernel file exhaustively (every schedule of the random\n"
+  "scheduler and, under weak memory, every memory-system choice) and prints\n"
+  "the set of its final memory states, each as its buffers' digests\n"
+  "(gpurace run --digest).  With --compare it explores under both memory\n"
+  "models and checks the guarantee the weak model gives to well-synchronised\n"
+  "kernels (docs/memory-model.md): every final state reachable under weak\n"
+  "memory is reachable under sequential consistency.\n"
+  "\n"
+  "options:\n"
+  "  --memory sc|weak  the memory model (default weak)\n"
+  "  --compare         both models; fails when weak memory reaches a state sc does not\n"
+  "  --sms N           number of SMs (default 4)\n"
+  "  --max-states N    bound of each search (default 2000000 states)\n"
+  "  --max-seconds N   time bound of each search (default 600)\n"
+  "  A search that hits a bound fails: its set is incomplete.\n"
+  "\n"
+  "exit status: 0 complete (and, with --compare, the guarantee holds), 1 a search\n"
+  "             was incomplete or the guarantee failed, 2 bad input, 3 emulation error\n";
+
+static void print_states(const char *path, const char *model, const gr_litmus_result *r) {
+  printf("%s (%s): %s\n", path, model, r->reason);
+  for (size_t k = 0; k < r->noutcomes; k++) {
+    printf("  state %zu:\n", k + 1);
+    for (const char *p = r->outcomes[k].text; *p;) {
+      const char *e = strchr(p, '\n');
+      int n = e ? (int)(e - p) : (int)strlen(p);
+      printf("    %.*s\n", n, p);
+      p += n + (e != NULL);
+    }
+  }
+}
+
+static int cmd_states(int argc, char **argv) {
+  gr_litmus_opts lo;
+  gr_litmus_opts_default(&lo);
+  gr_memory mem = GR_MEMORY_WEAK;
+  int compare = 0, nfiles = 0;
+  char **files = argv;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i], *val = NULL;
+    const char *cmd = "states";
+    uint64_t n;
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(usage_states, stdout); return 0; }
+    if (!strcmp(a, "--memory")) {
+      NEEDVAL();
+      if (!strcmp(val, "sc")) mem = GR_MEMORY_SC;
+      else if (!strcmp(val, "weak")) mem = GR_MEMORY_WEAK;
+      else return usage_error(cmd, "--memory takes sc or weak, not '%s'", val);
+      continue;
+    }
+    if (!strcmp(a, "--compare")) { compare = 1; continue; }
+    if (!strcmp(a, "--sms")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1 || n > 1024) { return usage_error(cmd, "--sms needs an integer from 1 to 1024, not '%s'", val); } lo.sms = (int)n; continue; }
+    if (!strcmp(a, "--max-states")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1) { return usage_error(cmd, "--max-states needs a positive integer, not '%s'", val); } lo.max_states = n; continue; }
+    if (!strcmp(a, "--max-seconds")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1) { return usage_error(cmd, "--max-seconds needs a positive integer, not '%s'", val); } lo.max_seconds = (double)n; continue; }
+    if (a[0] == '-' && a[1]) return usage_error(cmd, "unknown option '%s'", a);
+    files[nfiles++] = argv[i];
+  }
+  if (!nfiles) return usage_error("states", "%s", "no FILE given");
+  int worst = 0, failed = 0;
+  for (int k = 0; k < nfiles; k++) {
+    gr_litmus_result w, s;
+    int rc = gr_final_states(files[k], &lo, compare ? GR_MEMORY_WEAK : mem, &w);
+    if (rc == GR_OK && compare) {
+      rc = gr_final_states(files[k], &lo, GR_MEMORY_SC, &s);
+      if (rc) { gr_litmus_result_free(&w); w = s; }
+    }
+    if (rc) {   /* a file that does not load or run is a failure, never a pass */
+      fprintf(stderr, "%s\n", w.reason);
+      if (rc > worst) worst = rc;
+      failed++;
+      gr_litmus_result_free(&w);
+      continue;
+    }
+    if (!compare) {
+      print_states(files[k], mem == GR_MEMORY_SC ? "sc" : "weak", &w);
+      if (!w.pass) failed++;
+      gr_litmus_result_free(&w);
+      continue;
+    }
+    int beyond = 0;
+    for (size_t i = 0; i < w.noutcomes; i++) {
+      size_t j = 0;
+      while (j < s.noutcomes && strcmp(s.outcomes[j].text, w.outcomes[i].text)) j++;
+      if (j == s.noutcomes) beyond++;
+    }
+    print_states(files[k], "weak", &w);
+    print_states(files[k], "sc", &s);
+    int pass = w.pass && s.pass && !beyond;
+    printf("%s %s: %s\n", pass ? "PASS" : "FAIL", files[k],
+           !w.pass || !s.pass ? "a search was incomplete: no verdict"
+           : beyond ? "weak memory reaches a final state that sequential consistency does not"
+                    : "every final state under weak memory is reachable under sequential consistency");
+    if (!pass) failed++;
+    gr_litmus_result_free(&w);
+    gr_litmus_result_free(&s);
+  }
+  if (compare) printf("%d files, %d passed, %d failed\n", nfiles, nfiles - failed, failed);
+  if (worst) return worst;
+  return failed ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) { fputs(usage_main, stderr); return 2; }
   const char *mem = getenv("GPURACE_MEMORY");
@@ -924,6 +1029,7 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[2], "run")) { fputs(usage_run, stdout); return 0; }
     if (!strcmp(argv[2], "ir")) { fputs(usage_ir, stdout); return 0; }
     if (!strcmp(argv[2], "litmus")) { fputs(usage_litmus, stdout); return 0; }
+    if (!strcmp(argv[2], "states")) { fputs(usage_states, stdout); return 0; }
     if (!strcmp(argv[2], "table")) { fputs(usage_table, stdout); return 0; }
     if (!strcmp(argv[2], "nvrtc")) { fputs(usage_nvrtc, stdout); return 0; }
     if (!strcmp(argv[2], "devices")) { fputs(usage_devices, stdout); return 0; }
@@ -932,6 +1038,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
   if (!strcmp(cmd, "ir")) return cmd_ir(argc - 2, argv + 2);
   if (!strcmp(cmd, "litmus")) return cmd_litmus(argc - 2, argv + 2);
+  if (!strcmp(cmd, "states")) return cmd_states(argc - 2, argv + 2);
   if (!strcmp(cmd, "table")) return cmd_table(argc - 2, argv + 2);
   if (!strcmp(cmd, "detectors")) return cmd_detectors();
   if (!strcmp(cmd, "devices")) return cmd_devices();

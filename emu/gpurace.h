@@ -371,6 +371,13 @@ typedef struct {
  * ran (pass or not: see r->pass), else an error with gr_error text in
  * r->reason. */
 int gr_litmus_run(const char *path, const gr_litmus_opts *o, gr_litmus_result *r);
+/* Every final memory state of the kernel file at path (any script, its
+ * launches and buffers), explored exhaustively under `memory` with the
+ * random scheduler's choices: r->outcomes are the distinct states, each
+ * written as its 'digest NAME BYTES HASH' lines (gr_script_digest).
+ * r->pass: the search completed within o->max_states and o->max_seconds
+ * (r->reason says which bound stopped it otherwise). */
+int gr_final_states(const char *path, const gr_litmus_opts *o, gr_memory memory, gr_litmus_result *r);
 /* The PTX memory model's verdict on the litmus file at path, computed
  * axiomatically (emu/axiom.c): r->outcomes is the allowed set (count: the
  * consistent candidate executions giving each), r->pass whether the

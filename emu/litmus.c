@@ -148,6 +148,60 @@ int gr_litmus_run(const char *path, const gr_litmus_opts *o, gr_litmus_result *r
   return rc;
 }
 
+int gr_final_states(const char *path, const gr_litmus_opts *o, gr_memory memory, gr_litmus_result *r) {
+  memset(r, 0, sizeof *r);
+  gr_config cfg;
+  gr_config_default(&cfg);
+  cfg.memory = memory;
+  cfg.sched = GR_SCHED_RANDOM;
+  cfg.sms = o->sms;
+  gr_context *ctx = gr_context_create(&cfg);
+  gr_script *s = NULL;
+  int rc = gr_script_load(ctx, path, NULL, 0, &s);
+  gr_explore *x = NULL;
+  if (rc == GR_OK) {
+    r->exhaustive = 1;
+    x = gr_explore_new(o->max_states);
+    gr_context_explore(ctx, x);
+    double t0 = litmus_now();
+    uint64_t iter = 0;
+    do {
+      rc = gr_script_reset(s);
+      if (rc == GR_OK) rc = gr_script_run(s);
+      if (rc != GR_OK || gr_explore_last_pruned(x)) continue;
+      r->runs++;
+      char *text = NULL;
+      size_t len = 0;
+      FILE *m = open_memstream(&text, &len);
+      if (!m) { rc = ctx_fail(ctx, GR_EEMU, "error: out of memory"); break; }
+      rc = gr_script_digest(s, m);
+      fclose(m);
+      if (rc == GR_OK) litmus_record(r, text, 0, 0);
+      free(text);
+      if ((++iter & 63) == 0 && o->max_seconds > 0 && litmus_now() - t0 > o->max_seconds) { r->timed_out = 1; break; }
+    } while (rc == GR_OK && gr_explore_next(x));
+    gr_explore_stats(x, &r->explored);
+  }
+  if (rc != GR_OK) snprintf(r->reason, sizeof r->reason, "%s", gr_error(ctx));
+  else {
+    litmus_sort(r);
+    r->pass = !r->timed_out && r->explored.complete;
+    if (r->timed_out)
+      snprintf(r->reason, sizeof r->reason, "time bound of %.0f s reached after %llu states: the set of final states is incomplete",
+               o->max_seconds, (unsigned long long)r->explored.states);
+    else if (!r->explored.complete)
+      snprintf(r->reason, sizeof r->reason, "%s after %llu states: the set of final states is incomplete",
+               r->explored.nondeterministic ? "a replayed run diverged (engine bug)" : "state bound reached",
+               (unsigned long long)r->explored.states);
+    else snprintf(r->reason, sizeof r->reason, "complete: %zu final states, %llu machine states", r->noutcomes,
+                  (unsigned long long)r->explored.states);
+  }
+  gr_explore_free(x);
+  gr_script_free(s);
+  gr_context_destroy(ctx);
+  return rc;
+}
+
 void gr_litmus_print(FILE *out, const char *path, const gr_litmus_result *r) {
   if (r->axiomatic)
     fprintf(out, "%s (%s) %s: axiomatic (PTX), %llu trace combinations, %llu candidate executions, %llu consistent\n", r->id,
