@@ -521,6 +521,8 @@ static void parse_struct_body(P *p, sdef *s);
 static expr parse_assign(P *p);
 static expr parse_cond(P *p);
 
+/* The values of the __NV_ATOMIC_* orders and __NV_THREAD_SCOPE_* scopes, as
+ * CUDA's crt/device_functions.h defines them (the __nv_atomic builtins below). */
 enum { NV_RELAXED, NV_CONSUME, NV_ACQUIRE, NV_RELEASE, NV_ACQ_REL, NV_SEQ_CST };
 enum { NV_SCOPE_THREAD, NV_SCOPE_BLOCK, NV_SCOPE_CLUSTER, NV_SCOPE_DEVICE, NV_SCOPE_SYSTEM };
 

@@ -349,23 +349,6 @@ static void l1_drop(smstate *S, uint64_t addr) {
 }
 
 static uint64_t atomic_at(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int scope,
-                          uint64_t (*apply)(void *u, uint64_t old, int *store), void *u);
-
-uint64_t wm_atomic(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int scope, int order,
-                   uint64_t (*apply)(void *u, uint64_t old, int *store), void *u) {
-  if (m->h.supply) {
-    uint64_t old = m->h.supply(m->h.user, t, addr, size);
-    int store = 1;
-    uint64_t nv = apply(u, old, &store);
-    m->h.rmw_result(m->h.user, t, nv, store);
-    return old;
-  }
-  if (order == MO_RELEASE || order == MO_ACQ_REL) wm_release(m, t, scope);
-  if (order == MO_ACQUIRE || order == MO_ACQ_REL) wm_acquire(m, t, scope);
-  return atomic_at(m, t, addr, p, size, scope, apply, u);
-}
-
-static uint64_t atomic_at(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int scope,
                           uint64_t (*apply)(void *u, uint64_t old, int *store), void *u) {
   release_enforce(m, t);
   arm_marks(t);
@@ -397,6 +380,20 @@ static uint64_t atomic_at(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size
   if (store) l2_write(m, t->sm, addr, p, size, buf);
   l1_drop(S, addr);
   return old;
+}
+
+uint64_t wm_atomic(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int scope, int order,
+                   uint64_t (*apply)(void *u, uint64_t old, int *store), void *u) {
+  if (m->h.supply) {
+    uint64_t old = m->h.supply(m->h.user, t, addr, size);
+    int store = 1;
+    uint64_t nv = apply(u, old, &store);
+    m->h.rmw_result(m->h.user, t, nv, store);
+    return old;
+  }
+  if (order == MO_RELEASE || order == MO_ACQ_REL) wm_release(m, t, scope);
+  if (order == MO_ACQUIRE || order == MO_ACQ_REL) wm_acquire(m, t, scope);
+  return atomic_at(m, t, addr, p, size, scope, apply, u);
 }
 
 /* Whether two sequentially consistent fences are morally strong: each
