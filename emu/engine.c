@@ -542,6 +542,13 @@ static uint64_t atom_cb(void *u, uint64_t old, int *store) {
   return atom_apply(a->kind, a->sk, old, a->b, a->c);
 }
 
+/* A deferred atomic performs (wm_atomic_defer). */
+static uint64_t rmw_apply(void *user, const wm_load *ld, uint64_t old, int *store) {
+  (void)user;
+  atom_args a = {ld->rmw - 1, ld->sk, ld->arg[0], ld->arg[1]};
+  return atom_cb(&a, old, store);
+}
+
 /* ------------------------------------------------------------- pending loads (weak memory) */
 
 /* The registers an instruction reads or writes, for the scoreboard. */
@@ -592,6 +599,7 @@ static void load_done(void *user, wm_lane *t, const wm_load *ld, uint64_t value)
   warp *w = t->owner;
   int l = t->lane;
   uint64_t v = sem_canon(ld->sk, value);
+  if (ld->reg < 0) return;   /* an atomic without a destination (red); deferred ones are unobserved */
   w->r[(size_t)ld->reg * 32 + (size_t)l] = v;
   /* a lane has at most one load pending per register: a load into a
    * pending register first performs the older one (resolve_pending) */
@@ -778,6 +786,11 @@ static void warp_step(launch *L, warp *w) {
   case OP_ATOM: {
     int sk = in->flags & 0x7f, size = kir_sk_size[sk], kind = in->flags >> 8 & 0xf;
     int scope = KIR_MF_SCOPE(in->flags), order = KIR_MF_ORDER(in->flags);
+    /* weak memory: a relaxed atomic may be left pending like a load
+     * (wm_atomic_defer); not while observers watch, which see each access
+     * when its instruction issues */
+    int defer = L->mem && !L->ctx->supply && !L->ctx->nobs && order == MO_RELAXED &&
+                (L->ctx->explore || rng_below(&L->rng, 1024) < L->defer_odds);
     uint32_t mm = m, done = 0;
     while (mm) {  /* lanes of one warp instruction serialise in lane order */
       int l = __builtin_ctz(mm), g2;
@@ -792,7 +805,15 @@ static void warp_step(launch *L, warp *w) {
       uint8_t *p = xlate(L, w, l, A[l], size, pc, "atomic", &g2);
       if (!p) {
         if (L->failed) return;
-        d[l] = 0;
+        if (d) d[l] = 0;
+        continue;
+      }
+      if (g2 && defer) {
+        wm_atomic_defer(L->mem, &w->wl[l], A[l], p, size, scope, sk, kind, B[l], C ? C[l] : 0, in->dst, pc);
+        if (d) {
+          w->pend[in->dst] |= 1u << l;
+          w->npend++;
+        }
         continue;
       }
       done |= 1u << l;
@@ -808,7 +829,7 @@ static void warp_step(launch *L, warp *w) {
       L->ev_val[l] = old;
       L->ev_op[l] = B[l];
       L->ev_op2[l] = C ? C[l] : 0;
-      d[l] = old;
+      if (d) d[l] = old;
     }
     if (L->ctx->nobs && done) {
       m = done;
@@ -1164,7 +1185,7 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   L->run = xcalloc(nslots * L->wpb, sizeof(warp *));
   L->ready = xcalloc(nslots * L->wpb, sizeof(warp *));
   if (cfg->memory == GR_MEMORY_WEAK) {
-    wm_hooks h = {load_done, L, &L->write_epoch, ctx->nobs > 0, ctx->supply ? supply_value : NULL, rmw_result};
+    wm_hooks h = {load_done, L, &L->write_epoch, ctx->nobs > 0, ctx->supply ? supply_value : NULL, rmw_result, rmw_apply};
     L->mem = wm_new(cfg->sms, &h, &L->ch);
     /* each sampled run stresses the memory system differently: how often
      * it acts in the background, and how many loads are left pending */

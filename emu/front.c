@@ -832,7 +832,23 @@ static expr parse_unary(P *p);
 static void compile_inline(P *p, funcdef *f, expr *args, int nargs, expr *res, srcpos pos);
 static const skipped *find_skipped(P *p, const char *name);
 static type *parse_typename(P *p);
-static int builtin_call(P *p, const char *name, srcpos pos, expr *res);
+static int builtin_call(P *p, const char *name, srcpos pos, expr *res, int unused);
+
+/* Whether the call named by the current token is a whole expression
+ * statement (or an operand of a discarded comma): an atomic whose value is
+ * unused then has no destination, PTX's red, and its thread never waits
+ * for it. */
+static int call_value_unused(P *p) {
+  if (p->i != p->discard_at) return 0;
+  int depth = 0;
+  size_t k = 1;
+  for (;; k++) {
+    if (p->i + k >= p->nt) return 0;
+    if (is_at(p, k, "(")) depth++;
+    else if (is_at(p, k, ")") && --depth == 0) break;
+  }
+  return is_at(p, k + 1, ";") || is_at(p, k + 1, ")") || is_at(p, k + 1, ",");
+}
 
 static expr parse_call_args_and_inline(P *p, funcdef *f, srcpos pos) {
   expr args[32];
@@ -963,9 +979,10 @@ static expr parse_primary(P *p) {
     return parse_call_args_and_inline(p, s->fn, pos);
   }
   if (!s && is_at(p, 1, "(")) {
+    int unused = call_value_unused(p);
     next(p);
     expr res;
-    if (builtin_call(p, name, pos, &res)) return res;
+    if (builtin_call(p, name, pos, &res, unused)) return res;
     const skipped *k = find_skipped(p, name);
     if (k) fail(p, pos, "'%s' is %s, declared at %s:%d:%d: device code cannot call it", name, k->why, k->pos.file, k->pos.line, k->pos.col);
     fail(p, pos, "implicit declaration of function '%s'", name);
@@ -1541,7 +1558,7 @@ static void nv_sc_fence(P *p, int o, int scope, srcpos pos) {
   if (o == NV_SEQ_CST) emit(p, OP_FENCE, -1, -1, -1, -1, scope, FENCE_SC, pos);
 }
 
-static int nv_atomic_call(P *p, const char *name, srcpos pos, expr *res) {
+static int nv_atomic_call(P *p, const char *name, srcpos pos, expr *res, int unused) {
   static const struct { const char *n; int kind, fetch; } rmws[] = {
     {"fetch_add", AT_ADD, 1}, {"fetch_sub", AT_SUB, 1}, {"fetch_and", AT_AND, 1}, {"fetch_or", AT_OR, 1},
     {"fetch_xor", AT_XOR, 1}, {"fetch_min", AT_MIN, 1}, {"fetch_max", AT_MAX, 1},
@@ -1642,21 +1659,21 @@ static int nv_atomic_call(P *p, const char *name, srcpos pos, expr *res) {
   int o = nv_order(p, a[2], pos, name, 'r');
   expr val = a[1];
   cast(p, &val, ty, pos);
-  int r = to_reg(p, &val, pos), d = reg_new(p, pos);
+  int r = to_reg(p, &val, pos), d = rmws[rmw].fetch && !unused ? reg_new(p, pos) : -1;
   nv_sc_fence(p, o, scope, pos);
   emit(p, OP_ATOM, d, addr, r, -1, 0, sk | kind << 8 | scope << MF_SCOPE_SHIFT | nv_kir_order(o, 'r') << MF_ORDER_SHIFT, pos);
-  if (rmws[rmw].fetch) *res = e_reg(ty, d);
+  if (d >= 0) *res = e_reg(ty, d);
   return 1;
 }
 
-static int builtin_call(P *p, const char *name, srcpos pos, expr *res) {
+static int builtin_call(P *p, const char *name, srcpos pos, expr *res, int unused) {
   expr a[4];
   int n = 0;
   #define ARGS(k) do { expect(p, "("); if (!is(p, ")")) do { if (n == 4) fail(p, here(p), "too many arguments to '%s'", name); a[n++] = arg_expr(p); } while (accept(p, ",")); expect(p, ")"); \
     if (n != (k)) fail(p, pos, "'%s' takes %d argument%s, %d given", name, (k), (k) == 1 ? "" : "s", n); } while (0)
   expr v = {E_VOID, &ty_void, -1, 0, 0};
   *res = v;
-  if (!strncmp(name, "__nv_atomic_", 12)) return nv_atomic_call(p, name, pos, res);
+  if (!strncmp(name, "__nv_atomic_", 12)) return nv_atomic_call(p, name, pos, res, unused);
   if (!strcmp(name, "__syncthreads")) { ARGS(0); emit(p, OP_BAR, -1, -1, -1, -1, BAR_SYNC, 0, pos); return 1; }
   if (!strcmp(name, "__syncthreads_count") || !strcmp(name, "__syncthreads_and") || !strcmp(name, "__syncthreads_or")) {
     ARGS(1);
@@ -1731,9 +1748,9 @@ static int builtin_call(P *p, const char *name, srcpos pos, expr *res) {
     for (int k = 1; k < n; k++) cast(p, &a[k], sk_type(sk), pos);
     int addr = to_reg(p, &a[0], pos);
     int b = to_reg(p, &a[1], pos), c = n > 2 ? to_reg(p, &a[2], pos) : -1;
-    int d = reg_new(p, pos);
+    int d = unused ? -1 : reg_new(p, pos);
     emit(p, OP_ATOM, d, addr, b, c, 0, sk | (kind << 8) | (scope << 12) | (a[0].ty->base->vol ? MF_VOLATILE : 0), pos);
-    *res = e_reg(sk_type(sk), d);
+    if (d >= 0) *res = e_reg(sk_type(sk), d);
     return 1;
   }
   struct { const char *n; int kind; int args; } votes[] = {

@@ -72,13 +72,18 @@ void kir_print_func(FILE *out, const kir_func *f) {
     case OP_GADDR: snprintf(buf, sizeof buf, "gaddr  r%d, @%lld", in->dst, (long long)in->imm); break;
     case OP_LD: snprintf(buf, sizeof buf, "ld%s.%s r%d, [r%d%+lld]", access_sem(sem, in->flags), kir_sk_name[in->flags & 0x7f], in->dst, in->a, (long long)in->imm); break;
     case OP_ST: snprintf(buf, sizeof buf, "st%s.%s [r%d%+lld], r%d", access_sem(sem, in->flags), kir_sk_name[in->flags & 0x7f], in->a, (long long)in->imm, in->b); break;
-    case OP_ATOM:
-      snprintf(buf, sizeof buf, "atom.%s%s%s.%s.%s r%d, [r%d], r%d%s", kir_atom_name[(in->flags >> 8) & 0xf],
+    case OP_ATOM: {
+      /* without a destination (the sink _, as PTX writes it; red for the
+       * operations red has) nothing waits for it */
+      char dst[16] = "_, ";
+      if (in->dst >= 0) snprintf(dst, sizeof dst, "r%d, ", in->dst);
+      snprintf(buf, sizeof buf, "atom.%s%s%s.%s.%s %s[r%d], r%d%s", kir_atom_name[(in->flags >> 8) & 0xf],
                KIR_MF_ORDER(in->flags) ? "." : "", KIR_MF_ORDER(in->flags) ? kir_order_name[KIR_MF_ORDER(in->flags)] : "",
                kir_scope_name[KIR_MF_SCOPE(in->flags)],
-               kir_sk_name[in->flags & 0x7f], in->dst, in->a, in->b, in->c >= 0 ? ", r?" : "");
+               kir_sk_name[in->flags & 0x7f], dst, in->a, in->b, in->c >= 0 ? ", r?" : "");
       if (in->c >= 0) { char *q = strstr(buf, "r?"); snprintf(q, sizeof buf - (size_t)(q - buf), "r%d", in->c); }
       break;
+    }
     case OP_FENCE: snprintf(buf, sizeof buf, "fence%s.%s", in->flags == FENCE_ACQ_REL ? ".acq_rel" : "", kir_scope_name[in->imm]); break;
     case OP_BAR:
       if (in->imm == BAR_SYNC) snprintf(buf, sizeof buf, "bar.sync");

@@ -251,10 +251,60 @@ static void to_bytes(uint8_t *b, uint64_t v, int size) {
   for (int k = 0; k < size; k++) { b[k] = (uint8_t)v; v >>= 8; }
 }
 
+/* ------------------------------------------------------------- atomics */
+
+/* An atomic is a strong read: the line it may have left stale goes, so
+ * that no later plain load of the thread reads anything older (CoRR
+ * through a failed compare-and-swap). */
+static void l1_drop(smstate *S, uint64_t addr) {
+  l1line *L = l1_find(S, addr);
+  if (L) L->epoch = 0;
+}
+
+/* The atomic itself, once the thread's older accesses to its location
+ * have performed: the old value is read and the new one written in one
+ * step, at the SM (block scope) or at L2. */
+static uint64_t atomic_perform(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int scope,
+                               uint64_t (*apply)(void *u, uint64_t old, int *store), void *u) {
+  sb_drain_upto(m, t, addr, size);
+  smstate *S = &m->sm[t->sm];
+  uint8_t buf[8];
+  if (scope == SCOPE_BLOCK) {
+    /* performed at the SM: atomic for the threads of this SM, not for
+     * another SM's, whose updates it may overwrite when it drains */
+    memcpy(buf, p, (size_t)size);
+    for (int i = 0; i < S->n; i++) overlay(buf, addr, size, &S->q[i]);
+    uint64_t old = from_bytes(buf, size);
+    int store = 1;
+    wm_write e;
+    e.addr = addr; e.p = p; e.size = (uint8_t)size; e.rel = 0;
+    to_bytes(e.b, apply(u, old, &store), size);
+    /* a failed compare-and-swap reads only: writing back the value it saw
+     * would overwrite newer values of other SMs with a stale one */
+    if (store) smq_push(m, t->sm, &e);
+    l1_drop(S, addr);
+    return old;
+  }
+  smq_drain_upto(m, t->sm, addr, size);
+  memcpy(buf, p, (size_t)size);
+  uint64_t old = from_bytes(buf, size);
+  int store = 1;
+  to_bytes(buf, apply(u, old, &store), size);
+  if (store) l2_write(m, t->sm, addr, p, size, buf);
+  l1_drop(S, addr);
+  return old;
+}
+
 /* ------------------------------------------------------------- pending loads */
 
 static int load_conflict(const wm_load *a, const wm_load *b) {
   return (a->strong || b->strong) && overlap(a->addr, a->size, b->addr, b->size);
+}
+
+typedef struct { wm *m; const wm_load *ld; } deferred_rmw;
+static uint64_t deferred_apply(void *u, uint64_t old, int *store) {
+  deferred_rmw *d = u;
+  return d->m->h.rmw_apply(d->m->h.user, d->ld, old, store);
 }
 
 static void perform(wm *m, wm_lane *t, int i) {
@@ -262,10 +312,17 @@ static void perform(wm *m, wm_lane *t, int i) {
   memmove(&t->ld[i], &t->ld[i + 1], (size_t)(t->nld - i - 1) * sizeof(wm_load));
   t->nld--;
   if (l.xs) m->nxs--;
-  uint8_t buf[8];
-  read_view(m, t, l.addr, l.p, l.size, l.strong, buf);
+  uint64_t v;
+  if (l.rmw) {
+    deferred_rmw d = {m, &l};
+    v = atomic_perform(m, t, l.addr, l.p, l.size, l.strong - 1, deferred_apply, &d);
+  } else {
+    uint8_t buf[8];
+    read_view(m, t, l.addr, l.p, l.size, l.strong, buf);
+    v = from_bytes(buf, l.size);
+  }
   lane_update(m, t);
-  m->h.load_done(m->h.user, t, &l, from_bytes(buf, l.size));
+  m->h.load_done(m->h.user, t, &l, v);
 }
 
 static void perform_prefix(wm *m, wm_lane *t, int last) {
@@ -305,7 +362,8 @@ void wm_load_defer(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int s
   if (t->nld == WM_LD_CAP) perform(m, t, 0);
   wm_load *l = &t->ld[t->nld++];
   l->addr = addr; l->p = p; l->size = (uint8_t)size; l->strong = (uint8_t)strong; l->sk = (uint8_t)sk;
-  l->reg = reg; l->pc = pc; l->xs = l->xwait = 0;
+  l->reg = reg; l->pc = pc; l->xs = l->xwait = 0; l->rmw = 0;
+  l->arg[0] = l->arg[1] = 0;
   lane_update(m, t);
 }
 
@@ -340,46 +398,17 @@ void wm_store(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, uint64_t v
   lane_update(m, t);
 }
 
-/* An atomic is a strong read: the line it may have left stale goes, so
- * that no later plain load of the thread reads anything older (CoRR
- * through a failed compare-and-swap). */
-static void l1_drop(smstate *S, uint64_t addr) {
-  l1line *L = l1_find(S, addr);
-  if (L) L->epoch = 0;
-}
-
-static uint64_t atomic_at(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int scope,
-                          uint64_t (*apply)(void *u, uint64_t old, int *store), void *u) {
+void wm_atomic_defer(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int scope, int sk,
+                     int op, uint64_t a, uint64_t b, int reg, int pc) {
+  /* what the atomic completes or arms as a strong write happens now: a
+   * release pattern it closes is then complete before it performs */
   release_enforce(m, t);
   arm_marks(t);
-  perform_overlapping(m, t, addr, size, 1);
-  sb_drain_upto(m, t, addr, size);
-  smstate *S = &m->sm[t->sm];
-  uint8_t buf[8];
-  if (scope == SCOPE_BLOCK) {
-    /* performed at the SM: atomic for the threads of this SM, not for
-     * another SM's, whose updates it may overwrite when it drains */
-    memcpy(buf, p, (size_t)size);
-    for (int i = 0; i < S->n; i++) overlay(buf, addr, size, &S->q[i]);
-    uint64_t old = from_bytes(buf, size);
-    int store = 1;
-    wm_write e;
-    e.addr = addr; e.p = p; e.size = (uint8_t)size; e.rel = 0;
-    to_bytes(e.b, apply(u, old, &store), size);
-    /* a failed compare-and-swap reads only: writing back the value it saw
-     * would overwrite newer values of other SMs with a stale one */
-    if (store) smq_push(m, t->sm, &e);
-    l1_drop(S, addr);
-    return old;
-  }
-  smq_drain_upto(m, t->sm, addr, size);
-  memcpy(buf, p, (size_t)size);
-  uint64_t old = from_bytes(buf, size);
-  int store = 1;
-  to_bytes(buf, apply(u, old, &store), size);
-  if (store) l2_write(m, t->sm, addr, p, size, buf);
-  l1_drop(S, addr);
-  return old;
+  wm_load_defer(m, t, addr, p, size, 1 + scope, sk, reg, pc);
+  wm_load *l = &t->ld[t->nld - 1];
+  l->rmw = (uint8_t)(1 + op);
+  l->arg[0] = a;
+  l->arg[1] = b;
 }
 
 uint64_t wm_atomic(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int scope, int order,
@@ -393,7 +422,10 @@ uint64_t wm_atomic(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int s
   }
   if (order == MO_RELEASE || order == MO_ACQ_REL) wm_release(m, t, scope);
   if (order == MO_ACQUIRE || order == MO_ACQ_REL) wm_acquire(m, t, scope);
-  return atomic_at(m, t, addr, p, size, scope, apply, u);
+  release_enforce(m, t);
+  arm_marks(t);
+  perform_overlapping(m, t, addr, size, 1);
+  return atomic_perform(m, t, addr, p, size, scope, apply, u);
 }
 
 /* Whether two sequentially consistent fences are morally strong: each
@@ -603,8 +635,9 @@ void wm_serialize_lane(const wm_lane *t, bytes *out) {
     bytes_put(out, &l->addr, sizeof l->addr);
     bytes_put(out, &l->reg, sizeof l->reg);
     bytes_put(out, &l->pc, sizeof l->pc);
-    uint8_t f[4] = {l->size, l->strong, l->xs, l->xwait};
-    bytes_put(out, f, 4);
+    uint8_t f[5] = {l->size, l->strong, l->xs, l->xwait, l->rmw};
+    bytes_put(out, f, 5);
+    if (l->rmw) bytes_put(out, l->arg, sizeof l->arg);
   }
 }
 

@@ -31,7 +31,13 @@ typedef struct { uint64_t addr; uint8_t *p; uint8_t b[8]; uint8_t size, rel; } w
  * wm_fence); xwait: those were release fences only (fence.acq_rel, the
  * release half of st.release), and its thread has made no strong write
  * since, so no acquire can synchronise with them yet */
-typedef struct { uint64_t addr; uint8_t *p; int32_t pc; int32_t reg; uint8_t size, strong, sk, xs, xwait; } wm_load;
+typedef struct {
+  uint64_t addr; uint8_t *p; int32_t pc; int32_t reg; uint8_t size, strong, sk, xs, xwait;
+  /* a relaxed atomic left pending (wm_atomic_defer): 0, or 1 + its
+   * operation, with its operands; strong is then 1 + its scope */
+  uint8_t rmw;
+  uint64_t arg[2];
+} wm_load;
 
 typedef struct wm_lane {
   wm_write sb[WM_SB_CAP];   /* oldest first */
@@ -62,6 +68,9 @@ typedef struct {
   uint64_t (*supply)(void *user, wm_lane *t, uint64_t addr, int size);
   /* trace mode: what an atomic would write (stored: 0 for a failed CAS) */
   void (*rmw_result)(void *user, wm_lane *t, uint64_t value, int stored);
+  /* a deferred atomic performs: the value it writes (clear *store when
+   * it writes nothing); its old value then goes to load_done */
+  uint64_t (*rmw_apply)(void *user, const wm_load *ld, uint64_t old, int *store);
 } wm_hooks;
 
 wm *wm_new(int nsms, const wm_hooks *h, chooser *ch);
@@ -79,6 +88,14 @@ void wm_store(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, uint64_t v
  * the operation writes nothing (a compare-and-swap that failed). */
 uint64_t wm_atomic(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int scope, int order,
                    uint64_t (*apply)(void *u, uint64_t old, int *store), void *u);
+/* Queues a relaxed atomic like a load: it performs later, atomically at
+ * the level of its scope, when its register is needed, at the thread's
+ * next access to its location, fence, release or barrier, or as a
+ * background action.  Until then the thread's later accesses to other
+ * locations may pass it (PTX: SB with relaxed atomics is allowed).  The
+ * caller marks the register pending. */
+void wm_atomic_defer(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int scope, int sk,
+                     int op, uint64_t a, uint64_t b, int reg, int pc);
 /* A fence of the given scope: fence.sc (kind FENCE_SC, which
  * __threadfence_block, __threadfence and __threadfence_system are) or
  * fence.acq_rel (FENCE_ACQ_REL). */

@@ -24,6 +24,14 @@ expect 0 "exhaustive C6" -- "$G" litmus --exhaustive "$L/C6_coww_W.cu"
 contains "$T/out" "reachable  x=2" "the reachable set"
 contains "$T/out" "PASS C6: x=1: forbidden outcome unreachable" "exhaustive verdict"
 
+# relaxed atomics may be delayed past later accesses to other locations
+expect 0 "exhaustive S10" -- "$G" litmus --exhaustive "$L/S10_sb_atomic_G.cu"
+contains "$T/out" "reachable  r0=0 r1=0   <- weak" "SB with relaxed atomics reachable"
+expect 0 "exhaustive S12" -- "$G" litmus --exhaustive "$L/S12_sb_atomics_fgpu_G.cu"
+lacks "$T/out" "reachable  r0=0 r1=0" "SB with atomics and fence.sc unreachable"
+expect 0 "ir of a discarded atomic" -- "$G" ir "$L/S10_sb_atomic_G.cu"
+contains "$T/out" "atom.exch.device.u32 _, [r" "an unused atomic result has no destination"
+
 # the axiomatic checker: the PTX model's allowed set, and its verdict
 expect 0 "axiomatic C11" -- "$G" litmus --axiomatic "$L/C11_corr_cas_G.cu"
 contains "$T/out" "axiomatic (PTX)" "axiomatic header"
