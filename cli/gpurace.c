@@ -87,7 +87,8 @@ static const char *const usage_run =
   "  --ld-timing       ld adds the time of each phase to its summary\n"
   "\n"
   "exit status: 0 ok, 1 a check failed, 2 bad input or usage, 3 emulation error,\n"
-  "             4 a detector reported a race (checks and emulation errors are still reported)\n";
+  "             4 a detector reported a race (checks and emulation errors are still reported),\n"
+  "             5 a detector stopped watching the run (it says why): its verdict is void\n";
 
 static const char *const usage_table =
   "usage: gpurace table DIR|FILE... --detect LIST [OPTIONS]\n"
@@ -120,7 +121,8 @@ static const char *const usage_table =
   "  -q, --quiet       no progress line on stderr\n"
   "\n"
   "exit status: 0 every verdict as expected, 1 a verdict differs from its\n"
-  "             expect line, 2 bad input or usage\n";
+  "             expect line or a detector stopped watching a run (its cell\n"
+  "             says \"not watched\", never a verdict), 2 bad input or usage\n";
 
 static const char *const usage_litmus =
   "usage: gpurace litmus FILE... [OPTIONS]\n"
@@ -316,6 +318,7 @@ static int cmd_run(int argc, char **argv) {
       for (size_t d = 0; d < detectors_size(set); d++) {
         size_t n = race_log_count(log, detectors_name(set, d));
         fprintf(text, "%s %s %zu race report%s", d ? "," : "", detectors_name(set, d), n, n == 1 ? "" : "s");
+        if (race_log_unwatched_why(log, detectors_name(set, d))) fputs(" (NOT WATCHED: incomplete)", text);
       }
       fputc('\n', text);
       detectors_summary(set, text);
@@ -350,6 +353,12 @@ static int cmd_run(int argc, char **argv) {
     }
   }
   if (nraces && (rc == GR_OK || rc == GR_ECHECK)) rc = 4;
+  for (size_t d = 0; set && d < detectors_size(set); d++) {
+    const char *why = race_log_unwatched_why(log, detectors_name(set, d));
+    if (!why) continue;
+    fprintf(stderr, "gpurace: detector %s stopped watching the run: %s\n", detectors_name(set, d), why);
+    if (rc == GR_OK || rc == GR_ECHECK || rc == 4) rc = 5;
+  }
   detectors_detach(set);
   race_log_free(log);
   gr_script_free(s);

@@ -61,6 +61,13 @@ const gr_race *race_log_reports(race_log *log, size_t *n);
 /* Distinct reports of one detector. */
 size_t race_log_count(race_log *log, const char *detector);
 void race_log_clear(race_log *log);
+/* A detector that stops watching a run (a bound it cannot go past) says
+ * so here, with why; its reports of that run are then incomplete, and the
+ * run is a failure in every front end (exit status, table cell "not
+ * watched"), never a clean one.  The first reason per detector is kept. */
+void race_log_unwatched(race_log *log, const char *detector, const char *why);
+/* Why the detector stopped watching, or NULL if it watched everything. */
+const char *race_log_unwatched_why(race_log *log, const char *detector);
 
 void race_print_text(FILE *out, const gr_race *r);
 void race_print_json(FILE *out, const gr_race *r);   /* one object, one line */

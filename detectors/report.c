@@ -20,8 +20,12 @@ static const char *intern(strtab *t, const char *s) {
   return c;
 }
 
+typedef struct { const char *detector, *why; } unwatched;
+
 struct race_log {
   strtab strs;
+  unwatched *un;
+  size_t nun;
   gr_race *r;
   size_t n, cap;
   size_t *slot;        /* open addressing: index+1 into r, 0 empty */
@@ -38,6 +42,7 @@ race_log *race_log_new(void) {
 
 void race_log_clear(race_log *l) {
   l->n = 0;
+  l->nun = 0;
   if (l->slot) memset(l->slot, 0, l->nslots * sizeof *l->slot);
   l->sorted = 1;
 }
@@ -46,6 +51,7 @@ void race_log_free(race_log *l) {
   if (!l) return;
   for (size_t k = 0; k < l->strs.n; k++) free(l->strs.s[k]);
   free(l->strs.s);
+  free(l->un);
   free(l->r);
   free(l->slot);
   free(l);
@@ -85,6 +91,19 @@ static void rehash(race_log *l) {
     while (l->slot[i]) i = (i + 1) & (ns - 1);
     l->slot[i] = k + 1;
   }
+}
+
+void race_log_unwatched(race_log *l, const char *detector, const char *why) {
+  if (race_log_unwatched_why(l, detector)) return;
+  l->un = xrealloc(l->un, (l->nun + 1) * sizeof *l->un);
+  l->un[l->nun].detector = intern(&l->strs, detector);
+  l->un[l->nun].why = intern(&l->strs, why);
+  l->nun++;
+}
+
+const char *race_log_unwatched_why(race_log *l, const char *detector) {
+  for (size_t k = 0; k < l->nun; k++) if (!strcmp(l->un[k].detector, detector)) return l->un[k].why;
+  return NULL;
 }
 
 void race_log_add(race_log *l, const gr_race *in) {

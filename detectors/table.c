@@ -24,6 +24,7 @@ void table_opts_default(table_opts *o) {
 typedef struct {
   int *status;               /* per detector: GR_OK, or the error of the run it watched */
   char **err;
+  char **unwatched;          /* per detector: NULL, or why it stopped watching the run */
   size_t *count;             /* per detector: distinct reports */
   char **classes;            /* per detector: its classes, sorted, ';'-separated */
 } run_result;
@@ -106,6 +107,8 @@ static void run_group(table *t, size_t f, int k, size_t g, run_result *r) {
     r->classes[d] = join_classes(items, m);
     r->status[d] = status;
     r->err[d] = msg ? xstrdup(msg) : NULL;
+    const char *why = race_log_unwatched_why(log, t->det[d]);
+    r->unwatched[d] = why ? xstrdup(why) : NULL;
   }
   free(items);
   free(msg);
@@ -120,6 +123,7 @@ static void run_one(table *t, size_t f, int k, run_result *r) {
   r->classes = xcalloc(t->ndet, sizeof *r->classes);
   r->status = xcalloc(t->ndet, sizeof *r->status);
   r->err = xcalloc(t->ndet, sizeof *r->err);
+  r->unwatched = xcalloc(t->ndet, sizeof *r->unwatched);
   for (size_t g = 0; g < t->nruns_of; g++) run_group(t, f, k, g, r);
 }
 
@@ -270,8 +274,10 @@ void table_free(table *t) {
       for (size_t d = 0; d < t->ndet; d++) {
         if (r->classes) free(r->classes[d]);
         if (r->err) free(r->err[d]);
+        if (r->unwatched) free(r->unwatched[d]);
       }
       free(r->err);
+      free(r->unwatched);
       free(r->status);
       free(r->classes);
       free(r->count);
@@ -299,6 +305,8 @@ void table_free(table *t) {
 
 typedef struct {
   int racy, errors;          /* seeds with a report; seeds whose run failed */
+  int unwatched;             /* seeds the detector stopped watching: no verdict */
+  const char *why;           /* the first reason */
   size_t min, max;           /* reports on the racy seeds */
   char *classes;             /* union over seeds */
   const char *err;           /* the first failure */
@@ -311,6 +319,7 @@ static void cell_of(const table *t, size_t f, size_t d, cell *c) {
   for (int k = 0; k < t->o.seeds; k++) {
     const run_result *r = &t->runs[f * (size_t)t->o.seeds + (size_t)k];
     if (r->status && r->status[d]) { c->errors++; if (!c->err) c->err = r->err[d]; }
+    if (r->unwatched && r->unwatched[d]) { c->unwatched++; if (!c->why) c->why = r->unwatched[d]; }
     if (!r->count || !r->count[d]) continue;
     if (!c->racy || r->count[d] < c->min) c->min = r->count[d];
     if (r->count[d] > c->max) c->max = r->count[d];
@@ -328,6 +337,7 @@ static void cell_of(const table *t, size_t f, size_t d, cell *c) {
 }
 
 static int cell_mismatch(const table *t, size_t f, const cell *c) {
+  if (c->unwatched) return 1;   /* a detector that did not watch has no verdict to match */
   if (t->expect[f] == 1) return c->racy < t->o.seeds;
   if (t->expect[f] == 0) return c->racy > 0;
   return 0;
@@ -351,8 +361,11 @@ static const char *expect_name(int e) { return e == 1 ? "race" : e == 0 ? "norac
 
 static void print_cell_md(FILE *out, const table *t, size_t f, const cell *c) {
   int seeds = t->o.seeds;
-  if (cell_mismatch(t, f, c)) fputs(t->expect[f] == 1 ? "**miss** " : "**false alarm** ", out);
-  if (c->racy == 0) fputs("no race", out);
+  if (c->unwatched)   /* no verdict: what it saw is not all there was */
+    fprintf(out, "**not watched** on %d/%d seeds: %.*s", c->unwatched, seeds, (int)strcspn(c->why, "\n"), c->why);
+  else if (cell_mismatch(t, f, c)) fputs(t->expect[f] == 1 ? "**miss** " : "**false alarm** ", out);
+  if (c->unwatched) {
+  } else if (c->racy == 0) fputs("no race", out);
   else {
     fputs("race", out);
     if (c->racy < seeds) fprintf(out, " on %d/%d seeds (differs)", c->racy, seeds);
@@ -471,7 +484,7 @@ void table_write_csv(FILE *out, const table *t) {
     for (size_t d = 0; d < t->ndet; d++) {
       cell c;
       cell_of(t, f, d, &c);
-      const char *verdict = c.racy == 0 ? "norace" : c.racy == t->o.seeds ? "race" : "differs";
+      const char *verdict = c.unwatched ? "notwatched" : c.racy == 0 ? "norace" : c.racy == t->o.seeds ? "race" : "differs";
       fprintf(out, ",%s,%d,%zu,%zu,", verdict, c.racy, c.min, c.max);
       csv_field(out, c.classes);
       fprintf(out, ",%d", c.errors);

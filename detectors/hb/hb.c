@@ -170,12 +170,18 @@ static void hb_launch(hb *h, const gr_event *ev) {
   h->per_block = h->model == HB_MODEL_PTX ? threads : (threads + 31) / 32;
   uint64_t n = (uint64_t)h->nblocks * h->per_block;
   if (h->model == HB_MODEL_PTX && n > MAX_AGENTS) {
-    fprintf(stderr, "gpurace: detector %s: %llu threads exceed its limit of %d; it watches nothing in this launch\n", h->name,
-            (unsigned long long)n, MAX_AGENTS);
+    char why[160];
+    snprintf(why, sizeof why, "%llu threads exceed its limit of %d; it watched nothing in this launch", (unsigned long long)n, MAX_AGENTS);
+    race_log_unwatched(h->log, h->name, why);
     h->disabled = 1;
     return;
   }
-  if (n == 0 || n > UINT32_MAX / 2) { h->disabled = 1; return; }
+  if (n > UINT32_MAX / 2) {
+    race_log_unwatched(h->log, h->name, "more than 2^31 agents in one launch; it watched nothing in this launch");
+    h->disabled = 1;
+    return;
+  }
+  if (n == 0) { h->disabled = 1; return; }
   h->n = (uint32_t)n;
   h->locks = xcalloc(n, sizeof *h->locks);
   if (h->model == HB_MODEL_SCORD) {
@@ -223,8 +229,9 @@ static const uint32_t *snapshot(hb *h, const uint32_t *c) {
    * detector says so and stops watching the launch. */
   h->snap_bytes += (uint64_t)h->n * sizeof *s;
   if (h->snap_bytes > SNAPSHOT_LIMIT && !h->disabled) {
-    fprintf(stderr, "gpurace: detector %s: its release clocks exceed %d MiB in this launch; it watches nothing more in it\n", h->name,
-            (int)(SNAPSHOT_LIMIT >> 20));
+    char why[160];
+    snprintf(why, sizeof why, "its release clocks exceeded %d MiB in a launch; it watched nothing more in it", (int)(SNAPSHOT_LIMIT >> 20));
+    race_log_unwatched(h->log, h->name, why);
     h->disabled = 1;
   }
   return s;

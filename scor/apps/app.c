@@ -152,9 +152,15 @@ int app_end(app *a, int status, int ok) {
       for (size_t d = 0; d < detectors_size(a->set); d++) {
         size_t c = race_log_count(a->log, detectors_name(a->set, d));
         fprintf(text, "%s %s %zu race report%s", d ? "," : "", detectors_name(a->set, d), c, c == 1 ? "" : "s");
+        if (race_log_unwatched_why(a->log, detectors_name(a->set, d))) fputs(" (NOT WATCHED: incomplete)", text);
       }
       fputc('\n', text);
     }
+  }
+  int unwatched = 0;
+  for (size_t d = 0; a->set && d < detectors_size(a->set); d++) {
+    const char *why = race_log_unwatched_why(a->log, detectors_name(a->set, d));
+    if (why) { fprintf(stderr, "%s: detector %s stopped watching the run: %s\n", a->name, detectors_name(a->set, d), why); unwatched = 1; }
   }
   if (!a->quiet) fprintf(text, "emulation: %.3f s\n", a->seconds);
   for (int k = 0; a->digest && k < a->nallocs; k++) {
@@ -169,6 +175,7 @@ int app_end(app *a, int status, int ok) {
   race_log_free(a->log);
   gr_context_destroy(a->ctx);
   if (status == GR_EINPUT || status == GR_EEMU) return status;
+  if (unwatched) return 5;   /* its verdict is void, whatever it reported */
   if (n) return 4;
   return ok ? 0 : 1;
 }
