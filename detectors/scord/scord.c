@@ -102,11 +102,13 @@ typedef struct {
   int nlock;
 } warp_state;
 
-/* Who the owner's access was, for reports. */
+/* Who an access was, for reports. */
 typedef struct {
   const char *file;
   int line, col;
-  unsigned char lane, kind, atomic_op, scope, order, strong;
+  uint32_t block, warp;
+  uint64_t granule;
+  unsigned char lane, kind, atomic_op, scope, order, strong, valid;
 } site;
 
 typedef struct {
@@ -121,7 +123,11 @@ typedef struct {
   uint64_t heap;
   /* shadow */
   uint64_t *md;
-  site *who;
+  site *who;                       /* the owner's access */
+  /* report only: the last access of the entry's granule, and the last one
+   * by another warp than that, so that a race found against a shared
+   * granule whose owner is the accessor itself names a warp it races with */
+  site *last, *other;
   uint64_t nmd;
   /* fence file */
   uint32_t nblocks, wpb;
@@ -151,6 +157,8 @@ static void scord_free_launch(scord *s) {
   free(s->base); s->base = NULL;
   free(s->md); s->md = NULL;
   free(s->who); s->who = NULL;
+  free(s->last); s->last = NULL;
+  free(s->other); s->other = NULL;
   free(s->warps); s->warps = NULL;
   free(s->barrier); s->barrier = NULL;
 }
@@ -180,6 +188,8 @@ static void scord_launch(scord *s, const gr_event *ev) {
   if (s->nmd == 0) s->nmd = 1;
   s->md = xcalloc(s->nmd, sizeof *s->md);
   s->who = xcalloc(s->nmd, sizeof *s->who);
+  s->last = xcalloc(s->nmd, sizeof *s->last);
+  s->other = xcalloc(s->nmd, sizeof *s->other);
   for (uint64_t k = 0; k < s->nmd; k++) s->md[k] = MD_NONE;
   s->grid = ev->grid;
   s->nblocks = ev->grid.x * ev->grid.y * ev->grid.z;
@@ -239,7 +249,28 @@ typedef struct {
   int write, atom, block_scope, strong;
   const gr_event *ev;
   int lane;
+  uint64_t granule;
 } access;
+
+static void site_of(site *t, const access *x) {
+  t->file = x->ev->file;
+  t->line = x->ev->line;
+  t->col = x->ev->col;
+  t->block = x->block;
+  t->warp = x->warp;
+  t->granule = x->granule;
+  t->lane = (unsigned char)x->lane;
+  t->kind = (unsigned char)x->ev->access;
+  t->atomic_op = (unsigned char)x->ev->atomic_op;
+  t->scope = (unsigned char)x->ev->scope;
+  t->order = (unsigned char)x->ev->order;
+  t->strong = (unsigned char)(x->ev->is_volatile || x->ev->access == GR_ATOMIC);
+  t->valid = 1;
+}
+
+static int other_warp(const site *t, const access *x) {
+  return t->valid && t->granule == x->granule && (t->block != x->block || t->warp != x->warp);
+}
 
 static const char *const C_BLOCK_FENCE = "missing block fence";
 static const char *const C_DEVICE_FENCE = "missing device fence";
@@ -257,16 +288,7 @@ static void set_owner(scord *s, uint64_t idx, scord_md *m, const access *x) {
   m->dev_fence = w->dev_fence;
   m->is_atom = (unsigned)x->atom;
   m->block_scope = (unsigned)x->block_scope;
-  site *t = &s->who[idx];
-  t->file = x->ev->file;
-  t->line = x->ev->line;
-  t->col = x->ev->col;
-  t->lane = (unsigned char)x->lane;
-  t->kind = (unsigned char)x->ev->access;
-  t->atomic_op = (unsigned char)x->ev->atomic_op;
-  t->scope = (unsigned char)x->ev->scope;
-  t->order = (unsigned char)x->ev->order;
-  t->strong = (unsigned char)(x->ev->is_volatile || x->ev->access == GR_ATOMIC);
+  site_of(&s->who[idx], x);
 }
 
 /* The granule becomes the accessor's alone: a first access, one after a
@@ -290,15 +312,22 @@ static void declare(scord *s, uint64_t idx, const scord_md *m, const access *x, 
   gr_describe_address(s->ctx, addr, &buf, &off);
   r.buffer = buf;
   r.offset = off;
+  /* the partner: the owner's access, unless the owner is the accessor's
+   * own warp (a granule it shared with readers since): then the latest
+   * access of another warp, which is the one it races with */
   const site *t = &s->who[idx];
+  uint32_t b = m->block, warp = m->warp;
+  if (!other_warp(t, x)) {
+    const site *o = other_warp(&s->last[idx], x) ? &s->last[idx] : other_warp(&s->other[idx], x) ? &s->other[idx] : NULL;
+    if (o) { t = o; b = o->block; warp = o->warp; }
+  }
   r.first.file = t->file;
   r.first.line = t->line;
   r.first.col = t->col;
-  uint32_t b = m->block;
   r.first.block.x = s->grid.x ? b % s->grid.x : 0;
   r.first.block.y = s->grid.x && s->grid.y ? b / s->grid.x % s->grid.y : 0;
   r.first.block.z = s->grid.x && s->grid.y ? b / s->grid.x / s->grid.y : 0;
-  r.first.warp = m->warp;
+  r.first.warp = warp;
   r.first.lane = t->lane;
   r.first.kind = (gr_access_kind)t->kind;
   r.first.atomic_op = t->atomic_op;
@@ -400,6 +429,9 @@ done:
   }
   if (s->cached) m.tag = tag;
   s->md[idx] = scord_md_pack(&m);
+  site *l = &s->last[idx];
+  if (!l->valid || l->granule != x->granule || l->block != x->block || l->warp != x->warp) s->other[idx] = *l;
+  site_of(l, x);
 }
 
 /* ---------------------------------------------------------------- events */
@@ -446,6 +478,7 @@ static void on_access(scord *s, const gr_event *ev) {
       uint64_t idx = s->cached ? g / 16 : g;
       unsigned tag = s->cached ? (unsigned)(g % 16) : 0;
       if (idx >= s->nmd) continue;
+      x.granule = g;
       check(s, idx, tag, &x, a);
     }
     /* lock inference: a successful atomicCAS(L, 0, v != 0) acquires L, an
