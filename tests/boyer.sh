@@ -45,5 +45,18 @@ contains "$T/out" "race [boyer] WAW hazard: shared memory+0" "--boyer-waw report
 contains "$T/out" "WAW hazard: shared memory+0 (2 times)" "per block: one hazard in each block, none across"
 expect 0 "no waw by default" -- "$G" run "$T/waw.cu" --detect boyer
 
+# atomics are not plain reads and writes: a shared atomic counter is race-free,
+# a plain read of it beside the atomics is a hazard, named with the atomic's own scope
+expect 0 "shared atomic counter" -- "$G" run "$K/shared_atomic_counter.cu" --detect boyer
+contains "$T/out" "detectors: boyer 0 race reports" "no hazard between atomics, across warps or within one"
+expect 4 "plain read beside atomics" -- "$G" run "$K/shared_atomic_peek.cu" --detect boyer
+contains "$T/out" "RAW hazard" "a plain read against other threads' atomics"
+contains "$T/out" "atomic add (device scope)" "the atomic side keeps its scope"
+# __syncwarp orders the lanes it names, as __syncthreads the block
+expect 4 "warp-synchronous tail" -- "$G" run "$S/tests/data/warp_tail.cu" --detect boyer
+contains "$T/out" "hazard within a warp" "no __syncwarp: hazards between lanes"
+expect 0 "tail with __syncwarp" -- "$G" run "$S/tests/data/warp_tail.cu" --detect boyer -D SYNCWARP=1
+contains "$T/out" "detectors: boyer 0 race reports" "__syncwarp orders the steps"
+
 echo "boyer.sh: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

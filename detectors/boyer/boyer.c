@@ -29,22 +29,33 @@
 
 /* ---------------------------------------------------------------- races */
 
-typedef struct { uint32_t thread1, pc; uint8_t kind, atomic_op; } site;   /* thread1: thread + 1, 0 none */
+typedef struct { uint32_t thread1, pc; uint8_t kind, atomic_op, scope; } site;   /* thread1: thread + 1, 0 none */
 
+/* Atomics are counted apart from plain reads and writes: two atomics are
+ * serialised by the hardware and never a hazard, while an atomic against
+ * another thread's plain access is (it reads and writes). */
 typedef struct {
-  uint32_t r, w;             /* the global bookkeeping arrays */
-  site rd[2], wr[2];         /* [0] the last access, [1] the last by another thread than [0]'s (report only) */
+  uint32_t r, w, a;          /* the global bookkeeping arrays, and atomics */
+  site rd[2], wr[2], at[2];  /* [0] the last access, [1] the last by another thread than [0]'s (report only) */
 } cell;
 
-typedef struct { uint64_t key; uint32_t r, w; } own;   /* key: thread << 32 | byte + 1; 0 empty */
+/* Counts of one thread (own) or one warp at a byte since the block's
+ * barrier (r, w, a), and those since the warp's last __syncwarp (gr, gw,
+ * ga, valid while gen is the warp's generation). */
+typedef struct { uint64_t key; uint32_t r, w, a, gr, gw, ga, gen; } own;   /* key: agent << 32 | byte + 1; 0 empty */
 
 typedef struct {
   cell *c;
   uint32_t cap;
   uint32_t *touched;
   size_t ntouched, captouched;
-  own *h;
+  own *h;                    /* per (thread, byte) */
   size_t hcap, hn;
+  own *wh;                   /* per (warp, byte) */
+  size_t whcap, whn;
+  uint32_t *gen;             /* per warp: its __syncwarp generation */
+  uint32_t *lanes;           /* per warp: lanes that accessed shared memory since the barrier */
+  uint32_t nwarps;
 } blockstate;
 
 typedef struct {
@@ -72,6 +83,9 @@ static void block_free(blockstate *s) {
   free(s->c);
   free(s->touched);
   free(s->h);
+  free(s->wh);
+  free(s->gen);
+  free(s->lanes);
   free(s);
 }
 
@@ -96,25 +110,30 @@ static uint64_t mix64(uint64_t x) {
   return x;
 }
 
-static own *own_get(blockstate *s, uint32_t thread, uint32_t byte) {
-  if (2 * (s->hn + 1) > s->hcap) {
-    size_t nc = s->hcap ? 2 * s->hcap : 256;
+static own *count_get(own **h, size_t *hcap, size_t *hn, uint32_t agent, uint32_t byte) {
+  if (2 * (*hn + 1) > *hcap) {
+    size_t nc = *hcap ? 2 * *hcap : 256;
     own *nh = xcalloc(nc, sizeof *nh);
-    for (size_t k = 0; k < s->hcap; k++) {
-      if (!s->h[k].key) continue;
-      size_t i = mix64(s->h[k].key) & (nc - 1);
+    for (size_t k = 0; k < *hcap; k++) {
+      if (!(*h)[k].key) continue;
+      size_t i = mix64((*h)[k].key) & (nc - 1);
       while (nh[i].key) i = (i + 1) & (nc - 1);
-      nh[i] = s->h[k];
+      nh[i] = (*h)[k];
     }
-    free(s->h);
-    s->h = nh;
-    s->hcap = nc;
+    free(*h);
+    *h = nh;
+    *hcap = nc;
   }
-  uint64_t key = (uint64_t)thread << 32 | ((uint64_t)byte + 1);
-  size_t i = mix64(key) & (s->hcap - 1);
-  while (s->h[i].key && s->h[i].key != key) i = (i + 1) & (s->hcap - 1);
-  if (!s->h[i].key) { s->h[i].key = key; s->hn++; }
-  return &s->h[i];
+  uint64_t key = (uint64_t)agent << 32 | ((uint64_t)byte + 1);
+  size_t i = mix64(key) & (*hcap - 1);
+  while ((*h)[i].key && (*h)[i].key != key) i = (i + 1) & (*hcap - 1);
+  if (!(*h)[i].key) { (*h)[i].key = key; ++*hn; }
+  return &(*h)[i];
+}
+
+/* The counts since the warp's last __syncwarp start again at a new generation. */
+static void count_at_gen(own *o, uint32_t gen) {
+  if (o->gen != gen) { o->gen = gen; o->gr = o->gw = o->ga = 0; }
 }
 
 /* __syncthreads: every count of the block back to zero. */
@@ -123,6 +142,28 @@ static void block_reset(blockstate *s) {
   s->ntouched = 0;
   if (s->hn) memset(s->h, 0, s->hcap * sizeof *s->h);
   s->hn = 0;
+  if (s->whn) memset(s->wh, 0, s->whcap * sizeof *s->wh);
+  s->whn = 0;
+  if (s->nwarps) memset(s->lanes, 0, s->nwarps * sizeof *s->lanes);
+}
+
+/* __syncwarp(mask) orders the accesses of the lanes it names before it
+ * with theirs after it, as __syncthreads orders the block's.  Only a
+ * __syncwarp that names every lane of the warp that has touched shared
+ * memory since the barrier starts a new generation; one that leaves such
+ * a lane out orders nothing here (a possible false alarm, never a miss). */
+static void block_syncwarp(blockstate *s, uint32_t warp, uint32_t mask) {
+  if (warp >= s->nwarps || (s->lanes[warp] & ~mask)) return;
+  s->gen[warp]++;
+}
+
+static void block_warps(blockstate *s, uint32_t warp) {
+  if (warp < s->nwarps) return;
+  uint32_t n = warp + 1;
+  s->gen = xrealloc(s->gen, n * sizeof *s->gen);
+  s->lanes = xrealloc(s->lanes, n * sizeof *s->lanes);
+  for (uint32_t k = s->nwarps; k < n; k++) s->gen[k] = s->lanes[k] = 0;
+  s->nwarps = n;
 }
 
 static cell *cell_at(blockstate *s, uint32_t byte) {
@@ -180,7 +221,7 @@ static void report(boyer *b, const gr_event *ev, int lane, uint32_t thread, uint
     r.first.lane = (int)((partner->thread1 - 1) % 32);
     r.first.kind = (gr_access_kind)partner->kind;
     r.first.atomic_op = partner->atomic_op;
-    r.first.scope = GR_SCOPE_BLOCK;
+    r.first.scope = (gr_scope)partner->scope;
     r.first.strong = partner->kind == GR_ATOMIC;
   }
   race_access_from_event(&r.second, ev, lane);
@@ -192,22 +233,46 @@ static void boyer_access(boyer *b, const gr_event *ev) {
   blockstate *s = b->blk[ev->block];
   if (!s) s = b->blk[ev->block] = xcalloc(1, sizeof *s);
   pc_table_note(&b->pcs, ev);
-  int reads = ev->access != GR_STORE, writes = ev->access != GR_LOAD;
+  int atom = ev->access == GR_ATOMIC, reads = ev->access == GR_LOAD, writes = ev->access == GR_STORE;
+  uint32_t warp = ev->warp_in_block;
+  block_warps(s, warp);
+  s->lanes[warp] |= ev->mask;
+  uint32_t gen = s->gen[warp];
   for (uint32_t mm = ev->mask; mm; mm &= mm - 1) {
     int l = __builtin_ctz(mm);
     uint32_t thread = ev->warp_in_block * 32 + (uint32_t)l;
     uint32_t off = (uint32_t)ev->addr[l];
-    site me = {thread + 1, (uint32_t)ev->pc, (uint8_t)ev->access, (uint8_t)ev->atomic_op};
+    site me = {thread + 1, (uint32_t)ev->pc, (uint8_t)ev->access, (uint8_t)ev->atomic_op,
+               (uint8_t)(atom ? ev->scope : GR_SCOPE_BLOCK)};
     seen done[8];
     int ndone = 0;
     for (int i = 0; i < ev->size; i++) {
       uint32_t byte = off + (uint32_t)i;
       cell *c = cell_at(s, byte);
-      own *o = own_get(s, thread, byte);
-      if (reads) { c->r++; o->r++; site_push(c->rd, me); }
-      if (writes) { c->w++; o->w++; site_push(c->wr, me); }
-      int others = c->r + c->w > o->r + o->w;
-      if (c->r && c->w && others) {
+      own *o = count_get(&s->h, &s->hcap, &s->hn, thread, byte);
+      own *wc = count_get(&s->wh, &s->whcap, &s->whn, warp, byte);
+      count_at_gen(o, gen);
+      count_at_gen(wc, gen);
+      if (reads) { c->r++; o->r++; o->gr++; wc->r++; wc->gr++; site_push(c->rd, me); }
+      if (writes) { c->w++; o->w++; o->gw++; wc->w++; wc->gw++; site_push(c->wr, me); }
+      if (atom) { c->a++; o->a++; o->ga++; wc->a++; wc->ga++; site_push(c->at, me); }
+      /* other threads' accesses since the barrier, less those of the
+       * warp's other lanes that a __syncwarp has ordered before this one */
+      uint32_t oth_r = c->r - o->r - ((wc->r - wc->gr) - (o->r - o->gr));
+      uint32_t oth_w = c->w - o->w - ((wc->w - wc->gw) - (o->w - o->gw));
+      uint32_t oth_a = c->a - o->a - ((wc->a - wc->ga) - (o->a - o->ga));
+      /* an atomic against other threads' plain accesses, a plain access
+       * against other threads' atomics (the paper has no atomics: each is
+       * a read and a write that no other atomic can interleave with) */
+      const site *oa = other_than(c->at, thread);
+      if (atom) {
+        if (oth_w) report(b, ev, l, thread, byte, "RAW hazard", other_than(c->wr, thread), done, &ndone);
+        if (oth_r) report(b, ev, l, thread, byte, "WAR hazard", other_than(c->rd, thread), done, &ndone);
+        continue;
+      }
+      if (oth_a && oa) report(b, ev, l, thread, byte, reads ? "RAW hazard" : "WAR hazard", oa, done, &ndone);
+      int others = oth_r + oth_w > 0;
+      if (o->r + oth_r && o->w + oth_w && others) {
         /* which hazard: this access against another thread's access of the
          * other kind, else this thread's earlier access against one */
         const site *ow = other_than(c->wr, thread), *orr = other_than(c->rd, thread);
@@ -216,7 +281,7 @@ static void boyer_access(boyer *b, const gr_event *ev) {
         else if (orr) report(b, ev, l, thread, byte, "WAR hazard", orr, done, &ndone);
         else report(b, ev, l, thread, byte, "RAW hazard", ow, done, &ndone);
       }
-      if (b->waw && writes && c->w > o->w) report(b, ev, l, thread, byte, "WAW hazard", other_than(c->wr, thread), done, &ndone);
+      if (b->waw && writes && oth_w) report(b, ev, l, thread, byte, "WAW hazard", other_than(c->wr, thread), done, &ndone);
     }
   }
 }
@@ -232,6 +297,9 @@ void boyer_on_event(void *self, const gr_event *ev) {
     break;
   case GR_EV_ACCESS: if (b->blk) boyer_access(b, ev); break;
   case GR_EV_BARRIER: if (b->blk && ev->block < b->nblocks && b->blk[ev->block]) block_reset(b->blk[ev->block]); break;
+  case GR_EV_SYNCWARP:
+    if (b->blk && ev->block < b->nblocks && b->blk[ev->block]) block_syncwarp(b->blk[ev->block], ev->warp_in_block, ev->mask);
+    break;
   case GR_EV_BLOCK_END:
     if (b->blk && ev->block < b->nblocks) { block_free(b->blk[ev->block]); b->blk[ev->block] = NULL; }
     break;
