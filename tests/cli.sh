@@ -90,6 +90,17 @@ expect 0 "race-free with detectors" -- "$G" run --detect scord,scord-nocache,hb,
 
 contains "$T/out" "detectors: scord 0 race reports" "race-free summary"
 contains "$T/out" "check dummy: ok" "checks still run"
+# hb and hb-ptx watch shared memory: a missing barrier is a race for both;
+# the warp-synchronous tail only for hb-ptx (threads are its agents), and
+# for neither with __syncwarp between the steps
+expect 4 "hb on shared memory" -- "$G" run --detect hb,hb-ptx "$S/kernels/boyer/fig1.cu"
+contains "$T/out" "race [hb] missing block fence: shared memory+" "hb sees a shared-memory race"
+contains "$T/out" "race [hb-ptx] not morally strong: shared memory+" "hb-ptx sees it"
+expect 4 "warp-synchronous tail under hb-ptx" -- "$G" run --detect hb,hb-ptx "$S/tests/data/warp_tail.cu"
+contains "$T/out" "detectors: hb 0 race reports, hb-ptx 1 race report" "lockstep warps for hb, threads for hb-ptx"
+expect 0 "tail with __syncwarp" -- "$G" run --detect hb,hb-ptx -D SYNCWARP=1 "$S/tests/data/warp_tail.cu"
+expect 0 "shared atomic counter" -- "$G" run --detect hb,hb-ptx "$S/kernels/boyer/shared_atomic_counter.cu"
+
 # a detector that stops watching never passes a run: exit 5 and a table cell "not watched"
 expect 5 "a detector that stopped watching fails the run" -- "$G" run --detect hb,hb-ptx "$S/tests/data/big_launch.cu"
 contains "$T/err" "detector hb-ptx stopped watching the run" "says which and why"

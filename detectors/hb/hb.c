@@ -100,9 +100,12 @@ typedef struct {
   uint32_t **snaps;                 /* every clock copy, freed at launch end */
   size_t nsnaps, capsnaps;
   uint64_t snap_bytes;
-  /* shadow, by allocation id */
+  /* shadow, by allocation id; shared memory's by block, from its first
+   * shared access to its end */
   shadow *sh;
   size_t nsh;
+  shadow *shared;
+  uint32_t shared_bytes;
   pc_table pcs;
 } hb;
 
@@ -121,6 +124,13 @@ void *hb_create(gr_context *ctx, const det_options *o, race_log *log, const char
 void *hb_create_ptx(gr_context *ctx, const det_options *o, race_log *log, const char *name) {
   (void)o;
   return hb_new(ctx, log, name, HB_MODEL_PTX);
+}
+
+static void shadow_free(shadow *s) {
+  if (s->bytes) for (uint64_t i = 0; i < s->size; i++) free(s->bytes[i].e);
+  free(s->bytes);
+  free(s->rels);
+  memset(s, 0, sizeof *s);
 }
 
 static void hb_free_launch(hb *h) {
@@ -142,13 +152,10 @@ static void hb_free_launch(hb *h) {
   for (size_t k = 0; k < h->nsnaps; k++) free(h->snaps[k]);
   free(h->snaps); h->snaps = NULL; h->nsnaps = h->capsnaps = 0;
   h->snap_bytes = 0;
-  for (size_t k = 0; k < h->nsh; k++) {
-    shadow *s = &h->sh[k];
-    if (s->bytes) for (uint64_t i = 0; i < s->size; i++) free(s->bytes[i].e);
-    free(s->bytes);
-    free(s->rels);
-  }
+  for (size_t k = 0; k < h->nsh; k++) shadow_free(&h->sh[k]);
   free(h->sh); h->sh = NULL; h->nsh = 0;
+  if (h->shared) for (uint32_t b = 0; b < h->nblocks; b++) shadow_free(&h->shared[b]);
+  free(h->shared); h->shared = NULL;
   pc_table_free(&h->pcs);
   h->n = 0;
 }
@@ -200,6 +207,8 @@ static void hb_launch(hb *h, const gr_event *ev) {
   }
   h->nsh = gr_allocation_count(h->ctx) + 1;
   h->sh = xcalloc(h->nsh, sizeof *h->sh);
+  h->shared_bytes = ev->shared_bytes;
+  h->shared = xcalloc(h->nblocks, sizeof *h->shared);
   /* lock set 0 is the empty set */
   h->sets = xcalloc(1, sizeof *h->sets);
   h->nsets = 1;
@@ -380,12 +389,14 @@ static void check_byte(hb *h, loc *L, const acc *x, const gr_event *ev, int lane
     memset(&r, 0, sizeof r);
     r.detector = h->name;
     r.cls = cls;
-    r.space = GR_SPACE_GLOBAL;
-    const char *buf = "?";
-    uint64_t off = 0;
-    gr_describe_address(h->ctx, addr, &buf, &off);
-    r.buffer = buf;
-    r.offset = off;
+    r.space = ev->space;
+    if (ev->space == GR_SPACE_GLOBAL) {
+      const char *buf = "?";
+      uint64_t off = 0;
+      gr_describe_address(h->ctx, addr, &buf, &off);
+      r.buffer = buf;
+      r.offset = off;
+    } else r.offset = (uint32_t)addr;   /* shared memory: the offset in the block's */
     side_of(h, e, &r.first);
     race_access_from_event(&r.second, ev, lane);
     race_log_add(h->log, &r);
@@ -425,6 +436,18 @@ static shadow *shadow_of(hb *h, size_t id, int want_rels) {
   return s;
 }
 
+/* The block's shared memory: every thread of it may touch it, none other. */
+static shadow *shared_of(hb *h, uint32_t block, int want_rels) {
+  if (block >= h->nblocks || !h->shared_bytes) return NULL;
+  shadow *s = &h->shared[block];
+  if (!s->bytes) {
+    s->size = h->shared_bytes;
+    s->bytes = xcalloc(s->size, sizeof *s->bytes);
+  }
+  if (want_rels && !s->rels) s->rels = xcalloc(s->size, sizeof *s->rels);
+  return s;
+}
+
 static uint32_t agent_of(const hb *h, const gr_event *ev, int lane) {
   if (h->model == HB_MODEL_PTX) return ev->block * h->per_block + ev->warp_in_block * 32 + (uint32_t)lane;
   return ev->block * h->per_block + ev->warp_in_block;
@@ -440,8 +463,12 @@ static void ptx_pending_add(hb *h, uint32_t a, const rel *r) {
 
 static void scord_fence(hb *h, uint32_t a, int device);
 
+/* Global and shared memory.  Local memory is the thread's own: no other
+ * thread can reach it (a local address names the accessor's own frame), so
+ * it has no race to find. */
 static void on_access(hb *h, const gr_event *ev) {
-  if (ev->space != GR_SPACE_GLOBAL) return;
+  if (ev->space != GR_SPACE_GLOBAL && ev->space != GR_SPACE_SHARED) return;
+  int shared = ev->space == GR_SPACE_SHARED;
   int atom = ev->access == GR_ATOMIC, write = ev->access != GR_LOAD, strong = atom || ev->is_volatile;
   int scope = strong ? (int)ev->scope : GR_SCOPE_SYSTEM;
   int acquire = strong && (ev->order == GR_ORDER_ACQUIRE || ev->order == GR_ORDER_ACQ_REL);
@@ -460,8 +487,8 @@ static void on_access(hb *h, const gr_event *ev) {
     if (h->model == HB_MODEL_PTX) x.clock = clk(h->C, h, a)[a];
     else { x.clock = h->bars[block_of(h, a)]; x.fblk = h->fblk[a]; x.fdev = h->fdev[a]; }
     uint64_t addr = ev->addr[l];
-    size_t id = gr_allocation_id(addr);
-    shadow *s = shadow_of(h, id, h->model == HB_MODEL_PTX);
+    size_t id = shared ? 0 : gr_allocation_id(addr);
+    shadow *s = shared ? shared_of(h, ev->block, h->model == HB_MODEL_PTX) : shadow_of(h, id, h->model == HB_MODEL_PTX);
     if (!s) continue;
     uint64_t off = (uint32_t)addr;
     seen done[32];
@@ -504,7 +531,8 @@ static void on_access(hb *h, const gr_event *ev) {
      * acquires L, atomicExch(L, 0) releases it; a device-scope lock is also
      * a block-scope lock of the holder's block */
     if (atom && h->model == HB_MODEL_SCORD) {
-      uint64_t word = (uint64_t)id << 32 | off >> 2;
+      /* a lock in shared memory is its block's: its word names the block */
+      uint64_t word = shared ? (uint64_t)(0x80000000u | ev->block) << 32 | off >> 2 : (uint64_t)id << 32 | off >> 2;
       uint32_t bkey = block_of(h, a) + 1;
       int device = ev->scope != GR_SCOPE_BLOCK;
       if (ev->atomic_op == 7 && ev->operand[l] == 0 && ev->value[l] == 0 && ev->operand2[l] != 0) {
@@ -601,6 +629,9 @@ void hb_on_event(void *self, const gr_event *ev) {
     break;
   case GR_EV_SYNCWARP:
     if (h->model == HB_MODEL_PTX) join_group(h, ev->block * h->per_block + ev->warp_in_block * 32, 32, ev->mask, 1);
+    break;
+  case GR_EV_BLOCK_END:   /* its shared memory ends with it */
+    if (h->shared && ev->block < h->nblocks) shadow_free(&h->shared[ev->block]);
     break;
   case GR_EV_LAUNCH_END: hb_free_launch(h); break;
   default: break;
