@@ -9,6 +9,7 @@
 
 #include "detectors.h"
 #include "gpurace.h"
+#include "hb/hb.h"
 
 static double now(void) {
   struct timespec ts;
@@ -223,7 +224,136 @@ static void detector_overhead(void) {
   free(b);
 }
 
-int main(void) {
+/* ------------------------------------------------------------- the oracle (issue 18) */
+
+typedef struct { const char *kernel; int n; } oracle_case;
+
+/* One launch of an oracle workload over n elements (256-thread blocks) with
+ * the detectors `dets` (NULL: none): its time, and 0 with *ok when it ran
+ * race-free with every detector watching and the output matched the plain
+ * C twin; *why says otherwise. */
+static double oracle_run(const char *kernel, int n, const char *dets, int *ok, const char **why, uint64_t *mem) {
+  gr_config cfg;
+  gr_config_default(&cfg);
+  cfg.memory = GR_MEMORY_SC;
+  cfg.max_steps = 0;
+  gr_context *ctx = gr_context_create(&cfg);
+  gr_module *m;
+  race_log *log = race_log_new();
+  detector_set *set = NULL;
+  char err[256];
+  double t = -1;
+  *ok = 0;
+  *why = "load";
+  unsigned *in = malloc((size_t)n * 4), *out = calloc((size_t)n, 4), *want = calloc((size_t)n, 4);
+  float *fa = malloc((size_t)n * 4), *fb = malloc((size_t)n * 4), *fc = calloc((size_t)n, 4);
+  for (int i = 0; i < n; i++) { in[i] = (unsigned)i * 2654435761u >> 7; fa[i] = (float)(i % 1000) * 0.5f; fb[i] = (float)(i % 7); }
+  if (gr_module_load(ctx, path("bench/kernels/oracle.cu"), NULL, 0, &m) == GR_OK &&
+      (!dets || detectors_attach(ctx, dets, &dopts, log, &set, err, sizeof err) == GR_OK)) {
+    gr_ptr da, db, dc;
+    gr_dim3 g = {(unsigned)(n / 256), 1, 1}, bl = {256, 1, 1};
+    size_t outn = 0;
+    int st;
+    double t0 = now();
+    if (!strcmp(kernel, "histogram")) {
+      gr_malloc(ctx, (size_t)n * 4, "in", &da);
+      gr_malloc(ctx, 256 * 4, "bins", &db);
+      gr_memcpy_htod(ctx, da, in, (size_t)n * 4);
+      gr_memset(ctx, db, 0, 256 * 4);
+      gr_arg args[3] = {gr_arg_ptr(da), gr_arg_ptr(db), gr_arg_i32(n)};
+      t0 = now();
+      st = gr_launch(m, kernel, g, bl, 0, args, 3);
+      t = now() - t0;
+      for (int i = 0; i < n; i++) want[in[i] & 255u]++;
+      outn = 256;
+      dc = db;
+    } else if (!strcmp(kernel, "triad1")) {
+      gr_malloc(ctx, (size_t)n * 4, "a", &da);
+      gr_malloc(ctx, (size_t)n * 4, "b", &db);
+      gr_malloc(ctx, (size_t)n * 4, "c", &dc);
+      gr_memcpy_htod(ctx, da, fa, (size_t)n * 4);
+      gr_memcpy_htod(ctx, db, fb, (size_t)n * 4);
+      gr_arg args[4] = {gr_arg_ptr(da), gr_arg_ptr(db), gr_arg_ptr(dc), gr_arg_i32(n)};
+      t0 = now();
+      st = gr_launch(m, kernel, g, bl, 0, args, 4);
+      t = now() - t0;
+      triad_native(fa, fb, fc, n);
+      memcpy(want, fc, (size_t)n * 4);
+      outn = (size_t)n;
+    } else {
+      gr_malloc(ctx, (size_t)n * 4, "in", &da);
+      gr_malloc(ctx, (size_t)n / 256 * 4, "out", &dc);
+      gr_memcpy_htod(ctx, da, in, (size_t)n * 4);
+      gr_arg args[2] = {gr_arg_ptr(da), gr_arg_ptr(dc)};
+      t0 = now();
+      st = gr_launch(m, kernel, g, bl, 0, args, 2);
+      t = now() - t0;
+      for (int i = 0; i < n; i++) want[i / 256] += in[i];
+      outn = (size_t)n / 256;
+    }
+    size_t nr;
+    race_log_reports(log, &nr);
+    if (st) *why = gr_error(ctx);
+    else if (gr_memcpy_dtoh(ctx, out, dc, outn * 4) || memcmp(out, want, outn * 4)) *why = "output differs from the plain C twin";
+    else if (nr) *why = "a race reported on a race-free kernel";
+    else if (set && detectors_size(set) && race_log_unwatched_why(log, detectors_name(set, 0))) *why = "not watched";
+    else { *ok = 1; *why = NULL; }
+    if (mem) *mem = set && detectors_size(set) ? hb_memory_peak(detectors_instance(set, 0)) : 0;
+  } else *why = dets ? "attach" : gr_error(ctx);
+  detectors_detach(set);
+  race_log_free(log);
+  gr_context_destroy(ctx);
+  free(in); free(out); free(want); free(fa); free(fb); free(fc);
+  return t;
+}
+
+static void oracle_table(void) {
+  det_options_default(&dopts);
+  static const oracle_case cases[] = {
+    {"histogram", 1 << 16}, {"histogram", 1 << 18}, {"histogram", 1 << 20},
+    {"triad1", 1 << 18}, {"triad1", 1 << 20}, {"triad1", 1 << 22}, {"reduce", 1 << 20}};
+  static const char *const dets[] = {"hb", "hb-ptx"};
+  printf("\nthe happens-before oracle (issue 18): time with the detector / time without, measured in this run;\n"
+         "ns per element with each; detector memory (peak) per byte the kernel touches;\n"
+         "goals: hb <= 3x, hb-ptx <= 4x, time per element flat, at most 16 bytes per byte\n");
+  printf("%-22s %11s %12s %12s %12s %12s %9s %9s\n", "workload", "none (s)", "hb", "hb-ptx", "hb ns/elem", "ptx ns/elem",
+         "hb B/B", "ptx B/B");
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    int ok;
+    const char *why;
+    char name[64];
+    snprintf(name, sizeof name, "%s 2^%d", cases[c].kernel, __builtin_ctz((unsigned)cases[c].n));
+    double base = oracle_run(cases[c].kernel, cases[c].n, NULL, &ok, &why, NULL);
+    /* bytes of global and shared memory the kernel touches */
+    double n = cases[c].n, touched = !strcmp(cases[c].kernel, "histogram") ? 4 * n + 1024
+                                     : !strcmp(cases[c].kernel, "triad1") ? 12 * n : 8 * n + n / 64;
+    if (!ok) { printf("%-22s error: %s\n", name, why); continue; }
+    printf("%-22s %11.4f", name, base);
+    double t[2];
+    const char *w[2];
+    int k[2];
+    uint64_t mem[2];
+    for (int d = 0; d < 2; d++) t[d] = oracle_run(cases[c].kernel, cases[c].n, dets[d], &k[d], &w[d], &mem[d]);
+    for (int d = 0; d < 2; d++) {
+      if (k[d]) printf(" %11.2fx", t[d] / base);
+      else printf(" %12.12s", w[d]);
+    }
+    for (int d = 0; d < 2; d++) {
+      if (k[d]) printf(" %12.1f", t[d] * 1e9 / cases[c].n);
+      else printf(" %12s", "-");
+    }
+    for (int d = 0; d < 2; d++) {
+      if (k[d]) printf(" %9.2f", (double)mem[d] / touched);
+      else printf(" %9s", "-");
+    }
+    putchar('\n');
+    fflush(stdout);
+  }
+}
+
+int main(int argc, char **argv) {
+  /* `bench oracle`: only the oracle's table */
+  if (argc > 1 && !strcmp(argv[1], "oracle")) { oracle_table(); return 0; }
   printf("gpurace benchmark (round-robin scheduler, 4 SMs; sequentially consistent memory unless -weak)\n\n");
   printf("%-10s %14s %14s %14s %12s %10s\n", "kernel", "thread-instr", "emulated (s)", "thr-instr/s", "native (s)", "ratio");
 
@@ -275,5 +405,6 @@ int main(void) {
   }
   printf("ratio = emulated time / native time for the same computation (goal for alu: at most 20x)\n");
   detector_overhead();
+  oracle_table();
   return 0;
 }

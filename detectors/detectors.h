@@ -97,6 +97,8 @@ typedef enum { HB_MODEL_SCORD, HB_MODEL_PTX } hb_model;
 typedef struct {
   int scord_granularity;     /* bytes per ScoRD metadata entry: 4, 8 or 16 (default 4) */
   hb_model hb_model;         /* model of the "hb" detector (default HB_MODEL_SCORD) */
+  uint64_t hb_max_memory;    /* hb, hb-ptx: bytes of detector memory past which they stop watching
+                                the launch (the run then fails as not watched); 0: no bound */
   int boyer_waw;             /* boyer: add the write-after-write check */
   const char *ld_targets;    /* ld: comma-separated buffers and __device__ variables to privatise, or
                                 NULL: every one the kernel writes (found by a plain run) */
@@ -109,7 +111,7 @@ typedef struct {
 void det_options_default(det_options *o);
 /* One command-line option of the detectors, shared by every front end, as
  * gr_config_option: the number of words taken (--scord-granularity 4|8|16,
- * --hb-model scord|ptx, --ld-targets LIST, --ld-copies M (2 or more),
+ * --hb-model scord|ptx, --hb-max-memory MIB, --ld-targets LIST, --ld-copies M (2 or more),
  * --ld-shuffle SEED, --ld-rounds K: 2; --boyer-waw, --ld-deterministic,
  * --ld-timing: 1), 0 when `opt` is none of them, -1 on a missing or bad
  * value, with the message in err. */

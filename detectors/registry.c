@@ -79,8 +79,17 @@ static int ld_option(det_options *o, const char *opt, const char *val, char *err
 int det_options_option(det_options *o, const char *opt, const char *val, char *err, size_t n) {
   if (!strcmp(opt, "--boyer-waw")) { o->boyer_waw = 1; return 1; }
   if (!strncmp(opt, "--ld-", 5)) return ld_option(o, opt, val, err, n);
-  if (strcmp(opt, "--scord-granularity") && strcmp(opt, "--hb-model")) return 0;
+  if (strcmp(opt, "--scord-granularity") && strcmp(opt, "--hb-model") && strcmp(opt, "--hb-max-memory")) return 0;
   if (!val) { snprintf(err, n, "option '%s' needs a value", opt); return -1; }
+  if (!strcmp(opt, "--hb-max-memory")) {
+    uint64_t mib;
+    if (!parse_count(val, 1, &mib) || mib > ((uint64_t)1 << 40)) {
+      snprintf(err, n, "--hb-max-memory takes a size in MiB (1 or more), not '%s'", val);
+      return -1;
+    }
+    o->hb_max_memory = mib << 20;
+    return 2;
+  }
   if (!strcmp(opt, "--hb-model")) {
     if (!strcmp(val, "scord")) o->hb_model = HB_MODEL_SCORD;
     else if (!strcmp(val, "ptx")) o->hb_model = HB_MODEL_PTX;

@@ -1,13 +1,25 @@
 /* The happens-before oracle, in two models.  Nothing is bounded: counters
  * and clocks are 32 bits and never wrap in a run the step limit allows,
- * lock sets are exact, and shadow state is kept per byte.
+ * lock sets are exact, launches have any number of threads.
  *
- * Shadow state: for each byte, the accesses that a later access may still
- * race with.  An access replaces the earlier access of its agent that has
- * the same signature (kind, strength, scope, lock set), since anything
- * ordered after the later one is ordered after the earlier; in the ScoRD
- * model it also covers what it is ordered after (below).  Every racy
- * access is found, with at least one partner.
+ * Shadow state: for each 4-byte word of global and shared memory, the
+ * accesses that a later access may still race with, each with the bytes
+ * of the word it touched.  An access replaces, byte by byte, the earlier
+ * access of its agent that has the same signature (kind, strength, scope,
+ * lock set), since anything ordered after the later one is ordered after
+ * the earlier; in the ScoRD model it also covers what it is ordered after
+ * (below).  Every racy access is found, with at least one partner.
+ *
+ * Cost.  Most words hold one access.  A word many agents touch (an
+ * atomicAdd histogram's bins) is kept linear: the whole list is skipped
+ * when no entry can race with the access (a read where nothing wrote,
+ * device atomics among device atomics, morally strong accesses among
+ * morally strong ones), and an agent's replacement of its own earlier
+ * entries is applied lazily, in one pass over the list, before the list
+ * is next read (word_compact).  In the ScoRD model an access's covering
+ * of other agents' entries is also skipped while no entry of the word can
+ * have been released to anyone (no fence or barrier since the word was
+ * last scanned, and none of its entries released then).
  *
  * ScoRD model (scor-spec.md §0.2), agents are warps.  No clocks: an access
  * records its warp's fence counts (any scope, device) and its block's
@@ -24,10 +36,11 @@
  * between; a later block-scope atomic races with an earlier device atomic
  * of another block that was not released to it (§0.2 point 3, R110-2).
  *
- * PTX model, agents are threads with vector clocks C (own entry: the
- * thread's synchronisation epochs).  A fence is an acquire (it joins the clocks its thread's
- * earlier strong reads observed) and a release (the clock it leaves is what
- * its thread's later strong writes carry).  A strong read that reads a
+ * PTX model, agents are threads with vector clocks (vclock.h: a block's
+ * barrier clock, shared, plus what a thread learnt since, plus its own
+ * epoch).  A fence is an acquire (it joins the clocks its thread's earlier
+ * strong reads observed) and a release (the clock it leaves is what its
+ * thread's later strong writes carry).  A strong read that reads a
  * location observes the release clock of the write it reads from, taken as
  * the last write to the location in event order.  An atomic read-modify-
  * write continues the release sequence of the write it read.  An acquire
@@ -43,9 +56,7 @@
 
 #include "hb.h"
 #include "util.h"
-
-#define MAX_AGENTS 4096     /* clocks are N x N words */
-#define SNAPSHOT_LIMIT (2048ull << 20)
+#include "vclock.h"
 
 /* access info bits */
 #define I_WRITE 1u
@@ -56,61 +67,116 @@
 #define I_OP_SHIFT 7             /* 4 bits: atomic op */
 #define I_ORDER_SHIFT 11         /* 2 bits: gr_order of a strong access */
 
+/* Lists longer than this apply replacement lazily (word_compact). */
+#define LAZY_MIN 16
+
+/* clock: in the PTX model the agent's epoch; in the ScoRD model the
+ * launch's count of fences and barriers before the access, so that a
+ * fence or barrier after it is one whose sequence number is larger */
 typedef struct {
-  uint32_t agent, clock, pc;  /* clock: the agent's epoch (PTX), its block's barrier count (ScoRD) */
-  uint32_t fblk, fdev;        /* ScoRD: the agent's fence counts at the access */
+  uint32_t agent, clock, pc;
   uint16_t info;
-  uint16_t locks;            /* lock set id (ScoRD model) */
+  uint16_t locks;             /* lock set id (ScoRD model) */
   uint8_t lane;
+  uint8_t mask;               /* the bytes of the word it touched */
 } acc;
 
-typedef struct { acc *e; uint32_t n, cap; } loc;
+/* A word's entries beyond the first.  lazy: entries were appended without
+ * their replacement of earlier ones applied; compacted: the count after
+ * the last compaction.  anywrite, alldev: hints for skipping the list (a
+ * write may be among the entries; every entry is a device atomic (ScoRD)
+ * or strong at device scope or wider (PTX)).  quiet, stamp (ScoRD): at the
+ * last full scan no entry had been released to anyone, and the launch's
+ * count of fences and barriers was stamp. */
+typedef struct {
+  uint32_t n, cap, compacted;
+  uint32_t stamp;
+  uint8_t lazy, anywrite, alldev, quiet;
+  acc e[];
+} accs;
 
-/* PTX: the release clock a location's last write carries. */
-typedef struct { const uint32_t *clock; uint32_t block; uint8_t scope; } rel;
+/* first.mask == 0: none; with more, all entries are there.  more is a
+ * pointer kept as bytes, so that a word's record is 24 bytes, not 32. */
+typedef struct { acc first; unsigned char more[sizeof(accs *)]; } loc;
 
-typedef struct { loc *bytes; rel *rels; uint64_t size; } shadow;
+static accs *more_of(const loc *L) { accs *m; memcpy(&m, L->more, sizeof m); return m; }
+static void set_more(loc *L, accs *m) { memcpy(L->more, &m, sizeof m); }
+
+/* PTX: the release clock a location's last write carries (per byte). */
+typedef struct { vclock *clock; uint32_t block; uint8_t scope; } rel;
+
+typedef struct { loc *words; rel *rels; uint64_t size; } shadow;
 
 typedef struct { uint64_t word; uint32_t key; int enabled; } lock;    /* word: allocation id << 32 | offset >> 2 */
 typedef struct { lock *l; int n, cap; uint16_t set; } lockset;
 
-typedef struct { const uint32_t *clock; uint32_t block; } pending;
+typedef struct { vclock *clock; uint32_t block; } pending;
+
+#define PAGE 1024u
+
+/* PTX: a thread's release clock since its last fence, or (vc NULL) lazily
+ * its block clock and epoch at that fence; own 0: it has not fenced. */
+typedef struct { vclock *vc, *base; uint32_t own; uint8_t scope; } trel;
+
+/* PTX: what a thread knows beyond its block's barrier clock, and the
+ * clocks its strong reads observed that a later fence will acquire. */
+typedef struct {
+  vc_list x;
+  pending *pend;
+  uint32_t npend, cappend;
+} tstate;
 
 typedef struct {
   gr_context *ctx;
   race_log *log;
   const char *name;
   hb_model model;
+  uint64_t max_memory;              /* 0: no bound */
   int disabled;
   /* launch */
   gr_dim3 grid;
   uint32_t nblocks, per_block, n;   /* agents per block, agents */
-  uint32_t *C, *B;                  /* PTX: n x n */
-  /* ScoRD model: fences of any scope and device fences per agent, barriers per block */
+  /* ScoRD model: the sequence numbers of each agent's last fence (any
+   * scope) and last device fence, and of each block's last barrier */
   uint32_t *fblk, *fdev, *bars;
+  uint32_t releases;                /* fences and barriers so far: their sequence numbers */
   lockset *locks;                   /* per agent */
   /* interned lock sets: sorted (word, key) lists */
   struct { lock *l; int n; } *sets;
   size_t nsets;
-  /* PTX model */
-  const uint32_t **release;         /* per agent: clock at its last fence, or NULL */
-  uint8_t *release_scope;
-  pending **pend;
-  uint32_t *npend, *cappend;
-  uint32_t **snaps;                 /* every clock copy, freed at launch end */
-  size_t nsnaps, capsnaps;
-  uint64_t snap_bytes;
+  /* PTX model: own epochs, block barrier clocks, thread states (lazily) */
+  uint32_t *own;
+  vclock **bbase;
+  /* per thread, in pages of PAGE threads made when one of them first
+   * needs it: its state beyond its block clock, and its release */
+  tstate ***tsp;
+  trel **relp;
+  vc_heap clocks;
   /* shadow, by allocation id; shared memory's by block, from its first
    * shared access to its end */
   shadow *sh;
   size_t nsh;
   shadow *shared;
   uint32_t shared_bytes;
+  uint64_t bytes, peak;             /* shadow and per-agent memory (hb_memory) */
   pc_table pcs;
 } hb;
 
-static void *hb_new(gr_context *ctx, race_log *log, const char *name, hb_model model) {
+static void mem_add(hb *h, int64_t d) {
+  h->bytes += (uint64_t)d;
+  if (h->bytes > h->peak) h->peak = h->bytes;
+}
+
+static void *mem_calloc(hb *h, size_t n, size_t size) {
+  mem_add(h, (int64_t)(n * size));
+  return xcalloc(n, size);
+}
+
+static uint32_t pages(const hb *h) { return (h->n + PAGE - 1) / PAGE; }
+
+static void *hb_new(gr_context *ctx, const det_options *o, race_log *log, const char *name, hb_model model) {
   hb *h = xcalloc(1, sizeof *h);
+  h->max_memory = o->hb_max_memory;
   h->ctx = ctx;
   h->log = log;
   h->name = name;
@@ -119,23 +185,38 @@ static void *hb_new(gr_context *ctx, race_log *log, const char *name, hb_model m
 }
 
 void *hb_create(gr_context *ctx, const det_options *o, race_log *log, const char *name) {
-  return hb_new(ctx, log, name, o->hb_model);
+  return hb_new(ctx, o, log, name, o->hb_model);
 }
 void *hb_create_ptx(gr_context *ctx, const det_options *o, race_log *log, const char *name) {
-  (void)o;
-  return hb_new(ctx, log, name, HB_MODEL_PTX);
+  return hb_new(ctx, o, log, name, HB_MODEL_PTX);
 }
 
-static void shadow_free(shadow *s) {
-  if (s->bytes) for (uint64_t i = 0; i < s->size; i++) free(s->bytes[i].e);
-  free(s->bytes);
+uint64_t hb_memory_peak(void *self) {
+  const hb *h = self;
+  return h->peak + h->clocks.peak;   /* the two peaks need not coincide: a bound */
+}
+
+static void shadow_free(hb *h, shadow *s) {
+  if (s->words) {
+    uint64_t nw = (s->size + 3) / 4;
+    for (uint64_t i = 0; i < nw; i++) {
+      accs *m = more_of(&s->words[i]);
+      if (!m) continue;
+      mem_add(h, -(int64_t)(sizeof(accs) + m->cap * sizeof(acc)));
+      free(m);
+    }
+    mem_add(h, -(int64_t)(nw * sizeof(loc)));
+  }
+  if (s->rels) {
+    for (uint64_t i = 0; i < s->size; i++) vc_unref(&h->clocks, s->rels[i].clock);
+    mem_add(h, -(int64_t)(s->size * sizeof(rel)));
+  }
+  free(s->words);
   free(s->rels);
   memset(s, 0, sizeof *s);
 }
 
 static void hb_free_launch(hb *h) {
-  free(h->C); h->C = NULL;
-  free(h->B); h->B = NULL;
   free(h->fblk); h->fblk = NULL;
   free(h->fdev); h->fdev = NULL;
   free(h->bars); h->bars = NULL;
@@ -143,21 +224,35 @@ static void hb_free_launch(hb *h) {
   free(h->locks); h->locks = NULL;
   for (size_t k = 0; k < h->nsets; k++) free(h->sets[k].l);
   free(h->sets); h->sets = NULL; h->nsets = 0;
-  free(h->release); h->release = NULL;
-  free(h->release_scope); h->release_scope = NULL;
-  if (h->pend) for (uint32_t a = 0; a < h->n; a++) free(h->pend[a]);
-  free(h->pend); h->pend = NULL;
-  free(h->npend); h->npend = NULL;
-  free(h->cappend); h->cappend = NULL;
-  for (size_t k = 0; k < h->nsnaps; k++) free(h->snaps[k]);
-  free(h->snaps); h->snaps = NULL; h->nsnaps = h->capsnaps = 0;
-  h->snap_bytes = 0;
-  for (size_t k = 0; k < h->nsh; k++) shadow_free(&h->sh[k]);
+  for (uint32_t p = 0; h->tsp && p < pages(h); p++) {
+    if (!h->tsp[p]) continue;
+    for (uint32_t i = 0; i < PAGE; i++) {
+      tstate *t = h->tsp[p][i];
+      if (!t) continue;
+      vc_list_free(&h->clocks, &t->x);
+      for (uint32_t k = 0; k < t->npend; k++) vc_unref(&h->clocks, t->pend[k].clock);
+      free(t->pend);
+      free(t);
+    }
+    free(h->tsp[p]);
+  }
+  for (uint32_t p = 0; h->relp && p < pages(h); p++) {
+    if (!h->relp[p]) continue;
+    for (uint32_t i = 0; i < PAGE; i++) { vc_unref(&h->clocks, h->relp[p][i].vc); vc_unref(&h->clocks, h->relp[p][i].base); }
+    free(h->relp[p]);
+  }
+  if (h->bbase) for (uint32_t b = 0; b < h->nblocks; b++) vc_unref(&h->clocks, h->bbase[b]);
+  for (size_t k = 0; k < h->nsh; k++) shadow_free(h, &h->sh[k]);
+  if (h->shared) for (uint32_t b = 0; b < h->nblocks; b++) shadow_free(h, &h->shared[b]);
+  free(h->tsp); h->tsp = NULL;
+  free(h->relp); h->relp = NULL;
+  free(h->own); h->own = NULL;
+  free(h->bbase); h->bbase = NULL;
   free(h->sh); h->sh = NULL; h->nsh = 0;
-  if (h->shared) for (uint32_t b = 0; b < h->nblocks; b++) shadow_free(&h->shared[b]);
   free(h->shared); h->shared = NULL;
   pc_table_free(&h->pcs);
   h->n = 0;
+  h->bytes = 0;
 }
 
 void hb_destroy(void *self) {
@@ -166,23 +261,17 @@ void hb_destroy(void *self) {
   free(h);
 }
 
-static uint32_t *clk(uint32_t *m, hb *h, uint32_t a) { return m + (size_t)a * h->n; }
-
 static void hb_launch(hb *h, const gr_event *ev) {
   hb_free_launch(h);
   h->disabled = 0;
+  h->peak = 0;
+  h->clocks.peak = h->clocks.bytes;
+  h->releases = 0;
   h->grid = ev->grid;
   h->nblocks = ev->grid.x * ev->grid.y * ev->grid.z;
   uint32_t threads = ev->blockdim.x * ev->blockdim.y * ev->blockdim.z;
   h->per_block = h->model == HB_MODEL_PTX ? threads : (threads + 31) / 32;
   uint64_t n = (uint64_t)h->nblocks * h->per_block;
-  if (h->model == HB_MODEL_PTX && n > MAX_AGENTS) {
-    char why[160];
-    snprintf(why, sizeof why, "%llu threads exceed its limit of %d; it watched nothing in this launch", (unsigned long long)n, MAX_AGENTS);
-    race_log_unwatched(h->log, h->name, why);
-    h->disabled = 1;
-    return;
-  }
   if (n > UINT32_MAX / 2) {
     race_log_unwatched(h->log, h->name, "more than 2^31 agents in one launch; it watched nothing in this launch");
     h->disabled = 1;
@@ -190,64 +279,138 @@ static void hb_launch(hb *h, const gr_event *ev) {
   }
   if (n == 0) { h->disabled = 1; return; }
   h->n = (uint32_t)n;
-  h->locks = xcalloc(n, sizeof *h->locks);
   if (h->model == HB_MODEL_SCORD) {
-    h->fblk = xcalloc(n, sizeof *h->fblk);
-    h->fdev = xcalloc(n, sizeof *h->fdev);
-    h->bars = xcalloc(h->nblocks, sizeof *h->bars);
+    h->locks = mem_calloc(h, n, sizeof *h->locks);
+    h->fblk = mem_calloc(h, n, sizeof *h->fblk);
+    h->fdev = mem_calloc(h, n, sizeof *h->fdev);
+    h->bars = mem_calloc(h, h->nblocks, sizeof *h->bars);
   } else {
-    h->C = xcalloc((size_t)n * n, sizeof *h->C);
-    h->B = xcalloc((size_t)n * n, sizeof *h->B);
-    for (uint32_t a = 0; a < h->n; a++) clk(h->C, h, a)[a] = clk(h->B, h, a)[a] = 1;
-    h->release = xcalloc(n, sizeof *h->release);
-    h->release_scope = xcalloc(n, sizeof *h->release_scope);
-    h->pend = xcalloc(n, sizeof *h->pend);
-    h->npend = xcalloc(n, sizeof *h->npend);
-    h->cappend = xcalloc(n, sizeof *h->cappend);
+    h->own = mem_calloc(h, n, sizeof *h->own);
+    for (uint32_t a = 0; a < h->n; a++) h->own[a] = 1;
+    h->bbase = mem_calloc(h, h->nblocks, sizeof *h->bbase);
+    h->tsp = mem_calloc(h, pages(h), sizeof *h->tsp);
+    h->relp = mem_calloc(h, pages(h), sizeof *h->relp);
   }
   h->nsh = gr_allocation_count(h->ctx) + 1;
-  h->sh = xcalloc(h->nsh, sizeof *h->sh);
+  h->sh = mem_calloc(h, h->nsh, sizeof *h->sh);
   h->shared_bytes = ev->shared_bytes;
-  h->shared = xcalloc(h->nblocks, sizeof *h->shared);
+  h->shared = mem_calloc(h, h->nblocks, sizeof *h->shared);
   /* lock set 0 is the empty set */
   h->sets = xcalloc(1, sizeof *h->sets);
   h->nsets = 1;
 }
 
-static void join(uint32_t *dst, const uint32_t *src, uint32_t n) {
-  for (uint32_t i = 0; i < n; i++) if (src[i] > dst[i]) dst[i] = src[i];
-}
-
 static uint32_t block_of(const hb *h, uint32_t agent) { return agent / h->per_block; }
 
-static void tick(hb *h, uint32_t a) {
-  clk(h->C, h, a)[a]++;
-  clk(h->B, h, a)[a] = clk(h->C, h, a)[a];
+static tstate *ts_get(const hb *h, uint32_t a) {
+  tstate **pg = h->tsp[a / PAGE];
+  return pg ? pg[a % PAGE] : NULL;
 }
 
-static const uint32_t *snapshot(hb *h, const uint32_t *c) {
-  if (h->nsnaps == h->capsnaps) {
-    h->capsnaps = h->capsnaps ? 2 * h->capsnaps : 64;
-    h->snaps = xrealloc(h->snaps, h->capsnaps * sizeof *h->snaps);
+static trel *rel_at(hb *h, uint32_t a, int make) {
+  trel *pg = h->relp[a / PAGE];
+  if (!pg) {
+    if (!make) return NULL;
+    pg = h->relp[a / PAGE] = mem_calloc(h, PAGE, sizeof *pg);
   }
-  uint32_t *s = xcalloc(h->n, sizeof *s);
-  memcpy(s, c, (size_t)h->n * sizeof *s);
-  h->snaps[h->nsnaps++] = s;
-  /* A clock per release: a launch with many threads that fence often
-   * (MM's per-lane locks) would take tens of GiB; past the limit the
-   * detector says so and stops watching the launch. */
-  h->snap_bytes += (uint64_t)h->n * sizeof *s;
-  if (h->snap_bytes > SNAPSHOT_LIMIT && !h->disabled) {
-    char why[160];
-    snprintf(why, sizeof why, "its release clocks exceeded %d MiB in a launch; it watched nothing more in it", (int)(SNAPSHOT_LIMIT >> 20));
-    race_log_unwatched(h->log, h->name, why);
-    h->disabled = 1;
-  }
-  return s;
+  return &pg[a % PAGE];
 }
 
 static int scope_includes(const hb *h, int scope, uint32_t a, uint32_t b) {
   return scope != GR_SCOPE_BLOCK || block_of(h, a) == block_of(h, b);
+}
+
+/* ---------------------------------------------------------------- clocks (PTX model) */
+
+static tstate *ts_of(hb *h, uint32_t a) {
+  tstate **pg = h->tsp[a / PAGE];
+  if (!pg) pg = h->tsp[a / PAGE] = mem_calloc(h, PAGE, sizeof *pg);
+  if (!pg[a % PAGE]) pg[a % PAGE] = mem_calloc(h, 1, sizeof(tstate));
+  return pg[a % PAGE];
+}
+
+/* What thread a's clock says of agent b. */
+static uint32_t clock_of(const hb *h, uint32_t a, uint32_t b) {
+  if (a == b) return h->own[a];
+  uint32_t c = vc_get(h->bbase[block_of(h, a)], b);
+  const tstate *t = ts_get(h, a);
+  if (t) {
+    uint32_t x = vc_find(t->x.e, t->x.n, b);
+    if (x > c) c = x;
+  }
+  return c;
+}
+
+/* Thread a's clock now, as an immutable clock: its entries with its own
+ * epoch put in, over its block clock. */
+static vclock *clock_snapshot(hb *h, uint32_t a) {
+  const tstate *t = ts_get(h, a);
+  uint32_t nx = t ? t->x.n : 0, k = 0, i = 0;
+  vclock *v = vc_new(&h->clocks, nx + 1, h->bbase[block_of(h, a)]);
+  while (i < nx && t->x.e[i].agent < a) v->e[k++] = t->x.e[i++];
+  v->e[k++] = (vc_ent){a, h->own[a]};
+  if (i < nx && t->x.e[i].agent == a) i++;   /* older than the own epoch */
+  while (i < nx) v->e[k++] = t->x.e[i++];
+  v->n = k;
+  return v;
+}
+
+/* Whether barrier clock p is included in thread a's block clock. */
+static int base_covers(const hb *h, uint32_t a, const vclock *p) {
+  const vclock *b = h->bbase[block_of(h, a)];
+  return b && p->block == b->block && p->gen <= b->gen;
+}
+
+/* Thread a acquires clock s. */
+static void clock_join(hb *h, uint32_t a, const vclock *s) {
+  if (!s) return;
+  tstate *t = ts_of(h, a);
+  const vclock *base = h->bbase[block_of(h, a)];
+  if (s->parent && !base_covers(h, a, s->parent)) vc_list_join(&h->clocks, &t->x, s->parent->e, s->parent->n, base);
+  if (s->block != UINT32_MAX && base_covers(h, a, s)) return;
+  vc_list_join(&h->clocks, &t->x, s->e, s->n, base);
+}
+
+/* The join of two released clocks, over a's parent (a release sequence
+ * continued by a read-modify-write). */
+static vclock *clock_union(hb *h, const vclock *mine, const vclock *other) {
+  vc_list l = {0};
+  vclock *p = mine->parent;
+  vc_list_join(&h->clocks, &l, mine->e, mine->n, NULL);
+  if (other->parent && !(p && other->parent->block == p->block && other->parent->gen <= p->gen))
+    vc_list_join(&h->clocks, &l, other->parent->e, other->parent->n, p);
+  vc_list_join(&h->clocks, &l, other->e, other->n, p);
+  vclock *v = vc_new(&h->clocks, l.n, p);
+  memcpy(v->e, l.e, (size_t)l.n * sizeof *l.e);
+  vc_list_free(&h->clocks, &l);
+  return v;
+}
+
+static void tick(hb *h, uint32_t a) { h->own[a]++; }
+
+/* Thread a's release clock (from its last fence), made on first use. */
+static vclock *release_of(hb *h, uint32_t a) {
+  trel *r = rel_at(h, a, 0);
+  if (!r || r->vc || !r->own) return r ? r->vc : NULL;
+  vclock *v = vc_new(&h->clocks, 1, r->base);
+  v->e[0] = (vc_ent){a, r->own};
+  vc_unref(&h->clocks, r->base);
+  r->base = NULL;
+  r->vc = v;
+  return v;
+}
+
+/* A fence of thread a: the release clock it leaves is its clock now. */
+static void set_release(hb *h, uint32_t a, int scope) {
+  trel *r = rel_at(h, a, 1);
+  vc_unref(&h->clocks, r->vc);
+  vc_unref(&h->clocks, r->base);
+  r->vc = r->base = NULL;
+  const tstate *t = ts_get(h, a);
+  if (t && t->x.n) r->vc = clock_snapshot(h, a);
+  else r->base = vc_ref(h->bbase[block_of(h, a)]);
+  r->own = h->own[a];
+  r->scope = (uint8_t)scope;
 }
 
 /* ---------------------------------------------------------------- locks (ScoRD model) */
@@ -335,9 +498,9 @@ static void side_of(const hb *h, const acc *e, gr_race_access *s) {
  * their block (2), or by a fence of sufficient scope since e (1); else 0. */
 static int released_scord(const hb *h, const acc *e, const acc *x) {
   uint32_t b = block_of(h, e->agent);
-  if (b != block_of(h, x->agent)) return h->fdev[e->agent] > e->fdev;
+  if (b != block_of(h, x->agent)) return h->fdev[e->agent] > e->clock;
   if (h->bars[b] > e->clock) return 2;
-  return h->fblk[e->agent] > e->fblk;
+  return h->fblk[e->agent] > e->clock;
 }
 
 static int block_atomic(const acc *e) { return (e->info & I_ATOM) && (e->info >> I_SCOPE_SHIFT & 3) == GR_SCOPE_BLOCK; }
@@ -368,84 +531,225 @@ static const char *classify_ptx(hb *h, const acc *e, const acc *x) {
   int es = e->info >> I_SCOPE_SHIFT & 3, xs = x->info >> I_SCOPE_SHIFT & 3;
   int strong = (e->info & I_STRONG) && (x->info & I_STRONG);
   if (strong && scope_includes(h, es, e->agent, x->agent) && scope_includes(h, xs, x->agent, e->agent)) return NULL;
-  if (clk(h->C, h, x->agent)[e->agent] >= e->clock) return NULL;
+  if (clock_of(h, x->agent, e->agent) >= e->clock) return NULL;
   return strong ? "scope too narrow" : "not morally strong";
 }
 
 typedef struct { uint32_t agent, pc; const char *cls; } seen;
 
-static void check_byte(hb *h, loc *L, const acc *x, const gr_event *ev, int lane, uint64_t addr, seen *done, int *ndone) {
-  for (uint32_t k = 0; k < L->n; k++) {
-    const acc *e = &L->e[k];
-    if (e->agent == x->agent) continue;
-    if (!((e->info | x->info) & I_WRITE)) continue;
-    const char *cls = h->model == HB_MODEL_PTX ? classify_ptx(h, e, x) : classify_scord(h, e, x);
-    if (!cls) continue;
-    int dup = 0;
-    for (int d = 0; d < *ndone && !dup; d++) dup = done[d].agent == e->agent && done[d].pc == e->pc && done[d].cls == cls;
-    if (dup || *ndone >= 32) continue;
-    done[(*ndone)++] = (seen){e->agent, e->pc, cls};
-    gr_race r;
-    memset(&r, 0, sizeof r);
-    r.detector = h->name;
-    r.cls = cls;
-    r.space = ev->space;
-    if (ev->space == GR_SPACE_GLOBAL) {
-      const char *buf = "?";
-      uint64_t off = 0;
-      gr_describe_address(h->ctx, addr, &buf, &off);
-      r.buffer = buf;
-      r.offset = off;
-    } else r.offset = (uint32_t)addr;   /* shared memory: the offset in the block's */
-    side_of(h, e, &r.first);
-    race_access_from_event(&r.second, ev, lane);
-    race_log_add(h->log, &r);
-  }
-  /* The access replaces its agent's earlier one of the same signature.  In
-   * the ScoRD model it also covers the earlier accesses it is ordered
-   * after, when either writes (a read covers another agent's write, which
-   * ScoRD forgets once read, but not its own): later accesses are checked
-   * against it, so ordering is transitive along the location's accesses
-   * (scor-spec.md §0.2 point 6), not along everything its agent learnt. */
-  uint32_t keep = 0;
-  for (uint32_t k = 0; k < L->n; k++) {
-    acc *e = &L->e[k];
-    int covered = e->agent == x->agent && e->info == x->info && e->locks == x->locks;
-    if (!covered && h->model == HB_MODEL_SCORD) {
-      int xw = (x->info & I_WRITE) != 0, ew = (e->info & I_WRITE) != 0;
-      if (e->agent == x->agent) covered = xw;
-      else covered = (xw || ew) && released_scord(h, e, x);
-    }
-    if (!covered) L->e[keep++] = *e;
-  }
-  L->n = keep;
-  if (L->n == L->cap) { L->cap = L->cap ? 2 * L->cap : 2; L->e = xrealloc(L->e, L->cap * sizeof *L->e); }
-  L->e[L->n++] = *x;
+static void report(hb *h, const acc *e, const char *cls, const gr_event *ev, int lane, uint64_t addr, seen *done, int *ndone) {
+  int dup = 0;
+  for (int d = 0; d < *ndone && !dup; d++) dup = done[d].agent == e->agent && done[d].pc == e->pc && done[d].cls == cls;
+  if (dup || *ndone >= 32) return;
+  done[(*ndone)++] = (seen){e->agent, e->pc, cls};
+  gr_race r;
+  memset(&r, 0, sizeof r);
+  r.detector = h->name;
+  r.cls = cls;
+  r.space = ev->space;
+  if (ev->space == GR_SPACE_GLOBAL) {
+    const char *buf = "?";
+    uint64_t off = 0;
+    gr_describe_address(h->ctx, addr, &buf, &off);
+    r.buffer = buf;
+    r.offset = off;
+  } else r.offset = (uint32_t)addr;   /* shared memory: the offset in the block's */
+  side_of(h, e, &r.first);
+  race_access_from_event(&r.second, ev, lane);
+  race_log_add(h->log, &r);
 }
 
-static shadow *shadow_of(hb *h, size_t id, int want_rels) {
+/* ---------------------------------------------------------------- a word's entries */
+
+static acc *entries(loc *L, uint32_t *n) {
+  accs *m = more_of(L);
+  if (m) { *n = m->n; return m->e; }
+  *n = L->first.mask ? 1 : 0;
+  return &L->first;
+}
+
+static void set_count(loc *L, uint32_t n) {
+  accs *m = more_of(L);
+  if (m) m->n = n;
+  else if (!n) L->first.mask = 0;
+}
+
+/* The hints of the skip test, for an access or an entry. */
+static int is_dev(const hb *h, uint16_t info) {
+  int scope = info >> I_SCOPE_SHIFT & 3;
+  if (h->model == HB_MODEL_PTX) return (info & I_STRONG) && scope != GR_SCOPE_BLOCK;
+  return (info & I_ATOM) && scope != GR_SCOPE_BLOCK;
+}
+
+static void hints(hb *h, loc *L) {
+  accs *m = more_of(L);
+  if (!m) return;
+  m->anywrite = 0;
+  m->alldev = 1;
+  for (uint32_t k = 0; k < m->n; k++) {
+    if (m->e[k].info & I_WRITE) m->anywrite = 1;
+    if (!is_dev(h, m->e[k].info)) m->alldev = 0;
+  }
+}
+
+static void append(hb *h, loc *L, const acc *x) {
+  if (!more_of(L)) {
+    if (!L->first.mask) { L->first = *x; return; }
+    accs *m = xmalloc(sizeof *m + 4 * sizeof(acc));
+    mem_add(h, (int64_t)(sizeof *m + 4 * sizeof(acc)));
+    m->n = 1;
+    m->cap = 4;
+    m->compacted = 1;
+    m->stamp = 0;
+    m->lazy = m->quiet = 0;
+    m->e[0] = L->first;
+    L->first.mask = 0;
+    set_more(L, m);
+    hints(h, L);
+  }
+  accs *m = more_of(L);
+  if (m->n == m->cap) {
+    mem_add(h, (int64_t)(m->cap * sizeof(acc)));
+    m->cap *= 2;
+    m = xrealloc(m, sizeof *m + m->cap * sizeof(acc));
+    set_more(L, m);
+  }
+  m->e[m->n++] = *x;
+  if (x->info & I_WRITE) m->anywrite = 1;
+  if (!is_dev(h, x->info)) m->alldev = 0;
+}
+
+/* A small open-addressing map from 64-bit keys to byte masks, for the
+ * backward pass of word_compact. */
+typedef struct { uint64_t *k; uint8_t *v; size_t cap; } maskmap;
+
+static uint8_t *maskmap_at(maskmap *mm, uint64_t key) {
+  size_t i = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & (mm->cap - 1);
+  while (mm->v[i] != 0xff && mm->k[i] != key) i = (i + 1) & (mm->cap - 1);
+  if (mm->v[i] == 0xff) { mm->k[i] = key; mm->v[i] = 0; }
+  return &mm->v[i];
+}
+
+static uint64_t sig_key(const acc *e) { return (uint64_t)e->agent << 32 | (uint64_t)e->info << 16 | e->locks; }
+
+/* Applies the replacement the lazily appended entries did not: an entry
+ * keeps the bytes that no later entry of its agent took over (the same
+ * signature; in the ScoRD model also any later write of its agent). */
+static void word_compact(hb *h, loc *L) {
+  accs *m = more_of(L);
+  if (!m || !m->lazy) return;
+  size_t cap = 16;
+  while (cap < 4 * (size_t)m->n) cap *= 2;
+  maskmap sig = {xmalloc(cap * sizeof(uint64_t)), xmalloc(cap), cap};
+  maskmap wr = {xmalloc(cap * sizeof(uint64_t)), xmalloc(cap), cap};
+  memset(sig.v, 0xff, cap);
+  memset(wr.v, 0xff, cap);
+  for (uint32_t k = m->n; k-- > 0;) {
+    acc *e = &m->e[k];
+    uint8_t orig = e->mask;
+    uint8_t *s = maskmap_at(&sig, sig_key(e));
+    uint8_t taken = *s;
+    uint8_t *w = h->model == HB_MODEL_SCORD ? maskmap_at(&wr, e->agent) : NULL;
+    if (w) taken |= *w;
+    e->mask = orig & (uint8_t)~taken;
+    *s |= orig;
+    if (w && (e->info & I_WRITE)) *w |= orig;
+  }
+  free(sig.k); free(sig.v); free(wr.k); free(wr.v);
+  uint32_t keep = 0;
+  for (uint32_t k = 0; k < m->n; k++) if (m->e[k].mask) m->e[keep++] = m->e[k];
+  m->n = keep;
+  m->compacted = keep;
+  m->lazy = 0;
+  hints(h, L);
+}
+
+/* ScoRD model: e has been released to some later access of another warp. */
+static int released_any(const hb *h, const acc *e) {
+  return h->bars[block_of(h, e->agent)] > e->clock || h->fblk[e->agent] > e->clock;
+}
+
+/* The access x (its bytes of this word, in x->mask) against the word's
+ * entries: races reported, replacement and covering applied, x added. */
+static void check_word(hb *h, loc *L, const acc *x, const gr_event *ev, int lane, uint64_t wordaddr, seen *done, int *ndone) {
+  int ptx = h->model == HB_MODEL_PTX, xw = (x->info & I_WRITE) != 0;
+  accs *m = more_of(L);
+  int skip = m && ((!xw && !m->anywrite) || (is_dev(h, x->info) && m->alldev));
+  if (!skip) {
+    word_compact(h, L);
+    uint32_t n;
+    acc *e = entries(L, &n);
+    for (uint32_t k = 0; k < n; k++) {
+      uint8_t both = e[k].mask & x->mask;
+      if (!both || e[k].agent == x->agent || !((e[k].info | x->info) & I_WRITE)) continue;
+      const char *cls = ptx ? classify_ptx(h, &e[k], x) : classify_scord(h, &e[k], x);
+      if (cls) report(h, &e[k], cls, ev, lane, wordaddr + (uint64_t)__builtin_ctz(both), done, ndone);
+    }
+  }
+  /* replacement and covering: at once on a short list; lazily on a long
+   * one, where (ScoRD) nothing of other warps can be covered now */
+  m = more_of(L);
+  int lazy = m && m->n > LAZY_MIN && (ptx || (m->quiet && m->stamp == h->releases));
+  if (lazy) {
+    m->lazy = 1;
+    append(h, L, x);
+    m = more_of(L);
+    if (m->n >= 2 * m->compacted && m->n > 4 * LAZY_MIN) word_compact(h, L);   /* memory stays linear */
+    return;
+  }
+  word_compact(h, L);
+  uint32_t n, keep = 0;
+  acc *e = entries(L, &n);
+  int quiet = 1;
+  for (uint32_t k = 0; k < n; k++) {
+    acc *c = &e[k];
+    int covered = c->agent == x->agent && c->info == x->info && c->locks == x->locks;
+    if (!covered && !ptx) {
+      int ew = (c->info & I_WRITE) != 0;
+      if (c->agent == x->agent) covered = xw;
+      else covered = (xw || ew) && released_scord(h, c, x);
+    }
+    if (covered) c->mask &= (uint8_t)~x->mask;
+    if (!c->mask) continue;
+    if (!ptx && released_any(h, c)) quiet = 0;
+    e[keep++] = *c;
+  }
+  set_count(L, keep);
+  if ((m = more_of(L))) {
+    m->compacted = keep;
+    m->quiet = (uint8_t)quiet;
+    m->stamp = h->releases;
+    hints(h, L);
+  }
+  append(h, L, x);
+}
+
+static shadow *shadow_of(hb *h, size_t id) {
   if (id == 0 || id >= h->nsh) return NULL;
   shadow *s = &h->sh[id];
-  if (!s->bytes) {
+  if (!s->words) {
     uint64_t size;
     if (gr_allocation_info(h->ctx, id, &size, NULL)) return NULL;
     s->size = size;
-    s->bytes = xcalloc(size, sizeof *s->bytes);
+    s->words = mem_calloc(h, (size + 3) / 4, sizeof *s->words);
   }
-  if (want_rels && !s->rels) s->rels = xcalloc(s->size, sizeof *s->rels);
   return s;
 }
 
 /* The block's shared memory: every thread of it may touch it, none other. */
-static shadow *shared_of(hb *h, uint32_t block, int want_rels) {
+static shadow *shared_of(hb *h, uint32_t block) {
   if (block >= h->nblocks || !h->shared_bytes) return NULL;
   shadow *s = &h->shared[block];
-  if (!s->bytes) {
+  if (!s->words) {
     s->size = h->shared_bytes;
-    s->bytes = xcalloc(s->size, sizeof *s->bytes);
+    s->words = mem_calloc(h, (s->size + 3) / 4, sizeof *s->words);
   }
-  if (want_rels && !s->rels) s->rels = xcalloc(s->size, sizeof *s->rels);
   return s;
+}
+
+static rel *rels_of(hb *h, shadow *s) {
+  if (!s->rels) s->rels = mem_calloc(h, s->size, sizeof *s->rels);
+  return s->rels;
 }
 
 static uint32_t agent_of(const hb *h, const gr_event *ev, int lane) {
@@ -454,11 +758,12 @@ static uint32_t agent_of(const hb *h, const gr_event *ev, int lane) {
 }
 
 static void ptx_pending_add(hb *h, uint32_t a, const rel *r) {
-  if (h->npend[a] == h->cappend[a]) {
-    h->cappend[a] = h->cappend[a] ? 2 * h->cappend[a] : 4;
-    h->pend[a] = xrealloc(h->pend[a], h->cappend[a] * sizeof *h->pend[a]);
+  tstate *t = ts_of(h, a);
+  if (t->npend == t->cappend) {
+    t->cappend = t->cappend ? 2 * t->cappend : 4;
+    t->pend = xrealloc(t->pend, t->cappend * sizeof *t->pend);
   }
-  h->pend[a][h->npend[a]++] = (pending){r->clock, r->block};
+  t->pend[t->npend++] = (pending){vc_ref(r->clock), r->block};
 }
 
 static void scord_fence(hb *h, uint32_t a, int device);
@@ -473,6 +778,7 @@ static void on_access(hb *h, const gr_event *ev) {
   int scope = strong ? (int)ev->scope : GR_SCOPE_SYSTEM;
   int acquire = strong && (ev->order == GR_ORDER_ACQUIRE || ev->order == GR_ORDER_ACQ_REL);
   int release = strong && write && (ev->order == GR_ORDER_RELEASE || ev->order == GR_ORDER_ACQ_REL);
+  int ptx = h->model == HB_MODEL_PTX;
   uint16_t info = (uint16_t)((write ? I_WRITE : 0) | (atom ? I_ATOM : 0) | (strong ? I_STRONG : 0) |
                              (unsigned)scope << I_SCOPE_SHIFT | (unsigned)ev->access << I_KIND_SHIFT |
                              (unsigned)(atom ? ev->atomic_op & 15 : 0) << I_OP_SHIFT |
@@ -482,55 +788,64 @@ static void on_access(hb *h, const gr_event *ev) {
     int l = __builtin_ctz(mm);
     uint32_t a = agent_of(h, ev, l);
     if (a >= h->n) continue;
-    if (release && h->model == HB_MODEL_SCORD && l == __builtin_ctz(ev->mask)) scord_fence(h, a, scope != GR_SCOPE_BLOCK);
-    acc x = {a, 0, (uint32_t)ev->pc, 0, 0, info, h->locks[a].set, (uint8_t)l};
-    if (h->model == HB_MODEL_PTX) x.clock = clk(h->C, h, a)[a];
-    else { x.clock = h->bars[block_of(h, a)]; x.fblk = h->fblk[a]; x.fdev = h->fdev[a]; }
+    if (release && !ptx && l == __builtin_ctz(ev->mask)) scord_fence(h, a, scope != GR_SCOPE_BLOCK);
+    acc x = {a, ptx ? h->own[a] : h->releases, (uint32_t)ev->pc, info, ptx ? 0 : h->locks[a].set, (uint8_t)l, 0};
     uint64_t addr = ev->addr[l];
     size_t id = shared ? 0 : gr_allocation_id(addr);
-    shadow *s = shared ? shared_of(h, ev->block, h->model == HB_MODEL_PTX) : shadow_of(h, id, h->model == HB_MODEL_PTX);
+    shadow *s = shared ? shared_of(h, ev->block) : shadow_of(h, id);
     if (!s) continue;
     uint64_t off = (uint32_t)addr;
     seen done[32];
     int ndone = 0;
-    /* a release access carries the clock its thread has at the access */
-    const uint32_t *mine = !strong || h->model != HB_MODEL_PTX ? NULL : release ? snapshot(h, clk(h->C, h, a)) : h->release[a];
-    int mine_scope = release ? scope : h->release_scope ? h->release_scope[a] : scope;
-    for (int i = 0; i < ev->size && off + (uint64_t)i < s->size; i++) {
-      check_byte(h, &s->bytes[off + (uint64_t)i], &x, ev, l, addr + (uint64_t)i, done, &ndone);
-      if (h->model != HB_MODEL_PTX) continue;
-      rel *r = &s->rels[off + (uint64_t)i];
-      /* acquire side: a strong read observes the release its write carried */
-      if (strong && !(write && !atom) && r->clock && scope_includes(h, scope, a, r->block * h->per_block) &&
-          (r->scope != GR_SCOPE_BLOCK || r->block == block_of(h, a))) {
-        if (acquire) join(clk(h->C, h, a), r->clock, h->n);
-        else ptx_pending_add(h, a, r);
-      }
-      if (!write) continue;
-      /* release side */
-      if (mine) {
-        int sc = mine_scope < scope ? mine_scope : scope;
-        if (atom && r->clock) {   /* a read-modify-write continues the release sequence */
-          uint32_t tmp[MAX_AGENTS];
-          memcpy(tmp, r->clock, (size_t)h->n * sizeof *tmp);
-          join(tmp, mine, h->n);
-          r->clock = snapshot(h, tmp);
-          if (sc < r->scope) r->scope = (uint8_t)sc;
-        } else {
-          r->clock = mine;
-          r->scope = (uint8_t)sc;
-          r->block = block_of(h, a);
+    uint64_t end = off + (uint64_t)ev->size < s->size ? off + (uint64_t)ev->size : s->size;
+    for (uint64_t w = off / 4; w * 4 < end; w++) {
+      uint8_t mask = 0;
+      for (uint64_t b = w * 4; b < w * 4 + 4; b++) if (b >= off && b < end) mask |= (uint8_t)(1u << (b - w * 4));
+      x.mask = mask;
+      check_word(h, &s->words[w], &x, ev, l, addr - off + w * 4, done, &ndone);
+    }
+    if (ptx && (strong || s->rels)) {
+      rel *rs = rels_of(h, s);
+      /* a release access carries the clock its thread has at the access */
+      vclock *mine = !strong ? NULL : release ? clock_snapshot(h, a) : vc_ref(release_of(h, a));
+      const trel *tr = rel_at(h, a, 0);
+      int mine_scope = release ? scope : tr ? tr->scope : scope;
+      for (uint64_t i = off; i < end; i++) {
+        rel *r = &rs[i];
+        /* acquire side: a strong read observes the release its write carried */
+        if (strong && !(write && !atom) && r->clock && scope_includes(h, scope, a, r->block * h->per_block) &&
+            (r->scope != GR_SCOPE_BLOCK || r->block == block_of(h, a))) {
+          if (acquire) clock_join(h, a, r->clock);
+          else ptx_pending_add(h, a, r);
         }
-      } else if (!atom) {
-        r->clock = NULL;          /* a plain or unreleased write ends the release sequence */
+        if (!write) continue;
+        /* release side */
+        if (mine) {
+          int sc = mine_scope < scope ? mine_scope : scope;
+          if (atom && r->clock) {   /* a read-modify-write continues the release sequence */
+            vclock *u = clock_union(h, mine, r->clock);
+            vc_unref(&h->clocks, r->clock);
+            r->clock = u;
+            if (sc < r->scope) r->scope = (uint8_t)sc;
+          } else {
+            vc_unref(&h->clocks, r->clock);
+            r->clock = vc_ref(mine);
+            r->scope = (uint8_t)sc;
+            r->block = block_of(h, a);
+          }
+        } else if (!atom) {
+          vc_unref(&h->clocks, r->clock);   /* a plain or unreleased write ends the release sequence */
+          r->clock = NULL;
+        }
       }
+      vc_unref(&h->clocks, mine);
     }
     /* the thread's later accesses are not covered by what it released */
-    if (release && h->model == HB_MODEL_PTX) tick(h, a);
+    if (release && ptx) tick(h, a);
     /* lock inference (ScoRD model): successful atomicCAS(L, 0, v != 0)
      * acquires L, atomicExch(L, 0) releases it; a device-scope lock is also
      * a block-scope lock of the holder's block */
-    if (atom && h->model == HB_MODEL_SCORD) {
+    if (atom && !ptx) {
       /* a lock in shared memory is its block's: its word names the block */
       uint64_t word = shared ? (uint64_t)(0x80000000u | ev->block) << 32 | off >> 2 : (uint64_t)id << 32 | off >> 2;
       uint32_t bkey = block_of(h, a) + 1;
@@ -548,11 +863,31 @@ static void on_access(hb *h, const gr_event *ev) {
 
 /* ScoRD model: warp a fences. */
 static void scord_fence(hb *h, uint32_t a, int device) {
-  h->fblk[a]++;
-  if (device) h->fdev[a]++;
+  h->fblk[a] = ++h->releases;
+  if (device) h->fdev[a] = h->releases;
   lockset *s = &h->locks[a];
   for (int k = 0; k < s->n; k++) if (device || s->l[k].key != 0) s->l[k].enabled = 1;
   lockset_update(h, s);
+}
+
+/* PTX model: thread a fences (scope): it acquires what its strong reads
+ * observed within the scope, and leaves its clock as its release. */
+static void ptx_fence(hb *h, uint32_t a, int scope) {
+  int device = scope != GR_SCOPE_BLOCK;
+  tstate *t = ts_get(h, a);
+  if (t) {
+    uint32_t keep = 0;
+    for (uint32_t k = 0; k < t->npend; k++) {
+      pending *p = &t->pend[k];
+      if (device || p->block == block_of(h, a)) {
+        clock_join(h, a, p->clock);
+        vc_unref(&h->clocks, p->clock);
+      } else t->pend[keep++] = *p;
+    }
+    t->npend = keep;
+  }
+  set_release(h, a, scope);
+  tick(h, a);
 }
 
 static void on_fence(hb *h, const gr_event *ev) {
@@ -564,41 +899,66 @@ static void on_fence(hb *h, const gr_event *ev) {
   }
   for (uint32_t mm = ev->mask; mm; mm &= mm - 1) {
     uint32_t a = agent_of(h, ev, __builtin_ctz(mm));
-    if (a >= h->n) continue;
-    uint32_t *c = clk(h->C, h, a);
-    uint32_t keep = 0;
-    for (uint32_t k = 0; k < h->npend[a]; k++) {
-      pending *p = &h->pend[a][k];
-      if (device || p->block == block_of(h, a)) join(c, p->clock, h->n);
-      else h->pend[a][keep++] = *p;
-    }
-    h->npend[a] = keep;
-    h->release[a] = snapshot(h, c);
-    h->release_scope[a] = (uint8_t)ev->scope;
-    tick(h, a);
+    if (a < h->n) ptx_fence(h, a, (int)ev->scope);
   }
 }
 
-/* Joins the clocks of agents [first, first+count) where `member` says so. */
+static int ent_cmp(const void *x, const void *y) {
+  const vc_ent *a = x, *b = y;
+  if (a->agent != b->agent) return a->agent < b->agent ? -1 : 1;
+  return a->clock < b->clock ? -1 : a->clock > b->clock;
+}
+
+/* PTX: the threads [first, first+count) named by mask (all with use_mask
+ * 0) join their clocks, then each ticks.  A whole block (a barrier) gets a
+ * new block clock; a warp's lanes (__syncwarp) share their entries. */
 static void join_group(hb *h, uint32_t first, uint32_t count, uint32_t member_mask, int use_mask) {
-  uint32_t *J = xcalloc(h->n, sizeof *J), *JB = xcalloc(h->n, sizeof *JB);
+  uint32_t b = block_of(h, first);
+  vclock *base = h->bbase[b];
+  size_t cap = count + (base ? base->n : 0), n = 0;
   for (uint32_t i = 0; i < count; i++) {
-    if (use_mask && !(member_mask >> i & 1)) continue;
     uint32_t a = first + i;
-    if (a >= h->n) continue;
-    join(J, clk(h->C, h, a), h->n);
-    join(JB, clk(h->B, h, a), h->n);
+    if ((use_mask && !(member_mask >> i & 1)) || a >= h->n) continue;
+    if (ts_get(h, a)) cap += ts_get(h, a)->x.n;
   }
+  vc_ent *all = xmalloc((cap ? cap : 1) * sizeof *all);
   for (uint32_t i = 0; i < count; i++) {
-    if (use_mask && !(member_mask >> i & 1)) continue;
     uint32_t a = first + i;
-    if (a >= h->n) continue;
-    memcpy(clk(h->C, h, a), J, (size_t)h->n * sizeof *J);
-    memcpy(clk(h->B, h, a), JB, (size_t)h->n * sizeof *JB);
-    tick(h, a);
+    if ((use_mask && !(member_mask >> i & 1)) || a >= h->n) continue;
+    all[n++] = (vc_ent){a, h->own[a]};
+    tstate *t = ts_get(h, a);
+    if (t) for (uint32_t k = 0; k < t->x.n; k++) all[n++] = t->x.e[k];
   }
-  free(J);
-  free(JB);
+  if (!use_mask && base) for (uint32_t k = 0; k < base->n; k++) all[n++] = base->e[k];
+  qsort(all, n, sizeof *all, ent_cmp);
+  size_t m = 0;
+  for (size_t k = 0; k < n; k++) {   /* sorted by agent, then clock: the last of each agent is its max */
+    if (m && all[m - 1].agent == all[k].agent) all[m - 1] = all[k];
+    else all[m++] = all[k];
+  }
+  if (!use_mask) {
+    vclock *nb = vc_new(&h->clocks, (uint32_t)m, NULL);
+    memcpy(nb->e, all, m * sizeof *all);
+    nb->block = b;
+    nb->gen = base ? base->gen + 1 : 1;
+    vc_unref(&h->clocks, base);
+    h->bbase[b] = nb;
+    for (uint32_t i = 0; i < count; i++) {
+      uint32_t a = first + i;
+      if (a >= h->n) continue;
+      if (ts_get(h, a)) vc_list_free(&h->clocks, &ts_get(h, a)->x);
+      tick(h, a);
+    }
+  } else {
+    for (uint32_t i = 0; i < count; i++) {
+      uint32_t a = first + i;
+      if (!(member_mask >> i & 1) || a >= h->n) continue;
+      tstate *t = ts_of(h, a);
+      vc_list_join(&h->clocks, &t->x, all, (uint32_t)m, base);
+      tick(h, a);
+    }
+  }
+  free(all);
 }
 
 void hb_on_event(void *self, const gr_event *ev) {
@@ -611,29 +971,36 @@ void hb_on_event(void *self, const gr_event *ev) {
   case GR_EV_BARRIER:
     if (h->model == HB_MODEL_PTX) {
       /* bar.sync: a block-scope fence of each thread, then the join */
-      gr_event f = *ev;
-      f.kind = GR_EV_FENCE;
-      f.scope = GR_SCOPE_BLOCK;
-      for (uint32_t w = 0; w * 32 < h->per_block; w++) {
-        f.warp_in_block = w;
-        uint32_t lanes = h->per_block - w * 32 >= 32 ? 32 : h->per_block - w * 32;
-        f.mask = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
-        on_fence(h, &f);
-      }
-    }
-    if (h->model == HB_MODEL_SCORD) {
-      if (ev->block < h->nblocks) h->bars[ev->block]++;
+      uint32_t first = ev->block * h->per_block;
+      for (uint32_t i = 0; i < h->per_block && first + i < h->n; i++) ptx_fence(h, first + i, GR_SCOPE_BLOCK);
+      join_group(h, first, h->per_block, 0, 0);
     } else {
-      join_group(h, ev->block * h->per_block, h->per_block, 0, 0);
+      h->releases++;
+      if (ev->block < h->nblocks) h->bars[ev->block] = h->releases;
     }
     break;
   case GR_EV_SYNCWARP:
     if (h->model == HB_MODEL_PTX) join_group(h, ev->block * h->per_block + ev->warp_in_block * 32, 32, ev->mask, 1);
     break;
   case GR_EV_BLOCK_END:   /* its shared memory ends with it */
-    if (h->shared && ev->block < h->nblocks) shadow_free(&h->shared[ev->block]);
+    if (h->shared && ev->block < h->nblocks) shadow_free(h, &h->shared[ev->block]);
     break;
   case GR_EV_LAUNCH_END: hb_free_launch(h); break;
   default: break;
+  }
+  if (h->releases == UINT32_MAX) {   /* 2^32 - 1 fences and barriers: sequence numbers would wrap */
+    race_log_unwatched(h->log, h->name, "2^32 fences and barriers in one launch; it watched nothing more in it");
+    hb_free_launch(h);
+    h->disabled = 1;
+    return;
+  }
+  /* the one bound, the user's: past it, the launch is not watched */
+  if (h->max_memory && h->n && h->bytes + h->clocks.bytes > h->max_memory) {
+    char why[160];
+    snprintf(why, sizeof why, "its state passed --hb-max-memory (%llu MiB) in a launch; it watched nothing more in it",
+             (unsigned long long)(h->max_memory >> 20));
+    race_log_unwatched(h->log, h->name, why);
+    hb_free_launch(h);
+    h->disabled = 1;
   }
 }

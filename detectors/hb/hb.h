@@ -19,5 +19,9 @@ void *hb_create(gr_context *ctx, const det_options *o, race_log *log, const char
 void *hb_create_ptx(gr_context *ctx, const det_options *o, race_log *log, const char *name);
 void hb_on_event(void *self, const gr_event *ev);
 void hb_destroy(void *self);
+/* The most memory the detector held in its last launch (shadow, per-agent
+ * state and clocks), in bytes: what `make bench` divides by the bytes the
+ * kernel touched. */
+uint64_t hb_memory_peak(void *self);
 
 #endif

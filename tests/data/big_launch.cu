@@ -1,5 +1,5 @@
-// 8192 threads: past hb-ptx's launch limit, so hb-ptx stops watching and
-// its run must fail (tests/cli.sh), never pass as race-free.
+// 8192 threads: hb-ptx watches them all (no launch-size limit); with a
+// small --hb-max-memory it stops watching, and the run fails (tests/cli.sh).
 //@ launch triad grid(64) block(128)
 //@ buffer a f32[8192] = 1
 //@ buffer b f32[8192] = 2

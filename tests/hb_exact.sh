@@ -1,0 +1,18 @@
+#!/bin/sh
+# The linear oracle gives the reports the quadratic per-byte one gave:
+# tests/data/hb-reports.txt holds, for every kernel of the repository on
+# three seeds, the (detector, class, source pair) of each hb and hb-ptx
+# report of the per-byte, full-scan oracle (scripts/hb-reports.sh made it);
+# the oracle of today must give the same lines.
+G=${GPURACE:-./gpurace}
+S=${GR_SRCDIR:-.}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+GPURACE=$G GR_SRCDIR=$S sh "$S/scripts/hb-reports.sh" >"$T/now"
+if cmp -s "$S/tests/data/hb-reports.txt" "$T/now"; then
+  echo "hb_exact: $(wc -l <"$T/now") reports, the same as the per-byte oracle's"
+  exit 0
+fi
+echo "FAIL: hb and hb-ptx reports differ from tests/data/hb-reports.txt (< then, > now):"
+diff "$S/tests/data/hb-reports.txt" "$T/now" | head -40
+exit 1
