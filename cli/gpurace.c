@@ -76,6 +76,8 @@ static const char *const usage_run =
   "                    everything else goes to stderr\n"
   "  --scord-granularity 4|8|16  bytes per ScoRD metadata entry (default 4)\n"
   "  --hb-model scord|ptx        semantics of the hb detector (default scord)\n"
+  "  --scord-device-memory KIB   the device memory scord's metadata cache covers (default\n"
+  "                              1.5 GiB; granules a sixteenth of it apart share an entry)\n"
   "  --hb-max-memory MIB         hb and hb-ptx stop watching a launch whose detector state\n"
   "                              passes MIB MiB, and the run fails as not watched (default:\n"
   "                              no bound)\n"

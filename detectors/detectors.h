@@ -96,6 +96,8 @@ typedef enum { HB_MODEL_SCORD, HB_MODEL_PTX } hb_model;
  * det_options_default. */
 typedef struct {
   int scord_granularity;     /* bytes per ScoRD metadata entry: 4, 8 or 16 (default 4) */
+  uint64_t scord_device_memory;   /* scord: the device memory its metadata cache covers, in bytes
+                                     (default 1.5 GiB, Table V's GPU; the launch's heap if larger) */
   hb_model hb_model;         /* model of the "hb" detector (default HB_MODEL_SCORD) */
   uint64_t hb_max_memory;    /* hb, hb-ptx: bytes of detector memory past which they stop watching
                                 the launch (the run then fails as not watched); 0: no bound */
@@ -111,7 +113,7 @@ typedef struct {
 void det_options_default(det_options *o);
 /* One command-line option of the detectors, shared by every front end, as
  * gr_config_option: the number of words taken (--scord-granularity 4|8|16,
- * --hb-model scord|ptx, --hb-max-memory MIB, --ld-targets LIST, --ld-copies M (2 or more),
+ * --hb-model scord|ptx, --hb-max-memory MIB, --scord-device-memory KIB, --ld-targets LIST, --ld-copies M (2 or more),
  * --ld-shuffle SEED, --ld-rounds K: 2; --boyer-waw, --ld-deterministic,
  * --ld-timing: 1), 0 when `opt` is none of them, -1 on a missing or bad
  * value, with the message in err. */

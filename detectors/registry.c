@@ -39,6 +39,7 @@ void det_options_default(det_options *o) {
   memset(o, 0, sizeof *o);
   o->scord_granularity = 4;
   o->hb_model = HB_MODEL_SCORD;
+  o->scord_device_memory = (uint64_t)1536 << 20;
 }
 
 /* A whole number of at least `min`. */
@@ -79,8 +80,19 @@ static int ld_option(det_options *o, const char *opt, const char *val, char *err
 int det_options_option(det_options *o, const char *opt, const char *val, char *err, size_t n) {
   if (!strcmp(opt, "--boyer-waw")) { o->boyer_waw = 1; return 1; }
   if (!strncmp(opt, "--ld-", 5)) return ld_option(o, opt, val, err, n);
-  if (strcmp(opt, "--scord-granularity") && strcmp(opt, "--hb-model") && strcmp(opt, "--hb-max-memory")) return 0;
+  if (strcmp(opt, "--scord-granularity") && strcmp(opt, "--hb-model") && strcmp(opt, "--hb-max-memory") &&
+      strcmp(opt, "--scord-device-memory"))
+    return 0;
   if (!val) { snprintf(err, n, "option '%s' needs a value", opt); return -1; }
+  if (!strcmp(opt, "--scord-device-memory")) {
+    uint64_t kib;
+    if (!parse_count(val, 1, &kib) || kib > ((uint64_t)1 << 40)) {
+      snprintf(err, n, "--scord-device-memory takes a size in KiB (1 or more), not '%s'", val);
+      return -1;
+    }
+    o->scord_device_memory = kib << 10;
+    return 2;
+  }
   if (!strcmp(opt, "--hb-max-memory")) {
     uint64_t mib;
     if (!parse_count(val, 1, &mib) || mib > ((uint64_t)1 << 40)) {

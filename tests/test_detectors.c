@@ -257,15 +257,32 @@ START_TEST(bloom_aliasing_hides_a_missing_common_lock) {
 END_TEST
 
 START_TEST(metadata_cache_eviction_loses_history) {
-  /* block 0 writes data[0] and data[1] (one 16-word sector), block 1 then
-   * writes data[0] with no fence in between */
-  race_log *log = run_detect("__global__ void k(volatile unsigned *data, int *aux) {\n"
-                             "  if (blockIdx.x == 0) { data[0] = 1; data[1] = 1; atomicExch(&aux[1], 1); }\n"
-                             "  else { " WAIT(1) " data[0] = 2; }\n}\n", 2, 1);
-  ck_assert_uint_eq(reports(log, "scord-nocache", "missing device fence"), 1);
-  ck_assert_uint_eq(reports(log, "scord", NULL), 0);   /* data[1] evicted data[0]'s entry */
-  ck_assert_uint_eq(reports(log, "hb", "missing device fence"), 1);
-  race_log_free(log);
+  /* With the device memory the heap itself (data and aux, 2048 bytes: 512
+   * granules), the cache has 32 entries, interleaved: data[32] shares
+   * data[0]'s entry, data[1] does not.  Block 0 writes data[0] and then
+   * the other word, block 1 then writes data[0] with no fence in between.
+   * With the default device memory (1.5 GiB) nothing in this heap shares
+   * an entry, and scord finds the race either way. */
+  const char *other[2] = {"32", "1"};
+  for (int k = 0; k < 2; k++) {
+    for (int small = 0; small < 2; small++) {
+      char src[512];
+      snprintf(src, sizeof src,
+               "__global__ void k(volatile unsigned *data, int *aux) {\n"
+               "  if (blockIdx.x == 0) { data[0] = 1; data[%s] = 1; atomicExch(&aux[1], 1); }\n"
+               "  else { " WAIT(1) " data[0] = 2; }\n}\n", other[k]);
+      det_options o;
+      det_options_default(&o);
+      if (small) o.scord_device_memory = 2048;
+      race_log *log = race_log_new();
+      run_detect_opts(src, 2, 1, ALL, &o, GR_MEMORY_SC, 1, log);
+      ck_assert_uint_eq(reports(log, "scord-nocache", "missing device fence"), 1);
+      /* data[32] evicted data[0]'s entry; data[1], its neighbour, did not */
+      ck_assert_uint_eq(reports(log, "scord", NULL), small && k == 0 ? 0 : 1);
+      ck_assert_uint_eq(reports(log, "hb", "missing device fence"), 1);
+      race_log_free(log);
+    }
+  }
 }
 END_TEST
 

@@ -5,9 +5,12 @@
  * Each tracked granule (4 bytes by default; 8 or 16 as an option) has one
  * 8-byte metadata word, packed exactly as below, so that every bound of the
  * hardware holds here too: fence IDs wrap at 64, barrier IDs at 256, a lock
- * set is a 16-bit bloom filter, and the metadata cache keeps one entry per
- * 16 consecutive granules with a 4-bit tag that says which granule the entry
- * describes (another granule's access evicts it, and its history is lost).
+ * set is a 16-bit bloom filter, and the metadata cache is direct-mapped
+ * over the device memory (a sixteenth as many entries as its granules),
+ * interleaved (granule g in entry g mod entries, as the paper indexes the
+ * metadata region with the address), each with a 4-bit tag that says
+ * which granule it describes (another granule's access evicts it, and its
+ * history is lost).
  *
  *   bit  0     Modified      the last owner wrote
  *   bit  1     BlkShared     read by several warps of one block since
@@ -117,6 +120,8 @@ typedef struct {
   const char *name;
   int cached;
   unsigned gran;                   /* bytes per granule */
+  uint64_t devmem;                 /* the device memory the metadata region covers */
+  uint64_t entries;                /* metadata cache entries: granule g is in entry g mod entries */
   /* linear layout of global memory, as the hardware's heap */
   uint64_t *base;                  /* by allocation id */
   size_t nbase;
@@ -143,6 +148,7 @@ static void *scord_new(gr_context *ctx, const det_options *o, race_log *log, con
   s->name = name;
   s->cached = cached;
   s->gran = o->scord_granularity == 8 || o->scord_granularity == 16 ? (unsigned)o->scord_granularity : 4;
+  s->devmem = o->scord_device_memory ? o->scord_device_memory : (uint64_t)1536 << 20;
   return s;
 }
 
@@ -184,7 +190,12 @@ static void scord_launch(scord *s, const gr_event *ev) {
   }
   s->heap = at;
   uint64_t granules = (at + s->gran - 1) / s->gran;
-  s->nmd = s->cached ? (granules + 15) / 16 : granules;
+  /* the metadata region is a sixteenth of the device memory (the heap if
+   * larger, so that a 4-bit tag tells its granules apart); only the
+   * entries the heap's granules map to are kept */
+  uint64_t devg = ((at > s->devmem ? at : s->devmem) + s->gran - 1) / s->gran;
+  s->entries = (devg + 15) / 16;
+  s->nmd = s->cached && s->entries < granules ? s->entries : granules;
   if (s->nmd == 0) s->nmd = 1;
   s->md = xcalloc(s->nmd, sizeof *s->md);
   s->who = xcalloc(s->nmd, sizeof *s->who);
@@ -473,10 +484,13 @@ static void on_access(scord *s, const gr_event *ev) {
     if (id == 0 || id >= s->nbase) continue;
     uint64_t lin = s->base[id] + (uint32_t)a;
     for (uint64_t g = lin / s->gran; g <= (lin + (uint64_t)ev->size - 1) / s->gran; g++) {
-      /* the cache: one entry per 16 consecutive granules, whose tag says
-       * which of them it describes now */
-      uint64_t idx = s->cached ? g / 16 : g;
-      unsigned tag = s->cached ? (unsigned)(g % 16) : 0;
+      /* the cache, direct-mapped as ScoRD's: a sixteenth as many entries
+       * as granules, granule g in entry g mod entries, interleaved (the
+       * granules that share an entry lie an entry count apart, not side
+       * by side), with the 4-bit tag g / entries saying which one it
+       * describes now */
+      uint64_t idx = s->cached ? g % s->entries : g;
+      unsigned tag = s->cached ? (unsigned)(g / s->entries) : 0;
       if (idx >= s->nmd) continue;
       x.granule = g;
       check(s, idx, tag, &x, a);
