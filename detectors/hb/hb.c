@@ -624,7 +624,11 @@ static void append(hb *h, loc *L, const acc *x) {
 typedef struct { uint64_t *k; uint8_t *v; size_t cap; } maskmap;
 
 static uint8_t *maskmap_at(maskmap *mm, uint64_t key) {
-  size_t i = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & (mm->cap - 1);
+  uint64_t x = key;   /* splitmix64's finaliser: every key bit reaches the index */
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  x ^= x >> 31;
+  size_t i = (size_t)x & (mm->cap - 1);
   while (mm->v[i] != 0xff && mm->k[i] != key) i = (i + 1) & (mm->cap - 1);
   if (mm->v[i] == 0xff) { mm->k[i] = key; mm->v[i] = 0; }
   return &mm->v[i];
