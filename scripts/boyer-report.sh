@@ -36,7 +36,7 @@ echo "docs/detectors.md describes both. Every line below comes from a run of thi
 echo
 echo "## Race hazards"
 echo
-echo "| kernel | variant | boyer | hb (global memory only) |"
+echo "| kernel | variant | boyer | hb (global and shared memory) |"
 echo "|---|---|---|---|"
 for v in "fig1.cu|Figure 1|" "fig1_fixed.cu|Figure 1, __syncthreads between lines 7 and 8|" \
          "scan.cu|scan, unmodified|" "scan.cu|scan, avoidance macro on|-D CONFLICT_FREE=1" \
