@@ -233,7 +233,7 @@ int main(int argc, char **argv) {
   printf("One run each, random scheduler, seed 1. ld's columns: the kinds of race (rw read-write, ww write-write; "
          "intra-warp where only lanes of one store collide), the memory they showed in, the warps or blocks named, the racy "
          "bytes (distinct addresses), and the AP regions analysed (the global one, and each block's barrier intervals) and "
-         "found racy. hb and scord watch global memory only; boyer watches shared memory only.\n\n");
+         "found racy. hb watches global and shared memory, scord global memory only, boyer shared memory only.\n\n");
   printf("| kernel | ld | type | scope | units | addresses | regions | racy regions | hb | scord | boyer |\n");
   printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (int f = 0; f < nfiles; f++) {
