@@ -14,7 +14,7 @@ static const detector_kind registry[] = {
    scord_create_cached, scord_on_event, scord_destroy, NULL, 0, NULL},
   {"scord-nocache", "ScoRD base design: one metadata entry per tracked granule, no cache",
    scord_create_nocache, scord_on_event, scord_destroy, NULL, 0, NULL},
-  {"hb", "exact happens-before oracle, vector clocks, byte granularity (model from --hb-model, default scord)",
+  {"hb", "exact happens-before oracle, global and shared memory, byte granularity (model from --hb-model, default scord)",
    hb_create, hb_on_event, hb_destroy, NULL, 0, NULL},
   {"hb-ptx", "the hb oracle in the PTX memory model (thread granularity, causality order, morally strong)",
    hb_create_ptx, hb_on_event, hb_destroy, NULL, 0, NULL},
