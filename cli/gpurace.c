@@ -52,6 +52,8 @@ static const char *const usage_run =
   "  --sched rr|random warp scheduling policy (default rr)\n"
   "  --memory sc|weak  memory model (default sc, or $GPURACE_MEMORY)\n"
   "  --sms N           number of SMs (default 4)\n"
+  "  --warps lockstep|its  warps in pre-Volta lockstep (default) or with independent\n"
+  "                    thread scheduling (every lane its own program counter)\n"
   "  --max-steps N     give up after N warp instructions (default 100000000)\n"
   "  --keep-going      report a memory error, drop the access (a load reads 0) and run\n"
   "                    on to the end with every detector; the run still fails (status 3)\n"
@@ -111,6 +113,8 @@ static const char *const usage_table =
   "  --memory sc|weak  memory model (default sc, or $GPURACE_MEMORY)\n"
   "  --sched rr|random scheduler (default random, so that seeds vary the interleaving)\n"
   "  --sms N           number of SMs (default 4)\n"
+  "  --warps lockstep|its  warps in pre-Volta lockstep (default) or with independent\n"
+  "                    thread scheduling (every lane its own program counter)\n"
   "  --max-steps N     step limit of one run (default 10000000)\n"
   "  --keep-going      memory errors are dropped and each run goes on, so detectors see\n"
   "                    it whole; a run that met one is still marked failed in its cell\n"
@@ -144,6 +148,8 @@ static const char *const usage_litmus =
   "  --runs N          sampled runs per test (default 10000)\n"
   "  --seed S          first seed (default 1)\n"
   "  --sms N           number of SMs (default 4)\n"
+  "  --warps lockstep|its  warps in pre-Volta lockstep (default) or with independent\n"
+  "                    thread scheduling (every lane its own program counter)\n"
   "  --exhaustive      enumerate every schedule and memory-system choice instead,\n"
   "                    and print the exact set of reachable outcomes\n"
   "  --max-states N    bound of the exhaustive search (default 2000000 states)\n"
@@ -561,6 +567,13 @@ static int cmd_litmus(int argc, char **argv) {
     if (!strcmp(a, "--runs")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1) { return usage_error(cmd, "--runs needs a positive integer, not '%s'", val); } lo.runs = n; continue; }
     if (!strcmp(a, "--seed")) { NEEDVAL(); if (!parse_u64(val, &n)) { return usage_error(cmd, "--seed needs a non-negative integer, not '%s'", val); } lo.seed = n; continue; }
     if (!strcmp(a, "--sms")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1 || n > 1024) { return usage_error(cmd, "--sms needs an integer from 1 to 1024, not '%s'", val); } lo.sms = (int)n; continue; }
+    if (!strcmp(a, "--warps")) {
+      NEEDVAL();
+      if (!strcmp(val, "lockstep")) lo.warps = GR_WARPS_LOCKSTEP;
+      else if (!strcmp(val, "its")) lo.warps = GR_WARPS_ITS;
+      else return usage_error(cmd, "--warps takes lockstep or its, not '%s'", val);
+      continue;
+    }
     if (!strcmp(a, "--max-states")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1) { return usage_error(cmd, "--max-states needs a positive integer, not '%s'", val); } lo.max_states = n; continue; }
     if (!strcmp(a, "--exhaustive")) { lo.exhaustive = 1; continue; }
     if (!strcmp(a, "--axiomatic")) { axiomatic = 1; continue; }
@@ -718,6 +731,7 @@ static int parse_table_args(int argc, char **argv, table_args *ta) {
   cfg.max_steps = to->max_steps;
   cfg.memory = to->memory;
   cfg.sched = to->sched;
+  cfg.warps = to->warps;
   for (int i = 0; i < argc && !rc; i++) {
     const char *a = argv[i], *val = NULL;
     uint64_t n;
@@ -729,6 +743,7 @@ static int parse_table_args(int argc, char **argv, table_args *ta) {
       to->max_steps = cfg.max_steps;
       to->memory = cfg.memory;
       to->sched = cfg.sched;
+      to->warps = cfg.warps;
       to->keep_going = cfg.keep_going;
       to->max_code = cfg.max_code;
       to->max_source = cfg.max_source;
@@ -940,6 +955,8 @@ static const char usage_states[] =
   "  --memory sc|weak  the memory model (default weak)\n"
   "  --compare         both models; fails when weak memory reaches a state sc does not\n"
   "  --sms N           number of SMs (default 4)\n"
+  "  --warps lockstep|its  warps in pre-Volta lockstep (default) or with independent\n"
+  "                    thread scheduling (every lane its own program counter)\n"
   "  --max-states N    bound of each search (default 2000000 states)\n"
   "  --max-seconds N   time bound of each search (default 600)\n"
   "  A search that hits a bound fails: its set is incomplete.\n"
@@ -980,6 +997,13 @@ static int cmd_states(int argc, char **argv) {
     }
     if (!strcmp(a, "--compare")) { compare = 1; continue; }
     if (!strcmp(a, "--sms")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1 || n > 1024) { return usage_error(cmd, "--sms needs an integer from 1 to 1024, not '%s'", val); } lo.sms = (int)n; continue; }
+    if (!strcmp(a, "--warps")) {
+      NEEDVAL();
+      if (!strcmp(val, "lockstep")) lo.warps = GR_WARPS_LOCKSTEP;
+      else if (!strcmp(val, "its")) lo.warps = GR_WARPS_ITS;
+      else return usage_error(cmd, "--warps takes lockstep or its, not '%s'", val);
+      continue;
+    }
     if (!strcmp(a, "--max-states")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1) { return usage_error(cmd, "--max-states needs a positive integer, not '%s'", val); } lo.max_states = n; continue; }
     if (!strcmp(a, "--max-seconds")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1) { return usage_error(cmd, "--max-seconds needs a positive integer, not '%s'", val); } lo.max_seconds = (double)n; continue; }
     if (a[0] == '-' && a[1]) return usage_error(cmd, "unknown option '%s'", a);

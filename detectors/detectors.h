@@ -169,6 +169,7 @@ typedef struct {
   uint64_t first_seed;       /* default 1 */
   gr_memory memory;          /* default sc */
   gr_sched sched;            /* default random: seeds change the interleaving */
+  gr_warps warps;            /* default lockstep */
   int sms;                   /* default 4 */
   uint64_t max_steps;        /* default 10M */
   int keep_going;            /* memory errors are dropped and the run goes on (the run still fails) */

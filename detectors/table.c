@@ -70,6 +70,7 @@ static void run_group(table *t, size_t f, int k, size_t g, run_result *r) {
   cfg.seed = t->o.first_seed + (uint64_t)k;
   cfg.sched = t->o.sched;
   cfg.memory = t->o.memory;
+  cfg.warps = t->o.warps;
   cfg.sms = t->o.sms;
   cfg.max_steps = t->o.max_steps;
   cfg.keep_going = t->o.keep_going;
@@ -390,6 +391,7 @@ void table_write_md(FILE *out, const table *t, const char *title, const char *co
   fprintf(out, "Every file runs once per seed (%llu..%llu), %s memory, %s scheduler, %d SMs; every detector watches the same run",
           (unsigned long long)t->o.first_seed, (unsigned long long)(t->o.first_seed + (uint64_t)t->o.seeds - 1),
           t->o.memory == GR_MEMORY_WEAK ? "weak" : "sc", t->o.sched == GR_SCHED_RANDOM ? "random" : "round-robin", t->o.sms);
+  if (t->o.warps == GR_WARPS_ITS) fputs(", independent thread scheduling (--warps its)", out);
   int alone = 0;
   for (size_t d = 0; d < t->ndet; d++) {
     const detector_kind *k = detector_lookup(t->det[d]);

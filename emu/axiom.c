@@ -856,6 +856,7 @@ int gr_litmus_axiomatic(const char *path, const gr_litmus_opts *o, gr_litmus_res
   gr_config_default(&cfg);
   cfg.memory = GR_MEMORY_WEAK;
   cfg.sms = o->sms;
+  cfg.warps = o->warps;
   cfg.seed = o->seed;
   gr_context *ctx = gr_context_create(&cfg);
   gr_script *s = NULL;

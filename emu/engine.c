@@ -1017,7 +1017,193 @@ reconverge:
     }
     break;
   }
-  if (w->sp == 0 || w->alive == 0) warp_finish(L, w);
+  /* under ITS the stack holds only the lanes that just ran */
+  if (w->alive == 0 || (w->sp == 0 && L->ctx->cfg.warps == GR_WARPS_LOCKSTEP)) warp_finish(L, w);
+}
+
+/* ------------------------------------------------------------- independent thread scheduling */
+
+/* The lanes that must run an instruction together: the member mask of a
+ * *_sync warp intrinsic (as the group's first lane holds it), or 0. */
+static uint32_t its_members(const launch *L, const warp *w, const kir_ins *in, uint32_t group) {
+  int l = __builtin_ctz(group);
+  if (in->op == OP_VOTE && in->b >= 0) return (uint32_t)w->r[(size_t)in->b * 32 + (size_t)l];
+  if (in->op == OP_SHFL && in->imm >> 8) return (uint32_t)w->r[(size_t)((in->imm >> 8) - 1) * 32 + (size_t)l];
+  (void)L;
+  return 0;
+}
+
+/* The one stack entry other code looks at: the lanes that can run now,
+ * at the program counter of the first of them. */
+static void its_stack(warp *w) {
+  uint32_t run = 0;
+  for (uint32_t al = w->alive; al; al &= al - 1) {
+    int l = __builtin_ctz(al);
+    if (w->lwait[l] == LW_RUN) run |= 1u << l;
+  }
+  uint32_t any = run ? run : w->alive;
+  w->sp = 1;
+  w->stk[0].pc = any ? w->lpc[__builtin_ctz(any)] : 0;
+  w->stk[0].rpc = -1;
+  w->stk[0].mask = run;
+}
+
+/* Lanes waiting at __syncwarp go on once every live lane their mask names
+ * waits there too; a warp whose live lanes all wait at __syncthreads
+ * arrives at the block barrier.  Returns whether anything was released. */
+static int its_release(launch *L, warp *w) {
+  int any = 0;
+  for (uint32_t al = w->alive; al; al &= al - 1) {
+    int l = __builtin_ctz(al);
+    if (w->lwait[l] != LW_SYNCWARP) continue;
+    uint32_t named = w->lsync[l] & w->alive, ready = 1;
+    for (uint32_t nm = named; nm && ready; nm &= nm - 1) ready = w->lwait[__builtin_ctz(nm)] == LW_SYNCWARP;
+    if (!ready) continue;
+    for (uint32_t nm = named; nm; nm &= nm - 1) {
+      int k = __builtin_ctz(nm);
+      w->lwait[k] = LW_RUN;
+      w->lpc[k]++;
+      if (L->mem) wm_barrier(L->mem, &w->wl[k]);
+    }
+    if (L->ctx->nobs) {
+      gr_event ev;
+      ev_init(L, &ev, GR_EV_SYNCWARP, w, w->lpc[l] - 1);
+      ev.mask = named;
+      deliver(L, &ev);
+    }
+    any = 1;
+  }
+  if (w->alive && w->state == W_READY) {
+    int pc = -1, all = 1;
+    for (uint32_t al = w->alive; al && all; al &= al - 1) {
+      int l = __builtin_ctz(al);
+      if (w->lwait[l] != LW_BAR) all = 0;
+      else if (pc < 0) pc = w->lpc[l];
+      else if (w->lpc[l] != pc) {
+        fault(L, w->lpc[l], "barrier divergence under independent thread scheduling: lanes of warp %u of block (%u,%u,%u) wait at different __syncthreads",
+              w->wib, w->b->idx[0], w->b->idx[1], w->b->idx[2]);
+        return 0;
+      }
+    }
+    if (all && pc >= 0) {
+      /* the whole warp arrives, as under lockstep */
+      w->sp = 1;
+      w->stk[0] = (simt_entry){pc, -1, w->alive};
+      warp_step(L, w);
+      for (uint32_t al = w->alive; al; al &= al - 1) {
+        int l = __builtin_ctz(al);
+        w->lwait[l] = LW_RUN;
+        w->lpc[l] = w->stk[0].pc;
+      }
+      any = 1;
+    }
+  }
+  return any;
+}
+
+/* One step of a warp under ITS: a group of its lanes at one instruction,
+ * or some of them, runs it.  The choices (which group, which lanes) are
+ * the scheduler's: drawn from the seed, or made by the explorer. */
+static void its_step(launch *L, warp *w) {
+  const kir_func *f = L->f;
+  int gpc[32], ng = 0;
+  uint32_t gmask[32];
+  for (uint32_t al = w->alive; al; al &= al - 1) {
+    int l = __builtin_ctz(al), g = 0;
+    if (w->lwait[l] != LW_RUN) continue;
+    while (g < ng && gpc[g] != w->lpc[l]) g++;
+    if (g == ng) { gpc[ng] = w->lpc[l]; gmask[ng++] = 0; }
+    gmask[g] |= 1u << l;
+  }
+  /* a *_sync intrinsic runs once every live lane it names is there */
+  int en[32], ne = 0;
+  for (int g = 0; g < ng; g++) {
+    uint32_t need = its_members(L, w, &f->code[gpc[g]], gmask[g]);
+    if (!(need & w->alive & ~gmask[g])) en[ne++] = g;
+  }
+  if (ne == 0) {
+    char lanes[96];
+    fmt_mask_lanes(lanes, sizeof lanes, w->alive);
+    fault(L, w->stk[0].pc, "deadlock within warp %u of block (%u,%u,%u): lanes %s wait at __syncwarp or a *_sync intrinsic for lanes that cannot arrive",
+          w->wib, w->b->idx[0], w->b->idx[1], w->b->idx[2], lanes);
+    return;
+  }
+  int g;
+  uint32_t S;
+  if (L->ctx->explore) {
+    /* a group whole, or one lane of it alone: lanes running one at a time
+     * give every interleaving of a group's lanes */
+    int n = 0;
+    for (int k = 0; k < ne; k++) n += 1 + (its_members(L, w, &f->code[gpc[en[k]]], gmask[en[k]]) || __builtin_popcount(gmask[en[k]]) < 2 ? 0 : __builtin_popcount(gmask[en[k]]));
+    int c = choose(&L->ch, n), k = 0;
+    for (;; k++) {
+      int opts = 1 + (its_members(L, w, &f->code[gpc[en[k]]], gmask[en[k]]) || __builtin_popcount(gmask[en[k]]) < 2 ? 0 : __builtin_popcount(gmask[en[k]]));
+      if (c < opts) break;
+      c -= opts;
+    }
+    g = en[k];
+    S = gmask[g];   /* choice 0: the whole group; choice c: its c-th lane alone */
+    if (c) {
+      for (int j = 1; j < c; j++) S &= S - 1;
+      S &= -S;
+    }
+  } else if (L->ctx->cfg.sched == GR_SCHED_RANDOM) {
+    g = en[rng_below(&L->rng, (uint32_t)ne)];
+    S = gmask[g];
+    /* half the time some of the group's lanes only: converged lanes drift apart */
+    if (!its_members(L, w, &f->code[gpc[g]], S) && __builtin_popcount(S) > 1 && rng_below(&L->rng, 2))
+      do S = gmask[g] & (uint32_t)rng_next(&L->rng); while (!S);
+  } else {
+    /* round-robin over the groups, whole, by lane: fair to divergent paths */
+    g = en[0];
+    int best = 64;
+    for (int k = 0; k < ne; k++) {
+      uint32_t at = w->its_next < 32 ? gmask[en[k]] & ~((1u << w->its_next) - 1) : 0;
+      int first = at ? __builtin_ctz(at) : 32 + __builtin_ctz(gmask[en[k]]);
+      if (first < best) { best = first; g = en[k]; }
+    }
+    S = gmask[g];
+    w->its_next = best % 32 + 1;
+  }
+  int pc = gpc[g];
+  const kir_ins *in = &f->code[pc];
+  if (in->op == OP_SYNCWARP || in->op == OP_BAR) {
+    L->steps++;
+    L->ctx->stats.thread_instructions += (uint64_t)__builtin_popcount(S);
+    for (uint32_t mm = S; mm; mm &= mm - 1) {
+      int l = __builtin_ctz(mm);
+      if (in->op == OP_BAR) { w->lwait[l] = LW_BAR; continue; }
+      uint32_t mask = in->a >= 0 ? (uint32_t)w->r[(size_t)in->a * 32 + (size_t)l] : FULL;
+      if (!mask || !(mask >> l & 1)) {
+        char where[160];
+        lane_coords(w, l, where, sizeof where);
+        fault(L, pc, "__syncwarp(0x%08x) by %s: %s", mask, where, mask ? "the mask does not name the calling lane" : "the mask is 0");
+        return;
+      }
+      w->lwait[l] = LW_SYNCWARP;
+      w->lsync[l] = mask;
+    }
+  } else {
+    w->sp = 1;
+    w->stk[0] = (simt_entry){pc, -1, S};
+    warp_step(L, w);
+    if (L->failed || w->state == W_DONE) return;
+    /* each lane that ran goes where its path went: the topmost entry that holds it */
+    uint32_t todo = S & w->alive;
+    for (int k = w->sp - 1; k >= 0 && todo; k--) {
+      for (uint32_t mm = w->stk[k].mask & todo; mm; mm &= mm - 1) w->lpc[__builtin_ctz(mm)] = w->stk[k].pc;
+      todo &= ~w->stk[k].mask;
+    }
+  }
+  while (!L->failed && w->state == W_READY && its_release(L, w)) {
+  }
+  if (w->state != W_DONE) its_stack(w);
+}
+
+/* One step of a warp in the launch's warp model. */
+static void warp_run(launch *L, warp *w) {
+  if (L->ctx->cfg.warps == GR_WARPS_ITS) its_step(L, w);
+  else warp_step(L, w);
 }
 
 /* ------------------------------------------------------------- scheduling */
@@ -1047,6 +1233,7 @@ static warp *pick(launch *L) {
 /* Instructions that another warp can observe, or that depend on memory:
  * the only points where interleaving matters. */
 static int at_visible(const launch *L, const warp *w) {
+  if (L->ctx->cfg.warps == GR_WARPS_ITS) return 1;   /* which lanes run is itself a choice */
   const simt_entry *top = &w->stk[w->sp - 1];
   const kir_ins *in = &L->f->code[top->pc];
   switch (in->op) {
@@ -1076,6 +1263,12 @@ static void state_key(launch *L) {
       put_u64(k, (uint64_t)w->state << 32 | (uint32_t)w->sp);
       put_u64(k, w->alive);
       bytes_put(k, w->stk, sizeof(simt_entry) * (size_t)w->sp);
+      if (L->ctx->cfg.warps == GR_WARPS_ITS)
+        for (uint32_t al = w->alive; al; al &= al - 1) {
+          int l = __builtin_ctz(al);
+          put_u64(k, (uint64_t)(uint32_t)w->lpc[l] << 32 | w->lwait[l]);
+          put_u64(k, w->lsync[l]);
+        }
       for (uint32_t al = w->alive; al;) {
         int l = __builtin_ctz(al);
         al &= al - 1;
@@ -1100,7 +1293,7 @@ static warp *explore_pick(launch *L) {
   for (int k = 0; k < L->nready && !L->failed;) {
     warp *w = L->ready[k];
     if (at_visible(L, w)) { k++; continue; }
-    warp_step(L, w);   /* may retire the warp and reorder the list: rescan */
+    warp_run(L, w);   /* may retire the warp and reorder the list: rescan */
     k = 0;
     if (L->steps >= L->ctx->cfg.max_steps) return NULL;   /* the caller reports it */
   }
@@ -1223,7 +1416,7 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
       w = pick(L);
       if (!w) break;
     }
-    if (w) warp_step(L, w);
+    if (w) warp_run(L, w);
     if (L->pending_restore) apply_restore(L);
     if (L->deadlock_check) check_deadlock(L);
     if (L->steps >= max_steps && !L->failed) {

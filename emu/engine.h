@@ -133,7 +133,17 @@ typedef struct warp {
   wm_lane *wl;             /* weak memory: the lanes' buffers and pending loads */
   uint32_t *pend;          /* weak memory: per register, lanes with a load pending into it */
   int npend;
+  /* independent thread scheduling (--warps its): each lane's program
+   * counter, what it waits at (LW_*), and the member mask of the
+   * __syncwarp it waits at; the stack then holds one entry, rebuilt at
+   * each step for the code that looks at it (its_stack) */
+  int32_t lpc[32];
+  uint8_t lwait[32];
+  uint32_t lsync[32];
+  int its_next;            /* round-robin: the lane whose group runs next, or the first after it */
 } warp;
+
+enum { LW_RUN, LW_SYNCWARP, LW_BAR };
 
 struct blk {
   uint32_t idx[3], lin;

@@ -50,6 +50,16 @@ typedef enum { GR_MEMORY_SC, GR_MEMORY_WEAK } gr_memory;
  * exploration) exists on the emulator only. */
 typedef enum { GR_BACKEND_EMU, GR_BACKEND_CUDA } gr_backend;
 
+/* How the lanes of a warp are scheduled.  lockstep: pre-Volta SIMT, one
+ * program counter per warp, divergent paths run one after the other and
+ * reconverge at the branch's immediate post-dominator.  its: independent
+ * thread scheduling (Volta and later): every lane has its own program
+ * counter, the scheduler runs any group of lanes at one instruction, or
+ * some of them, so divergent paths interleave and converged lanes drift
+ * apart; lanes wait for each other only at __syncwarp, __syncthreads and
+ * the *_sync intrinsics. */
+typedef enum { GR_WARPS_LOCKSTEP, GR_WARPS_ITS } gr_warps;
+
 typedef struct {
   int sms;                    /* streaming multiprocessors (default 4) */
   uint64_t seed;              /* scheduler seed (default 1) */
@@ -60,6 +70,7 @@ typedef struct {
   uint32_t shared_per_sm;
   gr_memory memory;           /* default sc, or weak where GPURACE_MEMORY=weak is set */
   gr_backend backend;         /* default emu */
+  gr_warps warps;             /* default lockstep */
   uint64_t max_code;          /* KIR instructions of one kernel after inlining (default 2^20) */
   uint64_t max_source;        /* bytes of a kernel file and of its preprocessed text (default 64 MiB) */
   int max_nesting;            /* levels of nesting in kernel source (default 200, at most 1000) */
@@ -341,6 +352,7 @@ typedef struct {
   int exhaustive;         /* enumerate every schedule and memory choice instead */
   uint64_t max_states;    /* exhaustive: bound on distinct states (default 2000000) */
   int sms;                /* SMs (default 4) */
+  gr_warps warps;         /* warp scheduling (default lockstep) */
   double max_seconds;     /* exhaustive: bound on the search's time (default 600); hitting it fails the test */
   FILE *progress;         /* exhaustive: a progress line every 10 s goes here (NULL: none) */
 } gr_litmus_opts;

@@ -102,7 +102,7 @@ int gr_config_option(gr_config *c, const char *opt, const char *val, char *err, 
   if (!strcmp(opt, "--keep-going")) { c->keep_going = 1; return 1; }
   if (strcmp(opt, "--seed") && strcmp(opt, "--sched") && strcmp(opt, "--memory") && strcmp(opt, "--sms") && strcmp(opt, "--max-steps") &&
       strcmp(opt, "--backend") && strcmp(opt, "--max-code") && strcmp(opt, "--max-source") && strcmp(opt, "--max-nesting") &&
-      strcmp(opt, "--max-memory"))
+      strcmp(opt, "--max-memory") && strcmp(opt, "--warps"))
     return 0;
   if (!val) { snprintf(err, n, "option '%s' needs a value", opt); return -1; }
   if (!strcmp(opt, "--seed")) {
@@ -130,6 +130,10 @@ int gr_config_option(gr_config *c, const char *opt, const char *val, char *err, 
     if (!strcmp(val, "rr")) c->sched = GR_SCHED_RR;
     else if (!strcmp(val, "random")) c->sched = GR_SCHED_RANDOM;
     else { snprintf(err, n, "--sched takes rr or random, not '%s'", val); return -1; }
+  } else if (!strcmp(opt, "--warps")) {
+    if (!strcmp(val, "lockstep")) c->warps = GR_WARPS_LOCKSTEP;
+    else if (!strcmp(val, "its")) c->warps = GR_WARPS_ITS;
+    else { snprintf(err, n, "--warps takes lockstep or its, not '%s'", val); return -1; }
   } else if (!strcmp(opt, "--backend")) {
     if (!strcmp(val, "emu")) c->backend = GR_BACKEND_EMU;
     else if (!strcmp(val, "cuda")) c->backend = GR_BACKEND_CUDA;

@@ -64,6 +64,7 @@ int gr_litmus_run(const char *path, const gr_litmus_opts *o, gr_litmus_result *r
   cfg.memory = GR_MEMORY_WEAK;
   cfg.sched = GR_SCHED_RANDOM;
   cfg.sms = o->sms;
+  cfg.warps = o->warps;
   cfg.seed = o->seed;
   gr_context *ctx = gr_context_create(&cfg);
   gr_script *s = NULL;
@@ -155,6 +156,7 @@ int gr_final_states(const char *path, const gr_litmus_opts *o, gr_memory memory,
   cfg.memory = memory;
   cfg.sched = GR_SCHED_RANDOM;
   cfg.sms = o->sms;
+  cfg.warps = o->warps;
   gr_context *ctx = gr_context_create(&cfg);
   gr_script *s = NULL;
   int rc = gr_script_load(ctx, path, NULL, 0, &s);

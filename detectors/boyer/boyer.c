@@ -256,11 +256,15 @@ static void boyer_access(boyer *b, const gr_event *ev) {
       if (reads) { c->r++; o->r++; o->gr++; wc->r++; wc->gr++; site_push(c->rd, me); }
       if (writes) { c->w++; o->w++; o->gw++; wc->w++; wc->gw++; site_push(c->wr, me); }
       if (atom) { c->a++; o->a++; o->ga++; wc->a++; wc->ga++; site_push(c->at, me); }
-      /* other threads' accesses since the barrier, less those of the
-       * warp's other lanes that a __syncwarp has ordered before this one */
-      uint32_t oth_r = c->r - o->r - ((wc->r - wc->gr) - (o->r - o->gr));
-      uint32_t oth_w = c->w - o->w - ((wc->w - wc->gw) - (o->w - o->gw));
-      uint32_t oth_a = c->a - o->a - ((wc->a - wc->ga) - (o->a - o->ga));
+      /* The paper's condition, that the byte was read and written since
+       * the barrier, by this thread and another, is a pair: this thread's
+       * read and another's write, or its write and another's read.  The
+       * warp's other lanes count only since its last __syncwarp, against
+       * this thread's accesses since then (what a __syncwarp orders);
+       * other warps' accesses count since the barrier. */
+      uint32_t xr = c->r - wc->r, xw = c->w - wc->w, xa = c->a - wc->a;          /* other warps' */
+      uint32_t yr = wc->gr - o->gr, yw = wc->gw - o->gw, ya = wc->ga - o->ga;    /* this warp's other lanes' */
+      uint32_t oth_r = xr + yr, oth_w = xw + yw, oth_a = xa + ya;
       /* an atomic against other threads' plain accesses, a plain access
        * against other threads' atomics (the paper has no atomics: each is
        * a read and a write that no other atomic can interleave with) */
@@ -271,8 +275,7 @@ static void boyer_access(boyer *b, const gr_event *ev) {
         continue;
       }
       if (oth_a && oa) report(b, ev, l, thread, byte, reads ? "RAW hazard" : "WAR hazard", oa, done, &ndone);
-      int others = oth_r + oth_w > 0;
-      if (o->r + oth_r && o->w + oth_w && others) {
+      if ((o->r && xw) || (o->w && xr) || (o->gr && yw) || (o->gw && yr)) {
         /* which hazard: this access against another thread's access of the
          * other kind, else this thread's earlier access against one */
         const site *ow = other_than(c->wr, thread), *orr = other_than(c->rd, thread);

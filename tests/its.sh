@@ -1,0 +1,51 @@
+#!/bin/sh
+# Independent thread scheduling (--warps its): the warp-synchronous tail
+# goes wrong without __syncwarp and stays right with it, a divergent
+# producer/consumer in one warp finishes, partial-mask __syncwarp, and the
+# exhaustive explorer's choice of lanes; lockstep stays as it was.
+G=${GPURACE:-./gpurace}
+S=${GR_SRCDIR:-.}
+. "$S/tests/lib.sh"
+K="$S/kernels/its"
+
+expect 2 "bad --warps" -- "$G" run "$K/tail_syncwarp.cu" --warps simt
+contains "$T/err" "--warps takes lockstep or its, not 'simt'" "says what it takes"
+
+# the tail without __syncwarp: right on every lockstep schedule, wrong on some under ITS
+bad=0
+for seed in 1 2 3 4 5 6 7 8 9 10; do
+  "$G" run "$K/tail_nosync.cu" --sched random --seed $seed >"$T/o" 2>&1 || bad=$((bad + 1))
+done
+if [ "$bad" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: the tail under lockstep failed on $bad seeds"; fi
+wrong=0
+for seed in 1 2 3 4 5 6 7 8 9 10; do
+  "$G" run "$K/tail_nosync.cu" --warps its --sched random --seed $seed >"$T/o" 2>&1 || wrong=$((wrong + 1))
+done
+if [ "$wrong" -gt 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: the tail without __syncwarp was right on every ITS seed"; fi
+ok=0
+for seed in 1 2 3 4 5 6 7 8 9 10; do
+  "$G" run "$K/tail_syncwarp.cu" --warps its --sched random --seed $seed >"$T/o" 2>&1 && ok=$((ok + 1))
+done
+if [ "$ok" -eq 10 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: the tail with __syncwarp went wrong on $((10 - ok)) ITS seeds"; fi
+"$G" run "$K/tail_nosync.cu" --warps its --sched random --seed 4 --dump out >"$T/first" 2>&1
+"$G" run "$K/tail_nosync.cu" --warps its --sched random --seed 4 --dump out >"$T/out" 2>&1
+if cmp -s "$T/first" "$T/out"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: ITS runs differ on one seed"; fi
+
+# a producer and a consumer in one warp: a deadlock under lockstep, progress under ITS
+expect 3 "divergent hand-off under lockstep" -- "$G" run "$K/divergent_handoff.cu"
+contains "$T/err" "deadlock: no warp can make progress" "lockstep runs lane 0's path first"
+expect 0 "divergent hand-off under ITS, round-robin" -- "$G" run "$K/divergent_handoff.cu" --warps its
+expect 0 "divergent hand-off under ITS, random" -- "$G" run "$K/divergent_handoff.cu" --warps its --sched random --seed 9
+expect 0 "partial-mask __syncwarp" -- "$G" run "$K/syncwarp_partial.cu" --warps its --sched random --seed 5
+
+# every schedule: the lanes that run are a choice of the explorer
+expect 0 "ITS tail, every schedule" -- "$G" states "$S/tests/data/its_tail4.cu" --warps its --memory sc
+contains "$T/out" "complete: 2 final states" "without __syncwarp: two sums"
+expect 0 "lockstep tail, every schedule" -- "$G" states "$S/tests/data/its_tail4.cu" --memory sc
+contains "$T/out" "complete: 1 final states" "lockstep: one"
+expect 0 "ITS tail with __syncwarp, every schedule" -- "$G" states "$S/tests/data/its_tail4_sync.cu" --warps its --memory sc
+contains "$T/out" "complete: 1 final states" "with __syncwarp: one"
+expect 0 "litmus in one warp under ITS" -- "$G" litmus --warps its --exhaustive "$S/kernels/litmus/M1_mp_W.cu"
+
+echo "its.sh: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
