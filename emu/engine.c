@@ -338,6 +338,7 @@ static void barrier_maybe_release(launch *L, blk *b, int pc) {
 
 
 static void warp_finish(launch *L, warp *w) {
+  L->finished = w;
   /* its stores drain to the SM, whose queue outlives the warp */
   if (L->mem) for (int l = 0; l < 32; l++) wm_lane_retire(L->mem, &w->wl[l]);
   w->state = W_DONE;
@@ -1186,8 +1187,9 @@ static void its_step(launch *L, warp *w) {
   } else {
     w->sp = 1;
     w->stk[0] = (simt_entry){pc, -1, S};
+    L->finished = NULL;
     warp_step(L, w);
-    if (L->failed || w->state == W_DONE) return;
+    if (L->failed || L->finished == w) return;   /* retired: w may be freed with its block */
     /* each lane that ran goes where its path went: the topmost entry that holds it */
     uint32_t todo = S & w->alive;
     for (int k = w->sp - 1; k >= 0 && todo; k--) {

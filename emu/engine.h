@@ -183,6 +183,7 @@ struct launch {
   int hold_sm, newest;                      /* weak memory, sampled: wm_random_action's stress */
   chooser ch;
   bytes key;                     /* exhaustive runs: the state at a choice point */
+  const warp *finished;          /* the last warp warp_finish retired (its block may be freed with it) */
 };
 
 /* engine.c, for snapshot.c: warps, blocks and the resident set */
