@@ -1151,9 +1151,19 @@ static void its_step(launch *L, warp *w) {
   } else if (L->ctx->cfg.sched == GR_SCHED_RANDOM) {
     g = en[rng_below(&L->rng, (uint32_t)ne)];
     S = gmask[g];
+    /* stress: in some launches one lane of each warp runs ahead alone */
+    if (L->its_lead >= 0 && (w->alive >> L->its_lead & 1) && w->lwait[L->its_lead] == LW_RUN && rng_below(&L->rng, 16)) {
+      for (int k = 0; k < ne; k++) {
+        if (!(gmask[en[k]] >> L->its_lead & 1)) continue;
+        g = en[k];
+        S = its_members(L, w, &f->code[gpc[g]], gmask[g]) ? gmask[g] : 1u << L->its_lead;
+        goto chosen;
+      }
+    }
     /* half the time some of the group's lanes only: converged lanes drift apart */
     if (!its_members(L, w, &f->code[gpc[g]], S) && __builtin_popcount(S) > 1 && rng_below(&L->rng, 2))
       do S = gmask[g] & (uint32_t)rng_next(&L->rng); while (!S);
+  chosen:;
   } else {
     /* round-robin over the groups, whole, by lane: fair to divergent paths */
     g = en[0];
@@ -1392,6 +1402,11 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
     L->hold_sm = (int)rng_below(&L->rng, 2u * (uint32_t)cfg->sms);
     L->newest = (int)rng_below(&L->rng, 2);
   }
+  /* ITS, sampled: in half the launches a lane of each warp runs ahead of
+   * the others (what a compiler that keeps values in registers makes of
+   * racy warp-synchronous code on the GPU) */
+  L->its_lead = cfg->warps == GR_WARPS_ITS && cfg->sched == GR_SCHED_RANDOM && !ctx->explore && rng_below(&L->rng, 2)
+                  ? (int)rng_below(&L->rng, 32) : -1;
   ctx->L = L;
   if (ctx->nobs) {
     gr_event ev;

@@ -184,6 +184,7 @@ struct launch {
   chooser ch;
   bytes key;                     /* exhaustive runs: the state at a choice point */
   const warp *finished;          /* the last warp warp_finish retired (its block may be freed with it) */
+  int its_lead;                  /* ITS, random scheduler: a lane that runs ahead of its warp, or -1 */
 };
 
 /* engine.c, for snapshot.c: warps, blocks and the resident set */
