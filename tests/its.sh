@@ -34,6 +34,11 @@ contains "$T/out" "out u32[1] = {70}" "a lane that runs ahead alone"
 "$G" run "$K/tail_nosync.cu" --warps its --sched random --seed 4 --dump out >"$T/out" 2>&1
 if cmp -s "$T/first" "$T/out"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: ITS runs differ on one seed"; fi
 
+# hb-ptx names the intra-warp races under ITS for what is missing
+expect 4 "hb-ptx under ITS" -- "$G" run "$K/tail_nosync.cu" --warps its --sched random --seed 3 --detect hb-ptx --keep-going
+contains "$T/out" "race [hb-ptx] missing __syncwarp: shared memory+" "class missing __syncwarp"
+expect 0 "hb-ptx under ITS, with __syncwarp" -- "$G" run "$K/tail_syncwarp.cu" --warps its --sched random --seed 3 --detect hb-ptx
+
 # a producer and a consumer in one warp: a deadlock under lockstep, progress under ITS
 expect 3 "divergent hand-off under lockstep" -- "$G" run "$K/divergent_handoff.cu"
 contains "$T/err" "deadlock: no warp can make progress" "lockstep runs lane 0's path first"

@@ -132,6 +132,7 @@ typedef struct {
   const char *name;
   hb_model model;
   uint64_t max_memory;              /* 0: no bound */
+  int its;                          /* the launch runs under independent thread scheduling */
   int disabled;
   /* launch */
   gr_dim3 grid;
@@ -264,6 +265,7 @@ void hb_destroy(void *self) {
 static void hb_launch(hb *h, const gr_event *ev) {
   hb_free_launch(h);
   h->disabled = 0;
+  h->its = gr_context_config(h->ctx)->warps == GR_WARPS_ITS;
   h->peak = 0;
   h->clocks.peak = h->clocks.bytes;
   h->releases = 0;
@@ -532,6 +534,10 @@ static const char *classify_ptx(hb *h, const acc *e, const acc *x) {
   int strong = (e->info & I_STRONG) && (x->info & I_STRONG);
   if (strong && scope_includes(h, es, e->agent, x->agent) && scope_includes(h, xs, x->agent, e->agent)) return NULL;
   if (clock_of(h, x->agent, e->agent) >= e->clock) return NULL;
+  /* two lanes of one warp under independent thread scheduling: what
+   * orders them is a __syncwarp */
+  if (h->its && block_of(h, e->agent) == block_of(h, x->agent) && e->agent % h->per_block / 32 == x->agent % h->per_block / 32)
+    return "missing __syncwarp";
   return strong ? "scope too narrow" : "not morally strong";
 }
 
