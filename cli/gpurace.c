@@ -550,6 +550,16 @@ static int litmus_on_gpu(char **files, int nfiles, const gr_hw_litmus_opts *ho, 
   return failed ? 1 : 0;
 }
 
+/* --warps for the commands that take no gr_config, parsed as gr_config_option parses it */
+static int warps_option(const char *cmd, const char *val, gr_warps *out) {
+  gr_config c;
+  gr_config_default(&c);
+  char err[160];
+  if (gr_config_option(&c, "--warps", val, err, sizeof err) < 0) { usage_error(cmd, "%s", err); return 1; }
+  *out = c.warps;
+  return 0;
+}
+
 static int cmd_litmus(int argc, char **argv) {
   gr_litmus_opts lo;
   gr_litmus_opts_default(&lo);
@@ -567,13 +577,7 @@ static int cmd_litmus(int argc, char **argv) {
     if (!strcmp(a, "--runs")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1) { return usage_error(cmd, "--runs needs a positive integer, not '%s'", val); } lo.runs = n; continue; }
     if (!strcmp(a, "--seed")) { NEEDVAL(); if (!parse_u64(val, &n)) { return usage_error(cmd, "--seed needs a non-negative integer, not '%s'", val); } lo.seed = n; continue; }
     if (!strcmp(a, "--sms")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1 || n > 1024) { return usage_error(cmd, "--sms needs an integer from 1 to 1024, not '%s'", val); } lo.sms = (int)n; continue; }
-    if (!strcmp(a, "--warps")) {
-      NEEDVAL();
-      if (!strcmp(val, "lockstep")) lo.warps = GR_WARPS_LOCKSTEP;
-      else if (!strcmp(val, "its")) lo.warps = GR_WARPS_ITS;
-      else return usage_error(cmd, "--warps takes lockstep or its, not '%s'", val);
-      continue;
-    }
+    if (!strcmp(a, "--warps")) { NEEDVAL(); if (warps_option(cmd, val, &lo.warps)) return 2; continue; }
     if (!strcmp(a, "--max-states")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1) { return usage_error(cmd, "--max-states needs a positive integer, not '%s'", val); } lo.max_states = n; continue; }
     if (!strcmp(a, "--exhaustive")) { lo.exhaustive = 1; continue; }
     if (!strcmp(a, "--axiomatic")) { axiomatic = 1; continue; }
@@ -997,13 +1001,7 @@ static int cmd_states(int argc, char **argv) {
     }
     if (!strcmp(a, "--compare")) { compare = 1; continue; }
     if (!strcmp(a, "--sms")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1 || n > 1024) { return usage_error(cmd, "--sms needs an integer from 1 to 1024, not '%s'", val); } lo.sms = (int)n; continue; }
-    if (!strcmp(a, "--warps")) {
-      NEEDVAL();
-      if (!strcmp(val, "lockstep")) lo.warps = GR_WARPS_LOCKSTEP;
-      else if (!strcmp(val, "its")) lo.warps = GR_WARPS_ITS;
-      else return usage_error(cmd, "--warps takes lockstep or its, not '%s'", val);
-      continue;
-    }
+    if (!strcmp(a, "--warps")) { NEEDVAL(); if (warps_option(cmd, val, &lo.warps)) return 2; continue; }
     if (!strcmp(a, "--max-states")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1) { return usage_error(cmd, "--max-states needs a positive integer, not '%s'", val); } lo.max_states = n; continue; }
     if (!strcmp(a, "--max-seconds")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1) { return usage_error(cmd, "--max-seconds needs a positive integer, not '%s'", val); } lo.max_seconds = (double)n; continue; }
     if (a[0] == '-' && a[1]) return usage_error(cmd, "unknown option '%s'", a);

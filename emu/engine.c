@@ -1116,11 +1116,14 @@ static void its_step(launch *L, warp *w) {
     if (g == ng) { gpc[ng] = w->lpc[l]; gmask[ng++] = 0; }
     gmask[g] |= 1u << l;
   }
-  /* a *_sync intrinsic runs once every live lane it names is there */
-  int en[32], ne = 0;
+  /* a *_sync intrinsic runs once every live lane it names is there, and
+   * then with all of them; another group may also run some of its lanes */
+  int en[32], ne = 0, split[32];
   for (int g = 0; g < ng; g++) {
     uint32_t need = its_members(L, w, &f->code[gpc[g]], gmask[g]);
-    if (!(need & w->alive & ~gmask[g])) en[ne++] = g;
+    if (need & w->alive & ~gmask[g]) continue;
+    split[ne] = !need && __builtin_popcount(gmask[g]) > 1;
+    en[ne++] = g;
   }
   if (ne == 0) {
     char lanes[96];
@@ -1134,14 +1137,10 @@ static void its_step(launch *L, warp *w) {
   if (L->ctx->explore) {
     /* a group whole, or one lane of it alone: lanes running one at a time
      * give every interleaving of a group's lanes */
-    int n = 0;
-    for (int k = 0; k < ne; k++) n += 1 + (its_members(L, w, &f->code[gpc[en[k]]], gmask[en[k]]) || __builtin_popcount(gmask[en[k]]) < 2 ? 0 : __builtin_popcount(gmask[en[k]]));
-    int c = choose(&L->ch, n), k = 0;
-    for (;; k++) {
-      int opts = 1 + (its_members(L, w, &f->code[gpc[en[k]]], gmask[en[k]]) || __builtin_popcount(gmask[en[k]]) < 2 ? 0 : __builtin_popcount(gmask[en[k]]));
-      if (c < opts) break;
-      c -= opts;
-    }
+    int n = 0, k = 0;
+    for (int j = 0; j < ne; j++) n += 1 + (split[j] ? __builtin_popcount(gmask[en[j]]) : 0);
+    int c = choose(&L->ch, n);
+    while (c >= 1 + (split[k] ? __builtin_popcount(gmask[en[k]]) : 0)) c -= 1 + (split[k] ? __builtin_popcount(gmask[en[k]]) : 0), k++;
     g = en[k];
     S = gmask[g];   /* choice 0: the whole group; choice c: its c-th lane alone */
     if (c) {
@@ -1149,21 +1148,17 @@ static void its_step(launch *L, warp *w) {
       S &= -S;
     }
   } else if (L->ctx->cfg.sched == GR_SCHED_RANDOM) {
-    g = en[rng_below(&L->rng, (uint32_t)ne)];
-    S = gmask[g];
+    int k = (int)rng_below(&L->rng, (uint32_t)ne), lead = L->its_lead;
     /* stress: in some launches one lane of each warp runs ahead alone */
-    if (L->its_lead >= 0 && (w->alive >> L->its_lead & 1) && w->lwait[L->its_lead] == LW_RUN && rng_below(&L->rng, 16)) {
-      for (int k = 0; k < ne; k++) {
-        if (!(gmask[en[k]] >> L->its_lead & 1)) continue;
-        g = en[k];
-        S = its_members(L, w, &f->code[gpc[g]], gmask[g]) ? gmask[g] : 1u << L->its_lead;
-        goto chosen;
-      }
-    }
-    /* half the time some of the group's lanes only: converged lanes drift apart */
-    if (!its_members(L, w, &f->code[gpc[g]], S) && __builtin_popcount(S) > 1 && rng_below(&L->rng, 2))
+    int ahead = 0;
+    if (lead >= 0 && (w->alive >> lead & 1) && w->lwait[lead] == LW_RUN && rng_below(&L->rng, 16))
+      for (int j = 0; j < ne && !ahead; j++) if (gmask[en[j]] >> lead & 1) { k = j; ahead = 1; }
+    g = en[k];
+    S = gmask[g];
+    if (ahead && split[k]) S = 1u << lead;
+    /* else half the time some of the group's lanes only: converged lanes drift apart */
+    else if (!ahead && split[k] && rng_below(&L->rng, 2))
       do S = gmask[g] & (uint32_t)rng_next(&L->rng); while (!S);
-  chosen:;
   } else {
     /* round-robin over the groups, whole, by lane: fair to divergent paths */
     g = en[0];
