@@ -1058,7 +1058,10 @@ static int its_release(launch *L, warp *w) {
     int l = __builtin_ctz(al);
     if (w->lwait[l] != LW_SYNCWARP) continue;
     uint32_t named = w->lsync[l] & w->alive, ready = 1;
-    for (uint32_t nm = named; nm && ready; nm &= nm - 1) ready = w->lwait[__builtin_ctz(nm)] == LW_SYNCWARP;
+    /* a __syncwarp matches those of the same mask (CUDA: "with the same
+     * mask"), wherever they are in the code */
+    for (uint32_t nm = named; nm && ready; nm &= nm - 1)
+      ready = w->lwait[__builtin_ctz(nm)] == LW_SYNCWARP && w->lsync[__builtin_ctz(nm)] == w->lsync[l];
     if (!ready) continue;
     for (uint32_t nm = named; nm; nm &= nm - 1) {
       int k = __builtin_ctz(nm);

@@ -38,6 +38,20 @@ if cmp -s "$T/first" "$T/out"; then pass=$((pass + 1)); else fail=$((fail + 1));
 expect 4 "hb-ptx under ITS" -- "$G" run "$K/tail_nosync.cu" --warps its --sched random --seed 3 --detect hb-ptx --keep-going
 contains "$T/out" "race [hb-ptx] missing __syncwarp: shared memory+" "class missing __syncwarp"
 expect 0 "hb-ptx under ITS, with __syncwarp" -- "$G" run "$K/tail_syncwarp.cu" --warps its --sched random --seed 3 --detect hb-ptx
+# hb (ScoRD model) has thread agents under ITS, warp agents under lockstep
+expect 4 "hb under ITS" -- "$G" run "$K/tail_nosync.cu" --warps its --sched random --seed 3 --detect hb --keep-going
+contains "$T/out" "race [hb] missing __syncwarp: shared memory+" "hb: class missing __syncwarp"
+contains "$T/out" "warp 0 lane " "hb names lanes of one warp"
+expect 0 "hb under ITS, with __syncwarp" -- "$G" run "$K/tail_syncwarp.cu" --warps its --sched random --seed 3 --detect hb
+expect 0 "hb under lockstep: one agent per warp" -- "$G" run "$K/tail_nosync.cu" --detect hb,scord
+# partial __syncwarps order transitively; one lane syncing alone orders nothing
+for d in hb hb-ptx; do
+  expect 0 "$d: chain of partial __syncwarps" -- "$G" run "$K/syncwarp_chain.cu" --warps its --sched random --seed 2 --detect $d
+  expect 4 "$d: broken chain" -- "$G" run "$K/syncwarp_chain.cu" -D BROKEN --warps its --sched random --seed 2 --detect $d --keep-going
+  contains "$T/out" "missing __syncwarp: shared memory+0" "$d names the broken chain"
+done
+expect 0 "chain, every schedule" -- "$G" states "$K/syncwarp_chain.cu" --warps its --memory sc
+contains "$T/out" "complete: 1 final states" "a __syncwarp waits for lanes of its own mask"
 
 # a producer and a consumer in one warp: a deadlock under lockstep, progress under ITS
 expect 3 "divergent hand-off under lockstep" -- "$G" run "$K/divergent_handoff.cu"

@@ -141,6 +141,12 @@ typedef struct {
    * scope) and last device fence, and of each block's last barrier */
   uint32_t *fblk, *fdev, *bars;
   uint32_t releases;                /* fences and barriers so far: their sequence numbers */
+  /* ScoRD model under ITS (agents are threads): per warp, the sequence
+   * number of its last __syncwarp of every lane (base), of any (last),
+   * and after a partial one, what each lane knows of each other's past:
+   * known[l*32 + k], the __syncwarp through which lane l last learnt
+   * lane k's past (a chain of partial __syncwarps is transitive) */
+  uint32_t wpb, *wbase, *wlast, **known;
   lockset *locks;                   /* per agent */
   /* interned lock sets: sorted (word, key) lists */
   struct { lock *l; int n; } *sets;
@@ -221,6 +227,10 @@ static void hb_free_launch(hb *h) {
   free(h->fblk); h->fblk = NULL;
   free(h->fdev); h->fdev = NULL;
   free(h->bars); h->bars = NULL;
+  if (h->known) for (uint32_t w = 0; w < h->nblocks * h->wpb; w++) free(h->known[w]);
+  free(h->known); h->known = NULL;
+  free(h->wbase); h->wbase = NULL;
+  free(h->wlast); h->wlast = NULL;
   if (h->locks) for (uint32_t a = 0; a < h->n; a++) free(h->locks[a].l);
   free(h->locks); h->locks = NULL;
   for (size_t k = 0; k < h->nsets; k++) free(h->sets[k].l);
@@ -272,7 +282,9 @@ static void hb_launch(hb *h, const gr_event *ev) {
   h->grid = ev->grid;
   h->nblocks = ev->grid.x * ev->grid.y * ev->grid.z;
   uint32_t threads = ev->blockdim.x * ev->blockdim.y * ev->blockdim.z;
-  h->per_block = h->model == HB_MODEL_PTX ? threads : (threads + 31) / 32;
+  /* agents: threads in the PTX model and under ITS, else warps */
+  h->wpb = (threads + 31) / 32;
+  h->per_block = h->model == HB_MODEL_PTX || h->its ? threads : h->wpb;
   uint64_t n = (uint64_t)h->nblocks * h->per_block;
   if (n > UINT32_MAX / 2) {
     race_log_unwatched(h->log, h->name, "more than 2^31 agents in one launch; it watched nothing in this launch");
@@ -286,6 +298,11 @@ static void hb_launch(hb *h, const gr_event *ev) {
     h->fblk = mem_calloc(h, n, sizeof *h->fblk);
     h->fdev = mem_calloc(h, n, sizeof *h->fdev);
     h->bars = mem_calloc(h, h->nblocks, sizeof *h->bars);
+    if (h->its) {
+      h->wbase = mem_calloc(h, (size_t)h->nblocks * h->wpb, sizeof *h->wbase);
+      h->wlast = mem_calloc(h, (size_t)h->nblocks * h->wpb, sizeof *h->wlast);
+      h->known = mem_calloc(h, (size_t)h->nblocks * h->wpb, sizeof *h->known);
+    }
   } else {
     h->own = mem_calloc(h, n, sizeof *h->own);
     for (uint32_t a = 0; a < h->n; a++) h->own[a] = 1;
@@ -303,6 +320,11 @@ static void hb_launch(hb *h, const gr_event *ev) {
 }
 
 static uint32_t block_of(const hb *h, uint32_t agent) { return agent / h->per_block; }
+
+/* Agents that are threads: the warp (launch-wide index) and lane of one. */
+static uint32_t warp_of(const hb *h, uint32_t agent) { return block_of(h, agent) * h->wpb + agent % h->per_block / 32; }
+static uint32_t lane_of(const hb *h, uint32_t agent) { return agent % h->per_block % 32; }
+static int same_warp(const hb *h, uint32_t a, uint32_t b) { return block_of(h, a) == block_of(h, b) && warp_of(h, a) == warp_of(h, b); }
 
 static tstate *ts_get(const hb *h, uint32_t a) {
   tstate **pg = h->tsp[a / PAGE];
@@ -485,7 +507,7 @@ static void side_of(const hb *h, const acc *e, gr_race_access *s) {
   s->block.x = b % h->grid.x;
   s->block.y = b / h->grid.x % h->grid.y;
   s->block.z = b / h->grid.x / h->grid.y;
-  s->warp = h->model == HB_MODEL_PTX ? in / 32 : in;
+  s->warp = h->model == HB_MODEL_PTX || h->its ? in / 32 : in;
   s->lane = e->lane;
   s->kind = (gr_access_kind)(e->info >> I_KIND_SHIFT & 3);
   s->atomic_op = e->info >> I_OP_SHIFT & 15;
@@ -496,12 +518,23 @@ static void side_of(const hb *h, const acc *e, gr_race_access *s) {
 
 /* ---------------------------------------------------------------- the check */
 
+/* ScoRD model under ITS: the sequence number of the last __syncwarp
+ * through which thread x learnt the past of thread a of its warp. */
+static uint32_t syncwarp_known(const hb *h, uint32_t x, uint32_t a) {
+  uint32_t w = warp_of(h, x), k = h->wbase[w];
+  const uint32_t *kn = h->known[w];
+  if (kn && kn[lane_of(h, x) * 32 + lane_of(h, a)] > k) k = kn[lane_of(h, x) * 32 + lane_of(h, a)];
+  return k;
+}
+
 /* ScoRD model: e's agent has released e to x's agent, by a barrier of
- * their block (2), or by a fence of sufficient scope since e (1); else 0. */
+ * their block or (ITS) a __syncwarp of their lanes (2), or by a fence of
+ * sufficient scope since e (1); else 0. */
 static int released_scord(const hb *h, const acc *e, const acc *x) {
   uint32_t b = block_of(h, e->agent);
   if (b != block_of(h, x->agent)) return h->fdev[e->agent] > e->clock;
   if (h->bars[b] > e->clock) return 2;
+  if (h->its && same_warp(h, e->agent, x->agent) && syncwarp_known(h, x->agent, e->agent) > e->clock) return 2;
   return h->fblk[e->agent] > e->clock;
 }
 
@@ -521,6 +554,7 @@ static const char *classify_scord(hb *h, const acc *e, const acc *x) {
   if (both_atomic) return !same_block && (block_atomic(e) || (block_atomic(x) && !ordered)) ? "scoped atomic" : NULL;
   if (!ordered) {
     if (scoped && !same_block) return "scoped atomic";
+    if (h->its && same_warp(h, e->agent, x->agent)) return "missing __syncwarp";
     return same_block ? "missing block fence" : "missing device fence";
   }
   if (!(e->info & I_STRONG) || !(x->info & I_STRONG)) return "not a strong access";
@@ -536,8 +570,7 @@ static const char *classify_ptx(hb *h, const acc *e, const acc *x) {
   if (clock_of(h, x->agent, e->agent) >= e->clock) return NULL;
   /* two lanes of one warp under independent thread scheduling: what
    * orders them is a __syncwarp */
-  if (h->its && block_of(h, e->agent) == block_of(h, x->agent) && e->agent % h->per_block / 32 == x->agent % h->per_block / 32)
-    return "missing __syncwarp";
+  if (h->its && same_warp(h, e->agent, x->agent)) return "missing __syncwarp";
   return strong ? "scope too narrow" : "not morally strong";
 }
 
@@ -676,7 +709,8 @@ static void word_compact(hb *h, loc *L) {
 
 /* ScoRD model: e has been released to some later access of another warp. */
 static int released_any(const hb *h, const acc *e) {
-  return h->bars[block_of(h, e->agent)] > e->clock || h->fblk[e->agent] > e->clock;
+  return h->bars[block_of(h, e->agent)] > e->clock || h->fblk[e->agent] > e->clock ||
+         (h->its && h->wlast[warp_of(h, e->agent)] > e->clock);
 }
 
 /* The access x (its bytes of this word, in x->mask) against the word's
@@ -763,7 +797,7 @@ static rel *rels_of(hb *h, shadow *s) {
 }
 
 static uint32_t agent_of(const hb *h, const gr_event *ev, int lane) {
-  if (h->model == HB_MODEL_PTX) return ev->block * h->per_block + ev->warp_in_block * 32 + (uint32_t)lane;
+  if (h->model == HB_MODEL_PTX || h->its) return ev->block * h->per_block + ev->warp_in_block * 32 + (uint32_t)lane;
   return ev->block * h->per_block + ev->warp_in_block;
 }
 
@@ -798,7 +832,7 @@ static void on_access(hb *h, const gr_event *ev) {
     int l = __builtin_ctz(mm);
     uint32_t a = agent_of(h, ev, l);
     if (a >= h->n) continue;
-    if (release && !ptx && l == __builtin_ctz(ev->mask)) scord_fence(h, a, scope != GR_SCOPE_BLOCK);
+    if (release && !ptx && (h->its || l == __builtin_ctz(ev->mask))) scord_fence(h, a, scope != GR_SCOPE_BLOCK);
     acc x = {a, ptx ? h->own[a] : h->releases, (uint32_t)ev->pc, info, ptx ? 0 : h->locks[a].set, (uint8_t)l, 0};
     uint64_t addr = ev->addr[l];
     size_t id = shared ? 0 : gr_allocation_id(addr);
@@ -871,10 +905,20 @@ static void on_access(hb *h, const gr_event *ev) {
   }
 }
 
-/* ScoRD model: warp a fences. */
+/* ScoRD model: agent a (a warp, or a thread under ITS) fences.  A thread
+ * releases with its own past what it learnt of its lanes' at __syncwarps. */
 static void scord_fence(hb *h, uint32_t a, int device) {
   h->fblk[a] = ++h->releases;
   if (device) h->fdev[a] = h->releases;
+  if (h->its) {
+    uint32_t first = a - lane_of(h, a);
+    for (uint32_t k = 0; k < 32 && first + k < h->n && block_of(h, first + k) == block_of(h, a); k++) {
+      uint32_t b = first + k, s = syncwarp_known(h, a, b);
+      if (b == a || !s) continue;
+      if (s > h->fblk[b]) h->fblk[b] = s;
+      if (device && s > h->fdev[b]) h->fdev[b] = s;
+    }
+  }
   lockset *s = &h->locks[a];
   for (int k = 0; k < s->n; k++) if (device || s->l[k].key != 0) s->l[k].enabled = 1;
   lockset_update(h, s);
@@ -902,15 +946,49 @@ static void ptx_fence(hb *h, uint32_t a, int scope) {
 
 static void on_fence(hb *h, const gr_event *ev) {
   int device = ev->scope != GR_SCOPE_BLOCK;
-  if (h->model == HB_MODEL_SCORD) {
+  if (h->model == HB_MODEL_SCORD && !h->its) {
     uint32_t a = agent_of(h, ev, 0);
     if (a < h->n) scord_fence(h, a, device);
+    return;
+  }
+  if (h->model == HB_MODEL_SCORD) {
+    for (uint32_t mm = ev->mask; mm; mm &= mm - 1) {
+      uint32_t a = agent_of(h, ev, __builtin_ctz(mm));
+      if (a < h->n) scord_fence(h, a, device);
+    }
     return;
   }
   for (uint32_t mm = ev->mask; mm; mm &= mm - 1) {
     uint32_t a = agent_of(h, ev, __builtin_ctz(mm));
     if (a < h->n) ptx_fence(h, a, (int)ev->scope);
   }
+}
+
+/* ScoRD model under ITS: a __syncwarp is a barrier of the lanes it names.
+ * One of every lane of the warp needs no per-lane state. */
+static void scord_syncwarp(hb *h, const gr_event *ev) {
+  uint32_t w = ev->block * h->wpb + ev->warp_in_block;
+  if (ev->block >= h->nblocks || ev->warp_in_block >= h->wpb) return;
+  uint32_t s = ++h->releases, in = h->per_block - ev->warp_in_block * 32;
+  uint32_t all = in >= 32 ? 0xffffffffu : (1u << in) - 1;
+  h->wlast[w] = s;
+  if ((ev->mask & all) == all) {
+    h->wbase[w] = s;
+    if (h->known[w]) mem_add(h, -(int64_t)(32 * 32 * sizeof(uint32_t)));
+    free(h->known[w]);
+    h->known[w] = NULL;
+    return;
+  }
+  uint32_t *kn = h->known[w];
+  if (!kn) kn = h->known[w] = mem_calloc(h, 32 * 32, sizeof *kn);
+  uint32_t row[32];
+  for (int k = 0; k < 32; k++) row[k] = h->wbase[w];
+  for (uint32_t mm = ev->mask & all; mm; mm &= mm - 1) {
+    int l = __builtin_ctz(mm);
+    for (int k = 0; k < 32; k++) if (kn[l * 32 + k] > row[k]) row[k] = kn[l * 32 + k];
+  }
+  for (uint32_t mm = ev->mask & all; mm; mm &= mm - 1) row[__builtin_ctz(mm)] = s;
+  for (uint32_t mm = ev->mask & all; mm; mm &= mm - 1) memcpy(&kn[__builtin_ctz(mm) * 32], row, sizeof row);
 }
 
 static int ent_cmp(const void *x, const void *y) {
@@ -991,6 +1069,7 @@ void hb_on_event(void *self, const gr_event *ev) {
     break;
   case GR_EV_SYNCWARP:
     if (h->model == HB_MODEL_PTX) join_group(h, ev->block * h->per_block + ev->warp_in_block * 32, 32, ev->mask, 1);
+    else if (h->its) scord_syncwarp(h, ev);
     break;
   case GR_EV_BLOCK_END:   /* its shared memory ends with it */
     if (h->shared && ev->block < h->nblocks) shadow_free(h, &h->shared[ev->block]);
