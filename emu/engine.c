@@ -679,6 +679,8 @@ static void warp_step(launch *L, warp *w) {
   const uint64_t *B = in->b >= 0 ? R + (size_t)in->b * 32 : NULL;
   const uint64_t *C = in->c >= 0 ? R + (size_t)in->c * 32 : NULL;
   int next = pc + 1;
+  /* a warp is one agent of the memory model under lockstep, each lane is under ITS */
+  int lockstep = L->ctx->cfg.warps != GR_WARPS_ITS;
   if (w->npend && needs_pending(w, in, m)) resolve_pending(L, w, in, m);
   L->steps++;
   L->ctx->stats.thread_instructions += (uint64_t)__builtin_popcount(m);
@@ -744,6 +746,7 @@ static void warp_step(launch *L, warp *w) {
         if (is_ld) d[l] = 0;   /* --keep-going: the access is dropped, a load yields 0 */
         continue;
       }
+      if (g2 && L->mem && lockstep) wm_warp_order(L->mem, w->wl, l, addr, size, !is_ld, strong);
       if (is_ld) {
         uint64_t v;
         if (g2 && L->mem) {
@@ -760,7 +763,10 @@ static void warp_step(launch *L, warp *w) {
       } else {
         L->ev_val[l] = B[l];
         if (g2 && L->mem) {
-          if (order == MO_RELEASE) wm_release(L->mem, &w->wl[l], scope);
+          if (order == MO_RELEASE) {
+            if (lockstep) wm_warp_release(L->mem, w->wl, l, scope);
+            wm_release(L->mem, &w->wl[l], scope);
+          }
           wm_store(L->mem, &w->wl[l], addr, p, size, B[l], strong);
         }
         else mem_write(L, p, size, B[l]);
@@ -809,6 +815,10 @@ static void warp_step(launch *L, warp *w) {
         if (d) d[l] = 0;
         continue;
       }
+      if (g2 && L->mem && lockstep) {
+        wm_warp_order(L->mem, w->wl, l, A[l], size, 1, 1);
+        if (order == MO_RELEASE || order == MO_ACQ_REL) wm_warp_release(L->mem, w->wl, l, scope);
+      }
       if (g2 && defer) {
         wm_atomic_defer(L->mem, &w->wl[l], A[l], p, size, scope, sk, kind, B[l], C ? C[l] : 0, in->dst, pc);
         if (d) {
@@ -853,7 +863,13 @@ static void warp_step(launch *L, warp *w) {
     break;
   }
   case OP_FENCE:
-    if (L->mem) LANES(m, wm_fence(L->mem, &w->wl[l], (int)in->imm, in->flags));
+    /* lockstep: the warp is one agent, and its fence is also that of its
+     * inactive lanes with accesses in flight */
+    if (L->mem) {
+      uint32_t fm = m;
+      if (lockstep) for (int k = 0; k < 32; k++) if (w->wl[k].apos >= 0) fm |= 1u << k;
+      LANES(fm, wm_fence(L->mem, &w->wl[l], (int)in->imm, in->flags));
+    }
     if (L->ctx->nobs) {
       gr_event ev;
       ev_init(L, &ev, GR_EV_FENCE, w, pc);
@@ -1105,6 +1121,16 @@ static int its_release(launch *L, warp *w) {
   return any;
 }
 
+/* Whether lanes `group` of w, at instruction in, do something another
+ * lane or warp can observe or that depends on them: a memory access, a
+ * fence, a barrier, a warp intrinsic, or the use of a pending load. */
+static int its_visible(const launch *L, const warp *w, const kir_ins *in, uint32_t group) {
+  switch (in->op) {
+  case OP_LD: case OP_ST: case OP_ATOM: case OP_FENCE: case OP_BAR: case OP_SYNCWARP: case OP_VOTE: case OP_SHFL: return 1;
+  default: return its_members(L, w, in, group) || (w->npend && needs_pending(w, in, group));
+  }
+}
+
 /* One step of a warp under ITS: a group of its lanes at one instruction,
  * or some of them, runs it.  The choices (which group, which lanes) are
  * the scheduler's: drawn from the seed, or made by the explorer. */
@@ -1137,7 +1163,16 @@ static void its_step(launch *L, warp *w) {
   }
   int g;
   uint32_t S;
-  if (L->ctx->explore) {
+  int eager = -1;
+  if (L->ctx->explore)
+    for (int k = 0; k < ne && eager < 0; k++)
+      if (!its_visible(L, w, &f->code[gpc[en[k]]], gmask[en[k]])) eager = en[k];
+  if (eager >= 0) {
+    /* an instruction no other lane or warp can observe: running its lanes
+     * together or apart, now or later, reaches the same states */
+    g = eager;
+    S = gmask[g];
+  } else if (L->ctx->explore) {
     /* a group whole, or one lane of it alone: lanes running one at a time
      * give every interleaving of a group's lanes */
     int n = 0, k = 0;
@@ -1243,7 +1278,21 @@ static warp *pick(launch *L) {
 /* Instructions that another warp can observe, or that depend on memory:
  * the only points where interleaving matters. */
 static int at_visible(const launch *L, const warp *w) {
-  if (L->ctx->cfg.warps == GR_WARPS_ITS) return 1;   /* which lanes run is itself a choice */
+  if (L->ctx->cfg.warps == GR_WARPS_ITS) {
+    /* which lanes run is itself a choice, except at an instruction that
+     * none can observe: its_step runs that one first, whole */
+    for (uint32_t al = w->alive; al; al &= al - 1) {
+      int l = __builtin_ctz(al);
+      if (w->lwait[l] != LW_RUN) continue;
+      uint32_t group = 0;
+      for (uint32_t o = w->alive; o; o &= o - 1) {
+        int k = __builtin_ctz(o);
+        if (w->lwait[k] == LW_RUN && w->lpc[k] == w->lpc[l]) group |= 1u << k;
+      }
+      if (!its_visible(L, w, &L->f->code[w->lpc[l]], group)) return 0;
+    }
+    return 1;
+  }
   const simt_entry *top = &w->stk[w->sp - 1];
   const kir_ins *in = &L->f->code[top->pc];
   switch (in->op) {

@@ -168,6 +168,8 @@ int gr_final_states(const char *path, const gr_litmus_opts *o, gr_memory memory,
     double t0 = litmus_now();
     uint64_t iter = 0;
     do {
+      /* every run counts toward the time check, pruned ones too (most are) */
+      if ((++iter & 63) == 0 && o->max_seconds > 0 && litmus_now() - t0 > o->max_seconds) { r->timed_out = 1; break; }
       rc = gr_script_reset(s);
       if (rc == GR_OK) rc = gr_script_run(s);
       if (rc != GR_OK || gr_explore_last_pruned(x)) continue;
@@ -180,7 +182,6 @@ int gr_final_states(const char *path, const gr_litmus_opts *o, gr_memory memory,
       fclose(m);
       if (rc == GR_OK) litmus_record(r, text, 0, 0);
       free(text);
-      if ((++iter & 63) == 0 && o->max_seconds > 0 && litmus_now() - t0 > o->max_seconds) { r->timed_out = 1; break; }
     } while (rc == GR_OK && gr_explore_next(x));
     gr_explore_stats(x, &r->explored);
   }

@@ -510,6 +510,44 @@ void wm_fence(wm *m, wm_lane *t, int scope, int kind) {
   if (scope != SCOPE_BLOCK) m->sm[t->sm].epoch++;
 }
 
+/* Lockstep: a warp is one agent.  Before lane `self` accesses [addr,
+ * addr+size), what the warp's other lanes did there earlier takes effect
+ * as if it were the lane's own: their buffered stores there leave for the
+ * SM (where the lane reads them; an entry may leave before older ones it
+ * does not overlap, unless a release fence lies between), and their
+ * pending loads there perform as the lane's own would (wm_load_now,
+ * wm_store). */
+void wm_warp_order(wm *m, wm_lane *lanes, int self, uint64_t addr, int size, int write, int strong) {
+  if (m->h.supply) return;
+  for (int k = 0; k < 32; k++) {
+    wm_lane *u = &lanes[k];
+    if (k == self || u->apos < 0) continue;
+    perform_overlapping(m, u, addr, size, write || strong);
+    for (int i = 0; i < u->nsb;) {
+      if (!overlap(u->sb[i].addr, u->sb[i].size, addr, size)) { i++; continue; }
+      int marked = 0;
+      for (int j = 1; j <= i; j++) marked |= u->sb[j].rel != 0;
+      if (marked) {
+        for (int c = 0; c <= i; c++) sb_drain(m, u, 0);
+        i = 0;
+      } else sb_drain(m, u, i);
+    }
+  }
+}
+
+/* Lockstep: before a release by lane `self`, the warp's other lanes'
+ * stores leave their buffers and their loads are ordered as the lane's
+ * own (loads_cross), armed at once by the lane's strong write. */
+void wm_warp_release(wm *m, wm_lane *lanes, int self, int scope) {
+  if (m->h.supply) return;
+  for (int k = 0; k < 32; k++) {
+    wm_lane *u = &lanes[k];
+    if (k == self || u->apos < 0) continue;
+    loads_cross(m, u, scope, 1);
+    while (u->nsb) sb_drain(m, u, 0);
+  }
+}
+
 void wm_barrier(wm *m, wm_lane *t) {
   if (m->h.supply) return;
   wm_perform_all(m, t);

@@ -105,6 +105,12 @@ void wm_fence(wm *m, wm_lane *t, int scope, int kind);
  * writes (the strong store then waits for what the release orders). */
 void wm_acquire(wm *m, wm_lane *t, int scope);
 void wm_release(wm *m, wm_lane *t, int scope);
+/* Lockstep, where a warp is one agent: before lane `self` of the 32
+ * `lanes` accesses [addr, addr+size), the other lanes' earlier accesses
+ * there take effect as if they were its own; before it releases, their
+ * stores and loads are ordered as its own. */
+void wm_warp_order(wm *m, wm_lane *lanes, int self, uint64_t addr, int size, int write, int strong);
+void wm_warp_release(wm *m, wm_lane *lanes, int self, int scope);
 /* A lane arrives at a barrier (__syncthreads, __syncwarp): its loads
  * perform and its stores reach the block's view. */
 void wm_barrier(wm *m, wm_lane *t);
