@@ -373,6 +373,10 @@ static uint64_t hash_warp(launch *L, warp *w) {
   for (int k = 0; k < w->sp; k++) { MIX(w->stk[k].pc); MIX(w->stk[k].rpc); MIX(w->stk[k].mask); }
   size_t n = (size_t)L->f->nregs * 32;
   for (size_t k = 0; k < n; k++) MIX(w->r[k]);
+  if (L->ctx->cfg.warps == GR_WARPS_ITS) {
+    MIX(w->alive);
+    for (int l = 0; l < 32; l++) { MIX(w->lpc[l]); MIX(w->lwait[l]); MIX(w->lsync[l]); }
+  }
 #undef MIX
   return h;
 }
@@ -390,7 +394,15 @@ static void note_backedge(launch *L, warp *w) {
   uint64_t n = ++w->backedges;
   if (n & (n - 1)) return;
   uint64_t h = hash_warp(L, w);
-  if (n > 1 && h == w->spin_hash && !w->stuck) { w->stuck = 1; L->deadlock_check = 1; }
+  /* under ITS the state repeating proves a spin only if every lane that
+   * could run ran in between: else the scheduler merely left some out */
+  int whole = 1;
+  if (L->ctx->cfg.warps == GR_WARPS_ITS) {
+    for (uint32_t al = w->alive; al; al &= al - 1)
+      if (w->lwait[__builtin_ctz(al)] == LW_RUN && !(w->its_ran >> __builtin_ctz(al) & 1)) whole = 0;
+    w->its_ran = 0;
+  }
+  if (n > 1 && h == w->spin_hash && !w->stuck && whole) { w->stuck = 1; L->deadlock_check = 1; }
   w->spin_hash = h;
 }
 
@@ -1211,6 +1223,7 @@ static void its_step(launch *L, warp *w) {
   }
   int pc = gpc[g];
   const kir_ins *in = &f->code[pc];
+  w->its_ran |= S;
   if (in->op == OP_SYNCWARP || in->op == OP_BAR) {
     L->steps++;
     L->ctx->stats.thread_instructions += (uint64_t)__builtin_popcount(S);

@@ -141,6 +141,7 @@ typedef struct warp {
   uint8_t lwait[32];
   uint32_t lsync[32];
   int its_next;            /* round-robin: the lane whose group runs next, or the first after it */
+  uint32_t its_ran;         /* ITS: lanes run since the last sampled back edge (note_backedge) */
 } warp;
 
 enum { LW_RUN, LW_SYNCWARP, LW_BAR };

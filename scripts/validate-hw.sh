@@ -5,6 +5,10 @@
 #   device.txt    the GPU, its driver (gpurace devices, nvidia-smi)
 #   kernels.tsv   every deterministic kernel file and race-free application
 #                 build, run on both backends: final memory digests compared
+#   its.tsv       the kernels of kernels/its (and the small ones of
+#                 tests/data): every outcome the GPU shows must be one that
+#                 --warps its reaches (sampled seeds, plus every schedule
+#                 where the block is small enough to explore)
 #   litmus.txt, litmus.md   the litmus tests on the GPU against the
 #                 emulator's reachable sets
 #   sanitizer.tsv compute-sanitizer racecheck and synccheck on every suite
@@ -16,6 +20,8 @@ OUT=${1:?usage: validate-hw.sh OUTDIR}
 B=${BUILD:-.}
 G=$B/gpurace
 ITER=${LITMUS_ITERATIONS:-100000}
+ITS_GPU_RUNS=${ITS_GPU_RUNS:-10}   # GPU runs of each ITS kernel
+ITS_SEEDS=${ITS_SEEDS:-30}         # emulator seeds under --warps its
 export GR_SRCDIR=${GR_SRCDIR:-$(pwd)}   # where the application drivers find their kernels
 mkdir -p "$OUT"
 LOG=$OUT/log.txt
@@ -62,11 +68,41 @@ compare() {
 
 echo "kernels and applications on both backends"
 : >"$OUT/kernels.tsv"
-for f in $(grep -l '^//@ check' kernels/*/*.cu scor/micro/*.cu); do
+# kernels/its depend on the warp model: checked below, against --warps its
+for f in $(grep -l '^//@ check' kernels/*/*.cu scor/micro/*.cu | grep -v '^kernels/its/'); do
   compare kernel "$f" "$G" run "$f" -q
 done
 for a in mm red r110 conv gcol gcon uts; do
   compare app "$a" "$B/scor/apps/$a/$a" -q
+done
+
+# outcome: a run's digest lines as one sorted word list (NAME:HASH ...)
+outcome() { awk '$1 == "digest" { print $2 ":" $4 }' | sort | tr '\n' ' ' | sed 's/ $//'; }
+echo "ITS kernels: the GPU's outcomes against the set --warps its reaches"
+# One TSV row per file: file, GPU runs, GPU outcomes (each with its count,
+# ';'-separated), emulator runs sampled, outcomes the emulator reached, whether
+# that set is exhaustive, GPU outcomes the emulator did not reach (or -).
+: >"$OUT/its.tsv"
+for f in kernels/its/*.cu tests/data/its_tail4.cu tests/data/its_tail4_sync.cu tests/data/warp_agent.cu tests/data/warp_agent_sync.cu; do
+  : >"$T/gpu"
+  for i in $(seq 1 "$ITS_GPU_RUNS"); do
+    timeout 60 "$G" run "$f" --backend cuda --digest -q 2>>"$LOG" | outcome >>"$T/gpu"
+  done
+  : >"$T/emu"
+  for s in $(seq 1 "$ITS_SEEDS"); do
+    "$G" run "$f" --warps its --sched random --seed "$s" --digest -q 2>>"$LOG" | outcome >>"$T/emu"
+  done
+  # small blocks: every schedule (gpurace states prints each final state's digests)
+  exh=no
+  if timeout 120 "$G" states "$f" --warps its --memory sc --max-seconds 60 >"$T/st" 2>>"$LOG"; then
+    exh=yes
+    awk '/^  state / { if (o != "") print o; o = ""; next } $1 == "digest" { o = o $2 ":" $4 "\n" } END { if (o != "") print o }' "$T/st" |
+      while IFS= read -r line; do printf '%b' "$line" | sort | tr '\n' ' ' | sed 's/ $//'; echo; done >>"$T/emu"
+  fi
+  sort -u "$T/emu" >"$T/emu.u"
+  gpu=$(sort "$T/gpu" | uniq -c | awk '{ c = $1; $1 = ""; sub(/^ /, ""); printf "%s%s x%d", sep, $0, c; sep = "; " }')
+  miss=$(sort -u "$T/gpu" | while IFS= read -r o; do grep -qxF -- "$o" "$T/emu.u" || printf '%s; ' "$o"; done | sed 's/; $//')
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$f" "$ITS_GPU_RUNS" "${gpu:--}" "$ITS_SEEDS" "$(wc -l <"$T/emu.u" | tr -d ' ')" "$exh" "${miss:--}" >>"$OUT/its.tsv"
 done
 
 echo "litmus tests on the GPU ($ITER iterations each)"

@@ -69,5 +69,42 @@ expect 0 "ITS tail with __syncwarp, every schedule" -- "$G" states "$S/tests/dat
 contains "$T/out" "complete: 1 final states" "with __syncwarp: one"
 expect 0 "litmus in one warp under ITS" -- "$G" litmus --warps its --exhaustive "$S/kernels/litmus/M1_mp_W.cu"
 
+# a spin is a deadlock only if every lane that could run ran (a lane running
+# ahead alone is not a spinning warp); a real spin is still reported
+ok=0
+for seed in 1 2 3 4 5 6 7 8 9 10 11 12; do
+  "$G" run "$S/tests/data/its_lead_spin.cu" --warps its --sched random --seed $seed -q >"$T/o" 2>&1 && ok=$((ok + 1))
+done
+if [ "$ok" -eq 12 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: a lane running ahead was taken for a spinning warp on $((12 - ok)) seeds"; fi
+for sch in rr random; do
+  expect 3 "a real spin under ITS ($sch)" -- "$G" run "$S/tests/data/its_spin.cu" --warps its --sched $sch
+  contains "$T/err" "deadlock: no warp can make progress" "reported as a deadlock ($sch)"
+done
+# lockstep weak memory: a warp is one agent, the global tail is right on every seed
+bad=0
+for seed in 1 2 3 4 5 6 7 8 9 10; do
+  "$G" run "$K/tail_global_nosync.cu" --memory weak --sched random --seed $seed -q >"$T/o" 2>&1 || bad=$((bad + 1))
+done
+if [ "$bad" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: the global tail under lockstep weak memory failed on $bad seeds"; fi
+wrong=0
+for seed in 1 2 3 4 5 6 7 8 9 10; do
+  "$G" run "$K/tail_global_nosync.cu" --warps its --sched random --seed $seed -q >"$T/o" 2>&1 || wrong=$((wrong + 1))
+done
+if [ "$wrong" -gt 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: the global tail without __syncwarp was right on every ITS seed"; fi
+# one lane's lock for its warp (UTS's pattern)
+expect 0 "warp lock under lockstep" -- "$G" run "$K/warp_lock_nosync.cu" --sched random --seed 2 -q
+wrong=0
+for seed in 1 2 3 4 5 6 7 8 9 10; do
+  "$G" run "$K/warp_lock_nosync.cu" --warps its --sched random --seed $seed -q >"$T/o" 2>&1 || wrong=$((wrong + 1))
+done
+if [ "$wrong" -gt 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: the warp lock without __syncwarp was right on every ITS seed"; fi
+expect 4 "hb-ptx: warp lock without __syncwarp" -- "$G" run "$K/warp_lock_nosync.cu" --warps its --sched random --seed 1 --detect hb-ptx --keep-going -q
+for seed in 1 2 3; do
+  expect 0 "hb-ptx: warp lock with __syncwarp (seed $seed)" -- "$G" run "$K/warp_lock_syncwarp.cu" --warps its --sched random --seed $seed --detect hb-ptx -q
+done
+for w in lockstep its; do
+  expect 0 "shuffles under divergence ($w)" -- "$G" run "$K/shfl_divergent.cu" --warps $w --sched random --seed 4
+done
+
 echo "its.sh: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -147,7 +147,10 @@ typedef struct {
    * known[l*32 + k], the __syncwarp through which lane l last learnt
    * lane k's past (a chain of partial __syncwarps is transitive) */
   uint32_t wpb, *wbase, *wlast, **known;
-  lockset *locks;                   /* per agent */
+  /* per agent; under ITS per warp: a lock one lane takes (UTS's lane 0)
+   * is its warp's, as under lockstep, while order is per thread */
+  lockset *locks;
+  uint32_t nlocks;
   /* interned lock sets: sorted (word, key) lists */
   struct { lock *l; int n; } *sets;
   size_t nsets;
@@ -231,7 +234,7 @@ static void hb_free_launch(hb *h) {
   free(h->known); h->known = NULL;
   free(h->wbase); h->wbase = NULL;
   free(h->wlast); h->wlast = NULL;
-  if (h->locks) for (uint32_t a = 0; a < h->n; a++) free(h->locks[a].l);
+  if (h->locks) for (uint32_t a = 0; a < h->nlocks; a++) free(h->locks[a].l);
   free(h->locks); h->locks = NULL;
   for (size_t k = 0; k < h->nsets; k++) free(h->sets[k].l);
   free(h->sets); h->sets = NULL; h->nsets = 0;
@@ -294,7 +297,8 @@ static void hb_launch(hb *h, const gr_event *ev) {
   if (n == 0) { h->disabled = 1; return; }
   h->n = (uint32_t)n;
   if (h->model == HB_MODEL_SCORD) {
-    h->locks = mem_calloc(h, n, sizeof *h->locks);
+    h->nlocks = h->its ? h->nblocks * h->wpb : (uint32_t)n;
+    h->locks = mem_calloc(h, h->nlocks, sizeof *h->locks);
     h->fblk = mem_calloc(h, n, sizeof *h->fblk);
     h->fdev = mem_calloc(h, n, sizeof *h->fdev);
     h->bars = mem_calloc(h, h->nblocks, sizeof *h->bars);
@@ -480,15 +484,17 @@ static int sets_meet(const hb *h, uint16_t a, uint16_t b) {
   return 0;
 }
 
+static lockset *locks_of(const hb *h, uint32_t a) { return &h->locks[h->its ? warp_of(h, a) : a]; }
+
 static void lock_acquire(hb *h, uint32_t a, uint64_t word, uint32_t key) {
-  lockset *s = &h->locks[a];
+  lockset *s = locks_of(h, a);
   for (int k = 0; k < s->n; k++) if (s->l[k].word == word && s->l[k].key == key) return;
   if (s->n == s->cap) { s->cap = s->cap ? 2 * s->cap : 4; s->l = xrealloc(s->l, (size_t)s->cap * sizeof *s->l); }
   s->l[s->n++] = (lock){word, key, 0};
 }
 
 static void lock_release(hb *h, uint32_t a, uint64_t word, uint32_t key) {
-  lockset *s = &h->locks[a];
+  lockset *s = locks_of(h, a);
   for (int k = 0; k < s->n; k++) {
     if (s->l[k].word == word && s->l[k].key == key) {
       s->l[k] = s->l[--s->n];
@@ -833,7 +839,7 @@ static void on_access(hb *h, const gr_event *ev) {
     uint32_t a = agent_of(h, ev, l);
     if (a >= h->n) continue;
     if (release && !ptx && (h->its || l == __builtin_ctz(ev->mask))) scord_fence(h, a, scope != GR_SCOPE_BLOCK);
-    acc x = {a, ptx ? h->own[a] : h->releases, (uint32_t)ev->pc, info, ptx ? 0 : h->locks[a].set, (uint8_t)l, 0};
+    acc x = {a, ptx ? h->own[a] : h->releases, (uint32_t)ev->pc, info, ptx ? 0 : locks_of(h, a)->set, (uint8_t)l, 0};
     uint64_t addr = ev->addr[l];
     size_t id = shared ? 0 : gr_allocation_id(addr);
     shadow *s = shared ? shared_of(h, ev->block) : shadow_of(h, id);
@@ -919,7 +925,7 @@ static void scord_fence(hb *h, uint32_t a, int device) {
       if (device && s > h->fdev[b]) h->fdev[b] = s;
     }
   }
-  lockset *s = &h->locks[a];
+  lockset *s = locks_of(h, a);
   for (int k = 0; k < s->n; k++) if (device || s->l[k].key != 0) s->l[k].enabled = 1;
   lockset_update(h, s);
 }

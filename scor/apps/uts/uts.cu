@@ -30,6 +30,15 @@
 // narrowed atomic races with another block's device atomics on the same
 // word (insufficient atomic scope); the lost mutual exclusion lets the
 // protected top and stack entries race too.
+// UTS_NOSYNCWARP drops every __syncwarp (the kernel as it was before
+// issue 8): the same under lockstep, racy under --warps its
+// (reports/scor-its.md).
+#ifdef UTS_NOSYNCWARP
+#define WARP_SYNC()
+#else
+#define WARP_SYNC() __syncwarp()
+#endif
+
 #ifdef RACEY
 #define UTS_1
 #define UTS_2
@@ -50,12 +59,12 @@
 
 __device__ void lock_block(int *locked) {
   if (threadIdx.x % 32 == 0) while (atomicCAS_block(locked, 0, 1) != 0) {}
-  __syncwarp();
+  WARP_SYNC();
   __threadfence_block();
 }
 
 __device__ void unlock_block(int *locked) {
-  __syncwarp();
+  WARP_SYNC();
   if (threadIdx.x % 32 == 0) {
     __threadfence_block();
     atomicExch_block(locked, 0);
@@ -71,7 +80,7 @@ __device__ unsigned pop_local(int *st, unsigned *stack, int b, int LD) {
   int avail = atomicAdd(&st[WORK_AVAIL], 0);
   int t = *top;
   if (avail > lane) node = atomicAdd_block(&stack[(t + lane) % LD + LD * b], 0u);
-  __syncwarp();
+  WARP_SYNC();
   if (lane == 0) {
     *top = (t + (avail < 32 ? avail : 32)) % LD + LD * b;
     if (atomicAdd(&st[WORK_AVAIL], -32) - 32 < 0) atomicExch(&st[WORK_AVAIL], 0);
@@ -92,12 +101,12 @@ __device__ unsigned pop_steal(int *st, unsigned *stack, int blk) {
     while (atomicCAS(&st[LOCKED], 0, 1) != 0) {}
 #endif
   }
-  __syncwarp();
+  WARP_SYNC();
   __threadfence();
   int avail = atomicAdd(&st[WORK_AVAIL], 0);
   int t = *top;
   if (avail > lane) node = atomicAdd(&stack[(t + lane) % MAXSTACKDEPTH + MAXSTACKDEPTH * blk], 0u);
-  __syncwarp();
+  WARP_SYNC();
   if (lane == 0) {
     *top = (t + (avail < 32 ? avail : 32)) % MAXSTACKDEPTH + MAXSTACKDEPTH * blk;
     if (atomicAdd(&st[WORK_AVAIL], -32) - 32 < 0) {
@@ -142,9 +151,9 @@ __device__ void expand(unsigned node, int *lst, int *sst, unsigned *lstack, unsi
       }
     }
   }
-  __syncwarp();
+  WARP_SYNC();
   if (lane == 0 && atomicAdd_block(&lst[TOP], 0) < LD * b) atomicAdd_block(&lst[TOP], LD);
-  __syncwarp();
+  WARP_SYNC();
   int avail = atomicAdd(&lst[WORK_AVAIL], 0);
   atomicExch(&lst[WORK_AVAIL], avail < LD ? avail : LD);
   unlock_block(&lst[LOCKED]);
@@ -155,7 +164,7 @@ __device__ void expand(unsigned node, int *lst, int *sst, unsigned *lstack, unsi
     while (atomicCAS(&sst[LOCKED], 0, 1) != 0) {}
 #endif
   }
-  __syncwarp();
+  WARP_SYNC();
   __threadfence();
   if (extra > 0) {
 #ifdef UTS_2
@@ -170,7 +179,7 @@ __device__ void expand(unsigned node, int *lst, int *sst, unsigned *lstack, unsi
       atomicExch(&sstack[at], (h + 1u) | 255u << 8 | num << 16 | (unsigned)(n - extra + k + 1) << 24);
     }
   }
-  __syncwarp();
+  WARP_SYNC();
   if (lane == 0) {
     if (atomicAdd(&sst[TOP], 0) < MAXSTACKDEPTH * b) atomicAdd(&sst[TOP], MAXSTACKDEPTH);
     __threadfence();
