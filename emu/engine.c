@@ -1205,9 +1205,18 @@ static void its_step(launch *L, warp *w) {
       for (int j = 0; j < ne && !ahead; j++) if (gmask[en[j]] >> lead & 1) { k = j; ahead = 1; }
     g = en[k];
     S = gmask[g];
-    if (ahead && split[k]) S = 1u << lead;
+    if (L->its_mode == ITS_SEQUENTIAL && rng_below(&L->rng, 1024)) {
+      /* the lowest runnable lane, alone (or its whole group where it cannot
+       * split); one step in 1024 goes elsewhere, so that a spinning lane
+       * cannot starve the lane it waits for */
+      int low = 32;
+      for (int j = 0; j < ne; j++)
+        if (__builtin_ctz(gmask[en[j]]) < low) { low = __builtin_ctz(gmask[en[j]]); k = j; }
+      g = en[k];
+      S = split[k] ? 1u << low : gmask[g];
+    } else if (ahead && split[k]) S = 1u << lead;
     /* else half the time some of the group's lanes only: converged lanes drift apart */
-    else if (!ahead && split[k] && rng_below(&L->rng, 2))
+    else if (!ahead && L->its_mode == ITS_SPLIT && split[k] && rng_below(&L->rng, 2))
       do S = gmask[g] & (uint32_t)rng_next(&L->rng); while (!S);
   } else {
     /* round-robin over the groups, whole, by lane: fair to divergent paths */
@@ -1462,11 +1471,18 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
     L->hold_sm = (int)rng_below(&L->rng, 2u * (uint32_t)cfg->sms);
     L->newest = (int)rng_below(&L->rng, 2);
   }
-  /* ITS, sampled: in half the launches a lane of each warp runs ahead of
-   * the others (what a compiler that keeps values in registers makes of
-   * racy warp-synchronous code on the GPU) */
-  L->its_lead = cfg->warps == GR_WARPS_ITS && cfg->sched == GR_SCHED_RANDOM && !ctx->explore && rng_below(&L->rng, 2)
-                  ? (int)rng_below(&L->rng, 32) : -1;
+  /* ITS, sampled: each launch draws one way for lanes to drift, so that
+   * what GPUs make of racy warp-synchronous code is within reach: groups
+   * split at random; one lane of each warp runs ahead of the others (a
+   * compiler keeping values in registers); groups run whole, as converged
+   * hardware runs them; or the lowest runnable lane runs alone, lane after
+   * lane (a compiler hoisting every load above the stores: the H100's 70) */
+  L->its_lead = -1;
+  L->its_mode = ITS_SPLIT;
+  if (cfg->warps == GR_WARPS_ITS && cfg->sched == GR_SCHED_RANDOM && !ctx->explore) {
+    L->its_mode = (int)rng_below(&L->rng, 4);
+    if (L->its_mode == ITS_LEAD) L->its_lead = (int)rng_below(&L->rng, 32);
+  }
   ctx->L = L;
   if (ctx->nobs) {
     gr_event ev;

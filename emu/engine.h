@@ -104,6 +104,9 @@ size_t script_nargs(const gr_script *s);
 /* ---- the emulator's launch state, shared by engine.c and snapshot.c ---- */
 
 #define FULL 0xffffffffu
+
+/* How a sampled ITS launch lets lanes drift apart (launch.its_mode). */
+enum { ITS_SPLIT, ITS_LEAD, ITS_WHOLE, ITS_SEQUENTIAL };
 #define STACK_MAX 256
 
 typedef struct { int32_t pc, rpc; uint32_t mask; } simt_entry;
@@ -186,6 +189,7 @@ struct launch {
   bytes key;                     /* exhaustive runs: the state at a choice point */
   const warp *finished;          /* the last warp warp_finish retired (its block may be freed with it) */
   int its_lead;                  /* ITS, random scheduler: a lane that runs ahead of its warp, or -1 */
+  int its_mode;                  /* ITS, random scheduler: how lanes drift apart (ITS_SPLIT...) */
 };
 
 /* engine.c, for snapshot.c: warps, blocks and the resident set */

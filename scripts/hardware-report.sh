@@ -5,7 +5,7 @@
 set -eu
 D=${1:?usage: hardware-report.sh OUTDIR [REPORT]}
 R=${2:-reports/hardware.md}
-for f in device.txt kernels.tsv litmus.md litmus.txt sanitizer.tsv; do
+for f in device.txt kernels.tsv its.tsv litmus.md litmus.txt sanitizer.tsv; do
   [ -f "$D/$f" ] || { echo "hardware-report: $D/$f is missing (run scripts/validate-hw.sh first)" >&2; exit 2; }
 done
 gpu=$(sed -n 3p "$D/device.txt")
@@ -31,6 +31,19 @@ echo "|---|---|---|---|---|---|---|---|---|"
 awk -F'\t' '{ ok = ($3 == $4 && $5 == $6 && $5 > 0); n++; good += ok
   printf "| %s | `%s` | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, ok ? "match" : "**MISMATCH**" }
   END { printf "\n%d of %d runs match.\n", good, n }' "$D/kernels.tsv"
+echo
+echo "## Independent thread scheduling: the GPU's outcomes within what \`--warps its\` reaches"
+echo
+echo "Every kernel of \`kernels/its\` and the small ones of \`tests/data\` ran on the GPU several times and on the"
+echo "emulator under \`--warps its\` on sampled seeds (random scheduler) and, for blocks of a few lanes, on every"
+echo "schedule (\`gpurace states\`).  An outcome is the final digest of every buffer.  Each outcome the GPU"
+echo "showed must be one the emulator reaches (docs/warps.md)."
+echo
+echo "| kernel | GPU runs | GPU outcomes (count) | emulator seeds | outcomes reached | every schedule | GPU outcomes not reached | result |"
+echo "|---|---|---|---|---|---|---|---|"
+awk -F'\t' '{ ok = ($7 == "-" && $3 != "-"); n++; good += ok
+  printf "| `%s` | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, ok ? "within" : "**OUTSIDE**" }
+  END { printf "\n%d of %d kernels: every GPU outcome within the emulator'"'"'s set.\n", good, n }' "$D/its.tsv"
 echo
 echo "## Litmus tests on hardware"
 echo

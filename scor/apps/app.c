@@ -16,7 +16,7 @@ static void usage(const char *name, const char *msg, const char *arg) {
   fprintf(stderr, "%s: ", name);
   fprintf(stderr, msg, arg);
   fprintf(stderr, "\nusage: %s [--size small|paper] [--input-seed S] [-D KNOB]... [--detect LIST] [--json]\n"
-                  "       [--seed N] [--sched rr|random] [--memory sc|weak] [--sms N] [--max-steps N]\n"
+                  "       [--seed N] [--sched rr|random] [--memory sc|weak] [--warps lockstep|its] [--sms N] [--max-steps N]\n"
                   "       [--backend emu|cuda] [--digest]\n"
                   "       [--hb-model scord|ptx] [--hb-max-memory MIB] [--scord-granularity 4|8|16]\n"
                   "       [--boyer-waw] [-q]\n", name);
