@@ -110,5 +110,16 @@ expect 3 "uts, UTS_4 at a step limit" -- "$UTS" --detect hb -D UTS_4 --max-steps
 contains "$T/err" "error: step limit reached: 'uts' ran 20000 warp instructions without finishing" "the step limit message"
 contains "$T/out" "race [hb] scoped atomic: global steal+" "the races found before the limit"
 
+# under --warps its (docs/warps.md): UTS's lane 0 takes a lock for its warp
+# and __syncwarp hands it to the other lanes; without its __syncwarps UTS
+# races; MM's lanes each take their own lock
+UTS="$B/scor/apps/uts/uts"
+expect 0 "uts under ITS: race-free for hb" -- "$UTS" --warps its --sched random --seed 1 --detect hb -q
+# (on some seeds the lost mutual exclusion corrupts a stack index: a memory error, status 3)
+expect 4 "uts under ITS without __syncwarp" -- "$UTS" --warps its --sched random --seed 2 -D UTS_NOSYNCWARP --detect hb -q
+contains "$T/out" "missing __syncwarp" "hb says what is missing"
+expect 0 "uts without __syncwarp under lockstep" -- "$UTS" --sched random --seed 1 -D UTS_NOSYNCWARP --detect hb -q
+expect 0 "mm under ITS: race-free for hb" -- "$MM" --warps its --sched random --seed 2 --detect hb -q
+
 echo "apps.sh: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -107,7 +107,9 @@ typedef struct { vclock *clock; uint32_t block; uint8_t scope; } rel;
 
 typedef struct { loc *words; rel *rels; uint64_t size; } shadow;
 
-typedef struct { uint64_t word; uint32_t key; int enabled; } lock;    /* word: allocation id << 32 | offset >> 2 */
+/* word: allocation id << 32 | offset >> 2; from: 0 for a lock the agent
+ * took, 1 + the holder for one it inherited at a __syncwarp (ITS) */
+typedef struct { uint64_t word; uint32_t key; int enabled; uint32_t from; } lock;
 typedef struct { lock *l; int n, cap; uint16_t set; } lockset;
 
 typedef struct { vclock *clock; uint32_t block; } pending;
@@ -147,8 +149,9 @@ typedef struct {
    * known[l*32 + k], the __syncwarp through which lane l last learnt
    * lane k's past (a chain of partial __syncwarps is transitive) */
   uint32_t wpb, *wbase, *wlast, **known;
-  /* per agent; under ITS per warp: a lock one lane takes (UTS's lane 0)
-   * is its warp's, as under lockstep, while order is per thread */
+  /* per agent; under ITS a lane that passes a __syncwarp with the holder
+   * of a lock holds it too (UTS's lane 0 takes the lock for its warp),
+   * until the holder releases it */
   lockset *locks;
   uint32_t nlocks;
   /* interned lock sets: sorted (word, key) lists */
@@ -297,7 +300,7 @@ static void hb_launch(hb *h, const gr_event *ev) {
   if (n == 0) { h->disabled = 1; return; }
   h->n = (uint32_t)n;
   if (h->model == HB_MODEL_SCORD) {
-    h->nlocks = h->its ? h->nblocks * h->wpb : (uint32_t)n;
+    h->nlocks = (uint32_t)n;
     h->locks = mem_calloc(h, h->nlocks, sizeof *h->locks);
     h->fblk = mem_calloc(h, n, sizeof *h->fblk);
     h->fdev = mem_calloc(h, n, sizeof *h->fdev);
@@ -484,23 +487,32 @@ static int sets_meet(const hb *h, uint16_t a, uint16_t b) {
   return 0;
 }
 
-static lockset *locks_of(const hb *h, uint32_t a) { return &h->locks[h->its ? warp_of(h, a) : a]; }
+static lockset *locks_of(const hb *h, uint32_t a) { return &h->locks[a]; }
 
 static void lock_acquire(hb *h, uint32_t a, uint64_t word, uint32_t key) {
   lockset *s = locks_of(h, a);
   for (int k = 0; k < s->n; k++) if (s->l[k].word == word && s->l[k].key == key) return;
   if (s->n == s->cap) { s->cap = s->cap ? 2 * s->cap : 4; s->l = xrealloc(s->l, (size_t)s->cap * sizeof *s->l); }
-  s->l[s->n++] = (lock){word, key, 0};
+  s->l[s->n++] = (lock){word, key, 0, 0};
 }
 
-static void lock_release(hb *h, uint32_t a, uint64_t word, uint32_t key) {
-  lockset *s = locks_of(h, a);
+static void lock_drop(hb *h, lockset *s, uint64_t word, uint32_t key, uint32_t from) {
   for (int k = 0; k < s->n; k++) {
-    if (s->l[k].word == word && s->l[k].key == key) {
+    if (s->l[k].word == word && s->l[k].key == key && s->l[k].from == from) {
       s->l[k] = s->l[--s->n];
       lockset_update(h, s);
       return;
     }
+  }
+}
+
+static void lock_release(hb *h, uint32_t a, uint64_t word, uint32_t key) {
+  lock_drop(h, locks_of(h, a), word, key, 0);
+  /* ITS: the lanes that inherited it from a hold it no more */
+  if (h->its) {
+    uint32_t first = a - lane_of(h, a);
+    for (uint32_t k = 0; k < 32 && first + k < h->n && block_of(h, first + k) == block_of(h, a); k++)
+      if (first + k != a) lock_drop(h, locks_of(h, first + k), word, key, a + 1);
   }
 }
 
@@ -970,6 +982,30 @@ static void on_fence(hb *h, const gr_event *ev) {
   }
 }
 
+/* ScoRD model under ITS: the lanes a __syncwarp names hold, beside their
+ * own locks, those the others took (the lane-0 lock for its warp). */
+static void scord_share_locks(hb *h, uint32_t first, uint32_t mask) {
+  for (uint32_t mm = mask; mm; mm &= mm - 1) {
+    uint32_t a = first + (uint32_t)__builtin_ctz(mm);
+    if (a >= h->n) continue;
+    for (int i = 0; i < locks_of(h, a)->n; i++) {
+      lock own = locks_of(h, a)->l[i];
+      if (own.from) continue;
+      for (uint32_t m2 = mask; m2; m2 &= m2 - 1) {
+        uint32_t b = first + (uint32_t)__builtin_ctz(m2);
+        if (b == a || b >= h->n) continue;
+        lockset *t = locks_of(h, b);
+        int have = 0;
+        for (int k = 0; k < t->n && !have; k++) have = t->l[k].word == own.word && t->l[k].key == own.key;
+        if (have) continue;
+        if (t->n == t->cap) { t->cap = t->cap ? 2 * t->cap : 4; t->l = xrealloc(t->l, (size_t)t->cap * sizeof *t->l); }
+        t->l[t->n++] = (lock){own.word, own.key, own.enabled, a + 1};
+        lockset_update(h, t);
+      }
+    }
+  }
+}
+
 /* ScoRD model under ITS: a __syncwarp is a barrier of the lanes it names.
  * One of every lane of the warp needs no per-lane state. */
 static void scord_syncwarp(hb *h, const gr_event *ev) {
@@ -978,6 +1014,7 @@ static void scord_syncwarp(hb *h, const gr_event *ev) {
   uint32_t s = ++h->releases, in = h->per_block - ev->warp_in_block * 32;
   uint32_t all = in >= 32 ? 0xffffffffu : (1u << in) - 1;
   h->wlast[w] = s;
+  scord_share_locks(h, ev->block * h->per_block + ev->warp_in_block * 32, ev->mask & all);
   if ((ev->mask & all) == all) {
     h->wbase[w] = s;
     if (h->known[w]) mem_add(h, -(int64_t)(32 * 32 * sizeof(uint32_t)));
