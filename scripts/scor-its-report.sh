@@ -105,6 +105,21 @@ app_row() {
   echo "|---|---|---|---|---|---|"
   for app in mm red r110 conv gcol gcon uts; do app_row "$app" none; done
   app_row uts UTS_NOSYNCWARP
+  echo
+  echo "Notes:"
+  echo
+  echo "- **RED**: \`missing __syncwarp\` on \`sdata\` is stage D, the warp-synchronous tail (\`tid < 32\`),"
+  echo "  racy under ITS as the issue expected; the reports on \`retirementCount\` (the last block's plain"
+  echo "  reset) are there under lockstep too (reports/scor-apps.md explains them)."
+  echo "- **UTS**: the race-free build, whose lane 0 takes each lock for its warp and hands it on with"
+  echo "  \`__syncwarp\`, is race-free under ITS; without its \`__syncwarp\`s hb reports \`missing __syncwarp\`"
+  echo "  among others, and on some seeds the lost mutual exclusion corrupts a stack index (status 3, a"
+  echo "  memory error), as the kernel lost nodes on an H100 (reports/hardware.md).  hb-ptx reports"
+  echo "  nothing on these seeds; why the PTX model's oracle misses this pattern is not yet analysed."
+  echo "- **MM**: each lane takes its own lock.  hb and hb-ptx, with thread agents, find no race; scord,"
+  echo "  whose lock table is its warp's (a pre-Volta design), reports missing common locks on \`C\`"
+  echo "  and \`tempC\` once the lanes of a warp take and release their locks at different times: a"
+  echo "  false alarm of warp granularity under ITS (docs/warps.md)."
 } >"$OUT.tmp"
 mv "$OUT.tmp" "$OUT"
 echo "wrote $OUT"
