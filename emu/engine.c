@@ -1143,6 +1143,40 @@ static int its_visible(const launch *L, const warp *w, const kir_ins *in, uint32
   }
 }
 
+/* A *_sync at pc run by lanes S with lanes `away` that reached the same
+ * intrinsic (same operation, qualifiers and mask) at other call sites:
+ * each away lane's operands are staged into pc's registers, the
+ * instruction runs for all of them at once, and its result goes to the
+ * away lane's own destination, its registers as they were otherwise. */
+static void its_sync_across(launch *L, warp *w, int pc, uint32_t S, uint32_t away) {
+  const kir_ins *in = &L->f->code[pc];
+  int regs[5] = {in->a, in->b, in->c, in->dst, in->op == OP_SHFL && in->imm >> 8 ? (int)(in->imm >> 8) - 1 : -1};
+  uint64_t saved[32][5], stage[32][5];
+  for (uint32_t o = away; o; o &= o - 1) {
+    int l = __builtin_ctz(o);
+    const kir_ins *oi = &L->f->code[w->lpc[l]];
+    int oregs[5] = {oi->a, oi->b, oi->c, oi->dst, oi->op == OP_SHFL && oi->imm >> 8 ? (int)(oi->imm >> 8) - 1 : -1};
+    for (int r = 0; r < 5; r++) {
+      saved[l][r] = regs[r] >= 0 ? w->r[(size_t)regs[r] * 32 + (size_t)l] : 0;
+      stage[l][r] = oregs[r] >= 0 ? w->r[(size_t)oregs[r] * 32 + (size_t)l] : 0;
+    }
+    for (int r = 0; r < 5; r++) if (regs[r] >= 0 && r != 3) w->r[(size_t)regs[r] * 32 + (size_t)l] = stage[l][r];
+  }
+  w->sp = 1;
+  w->stk[0] = (simt_entry){pc, -1, S | away};
+  warp_step(L, w);
+  if (L->failed) return;
+  for (uint32_t o = away; o; o &= o - 1) {
+    int l = __builtin_ctz(o);
+    const kir_ins *oi = &L->f->code[w->lpc[l]];
+    uint64_t v = in->dst >= 0 ? w->r[(size_t)in->dst * 32 + (size_t)l] : 0;
+    for (int r = 0; r < 5; r++) if (regs[r] >= 0) w->r[(size_t)regs[r] * 32 + (size_t)l] = saved[l][r];
+    if (oi->dst >= 0) w->r[(size_t)oi->dst * 32 + (size_t)l] = v;
+    w->lpc[l]++;
+  }
+  for (uint32_t m = S; m; m &= m - 1) w->lpc[__builtin_ctz(m)] = pc + 1;
+}
+
 /* One step of a warp under ITS: a group of its lanes at one instruction,
  * or some of them, runs it.  The choices (which group, which lanes) are
  * the scheduler's: drawn from the seed, or made by the explorer. */
@@ -1160,9 +1194,25 @@ static void its_step(launch *L, warp *w) {
   /* a *_sync intrinsic runs once every live lane it names is there, and
    * then with all of them; another group may also run some of its lanes */
   int en[32], ne = 0, split[32];
+  uint32_t with[32];   /* lanes at other call sites that join the group's *_sync */
   for (int g = 0; g < ng; g++) {
-    uint32_t need = its_members(L, w, &f->code[gpc[g]], gmask[g]);
-    if (need & w->alive & ~gmask[g]) continue;
+    const kir_ins *gi = &f->code[gpc[g]];
+    uint32_t need = its_members(L, w, gi, gmask[g]), away = need & w->alive & ~gmask[g];
+    int mk = gi->op == OP_SHFL ? (int)(gi->imm >> 8) - 1 : -1;   /* a shuffle's mask register */
+    /* PTX: lanes meet at a *_sync "with the same qualifiers and same
+     * membermask value", wherever each executes it */
+    for (uint32_t o = away; o; o &= o - 1) {
+      int l = __builtin_ctz(o);
+      const kir_ins *oi = &f->code[w->lpc[l]];
+      if (w->lwait[l] == LW_RUN && oi->op == gi->op && oi->imm == gi->imm && its_members(L, w, oi, 1u << l) == need &&
+          (gi->a == gi->b) == (oi->a == oi->b) && (gi->a == gi->c) == (oi->a == oi->c) && (gi->b == gi->c) == (oi->b == oi->c) &&
+          (gi->op != OP_SHFL || (gi->a == mk) == (oi->a == mk) || !(gi->imm >> 8)) &&
+          (gi->op != OP_SHFL || (gi->b == mk) == (oi->b == mk) || !(gi->imm >> 8)) &&
+          (gi->op != OP_SHFL || (gi->c == mk) == (oi->c == mk) || !(gi->imm >> 8)))
+        away &= ~(1u << l);   /* operands staged into gi's registers must not collide (its_sync_across) */
+    }
+    if (away) continue;
+    with[ne] = need & w->alive & ~gmask[g];
     split[ne] = !need && __builtin_popcount(gmask[g]) > 1;
     en[ne++] = g;
   }
@@ -1232,7 +1282,9 @@ static void its_step(launch *L, warp *w) {
   }
   int pc = gpc[g];
   const kir_ins *in = &f->code[pc];
-  w->its_ran |= S;
+  uint32_t sel_with = 0;
+  for (int k = 0; k < ne; k++) if (en[k] == g) sel_with = with[k];
+  w->its_ran |= S | sel_with;
   if (in->op == OP_SYNCWARP || in->op == OP_BAR) {
     L->steps++;
     L->ctx->stats.thread_instructions += (uint64_t)__builtin_popcount(S);
@@ -1249,6 +1301,8 @@ static void its_step(launch *L, warp *w) {
       w->lwait[l] = LW_SYNCWARP;
       w->lsync[l] = mask;
     }
+  } else if (sel_with) {
+    its_sync_across(L, w, pc, S, sel_with);
   } else {
     w->sp = 1;
     w->stk[0] = (simt_entry){pc, -1, S};

@@ -102,6 +102,13 @@ expect 4 "hb-ptx: warp lock without __syncwarp" -- "$G" run "$K/warp_lock_nosync
 for seed in 1 2 3; do
   expect 0 "hb-ptx: warp lock with __syncwarp (seed $seed)" -- "$G" run "$K/warp_lock_syncwarp.cu" --warps its --sched random --seed $seed --detect hb-ptx -q
 done
+# a shuffle at two call sites with one mask: lanes meet there under ITS
+for seed in 1 2 3; do
+  expect 0 "shuffle across call sites (seed $seed)" -- "$G" run "$K/shfl_callsites.cu" --warps its --sched random --seed $seed
+done
+expect 0 "shuffle across call sites, round-robin" -- "$G" run "$K/shfl_callsites.cu" --warps its
+expect 3 "shuffle across call sites under lockstep" -- "$G" run "$K/shfl_callsites.cu"
+contains "$T/err" "the mask names live lanes that are not executing it with this lane" "lockstep: an error"
 for w in lockstep its; do
   expect 0 "shuffles under divergence ($w)" -- "$G" run "$K/shfl_divergent.cu" --warps $w --sched random --seed 4
 done
