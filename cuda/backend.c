@@ -63,6 +63,8 @@ static struct {
   nvrtcResult (*rtcGetCUBIN)(nvrtcProgram, char *);
   nvrtcResult (*rtcAddNameExpression)(nvrtcProgram, const char *);
   nvrtcResult (*rtcGetLoweredName)(nvrtcProgram, const char *, const char **);
+  nvrtcResult (*rtcGetPTXSize)(nvrtcProgram, size_t *);
+  nvrtcResult (*rtcGetPTX)(nvrtcProgram, char *);
 } api;
 
 static void *open_first(const char *const *names, char *why, size_t n) {
@@ -103,6 +105,8 @@ static int load_nvrtc(void) {
   SYM(api.rtc, rtcGetCUBIN, "nvrtcGetCUBIN");
   SYM(api.rtc, rtcAddNameExpression, "nvrtcAddNameExpression");
   SYM(api.rtc, rtcGetLoweredName, "nvrtcGetLoweredName");
+  SYM(api.rtc, rtcGetPTXSize, "nvrtcGetPTXSize");
+  SYM(api.rtc, rtcGetPTX, "nvrtcGetPTX");
   return 1;
 }
 
@@ -363,6 +367,76 @@ done:
   return rc;
 }
 
+int cuda_module_load_ptx(cuda_dev *d, const char *path, const char *ptx, const char *const *syms, int nsyms,
+                         cuda_mod **out, char *err, size_t errlen) {
+  *out = NULL;
+  cuda_mod *m = xcalloc(1, sizeof *m);
+  m->d = d;
+  m->nnames = nsyms;
+  m->lowered = xcalloc((size_t)nsyms + 1, sizeof(char *));
+  m->fn = xcalloc((size_t)nsyms + 1, sizeof(CUfunction));
+  for (int k = 0; k < nsyms; k++) m->lowered[k] = xstrdup(syms[k]);
+  CUresult cr = api.ModuleLoadData(&m->mod, ptx);   /* the driver compiles the PTX for this GPU */
+  if (cr != CUDA_SUCCESS) {
+    int rc = cu_fail(cr, "cuModuleLoadData (PTX)", err, errlen);
+    size_t l = strlen(err);
+    snprintf(err + l, errlen - l, " for %s", path);
+    cuda_module_free(m);
+    return rc;
+  }
+  *out = m;
+  return GR_OK;
+}
+
+int cuda_compile_ptx_nvrtc(const char *path, const char *text, const char *const *defines, int ndefines, const char *flags,
+                           char **ptx, size_t *len, char *err, size_t errlen) {
+  *ptx = NULL;
+  if (!load_nvrtc()) { snprintf(err, errlen, "%s: error: --cc nvrtc: %s", path, api.why); return GR_EINPUT; }
+  char *owned = NULL;
+  if (!text) {
+    size_t n;
+    owned = source_read_file(path, 0, &n, err, errlen);
+    if (!owned) return GR_EINPUT;
+    text = owned;
+  }
+  vec opts;
+  vec_init(&opts, sizeof(char *));
+  char buf[4096];
+  int has_arch = flags && (strstr(flags, "-arch") || strstr(flags, "--gpu-architecture"));
+  if (!has_arch) *(char **)vec_push(&opts) = xstrdup("--gpu-architecture=compute_" GR_CC_ARCH);
+  *(char **)vec_push(&opts) = xstrdup("--generate-line-info");
+  *(char **)vec_push(&opts) = xstrdup("--fmad=false");   /* as the emulator's subset front end and the CUDA backend */
+  *(char **)vec_push(&opts) = xstrdup("--std=c++17");
+  const char *slash = strrchr(path, '/');
+  if (slash) snprintf(buf, sizeof buf, "--include-path=%.*s", (int)(slash - path), path);
+  else snprintf(buf, sizeof buf, "--include-path=.");
+  *(char **)vec_push(&opts) = xstrdup(buf);
+  snprintf(buf, sizeof buf, "--include-path=%s", source_include_dir());
+  *(char **)vec_push(&opts) = xstrdup(buf);
+  for (int k = 0; k < ndefines; k++) { snprintf(buf, sizeof buf, "-D%s", defines[k]); *(char **)vec_push(&opts) = xstrdup(buf); }
+  char *fl = flags ? xstrdup(flags) : NULL;
+  for (char *save = NULL, *t = fl ? strtok_r(fl, " ", &save) : NULL; t; t = strtok_r(NULL, " ", &save))
+    *(char **)vec_push(&opts) = xstrdup(t);
+  free(fl);
+  nvrtcProgram prog = NULL;
+  int rc = GR_OK;
+  nvrtcResult r = api.rtcCreateProgram(&prog, text, path, 0, NULL, NULL);
+  if (r != NVRTC_SUCCESS) { rc = rtc_fail(NULL, r, path, err, errlen); goto done; }
+  if ((r = api.rtcCompileProgram(prog, (int)opts.len, (const char *const *)opts.data)) != NVRTC_SUCCESS) { rc = rtc_fail(prog, r, path, err, errlen); goto done; }
+  size_t n = 0;
+  if ((r = api.rtcGetPTXSize(prog, &n)) != NVRTC_SUCCESS) { rc = rtc_fail(prog, r, path, err, errlen); goto done; }
+  *ptx = xmalloc(n + 1);
+  if ((r = api.rtcGetPTX(prog, *ptx)) != NVRTC_SUCCESS) { free(*ptx); *ptx = NULL; rc = rtc_fail(prog, r, path, err, errlen); goto done; }
+  (*ptx)[n] = 0;
+  *len = strlen(*ptx);
+done:
+  if (prog) api.rtcDestroyProgram(&prog);
+  for (size_t k = 0; k < opts.len; k++) free(*(char **)vec_at(&opts, k));
+  vec_free(&opts);
+  free(owned);
+  return rc;
+}
+
 void cuda_module_free(cuda_mod *m) {
   if (!m) return;
   if (m->mod) api.ModuleUnload(m->mod);
@@ -396,6 +470,21 @@ int cuda_launch(cuda_mod *m, int k, gr_dim3 grid, gr_dim3 block, size_t dyn_shar
 }
 
 #else /* !GR_HAVE_CUDA */
+
+int cuda_module_load_ptx(cuda_dev *d, const char *path, const char *ptx, const char *const *syms, int nsyms,
+                         cuda_mod **out, char *err, size_t errlen) {
+  (void)d; (void)path; (void)ptx; (void)syms; (void)nsyms;
+  *out = NULL;
+  cuda_dev *x;
+  return cuda_open(&x, err, errlen);
+}
+int cuda_compile_ptx_nvrtc(const char *path, const char *text, const char *const *defines, int ndefines, const char *flags,
+                           char **ptx, size_t *len, char *err, size_t errlen) {
+  (void)text; (void)defines; (void)ndefines; (void)flags; (void)len;
+  *ptx = NULL;
+  snprintf(err, errlen, "%s: error: --cc nvrtc: this gpurace was built without CUDA's headers (configure --with-cuda=PATH); --cc nvcc needs none", path);
+  return GR_EINPUT;
+}
 
 /* Without CUDA's headers at configure time there is no backend; asking for
  * it says how to get one. */

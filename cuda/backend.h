@@ -16,6 +16,10 @@
 #include "gpurace.h"
 
 typedef struct cuda_dev cuda_dev;
+
+/* The architecture PTX is compiled for by default: the oldest that CUDA 13
+ * still compiles for (sm_70 was dropped there); every GPU since runs it. */
+#define GR_CC_ARCH "75"
 typedef struct cuda_mod cuda_mod;
 
 /* 1 when this build has the backend (configure found CUDA's headers). */
@@ -49,6 +53,22 @@ int cuda_module_load_text(cuda_dev *d, int arch, const char *path, const char *s
                           const char *const *names, int nnames, const char *const *extra, int nextra,
                           cuda_mod **out, char *err, size_t errlen);
 void cuda_module_free(cuda_mod *m);
+/* Loads PTX text (what the emulator's PTX front end ran) for the device;
+ * syms are the kernels' and variables' PTX names, in the order later calls
+ * index them. */
+int cuda_module_load_ptx(cuda_dev *d, const char *path, const char *ptx, const char *const *syms, int nsyms,
+                         cuda_mod **out, char *err, size_t errlen);
+
+/* The PTX of a CUDA file's device code, with line information and no FMA
+ * contraction, for compute_GR_CC_ARCH unless the flags name an
+ * architecture: by NVRTC (text: the file's contents, or NULL to read it),
+ * or by nvcc, found as $GPURACE_NVCC, on $PATH, in the project's
+ * environment (.venv, where scripts/setup.sh installs it from PyPI) or under
+ * the CUDA path configure found.  *ptx is malloc'd and NUL-terminated. */
+int cuda_compile_ptx_nvrtc(const char *path, const char *text, const char *const *defines, int ndefines, const char *flags,
+                           char **ptx, size_t *len, char *err, size_t errlen);
+int cuda_compile_ptx_nvcc(const char *path, const char *const *defines, int ndefines, const char *flags,
+                          char **ptx, size_t *len, char *err, size_t errlen);
 /* Address and size of the __device__ variable names[k]. */
 int cuda_module_global(cuda_mod *m, int k, gr_ptr *addr, size_t *size, char *err, size_t errlen);
 /* Launches the kernel names[k] and waits for it; params[i] points at the

@@ -519,6 +519,12 @@ static uint64_t math_lane(int fn, uint64_t a, uint64_t b, uint64_t c) {
   case MATH_UMULHI: return (uint32_t)(((uint64_t)ua * ub) >> 32);
   case MATH_SAD: { int32_t x = (int32_t)ua, y = (int32_t)ub; int64_t d = (int64_t)x - y; return (uint32_t)((d < 0 ? -d : d) + (uint32_t)c); }
   case MATH_USAD: return (uint32_t)((ua > ub ? ua - ub : ub - ua) + (uint32_t)c);
+  case MATH_RINTF: return sem_bits32(rintf(fa));   /* round to nearest even: the default rounding mode */
+  case MATH_RINT: return sem_bits64(rint(da));
+  case MATH_TRUNC: return sem_bits64(trunc(da));
+  case MATH_MUL64HI: return (uint64_t)(int64_t)(((__int128)(int64_t)a * (int64_t)b) >> 64);
+  case MATH_UMUL64HI: return (uint64_t)(((unsigned __int128)a * b) >> 64);
+  case MATH_BREVLL: { uint64_t x = a, r = 0; for (int k = 0; k < 64; k++) { r = (r << 1) | (x & 1); x >>= 1; } return r; }
   default: return 0;
   }
 }
@@ -978,6 +984,7 @@ static void warp_step(launch *L, warp *w) {
   case OP_MATH: LANES(m, d[l] = math_lane((int)in->imm, A ? A[l] : 0, B ? B[l] : 0, C ? C[l] : 0)); break;
   case OP_PADD: LANES(m, d[l] = kir_ptr_add(A[l], B[l])); break;
   case OP_PDIFF: LANES(m, d[l] = kir_ptr_diff(A[l], B[l])); break;
+  case OP_SEL: LANES(m, d[l] = C[l] ? A[l] : B[l]); break;
   case OP_JMP:
     if (in->a <= pc) note_backedge(L, w);
     next = in->a;

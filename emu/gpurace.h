@@ -60,6 +60,11 @@ typedef enum { GR_BACKEND_EMU, GR_BACKEND_CUDA } gr_backend;
  * the *_sync intrinsics. */
 typedef enum { GR_WARPS_LOCKSTEP, GR_WARPS_ITS } gr_warps;
 
+/* What reads a .cu kernel file: gpurace's own CUDA-subset front end, or
+ * the CUDA compiler (NVRTC, or nvcc found by path) to PTX, which the PTX
+ * front end lowers.  A .ptx file is always read as PTX. */
+typedef enum { GR_CC_SUBSET, GR_CC_NVRTC, GR_CC_NVCC } gr_cc;
+
 typedef struct {
   int sms;                    /* streaming multiprocessors (default 4) */
   uint64_t seed;              /* scheduler seed (default 1) */
@@ -71,6 +76,8 @@ typedef struct {
   gr_memory memory;           /* default sc, or weak where GPURACE_MEMORY=weak is set */
   gr_backend backend;         /* default emu */
   gr_warps warps;             /* default lockstep */
+  gr_cc cc;                   /* default subset, or what GPURACE_CC=nvrtc|nvcc says */
+  char cc_flags[256];         /* more options for the CUDA compiler, space-separated (-G, -O0, -arch=sm_90) */
   uint64_t max_code;          /* KIR instructions of one kernel after inlining (default 2^20) */
   uint64_t max_source;        /* bytes of a kernel file and of its preprocessed text (default 64 MiB) */
   int max_nesting;            /* levels of nesting in kernel source (default 200, at most 1000) */
@@ -79,14 +86,14 @@ typedef struct {
                                  the launch runs on and fails at its end with every error */
 } gr_config;
 
-/* Fills in the defaults.  The environment variable GPURACE_MEMORY (sc or
- * weak) sets the default memory model, so that a whole test suite can run
- * under either. */
+/* Fills in the defaults.  The environment variables GPURACE_MEMORY (sc or
+ * weak) and GPURACE_CC (subset, nvrtc or nvcc) set the default memory
+ * model and compiler, so that a whole test suite can run under either. */
 void gr_config_default(gr_config *cfg);
 /* One command-line option of a configuration, shared by every front end:
  * --seed N, --sched rr|random, --memory sc|weak, --sms N, --max-steps N,
- * --backend emu|cuda, --max-code N, --max-source BYTES, --max-nesting N, --max-memory BYTES,
- * --keep-going.
+ * --backend emu|cuda, --warps lockstep|its, --cc subset|nvrtc|nvcc, --cc-flags "FLAGS",
+ * --max-code N, --max-source BYTES, --max-nesting N, --max-memory BYTES, --keep-going.
  * Returns the number of words taken (2: `opt` and `val`; 1 for a flag), 0
  * when `opt` is not one of them, -1 on a missing (NULL) or bad value, with
  * the message in err. */

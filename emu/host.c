@@ -12,6 +12,8 @@
 #include "backend.h"
 #include "front.h"
 #include "kir_sem.h"
+#include "ptx.h"
+#include "source.h"
 
 /* ------------------------------------------------------------- context */
 
@@ -27,6 +29,10 @@ void gr_config_default(gr_config *c) {
   c->max_memory = (uint64_t)8 << 30;
   const char *m = getenv("GPURACE_MEMORY");
   c->memory = m && !strcmp(m, "weak") ? GR_MEMORY_WEAK : GR_MEMORY_SC;
+  const char *cc = getenv("GPURACE_CC");
+  c->cc = cc && !strcmp(cc, "nvrtc") ? GR_CC_NVRTC : cc && !strcmp(cc, "nvcc") ? GR_CC_NVCC : GR_CC_SUBSET;
+  const char *fl = getenv("GPURACE_CC_FLAGS");
+  if (fl) snprintf(c->cc_flags, sizeof c->cc_flags, "%s", fl);
 }
 
 int ctx_fail(gr_context *ctx, int code, const char *fmt, ...) {
@@ -102,7 +108,7 @@ int gr_config_option(gr_config *c, const char *opt, const char *val, char *err, 
   if (!strcmp(opt, "--keep-going")) { c->keep_going = 1; return 1; }
   if (strcmp(opt, "--seed") && strcmp(opt, "--sched") && strcmp(opt, "--memory") && strcmp(opt, "--sms") && strcmp(opt, "--max-steps") &&
       strcmp(opt, "--backend") && strcmp(opt, "--max-code") && strcmp(opt, "--max-source") && strcmp(opt, "--max-nesting") &&
-      strcmp(opt, "--max-memory") && strcmp(opt, "--warps"))
+      strcmp(opt, "--max-memory") && strcmp(opt, "--warps") && strcmp(opt, "--cc") && strcmp(opt, "--cc-flags"))
     return 0;
   if (!val) { snprintf(err, n, "option '%s' needs a value", opt); return -1; }
   if (!strcmp(opt, "--seed")) {
@@ -130,6 +136,14 @@ int gr_config_option(gr_config *c, const char *opt, const char *val, char *err, 
     if (!strcmp(val, "rr")) c->sched = GR_SCHED_RR;
     else if (!strcmp(val, "random")) c->sched = GR_SCHED_RANDOM;
     else { snprintf(err, n, "--sched takes rr or random, not '%s'", val); return -1; }
+  } else if (!strcmp(opt, "--cc")) {
+    if (!strcmp(val, "subset")) c->cc = GR_CC_SUBSET;
+    else if (!strcmp(val, "nvrtc")) c->cc = GR_CC_NVRTC;
+    else if (!strcmp(val, "nvcc")) c->cc = GR_CC_NVCC;
+    else { snprintf(err, n, "--cc takes subset, nvrtc or nvcc, not '%s'", val); return -1; }
+  } else if (!strcmp(opt, "--cc-flags")) {
+    if (strlen(val) >= sizeof c->cc_flags) { snprintf(err, n, "--cc-flags: at most %zu characters", sizeof c->cc_flags - 1); return -1; }
+    snprintf(c->cc_flags, sizeof c->cc_flags, "%s", val);
   } else if (!strcmp(opt, "--warps")) {
     if (!strcmp(val, "lockstep")) c->warps = GR_WARPS_LOCKSTEP;
     else if (!strcmp(val, "its")) c->warps = GR_WARPS_ITS;
@@ -249,8 +263,9 @@ int gr_describe_address(const gr_context *ctx, gr_ptr addr, const char **name, u
 static const char **gpu_names(const kir_module *km, int *n) {
   *n = km->nfuncs + km->nglobals;
   const char **names = xcalloc((size_t)*n + 1, sizeof(char *));
-  for (int k = 0; k < km->nfuncs; k++) names[k] = km->funcs[k]->name;
-  for (int k = 0; k < km->nglobals; k++) names[km->nfuncs + k] = km->globals[k].name;
+  /* from PTX: the symbols themselves, which the module already has */
+  for (int k = 0; k < km->nfuncs; k++) names[k] = km->funcs[k]->sym ? km->funcs[k]->sym : km->funcs[k]->name;
+  for (int k = 0; k < km->nglobals; k++) names[km->nfuncs + k] = km->globals[k].sym ? km->globals[k].sym : km->globals[k].name;
   return names;
 }
 
@@ -258,7 +273,8 @@ static int module_on_gpu(gr_context *ctx, gr_module *m, const char *const *defin
   kir_module *km = m->km;
   int nnames;
   const char **names = gpu_names(km, &nnames);
-  int rc = cuda_module_load(ctx->cu, 0, m->path, defines, ndefines, names, nnames, NULL, 0, &m->cm, ctx->err, sizeof ctx->err);
+  int rc = km->ptx ? cuda_module_load_ptx(ctx->cu, m->path, km->ptx, names, nnames, &m->cm, ctx->err, sizeof ctx->err)
+                   : cuda_module_load(ctx->cu, 0, m->path, defines, ndefines, names, nnames, NULL, 0, &m->cm, ctx->err, sizeof ctx->err);
   for (int k = 0; rc == GR_OK && k < km->nglobals; k++) {
     size_t size;
     rc = cuda_module_global(m->cm, km->nfuncs + k, &m->gaddr[k], &size, ctx->err, sizeof ctx->err);
@@ -304,11 +320,46 @@ int gr_module_load(gr_context *ctx, const char *path, const char *const *defines
   return module_load_text(ctx, path, NULL, 0, defines, ndefines, out);
 }
 
+static int ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/* The kernel file's KIR through the front end its name and the
+ * configuration choose: PTX as such, the CUDA compiler's PTX, or the subset. */
+static kir_module *compile_file(gr_context *ctx, const char *path, const char *text, size_t len, const char *const *defines,
+                                int ndefines) {
+  front_limits lim = ctx_limits(ctx);
+  if (ends_with(path, ".ptx")) {
+    char *owned = NULL;
+    if (!text) {
+      owned = source_read_file(path, lim.max_source, &len, ctx->err, sizeof ctx->err);
+      if (!owned) return NULL;
+      text = owned;
+    }
+    kir_module *km = ptx_compile(path, text, len, NULL, &lim, ctx->err, sizeof ctx->err);
+    free(owned);
+    return km;
+  }
+  if (ctx->cfg.cc == GR_CC_SUBSET) return front_compile_file(path, text, len, defines, ndefines, &lim, ctx->err, sizeof ctx->err);
+  char *ptx = NULL;
+  size_t n = 0;
+  int rc = ctx->cfg.cc == GR_CC_NVRTC
+    ? cuda_compile_ptx_nvrtc(path, text, defines, ndefines, ctx->cfg.cc_flags, &ptx, &n, ctx->err, sizeof ctx->err)
+    : cuda_compile_ptx_nvcc(path, defines, ndefines, ctx->cfg.cc_flags, &ptx, &n, ctx->err, sizeof ctx->err);
+  if (rc) return NULL;
+  char *name = xmalloc(strlen(path) + 16);
+  sprintf(name, "%s (%s PTX)", path, ctx->cfg.cc == GR_CC_NVRTC ? "NVRTC" : "nvcc");
+  kir_module *km = ptx_compile(name, ptx, n, path, &lim, ctx->err, sizeof ctx->err);
+  free(name);
+  free(ptx);
+  return km;
+}
+
 int module_load_text(gr_context *ctx, const char *path, const char *text, size_t len, const char *const *defines,
                      int ndefines, gr_module **out) {
   if (ctx->backend_rc) return backend_down(ctx);
-  front_limits lim = ctx_limits(ctx);
-  kir_module *km = front_compile_file(path, text, len, defines, ndefines, &lim, ctx->err, sizeof ctx->err);
+  kir_module *km = compile_file(ctx, path, text, len, defines, ndefines);
   if (!km) return GR_EINPUT;
   return module_finish(ctx, km, path, defines, ndefines, out);
 }

@@ -28,15 +28,38 @@ static const char *op_base_name(int op) {
   };
   if (op < OP_CONST) return bin[op / VT_COUNT];
   static const char *rest[] = {"const", "mov", "cvt", "sreg", "param", "gaddr", "ld", "st", "atom", "fence",
-    "bar", "syncwarp", "vote", "shfl", "math", "jmp", "brt", "brf", "exit", "trap", "nop", "padd", "pdiff"};
+    "bar", "syncwarp", "vote", "shfl", "math", "jmp", "brt", "brf", "exit", "trap", "nop", "padd", "pdiff", "sel"};
   return rest[op - OP_CONST];
 }
 
 static void lower(char *dst, const char *s) { while (*s) { char c = *s++; *dst++ = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c); } *dst = 0; }
 
+/* a and b equal once spaces are left out */
+static int same_but_spaces(const char *a, const char *b) {
+  for (;;) {
+    while (*a == ' ') a++;
+    while (*b == ' ') b++;
+    if (*a != *b) return 0;
+    if (!*a) return 1;
+    a++, b++;
+  }
+}
+
 const kir_func *kir_find(const kir_module *m, const char *name) {
   for (int k = 0; k < m->nfuncs; k++) if (!strcmp(m->funcs[k]->name, name)) return m->funcs[k];
-  return NULL;
+  for (int k = 0; k < m->nfuncs; k++) if (m->funcs[k]->sym && !strcmp(m->funcs[k]->sym, name)) return m->funcs[k];
+  for (int k = 0; k < m->nfuncs; k++) if (same_but_spaces(m->funcs[k]->name, name)) return m->funcs[k];
+  if (strchr(name, '<')) return NULL;
+  const kir_func *found = NULL;
+  size_t n = strlen(name);
+  for (int k = 0; k < m->nfuncs; k++) {
+    const char *fn = m->funcs[k]->name;
+    if (!strncmp(fn, name, n) && fn[n] == '<') {
+      if (found) return NULL;   /* several instances: the directive must say which */
+      found = m->funcs[k];
+    }
+  }
+  return found;
 }
 
 /* ".volatile" (relaxed at system scope), ".relaxed.block", ".acquire.device",
@@ -91,6 +114,7 @@ void kir_print_func(FILE *out, const kir_func *f) {
       break;
     case OP_PADD: snprintf(buf, sizeof buf, "padd   r%d, r%d, r%d", in->dst, in->a, in->b); break;
     case OP_PDIFF: snprintf(buf, sizeof buf, "pdiff  r%d, r%d, r%d", in->dst, in->a, in->b); break;
+    case OP_SEL: snprintf(buf, sizeof buf, "sel    r%d, r%d, r%d, r%d", in->dst, in->a, in->b, in->c); break;
     case OP_SYNCWARP: snprintf(buf, sizeof buf, "syncwarp r%d", in->a); break;
     case OP_VOTE: snprintf(buf, sizeof buf, "vote.%s r%d, r%d, mask r%d", vote_name[in->imm], in->dst, in->a, in->b); break;
     case OP_SHFL:
@@ -126,6 +150,8 @@ void kir_print_module(FILE *out, const kir_module *m) {
 }
 
 void kir_module_free(kir_module *m) {
+  if (!m) return;
+  free(m->ptx);
   if (!m) return;
   arena_free(&m->ar);
   free(m);

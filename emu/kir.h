@@ -55,6 +55,7 @@ typedef enum {
   OP_NOP,
   OP_PADD,     /* dst <- a + b, pointer arithmetic: a result outside a's object is a wild pointer (kir_ptr_add) */
   OP_PDIFF,    /* dst <- a - b in bytes, for pointers into one object, wild ones included (kir_ptr_diff) */
+  OP_SEL,      /* dst <- c ? a : b (PTX selp: a choice without a branch) */
   OP_COUNT
 } kir_op;
 
@@ -97,7 +98,7 @@ typedef enum { SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_XOR } kir_shfl;
   X(COSF) X(COS) X(TANF) X(TANHF) X(POWF) X(POW) X(FABSF) X(FABS) X(FLOORF) X(FLOOR) X(CEILF) X(CEIL) \
   X(TRUNCF) X(ROUNDF) X(FMINF) X(FMAXF) X(FMIN) X(FMAX) X(FMAF) X(FMA) X(FMODF) X(ATAN2F) X(ATANF) \
   X(POPC) X(POPCLL) X(CLZ) X(CLZLL) X(FFS) X(FFSLL) X(BREV) X(ABS) X(LLABS) X(MUL24) X(UMUL24) \
-  X(MULHI) X(UMULHI) X(FDIVIDEF) X(SAD) X(USAD)
+  X(MULHI) X(UMULHI) X(FDIVIDEF) X(SAD) X(USAD) X(RINTF) X(RINT) X(TRUNC) X(MUL64HI) X(UMUL64HI) X(BREVLL)
 typedef enum {
 #define M(n) MATH_##n,
   KIR_MATHFNS(M)
@@ -124,7 +125,9 @@ typedef struct {
 } kir_param;
 
 typedef struct {
-  const char *name;
+  const char *name;   /* as directives name it: the C++ name with its template arguments */
+  const char *sym;    /* the PTX entry's (mangled) name, where the kernel came from PTX, else NULL */
+  const char *sig;    /* its demangled signature, or NULL */
   kir_ins *code;
   srcpos *pos;
   int ncode;
@@ -137,6 +140,7 @@ typedef struct {
 
 typedef struct {
   const char *name;
+  const char *sym;    /* the PTX variable's (mangled) name, where it came from PTX, else NULL */
   uint32_t size, align;
   kir_sk elem;        /* element kind where it is a scalar or array of scalars, else SK_U8 */
   uint8_t *init;      /* size bytes */
@@ -151,8 +155,13 @@ typedef struct {
   int nglobals;
   uint32_t shared_static;   /* bytes of static __shared__ per block */
   int uses_dyn_shared;
+  char *ptx;          /* the PTX text the module was lowered from (malloc'd), or NULL: the CUDA backend loads it */
+  size_t ptx_len;
 } kir_module;
 
+/* The kernel a directive or a host call names: its name exactly, its PTX
+ * symbol, its name with the spaces left out ("k<256,float>"), or the name
+ * without template arguments where one instance alone has it. */
 const kir_func *kir_find(const kir_module *m, const char *name);
 void kir_print_func(FILE *out, const kir_func *f);
 void kir_print_module(FILE *out, const kir_module *m);

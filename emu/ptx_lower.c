@@ -1,0 +1,1444 @@
+/* ptx_lower: ptx_module into KIR.
+ *
+ * Registers.  A PTX register becomes one KIR register per inlined instance
+ * of its function.  KIR keeps a 32-bit integer sign- or zero-extended as
+ * its op's type says; PTX's .b32 registers do not say, so a 32-bit value is
+ * made canonical (extended as the consuming instruction's type says)
+ * wherever 64 bits of it are read: cvt, mul.wide, 32-bit shared and local
+ * addresses, atomics' operands, and 8- and 16-bit operands.
+ *
+ * Addresses.  KIR pointers are generic and carry their space.  A global
+ * address is the same in both (cvta.to.global is a move); a shared or
+ * local window address is the plain offset, and cvta.shared / cvta.local
+ * and every ld/st/atom in those spaces add the space's tag.
+ *
+ * Control.  bra becomes jmp or brt/brf, a guarded instruction is branched
+ * around, and once a kernel is whole every conditional branch gets its
+ * immediate post-dominator as reconvergence point, computed on KIR's own
+ * control-flow graph (so inlined functions and their returns count). */
+#define _XOPEN_SOURCE 700   /* realpath */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kir_sem.h"
+#include "ptx.h"
+#include "ptx_int.h"
+#include "source.h"
+
+typedef struct { const ptx_var *var; int reg; int64_t frame; } slot;   /* reg >= 0, or a frame offset */
+typedef struct { const char *name; int pc; } label;
+typedef struct { int pc; const char *name; int line, col; } patch;
+
+typedef struct inst {
+  const ptx_func *f;
+  int regbase;
+  vec slots;          /* slot: parameters and call-site .param variables */
+  vec locals;         /* slot with frame offsets: the function's .local variables */
+  vec labels, patches;
+  vec rets;           /* pcs of jumps to the end (ret in a device function) */
+  struct inst *up;
+} inst;
+
+typedef struct {
+  arena *ar;
+  diag *d;
+  ptx_module *pm;
+  kir_module *km;
+  vec code, pos;
+  int nregs;
+  uint32_t frame;
+  size_t max_code;
+  vec shared_at;      /* per module .shared variable: its offset, or -1 */
+  vec fshared;        /* (var, offset) of function-scope .shared variables */
+  uint32_t shared_off;
+  int uses_dyn;
+  const ptx_ins *cur;
+  inst *in;
+  int depth;
+} L;
+
+typedef struct { const ptx_var *var; uint32_t off; } fsh;
+
+/* ------------------------------------------------------------- errors and emission */
+
+static _Noreturn void fail_at(L *l, const ptx_ins *in, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static _Noreturn void fail_at(L *l, const ptx_ins *in, const char *fmt, ...) {
+  char body[700];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(body, sizeof body, fmt, ap);
+  va_end(ap);
+  srcpos p = {l->pm->path, in ? in->line : 1, in ? in->col : 1};
+  diag_fail(l->d, p, "%s", body);
+}
+
+/* The instruction as written, for messages: "ld.global.nc.v4.u32". */
+static const char *ins_name(L *l, const ptx_ins *in) {
+  size_t n = strlen(in->op) + 1;
+  for (int k = 0; k < in->nmods; k++) n += strlen(in->mods[k]) + 1;
+  char *s = arena_alloc(l->ar, n + 1), *q = s;
+  q += sprintf(q, "%s", in->op);
+  for (int k = 0; k < in->nmods; k++) q += sprintf(q, ".%s", in->mods[k]);
+  return s;
+}
+
+#define UNSUP(l, in, what) fail_at((l), (in), "unsupported %s in '%s'", (what), ins_name((l), (in)))
+
+static int emit(L *l, int op, int dst, int a, int b, int c, int64_t imm, int flags) {
+  if (l->code.len >= l->max_code) fail_at(l, l->cur, "kernel too large: more than %zu KIR instructions after inlining", l->max_code);
+  kir_ins *k = vec_push(&l->code);
+  k->op = (uint16_t)op;
+  k->flags = (uint16_t)flags;
+  k->dst = dst, k->a = a, k->b = b, k->c = c;
+  k->imm = imm;
+  *(srcpos *)vec_push(&l->pos) = l->cur ? l->cur->pos : (srcpos){l->pm->path, 1, 1};
+  return (int)l->code.len - 1;
+}
+static int tmp(L *l) { return l->nregs++; }
+static int kconst(L *l, uint64_t v) { int r = tmp(l); emit(l, OP_CONST, r, -1, -1, -1, (int64_t)v, 0); return r; }
+static int pc_now(L *l) { return (int)l->code.len; }
+static kir_ins *at(L *l, int pc) { return vec_at(&l->code, (size_t)pc); }
+
+/* ------------------------------------------------------------- modifiers and types */
+
+static int has(const ptx_ins *in, const char *m) {
+  for (int k = 0; k < in->nmods; k++) if (!strcmp(in->mods[k], m)) return 1;
+  return 0;
+}
+static ptx_type mod_type(const char *s) {
+  for (int k = 1; k < PT_COUNT; k++) if (!strcmp(s, ptx_type_name[k])) return (ptx_type)k;
+  return PT_NONE;
+}
+/* The instruction's k-th type modifier (cvt has two). */
+static ptx_type type_n(const ptx_ins *in, int n) {
+  for (int k = 0; k < in->nmods; k++) {
+    ptx_type t = mod_type(in->mods[k]);
+    if (t && n-- == 0) return t;
+  }
+  return PT_NONE;
+}
+static ptx_type need_type(L *l, const ptx_ins *in) {
+  ptx_type t = type_n(in, 0);
+  if (!t) fail_at(l, in, "'%s' has no type", ins_name(l, in));
+  if (t == PT_F16 || t == PT_F16X2 || t == PT_BF16 || t == PT_B128) UNSUP(l, in, "type");
+  return t;
+}
+/* Every modifier must be one the lowering of this opcode knows. */
+static void only_mods(L *l, const ptx_ins *in, const char *const *ok) {
+  for (int k = 0; k < in->nmods; k++) {
+    if (mod_type(in->mods[k])) continue;
+    int found = 0;
+    for (const char *const *o = ok; *o; o++) if (!strcmp(*o, in->mods[k])) { found = 1; break; }
+    if (!found) fail_at(l, in, "unsupported modifier '.%s' in '%s'", in->mods[k], ins_name(l, in));
+  }
+}
+
+static int is_float(ptx_type t) { return t == PT_F32 || t == PT_F64; }
+static int is_signed(ptx_type t) { return t == PT_S8 || t == PT_S16 || t == PT_S32 || t == PT_S64; }
+static int is_wide(ptx_type t) { return ptx_type_size(t) == 8; }
+
+static int vt_of(ptx_type t) {
+  switch (t) {
+  case PT_S8: case PT_S16: case PT_S32: return VT_I32;
+  case PT_S64: return VT_I64;
+  case PT_U64: case PT_B64: return VT_U64;
+  case PT_F32: return VT_F32;
+  case PT_F64: return VT_F64;
+  default: return VT_U32;
+  }
+}
+static kir_sk sk_of(ptx_type t) {
+  switch (t) {
+  case PT_PRED: return SK_BOOL;
+  case PT_B8: case PT_U8: return SK_U8;
+  case PT_S8: return SK_I8;
+  case PT_B16: case PT_U16: case PT_F16: case PT_BF16: return SK_U16;
+  case PT_S16: return SK_I16;
+  case PT_B32: case PT_U32: return SK_U32;
+  case PT_S32: return SK_I32;
+  case PT_B64: case PT_U64: return SK_U64;
+  case PT_S64: return SK_I64;
+  case PT_F32: return SK_F32;
+  case PT_F64: return SK_F64;
+  default: return SK_U64;
+  }
+}
+#define OPV(base, t) ((int)(base) + vt_of(t))
+
+/* ------------------------------------------------------------- operands */
+
+static int reg_of(L *l, int r) { return l->in->regbase + r; }
+
+/* x (a register of any width) canonical as kind sk: extended from its low bits. */
+static int canon(L *l, int x, kir_sk sk) {
+  int r = tmp(l);
+  emit(l, OP_CVT, r, x, -1, -1, SK_U64 | (int64_t)sk << 8, 0);
+  return r;
+}
+
+static uint64_t float_bits(const ptx_opnd *o, ptx_type t) {
+  double d;
+  if (o->fbits == 32) { uint32_t u = (uint32_t)o->imm; float f; memcpy(&f, &u, 4); d = f; if (t == PT_F32 || !is_float(t)) return u; }
+  else if (o->fbits == 64) { uint64_t u = (uint64_t)o->imm; memcpy(&d, &u, 8); if (t == PT_F64 || !is_float(t)) return u; }
+  else d = o->f;
+  if (t == PT_F32) { float f = (float)d; uint32_t u; memcpy(&u, &f, 4); return u; }
+  uint64_t u;
+  memcpy(&u, &d, 8);
+  return u;
+}
+
+static int sreg_value(L *l, int s);
+static int var_addr(L *l, const ptx_var *v, int generic);
+
+/* The register holding operand o read as type t. */
+static int val(L *l, const ptx_opnd *o, ptx_type t) {
+  switch (o->kind) {
+  case PO_REG: {
+    int r = reg_of(l, o->reg);
+    if (o->neg) { int q = tmp(l); emit(l, OP_LNOT_U32, q, r, -1, -1, 0, 0); return q; }
+    if (ptx_type_size(t) < 4 && t != PT_PRED) return canon(l, r, sk_of(t));
+    return r;
+  }
+  case PO_IMM: {
+    uint64_t v = (uint64_t)o->imm;
+    if (is_float(t)) {
+      double d = (double)o->imm;
+      if (t == PT_F32) { float f = (float)d; uint32_t u; memcpy(&u, &f, 4); v = u; }
+      else memcpy(&v, &d, 8);
+    } else if (t != PT_NONE && t != PT_PRED) {
+      kir_sk sk = sk_of(t);
+      if (ptx_type_size(t) < 8) v = sem_canon(sk, v);
+    }
+    return kconst(l, v);
+  }
+  case PO_FIMM: return kconst(l, float_bits(o, t));
+  case PO_SREG: return sreg_value(l, o->sreg);
+  case PO_SYM: {
+    int r = var_addr(l, o->var, 0);
+    if (o->imm) { int c = kconst(l, (uint64_t)o->imm), q = tmp(l); emit(l, OP_PADD, q, r, c, -1, 0, 0); r = q; }
+    return r;
+  }
+  case PO_SINK: fail_at(l, l->cur, "'_' cannot be read");
+  default: fail_at(l, l->cur, "unsupported operand in '%s'", ins_name(l, l->cur));
+  }
+}
+
+static int dst_reg(L *l, const ptx_opnd *o) {
+  if (o->kind == PO_SINK) return tmp(l);
+  if (o->kind != PO_REG || o->neg) fail_at(l, l->cur, "'%s' needs a register as destination", ins_name(l, l->cur));
+  return reg_of(l, o->reg);
+}
+
+static void nops(L *l, const ptx_ins *in, int n) {
+  if (in->nops != n) fail_at(l, in, "'%s' takes %d operands, %d given", ins_name(l, in), n, in->nops);
+}
+
+static int sreg_value(L *l, int s) {
+  static const int map[] = {SR_TID_X, SR_TID_Y, SR_TID_Z, SR_NTID_X, SR_NTID_Y, SR_NTID_Z, SR_CTAID_X, SR_CTAID_Y,
+                            SR_CTAID_Z, SR_NCTAID_X, SR_NCTAID_Y, SR_NCTAID_Z, SR_LANEID, SR_CLOCK, SR_CLOCK};
+  int r = tmp(l);
+  if (s <= PSR_CLOCK64) { emit(l, OP_SREG, r, -1, -1, -1, map[s], 0); return r; }
+  /* lane masks from the lane id */
+  emit(l, OP_SREG, r, -1, -1, -1, SR_LANEID, 0);
+  int one = kconst(l, 1), bit = tmp(l);
+  emit(l, OP_SHL_U32, bit, one, r, -1, 0, 0);
+  int q = tmp(l);
+  switch (s) {
+  case PSR_LANEMASK_EQ: return bit;
+  case PSR_LANEMASK_LT: emit(l, OP_SUB_U32, q, bit, one, -1, 0, 0); return q;
+  case PSR_LANEMASK_GE: emit(l, OP_SUB_U32, q, bit, one, -1, 0, 0); { int n = tmp(l); emit(l, OP_NOT_U32, n, q, -1, -1, 0, 0); return n; }
+  default: {   /* le, gt: (bit << 1) - 1, gt its complement; lane 31 shifts out to 0 */
+    int b2 = tmp(l);
+    emit(l, OP_SHL_U32, b2, bit, one, -1, 0, 0);
+    emit(l, OP_SUB_U32, q, b2, one, -1, 0, 0);
+    if (s == PSR_LANEMASK_LE) return q;
+    int n = tmp(l);
+    emit(l, OP_NOT_U32, n, q, -1, -1, 0, 0);
+    return n;
+  }
+  }
+}
+
+/* ------------------------------------------------------------- variables and addresses */
+
+static uint64_t tag_of(ptx_space sp) { return sp == PS_SHARED ? KIR_ADDR(SPACE_SHARED, 0) : KIR_ADDR(SPACE_LOCAL, 0); }
+
+static uint32_t align_up(uint32_t x, uint32_t a) { return (x + a - 1) / a * a; }
+
+static uint32_t shared_offset(L *l, const ptx_var *v) {
+  if (v->is_extern) {   /* dynamic shared memory: its base is known once all static shared is placed */
+    l->uses_dyn = 1;
+    return UINT32_MAX;
+  }
+  if (v->owner < 0) {
+    int64_t *o = vec_at(&l->shared_at, (size_t)v->index);
+    if (*o < 0) { l->shared_off = align_up(l->shared_off, v->align); *o = l->shared_off; l->shared_off += v->size; }
+    return (uint32_t)*o;
+  }
+  for (size_t k = 0; k < l->fshared.len; k++) { fsh *e = vec_at(&l->fshared, k); if (e->var == v) return e->off; }
+  fsh *e = vec_push(&l->fshared);
+  e->var = v;
+  l->shared_off = align_up(l->shared_off, v->align);
+  e->off = l->shared_off;
+  l->shared_off += v->size;
+  return e->off;
+}
+
+static slot *find_slot(vec *s, const ptx_var *v) {
+  for (size_t k = 0; k < s->len; k++) { slot *e = vec_at(s, k); if (e->var == v) return e; }
+  return NULL;
+}
+
+static int64_t local_offset(L *l, const ptx_var *v) {
+  slot *s = find_slot(&l->in->locals, v);
+  if (s) return s->frame;
+  s = vec_push(&l->in->locals);
+  s->var = v;
+  s->reg = -1;
+  l->frame = align_up(l->frame, v->align ? v->align : 1);
+  s->frame = l->frame;
+  l->frame += v->size ? v->size : 1;
+  return s->frame;
+}
+
+/* A variable's address: generic (tagged) or in its own space's window. */
+static int var_addr(L *l, const ptx_var *v, int generic) {
+  switch (v->space) {
+  case PS_GLOBAL: case PS_CONST: {
+    int r = tmp(l);
+    emit(l, OP_GADDR, r, -1, -1, -1, v->index, 0);
+    return r;
+  }
+  case PS_SHARED: {
+    uint32_t off = shared_offset(l, v);
+    int r = tmp(l);
+    emit(l, OP_CONST, r, -1, -1, -1, (int64_t)((generic ? tag_of(PS_SHARED) : 0) | (off == UINT32_MAX ? 0 : off)),
+         off == UINT32_MAX ? KIR_CONST_DYNSHARED : 0);
+    return r;
+  }
+  case PS_LOCAL:
+    return kconst(l, (generic ? tag_of(PS_LOCAL) : 0) | (uint64_t)local_offset(l, v));
+  default:
+    fail_at(l, l->cur, "the address of parameter '%s' is not supported (taken by '%s')", v->name, ins_name(l, l->cur));
+  }
+}
+
+/* The generic address an ld/st/atom in space sp reads through operand o
+ * (a PO_ADDR), with the constant offset left in *off for the op's imm. */
+static int mem_addr(L *l, const ptx_opnd *o, ptx_space sp, int64_t *off) {
+  if (o->kind != PO_ADDR) fail_at(l, l->cur, "'%s' needs an address operand [..]", ins_name(l, l->cur));
+  *off = o->imm;
+  if (o->var) {
+    const ptx_var *v = o->var;
+    if (sp != PS_NONE && v->space != sp && !(sp == PS_CONST && v->space == PS_GLOBAL))
+      fail_at(l, l->cur, "'%s' names %s variable '%s'", ins_name(l, l->cur), ptx_space_name[v->space], v->name);
+    return var_addr(l, v, 1);
+  }
+  if (o->reg < 0) {
+    if (sp == PS_SHARED || sp == PS_LOCAL) { *off = 0; return kconst(l, tag_of(sp) | (uint64_t)o->imm); }
+    fail_at(l, l->cur, "absolute address %lld in '%s'", (long long)o->imm, ins_name(l, l->cur));
+  }
+  int r = reg_of(l, o->reg);
+  if (sp == PS_SHARED || sp == PS_LOCAL) {
+    ptx_type rt = l->in->f->regs[o->reg];
+    int x = ptx_type_size(rt) < 8 ? canon(l, r, SK_U32) : r;
+    int t = kconst(l, tag_of(sp)), q = tmp(l);
+    emit(l, OP_OR_U64, q, x, t, -1, 0, 0);
+    return q;
+  }
+  return r;
+}
+
+static ptx_space space_of(const ptx_ins *in) {
+  if (has(in, "global")) return PS_GLOBAL;
+  if (has(in, "shared") || has(in, "shared::cta")) return PS_SHARED;
+  if (has(in, "local")) return PS_LOCAL;
+  if (has(in, "const")) return PS_CONST;
+  if (has(in, "param")) return PS_PARAM;
+  return PS_NONE;
+}
+
+static int scope_of(L *l, const ptx_ins *in, int dflt) {
+  if (has(in, "cta")) return SCOPE_BLOCK;
+  if (has(in, "gpu")) return SCOPE_DEVICE;
+  if (has(in, "sys")) return SCOPE_SYSTEM;
+  if (has(in, "cluster")) UNSUP(l, in, "scope (.cluster)");
+  return dflt;
+}
+
+/* ------------------------------------------------------------- parameters */
+
+/* The slot of a .param variable as this instance sees it. */
+static slot *param_slot(L *l, const ptx_var *v) {
+  slot *s = find_slot(&l->in->slots, v);
+  if (s) return s;
+  /* a call-site parameter of this function: a register when scalar, else frame memory */
+  s = vec_push(&l->in->slots);
+  s->var = v;
+  if (!v->is_array && v->size <= 8) { s->reg = tmp(l); s->frame = -1; }
+  else {
+    s->reg = -1;
+    l->frame = align_up(l->frame, v->align ? v->align : 1);
+    s->frame = l->frame;
+    l->frame += v->size ? v->size : 1;
+  }
+  return s;
+}
+
+static void ld_st_param(L *l, const ptx_ins *in, int is_ld, ptx_type t, int vreg_or_dst, const ptx_opnd *addr, int64_t extra) {
+  if (addr->kind != PO_ADDR || !addr->var || addr->var->space != PS_PARAM)
+    fail_at(l, in, "'%s' must name a .param variable", ins_name(l, in));
+  const ptx_var *v = addr->var;
+  int64_t off = addr->imm + extra;
+  const ptx_func *kf = l->pm->funcs[v->owner];
+  if (kf->is_entry && !v->is_ret && find_slot(&l->in->slots, v) == NULL) {
+    /* a kernel parameter */
+    if (!is_ld) fail_at(l, in, "'%s' writes kernel parameter '%s'", ins_name(l, in), v->name);
+    if (v->is_array || off) fail_at(l, in, "kernel parameter '%s' is a struct passed by value: not supported by the PTX front end yet", v->name);
+    int r = tmp(l);
+    emit(l, OP_PARAM, r, -1, -1, -1, v->index, 0);
+    emit(l, OP_MOV, vreg_or_dst, r, -1, -1, 0, 0);
+    return;
+  }
+  slot *s = param_slot(l, v);
+  if (s->reg >= 0) {
+    if (off) fail_at(l, in, "offset %lld into scalar parameter '%s'", (long long)off, v->name);
+    if (is_ld) emit(l, OP_CVT, vreg_or_dst, s->reg, -1, -1, SK_U64 | (int64_t)sk_of(t) << 8, 0);
+    else emit(l, OP_MOV, s->reg, vreg_or_dst, -1, -1, 0, 0);
+    return;
+  }
+  if (off < 0 || off + ptx_type_size(t) > (int64_t)v->size) fail_at(l, in, "access outside parameter '%s'", v->name);
+  int a = kconst(l, tag_of(PS_LOCAL) | (uint64_t)(s->frame + off));
+  if (is_ld) emit(l, OP_LD, vreg_or_dst, a, -1, -1, 0, sk_of(t));
+  else emit(l, OP_ST, -1, a, vreg_or_dst, -1, 0, sk_of(t));
+}
+
+/* ------------------------------------------------------------- instructions */
+
+static int ordered_flags(L *l, const ptx_ins *in, kir_sk sk, int is_ld) {
+  int vol = has(in, "volatile"), rel = has(in, "relaxed"), acq = has(in, "acquire"), rls = has(in, "release");
+  if (vol + rel + acq + rls > 1) fail_at(l, in, "'%s' has more than one memory order", ins_name(l, in));
+  if (vol) return KIR_MF_STRONG(sk, SCOPE_SYSTEM, MO_RELAXED);
+  if (acq && !is_ld) fail_at(l, in, "a store cannot be .acquire");
+  if (rls && is_ld) fail_at(l, in, "a load cannot be .release");
+  if (rel || acq || rls) {
+    int scope = scope_of(l, in, -1);
+    if (scope < 0) fail_at(l, in, "'%s' needs a scope (.cta, .gpu or .sys)", ins_name(l, in));
+    return KIR_MF_STRONG(sk, scope, rel ? MO_RELAXED : acq ? MO_ACQUIRE : MO_RELEASE);
+  }
+  return sk;
+}
+
+static const char *const ldst_mods[] = {"global", "shared", "shared::cta", "local", "const", "param", "volatile",
+  "weak", "relaxed", "acquire", "release", "cta", "gpu", "sys", "ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc",
+  "v2", "v4", NULL};
+
+static void lower_ldst(L *l, const ptx_ins *in, int is_ld) {
+  only_mods(l, in, ldst_mods);
+  nops(l, in, 2);
+  ptx_type t = need_type(l, in);
+  ptx_space sp = space_of(in);
+  int nv = has(in, "v4") ? 4 : has(in, "v2") ? 2 : 1;
+  const ptx_opnd *data = is_ld ? &in->ops[0] : &in->ops[1], *addr = is_ld ? &in->ops[1] : &in->ops[0];
+  if (nv > 1 && (data->kind != PO_VEC || data->nvec != nv)) fail_at(l, in, "'%s' needs a vector of %d registers", ins_name(l, in), nv);
+  if (nv == 1 && data->kind == PO_VEC) fail_at(l, in, "a vector operand needs .v2 or .v4 in '%s'", ins_name(l, in));
+  int es = ptx_type_size(t);
+  if (sp == PS_PARAM) {
+    for (int k = 0; k < nv; k++) {
+      const ptx_opnd *e = nv > 1 ? &data->vec[k] : data;
+      if (e->kind == PO_SINK) continue;
+      int r = is_ld ? dst_reg(l, e) : val(l, e, t);
+      ld_st_param(l, in, is_ld, t, r, addr, (int64_t)k * es);
+    }
+    return;
+  }
+  kir_sk sk = sk_of(t);
+  int flags = ordered_flags(l, in, sk, is_ld);
+  if (has(in, "nc") && !is_ld) fail_at(l, in, "a store cannot be .nc");
+  int64_t off;
+  int a = mem_addr(l, addr, sp, &off);
+  for (int k = 0; k < nv; k++) {
+    const ptx_opnd *e = nv > 1 ? &data->vec[k] : data;
+    if (is_ld) {
+      int d = dst_reg(l, e);
+      emit(l, OP_LD, d, a, -1, -1, off + (int64_t)k * es, flags);
+    } else {
+      int v = val(l, e, t);
+      emit(l, OP_ST, -1, a, v, -1, off + (int64_t)k * es, flags);
+    }
+  }
+}
+
+static void lower_atom(L *l, const ptx_ins *in, int is_red) {
+  static const char *const ok[] = {"global", "shared", "shared::cta", "relaxed", "acquire", "release", "acq_rel", "cta",
+    "gpu", "sys", "add", "sub", "exch", "min", "max", "inc", "dec", "cas", "and", "or", "xor", "noftz", NULL};
+  only_mods(l, in, ok);
+  static const struct { const char *n; int k; } ops[] = {{"add", AT_ADD}, {"exch", AT_EXCH}, {"min", AT_MIN}, {"max", AT_MAX},
+    {"inc", AT_INC}, {"dec", AT_DEC}, {"cas", AT_CAS}, {"and", AT_AND}, {"or", AT_OR}, {"xor", AT_XOR}};
+  int kind = -1;
+  for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) if (has(in, ops[k].n)) kind = ops[k].k;
+  if (kind < 0) fail_at(l, in, "'%s' names no atomic operation", ins_name(l, in));
+  ptx_type t = need_type(l, in);
+  if (ptx_type_size(t) < 4) UNSUP(l, in, "operand size");
+  if (is_float(t) && kind != AT_ADD && kind != AT_EXCH && kind != AT_CAS && kind != AT_MIN && kind != AT_MAX) UNSUP(l, in, "floating-point operation");
+  if (is_float(t) && (kind == AT_MIN || kind == AT_MAX)) UNSUP(l, in, "floating-point min/max");
+  int order = has(in, "acquire") ? MO_ACQUIRE : has(in, "release") ? MO_RELEASE : has(in, "acq_rel") ? MO_ACQ_REL : MO_RELAXED;
+  int scope = scope_of(l, in, SCOPE_DEVICE);
+  kir_sk sk = sk_of(t);
+  if (kind == AT_INC || kind == AT_DEC) sk = SK_U32;
+  int first = is_red ? 0 : 1;
+  nops(l, in, first + (kind == AT_CAS ? 3 : 2));
+  int64_t off;
+  int a = mem_addr(l, &in->ops[first], space_of(in), &off);
+  if (off) { int c = kconst(l, (uint64_t)off), q = tmp(l); emit(l, OP_PADD, q, a, c, -1, 0, 0); a = q; }
+  int b = val(l, &in->ops[first + 1], t);
+  if (ptx_type_size(t) == 4 && in->ops[first + 1].kind == PO_REG) b = canon(l, b, sk);
+  int c = -1;
+  if (kind == AT_CAS) {
+    c = val(l, &in->ops[first + 2], t);
+    if (ptx_type_size(t) == 4 && in->ops[first + 2].kind == PO_REG) c = canon(l, c, sk);
+  }
+  int d = is_red || in->ops[0].kind == PO_SINK ? -1 : dst_reg(l, &in->ops[0]);
+  emit(l, OP_ATOM, d, a, b, c, 0, sk | kind << 8 | scope << MF_SCOPE_SHIFT | order << MF_ORDER_SHIFT);
+}
+
+/* The register a binary op's b operand is in; shifts read it as u32. */
+static void lower_arith(L *l, const ptx_ins *in, int base) {
+  ptx_type t = need_type(l, in);
+  nops(l, in, 3);
+  int vt = vt_of(t);
+  int d = dst_reg(l, &in->ops[0]);
+  int a = val(l, &in->ops[1], t);
+  int is_shift = base == OP_SHL_I32 || base == OP_SHR_I32;
+  int b;
+  if (is_shift) {
+    b = val(l, &in->ops[2], PT_U32);
+    if (in->ops[2].kind == PO_REG && is_wide(t)) b = canon(l, b, SK_U32);
+    if (base == OP_SHL_I32) vt = is_wide(t) ? VT_U64 : VT_U32;
+  } else b = val(l, &in->ops[2], t);
+  emit(l, base + vt, d, a, b, -1, 0, 0);
+}
+
+static void lower_mul(L *l, const ptx_ins *in, int is_mad) {
+  ptx_type t = need_type(l, in);
+  nops(l, in, is_mad ? 4 : 3);
+  int d = dst_reg(l, &in->ops[0]);
+  int vt = vt_of(t), r = tmp(l);
+  if (is_float(t)) {
+    if (!has(in, "rn") && (has(in, "rz") || has(in, "rm") || has(in, "rp"))) UNSUP(l, in, "rounding mode");
+    if (has(in, "sat")) UNSUP(l, in, "saturation");
+    int a = val(l, &in->ops[1], t), b = val(l, &in->ops[2], t);
+    if (is_mad) {
+      int c = val(l, &in->ops[3], t);
+      emit(l, OP_MATH, d, a, b, c, t == PT_F32 ? MATH_FMAF : MATH_FMA, 0);   /* mad.rn.f32 is a fused multiply-add */
+    } else emit(l, OP_MUL_F32 + (vt - VT_F32), d, a, b, -1, 0, 0);
+    return;
+  }
+  if (has(in, "sat") || has(in, "cc")) UNSUP(l, in, "modifier");
+  if (has(in, "wide")) {
+    if (is_wide(t)) fail_at(l, in, "'.wide' takes a 16- or 32-bit type");
+    int wide64 = ptx_type_size(t) == 4;
+    kir_sk from = sk_of(t);
+    int a = canon(l, val(l, &in->ops[1], t), from), b = canon(l, val(l, &in->ops[2], t), from);
+    int op = wide64 ? (is_signed(t) ? OP_MUL_I64 : OP_MUL_U64) : (is_signed(t) ? OP_MUL_I32 : OP_MUL_U32);
+    emit(l, op, is_mad ? r : d, a, b, -1, 0, 0);
+    if (is_mad) {
+      ptx_type wt = wide64 ? (is_signed(t) ? PT_S64 : PT_U64) : (is_signed(t) ? PT_S32 : PT_U32);
+      int c = val(l, &in->ops[3], wt);
+      emit(l, op - OP_MUL_I32 + OP_ADD_I32, d, r, c, -1, 0, 0);
+    }
+    return;
+  }
+  int a = val(l, &in->ops[1], t), b = val(l, &in->ops[2], t);
+  int out = is_mad ? r : d;
+  if (has(in, "hi")) {
+    int fn = ptx_type_size(t) == 8 ? (is_signed(t) ? MATH_MUL64HI : MATH_UMUL64HI) : (is_signed(t) ? MATH_MULHI : MATH_UMULHI);
+    if (ptx_type_size(t) < 4) UNSUP(l, in, "type");
+    emit(l, OP_MATH, out, a, b, -1, fn, 0);
+  } else {
+    if (!has(in, "lo")) fail_at(l, in, "integer '%s' needs .lo, .hi or .wide", ins_name(l, in));
+    emit(l, OP_MUL_I32 + vt, out, a, b, -1, 0, 0);
+  }
+  if (is_mad) {
+    int c = val(l, &in->ops[3], t);
+    emit(l, OP_ADD_I32 + vt, d, r, c, -1, 0, 0);
+  }
+}
+
+/* setp's comparison of a and b, as a 0/1 register. */
+static int compare(L *l, const ptx_ins *in, const char *cmp, ptx_type t, int a, int b) {
+  int vt = vt_of(t), r = tmp(l);
+  if (!is_float(t)) {
+    if (!strcmp(cmp, "lo") || !strcmp(cmp, "ls") || !strcmp(cmp, "hi") || !strcmp(cmp, "hs"))
+      vt = is_wide(t) ? VT_U64 : VT_U32;
+    static const struct { const char *n; int op; } c[] = {{"eq", OP_EQ_I32}, {"ne", OP_NE_I32}, {"lt", OP_LT_I32},
+      {"le", OP_LE_I32}, {"gt", OP_GT_I32}, {"ge", OP_GE_I32}, {"lo", OP_LT_I32}, {"ls", OP_LE_I32}, {"hi", OP_GT_I32}, {"hs", OP_GE_I32}};
+    for (size_t k = 0; k < sizeof c / sizeof c[0]; k++)
+      if (!strcmp(cmp, c[k].n)) { emit(l, c[k].op + vt, r, a, b, -1, 0, 0); return r; }
+    fail_at(l, in, "unknown integer comparison '.%s'", cmp);
+  }
+  /* ordered comparisons are false with a NaN; the u forms are true */
+  static const struct { const char *n; int op; int unord; } c[] = {{"eq", OP_EQ_I32, 0}, {"lt", OP_LT_I32, 0},
+    {"le", OP_LE_I32, 0}, {"gt", OP_GT_I32, 0}, {"ge", OP_GE_I32, 0}, {"ltu", OP_GE_I32, 1}, {"leu", OP_GT_I32, 1},
+    {"gtu", OP_LE_I32, 1}, {"geu", OP_LT_I32, 1}, {"neu", OP_NE_I32, 0}};
+  for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+    if (strcmp(cmp, c[k].n)) continue;
+    emit(l, c[k].op + vt, r, a, b, -1, 0, 0);
+    if (!c[k].unord) return r;
+    int q = tmp(l);
+    emit(l, OP_LNOT_U32, q, r, -1, -1, 0, 0);
+    return q;
+  }
+  int lt = tmp(l), gt = tmp(l);
+  if (!strcmp(cmp, "ne") || !strcmp(cmp, "equ")) {   /* ne: ordered and unequal; equ: its negation */
+    emit(l, OP_LT_I32 + vt, lt, a, b, -1, 0, 0);
+    emit(l, OP_GT_I32 + vt, gt, a, b, -1, 0, 0);
+    emit(l, OP_OR_U32, r, lt, gt, -1, 0, 0);
+    if (cmp[1] == 'e') return r;
+    int q = tmp(l);
+    emit(l, OP_LNOT_U32, q, r, -1, -1, 0, 0);
+    return q;
+  }
+  if (!strcmp(cmp, "num") || !strcmp(cmp, "nan")) {
+    emit(l, OP_EQ_I32 + vt, lt, a, a, -1, 0, 0);
+    emit(l, OP_EQ_I32 + vt, gt, b, b, -1, 0, 0);
+    emit(l, OP_AND_U32, r, lt, gt, -1, 0, 0);
+    if (cmp[1] == 'u') return r;
+    int q = tmp(l);
+    emit(l, OP_LNOT_U32, q, r, -1, -1, 0, 0);
+    return q;
+  }
+  fail_at(l, in, "unknown floating-point comparison '.%s'", cmp);
+}
+
+static void lower_setp(L *l, const ptx_ins *in) {
+  ptx_type t = need_type(l, in);
+  if (in->nmods < 2) fail_at(l, in, "'%s' needs a comparison", ins_name(l, in));
+  const char *cmp = in->mods[0];
+  const char *bop = NULL;
+  for (int k = 1; k < in->nmods; k++) {
+    if (!strcmp(in->mods[k], "and") || !strcmp(in->mods[k], "or") || !strcmp(in->mods[k], "xor")) bop = in->mods[k];
+    else if (!strcmp(in->mods[k], "ftz")) continue;   /* flushing subnormal inputs to zero: see docs/ptx.md */
+    else if (!mod_type(in->mods[k])) fail_at(l, in, "unsupported modifier '.%s' in '%s'", in->mods[k], ins_name(l, in));
+  }
+  nops(l, in, bop ? 4 : 3);
+  int a = val(l, &in->ops[1], t), b = val(l, &in->ops[2], t);
+  int r = compare(l, in, cmp, t, a, b);
+  int p = dst_reg(l, &in->ops[0]), q = in->ops[0].reg2 >= 0 ? reg_of(l, in->ops[0].reg2) : -1;
+  int nr = -1;
+  if (q >= 0) { nr = tmp(l); emit(l, OP_LNOT_U32, nr, r, -1, -1, 0, 0); }
+  if (!bop) {
+    emit(l, OP_MOV, p, r, -1, -1, 0, 0);
+    if (q >= 0) emit(l, OP_MOV, q, nr, -1, -1, 0, 0);
+    return;
+  }
+  int c = val(l, &in->ops[3], PT_PRED);
+  int op = bop[0] == 'a' ? OP_AND_U32 : bop[0] == 'o' ? OP_OR_U32 : OP_XOR_U32;
+  if (q >= 0) emit(l, op, q, nr, c, -1, 0, 0);
+  emit(l, op, p, r, c, -1, 0, 0);
+}
+
+static void lower_cvt(L *l, const ptx_ins *in) {
+  static const char *const ok[] = {"rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "sat", "ftz", NULL};
+  only_mods(l, in, ok);
+  nops(l, in, 2);
+  ptx_type dt = type_n(in, 0), st = type_n(in, 1);
+  if (!dt || !st) fail_at(l, in, "'%s' needs two types", ins_name(l, in));
+  if (dt == PT_F16 || st == PT_F16 || dt == PT_BF16 || st == PT_BF16 || dt == PT_F16X2 || st == PT_F16X2) UNSUP(l, in, "half-precision type");
+  if (has(in, "sat")) UNSUP(l, in, "saturation");
+  int d = dst_reg(l, &in->ops[0]);
+  int x = val(l, &in->ops[1], st);
+  kir_sk ssk = sk_of(st), dsk = sk_of(dt);
+  if (!is_float(st) && ptx_type_size(st) < 8 && in->ops[1].kind == PO_REG) x = canon(l, x, ssk);
+  int rz = has(in, "rz"), rm = has(in, "rm"), rp = has(in, "rp");
+  int fn = -1;
+  if (has(in, "rni")) fn = st == PT_F32 ? MATH_RINTF : MATH_RINT;
+  else if (has(in, "rmi")) fn = st == PT_F32 ? MATH_FLOORF : MATH_FLOOR;
+  else if (has(in, "rpi")) fn = st == PT_F32 ? MATH_CEILF : MATH_CEIL;
+  else if (has(in, "rzi")) fn = st == PT_F32 ? MATH_TRUNCF : MATH_TRUNC;
+  if (fn >= 0 && !is_float(st)) fail_at(l, in, "integer rounding of an integer in '%s'", ins_name(l, in));
+  if ((rz || rm || rp) && !(is_float(st) && is_float(dt) && ptx_type_size(dt) >= ptx_type_size(st))) UNSUP(l, in, "rounding mode");
+  if (is_float(st) && !is_float(dt) && fn < 0) fail_at(l, in, "'%s' needs an integer rounding (.rni, .rzi, .rmi, .rpi)", ins_name(l, in));
+  if (fn >= 0) { int r = tmp(l); emit(l, OP_MATH, r, x, -1, -1, fn, 0); x = r; }
+  if (ssk == dsk) { emit(l, OP_MOV, d, x, -1, -1, 0, 0); return; }
+  emit(l, OP_CVT, d, x, -1, -1, ssk | (int64_t)dsk << 8, 0);
+}
+
+static void lower_cvta(L *l, const ptx_ins *in) {
+  nops(l, in, 2);
+  int to = has(in, "to");
+  ptx_space sp = space_of(in);
+  int d = dst_reg(l, &in->ops[0]);
+  if (in->ops[1].kind == PO_SYM && !to) {   /* cvta.shared d, sym: the generic address at once */
+    int r = var_addr(l, in->ops[1].var, 1);
+    if (in->ops[1].imm) { int c = kconst(l, (uint64_t)in->ops[1].imm), q = tmp(l); emit(l, OP_PADD, q, r, c, -1, 0, 0); r = q; }
+    emit(l, OP_MOV, d, r, -1, -1, 0, 0);
+    return;
+  }
+  int a = val(l, &in->ops[1], PT_U64);
+  switch (sp) {
+  case PS_GLOBAL: case PS_CONST: emit(l, OP_MOV, d, a, -1, -1, 0, 0); return;
+  case PS_SHARED: case PS_LOCAL: {
+    if (to) {
+      int m = kconst(l, KIR_OFFSET_MASK(SPACE_SHARED));
+      emit(l, OP_AND_U64, d, a, m, -1, 0, 0);
+    } else {
+      ptx_type t = need_type(l, in);
+      int x = t == PT_U32 && in->ops[1].kind == PO_REG ? canon(l, a, SK_U32) : a;
+      int tg = kconst(l, tag_of(sp));
+      emit(l, OP_OR_U64, d, x, tg, -1, 0, 0);
+    }
+    return;
+  }
+  default: UNSUP(l, in, "state space");
+  }
+}
+
+static void lower_mov(L *l, const ptx_ins *in) {
+  nops(l, in, 2);
+  ptx_type t = need_type(l, in);
+  const ptx_opnd *d = &in->ops[0], *s = &in->ops[1];
+  if (s->kind == PO_VEC) {   /* pack: mov.b64 d, {lo, hi} */
+    int n = s->nvec, w = ptx_type_size(t) * 8 / n;
+    if (n < 2 || (w != 8 && w != 16 && w != 32)) fail_at(l, in, "bad vector in '%s'", ins_name(l, in));
+    int acc = kconst(l, 0);
+    for (int k = 0; k < n; k++) {
+      if (s->vec[k].kind != PO_REG && s->vec[k].kind != PO_IMM) fail_at(l, in, "bad vector element in '%s'", ins_name(l, in));
+      int e = val(l, &s->vec[k], PT_U64);
+      int z = canon(l, e, w == 32 ? SK_U32 : w == 16 ? SK_U16 : SK_U8);
+      int sh = kconst(l, (uint64_t)(k * w)), q = tmp(l), o = tmp(l);
+      emit(l, OP_SHL_U64, q, z, sh, -1, 0, 0);
+      emit(l, OP_OR_U64, o, acc, q, -1, 0, 0);
+      acc = o;
+    }
+    emit(l, OP_MOV, dst_reg(l, d), acc, -1, -1, 0, 0);
+    return;
+  }
+  if (d->kind == PO_VEC) {   /* unpack: mov.b64 {lo, hi}, s */
+    int n = d->nvec, w = ptx_type_size(t) * 8 / n;
+    if (n < 2 || (w != 8 && w != 16 && w != 32)) fail_at(l, in, "bad vector in '%s'", ins_name(l, in));
+    int x = val(l, s, PT_U64);
+    for (int k = 0; k < n; k++) {
+      if (d->vec[k].kind == PO_SINK) continue;
+      int sh = kconst(l, (uint64_t)(k * w)), q = tmp(l);
+      emit(l, OP_SHR_U64, q, x, sh, -1, 0, 0);
+      emit(l, OP_CVT, dst_reg(l, &d->vec[k]), q, -1, -1, SK_U64 | (int64_t)(w == 32 ? SK_U32 : w == 16 ? SK_U16 : SK_U8) << 8, 0);
+    }
+    return;
+  }
+  int r = s->kind == PO_SYM ? var_addr(l, s->var, 0) : val(l, s, t);
+  if (s->kind == PO_SYM && s->imm) { int c = kconst(l, (uint64_t)s->imm), q = tmp(l); emit(l, OP_ADD_U64, q, r, c, -1, 0, 0); r = q; }
+  emit(l, OP_MOV, dst_reg(l, d), r, -1, -1, 0, 0);
+}
+
+static void lower_math1(L *l, const ptx_ins *in, int f32fn, int f64fn) {
+  nops(l, in, 2);
+  ptx_type t = need_type(l, in);
+  if (!is_float(t) || (t == PT_F64 && f64fn < 0)) UNSUP(l, in, "type");
+  int a = val(l, &in->ops[1], t);
+  emit(l, OP_MATH, dst_reg(l, &in->ops[0]), a, -1, -1, t == PT_F32 ? f32fn : f64fn, 0);
+}
+
+/* bfe.u32/u64: (a >> pos) & ((1 << len) - 1), with pos and len as PTX clamps them (0..255). */
+static void lower_bfe(L *l, const ptx_ins *in) {
+  nops(l, in, 4);
+  ptx_type t = need_type(l, in);
+  if (is_signed(t)) UNSUP(l, in, "signed field extraction");
+  int w = ptx_type_size(t) * 8;
+  int a = val(l, &in->ops[1], t);
+  if (w == 32 && in->ops[1].kind == PO_REG) a = canon(l, a, SK_U32);
+  int pos = canon(l, val(l, &in->ops[2], PT_U32), SK_U8), len = canon(l, val(l, &in->ops[3], PT_U32), SK_U8);
+  int sh = tmp(l), one = kconst(l, 1), m = tmp(l), m1 = tmp(l), r = tmp(l);
+  emit(l, OP_SHR_U64, sh, a, pos, -1, 0, 0);
+  emit(l, OP_SHL_U64, m, one, len, -1, 0, 0);
+  emit(l, OP_SUB_U64, m1, m, one, -1, 0, 0);
+  emit(l, OP_AND_U64, r, sh, m1, -1, 0, 0);
+  emit(l, OP_MOV, dst_reg(l, &in->ops[0]), r, -1, -1, 0, 0);
+}
+
+/* bfi d, f, b, pos, len: b with len bits at pos replaced by f's low bits. */
+static void lower_bfi(L *l, const ptx_ins *in) {
+  nops(l, in, 5);
+  ptx_type t = need_type(l, in);
+  int vt = is_wide(t) ? VT_U64 : VT_U32;
+  int f = val(l, &in->ops[1], t), b = val(l, &in->ops[2], t);
+  int pos = canon(l, val(l, &in->ops[3], PT_U32), SK_U8), len = canon(l, val(l, &in->ops[4], PT_U32), SK_U8);
+  int one = kconst(l, 1), m = tmp(l), m1 = tmp(l), mk = tmp(l), nm = tmp(l), fs = tmp(l), fm = tmp(l), bm = tmp(l);
+  emit(l, OP_SHL_U64, m, one, len, -1, 0, 0);
+  emit(l, OP_SUB_U64, m1, m, one, -1, 0, 0);
+  emit(l, OP_SHL_I32 + vt, mk, m1, pos, -1, 0, 0);
+  emit(l, OP_NOT_I32 + vt, nm, mk, -1, -1, 0, 0);
+  emit(l, OP_SHL_I32 + vt, fs, f, pos, -1, 0, 0);
+  emit(l, OP_AND_I32 + vt, fm, fs, mk, -1, 0, 0);
+  emit(l, OP_AND_I32 + vt, bm, b, nm, -1, 0, 0);
+  emit(l, OP_OR_I32 + vt, dst_reg(l, &in->ops[0]), fm, bm, -1, 0, 0);
+}
+
+/* lop3.b32 d, a, b, c, lut: the sum of the lut's minterms. */
+static void lower_lop3(L *l, const ptx_ins *in) {
+  nops(l, in, 5);
+  if (in->ops[4].kind != PO_IMM) fail_at(l, in, "lop3's table must be a constant");
+  unsigned lut = (unsigned)in->ops[4].imm & 0xff;
+  int x[3], nx[3];
+  for (int k = 0; k < 3; k++) {
+    x[k] = val(l, &in->ops[1 + k], PT_B32);
+    nx[k] = tmp(l);
+    emit(l, OP_NOT_U32, nx[k], x[k], -1, -1, 0, 0);
+  }
+  int acc = kconst(l, 0);
+  /* bit i of the table is the result for a = i>>2&1 ... with a's pattern 0xF0, b's 0xCC, c's 0xAA */
+  for (int i = 0; i < 8; i++) {
+    if (!(lut >> i & 1)) continue;
+    int t1 = tmp(l), t2 = tmp(l), o = tmp(l);
+    emit(l, OP_AND_U32, t1, (i & 4) ? x[0] : nx[0], (i & 2) ? x[1] : nx[1], -1, 0, 0);
+    emit(l, OP_AND_U32, t2, t1, (i & 1) ? x[2] : nx[2], -1, 0, 0);
+    emit(l, OP_OR_U32, o, acc, t2, -1, 0, 0);
+    acc = o;
+  }
+  emit(l, OP_MOV, dst_reg(l, &in->ops[0]), acc, -1, -1, 0, 0);
+}
+
+/* shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: a funnel shift of b:a. */
+static void lower_shf(L *l, const ptx_ins *in) {
+  nops(l, in, 4);
+  int left = has(in, "l"), clamp = has(in, "clamp");
+  if (!left && !has(in, "r")) fail_at(l, in, "'%s' needs .l or .r", ins_name(l, in));
+  int a = canon(l, val(l, &in->ops[1], PT_B32), SK_U32), b = canon(l, val(l, &in->ops[2], PT_B32), SK_U32);
+  int n = canon(l, val(l, &in->ops[3], PT_U32), SK_U32);
+  if (clamp) { int k32 = kconst(l, 32), q = tmp(l); emit(l, OP_MIN_U32, q, n, k32, -1, 0, 0); n = q; }
+  else { int k31 = kconst(l, 31), q = tmp(l); emit(l, OP_AND_U32, q, n, k31, -1, 0, 0); n = q; }
+  int k32 = kconst(l, 32), hi = tmp(l), x = tmp(l), s = tmp(l);
+  emit(l, OP_SHL_U64, hi, b, k32, -1, 0, 0);
+  emit(l, OP_OR_U64, x, hi, a, -1, 0, 0);
+  if (left) {
+    int y = tmp(l);
+    emit(l, OP_SHL_U64, s, x, n, -1, 0, 0);
+    emit(l, OP_SHR_U64, y, s, k32, -1, 0, 0);
+    emit(l, OP_CVT, dst_reg(l, &in->ops[0]), y, -1, -1, SK_U64 | (int64_t)SK_U32 << 8, 0);
+  } else {
+    emit(l, OP_SHR_U64, s, x, n, -1, 0, 0);
+    emit(l, OP_CVT, dst_reg(l, &in->ops[0]), s, -1, -1, SK_U64 | (int64_t)SK_U32 << 8, 0);
+  }
+}
+
+/* Whether register r of the function is read anywhere (a guard, an operand, an address). */
+static int reg_read(const ptx_func *f, int r) {
+  for (int i = 0; i < f->ncode; i++) {
+    const ptx_ins *in = &f->code[i];
+    if (!in->op) continue;
+    if (in->guard == r) return 1;
+    for (int k = 1; k < in->nops; k++) {
+      const ptx_opnd *o = &in->ops[k];
+      if ((o->kind == PO_REG || o->kind == PO_ADDR) && o->reg == r) return 1;
+      for (int j = 0; o->kind == PO_VEC && j < o->nvec; j++) if (o->vec[j].kind == PO_REG && o->vec[j].reg == r) return 1;
+    }
+    /* stores and atomics read their first operand's address too */
+    if (in->nops > 0 && in->ops[0].kind == PO_ADDR && in->ops[0].reg == r) return 1;
+    if (in->nops > 0 && in->ops[0].kind == PO_VEC)
+      for (int j = 0; j < in->ops[0].nvec; j++) if (in->ops[0].vec[j].kind == PO_REG && in->ops[0].vec[j].reg == r && !strcmp(in->op, "st")) return 1;
+  }
+  return 0;
+}
+
+static int mask_operand(L *l, const ptx_opnd *o) {
+  int m = val(l, o, PT_B32);
+  return o->kind == PO_REG ? canon(l, m, SK_U32) : m;
+}
+
+static void lower_shfl(L *l, const ptx_ins *in) {
+  if (!has(in, "sync")) UNSUP(l, in, "form (shfl without .sync, removed in sm_70)");
+  nops(l, in, 5);
+  int kind = has(in, "up") ? SHFL_UP : has(in, "down") ? SHFL_DOWN : has(in, "bfly") ? SHFL_XOR : has(in, "idx") ? SHFL_IDX : -1;
+  if (kind < 0) fail_at(l, in, "'%s' needs .up, .down, .bfly or .idx", ins_name(l, in));
+  if (in->ops[0].reg2 >= 0 && reg_read(l->in->f, in->ops[0].reg2))
+    fail_at(l, in, "the predicate result of '%s' (whether the source lane was in range) is not supported", ins_name(l, in));
+  int a = val(l, &in->ops[1], PT_B32), b = val(l, &in->ops[2], PT_B32);
+  int mask = mask_operand(l, &in->ops[4]);
+  /* c packs the segment mask (32 - width) << 8 and the clamp; KIR takes the width */
+  int width;
+  if (in->ops[3].kind == PO_IMM) {
+    uint32_t c = (uint32_t)in->ops[3].imm, seg = c >> 8 & 0x1f, clampv = c & 0x1f;
+    uint32_t w = 32 - seg;
+    if ((w & (w - 1)) || clampv != (kind == SHFL_UP ? 0 : w - 1))
+      fail_at(l, in, "shuffle control 0x%x is not one __shfl*_sync produces (segment mask %u, clamp %u)", c, seg, clampv);
+    width = kconst(l, w);
+  } else {
+    int c = val(l, &in->ops[3], PT_B32), k8 = kconst(l, 8), k31 = kconst(l, 31), k32 = kconst(l, 32);
+    int s = tmp(l), m = tmp(l);
+    width = tmp(l);
+    emit(l, OP_SHR_U32, s, c, k8, -1, 0, 0);
+    emit(l, OP_AND_U32, m, s, k31, -1, 0, 0);
+    emit(l, OP_SUB_U32, width, k32, m, -1, 0, 0);
+  }
+  emit(l, OP_SHFL, dst_reg(l, &in->ops[0]), a, b, width, kind | (int64_t)(mask + 1) << 8, 0);
+}
+
+static void lower_vote(L *l, const ptx_ins *in) {
+  int sync = has(in, "sync");
+  nops(l, in, sync ? 3 : 2);
+  int p = val(l, &in->ops[1], PT_PRED);
+  int mask = sync ? mask_operand(l, &in->ops[2]) : -1;
+  int d = dst_reg(l, &in->ops[0]);
+  if (has(in, "ballot")) { emit(l, OP_VOTE, d, p, mask, -1, VOTE_BALLOT, 0); return; }
+  if (has(in, "all")) { emit(l, OP_VOTE, d, p, mask, -1, VOTE_ALL, 0); return; }
+  if (has(in, "any")) { emit(l, OP_VOTE, d, p, mask, -1, VOTE_ANY, 0); return; }
+  if (has(in, "uni")) {   /* all or none */
+    int np = tmp(l), x = tmp(l), y = tmp(l);
+    emit(l, OP_LNOT_U32, np, p, -1, -1, 0, 0);
+    emit(l, OP_VOTE, x, p, mask, -1, VOTE_ALL, 0);
+    emit(l, OP_VOTE, y, np, mask, -1, VOTE_ALL, 0);
+    emit(l, OP_OR_U32, d, x, y, -1, 0, 0);
+    return;
+  }
+  fail_at(l, in, "'%s' needs .all, .any, .uni or .ballot", ins_name(l, in));
+}
+
+static void lower_bar(L *l, const ptx_ins *in) {
+  int red = has(in, "red");
+  if (has(in, "arrive")) UNSUP(l, in, "form (bar.arrive)");
+  if (in->nops < 1) fail_at(l, in, "'%s' needs a barrier number", ins_name(l, in));
+  const ptx_opnd *id = &in->ops[red ? 1 : 0];
+  if (id->kind != PO_IMM || id->imm != 0) fail_at(l, in, "named barriers (barrier %s) are not supported: only barrier 0, __syncthreads", id->kind == PO_IMM ? "other than 0" : "in a register");
+  if (!red) {
+    if (in->nops == 2) fail_at(l, in, "'%s' with a thread count is not supported", ins_name(l, in));
+    nops(l, in, 1);
+    emit(l, OP_BAR, -1, -1, -1, -1, BAR_SYNC, 0);
+    return;
+  }
+  nops(l, in, 3);
+  int kind = has(in, "popc") ? BAR_COUNT : has(in, "and") ? BAR_AND : has(in, "or") ? BAR_OR : -1;
+  if (kind < 0) fail_at(l, in, "'%s' needs .popc, .and or .or", ins_name(l, in));
+  int p = val(l, &in->ops[2], PT_PRED);
+  emit(l, OP_BAR, dst_reg(l, &in->ops[0]), p, -1, -1, kind, 0);
+}
+
+static void lower_fence(L *l, const ptx_ins *in, int membar) {
+  nops(l, in, 0);
+  if (membar) {
+    int scope = has(in, "cta") ? SCOPE_BLOCK : has(in, "gl") ? SCOPE_DEVICE : has(in, "sys") ? SCOPE_SYSTEM : -1;
+    if (scope < 0 || in->nmods != 1) UNSUP(l, in, "form");
+    emit(l, OP_FENCE, -1, -1, -1, -1, scope, FENCE_SC);
+    return;
+  }
+  if (has(in, "proxy") || has(in, "mbarrier_init")) UNSUP(l, in, "fence (proxy fences)");
+  int kind = has(in, "sc") ? FENCE_SC : has(in, "acq_rel") ? FENCE_ACQ_REL : -1;
+  if (kind < 0) fail_at(l, in, "'%s' needs .sc or .acq_rel", ins_name(l, in));
+  int scope = scope_of(l, in, -1);
+  if (scope < 0) fail_at(l, in, "'%s' needs a scope", ins_name(l, in));
+  emit(l, OP_FENCE, -1, -1, -1, -1, scope, kind);
+}
+
+/* ------------------------------------------------------------- functions */
+
+static void lower_body(L *l);
+
+static void add_patch(L *l, int pc, const char *name) {
+  patch *p = vec_push(&l->in->patches);
+  p->pc = pc;
+  p->name = name;
+  p->line = l->cur->line;
+  p->col = l->cur->col;
+}
+
+static void lower_call(L *l, const ptx_ins *in) {
+  const char *name = in->ops[0].name;
+  const ptx_func *g = NULL;
+  for (int k = 0; k < l->pm->nfuncs; k++) if (!strcmp(l->pm->funcs[k]->name, name)) g = l->pm->funcs[k];
+  if (!strcmp(name, "__assertfail") || !strcmp(name, "__assert_fail")) { emit(l, OP_TRAP, -1, -1, -1, -1, TRAP_ASSERT, 0); return; }
+  if (!strcmp(name, "vprintf")) {   /* printf's output is not modelled; it returns what it printed, here 0 */
+    for (int k = 0; k < in->nrets; k++) {
+      if (in->rets[k].kind != PO_SYM || in->rets[k].var->space != PS_PARAM) fail_at(l, in, "bad return operand of call");
+      slot *s = param_slot(l, in->rets[k].var);
+      if (s->reg >= 0) emit(l, OP_CONST, s->reg, -1, -1, -1, 0, 0);
+    }
+    return;
+  }
+  if (!g) fail_at(l, in, "call to unknown function '%s'", name);
+  if (!g->defined) fail_at(l, in, "call to '%s', which this PTX declares but does not define (an external function)", name);
+  if (g->is_entry) fail_at(l, in, "call to kernel '%s'", name);
+  for (inst *i = l->in; i; i = i->up)
+    if (i->f == g) fail_at(l, in, "recursive call to '%s': gpurace inlines device functions and cannot inline recursion", name);
+  if (l->depth > 64) fail_at(l, in, "calls nested more than 64 deep");
+  if (in->nargs != g->nparams || in->nrets != g->nrets)
+    fail_at(l, in, "call to '%s' passes %d arguments and %d results; it takes %d and %d", name, in->nargs, in->nrets, g->nparams, g->nrets);
+  inst *ci = arena_alloc(l->ar, sizeof *ci);
+  ci->f = g;
+  ci->up = l->in;
+  ci->regbase = l->nregs;
+  l->nregs += g->nregs;
+  vec_init_arena(&ci->slots, sizeof(slot), l->ar);
+  vec_init_arena(&ci->locals, sizeof(slot), l->ar);
+  vec_init_arena(&ci->labels, sizeof(label), l->ar);
+  vec_init_arena(&ci->patches, sizeof(patch), l->ar);
+  vec_init_arena(&ci->rets, sizeof(int), l->ar);
+  /* the callee's parameters are the caller's call-site variables */
+  for (int k = 0; k < in->nargs + in->nrets; k++) {
+    const ptx_opnd *o = k < in->nargs ? &in->args[k] : &in->rets[k - in->nargs];
+    const ptx_var *pv = k < in->nargs ? g->params[k] : g->rets[k - in->nargs];
+    if (o->kind != PO_SYM || o->var->space != PS_PARAM) fail_at(l, in, "call arguments must be .param variables");
+    slot *s = param_slot(l, o->var);
+    slot *c = vec_push(&ci->slots);
+    *c = *s;
+    c->var = pv;
+    if ((s->reg >= 0) != (!pv->is_array && pv->size <= 8) || (s->reg < 0 && pv->size > o->var->size))
+      fail_at(l, in, "argument %d of the call to '%s' does not match its parameter", k + 1, name);
+  }
+  inst *caller = l->in;
+  const ptx_ins *cur = l->cur;
+  l->in = ci;
+  l->depth++;
+  lower_body(l);
+  l->depth--;
+  l->in = caller;
+  l->cur = cur;
+}
+
+static void lower_ins(L *l, const ptx_ins *in) {
+  const char *op = in->op;
+  if (!strcmp(op, "bra")) {
+    nops(l, in, 1);
+    if (in->ops[0].kind != PO_LABEL) fail_at(l, in, "bra needs a label");
+    int pc;
+    if (in->guard >= 0) pc = emit(l, in->guard_neg ? OP_BRF : OP_BRT, -1, -1, reg_of(l, in->guard), -1, 0, 0);
+    else pc = emit(l, OP_JMP, -1, -1, -1, -1, 0, 0);
+    add_patch(l, pc, in->ops[0].name);
+    return;
+  }
+  /* any other guarded instruction: branch around it */
+  int skip = -1;
+  if (in->guard >= 0) skip = emit(l, in->guard_neg ? OP_BRT : OP_BRF, -1, -1, reg_of(l, in->guard), -1, 0, 0);
+  if (!strcmp(op, "mov")) lower_mov(l, in);
+  else if (!strcmp(op, "ld") || !strcmp(op, "ldu")) lower_ldst(l, in, 1);
+  else if (!strcmp(op, "st")) lower_ldst(l, in, 0);
+  else if (!strcmp(op, "add") || !strcmp(op, "sub")) {
+    static const char *const ok[] = {"rn", "ftz", "cc", "sat", NULL};
+    only_mods(l, in, ok);
+    ptx_type t = need_type(l, in);
+    if (has(in, "cc") || has(in, "sat")) UNSUP(l, in, "modifier");
+    if (has(in, "ftz") && !is_float(t)) UNSUP(l, in, "modifier");
+    lower_arith(l, in, op[0] == 'a' ? OP_ADD_I32 : OP_SUB_I32);
+  } else if (!strcmp(op, "mul")) lower_mul(l, in, 0);
+  else if (!strcmp(op, "mad") || !strcmp(op, "fma")) {
+    if (!strcmp(op, "fma") || is_float(need_type(l, in))) {
+      ptx_type t = need_type(l, in);
+      if (!is_float(t)) UNSUP(l, in, "type");
+      if (!has(in, "rn")) UNSUP(l, in, "rounding mode");
+    }
+    lower_mul(l, in, 1);
+  } else if (!strcmp(op, "div") || !strcmp(op, "rem")) {
+    ptx_type t = need_type(l, in);
+    if (is_float(t) && (has(in, "approx") || has(in, "full"))) {
+      nops(l, in, 3);
+      if (t != PT_F32) UNSUP(l, in, "type");
+      int a = val(l, &in->ops[1], t), b = val(l, &in->ops[2], t);
+      emit(l, OP_MATH, dst_reg(l, &in->ops[0]), a, b, -1, MATH_FDIVIDEF, 0);
+    } else {
+      if (is_float(t) && !has(in, "rn")) UNSUP(l, in, "rounding mode");
+      if (is_float(t) && op[0] == 'r') UNSUP(l, in, "type");
+      lower_arith(l, in, op[0] == 'd' ? OP_DIV_I32 : OP_REM_I32);
+    }
+  } else if (!strcmp(op, "min") || !strcmp(op, "max")) {
+    static const char *const ok[] = {"ftz", NULL};
+    only_mods(l, in, ok);
+    lower_arith(l, in, op[1] == 'i' ? OP_MIN_I32 : OP_MAX_I32);
+  } else if (!strcmp(op, "and") || !strcmp(op, "or") || !strcmp(op, "xor")) {
+    ptx_type t = need_type(l, in);
+    nops(l, in, 3);
+    int vt = t == PT_PRED ? VT_U32 : vt_of(t);
+    int a = val(l, &in->ops[1], t), b = val(l, &in->ops[2], t);
+    int base = op[0] == 'a' ? OP_AND_I32 : op[0] == 'o' ? OP_OR_I32 : OP_XOR_I32;
+    emit(l, base + vt, dst_reg(l, &in->ops[0]), a, b, -1, 0, 0);
+  } else if (!strcmp(op, "shl") || !strcmp(op, "shr")) lower_arith(l, in, op[2] == 'l' ? OP_SHL_I32 : OP_SHR_I32);
+  else if (!strcmp(op, "not") || !strcmp(op, "cnot") || !strcmp(op, "neg") || !strcmp(op, "abs")) {
+    ptx_type t = need_type(l, in);
+    nops(l, in, 2);
+    int a = val(l, &in->ops[1], t), d = dst_reg(l, &in->ops[0]);
+    if (op[0] == 'c' || (op[0] == 'n' && op[1] == 'o' && t == PT_PRED)) emit(l, OP_LNOT_U32 + (is_wide(t) ? 2 : 0), d, a, -1, -1, 0, 0);
+    else if (op[0] == 'n' && op[1] == 'o') emit(l, OPV(OP_NOT_I32, t), d, a, -1, -1, 0, 0);
+    else if (op[0] == 'n') emit(l, OPV(OP_NEG_I32, t), d, a, -1, -1, 0, 0);
+    else {
+      int fn = t == PT_F32 ? MATH_FABSF : t == PT_F64 ? MATH_FABS : is_wide(t) ? MATH_LLABS : MATH_ABS;
+      emit(l, OP_MATH, d, a, -1, -1, fn, 0);
+    }
+  } else if (!strcmp(op, "popc") || !strcmp(op, "clz") || !strcmp(op, "brev")) {
+    ptx_type t = need_type(l, in);
+    nops(l, in, 2);
+    int a = val(l, &in->ops[1], t);
+    int fn = op[0] == 'p' ? (is_wide(t) ? MATH_POPCLL : MATH_POPC) : op[0] == 'c' ? (is_wide(t) ? MATH_CLZLL : MATH_CLZ)
+                          : (is_wide(t) ? MATH_BREVLL : MATH_BREV);
+    emit(l, OP_MATH, dst_reg(l, &in->ops[0]), a, -1, -1, fn, 0);
+  } else if (!strcmp(op, "mul24") || !strcmp(op, "mad24")) {
+    ptx_type t = need_type(l, in);
+    if (!has(in, "lo")) UNSUP(l, in, "form (mul24.hi)");
+    int mad = op[1] == 'a';
+    nops(l, in, mad ? 4 : 3);
+    int a = val(l, &in->ops[1], t), b = val(l, &in->ops[2], t), d = dst_reg(l, &in->ops[0]);
+    int r = mad ? tmp(l) : d;
+    emit(l, OP_MATH, r, a, b, -1, is_signed(t) ? MATH_MUL24 : MATH_UMUL24, 0);
+    if (mad) emit(l, OPV(OP_ADD_I32, t), d, r, val(l, &in->ops[3], t), -1, 0, 0);
+  } else if (!strcmp(op, "sad")) {
+    ptx_type t = need_type(l, in);
+    nops(l, in, 4);
+    if (is_wide(t)) UNSUP(l, in, "type");
+    emit(l, OP_MATH, dst_reg(l, &in->ops[0]), val(l, &in->ops[1], t), val(l, &in->ops[2], t), val(l, &in->ops[3], t),
+         is_signed(t) ? MATH_SAD : MATH_USAD, 0);
+  } else if (!strcmp(op, "setp")) lower_setp(l, in);
+  else if (!strcmp(op, "selp")) {
+    ptx_type t = need_type(l, in);
+    nops(l, in, 4);
+    int a = val(l, &in->ops[1], t), b = val(l, &in->ops[2], t), c = val(l, &in->ops[3], PT_PRED);
+    emit(l, OP_SEL, dst_reg(l, &in->ops[0]), a, b, c, 0, 0);
+  } else if (!strcmp(op, "cvt")) lower_cvt(l, in);
+  else if (!strcmp(op, "cvta")) lower_cvta(l, in);
+  else if (!strcmp(op, "atom")) lower_atom(l, in, 0);
+  else if (!strcmp(op, "red")) lower_atom(l, in, 1);
+  else if (!strcmp(op, "membar")) lower_fence(l, in, 1);
+  else if (!strcmp(op, "fence")) lower_fence(l, in, 0);
+  else if (!strcmp(op, "bar") || !strcmp(op, "barrier")) {
+    if (has(in, "warp")) {
+      nops(l, in, 1);
+      emit(l, OP_SYNCWARP, -1, mask_operand(l, &in->ops[0]), -1, -1, 0, 0);
+    } else lower_bar(l, in);
+  } else if (!strcmp(op, "shfl")) lower_shfl(l, in);
+  else if (!strcmp(op, "vote")) lower_vote(l, in);
+  else if (!strcmp(op, "activemask")) { nops(l, in, 1); emit(l, OP_VOTE, dst_reg(l, &in->ops[0]), -1, -1, -1, VOTE_ACTIVEMASK, 0); }
+  else if (!strcmp(op, "rcp")) {
+    ptx_type t = need_type(l, in);
+    nops(l, in, 2);
+    if (!is_float(t)) UNSUP(l, in, "type");
+    int one = kconst(l, t == PT_F32 ? 0x3f800000u : 0x3ff0000000000000ull);
+    emit(l, OPV(OP_DIV_I32, t), dst_reg(l, &in->ops[0]), one, val(l, &in->ops[1], t), -1, 0, 0);
+  } else if (!strcmp(op, "sqrt")) lower_math1(l, in, MATH_SQRTF, MATH_SQRT);
+  else if (!strcmp(op, "rsqrt")) lower_math1(l, in, MATH_RSQRTF, -1);
+  else if (!strcmp(op, "ex2")) lower_math1(l, in, MATH_EXP2F, -1);
+  else if (!strcmp(op, "lg2")) lower_math1(l, in, MATH_LOG2F, -1);
+  else if (!strcmp(op, "sin")) lower_math1(l, in, MATH_SINF, -1);
+  else if (!strcmp(op, "cos")) lower_math1(l, in, MATH_COSF, -1);
+  else if (!strcmp(op, "tanh")) lower_math1(l, in, MATH_TANHF, -1);
+  else if (!strcmp(op, "bfe")) lower_bfe(l, in);
+  else if (!strcmp(op, "bfi")) lower_bfi(l, in);
+  else if (!strcmp(op, "lop3")) lower_lop3(l, in);
+  else if (!strcmp(op, "shf")) lower_shf(l, in);
+  else if (!strcmp(op, "copysign")) {
+    ptx_type t = need_type(l, in);
+    nops(l, in, 3);
+    if (!is_float(t)) UNSUP(l, in, "type");
+    int w = t == PT_F64, vt = w ? VT_U64 : VT_U32;
+    int a = val(l, &in->ops[1], t), b = val(l, &in->ops[2], t);
+    int sm = kconst(l, w ? 0x8000000000000000ull : 0x80000000u), mm = kconst(l, w ? 0x7fffffffffffffffull : 0x7fffffffu);
+    int s = tmp(l), m = tmp(l);
+    emit(l, OP_AND_I32 + vt, s, a, sm, -1, 0, 0);
+    emit(l, OP_AND_I32 + vt, m, b, mm, -1, 0, 0);
+    emit(l, OP_OR_I32 + vt, dst_reg(l, &in->ops[0]), s, m, -1, 0, 0);
+  } else if (!strcmp(op, "testp")) {
+    ptx_type t = need_type(l, in);
+    nops(l, in, 2);
+    int a = val(l, &in->ops[1], t), d = dst_reg(l, &in->ops[0]);
+    int vt = vt_of(t), r = tmp(l);
+    if (has(in, "number") || has(in, "notanumber")) {
+      emit(l, OP_EQ_I32 + vt, r, a, a, -1, 0, 0);
+      if (has(in, "number")) emit(l, OP_MOV, d, r, -1, -1, 0, 0);
+      else emit(l, OP_LNOT_U32, d, r, -1, -1, 0, 0);
+    } else if (has(in, "finite") || has(in, "infinite")) {
+      int inf = kconst(l, t == PT_F32 ? 0x7f800000u : 0x7ff0000000000000ull), ab = tmp(l);
+      emit(l, OP_MATH, ab, a, -1, -1, t == PT_F32 ? MATH_FABSF : MATH_FABS, 0);
+      emit(l, (has(in, "finite") ? OP_LT_I32 : OP_EQ_I32) + vt, d, ab, inf, -1, 0, 0);
+    } else UNSUP(l, in, "test");
+  } else if (!strcmp(op, "ret")) {
+    nops(l, in, 0);
+    if (l->in->up) { int pc = emit(l, OP_JMP, -1, -1, -1, -1, 0, 0); *(int *)vec_push(&l->in->rets) = pc; }
+    else emit(l, OP_EXIT, -1, -1, -1, -1, 0, 0);
+  } else if (!strcmp(op, "exit")) { nops(l, in, 0); emit(l, OP_EXIT, -1, -1, -1, -1, 0, 0); }
+  else if (!strcmp(op, "trap")) { nops(l, in, 0); emit(l, OP_TRAP, -1, -1, -1, -1, TRAP_CALL, 0); }
+  else if (!strcmp(op, "call")) lower_call(l, in);
+  else if (!strcmp(op, "nanosleep") || !strcmp(op, "prefetch") || !strcmp(op, "prefetchu") || !strcmp(op, "pmevent")) {
+    /* no effect on what a kernel computes */
+    emit(l, OP_NOP, -1, -1, -1, -1, 0, 0);
+  } else fail_at(l, in, "unsupported instruction '%s'", ins_name(l, in));
+  if (skip >= 0) {
+    at(l, skip)->a = pc_now(l);
+    at(l, skip)->c = pc_now(l);
+  }
+}
+
+static void lower_body(L *l) {
+  const ptx_func *f = l->in->f;
+  for (int i = 0; i < f->ncode; i++) {
+    const ptx_ins *in = &f->code[i];
+    l->cur = in;
+    if (in->label) {
+      for (size_t k = 0; k < l->in->labels.len; k++)
+        if (!strcmp(((label *)vec_at(&l->in->labels, k))->name, in->label)) fail_at(l, in, "label '%s' defined twice", in->label);
+      label *lb = vec_push(&l->in->labels);
+      lb->name = in->label;
+      lb->pc = pc_now(l);
+      continue;
+    }
+    lower_ins(l, in);
+  }
+  /* falling off the end returns */
+  if (!l->in->up) { l->cur = f->ncode ? &f->code[f->ncode - 1] : NULL; emit(l, OP_EXIT, -1, -1, -1, -1, 0, 0); }
+  int end = pc_now(l);
+  for (size_t k = 0; k < l->in->rets.len; k++) at(l, *(int *)vec_at(&l->in->rets, k))->a = end;
+  for (size_t k = 0; k < l->in->patches.len; k++) {
+    patch *p = vec_at(&l->in->patches, k);
+    int pc = -1;
+    for (size_t j = 0; j < l->in->labels.len; j++) {
+      label *lb = vec_at(&l->in->labels, j);
+      if (!strcmp(lb->name, p->name)) pc = lb->pc;
+    }
+    if (pc < 0) { srcpos sp = {l->pm->path, p->line, p->col}; diag_fail(l->d, sp, "unknown label '%s'", p->name); }
+    at(l, p->pc)->a = pc;
+  }
+}
+
+/* ------------------------------------------------------------- reconvergence */
+
+/* Immediate post-dominators on KIR's control-flow graph (Cooper, Harvey and
+ * Kennedy's iterative algorithm on the reverse graph), at the granularity of
+ * instructions: small kernels, and no block bookkeeping to get wrong. */
+static void set_reconvergence(L *l) {
+  int n = (int)l->code.len, exit = n;
+  kir_ins *code = l->code.data;
+  int *succ = xmalloc(sizeof(int) * (size_t)(2 * n + 2));
+  for (int i = 0; i < n; i++) {
+    int s0 = -1, s1 = -1;
+    switch (code[i].op) {
+    case OP_JMP: s0 = code[i].a; break;
+    case OP_BRT: case OP_BRF: s0 = code[i].a; s1 = i + 1; break;
+    case OP_EXIT: case OP_TRAP: s0 = exit; break;
+    default: s0 = i + 1;
+    }
+    if (s0 > n) s0 = exit;
+    if (s1 > n) s1 = exit;
+    succ[2 * i] = s0;
+    succ[2 * i + 1] = s1;
+  }
+  /* post-order of the reverse graph from exit = a DFS over predecessors; we
+   * iterate on a reverse-postorder of the forward graph's reversal, which
+   * plain descending instruction order approximates well enough for the
+   * fixpoint to converge in a few rounds */
+  int *ipdom = xmalloc(sizeof(int) * (size_t)(n + 1));
+  int *order = xmalloc(sizeof(int) * (size_t)(n + 1));   /* postorder number in the reverse graph */
+  for (int i = 0; i <= n; i++) { ipdom[i] = -1; order[i] = -1; }
+  /* number the nodes by a DFS from exit over predecessors */
+  int *npred = xcalloc((size_t)n + 2, sizeof(int));
+  for (int i = 0; i < n; i++) for (int k = 0; k < 2; k++) if (succ[2 * i + k] >= 0) npred[succ[2 * i + k]]++;
+  int **pred = xmalloc(sizeof(int *) * (size_t)(n + 1));
+  for (int i = 0; i <= n; i++) { pred[i] = xmalloc(sizeof(int) * (size_t)(npred[i] + 1)); npred[i] = 0; }
+  for (int i = 0; i < n; i++) for (int k = 0; k < 2; k++) { int s = succ[2 * i + k]; if (s >= 0) pred[s][npred[s]++] = i; }
+  int *stack = xmalloc(sizeof(int) * (size_t)(n + 1) * 2), sp = 0, num = 0;
+  char *seen = xcalloc((size_t)n + 1, 1);
+  int *post = xmalloc(sizeof(int) * (size_t)(n + 1));   /* nodes in postorder */
+  stack[sp++] = exit; stack[sp++] = 0; seen[exit] = 1;
+  while (sp) {
+    int v = stack[sp - 2], k = stack[sp - 1];
+    if (k < npred[v]) {
+      stack[sp - 1]++;
+      int u = pred[v][k];
+      if (!seen[u]) { seen[u] = 1; stack[sp++] = u; stack[sp++] = 0; }
+    } else {
+      sp -= 2;
+      order[v] = num;
+      post[num++] = v;
+    }
+  }
+  ipdom[exit] = exit;
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (int k = num - 1; k >= 0; k--) {   /* reverse postorder */
+      int v = post[k];
+      if (v == exit) continue;
+      int nd = -1;
+      for (int j = 0; j < 2; j++) {
+        int s = succ[2 * v + j];
+        if (s < 0 || ipdom[s] < 0) continue;
+        if (nd < 0) { nd = s; continue; }
+        int a = s, b = nd;
+        while (a != b) {
+          while (order[a] < order[b]) a = ipdom[a];
+          while (order[b] < order[a]) b = ipdom[b];
+        }
+        nd = a;
+      }
+      if (nd >= 0 && ipdom[v] != nd) { ipdom[v] = nd; changed = 1; }
+    }
+  }
+  for (int i = 0; i < n; i++)
+    if (code[i].op == OP_BRT || code[i].op == OP_BRF) code[i].c = (ipdom[i] < 0 || ipdom[i] == exit) ? -1 : ipdom[i];
+  for (int i = 0; i <= n; i++) free(pred[i]);
+  free(pred); free(npred); free(stack); free(seen); free(post); free(order); free(ipdom); free(succ);
+}
+
+/* ------------------------------------------------------------- names and signatures */
+
+char *ptx_names_display(arena *ar, const char *sym, const char **sig);
+int ptx_names_params(arena *ar, const char *sig, const char *source, const char *display, int n, const char **names, kir_sk *sk, kir_sk *pointee);
+
+static kir_func *lower_kernel(L *l, const ptx_func *f, const char *source) {
+  l->code.len = l->pos.len = 0;
+  l->nregs = 0;
+  l->frame = 0;
+  inst *ki = arena_alloc(l->ar, sizeof *ki);
+  ki->f = f;
+  ki->regbase = 0;
+  l->nregs = f->nregs;
+  vec_init_arena(&ki->slots, sizeof(slot), l->ar);
+  vec_init_arena(&ki->locals, sizeof(slot), l->ar);
+  vec_init_arena(&ki->labels, sizeof(label), l->ar);
+  vec_init_arena(&ki->patches, sizeof(patch), l->ar);
+  vec_init_arena(&ki->rets, sizeof(int), l->ar);
+  l->in = ki;
+  l->depth = 0;
+  lower_body(l);
+  set_reconvergence(l);
+  kir_func *kf = arena_alloc(l->ar, sizeof *kf);
+  const char *sig = NULL;
+  kf->name = ptx_names_display(l->ar, f->name, &sig);
+  kf->sym = f->name;
+  kf->sig = sig;
+  kf->ncode = (int)l->code.len;
+  kf->code = arena_alloc(l->ar, sizeof(kir_ins) * (l->code.len + 1));
+  memcpy(kf->code, l->code.data, sizeof(kir_ins) * l->code.len);
+  kf->pos = arena_alloc(l->ar, sizeof(srcpos) * (l->pos.len + 1));
+  memcpy(kf->pos, l->pos.data, sizeof(srcpos) * l->pos.len);
+  kf->nregs = l->nregs;
+  kf->frame = l->frame;
+  kf->decl = f->code && f->ncode ? f->code[0].pos : f->decl;
+  kf->decl.line = kf->decl.line > 1 ? kf->decl.line : 1;
+  kf->nparams = f->nparams;
+  kf->params = arena_alloc(l->ar, sizeof(kir_param) * (size_t)(f->nparams + 1));
+  const char **names = arena_alloc(l->ar, sizeof(char *) * (size_t)(f->nparams + 1));
+  kir_sk *sks = arena_alloc(l->ar, sizeof(kir_sk) * (size_t)(f->nparams + 1));
+  kir_sk *pts = arena_alloc(l->ar, sizeof(kir_sk) * (size_t)(f->nparams + 1));
+  for (int k = 0; k < f->nparams; k++) {
+    const ptx_var *v = f->params[k];
+    sks[k] = v->is_array ? SK_COUNT : sk_of(v->type);
+    pts[k] = SK_U8;
+    names[k] = NULL;
+  }
+  ptx_names_params(l->ar, sig, source, kf->name, f->nparams, names, sks, pts);
+  for (int k = 0; k < f->nparams; k++) {
+    const ptx_var *v = f->params[k];
+    const char *pn = v->name;
+    const char *us = strstr(pn, "_param_");
+    kf->params[k].name = names[k] ? names[k] : us ? us + 1 : pn;
+    kf->params[k].sk = sks[k];
+    kf->params[k].pointee = pts[k];
+    kf->params[k].size = v->size;
+    if (sks[k] == SK_PTR && v->type != PT_U64 && v->type != PT_B64 && v->type != PT_S64)
+      kf->params[k].sk = sk_of(v->type);
+  }
+  return kf;
+}
+
+/* Whether two paths name one file. */
+static int same_file(const char *a, const char *b) {
+  char *ra = realpath(a, NULL), *rb = realpath(b, NULL);
+  int same = ra && rb && !strcmp(ra, rb);
+  free(ra);
+  free(rb);
+  return same;
+}
+
+kir_module *ptx_compile(const char *path, const char *text, size_t len, const char *cu_path, const front_limits *lim,
+                        char *err, size_t errlen) {
+  kir_module *m = xcalloc(1, sizeof *m);
+  diag d;
+  memset(&d, 0, sizeof d);
+  jmp_buf bail;
+  d.bail = &bail;
+  char *volatile owned_source = NULL;
+  const char *volatile src_text = NULL;
+  if (setjmp(bail)) {
+    snprintf(err, errlen, "%s", d.msg);
+    free(owned_source);
+    kir_module_free(m);
+    return NULL;
+  }
+  ptx_module *pm = ptx_parse(&m->ar, &d, path, text, len);
+  L *l = arena_alloc(&m->ar, sizeof *l);
+  l->ar = &m->ar;
+  l->d = &d;
+  l->pm = pm;
+  l->km = m;
+  l->max_code = lim && lim->max_code ? lim->max_code : FRONT_MAX_CODE;
+  vec_init_arena(&l->code, sizeof(kir_ins), l->ar);
+  vec_init_arena(&l->pos, sizeof(srcpos), l->ar);
+  vec_init_arena(&l->shared_at, sizeof(int64_t), l->ar);
+  vec_init_arena(&l->fshared, sizeof(fsh), l->ar);
+  /* module variables: .global and .const become globals; .shared gets its place when used */
+  vec globals;
+  vec_init_arena(&globals, sizeof(kir_global), l->ar);
+  for (int k = 0; k < pm->nvars; k++) {
+    ptx_var *v = pm->vars[k];
+    *(int64_t *)vec_push(&l->shared_at) = -1;
+    if (v->space == PS_SHARED) continue;
+    if (v->is_extern) { srcpos sp = {path, v->line, 1}; diag_fail(&d, sp, "external variable '%s': gpurace runs whole programs", v->name); }
+    kir_global *g = vec_push(&globals);
+    const char *sig = NULL;
+    g->name = ptx_names_display(l->ar, v->name, &sig);
+    g->sym = v->name;
+    g->size = v->size;
+    g->align = v->align;
+    g->elem = v->is_array || v->nelem > 1 ? sk_of(v->type) : sk_of(v->type);
+    g->init = v->init;
+    g->decl = (srcpos){path, v->line, 1};
+    v->index = (int)globals.len - 1;
+  }
+  /* the CUDA file: its text gives parameter names, and positions in it take the caller's name for it */
+  for (int k = 1; k < pm->nfiles && !owned_source; k++) {
+    const char *fk = pm->files[k];
+    if (!fk) continue;
+    char e2[256];
+    size_t n;
+    if (cu_path) {
+      if (!same_file(fk, cu_path)) continue;
+      owned_source = source_read_file(cu_path, 0, &n, e2, sizeof e2);
+    } else {
+      owned_source = source_read_file(fk, 0, &n, e2, sizeof e2);
+      const char *slash = strrchr(path, '/');
+      if (!owned_source && fk[0] != '/' && slash)   /* relative to the PTX file's folder */
+        owned_source = source_read_file(arena_printf(l->ar, "%.*s/%s", (int)(slash - path), path, fk), 0, &n, e2, sizeof e2);
+    }
+    if (owned_source && cu_path) {
+      const char *name = arena_strndup(l->ar, cu_path, strlen(cu_path));
+      for (int j = 0; j < pm->nfuncs; j++)
+        for (int i = 0; i < pm->funcs[j]->ncode; i++)
+          if (pm->funcs[j]->code[i].pos.file == fk) pm->funcs[j]->code[i].pos.file = name;
+    }
+  }
+  if (cu_path && !owned_source) {   /* PTX without line information: still the source's names */
+    char e2[256];
+    size_t n;
+    owned_source = source_read_file(cu_path, 0, &n, e2, sizeof e2);
+  }
+  src_text = owned_source;
+  vec kernels;
+  vec_init_arena(&kernels, sizeof(kir_func *), l->ar);
+  for (int k = 0; k < pm->nfuncs; k++) {
+    if (!pm->funcs[k]->is_entry) continue;
+    if (!pm->funcs[k]->defined) continue;
+    *(kir_func **)vec_push(&kernels) = lower_kernel(l, pm->funcs[k], src_text);
+  }
+  free(owned_source);
+  owned_source = NULL;
+  /* dynamic shared memory starts after the static, 16-byte aligned */
+  uint32_t dyn = align_up(l->shared_off, 16);
+  m->funcs = kernels.data;
+  m->nfuncs = (int)kernels.len;
+  m->globals = globals.data;
+  m->nglobals = (int)globals.len;
+  m->shared_static = l->shared_off;
+  m->uses_dyn_shared = l->uses_dyn;
+  for (int k = 0; k < m->nfuncs; k++)
+    for (int i = 0; i < m->funcs[k]->ncode; i++)
+      if (m->funcs[k]->code[i].op == OP_CONST && (m->funcs[k]->code[i].flags & KIR_CONST_DYNSHARED))
+        m->funcs[k]->code[i].imm += dyn, m->funcs[k]->code[i].flags = 0;
+  m->ptx = xmalloc(len + 1);
+  memcpy(m->ptx, text, len);
+  m->ptx[len] = 0;
+  m->ptx_len = len;
+  return m;
+}
