@@ -54,6 +54,10 @@ static const char *const usage_run =
   "  --sms N           number of SMs (default 4)\n"
   "  --warps lockstep|its  warps in pre-Volta lockstep (default) or with independent\n"
   "                    thread scheduling (every lane its own program counter)\n"
+  "  --cc subset|nvrtc|nvcc  read a .cu file with gpurace's CUDA-subset front end\n"
+  "                    (default, or $GPURACE_CC), or compile it to PTX with NVRTC or\n"
+  "                    nvcc and run that (any CUDA C++); a .ptx FILE is always PTX\n"
+  "  --cc-flags FLAGS  more options for the CUDA compiler (e.g. -G, -O0, -arch=sm_90)\n"
   "  --max-steps N     give up after N warp instructions (default 100000000)\n"
   "  --keep-going      report a memory error, drop the access (a load reads 0) and run\n"
   "                    on to the end with every detector; the run still fails (status 3)\n"
@@ -115,6 +119,10 @@ static const char *const usage_table =
   "  --sms N           number of SMs (default 4)\n"
   "  --warps lockstep|its  warps in pre-Volta lockstep (default) or with independent\n"
   "                    thread scheduling (every lane its own program counter)\n"
+  "  --cc subset|nvrtc|nvcc  read a .cu file with gpurace's CUDA-subset front end\n"
+  "                    (default, or $GPURACE_CC), or compile it to PTX with NVRTC or\n"
+  "                    nvcc and run that (any CUDA C++); a .ptx FILE is always PTX\n"
+  "  --cc-flags FLAGS  more options for the CUDA compiler (e.g. -G, -O0, -arch=sm_90)\n"
   "  --max-steps N     step limit of one run (default 10000000)\n"
   "  --keep-going      memory errors are dropped and each run goes on, so detectors see\n"
   "                    it whole; a run that met one is still marked failed in its cell\n"
@@ -198,12 +206,14 @@ static const char *const usage_devices =
   "can test for a GPU)\n";
 
 static const char *const usage_ir =
-  "usage: gpurace ir FILE [-D NAME[=VALUE]]... [--max-code N] [--max-source BYTES] [--max-nesting N]\n"
+  "usage: gpurace ir FILE [-D NAME[=VALUE]]... [--cc subset|nvrtc|nvcc] [--cc-flags FLAGS]\n"
+  "                [--max-code N] [--max-source BYTES] [--max-nesting N]\n"
   "\n"
   "Prints the KIR of every kernel in FILE: one line per warp instruction with\n"
   "its source line:column; branches show their reconvergence point.  FILE needs\n"
   "no //@ directives: an unmodified CUDA file compiles as nvcc's device pass\n"
-  "reads it (host code skipped).\n";
+  "reads it (host code skipped).  A FILE.ptx is read as PTX; with --cc nvrtc or\n"
+  "nvcc, a .cu file is compiled to PTX by that CUDA compiler and read as PTX.\n";
 
 typedef struct {
   const char *file;
@@ -277,7 +287,8 @@ static int parse_opts(const char *cmd, int argc, char **argv, opts *o, int allow
       if (!strcmp(a, "--json")) { o->json = 1; continue; }
       if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { o->quiet = 1; continue; }
     }
-    if (!allow_run_opts && (!strcmp(a, "--max-code") || !strcmp(a, "--max-source") || !strcmp(a, "--max-nesting"))) {
+    if (!allow_run_opts && (!strcmp(a, "--max-code") || !strcmp(a, "--max-source") || !strcmp(a, "--max-nesting") ||
+                            !strcmp(a, "--cc") || !strcmp(a, "--cc-flags"))) {
       if (lib_option(cmd, argc, argv, &i, &o->cfg, NULL, &rc)) { if (rc) return rc; continue; }
     }
     if (a[0] == '-' && a[1]) return usage_error(cmd, "unknown option '%s'", a);

@@ -81,6 +81,7 @@ struct ptx_var {
   int index;                   /* module variables: their kir_global; parameters: their position */
   int owner;                   /* parameters and function variables: the function, else -1 */
   int is_ret;                  /* a function's return parameter */
+  int is_fparam;               /* in a function's parameter list (else a call site's .param) */
   int line;
 };
 
@@ -110,6 +111,9 @@ typedef struct {
   int nfiles;
   int version_major, version_minor, sm;
 } ptx_module;
+
+/* Whether a .file is one of the CUDA toolkit's headers, not the user's code. */
+int ptx_cuda_header(const char *f);
 
 /* Parses PTX text; on error, bails out through d. */
 ptx_module *ptx_parse(arena *ar, diag *d, const char *path, const char *text, size_t len);

@@ -391,8 +391,7 @@ static void ld_st_param(L *l, const ptx_ins *in, int is_ld, ptx_type t, int vreg
     fail_at(l, in, "'%s' must name a .param variable", ins_name(l, in));
   const ptx_var *v = addr->var;
   int64_t off = addr->imm + extra;
-  const ptx_func *kf = l->pm->funcs[v->owner];
-  if (kf->is_entry && !v->is_ret && find_slot(&l->in->slots, v) == NULL) {
+  if (v->is_fparam && !l->in->up && l->in->f->is_entry) {
     /* a kernel parameter */
     if (!is_ld) fail_at(l, in, "'%s' writes kernel parameter '%s'", ins_name(l, in), v->name);
     if (v->is_array || off) fail_at(l, in, "kernel parameter '%s' is a struct passed by value: not supported by the PTX front end yet", v->name);
@@ -1390,7 +1389,7 @@ kir_module *ptx_compile(const char *path, const char *text, size_t len, const ch
   /* the CUDA file: its text gives parameter names, and positions in it take the caller's name for it */
   for (int k = 1; k < pm->nfiles && !owned_source; k++) {
     const char *fk = pm->files[k];
-    if (!fk) continue;
+    if (!fk || ptx_cuda_header(fk)) continue;
     char e2[256];
     size_t n;
     if (cu_path) {
@@ -1398,9 +1397,14 @@ kir_module *ptx_compile(const char *path, const char *text, size_t len, const ch
       owned_source = source_read_file(cu_path, 0, &n, e2, sizeof e2);
     } else {
       owned_source = source_read_file(fk, 0, &n, e2, sizeof e2);
+      /* a relative name: relative to the PTX file's folder or one above it
+       * (fixtures name their kernel files from the source tree's top) */
       const char *slash = strrchr(path, '/');
-      if (!owned_source && fk[0] != '/' && slash)   /* relative to the PTX file's folder */
-        owned_source = source_read_file(arena_printf(l->ar, "%.*s/%s", (int)(slash - path), path, fk), 0, &n, e2, sizeof e2);
+      for (int up = 0; !owned_source && fk[0] != '/' && slash && up < 8; up++) {
+        char *dir = arena_printf(l->ar, "%.*s", (int)(slash - path), path);
+        for (int u = 0; u < up; u++) dir = arena_printf(l->ar, "%s/..", dir);
+        owned_source = source_read_file(arena_printf(l->ar, "%s/%s", dir, fk), 0, &n, e2, sizeof e2);
+      }
     }
     if (owned_source && cu_path) {
       const char *name = arena_strndup(l->ar, cu_path, strlen(cu_path));

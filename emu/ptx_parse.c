@@ -673,6 +673,7 @@ static void param_list(P *p, ptx_func *f, int rets) {
       pv->owner = (int)p->funcs.len - 1;
       pv->index = (int)v.len;
       pv->is_ret = rets;
+      pv->is_fparam = 1;
       *(ptx_var **)vec_push(&v) = pv;
     } while (accept(p, ','));
   }
@@ -769,7 +770,7 @@ static void module_var_decl(P *p, ptx_space sp, int is_extern) {
 }
 
 /* A header of the CUDA toolkit (or NVRTC's built-in ones), not the user's code. */
-static int cuda_header(const char *f) {
+int ptx_cuda_header(const char *f) {
   size_t n = strlen(f);
   int hdr = (n > 2 && !strcmp(f + n - 2, ".h")) || (n > 4 && !strcmp(f + n - 4, ".hpp"));
   return hdr && (strstr(f, "/include/") || strstr(f, "cuda") || !strchr(f, '/'));
@@ -863,7 +864,7 @@ ptx_module *ptx_parse(arena *ar, diag *d, const char *path, const char *text, si
       if (in->pos.file) continue;
       const char *fn = in->locfile > 0 && in->locfile < p->m->nfiles ? p->m->files[in->locfile] : NULL;
       /* code the compiler inlined from CUDA's own headers (atomicCAS, __shfl_sync) is reported where it was called */
-      if (fn && cuda_header(fn) && in->in_file > 0 && in->in_file < p->m->nfiles && p->m->files[in->in_file]) {
+      if (fn && ptx_cuda_header(fn) && in->in_file > 0 && in->in_file < p->m->nfiles && p->m->files[in->in_file]) {
         fn = p->m->files[in->in_file];
         in->pos.line = in->in_line;
         in->pos.col = in->in_col;
