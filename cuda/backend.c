@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "source.h"
 #include "util.h"
@@ -87,10 +88,22 @@ static void *open_first(const char *const *names, char *why, size_t n) {
 static int load_nvrtc(void) {
   if (api.rtc) return 1;
   const char *env = getenv("GPURACE_NVRTC");
-  const char *names[] = {env && *env ? env : "libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12",
-                         GR_CUDA_PATH "/lib64/libnvrtc.so", GR_CUDA_PATH "/lib/libnvrtc.so", NULL};
+  const char *names[40] = {env && *env ? env : "libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12"};
+  int n = 3;
+  char *owned[36];
+  int nowned = 0;
+  for (const char *const *r = cuda_toolkit_roots(); *r && n < 36; r++) {
+    static const char *const sub[] = {"lib64/libnvrtc.so", "lib/libnvrtc.so", "lib/libnvrtc.so.13", "lib/libnvrtc.so.12"};
+    for (int k = 0; k < 4 && n < 38; k++) {
+      char *c = xmalloc(strlen(*r) + 32);
+      sprintf(c, "%s/%s", *r, sub[k]);
+      names[n++] = owned[nowned++] = c;
+    }
+  }
+  names[n] = NULL;
   char why[400];
   api.rtc = open_first(names, why, sizeof why);
+  for (int k = 0; k < nowned; k++) free(owned[k]);
   if (!api.rtc) {
     snprintf(api.why, sizeof api.why, "cannot load NVRTC (%s); set GPURACE_NVRTC to libnvrtc.so's path", why);
     return 0;
@@ -413,6 +426,17 @@ int cuda_compile_ptx_nvrtc(const char *path, const char *text, const char *const
   *(char **)vec_push(&opts) = xstrdup(buf);
   snprintf(buf, sizeof buf, "--include-path=%s", source_include_dir());
   *(char **)vec_push(&opts) = xstrdup(buf);
+  /* the toolkit's headers: cooperative groups, and libcu++ (include/cccl since CUDA 13) */
+  for (const char *const *r = cuda_toolkit_roots(); *r; r++) {
+    static const char *const sub[] = {"include", "include/cccl"};
+    for (int k = 0; k < 2; k++) {
+      snprintf(buf, sizeof buf, "%s/%s", *r, sub[k]);
+      if (access(buf, R_OK) != 0) continue;
+      char opt[4200];
+      snprintf(opt, sizeof opt, "--include-path=%s", buf);
+      *(char **)vec_push(&opts) = xstrdup(opt);
+    }
+  }
   for (int k = 0; k < ndefines; k++) { snprintf(buf, sizeof buf, "-D%s", defines[k]); *(char **)vec_push(&opts) = xstrdup(buf); }
   char *fl = flags ? xstrdup(flags) : NULL;
   for (char *save = NULL, *t = fl ? strtok_r(fl, " ", &save) : NULL; t; t = strtok_r(NULL, " ", &save))

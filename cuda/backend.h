@@ -67,6 +67,9 @@ int cuda_module_load_ptx(cuda_dev *d, const char *path, const char *ptx, const c
  * the CUDA path configure found.  *ptx is malloc'd and NUL-terminated. */
 int cuda_compile_ptx_nvrtc(const char *path, const char *text, const char *const *defines, int ndefines, const char *flags,
                            char **ptx, size_t *len, char *err, size_t errlen);
+/* The CUDA toolkit's root folders, most specific first, NULL-terminated:
+ * $CUDA_HOME, the project's .venv wheels, the CUDA path configure found. */
+const char *const *cuda_toolkit_roots(void);
 int cuda_compile_ptx_nvcc(const char *path, const char *const *defines, int ndefines, const char *flags,
                           char **ptx, size_t *len, char *err, size_t errlen);
 /* Address and size of the __device__ variable names[k]. */

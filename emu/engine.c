@@ -1028,6 +1028,7 @@ static void warp_step(launch *L, warp *w) {
     char where[160];
     lane_coords(w, __builtin_ctz(m), where, sizeof where);
     if (in->imm == TRAP_ASSERT) fault(L, pc, "assertion failed in %s", where);
+    else if (in->imm == TRAP_BARRIER_ID) fault(L, pc, "barrier with an id other than 0 in %s: named barriers are not supported", where);
     else fault(L, pc, "__trap() executed by %s", where);
     return;
   }

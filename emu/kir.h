@@ -90,7 +90,8 @@ extern const char *const kir_atom_name[AT_COUNT];
 
 typedef enum { VOTE_ALL, VOTE_ANY, VOTE_BALLOT, VOTE_ACTIVEMASK } kir_vote;
 typedef enum { BAR_SYNC, BAR_COUNT, BAR_AND, BAR_OR } kir_bar;   /* __syncthreads, _count, _and, _or */
-typedef enum { TRAP_CALL, TRAP_ASSERT } kir_trap;   /* __trap(), a failed assert() */
+/* __trap(), a failed assert(), a barrier instruction whose id (a register) was not 0 */
+typedef enum { TRAP_CALL, TRAP_ASSERT, TRAP_BARRIER_ID } kir_trap;
 typedef enum { SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_XOR } kir_shfl;
 
 #define KIR_MATHFNS(X) \

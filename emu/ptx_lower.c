@@ -403,7 +403,8 @@ static void ld_st_param(L *l, const ptx_ins *in, int is_ld, ptx_type t, int vreg
   slot *s = param_slot(l, v);
   if (s->reg >= 0) {
     if (off) fail_at(l, in, "offset %lld into scalar parameter '%s'", (long long)off, v->name);
-    if (is_ld) emit(l, OP_CVT, vreg_or_dst, s->reg, -1, -1, SK_U64 | (int64_t)sk_of(t) << 8, 0);
+    if (is_ld && !is_float(t) && ptx_type_size(t) < 8) emit(l, OP_CVT, vreg_or_dst, s->reg, -1, -1, SK_U64 | (int64_t)sk_of(t) << 8, 0);
+    else if (is_ld) emit(l, OP_MOV, vreg_or_dst, s->reg, -1, -1, 0, 0);
     else emit(l, OP_MOV, s->reg, vreg_or_dst, -1, -1, 0, 0);
     return;
   }
@@ -898,7 +899,14 @@ static void lower_bar(L *l, const ptx_ins *in) {
   if (has(in, "arrive")) UNSUP(l, in, "form (bar.arrive)");
   if (in->nops < 1) fail_at(l, in, "'%s' needs a barrier number", ins_name(l, in));
   const ptx_opnd *id = &in->ops[red ? 1 : 0];
-  if (id->kind != PO_IMM || id->imm != 0) fail_at(l, in, "named barriers (barrier %s) are not supported: only barrier 0, __syncthreads", id->kind == PO_IMM ? "other than 0" : "in a register");
+  if (id->kind == PO_IMM && id->imm != 0) fail_at(l, in, "named barriers (barrier %lld) are not supported: only barrier 0, __syncthreads", (long long)id->imm);
+  if (id->kind == PO_REG) {   /* -G passes the id in a register: 0 runs on, another id stops the run with the reason */
+    int z = kconst(l, 0), ok = tmp(l);
+    emit(l, OP_EQ_U32, ok, reg_of(l, id->reg), z, -1, 0, 0);
+    int br = emit(l, OP_BRT, -1, -1, ok, -1, 0, 0);
+    emit(l, OP_TRAP, -1, -1, -1, -1, TRAP_BARRIER_ID, 0);
+    at(l, br)->a = pc_now(l);
+  } else if (id->kind != PO_IMM) fail_at(l, in, "bad barrier id in '%s'", ins_name(l, in));
   if (!red) {
     if (in->nops == 2) fail_at(l, in, "'%s' with a thread count is not supported", ins_name(l, in));
     nops(l, in, 1);

@@ -859,6 +859,7 @@ ptx_module *ptx_parse(arena *ar, diag *d, const char *path, const char *text, si
   /* .loc positions name files declared at the end of the module */
   for (int k = 0; k < p->m->nfuncs; k++) {
     ptx_func *f = p->m->funcs[k];
+    srcpos last_user = {NULL, 0, 0};
     for (int i = 0; i < f->ncode; i++) {
       ptx_ins *in = &f->code[i];
       if (in->pos.file) continue;
@@ -871,6 +872,10 @@ ptx_module *ptx_parse(arena *ar, diag *d, const char *path, const char *text, si
       }
       if (fn) in->pos.file = fn;
       else { in->pos.file = path; in->pos.line = in->line; in->pos.col = in->col; }
+      /* still in a header (libcu++ inlines several levels deep, and .loc
+       * names one): the user's line that the code is part of */
+      if (fn && ptx_cuda_header(fn) && last_user.file) in->pos = last_user;
+      else if (fn) last_user = in->pos;
     }
   }
   return p->m;

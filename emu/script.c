@@ -275,6 +275,31 @@ static int directive(dp *d) {
     char name[MAX_NAME];
     const char *np = (skipws(d), d->p);
     if (!word(d, name, sizeof name)) return derr(d, np, "expected a kernel name after 'launch'");
+    /* a C++ name: ns::kernel, or a template instance kernel<int, 256> */
+    while (d->p[0] == ':' && d->p[1] == ':') {
+      size_t k = strlen(name);
+      if (k + 3 >= sizeof name) return derr(d, np, "kernel name too long");
+      memcpy(name + k, "::", 3);
+      d->p += 2;
+      char more[MAX_NAME];
+      if (!word(d, more, sizeof more) || strlen(name) + strlen(more) + 1 >= sizeof name) return derr(d, np, "expected a name after '::'");
+      strcat(name, more);
+    }
+    if (*d->p == '<') {
+      const char *q = d->p;
+      int depth = 0;
+      do {
+        if (*q == '<') depth++;
+        else if (*q == '>') depth--;
+        else if (!*q || *q == '\n') return derr(d, d->p, "unterminated template arguments in the kernel name");
+        q++;
+      } while (depth > 0);
+      size_t k = strlen(name), m = (size_t)(q - d->p);
+      if (k + m + 1 >= sizeof name) return derr(d, np, "kernel name too long");
+      memcpy(name + k, d->p, m);
+      name[k + m] = 0;
+      d->p = q;
+    }
     l.line = d->line;
     int have_grid = 0, have_block = 0, have_shared = 0;
     while (!at_end(d)) {

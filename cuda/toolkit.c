@@ -1,6 +1,8 @@
-/* nvcc: the CUDA compiler by path, for `--cc nvcc`.  It needs no CUDA
- * headers at build time, so it is built everywhere; where no nvcc is found,
- * asking for it says where it was looked for. */
+/* toolkit: where the CUDA toolkit is (a system install, or the wheels
+ * scripts/setup.sh puts in the project's .venv), and nvcc by path for
+ * `--cc nvcc`.  None of it needs CUDA headers at build time, so it is built
+ * everywhere; where no nvcc is found, asking for it says where it was
+ * looked for. */
 #define _DEFAULT_SOURCE   /* mkstemps */
 #include "config.h"
 
@@ -29,7 +31,34 @@ static int executable(const char *p) {
   return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
 }
 
-/* $GPURACE_NVCC, $PATH, the project's .venv (nvidia-cuda-nvcc from PyPI), the CUDA path. */
+/* The toolkit's roots, most specific first: $CUDA_HOME, the project's
+ * environment (nvidia-cuda-* wheels unpack to site-packages/nvidia/cuNN),
+ * the CUDA path configure found.  Each has bin/, include/ and lib/ or
+ * lib64/.  Computed once; the list ends with NULL. */
+const char *const *cuda_toolkit_roots(void) {
+  static char *roots[16];
+  static int done;
+  if (done) return (const char *const *)roots;
+  done = 1;
+  int n = 0;
+  const char *home = getenv("CUDA_HOME");
+  if (home && *home) roots[n++] = xstrdup(home);
+  const char *venvs[] = {getenv("GPURACE_VENV"), GR_SRCDIR "/.venv"};
+  for (int k = 0; k < 2; k++) {
+    if (!venvs[k] || !*venvs[k]) continue;
+    char pat[4096];
+    snprintf(pat, sizeof pat, "%s/lib/python3*/site-packages/nvidia/cu[0-9]*", venvs[k]);
+    glob_t g;
+    if (glob(pat, 0, NULL, &g) == 0)
+      for (size_t i = 0; i < g.gl_pathc && n < 14; i++) roots[n++] = xstrdup(g.gl_pathv[i]);
+    globfree(&g);
+  }
+  roots[n++] = xstrdup(GR_CUDA_PATH);
+  roots[n] = NULL;
+  return (const char *const *)roots;
+}
+
+/* $GPURACE_NVCC, $PATH, then the toolkit's roots. */
 static char *find_nvcc(void) {
   const char *env = getenv("GPURACE_NVCC");
   if (env && *env) return executable(env) ? xstrdup(env) : NULL;
@@ -44,19 +73,12 @@ static char *find_nvcc(void) {
     }
     free(p);
   }
-  const char *venvs[] = {getenv("GPURACE_VENV"), GR_SRCDIR "/.venv", NULL};
-  for (int k = 0; k < 2; k++) {
-    if (!venvs[k] || !*venvs[k]) continue;
-    char pat[4096];
-    snprintf(pat, sizeof pat, "%s/lib/python3*/site-packages/nvidia/*/bin/nvcc", venvs[k]);
-    glob_t g;
-    if (glob(pat, 0, NULL, &g) == 0) {
-      for (size_t i = 0; i < g.gl_pathc; i++)
-        if (executable(g.gl_pathv[i])) { char *r = xstrdup(g.gl_pathv[i]); globfree(&g); return r; }
-    }
-    globfree(&g);
+  for (const char *const *r = cuda_toolkit_roots(); *r; r++) {
+    char *c = xmalloc(strlen(*r) + 16);
+    sprintf(c, "%s/bin/nvcc", *r);
+    if (executable(c)) return c;
+    free(c);
   }
-  if (executable(GR_CUDA_PATH "/bin/nvcc")) return xstrdup(GR_CUDA_PATH "/bin/nvcc");
   return NULL;
 }
 
@@ -78,8 +100,8 @@ int cuda_compile_ptx_nvcc(const char *path, const char *const *defines, int ndef
   *ptx = NULL;
   char *nvcc = find_nvcc();
   if (!nvcc) {
-    snprintf(err, errlen, "%s: error: --cc nvcc: no nvcc ($GPURACE_NVCC, $PATH, %s/.venv from scripts/setup.sh, %s/bin)", path,
-             GR_SRCDIR, GR_CUDA_PATH);
+    snprintf(err, errlen, "%s: error: --cc nvcc: no nvcc ($GPURACE_NVCC, $PATH, $CUDA_HOME/bin, %s/.venv from scripts/setup.sh, %s/bin)",
+             path, GR_SRCDIR, GR_CUDA_PATH);
     return GR_EINPUT;
   }
   char out[] = "/tmp/gpurace-nvcc-XXXXXX.ptx", log[] = "/tmp/gpurace-nvcc-XXXXXX.log";
