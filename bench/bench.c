@@ -41,7 +41,6 @@ static const char *path(const char *rel) {
   return buf;
 }
 
-static int die(gr_context *ctx) { fprintf(stderr, "bench: %s\n", gr_error(ctx)); return 2; }
 
 /* Best wall time of reps launches of kernel; -1 on an emulation error. */
 static double best_launch(gr_module *m, const char *kernel, gr_dim3 g, gr_dim3 b, const gr_arg *args, int nargs, int reps) {
@@ -65,10 +64,11 @@ static void row(const char *name, const gr_stats *st, double emu, double native)
 
 /* triad (c = 2a + b over n floats) in a fresh context of the given memory
  * model: best time, stats, and the result in c. */
-static double triad_emulated(gr_memory memory, const float *a, const float *b, float *c, int n, gr_stats *st) {
+static double triad_emulated(gr_memory memory, gr_cc cc, const float *a, const float *b, float *c, int n, gr_stats *st) {
   gr_config cfg;
   gr_config_default(&cfg);
   cfg.memory = memory;
+  cfg.cc = cc;
   cfg.max_steps = 0;
   gr_context *ctx = gr_context_create(&cfg);
   gr_module *m;
@@ -351,6 +351,64 @@ static void oracle_table(void) {
   }
 }
 
+/* The ALU kernel over n threads through front end cc: best time of 3, -1 on an error. */
+static double alu_emulated(gr_cc cc, unsigned *out, unsigned n, int iters, gr_stats *st) {
+  gr_config cfg;
+  gr_config_default(&cfg);
+  cfg.memory = GR_MEMORY_SC;   /* whatever GPURACE_MEMORY says */
+  cfg.max_steps = 0;
+  cfg.cc = cc;
+  gr_context *ctx = gr_context_create(&cfg);
+  gr_module *alu;
+  double best = -1;
+  if (gr_module_load(ctx, path("bench/kernels/alu.cu"), NULL, 0, &alu) == GR_OK) {
+    gr_ptr d;
+    gr_malloc(ctx, n * 4, "out", &d);
+    gr_arg args[2] = {gr_arg_ptr(d), gr_arg_i32(iters)};
+    gr_dim3 g = {n / 256, 1, 1}, b = {256, 1, 1};
+    best = best_launch(alu, "alu", g, b, args, 2, 3);
+    gr_last_stats(ctx, st);
+    gr_memcpy_dtoh(ctx, out, d, n * 4);
+  }
+  if (best < 0) fprintf(stderr, "bench: %s\n", gr_error(ctx));
+  gr_context_destroy(ctx);
+  return best;
+}
+
+/* The same kernels through the PTX front end (nvcc's -O3 PTX) against the
+ * subset front end, in this run; skipped, and said so, without nvcc. */
+static int front_ends(const unsigned *alu_nat, unsigned alu_n, int alu_iters) {
+  printf("\nfront ends (time through nvcc's PTX / time through the subset front end, measured in this run)\n");
+  gr_config probe;
+  gr_config_default(&probe);
+  probe.cc = GR_CC_NVCC;
+  gr_context *pc = gr_context_create(&probe);
+  gr_module *pm;
+  int ok = gr_module_load(pc, path("bench/kernels/alu.cu"), NULL, 0, &pm) == GR_OK;
+  if (!ok) printf("skipped: %s\n", gr_error(pc));
+  gr_context_destroy(pc);
+  if (!ok) return 0;
+  printf("%-10s %14s %14s %10s\n", "kernel", "subset (s)", "PTX (s)", "ratio");
+  unsigned *out = calloc(alu_n, 4);
+  gr_stats st;
+  double sub = alu_emulated(GR_CC_SUBSET, out, alu_n, alu_iters, &st);
+  double ptx = alu_emulated(GR_CC_NVCC, out, alu_n, alu_iters, &st);
+  if (sub < 0 || ptx < 0) return 2;
+  if (memcmp(out, alu_nat, alu_n * 4)) { fprintf(stderr, "bench: alu through PTX differs from the native loop\n"); return 1; }
+  printf("%-10s %14.4f %14.4f %9.2fx\n", "alu", sub, ptx, ptx / sub);
+  free(out);
+  const int n = 1 << 21;
+  float *a = malloc(n * sizeof(float)), *b = malloc(n * sizeof(float)), *c1 = malloc(n * sizeof(float)), *c2 = malloc(n * sizeof(float));
+  for (int i = 0; i < n; i++) { a[i] = (float)(i % 1000) * 0.5f; b[i] = (float)(i % 7); }
+  sub = triad_emulated(GR_MEMORY_SC, GR_CC_SUBSET, a, b, c1, n, &st);
+  ptx = triad_emulated(GR_MEMORY_SC, GR_CC_NVCC, a, b, c2, n, &st);
+  if (sub < 0 || ptx < 0) return 2;
+  if (memcmp(c1, c2, (size_t)n * 4)) { fprintf(stderr, "bench: triad through PTX differs from the subset's\n"); return 1; }
+  printf("%-10s %14.4f %14.4f %9.2fx\n", "triad", sub, ptx, ptx / sub);
+  free(a); free(b); free(c1); free(c2);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   /* `bench oracle`: only the oracle's table */
   if (argc > 1 && !strcmp(argv[1], "oracle")) { oracle_table(); return 0; }
@@ -358,31 +416,16 @@ int main(int argc, char **argv) {
   printf("%-10s %14s %14s %14s %12s %10s\n", "kernel", "thread-instr", "emulated (s)", "thr-instr/s", "native (s)", "ratio");
 
   /* ALU-bound */
+  const unsigned alu_n = 64 * 256;
+  const int alu_iters = 400;
+  unsigned *alu_nat = calloc(alu_n, 4), *alu_emu = calloc(alu_n, 4);
   {
-    gr_config cfg;
-    gr_config_default(&cfg);
-    cfg.memory = GR_MEMORY_SC;   /* whatever GPURACE_MEMORY says */
-    cfg.max_steps = 0;
-    gr_context *ctx = gr_context_create(&cfg);
-    gr_module *alu;
-    if (gr_module_load(ctx, path("bench/kernels/alu.cu"), NULL, 0, &alu)) return die(ctx);
-    const unsigned blocks = 64, threads = 256, n = blocks * threads;
-    const int iters = 400;
-    unsigned *emu = calloc(n, 4), *nat = calloc(n, 4);
-    gr_ptr d;
-    gr_malloc(ctx, n * 4, "out", &d);
-    gr_arg args[2] = {gr_arg_ptr(d), gr_arg_i32(iters)};
-    gr_dim3 g = {blocks, 1, 1}, b = {threads, 1, 1};
-    double best = best_launch(alu, "alu", g, b, args, 2, 3), nbest;
-    if (best < 0) return die(ctx);
     gr_stats st;
-    gr_last_stats(ctx, &st);
-    NATIVE_BEST(nbest, alu_native(nat, n, iters));
-    gr_memcpy_dtoh(ctx, emu, d, n * 4);
-    if (memcmp(emu, nat, n * 4)) { fprintf(stderr, "bench: alu results differ from the native loop\n"); return 1; }
+    double best = alu_emulated(GR_CC_SUBSET, alu_emu, alu_n, alu_iters, &st), nbest;
+    if (best < 0) return 2;
+    NATIVE_BEST(nbest, alu_native(alu_nat, alu_n, alu_iters));
+    if (memcmp(alu_emu, alu_nat, alu_n * 4)) { fprintf(stderr, "bench: alu results differ from the native loop\n"); return 1; }
     row("alu", &st, best, nbest);
-    free(emu); free(nat);
-    gr_context_destroy(ctx);
   }
   /* memory-bound, under both memory models */
   {
@@ -394,7 +437,7 @@ int main(int argc, char **argv) {
     double best[2];
     for (int weak = 0; weak < 2; weak++) {
       gr_stats st;
-      best[weak] = triad_emulated(weak ? GR_MEMORY_WEAK : GR_MEMORY_SC, a, bb, ce, n, &st);
+      best[weak] = triad_emulated(weak ? GR_MEMORY_WEAK : GR_MEMORY_SC, GR_CC_SUBSET, a, bb, ce, n, &st);
       if (best[weak] < 0) return 2;
       if (memcmp(ce, c, n * 4)) { fprintf(stderr, "bench: triad results (%s memory) differ from the native loop\n", weak ? "weak" : "sc"); return 1; }
       row(weak ? "triad-weak" : "triad", &st, best[weak], nbest);
@@ -404,6 +447,9 @@ int main(int argc, char **argv) {
     free(a); free(bb); free(c); free(ce);
   }
   printf("ratio = emulated time / native time for the same computation (goal for alu: at most 20x)\n");
+  int fe = front_ends(alu_nat, alu_n, alu_iters);
+  if (fe) return fe;
+  free(alu_nat); free(alu_emu);
   detector_overhead();
   oracle_table();
   return 0;

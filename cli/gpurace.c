@@ -747,6 +747,8 @@ static int parse_table_args(int argc, char **argv, table_args *ta) {
   cfg.memory = to->memory;
   cfg.sched = to->sched;
   cfg.warps = to->warps;
+  cfg.cc = to->cc;
+  snprintf(cfg.cc_flags, sizeof cfg.cc_flags, "%s", to->cc_flags);
   for (int i = 0; i < argc && !rc; i++) {
     const char *a = argv[i], *val = NULL;
     uint64_t n;
@@ -759,6 +761,8 @@ static int parse_table_args(int argc, char **argv, table_args *ta) {
       to->memory = cfg.memory;
       to->sched = cfg.sched;
       to->warps = cfg.warps;
+      to->cc = cfg.cc;
+      snprintf(to->cc_flags, sizeof to->cc_flags, "%s", cfg.cc_flags);
       to->keep_going = cfg.keep_going;
       to->max_code = cfg.max_code;
       to->max_source = cfg.max_source;

@@ -170,6 +170,8 @@ typedef struct {
   gr_memory memory;          /* default sc */
   gr_sched sched;            /* default random: seeds change the interleaving */
   gr_warps warps;            /* default lockstep */
+  gr_cc cc;                  /* the front end of .cu files (default subset, or $GPURACE_CC) */
+  char cc_flags[256];        /* the CUDA compiler's extra options */
   int sms;                   /* default 4 */
   uint64_t max_steps;        /* default 10M */
   int keep_going;            /* memory errors are dropped and the run goes on (the run still fails) */

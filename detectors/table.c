@@ -19,6 +19,10 @@ void table_opts_default(table_opts *o) {
   o->sched = GR_SCHED_RANDOM;
   o->sms = 4;
   o->max_steps = 10000000;
+  gr_config c;   /* $GPURACE_CC and $GPURACE_CC_FLAGS, as for every command */
+  gr_config_default(&c);
+  o->cc = c.cc;
+  snprintf(o->cc_flags, sizeof o->cc_flags, "%s", c.cc_flags);
 }
 
 typedef struct {
@@ -63,20 +67,27 @@ static char *join_classes(char **items, size_t n) {
 
 /* One run of file f on seed k under the detectors of runs_of[g]; fills
  * their columns of r. */
+/* The configuration of every run of the table. */
+static void table_config(const table_opts *o, gr_config *cfg) {
+  gr_config_default(cfg);
+  cfg->sched = o->sched;
+  cfg->memory = o->memory;
+  cfg->warps = o->warps;
+  cfg->sms = o->sms;
+  cfg->max_steps = o->max_steps;
+  cfg->keep_going = o->keep_going;
+  cfg->max_code = o->max_code;
+  cfg->max_source = o->max_source;
+  cfg->max_nesting = o->max_nesting;
+  cfg->cc = o->cc;
+  snprintf(cfg->cc_flags, sizeof cfg->cc_flags, "%s", o->cc_flags);
+}
+
 static void run_group(table *t, size_t f, int k, size_t g, run_result *r) {
   const char *list = t->runs_of[g];
   gr_config cfg;
-  gr_config_default(&cfg);
+  table_config(&t->o, &cfg);
   cfg.seed = t->o.first_seed + (uint64_t)k;
-  cfg.sched = t->o.sched;
-  cfg.memory = t->o.memory;
-  cfg.warps = t->o.warps;
-  cfg.sms = t->o.sms;
-  cfg.max_steps = t->o.max_steps;
-  cfg.keep_going = t->o.keep_going;
-  cfg.max_code = t->o.max_code;
-  cfg.max_source = t->o.max_source;
-  cfg.max_nesting = t->o.max_nesting;
   gr_context *ctx = gr_context_create(&cfg);
   gr_script *s = NULL;
   race_log *log = race_log_new();
@@ -197,10 +208,7 @@ int table_run(const char *const *files, size_t nfiles, const table_opts *o, tabl
   size_t nrows = 0;
   for (size_t f = 0; f < nfiles; f++) {
     gr_config cfg;
-    gr_config_default(&cfg);
-    cfg.max_code = o->max_code;
-    cfg.max_source = o->max_source;
-    cfg.max_nesting = o->max_nesting;
+    table_config(o, &cfg);
     gr_context *ctx = gr_context_create(&cfg);
     gr_script *s = NULL;
     if (gr_script_load(ctx, files[f], o->defines, o->ndefines, &s)) {

@@ -25,6 +25,7 @@ cd "$(dirname "$0")/.."
 NVCC=${1:-${NVCC:-nvcc}}
 command -v "$NVCC" >/dev/null 2>&1 || { echo "ptx-fixtures: no nvcc ($NVCC); pass its path" >&2; exit 2; }
 top=$(pwd)
+G=${GPURACE:-./gpurace}
 rm -rf tests/ptx/O3 tests/ptx/G
 manifest=tests/ptx/manifest.tsv
 mkdir -p tests/ptx
@@ -46,10 +47,10 @@ for f in $(ls kernels/*/*.cu scor/micro/*.cu | grep -v '^kernels/cxx/') kernels/
     } > "$out"
     rm -f "$tmp"
     # deterministic: the same final memory under three schedules
-    a=$(./gpurace run "$f" --digest 2>/dev/null | grep '^digest' || true)
-    r=$(./gpurace run "$f" --digest --sched random --seed 2 2>&1 | grep '^digest' || true)
-    b=$(./gpurace run "$out" --digest 2>&1 | grep '^digest' || true)
-    rc=0; ./gpurace run "$out" -q >/dev/null 2>&1 || rc=$?
+    a=$("$G" run "$f" --digest 2>/dev/null | grep '^digest' || true)
+    r=$("$G" run "$f" --digest --sched random --seed 2 2>&1 | grep '^digest' || true)
+    b=$("$G" run "$out" --digest 2>&1 | grep '^digest' || true)
+    rc=0; "$G" run "$out" -q >/dev/null 2>&1 || rc=$?
     if [ "$rc" = 2 ]; then verdict=unsupported   # tests/ptx.sh wants the error to say so
     elif [ "${f#kernels/cxx/}" != "$f" ]; then verdict=cxx   # C++: no subset to compare with
     elif [ -z "$a" ] || [ "$a" != "$r" ]; then verdict=nondeterministic
