@@ -115,6 +115,15 @@ typedef struct {
 /* Whether a .file is one of the CUDA toolkit's headers, not the user's code. */
 int ptx_cuda_header(const char *f);
 
+/* ptx_names.c.  A symbol's C++ name without parameters ("reduce<256, float>"),
+ * its demangled signature in *sig (NULL when it is not a C++ symbol). */
+char *ptx_names_display(arena *ar, const char *sym, const char **sig);
+/* Fills the n parameters' names (where the CUDA source declares the kernel
+ * `display` names) and kinds (from the signature `sig`, or the source's
+ * declaration); 1 when the source had the declaration. */
+int ptx_names_params(arena *ar, const char *sig, const char *source, const char *display, int n, const char **names,
+                     kir_sk *sk, kir_sk *pointee);
+
 /* Parses PTX text; on error, bails out through d. */
 ptx_module *ptx_parse(arena *ar, diag *d, const char *path, const char *text, size_t len);
 

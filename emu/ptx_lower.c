@@ -19,6 +19,7 @@
 #define _XOPEN_SOURCE 700   /* realpath */
 #include <stdarg.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 
 #include "kir_sem.h"
@@ -51,6 +52,7 @@ typedef struct {
   size_t max_code;
   vec shared_at;      /* per module .shared variable: its offset, or -1 */
   vec fshared;        /* (var, offset) of function-scope .shared variables */
+  vec globals;        /* kir_global: the .global and .const variables, in order of first use */
   uint32_t shared_off;
   int uses_dyn;
   const ptx_ins *cur;
@@ -302,10 +304,26 @@ static int64_t local_offset(L *l, const ptx_var *v) {
   return s->frame;
 }
 
+/* A .global or .const variable as a module global. */
+static void add_global(L *l, ptx_var *v) {
+  if (v->is_extern) fail_at(l, l->cur, "external variable '%s': gpurace runs whole programs", v->name);
+  kir_global *g = vec_push(&l->globals);
+  const char *sig = NULL;
+  g->name = ptx_names_display(l->ar, v->name, &sig);
+  g->sym = v->name;
+  g->size = v->size;
+  g->align = v->align;
+  g->elem = sk_of(v->type);
+  g->init = v->init;
+  g->decl = (srcpos){l->pm->path, v->line, 1};
+  v->index = (int)l->globals.len - 1;
+}
+
 /* A variable's address: generic (tagged) or in its own space's window. */
 static int var_addr(L *l, const ptx_var *v, int generic) {
   switch (v->space) {
   case PS_GLOBAL: case PS_CONST: {
+    if (v->index < 0) fail_at(l, l->cur, "internal error: variable '%s' has no global", v->name);
     int r = tmp(l);
     emit(l, OP_GADDR, r, -1, -1, -1, v->index, 0);
     return r;
@@ -1280,8 +1298,6 @@ static void set_reconvergence(L *l) {
 
 /* ------------------------------------------------------------- names and signatures */
 
-char *ptx_names_display(arena *ar, const char *sym, const char **sig);
-int ptx_names_params(arena *ar, const char *sig, const char *source, const char *display, int n, const char **names, kir_sk *sk, kir_sk *pointee);
 
 static kir_func *lower_kernel(L *l, const ptx_func *f, const char *source) {
   l->code.len = l->pos.len = 0;
@@ -1340,6 +1356,15 @@ static kir_func *lower_kernel(L *l, const ptx_func *f, const char *source) {
   return kf;
 }
 
+/* A regular file's text, at most 16 MiB (a .file may name anything: /dev/zero, a FIFO). */
+static char *read_source(const char *path) {
+  struct stat st;
+  if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (16 << 20)) return NULL;
+  char e[256];
+  size_t n;
+  return source_read_file(path, (size_t)16 << 20, &n, e, sizeof e);
+}
+
 /* Whether two paths name one file. */
 static int same_file(const char *a, const char *b) {
   char *ra = realpath(a, NULL), *rb = realpath(b, NULL);
@@ -1375,43 +1400,44 @@ kir_module *ptx_compile(const char *path, const char *text, size_t len, const ch
   vec_init_arena(&l->pos, sizeof(srcpos), l->ar);
   vec_init_arena(&l->shared_at, sizeof(int64_t), l->ar);
   vec_init_arena(&l->fshared, sizeof(fsh), l->ar);
-  /* module variables: .global and .const become globals; .shared gets its place when used */
-  vec globals;
-  vec_init_arena(&globals, sizeof(kir_global), l->ar);
+  /* module variables: .global and .const become globals, in declaration
+   * order, where code uses them or the user can name them (//@ check,
+   * gr_module_global): not the constants CUDA's and libcu++'s headers
+   * define by the dozen (mangled, unused).  .shared gets its place when used. */
+  vec_init_arena(&l->globals, sizeof(kir_global), l->ar);
+  char *used = arena_alloc(l->ar, (size_t)pm->nvars + 1);
+  for (int f = 0; f < pm->nfuncs; f++)
+    for (int i = 0; i < pm->funcs[f]->ncode; i++) {
+      const ptx_ins *in = &pm->funcs[f]->code[i];
+      for (int k = 0; k < in->nops; k++) {
+        const ptx_var *v = in->ops[k].var;
+        if (v && v->owner < 0 && (in->ops[k].kind == PO_SYM || in->ops[k].kind == PO_ADDR)) used[v->index] = 1;
+      }
+    }
   for (int k = 0; k < pm->nvars; k++) {
     ptx_var *v = pm->vars[k];
     *(int64_t *)vec_push(&l->shared_at) = -1;
-    if (v->space == PS_SHARED) continue;
-    if (v->is_extern) { srcpos sp = {path, v->line, 1}; diag_fail(&d, sp, "external variable '%s': gpurace runs whole programs", v->name); }
-    kir_global *g = vec_push(&globals);
-    const char *sig = NULL;
-    g->name = ptx_names_display(l->ar, v->name, &sig);
-    g->sym = v->name;
-    g->size = v->size;
-    g->align = v->align;
-    g->elem = v->is_array || v->nelem > 1 ? sk_of(v->type) : sk_of(v->type);
-    g->init = v->init;
-    g->decl = (srcpos){path, v->line, 1};
-    v->index = (int)globals.len - 1;
+    if (v->space == PS_SHARED) continue;   /* v->index: its slot in shared_at */
+    int plain = strncmp(v->name, "_Z", 2) && strncmp(v->name, "__", 2);
+    v->index = -1;
+    if (used[k] || (plain && !v->is_extern)) { l->cur = NULL; add_global(l, v); }
   }
   /* the CUDA file: its text gives parameter names, and positions in it take the caller's name for it */
   for (int k = 1; k < pm->nfiles && !owned_source; k++) {
     const char *fk = pm->files[k];
     if (!fk || ptx_cuda_header(fk)) continue;
-    char e2[256];
-    size_t n;
     if (cu_path) {
       if (!same_file(fk, cu_path)) continue;
-      owned_source = source_read_file(cu_path, 0, &n, e2, sizeof e2);
+      owned_source = read_source(cu_path);
     } else {
-      owned_source = source_read_file(fk, 0, &n, e2, sizeof e2);
+      owned_source = read_source(fk);
       /* a relative name: relative to the PTX file's folder or one above it
        * (fixtures name their kernel files from the source tree's top) */
       const char *slash = strrchr(path, '/');
       for (int up = 0; !owned_source && fk[0] != '/' && slash && up < 8; up++) {
         char *dir = arena_printf(l->ar, "%.*s", (int)(slash - path), path);
         for (int u = 0; u < up; u++) dir = arena_printf(l->ar, "%s/..", dir);
-        owned_source = source_read_file(arena_printf(l->ar, "%s/%s", dir, fk), 0, &n, e2, sizeof e2);
+        owned_source = read_source(arena_printf(l->ar, "%s/%s", dir, fk));
       }
     }
     if (owned_source && cu_path) {
@@ -1421,11 +1447,7 @@ kir_module *ptx_compile(const char *path, const char *text, size_t len, const ch
           if (pm->funcs[j]->code[i].pos.file == fk) pm->funcs[j]->code[i].pos.file = name;
     }
   }
-  if (cu_path && !owned_source) {   /* PTX without line information: still the source's names */
-    char e2[256];
-    size_t n;
-    owned_source = source_read_file(cu_path, 0, &n, e2, sizeof e2);
-  }
+  if (cu_path && !owned_source) owned_source = read_source(cu_path);   /* PTX without line information: still the source's names */
   src_text = owned_source;
   vec kernels;
   vec_init_arena(&kernels, sizeof(kir_func *), l->ar);
@@ -1436,12 +1458,13 @@ kir_module *ptx_compile(const char *path, const char *text, size_t len, const ch
   }
   free(owned_source);
   owned_source = NULL;
+
   /* dynamic shared memory starts after the static, 16-byte aligned */
   uint32_t dyn = align_up(l->shared_off, 16);
   m->funcs = kernels.data;
   m->nfuncs = (int)kernels.len;
-  m->globals = globals.data;
-  m->nglobals = (int)globals.len;
+  m->globals = l->globals.data;
+  m->nglobals = (int)l->globals.len;
   m->shared_static = l->shared_off;
   m->uses_dyn_shared = l->uses_dyn;
   for (int k = 0; k < m->nfuncs; k++)

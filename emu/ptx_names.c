@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "ptx.h"
+#include "ptx_int.h"
 #include "util.h"
 
 #ifdef HAVE___CXA_DEMANGLE
@@ -45,7 +46,6 @@ static long param_open(const char *s) {
   return -1;
 }
 
-char *ptx_names_display(arena *ar, const char *sym, const char **sig);
 char *ptx_names_display(arena *ar, const char *sym, const char **sig) {
   *sig = NULL;
   char *dem = ptx_demangle(sym);
@@ -207,8 +207,6 @@ static int source_params(const char *source, const char *base, int n, char **tex
   return found;
 }
 
-int ptx_names_params(arena *ar, const char *sig, const char *source, const char *display, int n, const char **names,
-                     kir_sk *sk, kir_sk *pointee);
 int ptx_names_params(arena *ar, const char *sig, const char *source, const char *display, int n, const char **names,
                      kir_sk *sk, kir_sk *pointee) {
   /* the kinds from the signature */

@@ -4,7 +4,8 @@
  * in eight (by a hash of its bytes, so runs repeat) also goes the way a user's
  * file goes: written to a file, preprocessed as C++ with the project's
  * cuda_runtime.h, its launches run in order with bounded steps and code, and
- * its checks evaluated.  Built with libFuzzer by `make fuzz`, and linked
+ * its checks evaluated.  The same bytes go through the PTX front end too.
+ * Built with libFuzzer by `make fuzz`, and linked
  * with replay.c into a test that replays the corpus on every `make check`. */
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "gpurace.h"
+#include "ptx.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -86,6 +88,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
   }
   gr_context_destroy(ctx);
+  /* the same bytes as PTX: lowered, or one positioned error */
+  {
+    char err[1024];
+    front_limits lim = {100000, 1 << 20, 0};
+    kir_module *km = ptx_compile("fuzz.ptx", (const char *)data, size, NULL, &lim, err, sizeof err);
+    if (!km && (strncmp(err, "fuzz.ptx:", 9) || !strstr(err, ": error: "))) {
+      fprintf(stderr, "bad PTX diagnostic: %s\n", err);
+      abort();
+    }
+    if (km) {
+      FILE *devnull = fopen("/dev/null", "w");
+      if (devnull) { kir_print_module(devnull, km); fclose(devnull); }
+    }
+    kir_module_free(km);
+  }
   const char *all = getenv("GR_FUZZ_FILES");
   if ((all && *all == '1') || (fnv(data, size) & 7) == 0) as_a_file(data, size);
   return 0;

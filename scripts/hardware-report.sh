@@ -24,7 +24,8 @@ echo "Every kernel file with \`//@ check\` lines and every race-free application
 echo "emulator five times (round-robin; random scheduler, seeds 2 and 3; weak memory, seeds 4 and 5) and once"
 echo "on the GPU, each printing the FNV-1a digest of every buffer's final bytes (\`--digest\`).  A buffer whose"
 echo "digest differs between emulator runs depends on the schedule (work queues, claim counters): it is listed"
-echo "and not compared.  Every other buffer must match the GPU byte for byte."
+echo "and not compared.  Every other buffer must match the GPU byte for byte.  Rows of kind \`ptx\` ran through the"
+echo "PTX front end (\`--cc nvrtc\`): the emulator ran NVRTC's PTX, and the GPU loaded that same PTX."
 echo
 echo "| kind | kernel | emulator exit | GPU exit | buffers compared | matching | mismatching | schedule-dependent (not compared) | result |"
 echo "|---|---|---|---|---|---|---|---|---|"

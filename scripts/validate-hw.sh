@@ -4,7 +4,9 @@
 # root, with a built tree in $BUILD (default .).  Writes under OUTDIR:
 #   device.txt    the GPU, its driver (gpurace devices, nvidia-smi)
 #   kernels.tsv   every deterministic kernel file and race-free application
-#                 build, run on both backends: final memory digests compared
+#                 build, run on both backends: final memory digests compared;
+#                 then every such kernel file and kernels/cxx through NVRTC's
+#                 PTX (kind "ptx": the PTX front end against the same PTX on the GPU)
 #   its.tsv       the kernels of kernels/its (and the small ones of
 #                 tests/data): every outcome the GPU shows must be one that
 #                 --warps its reaches (sampled seeds, plus every schedule
@@ -35,44 +37,17 @@ if ! "$G" devices >/dev/null 2>&1; then
   echo "validate-hw: no usable GPU:"; cat "$OUT/device.txt"; exit 1
 fi
 
-# compare KIND NAME CMD...: the command's digests on the emulator (round-robin;
-# the random scheduler on seeds 2 and 3; weak memory on seeds 4 and 5) against
-# the GPU.  A buffer whose
-# digest differs between emulator runs depends on the schedule: it is listed,
-# not compared.  One TSV row: kind, name, emulator status, GPU status,
-# buffers compared, buffers matching, mismatching buffers, schedule-dependent ones.
-compare() {
-  kind=$1; name=$2; shift 2
-  "$@" --digest >"$T/e0" 2>>"$LOG"; e0=$?
-  "$@" --digest --sched random --seed 2 >"$T/e1" 2>>"$LOG"
-  "$@" --digest --sched random --seed 3 >"$T/e2" 2>>"$LOG"
-  "$@" --digest --sched random --seed 4 --memory weak >"$T/e3" 2>>"$LOG"
-  "$@" --digest --sched random --seed 5 --memory weak >"$T/e4" 2>>"$LOG"
-  timeout 120 "$@" --digest --backend cuda >"$T/g" 2>>"$LOG"; g=$?
-  grep '^digest ' "$T/e0" | while read -r _ buf bytes hash; do
-    stable=1
-    for e in e1 e2 e3 e4; do
-      h=$(awk -v b="$buf" '$1=="digest" && $2==b {print $4}' "$T/$e")
-      [ "$h" = "$hash" ] || stable=0
-    done
-    hg=$(awk -v b="$buf" '$1=="digest" && $2==b {print $4}' "$T/g")
-    if [ $stable = 0 ]; then echo "unstable $buf"
-    elif [ "$hg" = "$hash" ]; then echo "match $buf"
-    else echo "mismatch $buf"; fi
-  done >"$T/cmp"
-  n=$(grep -c -v '^unstable' "$T/cmp"); m=$(grep -c '^match' "$T/cmp")
-  bad=$(awk '$1=="mismatch"{printf "%s%s", s, $2; s=","}' "$T/cmp")
-  uns=$(awk '$1=="unstable"{printf "%s%s", s, $2; s=","}' "$T/cmp")
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$kind" "$name" "$e0" "$g" "$n" "$m" "${bad:--}" "${uns:--}" >>"$OUT/kernels.tsv"
-  { echo "== $kind $name: emulator $e0, GPU $g"; cat "$T/g"; } >>"$LOG"
-}
+TSV=$OUT/kernels.tsv
+. "$(dirname "$0")/hw-lib.sh"
 
 echo "kernels and applications on both backends"
 : >"$OUT/kernels.tsv"
 # kernels/its depend on the warp model: checked below, against --warps its
-for f in $(grep -l '^//@ check' kernels/*/*.cu scor/micro/*.cu | grep -v '^kernels/its/'); do
+for f in $(grep -l '^//@ check' kernels/*/*.cu scor/micro/*.cu | grep -v '^kernels/its/' | grep -v '^kernels/cxx/'); do
   compare kernel "$f" "$G" run "$f" -q
 done
+# the PTX path (scripts/hw-ptx.sh, its rows in kernels.tsv)
+BUILD=$B bash "$(dirname "$0")/hw-ptx.sh" "$OUT"
 for a in mm red r110 conv gcol gcon uts; do
   compare app "$a" "$B/scor/apps/$a/$a" -q
 done
