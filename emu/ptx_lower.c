@@ -664,7 +664,8 @@ static void lower_cvt(L *l, const ptx_ins *in) {
   ptx_type dt = type_n(in, 0), st = type_n(in, 1);
   if (!dt || !st) fail_at(l, in, "'%s' needs two types", ins_name(l, in));
   if (dt == PT_F16 || st == PT_F16 || dt == PT_BF16 || st == PT_BF16 || dt == PT_F16X2 || st == PT_F16X2) UNSUP(l, in, "half-precision type");
-  if (has(in, "sat")) UNSUP(l, in, "saturation");
+  int sat = has(in, "sat");
+  if (sat && is_float(dt) && !is_float(st)) UNSUP(l, in, "saturation of an integer converted to floating point");
   int d = dst_reg(l, &in->ops[0]);
   int x = val(l, &in->ops[1], st);
   kir_sk ssk = sk_of(st), dsk = sk_of(dt);
@@ -679,8 +680,36 @@ static void lower_cvt(L *l, const ptx_ins *in) {
   if ((rz || rm || rp) && !(is_float(st) && is_float(dt) && ptx_type_size(dt) >= ptx_type_size(st))) UNSUP(l, in, "rounding mode");
   if (is_float(st) && !is_float(dt) && fn < 0) fail_at(l, in, "'%s' needs an integer rounding (.rni, .rzi, .rmi, .rpi)", ins_name(l, in));
   if (fn >= 0) { int r = tmp(l); emit(l, OP_MATH, r, x, -1, -1, fn, 0); x = r; }
-  if (ssk == dsk) { emit(l, OP_MOV, d, x, -1, -1, 0, 0); return; }
-  emit(l, OP_CVT, d, x, -1, -1, ssk | (int64_t)dsk << 8, 0);
+  if (sat && !is_float(st) && !is_float(dt)) {
+    /* integer to integer, clamped to the destination's range: compare as 64-bit */
+    int wide = tmp(l);
+    emit(l, OP_CVT, wide, x, -1, -1, ssk | (int64_t)(is_signed(st) ? SK_I64 : SK_U64) << 8, 0);
+    int bits = ptx_type_size(dt) * 8;
+    uint64_t hi = is_signed(dt) ? (bits == 64 ? (uint64_t)INT64_MAX : ((uint64_t)1 << (bits - 1)) - 1) : (bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1);
+    int64_t lo = is_signed(dt) ? (bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1))) : 0;
+    int r = wide;
+    if (is_signed(st)) {   /* a signed source: both bounds, as signed 64-bit (an unsigned 64-bit bound above INT64_MAX holds anyway) */
+      int kl = kconst(l, (uint64_t)lo), q = tmp(l);
+      emit(l, OP_MAX_I64, q, r, kl, -1, 0, 0);
+      r = q;
+      if (hi <= (uint64_t)INT64_MAX) { int kh = kconst(l, hi), q2 = tmp(l); emit(l, OP_MIN_I64, q2, r, kh, -1, 0, 0); r = q2; }
+    } else {   /* unsigned: only the upper bound */
+      int kh = kconst(l, hi), q = tmp(l);
+      emit(l, OP_MIN_U64, q, r, kh, -1, 0, 0);
+      r = q;
+    }
+    emit(l, OP_CVT, d, r, -1, -1, SK_U64 | (int64_t)dsk << 8, 0);
+    return;
+  }
+  if (ssk != dsk) { int r = tmp(l); emit(l, OP_CVT, r, x, -1, -1, ssk | (int64_t)dsk << 8, 0); x = r; }
+  if (sat && is_float(dt)) {   /* clamped to [0, 1], NaN to 0 */
+    int w = dt == PT_F64;
+    int zero = kconst(l, 0), one = kconst(l, w ? 0x3ff0000000000000ull : 0x3f800000u), a = tmp(l);
+    emit(l, w ? OP_MAX_F64 : OP_MAX_F32, a, x, zero, -1, 0, 0);   /* fmax(NaN, 0) is 0 */
+    emit(l, w ? OP_MIN_F64 : OP_MIN_F32, d, a, one, -1, 0, 0);
+    return;
+  }
+  emit(l, OP_MOV, d, x, -1, -1, 0, 0);
 }
 
 static void lower_cvta(L *l, const ptx_ins *in) {
@@ -892,6 +921,58 @@ static void lower_shfl(L *l, const ptx_ins *in) {
   emit(l, OP_SHFL, dst_reg(l, &in->ops[0]), a, b, width, kind | (int64_t)(mask + 1) << 8, 0);
 }
 
+/* match.{any,all}.sync.b32/b64 d[|p], a, membermask: the lanes of the
+ * mask whose a equals this lane's.  KIR has no op for it; 32 shuffles from
+ * each lane of the mask give the same answer (a lane outside the mask or
+ * its value unequal contributes no bit), so it runs under both warp models
+ * with the member-mask checks of shfl.sync. */
+static void lower_match(L *l, const ptx_ins *in) {
+  if (!has(in, "sync")) UNSUP(l, in, "form");
+  int all = has(in, "all");
+  if (!all && !has(in, "any")) fail_at(l, in, "'%s' needs .any or .all", ins_name(l, in));
+  nops(l, in, 3);
+  ptx_type t = need_type(l, in);
+  int wide = ptx_type_size(t) == 8;
+  if (ptx_type_size(t) != 4 && !wide) UNSUP(l, in, "type");
+  if (!all && in->ops[0].reg2 >= 0) fail_at(l, in, "match.any has no predicate result");
+  int a = val(l, &in->ops[1], t);
+  if (!wide) a = canon(l, a, SK_U32);
+  int mask = mask_operand(l, &in->ops[2]);
+  int k32 = kconst(l, 32), acc = kconst(l, 0);
+  int lo = wide ? tmp(l) : a, hi = -1;
+  if (wide) {
+    emit(l, OP_CVT, lo, a, -1, -1, SK_U64 | (int64_t)SK_U32 << 8, 0);
+    int s = tmp(l);
+    hi = tmp(l);
+    emit(l, OP_SHR_U64, s, a, k32, -1, 0, 0);
+    emit(l, OP_CVT, hi, s, -1, -1, SK_U64 | (int64_t)SK_U32 << 8, 0);
+  }
+  for (int k = 0; k < 32; k++) {
+    int src = kconst(l, (uint64_t)k), v = tmp(l), eq = tmp(l);
+    emit(l, OP_SHFL, v, lo, src, k32, SHFL_IDX | (int64_t)(mask + 1) << 8, 0);
+    emit(l, OP_EQ_U32, eq, v, lo, -1, 0, 0);
+    if (wide) {
+      int vh = tmp(l), eh = tmp(l), both = tmp(l);
+      emit(l, OP_SHFL, vh, hi, src, k32, SHFL_IDX | (int64_t)(mask + 1) << 8, 0);
+      emit(l, OP_EQ_U32, eh, vh, hi, -1, 0, 0);
+      emit(l, OP_AND_U32, both, eq, eh, -1, 0, 0);
+      eq = both;
+    }
+    int bit = tmp(l), sh = tmp(l), o = tmp(l);
+    emit(l, OP_SHL_U32, bit, eq, src, -1, 0, 0);
+    emit(l, OP_AND_U32, sh, bit, mask, -1, 0, 0);   /* lanes outside the mask do not count */
+    emit(l, OP_OR_U32, o, acc, sh, -1, 0, 0);
+    acc = o;
+  }
+  int d = dst_reg(l, &in->ops[0]);
+  if (!all) { emit(l, OP_MOV, d, acc, -1, -1, 0, 0); return; }
+  /* all: the mask when every lane of it matched this lane, else 0 */
+  int same = tmp(l), zero = kconst(l, 0);
+  emit(l, OP_EQ_U32, same, acc, mask, -1, 0, 0);
+  emit(l, OP_SEL, d, mask, zero, same, 0, 0);
+  if (in->ops[0].reg2 >= 0) emit(l, OP_MOV, reg_of(l, in->ops[0].reg2), same, -1, -1, 0, 0);
+}
+
 static void lower_vote(L *l, const ptx_ins *in) {
   int sync = has(in, "sync");
   nops(l, in, sync ? 3 : 2);
@@ -1040,9 +1121,19 @@ static void lower_ins(L *l, const ptx_ins *in) {
     static const char *const ok[] = {"rn", "ftz", "cc", "sat", NULL};
     only_mods(l, in, ok);
     ptx_type t = need_type(l, in);
-    if (has(in, "cc") || has(in, "sat")) UNSUP(l, in, "modifier");
+    if (has(in, "cc")) UNSUP(l, in, "modifier (carry)");
     if (has(in, "ftz") && !is_float(t)) UNSUP(l, in, "modifier");
-    lower_arith(l, in, op[0] == 'a' ? OP_ADD_I32 : OP_SUB_I32);
+    if (has(in, "sat")) {
+      if (t != PT_S32) UNSUP(l, in, "saturation (only .s32 has it)");
+      /* exact in 64 bits, then clamped to the 32-bit range */
+      nops(l, in, 3);
+      int a = canon(l, val(l, &in->ops[1], t), SK_I32), b = canon(l, val(l, &in->ops[2], t), SK_I32);
+      int r = tmp(l), lo = kconst(l, (uint64_t)(int64_t)INT32_MIN), hi = kconst(l, (uint64_t)INT32_MAX), q = tmp(l), q2 = tmp(l);
+      emit(l, op[0] == 'a' ? OP_ADD_I64 : OP_SUB_I64, r, a, b, -1, 0, 0);
+      emit(l, OP_MAX_I64, q, r, lo, -1, 0, 0);
+      emit(l, OP_MIN_I64, q2, q, hi, -1, 0, 0);
+      emit(l, OP_MOV, dst_reg(l, &in->ops[0]), q2, -1, -1, 0, 0);
+    } else lower_arith(l, in, op[0] == 'a' ? OP_ADD_I32 : OP_SUB_I32);
   } else if (!strcmp(op, "mul")) lower_mul(l, in, 0);
   else if (!strcmp(op, "mad") || !strcmp(op, "fma")) {
     if (!strcmp(op, "fma") || is_float(need_type(l, in))) {
@@ -1127,6 +1218,7 @@ static void lower_ins(L *l, const ptx_ins *in) {
     } else lower_bar(l, in);
   } else if (!strcmp(op, "shfl")) lower_shfl(l, in);
   else if (!strcmp(op, "vote")) lower_vote(l, in);
+  else if (!strcmp(op, "match")) lower_match(l, in);
   else if (!strcmp(op, "activemask")) { nops(l, in, 1); emit(l, OP_VOTE, dst_reg(l, &in->ops[0]), -1, -1, -1, VOTE_ACTIVEMASK, 0); }
   else if (!strcmp(op, "rcp")) {
     ptx_type t = need_type(l, in);
