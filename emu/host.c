@@ -391,6 +391,38 @@ static void ptx_cache_put(const gr_context *ctx, const char *path, const char *t
   pthread_mutex_unlock(&ptx_cache_lock);
 }
 
+/* PTX says how big a struct parameter is, not what it holds: `//@ arg`
+ * gives its scalar fields in order, and those come from the subset front
+ * end, where it can read the file (its structs are C).  A kernel whose
+ * file it cannot read keeps its struct parameters without fields: an arg
+ * directive for one says so. */
+static void struct_leaves_from_subset(kir_module *km, const char *path, const char *text, size_t len,
+                                      const char *const *defines, int ndefines, const front_limits *lim) {
+  int need = 0;
+  for (int k = 0; k < km->nfuncs; k++)
+    for (int j = 0; j < km->funcs[k]->nparams; j++) if (km->funcs[k]->params[j].sk == SK_COUNT) need = 1;
+  if (!need) return;
+  char err[1024];
+  kir_module *sub = front_compile_file(path, text, len, defines, ndefines, lim, err, sizeof err);
+  if (!sub) return;
+  for (int k = 0; k < km->nfuncs; k++) {
+    kir_func *f = km->funcs[k];
+    const kir_func *g = kir_find(sub, f->name);
+    if (!g || g->nparams != f->nparams) continue;
+    for (int j = 0; j < f->nparams; j++) {
+      kir_param *p = &f->params[j];
+      const kir_param *q = &g->params[j];
+      if (p->sk != SK_COUNT || q->sk != SK_COUNT || q->size != p->size) continue;
+      p->nleaves = q->nleaves;
+      p->leaf_off = arena_alloc(&km->ar, sizeof(uint32_t) * (size_t)(q->nleaves + 1));
+      p->leaf_sk = arena_alloc(&km->ar, sizeof(int) * (size_t)(q->nleaves + 1));
+      memcpy(p->leaf_off, q->leaf_off, sizeof(uint32_t) * (size_t)q->nleaves);
+      memcpy(p->leaf_sk, q->leaf_sk, sizeof(int) * (size_t)q->nleaves);
+    }
+  }
+  kir_module_free(sub);
+}
+
 /* The kernel file's KIR through the front end its name and the
  * configuration choose: PTX as such, the CUDA compiler's PTX, or the subset. */
 static kir_module *compile_file(gr_context *ctx, const char *path, const char *text, size_t len, const char *const *defines,
@@ -422,6 +454,7 @@ static kir_module *compile_file(gr_context *ctx, const char *path, const char *t
   kir_module *km = ptx_compile(name, ptx, n, path, &lim, ctx->err, sizeof ctx->err);
   free(name);
   free(ptx);
+  if (km) struct_leaves_from_subset(km, path, text, len, defines, ndefines, &lim);
   return km;
 }
 

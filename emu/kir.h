@@ -146,6 +146,7 @@ typedef struct {
   kir_sk elem;        /* element kind where it is a scalar or array of scalars, else SK_U8 */
   uint8_t *init;      /* size bytes */
   srcpos decl;
+  int internal;       /* the compiler's own (PTX's $str: assert's and printf's strings): in no digest */
 } kir_global;
 
 typedef struct {

@@ -316,6 +316,7 @@ static void add_global(L *l, ptx_var *v) {
   g->elem = sk_of(v->type);
   g->init = v->init;
   g->decl = (srcpos){l->pm->path, v->line, 1};
+  g->internal = v->name[0] == '$' || !strncmp(v->name, "__unnamed_", 10);
   v->index = (int)l->globals.len - 1;
 }
 
@@ -412,7 +413,15 @@ static void ld_st_param(L *l, const ptx_ins *in, int is_ld, ptx_type t, int vreg
   if (v->is_fparam && !l->in->up && l->in->f->is_entry) {
     /* a kernel parameter */
     if (!is_ld) fail_at(l, in, "'%s' writes kernel parameter '%s'", ins_name(l, in), v->name);
-    if (v->is_array || off) fail_at(l, in, "kernel parameter '%s' is a struct passed by value: not supported by the PTX front end yet", v->name);
+    if (v->is_array) {   /* a struct by value: the thread's copy in its frame (copied at entry) */
+      slot *s = find_slot(&l->in->slots, v);
+      if (!s) fail_at(l, in, "internal error: struct parameter '%s' has no copy", v->name);
+      if (off < 0 || off + ptx_type_size(t) > (int64_t)v->size) fail_at(l, in, "access outside parameter '%s'", v->name);
+      int a = kconst(l, tag_of(PS_LOCAL) | (uint64_t)(s->frame + off));
+      emit(l, OP_LD, vreg_or_dst, a, -1, -1, 0, sk_of(t));
+      return;
+    }
+    if (off) fail_at(l, in, "offset %lld into scalar kernel parameter '%s'", (long long)off, v->name);
     int r = tmp(l);
     emit(l, OP_PARAM, r, -1, -1, -1, v->index, 0);
     emit(l, OP_MOV, vreg_or_dst, r, -1, -1, 0, 0);
@@ -1406,6 +1415,20 @@ static kir_func *lower_kernel(L *l, const ptx_func *f, const char *source) {
   vec_init_arena(&ki->rets, sizeof(int), l->ar);
   l->in = ki;
   l->depth = 0;
+  /* structs passed by value: each thread's copy in its frame, as the subset does */
+  l->cur = f->ncode ? &f->code[0] : NULL;
+  for (int k = 0; k < f->nparams; k++) {
+    const ptx_var *v = f->params[k];
+    if (!v->is_array) continue;
+    slot *s = vec_push(&ki->slots);
+    s->var = v;
+    s->reg = -1;
+    l->frame = align_up(l->frame, v->align ? v->align : 1);
+    s->frame = l->frame;
+    l->frame += v->size ? v->size : 1;
+    int a = kconst(l, tag_of(PS_LOCAL) | (uint64_t)s->frame);
+    emit(l, OP_PARAM, -1, a, -1, -1, k, 0);
+  }
   lower_body(l);
   set_reconvergence(l);
   kir_func *kf = arena_alloc(l->ar, sizeof *kf);

@@ -168,8 +168,25 @@ static int source_params(const char *source, const char *base, int n, char **tex
   size_t bl = strlen(base);
   int found = 0;
   for (char *g = strstr(s, "__global__"); g && !found; g = strstr(g + 10, "__global__")) {
-    /* the name: the identifier before the first '(' after __global__ */
+    /* the name: the identifier before the first '(' after __global__ that
+     * does not open __launch_bounds__(...) or another attribute */
     char *paren = strchr(g + 10, '(');
+    for (;;) {
+      if (!paren) break;
+      char *w = paren;
+      while (w > g && w[-1] == ' ') w--;
+      char *wb = w;
+      while (wb > g && (isalnum((unsigned char)wb[-1]) || wb[-1] == '_')) wb--;
+      size_t wl = (size_t)(w - wb);
+      int attr = (wl == 17 && !strncmp(wb, "__launch_bounds__", 17)) || (wl == 13 && !strncmp(wb, "__attribute__", 13)) ||
+                 (wl == 9 && !strncmp(wb, "__align__", 9)) || (wl == 7 && !strncmp(wb, "alignas", 7)) ||
+                 (wl == 9 && !strncmp(wb, "__nv_pure", 9)) || (wl == 11 && !strncmp(wb, "__maxnreg__", 11));
+      if (!attr) break;
+      int depth = 0;
+      char *q = paren;
+      for (; *q; q++) { if (*q == '(') depth++; else if (*q == ')' && --depth == 0) break; }
+      paren = *q ? strchr(q + 1, '(') : NULL;
+    }
     if (!paren) break;
     char *e = paren;
     while (e > g && e[-1] == ' ') e--;

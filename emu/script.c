@@ -906,6 +906,9 @@ static int bind_struct(gr_script *s, slaunch *l, int k, sarg *a, gr_arg *out, ui
   const uint32_t *off;
   const gr_type *types;
   gr_kernel_param_struct(s->mod, l->kernel, k, &size, &nleaves, &off, &types);
+  if (nleaves == 0 && size > 0)
+    return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: argument '%s' is a struct whose fields are unknown: PTX gives only its size (%zu bytes), and the subset front end, which would give them, cannot read this file",
+                    s->path, a->line, a->name, size);
   if (!a->is_list) return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: argument '%s' is a struct: give its %d values as {V, ...}", s->path, a->line, a->name, nleaves);
   if ((int)a->n != nleaves)
     return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: argument '%s' has %zu values; the struct has %d scalar fields", s->path, a->line, a->name, a->n, nleaves);
@@ -1110,6 +1113,7 @@ int gr_script_digest(gr_script *s, FILE *out) {
     if (rc) return rc;
   }
   for (int k = 0; k < s->mod->km->nglobals; k++) {
+    if (s->mod->km->globals[k].internal) continue;
     int rc = digest_one(s, s->mod->km->globals[k].name, out);
     if (rc) return rc;
   }

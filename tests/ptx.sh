@@ -104,6 +104,12 @@ if GPURACE_NVCC= PATH="$PATH" "$G" run kernels/examples/reduce.cu --cc nvcc -q >
   expect 0 "--cc nvcc" -- "$G" run kernels/examples/scan.cu --cc nvcc
   contains "$T/out" "check out: ok" "scan through nvcc"
   expect 0 "--cc nvcc -G" -- "$G" run kernels/examples/reduce.cu --cc nvcc --cc-flags -G
+  # files as people write them (host C++, launch bounds, struct parameters, asserts): the same final memory
+  for f in tests/real/*.cu; do
+    "$G" run "$f" --digest 2>/dev/null | grep '^digest' >"$T/a"
+    "$G" run "$f" --digest --cc nvcc 2>"$T/b.err" | grep '^digest' >"$T/b"
+    if [ -s "$T/a" ] && cmp -s "$T/a" "$T/b"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $f through nvcc:"; cat "$T/b.err"; diff "$T/a" "$T/b"; fi
+  done
   expect 2 "nvcc's error" -- "$G" ir tests/malformed/cpp_error.cu --cc nvcc
   contains "$T/err" "nvcc failed" "nvcc's message"
 else
