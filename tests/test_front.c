@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "ptx.h"
 
 static char *slurp(const char *path) {
   FILE *f = fopen(path, "rb");
@@ -133,6 +134,75 @@ START_TEST(host_code_is_skipped_like_nvcc_device_pass) {
 }
 END_TEST
 
+/* The PTX front end: a branch reconverges at its immediate post-dominator
+ * (the join of an if/else laid out as nvcc lays it out), whatever the order
+ * of the blocks; a guarded store is branched around. */
+START_TEST(ptx_reconverges_at_the_postdominator) {
+  const char *ptx =
+    ".version 8.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry k(.param .u64 k_param_0)\n{\n"
+    "\t.reg .pred %p<3>;\n\t.reg .b32 %r<5>;\n\t.reg .b64 %rd<3>;\n"
+    "\tld.param.u64 %rd1, [k_param_0];\n"
+    "\tmov.u32 %r1, %tid.x;\n"
+    "\tsetp.lt.u32 %p1, %r1, 4;\n"
+    "\t@%p1 bra $A;\n"
+    "\tmov.u32 %r2, 2;\n"
+    "\tbra.uni $J;\n"
+    "$A:\n"
+    "\tmov.u32 %r2, 1;\n"
+    "$J:\n"
+    "\tbar.sync 0;\n"
+    "\t@%p1 st.global.u32 [%rd1], %r2;\n"
+    "\tret;\n}\n";
+  char err[512];
+  kir_module *m = ptx_compile("t.ptx", ptx, strlen(ptx), NULL, NULL, err, sizeof err);
+  ck_assert_msg(m != NULL, "%s", err);
+  ck_assert_int_eq(m->nfuncs, 1);
+  const kir_func *f = m->funcs[0];
+  int bar = -1, brt = -1, guard = -1;
+  for (int i = 0; i < f->ncode; i++) {
+    if (f->code[i].op == OP_BAR) bar = i;
+    if (f->code[i].op == OP_BRT && brt < 0) brt = i;
+    if (f->code[i].op == OP_BRF) guard = i;
+  }
+  ck_assert_int_ge(bar, 0);
+  ck_assert_int_ge(brt, 0);
+  ck_assert_int_eq(f->code[brt].c, bar);       /* the if/else joins at the barrier */
+  ck_assert_int_ge(guard, 0);
+  ck_assert_int_eq(f->code[guard].c, f->code[guard].a);   /* the guarded store: around it, and back */
+  ck_assert_int_eq(f->code[f->code[guard].a].op, OP_EXIT);
+  ck_assert_int_eq(f->pos[bar].line, 18);                 /* no .loc: the PTX line */
+  kir_module_free(m);
+}
+END_TEST
+
+/* Kernel names as C++ names them, found by the name directives use. */
+START_TEST(ptx_names_kernels_as_cxx_does) {
+  char *d = ptx_demangle("_Z9block_sumIiLi256EEvPKT_PS0_");
+  ck_assert_ptr_nonnull(d);
+  ck_assert_str_eq(d, "void block_sum<int, 256>(int const*, int*)");
+  free(d);
+  ck_assert_ptr_null(ptx_demangle("plain_c_name"));
+  const char *ptx =
+    ".version 8.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry _Z9block_sumIiLi256EEvPKT_PS0_(.param .u64 a, .param .u64 b)\n{\n\tret;\n}\n"
+    ".visible .entry _Z9block_sumIfLi128EEvPKT_PS0_(.param .u64 a, .param .u64 b)\n{\n\tret;\n}\n"
+    ".visible .entry _Z4lonePi(.param .u64 a)\n{\n\tret;\n}\n";
+  char err[512];
+  kir_module *m = ptx_compile("n.ptx", ptx, strlen(ptx), NULL, NULL, err, sizeof err);
+  ck_assert_msg(m != NULL, "%s", err);
+  ck_assert_str_eq(m->funcs[0]->name, "block_sum<int, 256>");
+  ck_assert_ptr_eq(kir_find(m, "block_sum<int,256>"), m->funcs[0]);
+  ck_assert_ptr_eq(kir_find(m, "block_sum<float, 128>"), m->funcs[1]);
+  ck_assert_ptr_null(kir_find(m, "block_sum"));   /* two instances: the name alone is ambiguous */
+  ck_assert_ptr_eq(kir_find(m, "lone"), m->funcs[2]);
+  ck_assert_ptr_eq(kir_find(m, "_Z4lonePi"), m->funcs[2]);
+  ck_assert_int_eq(m->funcs[2]->params[0].sk, SK_PTR);   /* int* in the signature */
+  ck_assert_int_eq(m->funcs[2]->params[0].pointee, SK_I32);
+  kir_module_free(m);
+}
+END_TEST
+
 Suite *front_suite(void) {
   Suite *s = suite_create("front");
   TCase *tc = tcase_create("front");
@@ -141,6 +211,8 @@ Suite *front_suite(void) {
   tcase_add_test(tc, defines_reach_the_preprocessor);
   tcase_add_test(tc, ir_keeps_source_positions_and_reconvergence);
   tcase_add_test(tc, host_code_is_skipped_like_nvcc_device_pass);
+  tcase_add_test(tc, ptx_reconverges_at_the_postdominator);
+  tcase_add_test(tc, ptx_names_kernels_as_cxx_does);
   suite_add_tcase(s, tc);
   return s;
 }
