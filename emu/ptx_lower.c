@@ -172,8 +172,10 @@ static kir_sk sk_of(ptx_type t) {
 
 static int reg_of(L *l, int r) { return l->in->regbase + r; }
 
-/* x (a register of any width) canonical as kind sk: extended from its low bits. */
+/* x (a register of any width) canonical as kind sk: extended from its low
+ * bits.  A float is its bits already (cvt would convert the value). */
 static int canon(L *l, int x, kir_sk sk) {
+  if (sk == SK_F32 || sk == SK_F64) return x;
   int r = tmp(l);
   emit(l, OP_CVT, r, x, -1, -1, SK_U64 | (int64_t)sk << 8, 0);
   return r;

@@ -112,6 +112,17 @@ if GPURACE_NVCC= PATH="$PATH" "$G" run kernels/examples/reduce.cu --cc nvcc -q >
   done
   expect 2 "nvcc's error" -- "$G" ir tests/malformed/cpp_error.cu --cc nvcc
   contains "$T/err" "nvcc failed" "nvcc's message"
+  # the ScoR applications' drivers load their kernels through GPURACE_CC: the same final memory where it
+  # does not depend on the schedule (gcol's and uts's work queues do), conv's float atomics exact
+  if [ -x "${GR_BUILDDIR:-.}/scor/apps/conv/conv" ]; then
+    for a in mm red r110 gcon conv; do
+      GR_SRCDIR=. "${GR_BUILDDIR:-.}/scor/apps/$a/$a" --digest 2>/dev/null | grep '^digest' >"$T/a"
+      GR_SRCDIR=. GPURACE_CC=nvcc "${GR_BUILDDIR:-.}/scor/apps/$a/$a" --digest >"$T/b.out" 2>&1
+      grep '^digest' "$T/b.out" >"$T/b"
+      if [ -s "$T/a" ] && cmp -s "$T/a" "$T/b"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: application $a through nvcc:"; cat "$T/b.out"; fi
+    done
+    contains "$T/b.out" "every output matches direct summation exactly" "conv's float atomics through PTX"
+  fi
 else
   echo "SKIP: --cc nvcc checks: no nvcc here ($(head -c 200 "$T/nvcc.err"))"
 fi
