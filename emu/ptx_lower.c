@@ -58,6 +58,12 @@ typedef struct {
   const ptx_ins *cur;
   inst *in;
   int depth;
+  int pmax, ntemp, tmax;   /* the register pools: see persistent(), tmp(), kconst() */
+  uint64_t *ckey;
+  int *cslot;
+  size_t ccap;
+  int nconst;
+  vec cvals;
 } L;
 
 typedef struct { const ptx_var *var; uint32_t off; } fsh;
@@ -97,8 +103,50 @@ static int emit(L *l, int op, int dst, int a, int b, int c, int64_t imm, int fla
   *(srcpos *)vec_push(&l->pos) = l->cur ? l->cur->pos : (srcpos){l->pm->path, 1, 1};
   return (int)l->code.len - 1;
 }
-static int tmp(L *l) { return l->nregs++; }
-static int kconst(L *l, uint64_t v) { int r = tmp(l); emit(l, OP_CONST, r, -1, -1, -1, (int64_t)v, 0); return r; }
+/* Registers come from three pools, numbered apart while lowering and laid
+ * out when the kernel is whole (finish_registers): persistent ones (PTX
+ * registers of each inlined instance, call-site parameters; a callee's are
+ * reused by the next call once it has returned), temporaries that live
+ * within the lowering of one PTX instruction (the pool starts again at each
+ * instruction), and constants, one register per value, set once at entry. */
+#define TEMP_BASE (1 << 28)
+#define CONST_BASE (1 << 29)
+static int persistent(L *l) { int r = l->nregs++; if (l->nregs > l->pmax) l->pmax = l->nregs; return r; }
+static int tmp(L *l) {
+  if (l->ntemp >= (1 << 27)) fail_at(l, l->cur, "too many temporaries");
+  int r = TEMP_BASE + l->ntemp++;
+  if (l->ntemp > l->tmax) l->tmax = l->ntemp;
+  return r;
+}
+static int kconst(L *l, uint64_t v) {
+  /* open addressing over the kernel's constants */
+  if (2 * (size_t)(l->nconst + 1) > l->ccap) {
+    size_t cap = l->ccap ? l->ccap * 2 : 256;
+    /* in the arena: an error longjmps out, and the arena's release is the clean-up */
+    uint64_t *keys = arena_alloc(l->ar, cap * sizeof *keys);
+    int *slots = arena_alloc(l->ar, cap * sizeof *slots);
+    for (size_t k = 0; k < cap; k++) slots[k] = -1;
+    for (size_t k = 0; k < l->ccap; k++) {
+      if (l->cslot[k] < 0) continue;
+      size_t h = (size_t)(l->ckey[k] * 0x9e3779b97f4a7c15ull) & (cap - 1);
+      while (slots[h] >= 0) h = (h + 1) & (cap - 1);
+      keys[h] = l->ckey[k];
+      slots[h] = l->cslot[k];
+    }
+    l->ckey = keys;
+    l->cslot = slots;
+    l->ccap = cap;
+  }
+  size_t h = (size_t)(v * 0x9e3779b97f4a7c15ull) & (l->ccap - 1);
+  while (l->cslot[h] >= 0) {
+    if (l->ckey[h] == v) return CONST_BASE + l->cslot[h];
+    h = (h + 1) & (l->ccap - 1);
+  }
+  l->ckey[h] = v;
+  l->cslot[h] = l->nconst;
+  *(uint64_t *)vec_push(&l->cvals) = v;
+  return CONST_BASE + l->nconst++;
+}
 static int pc_now(L *l) { return (int)l->code.len; }
 static kir_ins *at(L *l, int pc) { return vec_at(&l->code, (size_t)pc); }
 
@@ -397,7 +445,7 @@ static slot *param_slot(L *l, const ptx_var *v) {
   /* a call-site parameter of this function: a register when scalar, else frame memory */
   s = vec_push(&l->in->slots);
   s->var = v;
-  if (!v->is_array && v->size <= 8) { s->reg = tmp(l); s->frame = -1; }
+  if (!v->is_array && v->size <= 8) { s->reg = persistent(l); s->frame = -1; }
   else {
     s->reg = -1;
     l->frame = align_up(l->frame, v->align ? v->align : 1);
@@ -1082,8 +1130,10 @@ static void lower_call(L *l, const ptx_ins *in) {
   inst *ci = arena_alloc(l->ar, sizeof *ci);
   ci->f = g;
   ci->up = l->in;
+  int saved = l->nregs;
   ci->regbase = l->nregs;
   l->nregs += g->nregs;
+  if (l->nregs > l->pmax) l->pmax = l->nregs;
   vec_init_arena(&ci->slots, sizeof(slot), l->ar);
   vec_init_arena(&ci->locals, sizeof(slot), l->ar);
   vec_init_arena(&ci->labels, sizeof(label), l->ar);
@@ -1109,6 +1159,7 @@ static void lower_call(L *l, const ptx_ins *in) {
   l->depth--;
   l->in = caller;
   l->cur = cur;
+  l->nregs = saved;   /* the callee's registers are dead: the next call takes them */
 }
 
 static void lower_ins(L *l, const ptx_ins *in) {
@@ -1303,6 +1354,7 @@ static void lower_body(L *l) {
       lb->pc = pc_now(l);
       continue;
     }
+    l->ntemp = 0;
     lower_ins(l, in);
   }
   /* falling off the end returns */
@@ -1399,17 +1451,176 @@ static void set_reconvergence(L *l) {
   free(pred); free(npred); free(stack); free(seen); free(post); free(order); free(ipdom); free(succ);
 }
 
+/* ------------------------------------------------------------- register allocation */
+
+/* The registers an instruction reads (up to 4) and writes (or -1). */
+static int ins_uses(const kir_ins *in, int *u) {
+  int n = 0;
+  switch (in->op) {
+  case OP_CONST: case OP_SREG: case OP_GADDR: case OP_FENCE: case OP_JMP: case OP_EXIT: case OP_TRAP: case OP_NOP: break;
+  case OP_BRT: case OP_BRF: u[n++] = in->b; break;
+  default:
+    if (in->a >= 0) u[n++] = in->a;
+    if (in->b >= 0) u[n++] = in->b;
+    if (in->c >= 0) u[n++] = in->c;
+    if (in->op == OP_SHFL && in->imm >> 8) u[n++] = (int)(in->imm >> 8) - 1;
+  }
+  return n;
+}
+
+/* PTX has as many virtual registers as the compiler cared to number (nvcc
+ * keeps SSA values apart: UTS's kernel has 775), and every warp holds every
+ * register for 32 lanes.  A register allocation of our own, as ptxas does
+ * one: liveness per thread on the control-flow graph (each lane runs a
+ * thread's path; a masked write leaves the other lanes' values alone, and
+ * *_sync intrinsics read their operands where each lane executes them), then
+ * greedy colouring of the interference graph.  Kernels too large for the
+ * bitsets keep their registers as they are. */
+static void allocate_registers(L *l) {
+  int n = (int)l->code.len, R = l->nregs;
+  if (n == 0 || R <= 1 || R > 16384) return;
+  kir_ins *code = l->code.data;
+  size_t W = ((size_t)R + 63) / 64;
+  uint64_t *live = xcalloc((size_t)(n + 1) * W, sizeof(uint64_t));   /* live-in per instruction; n: after the end */
+  uint64_t *out = xcalloc(W, sizeof(uint64_t));
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (int i = n - 1; i >= 0; i--) {
+      const kir_ins *in = &code[i];
+      int s0 = -1, s1 = -1;
+      switch (in->op) {
+      case OP_JMP: s0 = in->a; break;
+      case OP_BRT: case OP_BRF: s0 = in->a; s1 = i + 1; break;
+      case OP_EXIT: case OP_TRAP: break;
+      default: s0 = i + 1;
+      }
+      memset(out, 0, W * sizeof(uint64_t));
+      if (s0 >= 0 && s0 <= n) for (size_t w = 0; w < W; w++) out[w] |= live[(size_t)s0 * W + w];
+      if (s1 >= 0 && s1 <= n) for (size_t w = 0; w < W; w++) out[w] |= live[(size_t)s1 * W + w];
+      if (in->dst >= 0) out[(size_t)in->dst / 64] &= ~((uint64_t)1 << (in->dst % 64));
+      int u[4], nu = ins_uses(in, u);
+      for (int k = 0; k < nu; k++) out[(size_t)u[k] / 64] |= (uint64_t)1 << (u[k] % 64);
+      uint64_t *li = &live[(size_t)i * W];
+      if (memcmp(li, out, W * sizeof(uint64_t))) { memcpy(li, out, W * sizeof(uint64_t)); changed = 1; }
+    }
+  }
+  /* interference: a register written where another is live after the write */
+  uint64_t *adj = xcalloc((size_t)R * W, sizeof(uint64_t));
+  for (int i = 0; i < n; i++) {
+    const kir_ins *in = &code[i];
+    if (in->dst < 0) continue;
+    int s0 = -1, s1 = -1;
+    switch (in->op) {
+    case OP_JMP: s0 = in->a; break;
+    case OP_BRT: case OP_BRF: s0 = in->a; s1 = i + 1; break;
+    case OP_EXIT: case OP_TRAP: break;
+    default: s0 = i + 1;
+    }
+    memset(out, 0, W * sizeof(uint64_t));
+    if (s0 >= 0 && s0 <= n) for (size_t w = 0; w < W; w++) out[w] |= live[(size_t)s0 * W + w];
+    if (s1 >= 0 && s1 <= n) for (size_t w = 0; w < W; w++) out[w] |= live[(size_t)s1 * W + w];
+    int d = in->dst;
+    for (size_t w = 0; w < W; w++) {
+      uint64_t bits = out[w];
+      while (bits) {
+        int r = (int)(w * 64) + __builtin_ctzll(bits);
+        bits &= bits - 1;
+        if (r == d) continue;
+        adj[(size_t)d * W + (size_t)r / 64] |= (uint64_t)1 << (r % 64);
+        adj[(size_t)r * W + (size_t)d / 64] |= (uint64_t)1 << (d % 64);
+      }
+    }
+  }
+  /* a register read before any write (PTX does not forbid it) reads the 0
+   * every register starts with: any register it shares a colour with is
+   * written only where it is dead, which the edges above already say */
+  int *color = xmalloc(sizeof(int) * (size_t)R);
+  char *taken = xcalloc((size_t)R + 1, 1);
+  int ncolors = 0;
+  for (int v = 0; v < R; v++) {
+    memset(taken, 0, (size_t)ncolors + 1);
+    for (size_t w = 0; w < W; w++) {
+      uint64_t bits = adj[(size_t)v * W + w];
+      while (bits) {
+        int r = (int)(w * 64) + __builtin_ctzll(bits);
+        bits &= bits - 1;
+        if (r < v) taken[color[r]] = 1;
+      }
+    }
+    int c = 0;
+    while (taken[c]) c++;
+    color[v] = c;
+    if (c + 1 > ncolors) ncolors = c + 1;
+  }
+  for (int i = 0; i < n; i++) {
+    kir_ins *in = &code[i];
+    if (in->dst >= 0) in->dst = color[in->dst];
+    if (in->op == OP_JMP) continue;
+    if (in->op == OP_BRT || in->op == OP_BRF) { in->b = color[in->b]; continue; }
+    if (in->a >= 0) in->a = color[in->a];
+    if (in->b >= 0) in->b = color[in->b];
+    if (in->c >= 0) in->c = color[in->c];
+    if (in->op == OP_SHFL && in->imm >> 8) in->imm = (in->imm & 0xff) | (int64_t)(color[(in->imm >> 8) - 1] + 1) << 8;
+  }
+  if (getenv("GPURACE_PTX_REGS")) fprintf(stderr, "register allocation: %d virtual, %d allocated\n", R, ncolors);
+  l->nregs = ncolors;
+  free(color); free(taken); free(adj); free(out); free(live);
+}
+
 /* ------------------------------------------------------------- names and signatures */
 
 
+/* Lays the three register pools out (persistent, then temporaries, then
+ * constants) and puts the constants' definitions at the kernel's entry, once:
+ * a constant's register is written nowhere else. */
+static void finish_registers(L *l, srcpos entry) {
+  int np = l->pmax, nt = l->tmax, nc = l->nconst, n = (int)l->code.len;
+  kir_ins *old = xmalloc(sizeof(kir_ins) * (size_t)(n + 1));
+  srcpos *oldpos = xmalloc(sizeof(srcpos) * (size_t)(n + 1));
+  memcpy(old, l->code.data, sizeof(kir_ins) * (size_t)n);
+  memcpy(oldpos, l->pos.data, sizeof(srcpos) * (size_t)n);
+  l->code.len = l->pos.len = 0;
+  const ptx_ins *cur = l->cur;
+  l->cur = NULL;
+  for (int k = 0; k < nc; k++) {
+    emit(l, OP_CONST, np + nt + k, -1, -1, -1, (int64_t)*(uint64_t *)vec_at(&l->cvals, (size_t)k), 0);
+    *(srcpos *)vec_at(&l->pos, l->pos.len - 1) = entry;
+  }
+#define REMAP(r) ((r) >= CONST_BASE ? np + nt + ((r) - CONST_BASE) : (r) >= TEMP_BASE ? np + ((r) - TEMP_BASE) : (r))
+  for (int i = 0; i < n; i++) {
+    kir_ins in = old[i];
+    if (in.op == OP_JMP) in.a += nc;
+    else if (in.op == OP_BRT || in.op == OP_BRF) { in.a += nc; if (in.c >= 0) in.c += nc; in.b = REMAP(in.b); }
+    else {
+      if (in.dst >= 0) in.dst = REMAP(in.dst);
+      if (in.a >= 0) in.a = REMAP(in.a);
+      if (in.b >= 0) in.b = REMAP(in.b);
+      if (in.c >= 0) in.c = REMAP(in.c);
+      if (in.op == OP_SHFL && in.imm >> 8) { int m = (int)(in.imm >> 8) - 1; in.imm = (in.imm & 0xff) | (int64_t)(REMAP(m) + 1) << 8; }
+    }
+#undef REMAP
+    *(kir_ins *)vec_push(&l->code) = in;
+    *(srcpos *)vec_push(&l->pos) = oldpos[i];
+  }
+  l->nregs = np + nt + nc;
+  if (getenv("GPURACE_PTX_REGS")) fprintf(stderr, "registers: %d persistent, %d temporary, %d constants\n", np, nt, nc);
+  l->cur = cur;
+  free(old);
+  free(oldpos);
+}
+
 static kir_func *lower_kernel(L *l, const ptx_func *f, const char *source) {
   l->code.len = l->pos.len = 0;
-  l->nregs = 0;
   l->frame = 0;
+  l->pmax = l->ntemp = l->tmax = l->nconst = 0;
+  l->ckey = NULL;
+  l->cslot = NULL;
+  l->ccap = 0;
+  l->cvals.len = 0;
   inst *ki = arena_alloc(l->ar, sizeof *ki);
   ki->f = f;
   ki->regbase = 0;
-  l->nregs = f->nregs;
+  l->nregs = l->pmax = f->nregs;
   vec_init_arena(&ki->slots, sizeof(slot), l->ar);
   vec_init_arena(&ki->locals, sizeof(slot), l->ar);
   vec_init_arena(&ki->labels, sizeof(label), l->ar);
@@ -1432,6 +1643,8 @@ static kir_func *lower_kernel(L *l, const ptx_func *f, const char *source) {
     emit(l, OP_PARAM, -1, a, -1, -1, k, 0);
   }
   lower_body(l);
+  finish_registers(l, f->ncode ? f->code[0].pos : f->decl);
+  allocate_registers(l);
   set_reconvergence(l);
   kir_func *kf = arena_alloc(l->ar, sizeof *kf);
   const char *sig = NULL;
@@ -1517,6 +1730,7 @@ kir_module *ptx_compile(const char *path, const char *text, size_t len, const ch
   vec_init_arena(&l->pos, sizeof(srcpos), l->ar);
   vec_init_arena(&l->shared_at, sizeof(int64_t), l->ar);
   vec_init_arena(&l->fshared, sizeof(fsh), l->ar);
+  vec_init_arena(&l->cvals, sizeof(uint64_t), l->ar);
   /* module variables: .global and .const become globals, in declaration
    * order, where code uses them or the user can name them (//@ check,
    * gr_module_global): not the constants CUDA's and libcu++'s headers

@@ -1,9 +1,11 @@
+#define _DEFAULT_SOURCE   /* mkstemps */
 /* The front end: every file of the malformed corpus fails with exit status
  * 2 and the exact "file:line:col: error: ..." its last line names; and the
  * subset's constructs compile to the KIR they should. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testutil.h"
 #include "ptx.h"
@@ -176,6 +178,43 @@ START_TEST(ptx_reconverges_at_the_postdominator) {
 }
 END_TEST
 
+/* Register allocation: a chain of 64 virtual registers, each dead once the
+ * next is computed, needs a handful of KIR registers, and still computes
+ * the chain (run: 64 increments of tid). */
+START_TEST(ptx_allocates_registers) {
+  char ptx[8192];
+  int n = snprintf(ptx, sizeof ptx, ".version 8.0\n.target sm_75\n.address_size 64\n"
+                   ".visible .entry k(.param .u64 k_param_0)\n{\n\t.reg .b32 %%r<70>;\n\t.reg .b64 %%rd<4>;\n"
+                   "\tld.param.u64 %%rd1, [k_param_0];\n\tmov.u32 %%r0, %%tid.x;\n");
+  for (int k = 1; k <= 64; k++) n += snprintf(ptx + n, sizeof ptx - (size_t)n, "\tadd.s32 %%r%d, %%r%d, 1;\n", k, k - 1);
+  n += snprintf(ptx + n, sizeof ptx - (size_t)n, "\tmul.wide.u32 %%rd2, %%r0, 4;\n\tadd.s64 %%rd3, %%rd1, %%rd2;\n"
+                "\tst.global.u32 [%%rd3], %%r64;\n\tret;\n}\n");
+  char err[512];
+  kir_module *m = ptx_compile("chain.ptx", ptx, (size_t)n, NULL, NULL, err, sizeof err);
+  ck_assert_msg(m != NULL, "%s", err);
+  ck_assert_int_le(m->funcs[0]->nregs, 8);
+  kir_module_free(m);
+  char path[] = "/tmp/gpurace-chain-XXXXXX.ptx";
+  int fd = mkstemps(path, 4);
+  ck_assert_int_ge(fd, 0);
+  ck_assert_int_eq(write(fd, ptx, (size_t)n), n);
+  close(fd);
+  gr_context *ctx = gr_context_create(NULL);
+  gr_module *mod;
+  ck_assert_int_eq(gr_module_load(ctx, path, NULL, 0, &mod), GR_OK);
+  gr_ptr out;
+  ck_assert_int_eq(gr_malloc(ctx, 64 * 4, "out", &out), GR_OK);
+  gr_arg a = gr_arg_u64(out);   /* PTX has no pointer types: an extern "C" kernel's .u64 without its source */
+  gr_dim3 g = {1, 1, 1}, b = {64, 1, 1};
+  ck_assert_int_eq(gr_launch(mod, "k", g, b, 0, &a, 1), GR_OK);
+  uint32_t o[64];
+  ck_assert_int_eq(gr_memcpy_dtoh(ctx, o, out, sizeof o), GR_OK);
+  for (int t = 0; t < 64; t++) ck_assert_uint_eq(o[t], (uint32_t)t + 64);
+  gr_context_destroy(ctx);
+  unlink(path);
+}
+END_TEST
+
 /* Kernel names as C++ names them, found by the name directives use. */
 START_TEST(ptx_names_kernels_as_cxx_does) {
   char *d = ptx_demangle("_Z9block_sumIiLi256EEvPKT_PS0_");
@@ -213,6 +252,7 @@ Suite *front_suite(void) {
   tcase_add_test(tc, host_code_is_skipped_like_nvcc_device_pass);
   tcase_add_test(tc, ptx_reconverges_at_the_postdominator);
   tcase_add_test(tc, ptx_names_kernels_as_cxx_does);
+  tcase_add_test(tc, ptx_allocates_registers);
   suite_add_tcase(s, tc);
   return s;
 }
