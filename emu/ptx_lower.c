@@ -1373,6 +1373,19 @@ static void lower_body(L *l) {
   }
 }
 
+/* ------------------------------------------------------------- control flow */
+
+/* The successors of instruction i of n (n: the end, after which nothing runs). */
+static void successors(const kir_ins *in, int i, int *s0, int *s1) {
+  *s0 = *s1 = -1;
+  switch (in->op) {
+  case OP_JMP: *s0 = in->a; break;
+  case OP_BRT: case OP_BRF: *s0 = in->a; *s1 = i + 1; break;
+  case OP_EXIT: case OP_TRAP: break;
+  default: *s0 = i + 1;
+  }
+}
+
 /* ------------------------------------------------------------- reconvergence */
 
 /* Immediate post-dominators on KIR's control-flow graph (Cooper, Harvey and
@@ -1383,13 +1396,9 @@ static void set_reconvergence(L *l) {
   kir_ins *code = l->code.data;
   int *succ = xmalloc(sizeof(int) * (size_t)(2 * n + 2));
   for (int i = 0; i < n; i++) {
-    int s0 = -1, s1 = -1;
-    switch (code[i].op) {
-    case OP_JMP: s0 = code[i].a; break;
-    case OP_BRT: case OP_BRF: s0 = code[i].a; s1 = i + 1; break;
-    case OP_EXIT: case OP_TRAP: s0 = exit; break;
-    default: s0 = i + 1;
-    }
+    int s0, s1;
+    successors(&code[i], i, &s0, &s1);
+    if (s0 < 0 && s1 < 0) s0 = exit;   /* exit, trap */
     if (s0 > n) s0 = exit;
     if (s1 > n) s1 = exit;
     succ[2 * i] = s0;
@@ -1453,6 +1462,15 @@ static void set_reconvergence(L *l) {
 
 /* ------------------------------------------------------------- register allocation */
 
+/* The registers live after instruction i: the union of its successors' live-in sets. */
+static void live_after(const kir_ins *code, int i, int n, const uint64_t *live, size_t W, uint64_t *out) {
+  int s0, s1;
+  successors(&code[i], i, &s0, &s1);
+  memset(out, 0, W * sizeof(uint64_t));
+  if (s0 >= 0 && s0 <= n) for (size_t w = 0; w < W; w++) out[w] |= live[(size_t)s0 * W + w];
+  if (s1 >= 0 && s1 <= n) for (size_t w = 0; w < W; w++) out[w] |= live[(size_t)s1 * W + w];
+}
+
 /* The registers an instruction reads (up to 4) and writes (or -1). */
 static int ins_uses(const kir_ins *in, int *u) {
   int n = 0;
@@ -1487,16 +1505,7 @@ static void allocate_registers(L *l) {
     changed = 0;
     for (int i = n - 1; i >= 0; i--) {
       const kir_ins *in = &code[i];
-      int s0 = -1, s1 = -1;
-      switch (in->op) {
-      case OP_JMP: s0 = in->a; break;
-      case OP_BRT: case OP_BRF: s0 = in->a; s1 = i + 1; break;
-      case OP_EXIT: case OP_TRAP: break;
-      default: s0 = i + 1;
-      }
-      memset(out, 0, W * sizeof(uint64_t));
-      if (s0 >= 0 && s0 <= n) for (size_t w = 0; w < W; w++) out[w] |= live[(size_t)s0 * W + w];
-      if (s1 >= 0 && s1 <= n) for (size_t w = 0; w < W; w++) out[w] |= live[(size_t)s1 * W + w];
+      live_after(code, i, n, live, W, out);
       if (in->dst >= 0) out[(size_t)in->dst / 64] &= ~((uint64_t)1 << (in->dst % 64));
       int u[4], nu = ins_uses(in, u);
       for (int k = 0; k < nu; k++) out[(size_t)u[k] / 64] |= (uint64_t)1 << (u[k] % 64);
@@ -1509,16 +1518,7 @@ static void allocate_registers(L *l) {
   for (int i = 0; i < n; i++) {
     const kir_ins *in = &code[i];
     if (in->dst < 0) continue;
-    int s0 = -1, s1 = -1;
-    switch (in->op) {
-    case OP_JMP: s0 = in->a; break;
-    case OP_BRT: case OP_BRF: s0 = in->a; s1 = i + 1; break;
-    case OP_EXIT: case OP_TRAP: break;
-    default: s0 = i + 1;
-    }
-    memset(out, 0, W * sizeof(uint64_t));
-    if (s0 >= 0 && s0 <= n) for (size_t w = 0; w < W; w++) out[w] |= live[(size_t)s0 * W + w];
-    if (s1 >= 0 && s1 <= n) for (size_t w = 0; w < W; w++) out[w] |= live[(size_t)s1 * W + w];
+    live_after(code, i, n, live, W, out);
     int d = in->dst;
     for (size_t w = 0; w < W; w++) {
       uint64_t bits = out[w];
