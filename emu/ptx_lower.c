@@ -928,6 +928,43 @@ static void lower_shf(L *l, const ptx_ins *in) {
   }
 }
 
+/* prmt.b32 d, a, b, c: each byte of d picks one of the eight bytes of b:a
+ * (c's nibble: bits 0-2 the byte, bit 3 to replicate its sign bit), in the
+ * default mode (__byte_perm); the other modes (.f4e, .b4e, .rc8, .ecl, .ecr,
+ * .rc16) are refused. */
+static void lower_prmt(L *l, const ptx_ins *in) {
+  static const char *const ok[] = {NULL};
+  only_mods(l, in, ok);
+  nops(l, in, 4);
+  int a = canon(l, val(l, &in->ops[1], PT_B32), SK_U32), b = canon(l, val(l, &in->ops[2], PT_B32), SK_U32);
+  int c = canon(l, val(l, &in->ops[3], PT_B32), SK_U32);
+  int k32 = kconst(l, 32), hi = tmp(l), x = tmp(l), ff = kconst(l, 0xff), k7 = kconst(l, 7), k3 = kconst(l, 3);
+  int k8 = kconst(l, 8), acc = kconst(l, 0);
+  emit(l, OP_SHL_U64, hi, b, k32, -1, 0, 0);
+  emit(l, OP_OR_U64, x, hi, a, -1, 0, 0);
+  for (int i = 0; i < 4; i++) {
+    int nib = tmp(l), idx = tmp(l), bits = tmp(l), sh = tmp(l), byte = tmp(l), s7 = tmp(l), neg = tmp(l), sb = tmp(l);
+    int sflag = tmp(l), one = kconst(l, 1), pick = tmp(l), pos = tmp(l), o = tmp(l), nibs = tmp(l);
+    emit(l, OP_SHR_U32, nibs, c, kconst(l, 4 * (unsigned)i), -1, 0, 0);
+    emit(l, OP_AND_U32, nib, nibs, kconst(l, 0xf), -1, 0, 0);
+    emit(l, OP_AND_U32, idx, nib, k7, -1, 0, 0);
+    emit(l, OP_MUL_U32, bits, idx, k8, -1, 0, 0);
+    emit(l, OP_SHR_U64, sh, x, bits, -1, 0, 0);
+    emit(l, OP_AND_U64, byte, sh, ff, -1, 0, 0);
+    emit(l, OP_SHR_U64, s7, byte, k7, -1, 0, 0);             /* the byte's sign, replicated: 0xff or 0 */
+    emit(l, OP_NEG_U64, neg, s7, -1, -1, 0, 0);
+    emit(l, OP_AND_U64, sb, neg, ff, -1, 0, 0);
+    int sf = tmp(l);
+    emit(l, OP_SHR_U32, sf, nib, k3, -1, 0, 0);
+    emit(l, OP_AND_U32, sflag, sf, one, -1, 0, 0);
+    emit(l, OP_SEL, pick, sb, byte, sflag, 0, 0);
+    emit(l, OP_SHL_U64, pos, pick, kconst(l, 8 * (unsigned)i), -1, 0, 0);
+    emit(l, OP_OR_U64, o, acc, pos, -1, 0, 0);
+    acc = o;
+  }
+  emit(l, OP_CVT, dst_reg(l, &in->ops[0]), acc, -1, -1, SK_U64 | (int64_t)SK_U32 << 8, 0);
+}
+
 /* Whether register r of the function is read anywhere (a guard, an operand, an address). */
 static int reg_read(const ptx_func *f, int r) {
   for (int i = 0; i < f->ncode; i++) {
@@ -1299,6 +1336,7 @@ static void lower_ins(L *l, const ptx_ins *in) {
   else if (!strcmp(op, "bfi")) lower_bfi(l, in);
   else if (!strcmp(op, "lop3")) lower_lop3(l, in);
   else if (!strcmp(op, "shf")) lower_shf(l, in);
+  else if (!strcmp(op, "prmt")) lower_prmt(l, in);
   else if (!strcmp(op, "copysign")) {
     ptx_type t = need_type(l, in);
     nops(l, in, 3);
