@@ -10,7 +10,9 @@
 #     table scor/micro, SEEDS seeds, sc memory);
 #   - kernels/cxx, which the subset cannot read: their checks and hb-ptx's
 #     verdict against //@ expect.
-# Run by `make frontends-report` from the source tree, with GPURACE
+#   - the ScoR applications' drivers (APPS, default ./scor/apps), every
+#     build with hb and scord on APP_SEEDS seeds, through each front end;
+# Run by `make frontends-report` from the source tree, with GPURACE and APPS
 # pointing at the build; needs nvcc and NVRTC (scripts/setup.sh).
 set -eu
 G=${GPURACE:-./gpurace}
@@ -131,6 +133,57 @@ for c in $configs; do
   [ -s "$T/cells-$cc$fl" ] || continue
   { echo "Cells that differ under $cc ${fl:--O3} (verdict/racy seeds):"; echo; echo "| test | detector | subset | PTX |"; echo "|---|---|---|---|"; cat "$T/cells-$cc$fl"; echo; } >>"$OUT"
 done
+
+# the applications: their drivers load the kernel through $GPURACE_CC
+A=${APPS:-./scor/apps}
+APP_SEEDS=${APP_SEEDS:-3}
+knobs() {
+  case $1 in
+  mm) echo "MM_1 MM_2 MM_3 MM_4" ;; red) echo "RED_1 RED_2" ;; r110) echo "R110_1 R110_2" ;; conv) echo "CONV_1" ;;
+  gcol) echo "GCOL_1 GCOL_2 GCOL_3 GCOL_4 GCOL_5 GCOL_6" ;; gcon) echo "GCON_1 GCON_2 GCON_3 GCON_4 GCON_5" ;;
+  uts) echo "UTS_1 UTS_2 UTS_3 UTS_4 UTS_5 UTS_6" ;;
+  esac
+}
+# verdicts APP KNOB: per detector, on how many of APP_SEEDS seeds it reported a race ("hb 2/3, scord 0/3"), and the exit statuses
+verdicts() {
+  app=$1 knob=$2
+  out=""
+  for d in hb scord; do
+    n=0 sts=""
+    for s in $(seq 1 "$APP_SEEDS"); do
+      set -- "$A/$app/$app" --sched random --seed "$s" --detect "$d" -q
+      [ "$knob" = none ] || set -- "$@" -D "$knob"
+      rc=0; GR_SRCDIR=. "$@" >/dev/null 2>&1 || rc=$?
+      [ "$rc" -eq 4 ] && n=$((n + 1))
+      sts="$sts$rc"
+    done
+    out="$out $d $n/$APP_SEEDS ($sts)"
+  done
+  echo "$out"
+}
+{
+  echo "## The ScoR applications"
+  echo
+  echo "Each application's driver (\`scor/apps/*\`, small size) loads its kernel through \`\$GPURACE_CC\`. Every build"
+  echo "(race-free, and each race knob) runs on seeds 1..$APP_SEEDS of the random scheduler with hb and with scord;"
+  echo "a cell gives each detector's number of seeds with a race report and the exit statuses. A row is **differs**"
+  echo "where a front end's cell is not the subset's."
+  echo
+  printf '| application | build | subset |'; for c in $configs; do printf ' %s |' "$(cc_of "$c") $(flags_of "$c" | sed 's/^$/-O3/')"; done; echo
+  printf '|---|---|---|'; for c in $configs; do printf -- '---|'; done; echo
+} >>"$OUT"
+for app in mm red r110 conv gcol gcon uts; do
+  for knob in none $(knobs "$app"); do
+    base=$(GPURACE_CC=subset verdicts "$app" "$knob")
+    printf '| %s | %s | %s |' "$app" "$knob" "$base" >>"$OUT"
+    for c in $configs; do
+      v=$(GPURACE_CC=$(cc_of "$c") GPURACE_CC_FLAGS="$(flags_of "$c")" verdicts "$app" "$knob")
+      [ "$v" = "$base" ] && printf ' same |' >>"$OUT" || printf ' **differs**: %s |' "$v" >>"$OUT"
+    done
+    echo >>"$OUT"
+  done
+done
+echo >>"$OUT"
 
 # the C++ kernels
 {
