@@ -152,7 +152,6 @@ void kir_print_module(FILE *out, const kir_module *m) {
 void kir_module_free(kir_module *m) {
   if (!m) return;
   free(m->ptx);
-  if (!m) return;
   arena_free(&m->ar);
   free(m);
 }

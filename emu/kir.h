@@ -128,7 +128,6 @@ typedef struct {
 typedef struct {
   const char *name;   /* as directives name it: the C++ name with its template arguments */
   const char *sym;    /* the PTX entry's (mangled) name, where the kernel came from PTX, else NULL */
-  const char *sig;    /* its demangled signature, or NULL */
   kir_ins *code;
   srcpos *pos;
   int ncode;
@@ -158,7 +157,6 @@ typedef struct {
   uint32_t shared_static;   /* bytes of static __shared__ per block */
   int uses_dyn_shared;
   char *ptx;          /* the PTX text the module was lowered from (malloc'd), or NULL: the CUDA backend loads it */
-  size_t ptx_len;
 } kir_module;
 
 /* The kernel a directive or a host call names: its name exactly, its PTX

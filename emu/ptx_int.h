@@ -80,7 +80,6 @@ struct ptx_var {
   uint8_t *init;               /* module variables with an initialiser */
   int index;                   /* module variables: their kir_global; parameters: their position */
   int owner;                   /* parameters and function variables: the function, else -1 */
-  int is_ret;                  /* a function's return parameter */
   int is_fparam;               /* in a function's parameter list (else a call site's .param) */
   int line;
 };
@@ -91,7 +90,6 @@ typedef struct {
   ptx_var **params, **rets;
   int nparams, nrets;
   ptx_type *regs;              /* the type of each register */
-  const char **regnames;
   int nregs;
   ptx_var **vars;              /* .shared and .local declared in the body */
   int nvars;

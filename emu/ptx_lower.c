@@ -45,7 +45,6 @@ typedef struct {
   arena *ar;
   diag *d;
   ptx_module *pm;
-  kir_module *km;
   vec code, pos;
   int nregs;
   uint32_t frame;
@@ -1688,7 +1687,6 @@ static kir_func *lower_kernel(L *l, const ptx_func *f, const char *source) {
   const char *sig = NULL;
   kf->name = ptx_names_display(l->ar, f->name, &sig);
   kf->sym = f->name;
-  kf->sig = sig;
   kf->ncode = (int)l->code.len;
   kf->code = arena_alloc(l->ar, sizeof(kir_ins) * (l->code.len + 1));
   memcpy(kf->code, l->code.data, sizeof(kir_ins) * l->code.len);
@@ -1762,7 +1760,6 @@ kir_module *ptx_compile(const char *path, const char *text, size_t len, const ch
   l->ar = &m->ar;
   l->d = &d;
   l->pm = pm;
-  l->km = m;
   l->max_code = lim && lim->max_code ? lim->max_code : FRONT_MAX_CODE;
   vec_init_arena(&l->code, sizeof(kir_ins), l->ar);
   vec_init_arena(&l->pos, sizeof(srcpos), l->ar);
@@ -1843,6 +1840,5 @@ kir_module *ptx_compile(const char *path, const char *text, size_t len, const ch
   m->ptx = xmalloc(len + 1);
   memcpy(m->ptx, text, len);
   m->ptx[len] = 0;
-  m->ptx_len = len;
   return m;
 }

@@ -112,8 +112,9 @@ static void type_kind(const char *t, size_t n, kir_sk *sk, kir_sk *pointee) {
   if (n > 0 && (t[n - 1] == '*' || t[n - 1] == '&')) {
     *sk = SK_PTR;
     size_t b = n - 1;
-    while (b > 0 && (t[b - 1] == '*' || t[b - 1] == '&' || t[b - 1] == ' ')) b--;
-    kir_sk e = (b < n - 1 && (t[b] == '*' || t[b] == '&') && strchr("*&", t[n - 2]) && n >= 2 && (t[n - 2] == '*')) ? SK_COUNT : scalar_kind(t, b);
+    int levels = 1;
+    while (b > 0 && (t[b - 1] == '*' || t[b - 1] == '&' || t[b - 1] == ' ')) levels += t[--b] != ' ';
+    kir_sk e = levels > 1 ? SK_COUNT : scalar_kind(t, b);   /* a pointer to a pointer points at bytes */
     *pointee = e == SK_COUNT ? SK_U8 : e;
     return;
   }

@@ -53,7 +53,7 @@ typedef struct {
   vec funcs, vars, files;
   /* the function being read */
   ptx_func *f;
-  vec regs, regnames, code, fvars, scope;
+  vec regs, code, fvars, scope;
   int loc_file, loc_line, loc_col;
   int loc_in_file, loc_in_line, loc_in_col;   /* inlined_at, or file -1 */
 } P;
@@ -293,9 +293,8 @@ static void scope_close(P *p) {
   }
 }
 
-static int new_reg(P *p, const char *name, ptx_type t) {
+static int new_reg(P *p, ptx_type t) {
   *(ptx_type *)vec_push(&p->regs) = t;
-  *(const char **)vec_push(&p->regnames) = name;
   return (int)p->regs.len - 1;
 }
 
@@ -317,9 +316,9 @@ static void reg_decl(P *p) {
       expect(p, '>');
       d.count = (int)n;
       d.base = (int)p->regs.len;
-      for (int64_t k = 0; k < n; k++) new_reg(p, arena_printf(p->ar, "%s%lld", name, (long long)k), t);
+      for (int64_t k = 0; k < n; k++) new_reg(p, t);
     } else {
-      d.base = new_reg(p, name, t);
+      d.base = new_reg(p, t);
     }
     *(decl *)vec_push(&p->scope) = d;
   } while (accept(p, ','));
@@ -672,7 +671,6 @@ static void param_list(P *p, ptx_func *f, int rets) {
       ptx_var *pv = var_decl(p, PS_PARAM, 0);
       pv->owner = (int)p->funcs.len - 1;
       pv->index = (int)v.len;
-      pv->is_ret = rets;
       pv->is_fparam = 1;
       *(ptx_var **)vec_push(&v) = pv;
     } while (accept(p, ','));
@@ -685,8 +683,6 @@ static void param_list(P *p, ptx_func *f, int rets) {
 static void function(P *p, int is_entry, int is_extern) {
   srcpos at = here(p);
   next(p);   /* .entry / .func */
-  ptx_func tmp;
-  memset(&tmp, 0, sizeof tmp);
   ptx_func *f = arena_alloc(p->ar, sizeof *f);
   f->is_entry = is_entry;
   f->line = at.line;
@@ -730,7 +726,6 @@ static void function(P *p, int is_entry, int is_extern) {
   f->defined = 1;
   p->f = f;
   vec_init_arena(&p->regs, sizeof(ptx_type), p->ar);
-  vec_init_arena(&p->regnames, sizeof(const char *), p->ar);
   vec_init_arena(&p->code, sizeof(ptx_ins), p->ar);
   vec_init_arena(&p->fvars, sizeof(ptx_var *), p->ar);
   vec_init_arena(&p->scope, sizeof(decl), p->ar);
@@ -750,7 +745,6 @@ static void function(P *p, int is_entry, int is_extern) {
   p->loc_line = 0;
   body(p);
   f->regs = p->regs.data;
-  f->regnames = p->regnames.data;
   f->nregs = (int)p->regs.len;
   f->code = p->code.data;
   f->ncode = (int)p->code.len;

@@ -28,6 +28,11 @@ trap 'rm -rf "$T"' EXIT
 configs="nvcc:-O3 nvcc:-G nvrtc:-O3 nvrtc:-G"
 flags_of() { case "$1" in *:-G) echo "-G" ;; *) echo "" ;; esac; }
 cc_of() { echo "${1%%:*}"; }
+# a table's header row: its first columns (LEAD, "a | b"), then one per compiler
+config_header() {
+  printf '| %s |' "$1"; for c in $configs; do printf ' %s |' "$(cc_of "$c") $(flags_of "$c" | sed 's/^$/-O3/')"; done; echo
+  printf '|%s' "$(echo "$1" | sed 's/[^|]*/---/g')"; printf '|'; for c in $configs; do printf -- '---|'; done; echo
+}
 
 files=$(ls kernels/*/*.cu scor/micro/*.cu | grep -v '^kernels/cxx/')
 # the subset's final memory, and whether it is deterministic
@@ -137,13 +142,7 @@ done
 # the applications: their drivers load the kernel through $GPURACE_CC
 A=${APPS:-./scor/apps}
 APP_SEEDS=${APP_SEEDS:-3}
-knobs() {
-  case $1 in
-  mm) echo "MM_1 MM_2 MM_3 MM_4" ;; red) echo "RED_1 RED_2" ;; r110) echo "R110_1 R110_2" ;; conv) echo "CONV_1" ;;
-  gcol) echo "GCOL_1 GCOL_2 GCOL_3 GCOL_4 GCOL_5 GCOL_6" ;; gcon) echo "GCON_1 GCON_2 GCON_3 GCON_4 GCON_5" ;;
-  uts) echo "UTS_1 UTS_2 UTS_3 UTS_4 UTS_5 UTS_6" ;;
-  esac
-}
+. "$(dirname "$0")/apps-knobs.sh"
 # verdicts APP KNOB: per detector, on how many of APP_SEEDS seeds it reported a race ("hb 2/3, scord 0/3"), and the exit statuses
 verdicts() {
   app=$1 knob=$2
@@ -169,10 +168,9 @@ verdicts() {
   echo "a cell gives each detector's number of seeds with a race report and the exit statuses. A row is **differs**"
   echo "where a front end's cell is not the subset's."
   echo
-  printf '| application | build | subset |'; for c in $configs; do printf ' %s |' "$(cc_of "$c") $(flags_of "$c" | sed 's/^$/-O3/')"; done; echo
-  printf '|---|---|---|'; for c in $configs; do printf -- '---|'; done; echo
+  config_header "application | build | subset"
 } >>"$OUT"
-for app in mm red r110 conv gcol gcon uts; do
+for app in $APPS_LIST; do
   for knob in none $(knobs "$app"); do
     base=$(GPURACE_CC=subset verdicts "$app" "$knob")
     printf '| %s | %s | %s |' "$app" "$knob" "$base" >>"$OUT"
@@ -192,8 +190,7 @@ echo >>"$OUT"
   echo "Each runs through the PTX path with \`--detect hb-ptx\`: its \`//@ check\` lines must hold and hb-ptx must agree with"
   echo "its \`//@ expect\`."
   echo
-  printf '| kernel | expected |'; for c in $configs; do printf ' %s |' "$(cc_of "$c") $(flags_of "$c" | sed 's/^$/-O3/')"; done; echo
-  printf '|---|---|'; for c in $configs; do printf -- '---|'; done; echo
+  config_header "kernel | expected"
 } >>"$OUT"
 for f in kernels/cxx/*.cu; do
   want=norace; grep -q '^//@ expect race' "$f" && want=race
