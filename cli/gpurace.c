@@ -16,6 +16,7 @@
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "dev"
 #endif
+#include "check.h"
 #include "detectors.h"
 #include "gpurace.h"
 
@@ -31,6 +32,8 @@ static const char *const usage_main =
   "  litmus run litmus tests under weak memory: outcome histograms and verdicts\n"
   "  states every final memory state of a kernel file, explored exhaustively (--compare: weak against sc)\n"
   "  table  run a suite under race detectors over seeds: verdict tables (Markdown, CSV)\n"
+  "  check  decide data-race freedom statically (BabyCUDA: MAP typing and Z3), no run\n"
+  "  babycuda  the core calculus: eval (access-history semantics), print, cuda\n"
   "  detectors  list the race detectors\n"
   "  devices    the backends and the GPU the CUDA backend would use\n"
   "  nvrtc  compile kernel files with NVRTC as the CUDA backend does (no GPU needed)\n"
@@ -38,7 +41,8 @@ static const char *const usage_main =
   "\n"
   "exit status: 0 ok, 1 a check failed, 2 bad input or usage,\n"
   "             3 emulation error (invalid access, deadlock, barrier divergence, step limit),\n"
-  "             4 a race detector reported a race\n";
+  "             4 a race detector reported a race (check: a racy array),\n"
+  "             5 no verdict (check: outside the calculus, or unknown)\n";
 
 static const char *const usage_run =
   "usage: gpurace run FILE [OPTIONS]\n"
@@ -1083,6 +1087,8 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[2], "litmus")) { fputs(usage_litmus, stdout); return 0; }
     if (!strcmp(argv[2], "states")) { fputs(usage_states, stdout); return 0; }
     if (!strcmp(argv[2], "table")) { fputs(usage_table, stdout); return 0; }
+    if (!strcmp(argv[2], "check")) { fputs(usage_check, stdout); return 0; }
+    if (!strcmp(argv[2], "babycuda")) { fputs(usage_babycuda, stdout); return 0; }
     if (!strcmp(argv[2], "nvrtc")) { fputs(usage_nvrtc, stdout); return 0; }
     if (!strcmp(argv[2], "devices")) { fputs(usage_devices, stdout); return 0; }
     return usage_error(NULL, "no help for '%s'", argv[2]);
@@ -1092,6 +1098,8 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "litmus")) return cmd_litmus(argc - 2, argv + 2);
   if (!strcmp(cmd, "states")) return cmd_states(argc - 2, argv + 2);
   if (!strcmp(cmd, "table")) return cmd_table(argc - 2, argv + 2);
+  if (!strcmp(cmd, "check")) return cmd_check(argc - 2, argv + 2);
+  if (!strcmp(cmd, "babycuda")) return cmd_babycuda(argc - 2, argv + 2);
   if (!strcmp(cmd, "detectors")) return cmd_detectors();
   if (!strcmp(cmd, "devices")) return cmd_devices();
   if (!strcmp(cmd, "nvrtc")) return cmd_nvrtc(argc - 2, argv + 2);

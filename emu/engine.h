@@ -99,6 +99,11 @@ size_t script_nbuffers(const gr_script *s);
 void script_buffer(const gr_script *s, size_t k, const char **name, gr_ptr *ptr, size_t *bytes);
 const char *script_launch(const gr_script *s, gr_dim3 *grid, gr_dim3 *block);
 size_t script_nargs(const gr_script *s);
+/* BabyCUDA's checker: an integer scalar argument's value (1 if found), and
+ * the //@ assume lines (the condition's text and its line). */
+int script_arg_int(const gr_script *s, const char *name, int64_t *v);
+size_t script_nassume(const gr_script *s);
+const char *script_assume(const gr_script *s, size_t k, int *line);
 
 
 /* ---- the emulator's launch state, shared by engine.c and snapshot.c ---- */

@@ -90,6 +90,7 @@ typedef struct P {
   vec globals;          /* kir_global */
   vec kernels;          /* kir_func * */
   vec shared_at;        /* (token index, address) of function-level __shared__ */
+  vec shared_vars;      /* kir_shared: every static __shared__ variable, for the module */
   uint32_t shared_off;
   int dyn_shared;
   fstate *fs;           /* NULL outside function bodies */
@@ -161,6 +162,19 @@ static uint32_t ty_align(P *p, type *t) {
   default: break;
   }
   return t->align > a ? t->align : a;   /* __align__ / aligned(N) only raise it */
+}
+
+/* A static __shared__ variable, named for static analyses (BabyCUDA's
+ * checker speaks of arrays by name). */
+static void note_shared(P *p, const char *name, type *t, uint64_t off, uint64_t size, srcpos pos) {
+  kir_shared *v = vec_push(&p->shared_vars);
+  v->name = name;
+  v->offset = (uint32_t)off;
+  v->size = (uint32_t)size;
+  type *e = t;
+  while (e->k == TY_ARRAY) e = e->base;
+  v->elem = e->k == TY_SCALAR ? e->sk : e->k == TY_PTR ? SK_PTR : SK_U8;
+  v->decl = pos;
 }
 
 static type *ty_new(P *p, tyk k) { type *t = arena_alloc(p->a, sizeof *t); t->k = k; return t; }
@@ -2036,6 +2050,7 @@ static void local_decl(P *p, declspec *ds) {
         if (off + size > (1u << 30)) fail(p, np, "__shared__ memory too large");
         s->addr = KIR_ADDR(SPACE_SHARED, off);
         p->shared_off = (uint32_t)(off + size);
+        note_shared(p, n, t, off, size, np);
       }
       *(uint64_t *)vec_push(&p->shared_at) = decl_tok;
       *(uint64_t *)vec_push(&p->shared_at) = s->addr;
@@ -2803,7 +2818,7 @@ static const skipped *find_skipped(P *p, const char *name) {
 }
 
 /* Parser state a failed attempt rolls back to. */
-typedef struct { size_t i, nsyms, ntags, nglobals, nshared_at, nkernels, scope; uint32_t shared_off; int dyn_shared, depth; } pstate;
+typedef struct { size_t i, nsyms, ntags, nglobals, nshared_at, nkernels, scope; uint32_t shared_off; int dyn_shared, depth; size_t nshared_vars; } pstate;
 
 static void reset_inlining(P *p) {
   for (size_t k = 0; k < p->syms.len; k++) {
@@ -2816,7 +2831,7 @@ static void reset_inlining(P *p) {
  * and returns 1.  The diagnostic is cleared, so parsing can go on. */
 static int attempt(P *p, void (*fn)(P *, void *), void *arg, char *msg, size_t n) {
   pstate st = {p->i, p->syms.len, p->tags.len, p->globals.len, p->shared_at.len, p->kernels.len, p->scope_start,
-               p->shared_off, p->dyn_shared, p->depth};
+               p->shared_off, p->dyn_shared, p->depth, p->shared_vars.len};
   jmp_buf *outer = p->d->bail;
   jmp_buf here;
   p->d->bail = &here;
@@ -2828,6 +2843,7 @@ static int attempt(P *p, void (*fn)(P *, void *), void *arg, char *msg, size_t n
     p->i = st.i; p->syms.len = st.nsyms; p->tags.len = st.ntags; p->globals.len = st.nglobals;
     p->shared_at.len = st.nshared_at; p->kernels.len = st.nkernels; p->scope_start = st.scope;
     p->shared_off = st.shared_off; p->dyn_shared = st.dyn_shared; p->depth = st.depth;
+    p->shared_vars.len = st.nshared_vars;
     p->fs = NULL; p->vis_lo = p->vis_hi = 0; p->body_scope = (size_t)-1;
     reset_inlining(p);
     return 1;
@@ -3031,6 +3047,7 @@ static void declaration(P *p, int device) {
         if (size > (1u << 30) || off + size > (1u << 30)) fail(p, np, "__shared__ memory too large");
         s->addr = KIR_ADDR(SPACE_SHARED, off);
         p->shared_off = (uint32_t)(off + size);
+        note_shared(p, n, ty, off, size, np);
       }
       continue;
     }
@@ -3109,6 +3126,7 @@ static kir_module *front_compile_text(const char *file, const char *text, size_t
   vec_init_arena(&p->globals, sizeof(kir_global), p->a);
   vec_init_arena(&p->kernels, sizeof(kir_func *), p->a);
   vec_init_arena(&p->shared_at, sizeof(uint64_t), p->a);
+  vec_init_arena(&p->shared_vars, sizeof(kir_shared), p->a);
   vec_init_arena(&p->skipped, sizeof(skipped), p->a);
   vec_init_arena(&p->pending, sizeof(funcdef *), p->a);
   p->body_scope = (size_t)-1;
@@ -3134,6 +3152,8 @@ static kir_module *front_compile_text(const char *file, const char *text, size_t
   m->nglobals = (int)p->globals.len;
   m->shared_static = p->shared_off;
   m->uses_dyn_shared = p->dyn_shared;
+  m->shared = p->shared_vars.data;
+  m->nshared = (int)p->shared_vars.len;
   fix_dyn_shared(m);
   return m;
 }

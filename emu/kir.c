@@ -155,3 +155,27 @@ void kir_module_free(kir_module *m) {
   arena_free(&m->ar);
   free(m);
 }
+
+void kir_successors(const kir_ins *in, int i, int *s0, int *s1) {
+  *s0 = *s1 = -1;
+  switch (in->op) {
+  case OP_JMP: *s0 = in->a; break;
+  case OP_BRT: case OP_BRF: *s0 = in->a; *s1 = i + 1; break;
+  case OP_EXIT: case OP_TRAP: break;
+  default: *s0 = i + 1;
+  }
+}
+
+int kir_ins_reads(const kir_ins *in, int *u) {
+  int n = 0;
+  switch (in->op) {
+  case OP_CONST: case OP_SREG: case OP_GADDR: case OP_FENCE: case OP_JMP: case OP_EXIT: case OP_TRAP: case OP_NOP: break;
+  case OP_BRT: case OP_BRF: u[n++] = in->b; break;
+  default:
+    if (in->a >= 0) u[n++] = in->a;
+    if (in->b >= 0) u[n++] = in->b;
+    if (in->c >= 0) u[n++] = in->c;
+    if (in->op == OP_SHFL && in->imm >> 8) u[n++] = (int)(in->imm >> 8) - 1;
+  }
+  return n;
+}

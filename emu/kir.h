@@ -148,6 +148,14 @@ typedef struct {
   int internal;       /* the compiler's own (PTX's $str: assert's and printf's strings): in no digest */
 } kir_global;
 
+/* A static __shared__ variable: its place in a block's shared memory. */
+typedef struct {
+  const char *name;
+  uint32_t offset, size;
+  kir_sk elem;        /* element kind where it is a scalar or array of scalars, else SK_U8 */
+  srcpos decl;
+} kir_shared;
+
 typedef struct {
   arena ar;
   kir_func **funcs;   /* kernels only: device functions are inlined */
@@ -155,6 +163,8 @@ typedef struct {
   kir_global *globals;
   int nglobals;
   uint32_t shared_static;   /* bytes of static __shared__ per block */
+  kir_shared *shared;       /* the subset's static __shared__ variables (none from PTX) */
+  int nshared;
   int uses_dyn_shared;
   char *ptx;          /* the PTX text the module was lowered from (malloc'd), or NULL: the CUDA backend loads it */
 } kir_module;
@@ -164,6 +174,11 @@ typedef struct {
  * without template arguments where one instance alone has it. */
 const kir_func *kir_find(const kir_module *m, const char *name);
 void kir_print_func(FILE *out, const kir_func *f);
+/* Control flow and registers of one instruction (at index i): its
+ * successors (-1 where none; a branch's are its target and i + 1), and the
+ * registers it reads, into u (at most 4), returning how many. */
+void kir_successors(const kir_ins *in, int i, int *s0, int *s1);
+int kir_ins_reads(const kir_ins *in, int *u);
 void kir_print_module(FILE *out, const kir_module *m);
 void kir_module_free(kir_module *m);
 

@@ -1413,16 +1413,6 @@ static void lower_body(L *l) {
 /* ------------------------------------------------------------- control flow */
 
 /* The successors of instruction i of n (n: the end, after which nothing runs). */
-static void successors(const kir_ins *in, int i, int *s0, int *s1) {
-  *s0 = *s1 = -1;
-  switch (in->op) {
-  case OP_JMP: *s0 = in->a; break;
-  case OP_BRT: case OP_BRF: *s0 = in->a; *s1 = i + 1; break;
-  case OP_EXIT: case OP_TRAP: break;
-  default: *s0 = i + 1;
-  }
-}
-
 /* ------------------------------------------------------------- reconvergence */
 
 /* Immediate post-dominators on KIR's control-flow graph (Cooper, Harvey and
@@ -1434,7 +1424,7 @@ static void set_reconvergence(L *l) {
   int *succ = xmalloc(sizeof(int) * (size_t)(2 * n + 2));
   for (int i = 0; i < n; i++) {
     int s0, s1;
-    successors(&code[i], i, &s0, &s1);
+    kir_successors(&code[i], i, &s0, &s1);
     if (s0 < 0 && s1 < 0) s0 = exit;   /* exit, trap */
     if (s0 > n) s0 = exit;
     if (s1 > n) s1 = exit;
@@ -1502,25 +1492,10 @@ static void set_reconvergence(L *l) {
 /* The registers live after instruction i: the union of its successors' live-in sets. */
 static void live_after(const kir_ins *code, int i, int n, const uint64_t *live, size_t W, uint64_t *out) {
   int s0, s1;
-  successors(&code[i], i, &s0, &s1);
+  kir_successors(&code[i], i, &s0, &s1);
   memset(out, 0, W * sizeof(uint64_t));
   if (s0 >= 0 && s0 <= n) for (size_t w = 0; w < W; w++) out[w] |= live[(size_t)s0 * W + w];
   if (s1 >= 0 && s1 <= n) for (size_t w = 0; w < W; w++) out[w] |= live[(size_t)s1 * W + w];
-}
-
-/* The registers an instruction reads (up to 4) and writes (or -1). */
-static int ins_uses(const kir_ins *in, int *u) {
-  int n = 0;
-  switch (in->op) {
-  case OP_CONST: case OP_SREG: case OP_GADDR: case OP_FENCE: case OP_JMP: case OP_EXIT: case OP_TRAP: case OP_NOP: break;
-  case OP_BRT: case OP_BRF: u[n++] = in->b; break;
-  default:
-    if (in->a >= 0) u[n++] = in->a;
-    if (in->b >= 0) u[n++] = in->b;
-    if (in->c >= 0) u[n++] = in->c;
-    if (in->op == OP_SHFL && in->imm >> 8) u[n++] = (int)(in->imm >> 8) - 1;
-  }
-  return n;
 }
 
 /* PTX has as many virtual registers as the compiler cared to number (nvcc
@@ -1544,7 +1519,7 @@ static void allocate_registers(L *l) {
       const kir_ins *in = &code[i];
       live_after(code, i, n, live, W, out);
       if (in->dst >= 0) out[(size_t)in->dst / 64] &= ~((uint64_t)1 << (in->dst % 64));
-      int u[4], nu = ins_uses(in, u);
+      int u[4], nu = kir_ins_reads(in, u);
       for (int k = 0; k < nu; k++) out[(size_t)u[k] / 64] |= (uint64_t)1 << (u[k] % 64);
       uint64_t *li = &live[(size_t)i * W];
       if (memcmp(li, out, W * sizeof(uint64_t))) { memcpy(li, out, W * sizeof(uint64_t)); changed = 1; }

@@ -83,6 +83,7 @@ struct gr_script {
   sweak *weak; size_t nweak;
   char weak_text[256];
   smeta *meta; size_t nmeta;
+  char **assume; int *assume_line; size_t nassume;   /* //@ assume: hypotheses on parameters, for static checkers */
   char knobs[16][MAX_NAME];  /* expect race if KNOB...: the race sites' knobs */
   int nknobs;
 };
@@ -512,6 +513,20 @@ static int directive(dp *d) {
     s->meta[s->nmeta++] = m;
     return GR_OK;
   }
+  if (!strcmp(kw, "assume")) {
+    /* read by BabyCUDA's checker, which parses and checks the expression */
+    skipws(d);
+    const char *e = d->p;
+    while (*d->p && *d->p != '\n' && *d->p != '\r') d->p++;
+    if (d->p == e) return derr(d, e, "expected a condition on the kernel's parameters after 'assume'");
+    s->assume = xrealloc(s->assume, (s->nassume + 1) * sizeof *s->assume);
+    s->assume_line = xrealloc(s->assume_line, (s->nassume + 1) * sizeof *s->assume_line);
+    s->assume[s->nassume] = xmalloc((size_t)(d->p - e) + 1);
+    memcpy(s->assume[s->nassume], e, (size_t)(d->p - e));
+    s->assume[s->nassume][d->p - e] = 0;
+    s->assume_line[s->nassume++] = d->line;
+    return GR_OK;
+  }
   if (!strcmp(kw, "check")) {
     scheck c;
     memset(&c, 0, sizeof c);
@@ -636,7 +651,7 @@ static int directive(dp *d) {
     if (!at_end(d)) return derr(d, NULL, "unexpected text after the verdict");
     return GR_OK;
   }
-  return derr(d, at, "unknown directive '%s' (launch, buffer, arg, expect, check, litmus, observe, outcome)", kw);
+  return derr(d, at, "unknown directive '%s' (launch, buffer, arg, expect, check, assume, litmus, observe, outcome)", kw);
 }
 
 void gr_script_free(gr_script *s) {
@@ -652,6 +667,8 @@ void gr_script_free(gr_script *s) {
   for (size_t k = 0; k < s->nchecks; k++) { free(s->checks[k].name); free(s->checks[k].vals); }
   free(s->bufs); free(s->args); free(s->checks);
   free(s->obs); free(s->weak); free(s->meta);
+  for (size_t k = 0; k < s->nassume; k++) free(s->assume[k]);
+  free(s->assume); free(s->assume_line);
   free(s->path);
   free(s);
 }
@@ -1139,6 +1156,19 @@ const char *script_launch(const gr_script *s, gr_dim3 *grid, gr_dim3 *block) {
   return s->launches[0].kernel;
 }
 size_t script_nargs(const gr_script *s) { return s->nargs; }
+int script_arg_int(const gr_script *s, const char *name, int64_t *v) {
+  for (size_t k = 0; k < s->nargs; k++)
+    if (!strcmp(s->args[k].name, name) && !s->args[k].is_list && !s->args[k].v.is_float) {
+      *v = s->args[k].v.i;
+      return 1;
+    }
+  return 0;
+}
+size_t script_nassume(const gr_script *s) { return s->nassume; }
+const char *script_assume(const gr_script *s, size_t k, int *line) {
+  *line = s->assume_line[k];
+  return s->assume[k];
+}
 
 static int num_matches(num want, uint64_t got, gr_type t, double tol) {
   if (t == GR_F32 || t == GR_F64) {

@@ -1,0 +1,775 @@
+/* Extraction: the BabyCUDA program of a kernel, from its KIR.
+ *
+ * A symbolic walk of the kernel's code, once per path region: registers
+ * hold expressions over the thread's coordinates, the kernel's integer
+ * parameters, loop variables and values read from memory.  Structure comes
+ * back from KIR's own: a conditional branch and its reconvergence point (the
+ * immediate post-dominator) make `if c {..} else {..}`, both sides walked to
+ * that point; a branch whose condition folds to a constant (the launch's
+ * blockDim, a constant loop counter) follows its one side; a backward jump
+ * closes a loop, which is
+ *   - `for x in lo..hi`, when its only loop-carried register starts at lo,
+ *     is tested against hi (x < hi, x <= hi - 1, ...) at the top and grows
+ *     by exactly 1 (the calculus's loops have stride 1), or
+ *   - unrolled, when every loop-carried register starts as a constant (a
+ *     tree reduction's `s >>= 1` over the launch's block size);
+ * anything else is outside the calculus.  A load is `let y = A[n] in` the
+ * rest of its sequence (reads hoisted out of conditions as the paper asks:
+ * KIR computes them before the branch anyway), a store `A[n] := m`, a
+ * barrier `sync`; fences are dropped (no order the calculus can see).
+ * Payloads the calculus cannot compute (floating point, math functions)
+ * become the sum of the read values they depend on: the MAP ignores
+ * payloads, and in a well-typed program no access depends on them, so no
+ * verdict changes (only the values in `babycuda eval`'s history).  Integer
+ * arithmetic is taken as mathematical (no wrap-around), conversions between
+ * integer types as the identity, shifts by constants as products and
+ * quotients of powers of two, `& (2^k - 1)` as `% 2^k`. */
+#include "babycuda.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { SV_NONE, SV_NUM, SV_BOOL, SV_PTR, SV_OPAQUE, SV_BAD } sv_kind;
+typedef struct {
+  sv_kind k;
+  bc_expr *e;              /* NUM, BOOL: the value; PTR: the byte offset; OPAQUE: the payload standing for it */
+  int array;               /* PTR */
+  int elem;                /* PTR: the array's element bytes */
+  srcpos pos;              /* OPAQUE, BAD: where the value came from */
+  const char *why;         /* OPAQUE, BAD: what it is */
+} sv;
+
+typedef enum { SRC_SHARED, SRC_PARAM, SRC_GLOBAL } src_kind;
+typedef struct { src_kind k; int idx; } arr_src;
+
+typedef struct {
+  const kir_module *m;
+  const kir_func *f;
+  bc_program *p;
+  int n, R;
+  size_t W;
+  uint64_t *live;          /* live-in per instruction, W words each; index n: after the end */
+  int *loop_end;           /* per pc: the last backward jump to it, or -1 */
+  arr_src *src;            /* per program array */
+  int nvars, nloops;
+  size_t budget;           /* statements and expressions left */
+  jmp_buf bail;
+  char *err;
+  size_t errlen;
+  const char *file;
+} X;
+
+static _Noreturn void outside(X *x, srcpos at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static _Noreturn void outside(X *x, srcpos at, const char *fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  snprintf(x->err, x->errlen, "%s:%d:%d: outside the calculus: %s", at.file ? at.file : x->file, at.line, at.col, msg);
+  longjmp(x->bail, 1);
+}
+
+static srcpos pos_of(X *x, int pc) { return x->f->pos[pc < x->n ? pc : x->n - 1]; }
+
+static void spend(X *x, int pc) {
+  if (!x->budget--) outside(x, pos_of(x, pc), "the program grows past %d nodes (unrolled loops too long)", 1 << 20);
+}
+
+/* ---------------------------------------------------------------- expressions */
+
+static int expr_eq(const bc_expr *a, const bc_expr *b) {
+  if (a == b) return 1;
+  if (!a || !b || a->k != b->k) return 0;
+  if (a->k == BX_NUM) return a->num == b->num;
+  if (a->k == BX_VAR) return !strcmp(a->var, b->var);
+  return expr_eq(a->a, b->a) && expr_eq(a->b, b->b);
+}
+
+static int is_num(const bc_expr *e, int64_t v) { return e->k == BX_NUM && e->num == v; }
+
+/* Builds a op b, folding constants and the identities of 0 and 1. */
+static bc_expr *mk(X *x, bc_expr_kind k, bc_expr *a, bc_expr *b) {
+  bc_program *p = x->p;
+  if (a && b && a->k == BX_NUM && b->k == BX_NUM) {
+    int64_t u = a->num, v = b->num;
+    switch (k) {
+    case BX_ADD: return bc_num(p, (int64_t)((uint64_t)u + (uint64_t)v));
+    case BX_SUB: return bc_num(p, (int64_t)((uint64_t)u - (uint64_t)v));
+    case BX_MUL: return bc_num(p, (int64_t)((uint64_t)u * (uint64_t)v));
+    case BX_DIV: if (v && !(u == INT64_MIN && v == -1)) return bc_num(p, u / v); break;
+    case BX_REM: if (v && !(u == INT64_MIN && v == -1)) return bc_num(p, u % v); break;
+    case BX_EQ: return bc_bin(p, u == v ? BX_TRUE : BX_FALSE, NULL, NULL);
+    case BX_NE: return bc_bin(p, u != v ? BX_TRUE : BX_FALSE, NULL, NULL);
+    case BX_LT: return bc_bin(p, u < v ? BX_TRUE : BX_FALSE, NULL, NULL);
+    case BX_LE: return bc_bin(p, u <= v ? BX_TRUE : BX_FALSE, NULL, NULL);
+    case BX_GT: return bc_bin(p, u > v ? BX_TRUE : BX_FALSE, NULL, NULL);
+    case BX_GE: return bc_bin(p, u >= v ? BX_TRUE : BX_FALSE, NULL, NULL);
+    default: break;
+    }
+  }
+  switch (k) {
+  case BX_ADD:
+    if (is_num(a, 0)) return b;
+    if (is_num(b, 0)) return a;
+    break;
+  case BX_SUB:
+    if (is_num(b, 0)) return a;
+    break;
+  case BX_MUL:
+    if (is_num(a, 1)) return b;
+    if (is_num(b, 1)) return a;
+    if (is_num(a, 0) || is_num(b, 0)) return bc_num(p, 0);
+    break;
+  case BX_DIV:
+    if (is_num(b, 1)) return a;
+    break;
+  case BX_AND:
+    if (a->k == BX_FALSE || b->k == BX_FALSE) return bc_bin(p, BX_FALSE, NULL, NULL);
+    if (a->k == BX_TRUE) return b;
+    if (b->k == BX_TRUE) return a;
+    break;
+  case BX_OR:
+    if (a->k == BX_TRUE || b->k == BX_TRUE) return bc_bin(p, BX_TRUE, NULL, NULL);
+    if (a->k == BX_FALSE) return b;
+    if (b->k == BX_FALSE) return a;
+    break;
+  case BX_NOT:
+    if (a->k == BX_TRUE) return bc_bin(p, BX_FALSE, NULL, NULL);
+    if (a->k == BX_FALSE) return bc_bin(p, BX_TRUE, NULL, NULL);
+    if (a->k == BX_NOT) return a->a;
+    break;
+  case BX_NEG:
+    if (a->k == BX_NUM && a->num != INT64_MIN) return bc_num(p, -a->num);
+    break;
+  default: break;
+  }
+  return bc_bin(p, k, a, b);
+}
+
+/* e with every occurrence of the condition c replaced by v (true or false). */
+static bc_expr *assume_cond(X *x, bc_expr *e, const bc_expr *c, int v) {
+  if (!BC_IS_BOOL(e->k)) return e;
+  if (expr_eq(e, c)) return bc_bin(x->p, v ? BX_TRUE : BX_FALSE, NULL, NULL);
+  if (e->k == BX_AND || e->k == BX_OR)
+    return mk(x, e->k, assume_cond(x, e->a, c, v), assume_cond(x, e->b, c, v));
+  if (e->k == BX_NOT) return mk(x, BX_NOT, assume_cond(x, e->a, c, v), NULL);
+  return e;
+}
+
+/* ---------------------------------------------------------------- values */
+
+static sv num_sv(bc_expr *e) { sv v; memset(&v, 0, sizeof v); v.k = BC_IS_BOOL(e->k) ? SV_BOOL : SV_NUM; v.e = e; return v; }
+static sv bad_sv(srcpos pos, const char *why) { sv v; memset(&v, 0, sizeof v); v.k = SV_BAD; v.pos = pos; v.why = why; return v; }
+static sv opaque_sv(X *x, srcpos pos, const char *why, const sv *a, const sv *b) {
+  sv v;
+  memset(&v, 0, sizeof v);
+  v.k = SV_OPAQUE;
+  v.pos = pos;
+  v.why = why;
+  /* a payload that depends on the same reads: the sum of the operands' stand-ins */
+  bc_expr *e = bc_num(x->p, 0);
+  const sv *ops[2] = {a, b};
+  for (int k = 0; k < 2; k++) {
+    const sv *o = ops[k];
+    if (!o) continue;
+    if (o->k == SV_OPAQUE || o->k == SV_NUM) e = mk(x, BX_ADD, e, o->e);
+    if (o->k == SV_OPAQUE && !o->why) v.why = why;
+  }
+  v.e = e;
+  return v;
+}
+
+static const char *describe(const sv *v) {
+  switch (v->k) {
+  case SV_NONE: return "a register nothing wrote";
+  case SV_PTR: return "a pointer";
+  case SV_OPAQUE: case SV_BAD: return v->why;
+  default: return "a value";
+  }
+}
+
+/* The value as a number for an index, a bound or an operand. */
+static bc_expr *need_num(X *x, const sv *v, int pc, const char *use) {
+  if (v->k == SV_NUM) return v->e;
+  if (v->k == SV_BOOL) return NULL;
+  if (v->k == SV_OPAQUE || v->k == SV_BAD)
+    outside(x, pos_of(x, pc), "%s is %s (from %d:%d)", use, describe(v), v->pos.line, v->pos.col);
+  outside(x, pos_of(x, pc), "%s is %s", use, describe(v));
+}
+
+static bc_expr *need_bool(X *x, const sv *v, int pc, const char *use) {
+  if (v->k == SV_BOOL) return v->e;
+  if (v->k == SV_NUM) return mk(x, BX_NE, v->e, bc_num(x->p, 0));
+  need_num(x, v, pc, use);
+  return NULL;
+}
+
+/* A payload: anything that is a number or stands for one. */
+static bc_expr *payload(X *x, const sv *v, int pc) {
+  if (v->k == SV_NUM || v->k == SV_OPAQUE) return v->e;
+  if (v->k == SV_BOOL) return bc_num(x->p, 0);   /* a stored flag: its value does not matter to a MAP */
+  outside(x, pos_of(x, pc), "the value stored is %s", describe(v));
+}
+
+static int pow2_shift(int64_t v) {
+  for (int k = 0; k < 63; k++)
+    if (v == (int64_t)1 << k) return k;
+  return -1;
+}
+
+/* ---------------------------------------------------------------- arrays */
+
+static int array_for(X *x, src_kind k, int idx, int pc) {
+  for (int a = 0; a < x->p->narrays; a++)
+    if (x->src[a].k == k && x->src[a].idx == idx) return a;
+  const char *name;
+  bc_space sp;
+  int64_t size = 0;
+  srcpos decl = pos_of(x, pc);
+  if (k == SRC_SHARED) {
+    const kir_shared *v = &x->m->shared[idx];
+    name = v->name;
+    sp = BC_SHARED;
+    size = v->size / (kir_sk_size[v->elem] ? kir_sk_size[v->elem] : 1);
+    decl = v->decl;
+  } else if (k == SRC_PARAM) {
+    name = x->f->params[idx].name;
+    sp = BC_GLOBAL;
+  } else {
+    const kir_global *g = &x->m->globals[idx];
+    name = g->name;
+    sp = BC_GLOBAL;
+    size = g->size / (kir_sk_size[g->elem] ? kir_sk_size[g->elem] : 1);
+    decl = g->decl;
+  }
+  int a = bc_add_array(x->p, name, sp, size, decl);
+  x->p->arrays[a].sk = k == SRC_SHARED ? x->m->shared[idx].elem : k == SRC_GLOBAL ? x->m->globals[idx].elem
+                                                                             : x->f->params[idx].pointee;
+  x->src = xrealloc(x->src, (size_t)x->p->narrays * sizeof *x->src);
+  x->src[a].k = k;
+  x->src[a].idx = idx;
+  if (k == SRC_GLOBAL) {
+    const kir_global *g = &x->m->globals[idx];
+    int es = kir_sk_size[g->elem];
+    if (g->init && size && (g->elem <= SK_U64)) {
+      int64_t *init = arena_alloc(&x->p->ar, (size_t)size * sizeof *init);
+      for (int64_t j = 0; j < size; j++) {
+        int64_t v = 0;
+        memcpy(&v, g->init + j * es, (size_t)es);
+        init[j] = v;
+      }
+      x->p->arrays[a].init = init;
+    }
+  }
+  return a;
+}
+
+static int elem_bytes(X *x, int a) {
+  arr_src s = x->src[a];
+  if (s.k == SRC_SHARED) return kir_sk_size[x->m->shared[s.idx].elem];
+  if (s.k == SRC_GLOBAL) return kir_sk_size[x->m->globals[s.idx].elem];
+  return kir_sk_size[x->f->params[s.idx].pointee];
+}
+
+/* byte offset / element size, exactly where the offset is a multiple of it */
+static bc_expr *div_exact(X *x, bc_expr *e, int64_t es) {
+  if (es == 1) return e;
+  if (e->k == BX_NUM && e->num % es == 0) return bc_num(x->p, e->num / es);
+  if (e->k == BX_MUL) {
+    if (e->b->k == BX_NUM && e->b->num % es == 0) return mk(x, BX_MUL, e->a, bc_num(x->p, e->b->num / es));
+    if (e->a->k == BX_NUM && e->a->num % es == 0) return mk(x, BX_MUL, bc_num(x->p, e->a->num / es), e->b);
+  }
+  if (e->k == BX_ADD || e->k == BX_SUB) {
+    bc_expr *a = div_exact(x, e->a, es), *b = div_exact(x, e->b, es);
+    if (a && b) return mk(x, e->k, a, b);
+  }
+  return NULL;
+}
+
+/* ---------------------------------------------------------------- the walk */
+
+static int live_at(X *x, int pc, int r) {
+  if (pc < 0 || pc > x->n) return 0;
+  return (int)(x->live[(size_t)pc * x->W + (size_t)r / 64] >> (r % 64) & 1);
+}
+
+static void compute_liveness(X *x) {
+  int n = x->n;
+  const kir_ins *code = x->f->code;
+  x->live = xcalloc((size_t)(n + 1) * x->W, sizeof(uint64_t));
+  uint64_t *out = xcalloc(x->W, sizeof(uint64_t));
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (int i = n - 1; i >= 0; i--) {
+      int s[2];
+      kir_successors(&code[i], i, &s[0], &s[1]);
+      memset(out, 0, x->W * sizeof(uint64_t));
+      for (int k = 0; k < 2; k++)
+        if (s[k] >= 0 && s[k] <= n)
+          for (size_t w = 0; w < x->W; w++) out[w] |= x->live[(size_t)s[k] * x->W + w];
+      if (code[i].dst >= 0) out[code[i].dst / 64] &= ~((uint64_t)1 << (code[i].dst % 64));
+      int u[4], nu = kir_ins_reads(&code[i], u);
+      for (int k = 0; k < nu; k++) out[u[k] / 64] |= (uint64_t)1 << (u[k] % 64);
+      uint64_t *li = &x->live[(size_t)i * x->W];
+      if (memcmp(li, out, x->W * sizeof(uint64_t))) { memcpy(li, out, x->W * sizeof(uint64_t)); changed = 1; }
+    }
+  }
+  free(out);
+}
+
+#define EXITED (-1)
+
+static int walk(X *x, int pc, int lo, int stop, sv *R, vec *out);
+
+static bc_stmt *seq_of(X *x, vec *v, srcpos pos) {
+  return bc_seq(x->p, (bc_stmt **)v->data, (int)v->len, pos);
+}
+
+static void push_stmt(vec *out, bc_stmt *s) { *(bc_stmt **)vec_push(out) = s; }
+
+static const char *fresh(X *x, const char *base, int *counter) {
+  for (;;) {
+    char name[80];
+    snprintf(name, sizeof name, "%s%d", base, ++*counter);
+    int clash = bc_find_array(x->p, name) >= 0 || bc_thread_var(name) >= 0;
+    for (int k = 0; k < x->p->nparams && !clash; k++) clash = !strcmp(x->p->params[k].name, name);
+    if (!clash) return arena_strndup(&x->p->ar, name, strlen(name));
+  }
+}
+
+/* One instruction that is neither control flow nor a loop. */
+static void step(X *x, int pc, sv *R, vec *out) {
+  const kir_ins *in = &x->f->code[pc];
+  srcpos at = pos_of(x, pc);
+  bc_program *p = x->p;
+  int op = in->op;
+  spend(x, pc);
+  if (op < OP_CONST) {
+    int vt = KIR_VT_OF(op), base = op - vt;
+    sv *a = in->a >= 0 ? &R[in->a] : NULL, *b = in->b >= 0 ? &R[in->b] : NULL;
+    int is_float = vt == VT_F32 || vt == VT_F64;
+    int unary = base == OP_NEG_I32 || base == OP_NOT_I32 || base == OP_LNOT_I32;
+    if (is_float || (a && a->k == SV_OPAQUE) || (b && !unary && b->k == SV_OPAQUE)) {
+      R[in->dst] = opaque_sv(x, at, is_float ? "a floating-point value" : a && a->k == SV_OPAQUE ? a->why : b->why, a,
+                             unary ? NULL : b);
+      return;
+    }
+    if (a && (a->k == SV_BAD || a->k == SV_NONE || a->k == SV_PTR)) need_num(x, a, pc, "an operand");
+    if (b && !unary && (b->k == SV_BAD || b->k == SV_NONE || b->k == SV_PTR)) need_num(x, b, pc, "an operand");
+    bc_expr *ea = a ? a->e : NULL, *eb = b && !unary ? b->e : NULL;
+    /* booleans compared with 0: the front end's `if (flag)` and `!flag` */
+    if ((base == OP_NE_I32 || base == OP_EQ_I32) && a && b) {
+      const sv *f = a->k == SV_BOOL ? a : b->k == SV_BOOL ? b : NULL, *z = f == a ? b : a;
+      if (f && z->k == SV_NUM && is_num(z->e, 0)) {
+        R[in->dst] = num_sv(base == OP_NE_I32 ? f->e : mk(x, BX_NOT, f->e, NULL));
+        return;
+      }
+    }
+    if (base == OP_LNOT_I32) { R[in->dst] = num_sv(mk(x, BX_NOT, need_bool(x, a, pc, "the operand of '!'"), NULL)); return; }
+    if ((a && a->k == SV_BOOL) || (b && !unary && b->k == SV_BOOL))
+      outside(x, at, "a comparison's result used as a number");
+    bc_expr_kind k;
+    switch (base) {
+    case OP_ADD_I32: k = BX_ADD; break;
+    case OP_SUB_I32: k = BX_SUB; break;
+    case OP_MUL_I32: k = BX_MUL; break;
+    case OP_DIV_I32: k = BX_DIV; break;
+    case OP_REM_I32: k = BX_REM; break;
+    case OP_EQ_I32: k = BX_EQ; break;
+    case OP_NE_I32: k = BX_NE; break;
+    case OP_LT_I32: k = BX_LT; break;
+    case OP_LE_I32: k = BX_LE; break;
+    case OP_GT_I32: k = BX_GT; break;
+    case OP_GE_I32: k = BX_GE; break;
+    case OP_NEG_I32: R[in->dst] = num_sv(mk(x, BX_NEG, ea, NULL)); return;
+    case OP_SHL_I32:
+      if (eb->k == BX_NUM && eb->num >= 0 && eb->num < 62) {
+        R[in->dst] = num_sv(mk(x, BX_MUL, ea, bc_num(p, (int64_t)1 << eb->num)));
+        return;
+      }
+      outside(x, at, "a shift by a variable amount");
+    case OP_SHR_I32:
+      if (eb->k == BX_NUM && eb->num >= 0 && eb->num < 62) {
+        R[in->dst] = num_sv(mk(x, BX_DIV, ea, bc_num(p, (int64_t)1 << eb->num)));
+        return;
+      }
+      outside(x, at, "a shift by a variable amount");
+    case OP_AND_I32:
+      if (eb->k == BX_NUM && pow2_shift(eb->num + 1) >= 0) {
+        R[in->dst] = num_sv(mk(x, BX_REM, ea, bc_num(p, eb->num + 1)));
+        return;
+      }
+      if (ea->k == BX_NUM && pow2_shift(ea->num + 1) >= 0) {
+        R[in->dst] = num_sv(mk(x, BX_REM, eb, bc_num(p, ea->num + 1)));
+        return;
+      }
+      outside(x, at, "a bitwise '&' other than a mask 2^k - 1");
+    default:
+      outside(x, at, "the operation '%s'", base == OP_OR_I32 ? "|" : base == OP_XOR_I32 ? "^" : base == OP_NOT_I32 ? "~"
+                                           : base == OP_MIN_I32 ? "min" : base == OP_MAX_I32 ? "max" : "?");
+    }
+    R[in->dst] = num_sv(mk(x, k, ea, eb));
+    return;
+  }
+  switch (op) {
+  case OP_CONST: {
+    if (in->flags & KIR_CONST_DYNSHARED) outside(x, at, "dynamic (extern) shared memory");
+    uint64_t v = (uint64_t)in->imm;
+    if (KIR_SPACE_OF(v) == SPACE_SHARED && KIR_STATE_OF(v) == KIR_INSIDE) {
+      uint64_t off = v & KIR_OFFSET_MASK(SPACE_SHARED);
+      for (int k = 0; k < x->m->nshared; k++) {
+        const kir_shared *s = &x->m->shared[k];
+        if (off >= s->offset && off < (uint64_t)s->offset + s->size) {
+          sv r;
+          memset(&r, 0, sizeof r);
+          r.k = SV_PTR;
+          r.array = array_for(x, SRC_SHARED, k, pc);
+          r.elem = elem_bytes(x, r.array);
+          r.e = bc_num(p, (int64_t)(off - s->offset));
+          R[in->dst] = r;
+          return;
+        }
+      }
+      R[in->dst] = bad_sv(at, "shared memory the checker cannot name");
+      return;
+    }
+    if (KIR_SPACE_OF(v) != SPACE_NONE) { R[in->dst] = bad_sv(at, "an address"); return; }
+    R[in->dst] = num_sv(bc_num(p, in->imm));
+    return;
+  }
+  case OP_MOV: R[in->dst] = R[in->a]; return;
+  case OP_CVT: {
+    int from = (int)(in->imm & 0xff), to = (int)(in->imm >> 8 & 0xff);
+    int ff = from == SK_F32 || from == SK_F64, tf = to == SK_F32 || to == SK_F64;
+    sv *a = &R[in->a];
+    if (ff || tf || a->k == SV_OPAQUE) R[in->dst] = opaque_sv(x, at, "a floating-point value", a, NULL);
+    else if (to == SK_BOOL && a->k == SV_NUM) R[in->dst] = num_sv(mk(x, BX_NE, a->e, bc_num(p, 0)));
+    else R[in->dst] = *a;   /* integer to integer: the identity, there being no overflow */
+    return;
+  }
+  case OP_SREG: {
+    bc_expr *e;
+    const int64_t *blk = p->block, *grd = p->grid;
+    switch (in->imm) {
+    case SR_TID_X: e = blk[0] == 1 ? bc_num(p, 0) : bc_var(p, "tid"); break;
+    case SR_TID_Y: e = blk[1] == 1 ? bc_num(p, 0) : bc_var(p, "tid.y"); break;
+    case SR_TID_Z: e = blk[2] == 1 ? bc_num(p, 0) : bc_var(p, "tid.z"); break;
+    case SR_CTAID_X: e = grd[0] == 1 ? bc_num(p, 0) : bc_var(p, "bid"); break;
+    case SR_CTAID_Y: e = grd[1] == 1 ? bc_num(p, 0) : bc_var(p, "bid.y"); break;
+    case SR_CTAID_Z: e = grd[2] == 1 ? bc_num(p, 0) : bc_var(p, "bid.z"); break;
+    case SR_NTID_X: case SR_NTID_Y: case SR_NTID_Z: e = bc_num(p, blk[in->imm - SR_NTID_X]); break;
+    case SR_NCTAID_X: case SR_NCTAID_Y: case SR_NCTAID_Z: e = bc_num(p, grd[in->imm - SR_NCTAID_X]); break;
+    case SR_WARPSIZE: e = bc_num(p, 32); break;
+    case SR_LANEID: {
+      bc_expr *lin = bc_var(p, "tid");
+      if (blk[1] > 1) lin = mk(x, BX_ADD, lin, mk(x, BX_MUL, bc_var(p, "tid.y"), bc_num(p, blk[0])));
+      if (blk[2] > 1) lin = mk(x, BX_ADD, lin, mk(x, BX_MUL, bc_var(p, "tid.z"), bc_num(p, blk[0] * blk[1])));
+      e = blk[0] * blk[1] * blk[2] == 1 ? bc_num(p, 0) : mk(x, BX_REM, lin, bc_num(p, 32));
+      break;
+    }
+    default: R[in->dst] = bad_sv(at, "the clock"); return;
+    }
+    R[in->dst] = num_sv(e);
+    return;
+  }
+  case OP_PARAM: {
+    if (in->dst < 0) outside(x, at, "a struct passed by value");
+    const kir_param *q = &x->f->params[in->imm];
+    if (q->sk == SK_PTR) {
+      sv r;
+      memset(&r, 0, sizeof r);
+      r.k = SV_PTR;
+      r.array = array_for(x, SRC_PARAM, (int)in->imm, pc);
+      r.elem = elem_bytes(x, r.array);
+      r.e = bc_num(p, 0);
+      R[in->dst] = r;
+    } else if (q->sk == SK_F32 || q->sk == SK_F64) {
+      R[in->dst] = opaque_sv(x, at, "a floating-point parameter", NULL, NULL);
+    } else {
+      int known = 0;
+      for (int k = 0; k < p->nparams; k++) known |= !strcmp(p->params[k].name, q->name);
+      if (!known) bc_add_param(p, q->name);
+      R[in->dst] = num_sv(bc_var(p, q->name));
+    }
+    return;
+  }
+  case OP_GADDR: {
+    sv r;
+    memset(&r, 0, sizeof r);
+    r.k = SV_PTR;
+    r.array = array_for(x, SRC_GLOBAL, (int)in->imm, pc);
+    r.elem = elem_bytes(x, r.array);
+    r.e = bc_num(p, 0);
+    R[in->dst] = r;
+    return;
+  }
+  case OP_PADD: {
+    sv *a = &R[in->a], *b = &R[in->b];
+    if (a->k != SV_PTR) { sv *t = a; a = b; b = t; }
+    if (a->k != SV_PTR) outside(x, at, "pointer arithmetic on %s", describe(a));
+    sv r = *a;
+    r.e = mk(x, BX_ADD, a->e, need_num(x, b, pc, "a pointer's offset"));
+    R[in->dst] = r;
+    return;
+  }
+  case OP_LD: case OP_ST: {
+    sv *a = &R[in->a];
+    if (a->k != SV_PTR) outside(x, at, "an access through %s (local memory, or a pointer the calculus cannot follow)", describe(a));
+    int sk = in->flags & 0x7f;
+    int es = kir_sk_size[sk];
+    if (es != a->elem) outside(x, at, "'%s' accessed as %d-byte elements, declared with %d", p->arrays[a->array].name, es, a->elem);
+    bc_expr *off = mk(x, BX_ADD, a->e, bc_num(p, in->imm));
+    bc_expr *idx = div_exact(x, off, es);
+    if (!idx) idx = mk(x, BX_DIV, off, bc_num(p, es));
+    if (op == OP_ST) {
+      bc_stmt *s = bc_stmt_new(p, BS_WRITE, at);
+      s->array = a->array;
+      s->idx = idx;
+      s->val = payload(x, &R[in->b], pc);
+      push_stmt(out, s);
+      return;
+    }
+    bc_stmt *s = bc_stmt_new(p, BS_READ, at);
+    s->array = a->array;
+    s->idx = idx;
+    s->var = fresh(x, p->arrays[a->array].name, &x->nvars);
+    s->body = bc_stmt_new(p, BS_SKIP, at);
+    push_stmt(out, s);
+    sv r = num_sv(bc_var(p, s->var));
+    if (sk == SK_F32 || sk == SK_F64) { r.k = SV_OPAQUE; r.pos = at; r.why = "a floating-point value"; }
+    else if (sk == SK_PTR) r = bad_sv(at, "a pointer read from memory");
+    R[in->dst] = r;
+    return;
+  }
+  case OP_BAR:
+    if (in->imm != BAR_SYNC) outside(x, at, "__syncthreads_count/and/or");
+    push_stmt(out, bc_stmt_new(p, BS_SYNC, at));
+    return;
+  case OP_FENCE: case OP_NOP: return;
+  case OP_ATOM: outside(x, at, "an atomic operation");
+  case OP_SYNCWARP: outside(x, at, "__syncwarp (the calculus has block barriers only)");
+  case OP_VOTE: outside(x, at, "a warp vote");
+  case OP_SHFL: outside(x, at, "a warp shuffle");
+  case OP_TRAP: outside(x, at, "__trap or a failing assert");
+  case OP_MATH: case OP_SEL: case OP_PDIFF: {
+    sv *a = in->a >= 0 ? &R[in->a] : NULL, *b = in->b >= 0 ? &R[in->b] : NULL;
+    R[in->dst] = opaque_sv(x, at, op == OP_MATH ? "a math function's result" : op == OP_SEL ? "a selection (?:)"
+                                                                                   : "a pointer difference", a, b);
+    return;
+  }
+  default: outside(x, at, "the instruction '%d'", op);
+  }
+}
+
+/* The registers a loop [h, e] writes. */
+static void loop_writes(X *x, int h, int e, uint8_t *w) {
+  memset(w, 0, (size_t)x->R);
+  for (int i = h; i <= e; i++)
+    if (x->f->code[i].dst >= 0) w[x->f->code[i].dst] = 1;
+}
+
+/* A loop at header h: a `for` of the calculus, or unrolled.  Returns the
+ * pc after it. */
+static int loop(X *x, int h, sv *R, vec *out) {
+  int e = x->loop_end[h];
+  srcpos at = pos_of(x, h);
+  uint8_t *w = xcalloc((size_t)x->R, 1);
+  loop_writes(x, h, e, w);
+  int carried = -1, ncarried = 0, all_const = 1;
+  for (int r = 0; r < x->R; r++)
+    if (w[r] && live_at(x, h, r)) {
+      ncarried++;
+      carried = r;
+      if (R[r].k != SV_NUM || R[r].e->k != BX_NUM) all_const = 0;
+    }
+  if (ncarried && all_const) {
+    /* unroll: every iteration's condition folds */
+    for (int iter = 0;; iter++) {
+      if (iter > 4096) { free(w); outside(x, at, "a loop of more than 4096 iterations to unroll"); }
+      int r = walk(x, h, h, e, R, out);
+      if (r == e) continue;   /* the back edge */
+      free(w);
+      return r;
+    }
+  }
+  if (ncarried != 1) {
+    free(w);
+    outside(x, at, ncarried ? "a loop that carries %d values (a counter and an accumulator?): the calculus's loops "
+                              "carry their variable only" : "a loop that carries no counter%.0d (a spin or data-dependent loop)", ncarried);
+  }
+  sv lo = R[carried];
+  if (lo.k != SV_NUM) { free(w); need_num(x, &lo, h, "a loop's start"); }
+  const char *var = fresh(x, "x", &x->nloops);
+  sv *L = xmalloc((size_t)x->R * sizeof *L);
+  memcpy(L, R, (size_t)x->R * sizeof *L);
+  L[carried] = num_sv(bc_var(x->p, var));
+  /* the header: straight-line code up to the exit test */
+  vec hdr;
+  vec_init(&hdr, sizeof(bc_stmt *));
+  int pc = h;
+  while (pc < e && x->f->code[pc].op != OP_BRT && x->f->code[pc].op != OP_BRF) {
+    if (x->f->code[pc].op == OP_JMP) break;
+    step(x, pc, L, &hdr);
+    pc++;
+  }
+  const kir_ins *br = &x->f->code[pc];
+  if (hdr.len) { vec_free(&hdr); free(L); free(w); outside(x, ((bc_stmt **)hdr.data)[0]->pos, "a loop whose condition reads memory (hoist the read: the calculus's loop bounds are expressions)"); }
+  vec_free(&hdr);
+  if ((br->op != OP_BRT && br->op != OP_BRF) || br->a <= e) {
+    free(L); free(w);
+    outside(x, at, "a loop whose exit is not a test at its top (do-while, break or an exit in the middle)");
+  }
+  int exit_pc = br->a;
+  bc_expr *c = need_bool(x, &L[br->b], pc, "the loop's condition");
+  if (br->op == OP_BRT) c = mk(x, BX_NOT, c, NULL);
+  /* c must be x < hi in one of its spellings */
+  bc_expr *hi = NULL, *v = bc_var(x->p, var);
+  if ((c->k == BX_LT || c->k == BX_LE) && expr_eq(c->a, v) && !bc_expr_mentions(c->b, var))
+    hi = c->k == BX_LT ? c->b : mk(x, BX_ADD, c->b, bc_num(x->p, 1));
+  else if ((c->k == BX_GT || c->k == BX_GE) && expr_eq(c->b, v) && !bc_expr_mentions(c->a, var))
+    hi = c->k == BX_GT ? c->a : mk(x, BX_ADD, c->a, bc_num(x->p, 1));
+  if (!hi) {
+    free(L); free(w);
+    outside(x, pos_of(x, pc), "a loop condition that is not `x < hi` with hi invariant");
+  }
+  vec body;
+  vec_init(&body, sizeof(bc_stmt *));
+  int r = walk(x, pc + 1, pc + 1, e, L, &body);
+  if (r != e) { vec_free(&body); free(L); free(w); outside(x, pos_of(x, pc), "a loop left by break or return"); }
+  const sv *next = &L[carried];
+  int stride1 = next->k == SV_NUM && next->e->k == BX_ADD &&
+                ((expr_eq(next->e->a, v) && is_num(next->e->b, 1)) || (expr_eq(next->e->b, v) && is_num(next->e->a, 1)));
+  if (!stride1) {
+    vec_free(&body); free(L); free(w);
+    outside(x, pos_of(x, e), "a loop whose variable does not grow by 1 (the calculus's loops have stride 1)");
+  }
+  bc_stmt *f = bc_stmt_new(x->p, BS_FOR, at);
+  f->var = var;
+  f->lo = lo.e;
+  f->hi = hi;
+  f->body = seq_of(x, &body, at);
+  vec_free(&body);
+  push_stmt(out, f);
+  /* after the loop, what it computed is not a value of the calculus */
+  for (int q = 0; q < x->R; q++)
+    if (w[q]) R[q] = bad_sv(at, "a value a loop left behind");
+  free(L);
+  free(w);
+  return exit_pc;
+}
+
+/* Walks from pc while it stays in [lo, stop): returns stop, the pc a jump
+ * left the region for, or EXITED. */
+static int walk(X *x, int pc, int lo, int stop, sv *R, vec *out) {
+  const kir_ins *code = x->f->code;
+  while (pc != stop) {
+    if (pc < lo || pc > stop || pc >= x->n) return pc;
+    if (x->loop_end[pc] >= 0 && !(pc == lo && stop == x->loop_end[pc])) {
+      pc = loop(x, pc, R, out);
+      continue;
+    }
+    const kir_ins *in = &code[pc];
+    srcpos at = pos_of(x, pc);
+    switch (in->op) {
+    case OP_EXIT: return EXITED;
+    case OP_JMP:
+      if (in->a <= pc) outside(x, at, "a backward jump that closes no loop the calculus has");
+      pc = in->a;
+      continue;
+    case OP_BRT: case OP_BRF: {
+      if (in->a <= pc) outside(x, at, "a loop whose test is at its bottom (do-while)");
+      bc_expr *b = need_bool(x, &R[in->b], pc, "the branch's condition");
+      bc_expr *c = in->op == OP_BRF ? b : mk(x, BX_NOT, b, NULL);   /* c: the fall-through side runs */
+      if (c->k == BX_TRUE) { pc++; continue; }
+      if (c->k == BX_FALSE) { pc = in->a; continue; }
+      int join = in->c < 0 || in->c >= x->n ? x->n : in->c;
+      if (join > stop || in->a > join) outside(x, at, "a branch that leaves its loop or region (break, continue or goto)");
+      sv *R1 = xmalloc((size_t)x->R * sizeof *R1), *R2 = xmalloc((size_t)x->R * sizeof *R2);
+      memcpy(R1, R, (size_t)x->R * sizeof *R1);
+      memcpy(R2, R, (size_t)x->R * sizeof *R2);
+      vec t, f;
+      vec_init(&t, sizeof(bc_stmt *));
+      vec_init(&f, sizeof(bc_stmt *));
+      int rt = walk(x, pc + 1, pc + 1, join, R1, &t);
+      int rf = walk(x, in->a, in->a, join, R2, &f);
+      int ok = (rt == join || rt == EXITED) && (rf == join || rf == EXITED);
+      bc_stmt *s = bc_stmt_new(x->p, BS_IF, at);
+      s->cond = c;
+      s->body = seq_of(x, &t, at);
+      s->els = seq_of(x, &f, at);
+      vec_free(&t);
+      vec_free(&f);
+      if (!ok) { free(R1); free(R2); outside(x, at, "a branch whose sides do not meet again (break, continue or goto)"); }
+      push_stmt(out, s);
+      if (join == x->n || (rt == EXITED && rf == EXITED)) { free(R1); free(R2); return EXITED; }
+      if (rt == EXITED || rf == EXITED) {
+        /* one side returned: the code after the join belongs to the other side alone */
+        free(R1); free(R2);
+        outside(x, at, "a return inside a branch whose other side goes on (write the rest in its else)");
+      }
+      for (int r = 0; r < x->R; r++) {
+        if (R1[r].k == R2[r].k && (R1[r].k == SV_NONE || expr_eq(R1[r].e, R2[r].e)) && R1[r].array == R2[r].array) {
+          R[r] = R1[r];
+        } else if (R1[r].k == SV_BOOL && R2[r].k == SV_BOOL) {
+          bc_expr *a = assume_cond(x, R1[r].e, c, 1), *bb = assume_cond(x, R2[r].e, c, 0);
+          R[r] = num_sv(mk(x, BX_OR, mk(x, BX_AND, c, a), mk(x, BX_AND, mk(x, BX_NOT, c, NULL), bb)));
+        } else {
+          R[r] = bad_sv(at, "a value the branch here chooses (the calculus has no mutable variables)");
+        }
+      }
+      free(R1);
+      free(R2);
+      pc = join;
+      continue;
+    }
+    default:
+      step(x, pc, R, out);
+      pc++;
+    }
+  }
+  return stop;
+}
+
+bc_program *bc_extract(const kir_module *m, const kir_func *f, const int64_t block[3], const int64_t grid[3],
+                       const char *file, char *err, size_t errlen) {
+  X x;
+  memset(&x, 0, sizeof x);
+  x.m = m;
+  x.f = f;
+  x.n = f->ncode;
+  x.R = f->nregs > 0 ? f->nregs : 1;
+  x.W = ((size_t)x.R + 63) / 64;
+  x.err = err;
+  x.errlen = errlen;
+  x.file = file;
+  x.budget = (size_t)1 << 20;
+  x.p = bc_program_new(file);
+  x.p->kernel = arena_strndup(&x.p->ar, f->name, strlen(f->name));
+  for (int k = 0; k < 3; k++) { x.p->block[k] = block[k]; x.p->grid[k] = grid[k]; }
+  sv *R = xcalloc((size_t)x.R, sizeof *R);
+  x.loop_end = xmalloc((size_t)(x.n + 1) * sizeof *x.loop_end);
+  for (int i = 0; i <= x.n; i++) x.loop_end[i] = -1;
+  vec out;
+  vec_init(&out, sizeof(bc_stmt *));
+  if (setjmp(x.bail)) {
+    bc_program_free(x.p);
+    x.p = NULL;
+  } else {
+    if (!x.n) outside(&x, f->decl, "an empty kernel");
+    for (int i = 0; i < x.n; i++)
+      if (f->code[i].op == OP_JMP && f->code[i].a <= i && f->code[i].a >= 0) x.loop_end[f->code[i].a] = i;
+    compute_liveness(&x);
+    int r = walk(&x, 0, 0, x.n, R, &out);
+    (void)r;
+    x.p->body = seq_of(&x, &out, f->decl);
+  }
+  vec_free(&out);
+  free(R);
+  free(x.loop_end);
+  free(x.live);
+  free(x.src);
+  return x.p;
+}

@@ -1,0 +1,566 @@
+/* The MAP checker: DRF of a memory access protocol for every pair of
+ * threads of the launch and every parameter value the assumptions allow,
+ * decided by Z3 (quantifier-free integer arithmetic, one query per pair of
+ * access sites, as Faial's SMT encoding of CAV'21 does for two threads).
+ *
+ * Two accesses conflict when two distinct threads reach them, at least one
+ * writes, their indices are equal, and they are in the same phase of one
+ * block (or, on a global array, in two blocks).  A site's phase is the
+ * number of syncs its thread executed before it: a sum over the protocol,
+ * k·(x − lo) inside a loop whose iterations each hold k syncs.  That count
+ * is exact when syncs are uniform: a sync under a condition or a loop bound
+ * that two threads of a block can see differently is barrier divergence,
+ * its own verdict.  Each side has its own copy of the loop variables and of
+ * the values read from memory (any number: Faial's abstraction, exact for
+ * a well-typed program, whose indices and conditions never mention them).
+ * Integers are mathematical; `/` and `%` are C's (truncating), and a
+ * divisor must be non-zero for the access to happen. */
+#include "babycuda.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "config.h"
+
+const char *const bc_map_verdict_name[4] = {"DRF", "racy", "barrier divergence", "unknown"};
+
+/* ---------------------------------------------------------------- sites */
+
+typedef enum { CX_COND, CX_LOOP } ctx_kind;
+typedef struct ctx {
+  ctx_kind k;
+  const bc_expr *e;          /* COND: the condition; LOOP: unused */
+  int pol;                   /* COND: 1 it holds, 0 it does not */
+  const char *var;           /* LOOP */
+  const bc_expr *lo, *hi;
+  int depth;                 /* loops enclosing this entry, itself included: names its copy of the variable */
+  const struct ctx *up;
+} ctx;
+
+/* Phase counts: sums, products, choices and max(0, ·) of expressions. */
+typedef enum { PH_NUM, PH_EXPR, PH_ADD, PH_MUL, PH_ITE, PH_MAX0 } ph_kind;
+typedef struct ph {
+  ph_kind k;
+  int64_t n;
+  const bc_expr *e;          /* EXPR: numeric; ITE: the condition */
+  const ctx *at;             /* EXPR, ITE: the scope its variables are read in */
+  const struct ph *a, *b;
+} ph;
+
+typedef struct {
+  int write;                 /* access sites */
+  const bc_expr *idx;
+  srcpos pos;
+  const ctx *c;
+  const ph *phase;
+} site;
+
+typedef struct {
+  const bc_expr *cond;       /* a sync under an if: its condition; under a loop: NULL */
+  const bc_expr *lo, *hi;
+  srcpos pos;
+  const ctx *c;              /* the context of the if or loop */
+} barrier;
+
+typedef struct {
+  const bc_program *p;
+  arena *ar;
+  vec sites, barriers;
+  char why[512];             /* a protocol the encoding cannot count */
+} flat;
+
+static const ph *ph_new(flat *F, ph_kind k, int64_t n, const bc_expr *e, const ctx *at, const ph *a, const ph *b) {
+  ph *x = arena_alloc(F->ar, sizeof *x);
+  x->k = k; x->n = n; x->e = e; x->at = at; x->a = a; x->b = b;
+  return x;
+}
+static int ph_is(const ph *x, int64_t n) { return x->k == PH_NUM && x->n == n; }
+static const ph *ph_add(flat *F, const ph *a, const ph *b) {
+  if (ph_is(a, 0)) return b;
+  if (ph_is(b, 0)) return a;
+  if (a->k == PH_NUM && b->k == PH_NUM) return ph_new(F, PH_NUM, a->n + b->n, NULL, NULL, NULL, NULL);
+  return ph_new(F, PH_ADD, 0, NULL, NULL, a, b);
+}
+static int ph_equal(const ph *a, const ph *b) { return a == b || (a->k == PH_NUM && b->k == PH_NUM && a->n == b->n); }
+
+/* Does a count mention a variable bound at or below `depth` loops (one the
+ * enclosing iteration binds)? */
+static int ph_mentions(const ph *x, const char *var) {
+  if (!x) return 0;
+  if ((x->k == PH_EXPR || x->k == PH_ITE) && bc_expr_mentions(x->e, var)) return 1;
+  return ph_mentions(x->a, var) || ph_mentions(x->b, var);
+}
+
+static const ctx *ctx_new(flat *F, ctx_kind k, const ctx *up) {
+  ctx *c = arena_alloc(F->ar, sizeof *c);
+  c->k = k;
+  c->up = up;
+  c->depth = up ? up->depth : 0;
+  return c;
+}
+
+/* The syncs one execution of m holds. */
+static const ph *syncs(flat *F, const bc_map *m, const ctx *c) {
+  switch (m->k) {
+  case BM_SYNC: return ph_new(F, PH_NUM, 1, NULL, NULL, NULL, NULL);
+  case BM_SEQ: {
+    const ph *s = ph_new(F, PH_NUM, 0, NULL, NULL, NULL, NULL);
+    for (int k = 0; k < m->n; k++) s = ph_add(F, s, syncs(F, m->items[k], c));
+    return s;
+  }
+  case BM_IF: {
+    const ph *a = syncs(F, m->body, c), *b = syncs(F, m->els, c);
+    if (ph_equal(a, b)) return a;
+    return ph_new(F, PH_ITE, 0, m->cond, c, a, b);
+  }
+  case BM_FOR: {
+    ctx *lc = (ctx *)ctx_new(F, CX_LOOP, c);
+    lc->var = m->var; lc->lo = m->lo; lc->hi = m->hi; lc->depth++;
+    const ph *k = syncs(F, m->body, lc);
+    if (ph_is(k, 0)) return k;
+    if (ph_mentions(k, m->var) && !F->why[0])
+      snprintf(F->why, sizeof F->why, "the syncs of one iteration of the loop at %d:%d depend on '%s': the phase "
+               "of an access is not a closed form", m->pos.line, m->pos.col, m->var);
+    bc_expr *trip = arena_alloc(F->ar, sizeof *trip);
+    trip->k = BX_SUB; trip->a = (bc_expr *)m->hi; trip->b = (bc_expr *)m->lo;
+    const ph *n = ph_new(F, PH_MAX0, 0, NULL, NULL, ph_new(F, PH_EXPR, 0, trip, c, NULL, NULL), NULL);
+    return ph_new(F, PH_MUL, 0, NULL, NULL, k, n);
+  }
+  default: return ph_new(F, PH_NUM, 0, NULL, NULL, NULL, NULL);
+  }
+}
+
+/* Walks the protocol: every access with its context and phase; every if or
+ * loop that holds a sync. */
+static const ph *walk(flat *F, const bc_map *m, const ctx *c, const ph *phase) {
+  switch (m->k) {
+  case BM_RD: case BM_WR: {
+    site *s = vec_push(&F->sites);
+    s->write = m->k == BM_WR;
+    s->idx = m->idx;
+    s->pos = m->pos;
+    s->c = c;
+    s->phase = phase;
+    return phase;
+  }
+  case BM_SYNC: return ph_add(F, phase, ph_new(F, PH_NUM, 1, NULL, NULL, NULL, NULL));
+  case BM_SEQ:
+    for (int k = 0; k < m->n; k++) phase = walk(F, m->items[k], c, phase);
+    return phase;
+  case BM_IF: {
+    const ph *s1 = syncs(F, m->body, c), *s2 = syncs(F, m->els, c);
+    if (!ph_is(s1, 0) || !ph_is(s2, 0)) {
+      barrier *b = vec_push(&F->barriers);
+      b->cond = m->cond; b->pos = m->pos; b->c = c;
+    }
+    ctx *t = (ctx *)ctx_new(F, CX_COND, c), *e = (ctx *)ctx_new(F, CX_COND, c);
+    t->e = e->e = m->cond;
+    t->pol = 1;
+    walk(F, m->body, t, phase);
+    walk(F, m->els, e, phase);
+    if (ph_equal(s1, s2)) return ph_add(F, phase, s1);
+    return ph_add(F, phase, ph_new(F, PH_ITE, 0, m->cond, c, s1, s2));
+  }
+  case BM_FOR: {
+    ctx *lc = (ctx *)ctx_new(F, CX_LOOP, c);
+    lc->var = m->var; lc->lo = m->lo; lc->hi = m->hi; lc->depth++;
+    const ph *k = syncs(F, m->body, lc);
+    const ph *entry = phase;
+    if (!ph_is(k, 0)) {
+      barrier *b = vec_push(&F->barriers);
+      b->lo = m->lo; b->hi = m->hi; b->pos = m->pos; b->c = c;
+      bc_expr *x = arena_alloc(F->ar, sizeof *x), *d = arena_alloc(F->ar, sizeof *d);
+      x->k = BX_VAR; x->var = m->var;
+      d->k = BX_SUB; d->a = x; d->b = (bc_expr *)m->lo;
+      entry = ph_add(F, phase, ph_new(F, PH_MUL, 0, NULL, NULL, k, ph_new(F, PH_EXPR, 0, d, lc, NULL, NULL)));
+    }
+    walk(F, m->body, lc, entry);
+    return ph_add(F, phase, syncs(F, m, c));
+  }
+  default: return phase;
+  }
+}
+
+int bc_have_solver(void) {
+#ifdef GR_HAVE_Z3
+  return 1;
+#else
+  return 0;
+#endif
+}
+
+#ifndef GR_HAVE_Z3
+
+void bc_map_check(const bc_program *p, int array, const bc_map *m, unsigned timeout_ms, bc_map_result *r) {
+  (void)p; (void)array; (void)m; (void)timeout_ms;
+  memset(r, 0, sizeof *r);
+  r->verdict = BC_MAP_UNKNOWN;
+  snprintf(r->why, sizeof r->why, "gpurace was built without Z3 (apt-get install libz3-dev, then ./configure)");
+}
+
+#else
+
+#include <z3.h>
+
+typedef struct {
+  Z3_context z;
+  Z3_solver s;
+  const bc_program *p;
+  int copy;                  /* 1 or 2: whose variables */
+  vec side;                  /* Z3_ast: divisors that must not be 0 */
+  int z3_error;
+} enc;
+
+static void on_z3_error(Z3_context z, Z3_error_code e) { (void)z; (void)e; }
+
+static Z3_ast int_const(enc *E, const char *name) {
+  return Z3_mk_const(E->z, Z3_mk_string_symbol(E->z, name), Z3_mk_int_sort(E->z));
+}
+
+static Z3_ast num(enc *E, int64_t v) { return Z3_mk_int64(E->z, v, Z3_mk_int_sort(E->z)); }
+
+/* A variable as seen from a context: a loop variable of the chain (its
+ * depth names the copy), a thread coordinate or a read value of this side,
+ * or a parameter (one for both sides). */
+static Z3_ast var_ast(enc *E, const char *v, const ctx *c) {
+  char name[160];
+  for (; c; c = c->up)
+    if (c->k == CX_LOOP && !strcmp(c->var, v)) {
+      snprintf(name, sizeof name, "%s#%d@%d", v, c->depth, E->copy);
+      return int_const(E, name);
+    }
+  for (int k = 0; k < E->p->nparams; k++)
+    if (!strcmp(E->p->params[k].name, v)) return int_const(E, v);
+  snprintf(name, sizeof name, "%s@%d", v, E->copy);
+  return int_const(E, name);
+}
+
+static Z3_ast ast(enc *E, const bc_expr *e, const ctx *c);
+
+static Z3_ast cdiv(enc *E, Z3_ast a, Z3_ast b) {
+  Z3_context z = E->z;
+  Z3_ast zero = num(E, 0);
+  *(Z3_ast *)vec_push(&E->side) = Z3_mk_not(z, Z3_mk_eq(z, b, zero));
+  Z3_ast na = Z3_mk_unary_minus(z, a), nb = Z3_mk_unary_minus(z, b);
+  Z3_ast apos = Z3_mk_ge(z, a, zero), bpos = Z3_mk_gt(z, b, zero);
+  /* truncation toward zero from Euclidean division of magnitudes */
+  Z3_ast pp = Z3_mk_div(z, a, b), pn = Z3_mk_unary_minus(z, Z3_mk_div(z, a, nb));
+  Z3_ast np = Z3_mk_unary_minus(z, Z3_mk_div(z, na, b)), nn = Z3_mk_div(z, na, nb);
+  return Z3_mk_ite(z, apos, Z3_mk_ite(z, bpos, pp, pn), Z3_mk_ite(z, bpos, np, nn));
+}
+
+static Z3_ast ast(enc *E, const bc_expr *e, const ctx *c) {
+  Z3_context z = E->z;
+  Z3_ast a, b, args[2];
+  switch (e->k) {
+  case BX_NUM: return num(E, e->num);
+  case BX_VAR: {
+    int t = bc_thread_var(e->var);
+    if (t >= 0) {
+      char name[32];
+      snprintf(name, sizeof name, "%s@%d", bc_thread_var_name[t], E->copy);
+      return int_const(E, name);
+    }
+    return var_ast(E, e->var, c);
+  }
+  case BX_TRUE: return Z3_mk_true(z);
+  case BX_FALSE: return Z3_mk_false(z);
+  case BX_NEG: return Z3_mk_unary_minus(z, ast(E, e->a, c));
+  case BX_NOT: return Z3_mk_not(z, ast(E, e->a, c));
+  default: break;
+  }
+  a = ast(E, e->a, c);
+  b = ast(E, e->b, c);
+  args[0] = a;
+  args[1] = b;
+  switch (e->k) {
+  case BX_ADD: return Z3_mk_add(z, 2, args);
+  case BX_SUB: return Z3_mk_sub(z, 2, args);
+  case BX_MUL: return Z3_mk_mul(z, 2, args);
+  case BX_DIV: return cdiv(E, a, b);
+  case BX_REM: { Z3_ast q = cdiv(E, a, b), m[2] = {b, q}, s[2] = {a, Z3_mk_mul(z, 2, m)}; return Z3_mk_sub(z, 2, s); }
+  case BX_EQ: return Z3_mk_eq(z, a, b);
+  case BX_NE: return Z3_mk_not(z, Z3_mk_eq(z, a, b));
+  case BX_LT: return Z3_mk_lt(z, a, b);
+  case BX_LE: return Z3_mk_le(z, a, b);
+  case BX_GT: return Z3_mk_gt(z, a, b);
+  case BX_GE: return Z3_mk_ge(z, a, b);
+  case BX_AND: return Z3_mk_and(z, 2, args);
+  case BX_OR: return Z3_mk_or(z, 2, args);
+  default: return num(E, 0);
+  }
+}
+
+static Z3_ast ph_ast(enc *E, const ph *x) {
+  Z3_context z = E->z;
+  switch (x->k) {
+  case PH_NUM: return num(E, x->n);
+  case PH_EXPR: return ast(E, x->e, x->at);
+  case PH_ADD: { Z3_ast a[2] = {ph_ast(E, x->a), ph_ast(E, x->b)}; return Z3_mk_add(z, 2, a); }
+  case PH_MUL: { Z3_ast a[2] = {ph_ast(E, x->a), ph_ast(E, x->b)}; return Z3_mk_mul(z, 2, a); }
+  case PH_ITE: return Z3_mk_ite(z, ast(E, x->e, x->at), ph_ast(E, x->a), ph_ast(E, x->b));
+  case PH_MAX0: { Z3_ast v = ph_ast(E, x->a); return Z3_mk_ite(z, Z3_mk_gt(z, v, num(E, 0)), v, num(E, 0)); }
+  }
+  return num(E, 0);
+}
+
+static void assert_ctx(enc *E, const ctx *c) {
+  Z3_context z = E->z;
+  for (; c; c = c->up) {
+    if (c->k == CX_COND) {
+      Z3_ast b = ast(E, c->e, c->up);
+      Z3_solver_assert(z, E->s, c->pol ? b : Z3_mk_not(z, b));
+    } else {
+      char name[160];
+      snprintf(name, sizeof name, "%s#%d@%d", c->var, c->depth, E->copy);
+      Z3_ast x = int_const(E, name);
+      Z3_solver_assert(z, E->s, Z3_mk_ge(z, x, ast(E, c->lo, c->up)));
+      Z3_solver_assert(z, E->s, Z3_mk_lt(z, x, ast(E, c->hi, c->up)));
+    }
+  }
+}
+
+static void assert_side(enc *E) {
+  for (size_t k = 0; k < E->side.len; k++) Z3_solver_assert(E->z, E->s, *(Z3_ast *)vec_at(&E->side, k));
+  E->side.len = 0;
+}
+
+static Z3_ast coord(enc *E, int t, int copy) {
+  char name[32];
+  snprintf(name, sizeof name, "%s@%d", bc_thread_var_name[t], copy);
+  return int_const(E, name);
+}
+
+/* Both threads in the launch, the assumptions; same_block: one block. */
+static void assert_threads(enc *E, int same_block) {
+  Z3_context z = E->z;
+  Z3_ast differ[6];
+  int nd = 0;
+  for (int c = 1; c <= 2; c++)
+    for (int t = 0; t < 6; t++) {
+      int64_t n = t < 3 ? E->p->block[t] : E->p->grid[t - 3];
+      Z3_ast v = coord(E, t, c);
+      Z3_solver_assert(z, E->s, Z3_mk_ge(z, v, num(E, 0)));
+      Z3_solver_assert(z, E->s, Z3_mk_lt(z, v, num(E, n)));
+    }
+  for (int t = 0; t < 6; t++) {
+    Z3_ast eq = Z3_mk_eq(z, coord(E, t, 1), coord(E, t, 2));
+    if (t >= 3 && same_block) Z3_solver_assert(z, E->s, eq);
+    differ[nd++] = Z3_mk_not(z, eq);
+  }
+  Z3_solver_assert(z, E->s, Z3_mk_or(z, nd, differ));
+  E->copy = 1;
+  for (int k = 0; k < E->p->nassume; k++) Z3_solver_assert(z, E->s, ast(E, E->p->assume[k], NULL));
+  assert_side(E);
+}
+
+static int64_t model_int(enc *E, Z3_model m, Z3_ast a) {
+  Z3_ast v;
+  int64_t out = 0;
+  if (Z3_model_eval(E->z, m, a, 1, &v)) Z3_get_numeral_int64(E->z, v, &out);
+  return out;
+}
+
+static void fill_threads(enc *E, Z3_model m, bc_witness *w) {
+  for (int c = 0; c < 2; c++)
+    for (int t = 0; t < 6; t++) {
+      int64_t v = model_int(E, m, coord(E, t, c + 1));
+      if (t < 3) w->t[c].tid[t] = v;
+      else w->t[c].bid[t - 3] = v;
+    }
+  size_t n = 0;
+  w->params[0] = 0;
+  for (int k = 0; k < E->p->nparams && n < sizeof w->params; k++)
+    n += (size_t)snprintf(w->params + n, sizeof w->params - n, "%s%s=%" PRId64, k ? ", " : "", E->p->params[k].name,
+                          model_int(E, m, int_const(E, E->p->params[k].name)));
+}
+
+static void fill_loops(enc *E, Z3_model m, const ctx *c, char *out, size_t len) {
+  /* outermost first */
+  const ctx *chain[64];
+  int n = 0;
+  for (; c && n < 64; c = c->up)
+    if (c->k == CX_LOOP) chain[n++] = c;
+  size_t used = 0;
+  out[0] = 0;
+  for (int k = n - 1; k >= 0 && used < len; k--) {
+    char name[160];
+    snprintf(name, sizeof name, "%s#%d@%d", chain[k]->var, chain[k]->depth, E->copy);
+    used += (size_t)snprintf(out + used, len - used, "%s%s=%" PRId64, k == n - 1 ? "" : ", ", chain[k]->var,
+                             model_int(E, m, int_const(E, name)));
+  }
+}
+
+/* sat, unsat or unknown, with a model for sat. */
+static Z3_lbool solve(enc *E, bc_map_result *r, Z3_model *model) {
+  r->queries++;
+  Z3_lbool res = Z3_solver_check(E->z, E->s);
+  if (res == Z3_L_TRUE) {
+    *model = Z3_solver_get_model(E->z, E->s);
+    Z3_model_inc_ref(E->z, *model);
+  }
+  return res;
+}
+
+static int query_barrier(enc *E, const barrier *b, bc_map_result *r, char *unknown, size_t ulen) {
+  Z3_context z = E->z;
+  Z3_solver_push(z, E->s);
+  assert_threads(E, 1);
+  /* the same iteration of every enclosing loop: copy 2's loop variables equal copy 1's */
+  for (int c = 1; c <= 2; c++) {
+    E->copy = c;
+    assert_ctx(E, b->c);
+  }
+  for (const ctx *c = b->c; c; c = c->up)
+    if (c->k == CX_LOOP) {
+      char n1[160], n2[160];
+      snprintf(n1, sizeof n1, "%s#%d@1", c->var, c->depth);
+      snprintf(n2, sizeof n2, "%s#%d@2", c->var, c->depth);
+      Z3_solver_assert(z, E->s, Z3_mk_eq(z, int_const(E, n1), int_const(E, n2)));
+    }
+  Z3_ast d;
+  if (b->cond) {
+    E->copy = 1;
+    Z3_ast c1 = ast(E, b->cond, b->c);
+    E->copy = 2;
+    Z3_ast c2 = ast(E, b->cond, b->c);
+    d = Z3_mk_not(z, Z3_mk_eq(z, c1, c2));
+  } else {
+    E->copy = 1;
+    Z3_ast l1 = ast(E, b->lo, b->c), h1 = ast(E, b->hi, b->c);
+    E->copy = 2;
+    Z3_ast l2 = ast(E, b->lo, b->c), h2 = ast(E, b->hi, b->c);
+    Z3_ast o[2] = {Z3_mk_not(z, Z3_mk_eq(z, l1, l2)), Z3_mk_not(z, Z3_mk_eq(z, h1, h2))};
+    d = Z3_mk_or(z, 2, o);
+  }
+  Z3_solver_assert(z, E->s, d);
+  assert_side(E);
+  Z3_model m = NULL;
+  Z3_lbool res = solve(E, r, &m);
+  int found = 0;
+  if (res == Z3_L_TRUE) {
+    r->verdict = BC_MAP_DIVERGENT;
+    fill_threads(E, m, &r->w);
+    r->w.pos[0] = b->pos;
+    snprintf(r->why, sizeof r->why, "the %s at %d:%d holds a sync, and threads of one block can see it differently",
+             b->cond ? "condition" : "loop bounds", b->pos.line, b->pos.col);
+    Z3_model_dec_ref(z, m);
+    found = 1;
+  } else if (res == Z3_L_UNDEF && !unknown[0]) {
+    snprintf(unknown, ulen, "the solver gave up on the sync at %d:%d (%s)", b->pos.line, b->pos.col,
+             Z3_solver_get_reason_unknown(z, E->s));
+  }
+  Z3_solver_pop(z, E->s, 1);
+  return found;
+}
+
+static int query_sites(enc *E, bc_space space, const site *a, const site *b, bc_map_result *r, char *unknown,
+                       size_t ulen) {
+  Z3_context z = E->z;
+  Z3_solver_push(z, E->s);
+  assert_threads(E, space == BC_SHARED || bc_blocks(E->p) == 1);
+  E->copy = 1;
+  assert_ctx(E, a->c);
+  Z3_ast i1 = ast(E, a->idx, a->c), p1 = ph_ast(E, a->phase);
+  E->copy = 2;
+  assert_ctx(E, b->c);
+  Z3_ast i2 = ast(E, b->idx, b->c), p2 = ph_ast(E, b->phase);
+  Z3_solver_assert(z, E->s, Z3_mk_eq(z, i1, i2));
+  Z3_ast same_phase = Z3_mk_eq(z, p1, p2);
+  if (space == BC_SHARED || bc_blocks(E->p) == 1) {
+    Z3_solver_assert(z, E->s, same_phase);
+  } else {
+    Z3_ast eqs[3];
+    for (int t = 0; t < 3; t++) eqs[t] = Z3_mk_eq(z, coord(E, t + 3, 1), coord(E, t + 3, 2));
+    Z3_ast same_block = Z3_mk_and(z, 3, eqs);
+    Z3_solver_assert(z, E->s, Z3_mk_implies(z, same_block, same_phase));
+  }
+  assert_side(E);
+  Z3_model m = NULL;
+  Z3_lbool res = solve(E, r, &m);
+  int found = 0;
+  if (res == Z3_L_TRUE) {
+    r->verdict = BC_MAP_RACY;
+    bc_witness *w = &r->w;
+    fill_threads(E, m, w);
+    E->copy = 1;
+    w->index = model_int(E, m, i1);
+    w->phase = model_int(E, m, p1);
+    fill_loops(E, m, a->c, w->loops[0], sizeof w->loops[0]);
+    E->copy = 2;
+    fill_loops(E, m, b->c, w->loops[1], sizeof w->loops[1]);
+    w->write[0] = a->write;
+    w->write[1] = b->write;
+    w->pos[0] = a->pos;
+    w->pos[1] = b->pos;
+    Z3_model_dec_ref(z, m);
+    found = 1;
+  } else if (res == Z3_L_UNDEF && !unknown[0]) {
+    snprintf(unknown, ulen, "the solver gave up on the accesses at %d:%d and %d:%d (%s)", a->pos.line, a->pos.col,
+             b->pos.line, b->pos.col, Z3_solver_get_reason_unknown(z, E->s));
+  }
+  Z3_solver_pop(z, E->s, 1);
+  return found;
+}
+
+void bc_map_check(const bc_program *p, int array, const bc_map *m, unsigned timeout_ms, bc_map_result *r) {
+  memset(r, 0, sizeof *r);
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  flat F;
+  memset(&F, 0, sizeof F);
+  F.p = p;
+  arena ar = {0};
+  F.ar = &ar;
+  vec_init(&F.sites, sizeof(site));
+  vec_init(&F.barriers, sizeof(barrier));
+  walk(&F, m, NULL, ph_new(&F, PH_NUM, 0, NULL, NULL, NULL, NULL));
+  if (F.why[0]) {
+    r->verdict = BC_MAP_UNKNOWN;
+    snprintf(r->why, sizeof r->why, "%s", F.why);
+  } else {
+    Z3_config cfg = Z3_mk_config();
+    enc E;
+    memset(&E, 0, sizeof E);
+    E.z = Z3_mk_context(cfg);
+    Z3_del_config(cfg);
+    Z3_set_error_handler(E.z, on_z3_error);
+    E.s = Z3_mk_solver(E.z);
+    Z3_solver_inc_ref(E.z, E.s);
+    Z3_params prm = Z3_mk_params(E.z);
+    Z3_params_inc_ref(E.z, prm);
+    Z3_params_set_uint(E.z, prm, Z3_mk_string_symbol(E.z, "timeout"), timeout_ms ? timeout_ms : 10000);
+    Z3_solver_set_params(E.z, E.s, prm);
+    Z3_params_dec_ref(E.z, prm);
+    E.p = p;
+    vec_init(&E.side, sizeof(Z3_ast));
+    char unknown[512] = "";
+    int found = 0;
+    for (size_t k = 0; k < F.barriers.len && !found; k++)
+      found = query_barrier(&E, vec_at(&F.barriers, k), r, unknown, sizeof unknown);
+    /* a shared array has a copy per block: only threads of one block meet on it */
+    bc_space space = p->arrays[array].space;
+    for (size_t i = 0; i < F.sites.len && !found; i++)
+      for (size_t j = i; j < F.sites.len && !found; j++) {
+        const site *a = vec_at(&F.sites, i), *b = vec_at(&F.sites, j);
+        if (!a->write && !b->write) continue;
+        found = query_sites(&E, space, a, b, r, unknown, sizeof unknown);
+      }
+    if (!found) {
+      r->verdict = unknown[0] ? BC_MAP_UNKNOWN : BC_MAP_DRF;
+      snprintf(r->why, sizeof r->why, "%s", unknown);
+    }
+    vec_free(&E.side);
+    Z3_solver_dec_ref(E.z, E.s);
+    Z3_del_context(E.z);
+  }
+  vec_free(&F.sites);
+  vec_free(&F.barriers);
+  arena_free(&ar);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  r->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+}
+
+#endif
