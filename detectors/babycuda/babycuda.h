@@ -227,6 +227,32 @@ bc_program *bc_extract(const kir_module *m, const kir_func *f, const int64_t blo
  * launch has two threads that play pair[0] and pair[1] (a witness replay). */
 char *bc_to_cuda(const bc_program *p, const bc_thread *pair);
 
+/* ---------------------------------------------------------------- Theorem 1, as a property */
+
+typedef struct {
+  uint64_t seed;
+  uint64_t first;           /* the first program's number: program i of a seed is the same alone or in a run */
+  int count;                /* well-typed programs */
+  int ill_count;            /* ill-typed programs */
+  int emulate_every;        /* run hb on the emulator (and replay witnesses) for every k-th program; 0 never */
+  unsigned timeout_ms;
+} bc_prop_opts;
+
+typedef struct {
+  int programs, agreed, unknown, hb_runs, replays;
+  int failures;
+  uint64_t failed_at;
+  char failure[8192];       /* the first failure, shrunk: why, and the program */
+  int ill_programs, ill_stuck, false_alarms;
+  uint64_t false_alarm_at;
+  char false_alarm[8192];   /* the first false alarm found, shrunk */
+} bc_prop_result;
+
+/* Program i of a seed, as the property run generates it (ill: ill-typed). */
+bc_program *bc_prop_program(uint64_t seed, uint64_t i, int ill);
+/* 1 when a program failed the property (the first, shrunk, in r->failure). */
+int bc_prop_run(const bc_prop_opts *o, bc_prop_result *r);
+
 /* ---------------------------------------------------------------- gpurace check */
 
 typedef enum {

@@ -585,66 +585,79 @@ static int loop(X *x, int h, sv *R, vec *out) {
       carried = r;
       if (R[r].k != SV_NUM || R[r].e->k != BX_NUM) all_const = 0;
     }
-  if (ncarried && all_const) {
-    /* unroll: every iteration's condition folds */
-    for (int iter = 0;; iter++) {
-      if (iter > 4096) { free(w); outside(x, at, "a loop of more than 4096 iterations to unroll"); }
-      int r = walk(x, h, h, e, R, out);
-      if (r == e) continue;   /* the back edge */
-      free(w);
-      return r;
-    }
-  }
-  if (ncarried != 1) {
+  if (ncarried != 1 && !(ncarried && all_const)) {
     free(w);
     outside(x, at, ncarried ? "a loop that carries %d values (a counter and an accumulator?): the calculus's loops "
                               "carry their variable only" : "a loop that carries no counter%.0d (a spin or data-dependent loop)", ncarried);
   }
-  sv lo = R[carried];
-  if (lo.k != SV_NUM) { free(w); need_num(x, &lo, h, "a loop's start"); }
-  const char *var = fresh(x, "x", &x->nloops);
-  sv *L = xmalloc((size_t)x->R * sizeof *L);
-  memcpy(L, R, (size_t)x->R * sizeof *L);
-  L[carried] = num_sv(bc_var(x->p, var));
-  /* the header: straight-line code up to the exit test */
-  vec hdr;
-  vec_init(&hdr, sizeof(bc_stmt *));
-  int pc = h;
-  while (pc < e && x->f->code[pc].op != OP_BRT && x->f->code[pc].op != OP_BRF) {
-    if (x->f->code[pc].op == OP_JMP) break;
-    step(x, pc, L, &hdr);
-    pc++;
-  }
-  const kir_ins *br = &x->f->code[pc];
-  if (hdr.len) { vec_free(&hdr); free(L); free(w); outside(x, ((bc_stmt **)hdr.data)[0]->pos, "a loop whose condition reads memory (hoist the read: the calculus's loop bounds are expressions)"); }
-  vec_free(&hdr);
-  if ((br->op != OP_BRT && br->op != OP_BRF) || br->a <= e) {
-    free(L); free(w);
-    outside(x, at, "a loop whose exit is not a test at its top (do-while, break or an exit in the middle)");
-  }
-  int exit_pc = br->a;
-  bc_expr *c = need_bool(x, &L[br->b], pc, "the loop's condition");
-  if (br->op == OP_BRT) c = mk(x, BX_NOT, c, NULL);
-  /* c must be x < hi in one of its spellings */
-  bc_expr *hi = NULL, *v = bc_var(x->p, var);
-  if ((c->k == BX_LT || c->k == BX_LE) && expr_eq(c->a, v) && !bc_expr_mentions(c->b, var))
-    hi = c->k == BX_LT ? c->b : mk(x, BX_ADD, c->b, bc_num(x->p, 1));
-  else if ((c->k == BX_GT || c->k == BX_GE) && expr_eq(c->b, v) && !bc_expr_mentions(c->a, var))
-    hi = c->k == BX_GT ? c->a : mk(x, BX_ADD, c->a, bc_num(x->p, 1));
-  if (!hi) {
-    free(L); free(w);
-    outside(x, pos_of(x, pc), "a loop condition that is not `x < hi` with hi invariant");
-  }
+  /* a `for` of the calculus: x from lo while x < hi, x + 1 at the back edge */
+  const char *why = NULL;
+  int whypc = h, exit_pc = -1;
+  bc_expr *hi = NULL;
   vec body;
   vec_init(&body, sizeof(bc_stmt *));
-  int r = walk(x, pc + 1, pc + 1, e, L, &body);
-  if (r != e) { vec_free(&body); free(L); free(w); outside(x, pos_of(x, pc), "a loop left by break or return"); }
-  const sv *next = &L[carried];
-  int stride1 = next->k == SV_NUM && next->e->k == BX_ADD &&
-                ((expr_eq(next->e->a, v) && is_num(next->e->b, 1)) || (expr_eq(next->e->b, v) && is_num(next->e->a, 1)));
-  if (!stride1) {
-    vec_free(&body); free(L); free(w);
-    outside(x, pos_of(x, e), "a loop whose variable does not grow by 1 (the calculus's loops have stride 1)");
+  sv *L = xmalloc((size_t)x->R * sizeof *L);
+  memcpy(L, R, (size_t)x->R * sizeof *L);
+  sv lo = ncarried == 1 ? R[carried] : R[0];
+  const char *var = NULL;
+  if (ncarried != 1) why = "a loop that carries several values";
+  else if (lo.k != SV_NUM) why = "a loop whose start is not a number of the calculus";
+  if (!why) {
+    int saved = x->nloops;
+    var = fresh(x, "x", &x->nloops);
+    L[carried] = num_sv(bc_var(x->p, var));
+    /* the header: straight-line code up to the exit test */
+    int pc = h;
+    size_t before = body.len;
+    while (pc < e && x->f->code[pc].op != OP_BRT && x->f->code[pc].op != OP_BRF && x->f->code[pc].op != OP_JMP) {
+      step(x, pc, L, &body);
+      pc++;
+    }
+    const kir_ins *br = &x->f->code[pc];
+    bc_expr *c = NULL, *v = bc_var(x->p, var);
+    if (body.len != before) why = "a loop whose condition reads memory (a loop bound of the calculus is an expression)";
+    else if ((br->op != OP_BRT && br->op != OP_BRF) || br->a <= e)
+      why = "a loop whose exit is not a test at its top (do-while, or an exit in the middle)";
+    else if (L[br->b].k != SV_BOOL && L[br->b].k != SV_NUM)
+      why = "a loop condition the calculus cannot compute";
+    else {
+      c = need_bool(x, &L[br->b], pc, "the loop's condition");
+      if (br->op == OP_BRT) c = mk(x, BX_NOT, c, NULL);
+      if ((c->k == BX_LT || c->k == BX_LE) && expr_eq(c->a, v) && !bc_expr_mentions(c->b, var))
+        hi = c->k == BX_LT ? c->b : mk(x, BX_ADD, c->b, bc_num(x->p, 1));
+      else if ((c->k == BX_GT || c->k == BX_GE) && expr_eq(c->b, v) && !bc_expr_mentions(c->a, var))
+        hi = c->k == BX_GT ? c->a : mk(x, BX_ADD, c->a, bc_num(x->p, 1));
+      if (!hi) { why = "a loop condition that is not `x < hi` with hi invariant"; whypc = pc; }
+      exit_pc = br->a;
+    }
+    if (!why) {
+      int r = walk(x, pc + 1, pc + 1, e, L, &body);
+      const sv *next = &L[carried];
+      if (r != e) { why = "a loop left by break or return"; whypc = pc; }
+      else if (!(next->k == SV_NUM && next->e->k == BX_ADD &&
+                 ((expr_eq(next->e->a, v) && is_num(next->e->b, 1)) || (expr_eq(next->e->b, v) && is_num(next->e->a, 1))))) {
+        why = "a loop whose variable does not grow by 1 (the calculus's loops have stride 1)";
+        whypc = e;
+      }
+    }
+    if (why) x->nloops = saved;
+  }
+  if (why && all_const) {
+    /* unroll: every iteration's exit test folds */
+    vec_free(&body);
+    free(L);
+    free(w);
+    for (int iter = 0;; iter++) {
+      if (iter > 4096) outside(x, at, "a loop of more than 4096 iterations to unroll");
+      int r = walk(x, h, h, e, R, out);
+      if (r != e) return r;   /* left through the exit test */
+    }
+  }
+  if (why) {
+    vec_free(&body);
+    free(L);
+    free(w);
+    outside(x, pos_of(x, whypc), "%s", why);
   }
   bc_stmt *f = bc_stmt_new(x->p, BS_FOR, at);
   f->var = var;
@@ -703,7 +716,7 @@ static int walk(X *x, int pc, int lo, int stop, sv *R, vec *out) {
       vec_free(&t);
       vec_free(&f);
       if (!ok) { free(R1); free(R2); outside(x, at, "a branch whose sides do not meet again (break, continue or goto)"); }
-      push_stmt(out, s);
+      if (s->body->k != BS_SKIP || s->els->k != BS_SKIP) push_stmt(out, s);   /* && and || leave empty ones */
       if (join == x->n || (rt == EXITED && rf == EXITED)) { free(R1); free(R2); return EXITED; }
       if (rt == EXITED || rf == EXITED) {
         /* one side returned: the code after the join belongs to the other side alone */

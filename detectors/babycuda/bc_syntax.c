@@ -221,6 +221,7 @@ static void indent_to(FILE *out, int n) { for (int k = 0; k < n; k++) fputs("  "
 static void print_seq(FILE *out, const bc_program *p, const bc_stmt *s, int ind);
 
 static void print_one(FILE *out, const bc_program *p, const bc_stmt *s, int ind) {
+  if (s->k == BS_SEQ) { print_seq(out, p, s, ind); return; }
   indent_to(out, ind);
   switch (s->k) {
   case BS_SKIP: fputs("skip", out); break;
@@ -262,18 +263,22 @@ static void print_one(FILE *out, const bc_program *p, const bc_stmt *s, int ind)
     fputc('}', out);
     break;
   case BS_SEQ:
-    print_seq(out, p, s, ind);
     break;
   }
 }
 
 static void print_seq(FILE *out, const bc_program *p, const bc_stmt *s, int ind) {
   if (s->k != BS_SEQ) { print_one(out, p, s, ind); return; }
-  for (int k = 0; k < s->n; k++) {
-    /* a let takes the rest of its sequence: one in the middle needs braces-free nesting,
-       which the reader gives back as the same tree only when it is last */
+  /* skips in a sequence say nothing (the shrinker leaves them) */
+  int last = -1, first = 1;
+  for (int k = 0; k < s->n; k++)
+    if (s->items[k]->k != BS_SKIP) last = k;
+  if (last < 0) { print_one(out, p, s->items[0], ind); return; }
+  for (int k = 0; k <= last; k++) {
+    if (s->items[k]->k == BS_SKIP) continue;
+    if (!first) fputs(";\n", out);
     print_one(out, p, s->items[k], ind);
-    if (k + 1 < s->n) fputs(";\n", out);
+    first = 0;
   }
 }
 

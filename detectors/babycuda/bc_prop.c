@@ -1,0 +1,425 @@
+/* Theorem 1, tested as a property on generated programs.
+ *
+ * Program i of seed s comes from its own generator state (s, i), so any one
+ * program is replayed alone.  A well-typed program (indices and conditions
+ * over the thread, the parameter and loop variables; syncs only under
+ * conditions and loops every thread of a block sees alike) must get the
+ * same verdict, per array, from
+ *   - the semantics (Definition 1 on the history of Figure 5's rules),
+ *   - its MAP, decided by Z3 (exact: Theorem 1),
+ *   - the emulator's happens-before oracle `hb` (threads as agents:
+ *     --warps its) on the program translated to CUDA,
+ * and each racy verdict's witness, replayed on the emulator with its two
+ * threads alone, must show the race at its index.  An ill-typed program
+ * (indices and conditions may use values read from memory) must still be
+ * sound (a racy program has a racy MAP); where its MAP is racy and the
+ * program is not, that is a false alarm, and one is kept (shrunk) to show
+ * the typing condition is needed.  A failure is shrunk to a smallest
+ * program that still fails, and printed. */
+#define _DEFAULT_SOURCE 1   /* mkstemps */
+#include "babycuda.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "detectors.h"
+#include "gpurace.h"
+
+/* ---------------------------------------------------------------- the generator */
+
+typedef struct {
+  bc_program *p;
+  rng r;
+  int ill;                 /* may index and branch on read values */
+  const char *vars[32];    /* usable in indices: loop variables */
+  int nvars;
+  const char *data[64];    /* read values in scope */
+  int ndata;
+  int nlet, nloop, budget;
+  int has_param;
+} gen;
+
+static int pick(gen *G, int n) { return (int)rng_below(&G->r, (uint32_t)n); }
+
+/* A non-negative expression over the thread, loop variables, the parameter
+ * and (ill-typed, or a payload) read values. */
+static bc_expr *atom(gen *G, int uniform, int with_data) {
+  bc_program *p = G->p;
+  for (;;) {
+    switch (pick(G, 6)) {
+    case 0: case 1: if (!uniform) return bc_var(p, "tid"); break;
+    case 2: if (G->nvars) return bc_var(p, G->vars[pick(G, G->nvars)]); break;
+    case 3: if (G->has_param) return bc_var(p, "M"); break;
+    case 4: if (with_data && G->ndata) return bc_var(p, G->data[pick(G, G->ndata)]); break;
+    default: return bc_num(p, pick(G, 4));
+    }
+  }
+}
+
+static bc_expr *term(gen *G, int uniform, int with_data, int depth) {
+  if (depth <= 0 || pick(G, 3) == 0) return atom(G, uniform, with_data);
+  bc_expr_kind k = pick(G, 3) ? BX_ADD : BX_MUL;
+  bc_expr *b = k == BX_MUL && pick(G, 2) ? bc_num(G->p, 1 + pick(G, 3)) : term(G, uniform, with_data, depth - 1);
+  return bc_bin(G->p, k, term(G, uniform, with_data, depth - 1), b);
+}
+
+static bc_expr *index_expr(gen *G, int array) {
+  int with_data = G->ill && G->ndata && pick(G, 2);
+  return bc_bin(G->p, BX_REM, term(G, 0, with_data, 2), bc_num(G->p, G->p->arrays[array].size));
+}
+
+static bc_expr *cond(gen *G, int uniform) {
+  static const bc_expr_kind cmp[] = {BX_LT, BX_LE, BX_EQ, BX_NE, BX_GT, BX_GE};
+  int with_data = G->ill && !uniform && G->ndata && pick(G, 2);
+  bc_expr *a = term(G, uniform, with_data, 1);
+  bc_expr *b = pick(G, 2) ? bc_num(G->p, pick(G, 5)) : term(G, uniform, 0, 1);
+  bc_expr *c = bc_bin(G->p, cmp[pick(G, 6)], a, b);
+  if (pick(G, 5) == 0) c = bc_bin(G->p, pick(G, 2) ? BX_AND : BX_OR, c, bc_bin(G->p, BX_LT, atom(G, uniform, 0), bc_num(G->p, 2)));
+  return c;
+}
+
+static bc_stmt *stmts(gen *G, int depth, int uniform);
+
+static bc_stmt *one(gen *G, int depth, int uniform, int *bound) {
+  bc_program *p = G->p;
+  srcpos at = {p->file, 0, 0};
+  int array = pick(G, p->narrays);
+  G->budget--;
+  for (;;) {
+    int c = pick(G, 20);
+    if (c < 7) {
+      bc_stmt *s = bc_stmt_new(p, BS_WRITE, at);
+      s->array = array;
+      s->idx = index_expr(G, array);
+      s->val = term(G, 0, 1, 1);
+      return s;
+    }
+    if (c < 12) {
+      if (G->ndata == 64) continue;
+      bc_stmt *s = bc_stmt_new(p, BS_READ, at);
+      s->array = array;
+      s->idx = index_expr(G, array);
+      char name[16];
+      snprintf(name, sizeof name, "y%d", ++G->nlet);
+      s->var = arena_strndup(&p->ar, name, strlen(name));
+      s->body = bc_stmt_new(p, BS_SKIP, at);
+      G->data[G->ndata++] = s->var;   /* in scope for the rest of the sequence */
+      (*bound)++;
+      return s;
+    }
+    if (c < 15 && depth > 0 && G->budget > 0) {
+      int u = uniform && pick(G, 2);
+      bc_stmt *s = bc_stmt_new(p, BS_IF, at);
+      s->cond = cond(G, u);
+      s->body = stmts(G, depth - 1, u);
+      s->els = pick(G, 2) ? stmts(G, depth - 1, u) : bc_stmt_new(p, BS_SKIP, at);
+      return s;
+    }
+    if (c < 18 && depth > 0 && G->budget > 0 && G->nvars < 32) {
+      int u = uniform && pick(G, 3);
+      bc_stmt *s = bc_stmt_new(p, BS_FOR, at);
+      char name[16];
+      snprintf(name, sizeof name, "x%d", ++G->nloop);
+      s->var = arena_strndup(&p->ar, name, strlen(name));
+      int lo = pick(G, 2);
+      s->lo = bc_num(p, lo);
+      s->hi = pick(G, 3) == 0 && G->has_param ? bc_var(p, "M")
+              : !u && pick(G, 2) ? bc_bin(p, BX_ADD, bc_var(p, "tid"), bc_num(p, lo)) : bc_num(p, lo + pick(G, 4));
+      G->vars[G->nvars++] = s->var;
+      s->body = stmts(G, depth - 1, u);
+      G->nvars--;
+      return s;
+    }
+    if (c >= 18 && uniform) return bc_stmt_new(p, BS_SYNC, at);
+  }
+}
+
+static bc_stmt *stmts(gen *G, int depth, int uniform) {
+  int n = 1 + pick(G, 3), bound = 0;
+  bc_stmt *items[8];
+  for (int k = 0; k < n; k++) items[k] = one(G, depth, uniform, &bound);
+  G->ndata -= bound;
+  return bc_seq(G->p, items, n, items[0]->pos);
+}
+
+bc_program *bc_prop_program(uint64_t seed, uint64_t i, int ill) {
+  gen G;
+  memset(&G, 0, sizeof G);
+  rng_seed(&G.r, seed * 0x9e3779b97f4a7c15u + i * 2 + (uint64_t)ill);
+  char file[64];
+  snprintf(file, sizeof file, "gen-%" PRIu64 "-%" PRIu64 "%s.bc", seed, i, ill ? "-ill" : "");
+  G.p = bc_program_new(file);
+  G.ill = ill;
+  bc_program *p = G.p;
+  srcpos at = {p->file, 0, 0};
+  p->block[0] = 2 + pick(&G, 5);
+  if (pick(&G, 5) == 0) p->grid[0] = 2;
+  int na = 1 + (pick(&G, 3) == 0);
+  for (int a = 0; a < na; a++) {
+    char name[8];
+    snprintf(name, sizeof name, "%c", 'A' + a);
+    int k = bc_add_array(p, name, pick(&G, 2) ? BC_SHARED : BC_GLOBAL, 4 + pick(&G, 9), at);
+    int64_t *init = arena_alloc(&p->ar, (size_t)p->arrays[k].size * sizeof *init);
+    for (int64_t j = 0; j < p->arrays[k].size; j++) init[j] = pick(&G, 5);
+    p->arrays[k].init = init;
+  }
+  if (pick(&G, 2)) {
+    G.has_param = 1;
+    int q = bc_add_param(p, "M");
+    p->params[q].value = 1 + pick(&G, 4);
+    p->params[q].has_value = 1;
+    p->assume = xmalloc(sizeof *p->assume);
+    p->assume_pos = xmalloc(sizeof *p->assume_pos);
+    p->assume[0] = bc_bin(p, BX_EQ, bc_var(p, "M"), bc_num(p, p->params[q].value));
+    p->assume_pos[0] = at;
+    p->nassume = 1;
+  }
+  G.budget = 8;
+  p->body = stmts(&G, 3, 1);
+  return p;
+}
+
+/* ---------------------------------------------------------------- the emulator */
+
+/* Runs the CUDA translation under hb with threads as agents: per array,
+ * whether hb reported a race, and whether one was at byte offset `at` of
+ * array `want` (-1: none asked).  0, or -1 with the error in err. */
+static int run_hb(const bc_program *p, const bc_thread *pair, int *racy, int want, uint64_t at, int *found, char *err,
+                  size_t errlen) {
+  char *text = bc_to_cuda(p, pair);
+  char path[] = "/tmp/gpurace-bc-XXXXXX.cu";
+  int fd = mkstemps(path, 3);
+  if (fd < 0) { snprintf(err, errlen, "cannot create a temporary file"); free(text); return -1; }
+  size_t len = strlen(text);
+  int ok = write(fd, text, len) == (ssize_t)len;
+  close(fd);
+  free(text);
+  if (!ok) { unlink(path); snprintf(err, errlen, "cannot write %s", path); return -1; }
+  gr_config cfg;
+  gr_config_default(&cfg);
+  cfg.warps = GR_WARPS_ITS;
+  cfg.memory = GR_MEMORY_SC;
+  cfg.cc = GR_CC_SUBSET;
+  gr_context *ctx = gr_context_create(&cfg);
+  gr_script *s = NULL;
+  race_log *log = race_log_new();
+  detector_set *set = NULL;
+  det_options dopts;
+  det_options_default(&dopts);
+  int rc = gr_script_load(ctx, path, NULL, 0, &s);
+  if (!rc) rc = detectors_attach(ctx, "hb", &dopts, log, &set, err, errlen);
+  else snprintf(err, errlen, "%s", gr_error(ctx));
+  if (!rc) {
+    rc = gr_script_run(s);
+    if (rc) snprintf(err, errlen, "%s", gr_error(ctx));
+    else if (race_log_unwatched_why(log, "hb")) { snprintf(err, errlen, "hb stopped watching: %s", race_log_unwatched_why(log, "hb")); rc = -1; }
+  }
+  if (!rc) {
+    size_t n;
+    const gr_race *races = race_log_reports(log, &n);
+    for (int a = 0; a < p->narrays; a++) racy[a] = 0;
+    if (found) *found = 0;
+    for (size_t k = 0; k < n; k++) {
+      if (!races[k].buffer || strncmp(races[k].buffer, "a_", 2)) continue;
+      int a = bc_find_array(p, races[k].buffer + 2);
+      if (a < 0) continue;
+      racy[a] = 1;
+      if (found && a == want && races[k].offset == at) *found = 1;
+    }
+  }
+  if (set) detectors_detach(set);
+  race_log_free(log);
+  gr_script_free(s);
+  gr_context_destroy(ctx);
+  unlink(path);
+  return rc ? -1 : 0;
+}
+
+/* ---------------------------------------------------------------- one program */
+
+typedef struct {
+  const bc_prop_opts *o;
+  int emulate;
+  /* what the last check saw, for the counts */
+  int unknown, stuck, hb_runs, replays, false_alarm;
+  char why[1024];
+} judge;
+
+/* The property; 0 holds, 1 fails (why in J->why). */
+static int check_program(judge *J, bc_program *p, int ill) {
+
+  J->unknown = J->stuck = J->false_alarm = 0;
+  J->why[0] = 0;
+  int racy_sem[8] = {0}, racy_map[8] = {0};
+  bc_map_result mr[8];
+  for (int a = 0; a < p->narrays && a < 8; a++) {
+    bc_typing t;
+    bc_map *m = bc_type(p, a, &t);
+    if (!ill && !t.well_typed) { snprintf(J->why, sizeof J->why, "the generator made an ill-typed program: %s", t.why); return 1; }
+    bc_sem_result sr;
+    bc_eval(p, a, 1000000, NULL, &sr);
+    if (sr.verdict == BC_SEM_STUCK || sr.verdict == BC_SEM_BOUND) {
+      if (!ill) { snprintf(J->why, sizeof J->why, "the semantics got stuck on a well-typed program: %s", sr.why); return 1; }
+      J->stuck = 1;
+      return 0;
+    }
+    if (sr.verdict == BC_SEM_DIVERGENT) { snprintf(J->why, sizeof J->why, "barrier divergence: %s", sr.why); return 1; }
+    bc_map_check(p, a, m, J->o->timeout_ms, &mr[a]);
+    if (mr[a].verdict == BC_MAP_UNKNOWN) { J->unknown = 1; return 0; }
+    if (mr[a].verdict == BC_MAP_DIVERGENT) { snprintf(J->why, sizeof J->why, "the checker saw barrier divergence: %s", mr[a].why); return 1; }
+    racy_sem[a] = sr.verdict == BC_SEM_RACY;
+    racy_map[a] = mr[a].verdict == BC_MAP_RACY;
+    if (racy_sem[a] && !racy_map[a]) {
+      snprintf(J->why, sizeof J->why, "array %s: the semantics is racy (t%" PRId64 " and t%" PRId64 " on index %" PRId64
+               ") and the MAP is DRF: the checker is unsound", p->arrays[a].name, sr.race.t1.tid[0], sr.race.t2.tid[0],
+               sr.race.index);
+      return 1;
+    }
+    if (!racy_sem[a] && racy_map[a]) {
+      if (ill) { J->false_alarm = 1; continue; }
+      snprintf(J->why, sizeof J->why, "array %s: the MAP is racy (witness tid %" PRId64 " and %" PRId64 " on index %" PRId64
+               ") and the semantics DRF, on a well-typed program", p->arrays[a].name, mr[a].w.t[0].tid[0],
+               mr[a].w.t[1].tid[0], mr[a].w.index);
+      return 1;
+    }
+  }
+  if (ill || !J->emulate) return 0;
+  int racy_hb[8];
+  char err[1024];
+  J->hb_runs++;
+  if (run_hb(p, NULL, racy_hb, -1, 0, NULL, err, sizeof err)) { snprintf(J->why, sizeof J->why, "the emulator: %s", err); return 1; }
+  for (int a = 0; a < p->narrays && a < 8; a++) {
+    if (racy_hb[a] != racy_map[a]) {
+      snprintf(J->why, sizeof J->why, "array %s: hb on the emulator says %s, the MAP %s", p->arrays[a].name,
+               racy_hb[a] ? "racy" : "DRF", racy_map[a] ? "racy" : "DRF");
+      return 1;
+    }
+    if (!racy_map[a]) continue;
+    /* the witness, replayed with its two threads alone */
+    const bc_witness *w = &mr[a].w;
+    const bc_array *A = &p->arrays[a];
+    uint64_t blk = (uint64_t)(w->t[0].bid[0] + w->t[0].bid[1] * p->grid[0] + w->t[0].bid[2] * p->grid[0] * p->grid[1]);
+    uint64_t off = (uint64_t)w->index * 8;
+    if (A->space == BC_SHARED && bc_blocks(p) > 1) off += blk * (uint64_t)A->size * 8;
+    int found = 0;
+    J->replays++;
+    if (run_hb(p, w->t, racy_hb, a, off, &found, err, sizeof err)) { snprintf(J->why, sizeof J->why, "the witness replay: %s", err); return 1; }
+    if (!found) {
+      snprintf(J->why, sizeof J->why, "array %s: the witness (tid %" PRId64 " and %" PRId64 ", index %" PRId64
+               ") replayed alone shows no race there", A->name, w->t[0].tid[0], w->t[1].tid[0], w->index);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- shrinking */
+
+static void slots(bc_stmt **s, vec *out) {
+  *(bc_stmt ***)vec_push(out) = s;
+  bc_stmt *t = *s;
+  switch (t->k) {
+  case BS_SEQ: for (int k = 0; k < t->n; k++) slots(&t->items[k], out); break;
+  case BS_READ: case BS_FOR: slots(&t->body, out); break;
+  case BS_IF: slots(&t->body, out); slots(&t->els, out); break;
+  default: break;
+  }
+}
+
+typedef int (*pred_fn)(judge *J, bc_program *p, int ill);
+
+/* A program that still fails, as small as replacing statements by skip or
+ * by one of their branches, and taking threads away, makes it. */
+static void shrink(judge *J, bc_program *p, int ill, pred_fn still) {
+  srcpos at = {p->file, 0, 0};
+  bc_stmt *skip = bc_stmt_new(p, BS_SKIP, at);
+  for (int round = 0, progress = 1; progress && round < 200; round++) {
+    progress = 0;
+    while (p->block[0] > 2) {
+      p->block[0]--;
+      if (still(J, p, ill)) progress = 1;
+      else { p->block[0]++; break; }
+    }
+    vec v;
+    vec_init(&v, sizeof(bc_stmt **));
+    slots(&p->body, &v);
+    for (size_t k = 0; k < v.len && !progress; k++) {
+      bc_stmt **s = *(bc_stmt ***)vec_at(&v, k), *old = *s;
+      bc_stmt *cand[3] = {skip, old->k == BS_IF ? old->body : NULL, old->k == BS_IF ? old->els : NULL};
+      if (old->k == BS_SKIP) continue;
+      for (int c = 0; c < 3 && !progress; c++) {
+        if (!cand[c]) continue;
+        *s = cand[c];
+        if (still(J, p, ill)) progress = 1;
+        else *s = old;
+      }
+    }
+    vec_free(&v);
+  }
+  still(J, p, ill);   /* leaves J->why of the program kept */
+}
+
+static int fails(judge *J, bc_program *p, int ill) { return check_program(J, p, ill); }
+static int is_false_alarm(judge *J, bc_program *p, int ill) { return !check_program(J, p, ill) && J->false_alarm; }
+
+static void program_text(char *out, size_t n, const bc_program *p) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  if (!f) { snprintf(out, n, "(no memory)"); return; }
+  bc_print(f, p);
+  fclose(f);
+  snprintf(out, n, "%s", buf);
+  free(buf);
+}
+
+int bc_prop_run(const bc_prop_opts *o, bc_prop_result *r) {
+  memset(r, 0, sizeof *r);
+  judge J;
+  memset(&J, 0, sizeof J);
+  J.o = o;
+  for (uint64_t i = o->first; i < o->first + (uint64_t)o->count; i++) {
+    bc_program *p = bc_prop_program(o->seed, i, 0);
+    J.emulate = o->emulate_every > 0 && i % (uint64_t)o->emulate_every == 0;
+    r->programs++;
+    if (check_program(&J, p, 0)) {
+      if (!r->failures++) {
+        r->failed_at = i;
+        shrink(&J, p, 0, fails);
+        snprintf(r->failure, sizeof r->failure, "program %" PRIu64 " of seed %" PRIu64 " (shrunk): %s\n", i, o->seed, J.why);
+        size_t k = strlen(r->failure);
+        program_text(r->failure + k, sizeof r->failure - k, p);
+      }
+    } else if (J.unknown) r->unknown++;
+    else r->agreed++;
+    bc_program_free(p);
+  }
+  r->hb_runs = J.hb_runs;
+  r->replays = J.replays;
+  for (uint64_t i = o->first; i < o->first + (uint64_t)o->ill_count; i++) {
+    bc_program *p = bc_prop_program(o->seed, i, 1);
+    J.emulate = 0;
+    r->ill_programs++;
+    if (check_program(&J, p, 1)) {
+      if (!r->failures++) {
+        r->failed_at = i;
+        shrink(&J, p, 1, fails);
+        snprintf(r->failure, sizeof r->failure, "ill-typed program %" PRIu64 " of seed %" PRIu64 " (shrunk): %s\n", i, o->seed, J.why);
+        size_t k = strlen(r->failure);
+        program_text(r->failure + k, sizeof r->failure - k, p);
+      }
+    } else if (J.stuck) r->ill_stuck++;
+    else if (J.unknown) r->unknown++;
+    else if (J.false_alarm) {
+      if (!r->false_alarms++) {
+        r->false_alarm_at = i;
+        shrink(&J, p, 1, is_false_alarm);
+        program_text(r->false_alarm, sizeof r->false_alarm, p);
+      }
+    }
+    bc_program_free(p);
+  }
+  return r->failures ? 1 : 0;
+}
