@@ -436,6 +436,7 @@ static void step(X *x, int pc, sv *R, vec *out) {
       R[in->dst] = bad_sv(at, "shared memory the checker cannot name");
       return;
     }
+    if (KIR_SPACE_OF(v) == SPACE_LOCAL) { R[in->dst] = bad_sv(at, "local memory (a variable whose address is taken, or a local array)"); return; }
     if (KIR_SPACE_OF(v) != SPACE_NONE) { R[in->dst] = bad_sv(at, "an address"); return; }
     R[in->dst] = num_sv(bc_num(p, in->imm));
     return;
@@ -517,7 +518,7 @@ static void step(X *x, int pc, sv *R, vec *out) {
   }
   case OP_LD: case OP_ST: {
     sv *a = &R[in->a];
-    if (a->k != SV_PTR) outside(x, at, "an access through %s (local memory, or a pointer the calculus cannot follow)", describe(a));
+    if (a->k != SV_PTR) outside(x, at, "an access through %s", a->k == SV_BAD ? describe(a) : "a pointer the calculus cannot follow");
     int sk = in->flags & 0x7f;
     int es = kir_sk_size[sk];
     if (es != a->elem) outside(x, at, "'%s' accessed as %d-byte elements, declared with %d", p->arrays[a->array].name, es, a->elem);
@@ -600,7 +601,12 @@ static int loop(X *x, int h, sv *R, vec *out) {
   memcpy(L, R, (size_t)x->R * sizeof *L);
   sv lo = ncarried == 1 ? R[carried] : R[0];
   const char *var = NULL;
-  if (ncarried != 1) why = "a loop that carries several values";
+  char whybuf[160];
+  if (ncarried != 1) {
+    snprintf(whybuf, sizeof whybuf, "a loop that carries %d values (its counter and an accumulator?): the calculus's "
+             "loops carry their variable only", ncarried);
+    why = whybuf;
+  }
   else if (lo.k != SV_NUM) why = "a loop whose start is not a number of the calculus";
   if (!why) {
     int saved = x->nloops;
@@ -641,6 +647,23 @@ static int loop(X *x, int h, sv *R, vec *out) {
       }
     }
     if (why) x->nloops = saved;
+  }
+  if (why && all_const) {
+    /* only where the first exit test folds (the bound is a constant too) */
+    sv *S = xmalloc((size_t)x->R * sizeof *S);
+    memcpy(S, R, (size_t)x->R * sizeof *S);
+    vec scratch;
+    vec_init(&scratch, sizeof(bc_stmt *));
+    int pc = h;
+    while (pc < e && x->f->code[pc].op != OP_BRT && x->f->code[pc].op != OP_BRF && x->f->code[pc].op != OP_JMP &&
+           x->f->code[pc].op != OP_LD)
+      step(x, pc, S, &scratch), pc++;
+    const kir_ins *br = &x->f->code[pc];
+    int folds = (br->op == OP_BRT || br->op == OP_BRF) && (S[br->b].k == SV_BOOL || S[br->b].k == SV_NUM) &&
+                (S[br->b].e->k == BX_TRUE || S[br->b].e->k == BX_FALSE || S[br->b].e->k == BX_NUM);
+    vec_free(&scratch);
+    free(S);
+    if (!folds) all_const = 0;
   }
   if (why && all_const) {
     /* unroll: every iteration's exit test folds */

@@ -7,8 +7,12 @@
  * the phase is merged.  lastwrite is then exact: the thread's own write of
  * the phase (lastwrite-curr on {i:(R,W)}::H), else the newest earlier phase
  * that wrote the index (lastwrite-prev), else the array's initial value,
- * else undefined (lastwrite-undef), where the read rule does not apply and
- * the run is stuck.  In a racy phase several threads may write an index;
+ * else undefined (lastwrite-undef).  There the paper's read rule does not
+ * apply; this semantics binds an undefined value instead, which may flow
+ * into payloads (a racy read of uninitialised shared memory goes on to its
+ * race) but makes the run stuck where an index, a condition or a loop bound
+ * depends on it: on every program the paper's rules do not leave stuck, the
+ * two agree.  In a racy phase several threads may write an index;
  * the rule's "there is an i" is then resolved by the lowest thread.
  *
  * Grids: blocks are independent programs over their own history (a block's
@@ -32,6 +36,7 @@ typedef struct {
   int array;
   int64_t index;
   int64_t value;           /* own/committed: the value; phase: the first writer's last value */
+  int undef;               /* the value was read where nothing had written (see bc_eval) */
   int64_t w[2], r[2];      /* distinct writers and readers (thread or block ids), NONE if absent */
   int64_t wt, rt;          /* grid table: the first writer's and reader's thread */
   int64_t wphase, rphase;
@@ -96,7 +101,7 @@ static void add2(int64_t s[2], int64_t who) {
 /* ---------------------------------------------------------------- threads */
 
 typedef struct { const bc_stmt *s; int state; int64_t x, hi; } frame;
-typedef struct { const char *name; int64_t v; } binding;
+typedef struct { const char *name; int64_t v; int undef; } binding;
 
 typedef struct {
   vec frames;              /* frame */
@@ -117,10 +122,11 @@ typedef struct {
   table own, committed, phase, grid;
   int64_t block, phase_no;
   int failed;              /* stuck, bound: stops everything */
+  int undef;               /* the expression just evaluated used an undefined value */
   vec log;                 /* logged accesses of the current phase, for the history */
 } sem;
 
-typedef struct { int64_t thread; int array; int64_t index, value; int write; } logged;
+typedef struct { int64_t thread; int array; int64_t index, value; int write, undef; } logged;
 
 static void sem_fail(sem *S, bc_sem_verdict v, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void sem_fail(sem *S, bc_sem_verdict v, const char *fmt, ...) {
@@ -136,7 +142,7 @@ static void sem_fail(sem *S, bc_sem_verdict v, const char *fmt, ...) {
 static int lookup(sem *S, thread *t, const char *v, int64_t *out) {
   for (size_t k = t->env.len; k-- > 0;) {
     binding *b = vec_at(&t->env, k);
-    if (!strcmp(b->name, v)) { *out = b->v; return 1; }
+    if (!strcmp(b->name, v)) { *out = b->v; S->undef |= b->undef; return 1; }
   }
   int c = bc_thread_var(v);
   if (c >= 0) { *out = c < 3 ? t->id.tid[c] : t->id.bid[c - 3]; return 1; }
@@ -191,6 +197,17 @@ static int eval(sem *S, thread *t, const bc_expr *e, srcpos at, int64_t *out) {
   }
 }
 
+/* An index, condition or bound: it must not depend on an undefined read. */
+static int eval_defined(sem *S, thread *t, const bc_expr *e, srcpos at, int64_t *out, const char *what) {
+  S->undef = 0;
+  if (!eval(S, t, e, at, out)) return 0;
+  if (!S->undef) return 1;
+  sem_fail(S, BC_SEM_STUCK, "%s:%d:%d: thread %" PRId64 " of block %" PRId64 ": %s depends on a read of an index "
+           "nothing wrote (lastwrite is undefined: the read rule does not apply)", at.file, at.line, at.col, t->linear,
+           S->block, what);
+  return 0;
+}
+
 static int in_bounds(sem *S, thread *t, int array, int64_t j, srcpos at) {
   const bc_array *A = &S->p->arrays[array];
   if (!A->size || (j >= 0 && j < A->size)) return 1;
@@ -226,7 +243,7 @@ static void note_race(sem *S, int array, int64_t index, int64_t th1, int w1, int
 
 /* Records an access in the phase (and, for a global array, in the grid's
  * table), and notes the first race it makes. */
-static void record(sem *S, thread *t, int array, int64_t j, int64_t value, int write) {
+static void record(sem *S, thread *t, int array, int64_t j, int64_t value, int undef, int write) {
   S->r->accesses++;
   if (S->hist) {
     logged *l = vec_push(&S->log);
@@ -235,10 +252,11 @@ static void record(sem *S, thread *t, int array, int64_t j, int64_t value, int w
     l->index = j;
     l->value = value;
     l->write = write;
+    l->undef = undef;
   }
   entry *e = table_get(&S->phase, array, j);
   if (write) {
-    if (e->w[0] == NONE || e->w[0] == t->linear) e->value = value;
+    if (e->w[0] == NONE || e->w[0] == t->linear) { e->value = value; e->undef = undef; }
     add2(e->w, t->linear);
   } else {
     add2(e->r, t->linear);
@@ -271,10 +289,11 @@ static void record(sem *S, thread *t, int array, int64_t j, int64_t value, int w
     note_race(S, array, j, g->rt, 0, g->rphase, me, 1, S->phase_no, g->r[0], S->block);
 }
 
-static int lastwrite(sem *S, int array, int64_t j, int64_t *v) {
+static int lastwrite(sem *S, int array, int64_t j, int64_t *v, int *undef) {
   entry *e = table_find(&S->own, array, j);
   if (!e) e = table_find(&S->committed, array, j);
-  if (e) { *v = e->value; return 1; }
+  *undef = 0;
+  if (e) { *v = e->value; *undef = e->undef; return 1; }
   const bc_array *A = &S->p->arrays[array];
   if (A->init && j >= 0 && j < A->size) { *v = A->init[j]; return 1; }
   return 0;
@@ -285,10 +304,11 @@ static void push(thread *t, const bc_stmt *s) {
   f->s = s;
 }
 
-static void bind(thread *t, const char *name, int64_t v) {
+static void bind(thread *t, const char *name, int64_t v, int undef) {
   binding *b = vec_push(&t->env);
   b->name = name;
   b->v = v;
+  b->undef = undef;
 }
 
 /* Runs the thread until it finishes, stops at a sync, or the run fails. */
@@ -316,22 +336,23 @@ static void run_segment(sem *S, thread *t) {
       break;
     case BS_WRITE:
       t->frames.len--;
-      if (!eval(S, t, s->idx, s->pos, &j) || !eval(S, t, s->val, s->pos, &v) || !in_bounds(S, t, s->array, j, s->pos))
-        return;
-      table_get(&S->own, s->array, j)->value = v;
-      record(S, t, s->array, j, v, 1);
+      if (!eval_defined(S, t, s->idx, s->pos, &j, "the index") || !in_bounds(S, t, s->array, j, s->pos)) return;
+      S->undef = 0;
+      if (!eval(S, t, s->val, s->pos, &v)) return;
+      {
+        entry *o = table_get(&S->own, s->array, j);
+        o->value = v;
+        o->undef = S->undef;
+      }
+      record(S, t, s->array, j, v, S->undef, 1);
       break;
     case BS_READ:
       if (f->state == 0) {
-        if (!eval(S, t, s->idx, s->pos, &j) || !in_bounds(S, t, s->array, j, s->pos)) return;
-        if (!lastwrite(S, s->array, j, &v)) {
-          sem_fail(S, BC_SEM_STUCK, "%s:%d:%d: thread %" PRId64 " of block %" PRId64 " reads %s[%" PRId64
-                   "], which nothing wrote: lastwrite is undefined and the read rule does not apply",
-                   s->pos.file, s->pos.line, s->pos.col, t->linear, S->block, S->p->arrays[s->array].name, j);
-          return;
-        }
-        record(S, t, s->array, j, v, 0);
-        bind(t, s->var, v);
+        if (!eval_defined(S, t, s->idx, s->pos, &j, "the index") || !in_bounds(S, t, s->array, j, s->pos)) return;
+        int u;
+        if (!lastwrite(S, s->array, j, &v, &u)) { v = 0; u = 1; }   /* lastwrite = ⊥: see bc_eval */
+        record(S, t, s->array, j, v, u, 0);
+        bind(t, s->var, v, u);
         f->state = 1;
         push(t, s->body);
       } else {
@@ -341,7 +362,7 @@ static void run_segment(sem *S, thread *t) {
       break;
     case BS_IF:
       if (f->state == 0) {
-        if (!eval(S, t, s->cond, s->pos, &v)) return;
+        if (!eval_defined(S, t, s->cond, s->pos, &v, "the condition")) return;
         f->state = 1;
         push(t, v ? s->body : s->els);
       } else {
@@ -350,7 +371,9 @@ static void run_segment(sem *S, thread *t) {
       break;
     case BS_FOR:
       if (f->state == 0) {
-        if (!eval(S, t, s->lo, s->pos, &f->x) || !eval(S, t, s->hi, s->pos, &f->hi)) return;
+        if (!eval_defined(S, t, s->lo, s->pos, &f->x, "the loop's lower bound") ||
+            !eval_defined(S, t, s->hi, s->pos, &f->hi, "the loop's upper bound"))
+          return;
         f->state = 1;
       } else if (f->state == 2) {
         t->env.len--;
@@ -360,7 +383,7 @@ static void run_segment(sem *S, thread *t) {
       if (f->x >= f->hi) {
         t->frames.len--;   /* for-1 */
       } else {             /* for-2: b[x := n], then the loop from n+1 */
-        bind(t, s->var, f->x);
+        bind(t, s->var, f->x, 0);
         f->state = 2;
         push(t, s->body);
       }
@@ -395,8 +418,11 @@ static void print_phase(sem *S) {
       int later = 0;   /* W is a map: the thread's last write to the index */
       for (size_t m = k + 1; m < b && !later; m++) later = l[m].write && l[m].array == l[k].array && l[m].index == l[k].index;
       if (later) continue;
-      fprintf(S->hist, "%s%s[%" PRId64 "]=%" PRId64, first ? "" : ", ", S->p->arrays[l[k].array].name, l[k].index,
-              l[k].value);
+      if (l[k].undef)
+        fprintf(S->hist, "%s%s[%" PRId64 "]=undef", first ? "" : ", ", S->p->arrays[l[k].array].name, l[k].index);
+      else
+        fprintf(S->hist, "%s%s[%" PRId64 "]=%" PRId64, first ? "" : ", ", S->p->arrays[l[k].array].name, l[k].index,
+                l[k].value);
       first = 0;
     }
     fputs("}\n", S->hist);
@@ -410,7 +436,11 @@ static void close_phase(sem *S) {
   print_phase(S);
   for (size_t k = 0; k < S->phase.cap; k++) {
     entry *e = &S->phase.e[k];
-    if (e->used && e->w[0] != NONE) table_get(&S->committed, e->array, e->index)->value = e->value;
+    if (e->used && e->w[0] != NONE) {
+      entry *c = table_get(&S->committed, e->array, e->index);
+      c->value = e->value;
+      c->undef = e->undef;
+    }
   }
   table_clear(&S->phase);
   S->phase_no++;
