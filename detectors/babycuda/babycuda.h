@@ -243,7 +243,7 @@ typedef struct {
   int failures;
   uint64_t failed_at;
   char failure[8192];       /* the first failure, shrunk: why, and the program */
-  int ill_programs, ill_stuck, false_alarms;
+  int ill_programs, ill_stuck, ill_unknown, false_alarms;
   uint64_t false_alarm_at;
   char false_alarm[8192];   /* the first false alarm found, shrunk */
 } bc_prop_result;

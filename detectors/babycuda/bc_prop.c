@@ -244,7 +244,7 @@ typedef struct {
   int emulate;
   /* what the last check saw, for the counts */
   int unknown, stuck, hb_runs, replays, false_alarm;
-  char why[1024];
+  char why[2048];
 } judge;
 
 /* The property; 0 holds, 1 fails (why in J->why). */
@@ -305,7 +305,8 @@ static int check_program(judge *J, bc_program *p, int ill) {
     if (A->space == BC_SHARED && bc_blocks(p) > 1) off += blk * (uint64_t)A->size * 8;
     int found = 0;
     J->replays++;
-    if (run_hb(p, w->t, racy_hb, a, off, &found, err, sizeof err)) { snprintf(J->why, sizeof J->why, "the witness replay: %s", err); return 1; }
+    int racy_pair[8];
+    if (run_hb(p, w->t, racy_pair, a, off, &found, err, sizeof err)) { snprintf(J->why, sizeof J->why, "the witness replay: %s", err); return 1; }
     if (!found) {
       snprintf(J->why, sizeof J->why, "array %s: the witness (tid %" PRId64 " and %" PRId64 ", index %" PRId64
                ") replayed alone shows no race there", A->name, w->t[0].tid[0], w->t[1].tid[0], w->index);
@@ -411,7 +412,7 @@ int bc_prop_run(const bc_prop_opts *o, bc_prop_result *r) {
         program_text(r->failure + k, sizeof r->failure - k, p);
       }
     } else if (J.stuck) r->ill_stuck++;
-    else if (J.unknown) r->unknown++;
+    else if (J.unknown) r->ill_unknown++;
     else if (J.false_alarm) {
       if (!r->false_alarms++) {
         r->false_alarm_at = i;

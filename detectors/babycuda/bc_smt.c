@@ -24,6 +24,8 @@
 
 #include "config.h"
 
+#define MAX_UNROLL 256   /* iterations summed where a loop's syncs per iteration vary */
+
 const char *const bc_map_verdict_name[4] = {"DRF", "racy", "barrier divergence", "unknown"};
 
 /* ---------------------------------------------------------------- sites */
@@ -40,7 +42,9 @@ typedef struct ctx {
 } ctx;
 
 /* Phase counts: sums, products, choices and max(0, ·) of expressions. */
-typedef enum { PH_NUM, PH_EXPR, PH_ADD, PH_MUL, PH_ITE, PH_MAX0 } ph_kind;
+/* PH_AT: a with the loop of `at` at iteration n (the sum over the
+ * iterations of a loop whose syncs per iteration vary, with constant bounds). */
+typedef enum { PH_NUM, PH_EXPR, PH_ADD, PH_MUL, PH_ITE, PH_MAX0, PH_AT } ph_kind;
 typedef struct ph {
   ph_kind k;
   int64_t n;
@@ -89,8 +93,27 @@ static int ph_equal(const ph *a, const ph *b) { return a == b || (a->k == PH_NUM
  * enclosing iteration binds)? */
 static int ph_mentions(const ph *x, const char *var) {
   if (!x) return 0;
+  if (x->k == PH_AT && !strcmp(x->at->var, var)) return 0;   /* fixed there */
   if ((x->k == PH_EXPR || x->k == PH_ITE) && bc_expr_mentions(x->e, var)) return 1;
   return ph_mentions(x->a, var) || ph_mentions(x->b, var);
+}
+
+/* A loop bound's value where it is a constant, or a parameter an
+ * assumption pins (M = 4). */
+static int const_value(const flat *F, const bc_expr *e, int64_t *v) {
+  if (e->k == BX_NUM) { *v = e->num; return 1; }
+  if (e->k != BX_VAR) return 0;
+  for (int k = 0; k < F->p->nassume; k++) {
+    const bc_expr *a = F->p->assume[k];
+    if (a->k != BX_EQ) continue;
+    if (a->a->k == BX_VAR && !strcmp(a->a->var, e->var) && a->b->k == BX_NUM) { *v = a->b->num; return 1; }
+    if (a->b->k == BX_VAR && !strcmp(a->b->var, e->var) && a->a->k == BX_NUM) { *v = a->a->num; return 1; }
+  }
+  return 0;
+}
+
+static int const_trip(const flat *F, const bc_map *m, int64_t *lo, int64_t *hi) {
+  return const_value(F, m->lo, lo) && const_value(F, m->hi, hi) && *hi - *lo <= MAX_UNROLL;
 }
 
 static const ctx *ctx_new(flat *F, ctx_kind k, const ctx *up) {
@@ -120,9 +143,19 @@ static const ph *syncs(flat *F, const bc_map *m, const ctx *c) {
     lc->var = m->var; lc->lo = m->lo; lc->hi = m->hi; lc->depth++;
     const ph *k = syncs(F, m->body, lc);
     if (ph_is(k, 0)) return k;
-    if (ph_mentions(k, m->var) && !F->why[0])
-      snprintf(F->why, sizeof F->why, "the syncs of one iteration of the loop at %d:%d depend on '%s': the phase "
-               "of an access is not a closed form", m->pos.line, m->pos.col, m->var);
+    if (ph_mentions(k, m->var)) {
+      /* varying syncs per iteration: a sum over the iterations, where the bounds are constants */
+      int64_t lo, hi;
+      if (const_trip(F, m, &lo, &hi)) {
+        const ph *sum = ph_new(F, PH_NUM, 0, NULL, NULL, NULL, NULL);
+        for (int64_t j = lo; j < hi; j++) sum = ph_add(F, sum, ph_new(F, PH_AT, j, NULL, lc, k, NULL));
+        return sum;
+      }
+      if (!F->why[0])
+        snprintf(F->why, sizeof F->why, "the syncs of one iteration of the loop at %d:%d depend on '%s' and its bounds "
+                 "are not constants (nor parameters an assumption pins; at most %d iterations): the phase of an access has no closed form", m->pos.line,
+                 m->pos.col, m->var, MAX_UNROLL);
+    }
     bc_expr *trip = arena_alloc(F->ar, sizeof *trip);
     trip->k = BX_SUB; trip->a = (bc_expr *)m->hi; trip->b = (bc_expr *)m->lo;
     const ph *n = ph_new(F, PH_MAX0, 0, NULL, NULL, ph_new(F, PH_EXPR, 0, trip, c, NULL, NULL), NULL);
@@ -168,7 +201,20 @@ static const ph *walk(flat *F, const bc_map *m, const ctx *c, const ph *phase) {
     lc->var = m->var; lc->lo = m->lo; lc->hi = m->hi; lc->depth++;
     const ph *k = syncs(F, m->body, lc);
     const ph *entry = phase;
-    if (!ph_is(k, 0)) {
+    int64_t lo, hi;
+    if (ph_mentions(k, m->var) && const_trip(F, m, &lo, &hi)) {
+      barrier *b = vec_push(&F->barriers);
+      b->lo = m->lo; b->hi = m->hi; b->pos = m->pos; b->c = c;
+      /* the syncs of the iterations before x */
+      for (int64_t j = lo; j < hi; j++) {
+        bc_expr *x = arena_alloc(F->ar, sizeof *x), *jn = arena_alloc(F->ar, sizeof *jn), *lt = arena_alloc(F->ar, sizeof *lt);
+        x->k = BX_VAR; x->var = m->var;
+        jn->k = BX_NUM; jn->num = j;
+        lt->k = BX_LT; lt->a = jn; lt->b = x;
+        entry = ph_add(F, entry, ph_new(F, PH_ITE, 0, lt, lc, ph_new(F, PH_AT, j, NULL, lc, k, NULL),
+                                        ph_new(F, PH_NUM, 0, NULL, NULL, NULL, NULL)));
+      }
+    } else if (!ph_is(k, 0)) {
       barrier *b = vec_push(&F->barriers);
       b->lo = m->lo; b->hi = m->hi; b->pos = m->pos; b->c = c;
       bc_expr *x = arena_alloc(F->ar, sizeof *x), *d = arena_alloc(F->ar, sizeof *d);
@@ -209,6 +255,9 @@ typedef struct {
   Z3_solver s;
   const bc_program *p;
   int copy;                  /* 1 or 2: whose variables */
+  const ctx *sub_c[64];      /* loops fixed at an iteration (PH_AT) */
+  int64_t sub_v[64];
+  int nsub;
   vec side;                  /* Z3_ast: divisors that must not be 0 */
   int z3_error;
 } enc;
@@ -228,6 +277,8 @@ static Z3_ast var_ast(enc *E, const char *v, const ctx *c) {
   char name[160];
   for (; c; c = c->up)
     if (c->k == CX_LOOP && !strcmp(c->var, v)) {
+      for (int s = E->nsub; s-- > 0;)
+        if (E->sub_c[s] == c) return num(E, E->sub_v[s]);
       snprintf(name, sizeof name, "%s#%d@%d", v, c->depth, E->copy);
       return int_const(E, name);
     }
@@ -302,6 +353,14 @@ static Z3_ast ph_ast(enc *E, const ph *x) {
   case PH_MUL: { Z3_ast a[2] = {ph_ast(E, x->a), ph_ast(E, x->b)}; return Z3_mk_mul(z, 2, a); }
   case PH_ITE: return Z3_mk_ite(z, ast(E, x->e, x->at), ph_ast(E, x->a), ph_ast(E, x->b));
   case PH_MAX0: { Z3_ast v = ph_ast(E, x->a); return Z3_mk_ite(z, Z3_mk_gt(z, v, num(E, 0)), v, num(E, 0)); }
+  case PH_AT: {
+    if (E->nsub == 64) return num(E, 0);
+    E->sub_c[E->nsub] = x->at;
+    E->sub_v[E->nsub++] = x->n;
+    Z3_ast v = ph_ast(E, x->a);
+    E->nsub--;
+    return v;
+  }
   }
   return num(E, 0);
 }
