@@ -68,15 +68,15 @@ static int parse_i64(const char *s, int64_t *v) {
   return 1;
 }
 
-static int parse_dims(const char *s, int64_t out[3]) {
+static int parse_dims(const char *s, int64_t out[3], int64_t max) {
   out[0] = out[1] = out[2] = 1;
   char buf[64];
   if (strlen(s) >= sizeof buf) return 0;
   strcpy(buf, s);
   char *save, *tok = strtok_r(buf, ",", &save);
   for (int k = 0; k < 3 && tok; k++, tok = strtok_r(NULL, ",", &save))
-    if (!parse_i64(tok, &out[k]) || out[k] < 1 || out[k] > 65536) return 0;
-  return !tok;
+    if (!parse_i64(tok, &out[k]) || out[k] < 1 || out[k] > max) return 0;
+  return !tok && out[0] * out[1] * out[2] <= (max == 1024 ? 1024 : INT64_MAX);
 }
 
 int cmd_check(int argc, char **argv) {
@@ -134,8 +134,8 @@ static int cmd_eval(int argc, char **argv, const char *file) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) quiet = 1;
-    else if (!strcmp(a, "--threads") && v) { if (!parse_dims(argv[++i], threads)) return usage_err("babycuda", "bad --threads '%s' (X[,Y[,Z]], each 1..65536)", v); }
-    else if (!strcmp(a, "--blocks") && v) { if (!parse_dims(argv[++i], blocks)) return usage_err("babycuda", "bad --blocks '%s' (X[,Y[,Z]], each 1..65536)", v); }
+    else if (!strcmp(a, "--threads") && v) { if (!parse_dims(argv[++i], threads, 1024)) return usage_err("babycuda", "bad --threads '%s' (X[,Y[,Z]], at most 1024 in all)", v); }
+    else if (!strcmp(a, "--blocks") && v) { if (!parse_dims(argv[++i], blocks, 65535)) return usage_err("babycuda", "bad --blocks '%s' (X[,Y[,Z]], each 1..65535)", v); }
     else if (!strcmp(a, "--array") && v) array = argv[++i];
     else if (!strcmp(a, "--max-steps") && v) { if (!parse_i64(argv[++i], &steps) || steps < 1) return usage_err("babycuda", "bad --max-steps '%s'", v); }
     else if (!strcmp(a, "--param") && v) { if (nparams == 64) return usage_err("babycuda", "%s", "too many --param"); params[nparams++] = argv[++i]; }

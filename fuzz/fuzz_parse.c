@@ -4,7 +4,8 @@
  * in eight (by a hash of its bytes, so runs repeat) also goes the way a user's
  * file goes: written to a file, preprocessed as C++ with the project's
  * cuda_runtime.h, its launches run in order with bounded steps and code, and
- * its checks evaluated.  The same bytes go through the PTX front end too.
+ * its checks evaluated.  The same bytes go through the PTX front end and
+ * the BabyCUDA reader too.
  * Built with libFuzzer by `make fuzz`, and linked
  * with replay.c into a test that replays the corpus on every `make check`. */
 #include <stdint.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "babycuda/babycuda.h"
 #include "gpurace.h"
 #include "ptx.h"
 
@@ -102,6 +104,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       if (devnull) { kir_print_module(devnull, km); fclose(devnull); }
     }
     kir_module_free(km);
+  }
+  /* the same bytes as BabyCUDA: a program (which prints, reads back the
+     same, types and runs within a bound) or one positioned error */
+  {
+    char err[1200];
+    bc_program *p = bc_parse("fuzz.bc", (const char *)data, size, err, sizeof err);
+    if (!p && (strncmp(err, "fuzz.bc:", 8) || !strstr(err, ": error: "))) {
+      fprintf(stderr, "bad BabyCUDA diagnostic: %s\n", err);
+      abort();
+    }
+    if (p) {
+      char *text = NULL;
+      size_t len = 0;
+      FILE *f = open_memstream(&text, &len);
+      if (f) {
+        bc_print(f, p);
+        fclose(f);
+        bc_program *q = bc_parse("fuzz.bc", text, len, err, sizeof err);
+        if (!q) { fprintf(stderr, "a printed program does not read back: %s\n%s", err, text); abort(); }
+        bc_program_free(q);
+        free(text);
+      }
+      for (int a = 0; a < p->narrays; a++) {
+        bc_typing t;
+        bc_type(p, a, &t);
+      }
+      bc_sem_result r;
+      bc_eval(p, -1, 20000, NULL, &r);
+      bc_program_free(p);
+    }
   }
   const char *all = getenv("GR_FUZZ_FILES");
   if ((all && *all == '1') || (fnv(data, size) & 7) == 0) as_a_file(data, size);

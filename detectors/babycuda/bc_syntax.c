@@ -611,14 +611,19 @@ static bc_stmt *seq(rd *r) {
   return bc_seq(r->p, (bc_stmt **)items.data, (int)items.len, at);
 }
 
-static void dims(rd *r, int64_t out[3], const char *what) {
+/* As CUDA bounds them: 1024 threads a block, 2^31-1 x 65535 x 65535 blocks
+ * (here 65535 each). */
+static void dims(rd *r, int64_t out[3], int threads) {
+  srcpos at = r->tpos;
   for (int k = 0; k < 3; k++) out[k] = 1;
   for (int k = 0; k < 3; k++) {
-    srcpos at = r->tpos;
+    srcpos nat = r->tpos;
     out[k] = integer(r, "a count");
-    if (out[k] < 1 || out[k] > 65536) rd_fail(r, at, "%s must be in 1..65536", what);
+    if (out[k] < 1 || out[k] > (threads ? 1024 : 65535))
+      rd_fail(r, nat, "%s must be in 1..%d", threads ? "a block's size" : "the grid's size", threads ? 1024 : 65535);
     if (!accept(r, ",")) break;
   }
+  if (threads && out[0] * out[1] * out[2] > 1024) rd_fail(r, at, "a block has at most 1024 threads");
 }
 
 /* Every variable is bound: a thread coordinate, a parameter, a loop
@@ -736,11 +741,11 @@ bc_program *bc_parse(const char *file, const char *text, size_t len, char *err, 
       r.p->assume[r.p->nassume++] = bool_expr(&r);
       expect(&r, ";");
     } else if (accept(&r, "threads")) {
-      dims(&r, r.p->block, "a block's size");
+      dims(&r, r.p->block, 1);
       have_threads = 1;
       expect(&r, ";");
     } else if (accept(&r, "blocks")) {
-      dims(&r, r.p->grid, "the grid's size");
+      dims(&r, r.p->grid, 0);
       expect(&r, ";");
     } else {
       rd_fail(&r, at, "expected a declaration (array, param, assume, threads, blocks) or 'kernel', found '%s'", r.tok);

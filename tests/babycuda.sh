@@ -1,0 +1,90 @@
+#!/bin/sh
+# BabyCUDA from the command line: gpurace check's verdicts on the kernels
+# of kernels/babycuda (their //@ meta babycuda label), its exit statuses and
+# JSON, the reader's errors on tests/malformed/bc, babycuda eval's
+# semantics agreeing with the checker on well-typed kernels, and the CUDA
+# translation running on the emulator.
+G=${GPURACE:-./gpurace}
+S=${GR_SRCDIR:-.}
+. "$S/tests/lib.sh"
+
+if ! "$G" check "$S/kernels/babycuda/fig4.bc" >/dev/null 2>"$T/z3"; then
+  if grep -q "without Z3" "$T/z3"; then echo "SKIPPED: gpurace was built without Z3 (apt-get install libz3-dev)"; exit 77; fi
+fi
+
+# -- every kernel's static verdict, its exit status, and the semantics where the calculus holds it
+for f in "$S"/kernels/babycuda/*.cu "$S"/kernels/babycuda/*.bc; do
+  label=$(sed -n 's|^//@ meta babycuda \([a-z]*\).*|\1|p' "$f")
+  [ -n "$label" ] || { fail=$((fail + 1)); echo "FAIL: $f has no //@ meta babycuda label"; continue; }
+  case $label in drf) st=0 v="DRF (proved)";; racy) st=4 v="racy (true alarm: well-typed)";;
+                possible) st=4 v="racy (possible false alarm: not well-typed";; outside) st=5 v="outside the calculus";; esac
+  expect $st "check $f" -- "$G" check "$f"
+  contains "$T/out" "$v" "check $f says $label"
+  case $label in
+    drf) expect 0 "eval $f" -- "$G" babycuda eval "$f" -q; contains "$T/out" ": DRF" "the semantics agrees on $f";;
+    racy) expect 4 "eval $f" -- "$G" babycuda eval "$f" -q; contains "$T/out" ": racy:" "the semantics agrees on $f";;
+  esac
+done
+# the possible false alarm of scatter_perm is false (a permutation), histogram_plain's is real
+expect 0 "eval scatter_perm" -- "$G" babycuda eval "$S/kernels/babycuda/scatter_perm.cu" -q
+expect 4 "eval histogram_plain" -- "$G" babycuda eval "$S/kernels/babycuda/histogram_plain.cu" -q
+expect 0 "eval ill_typed.bc" -- "$G" babycuda eval "$S/kernels/babycuda/ill_typed.bc" -q
+
+# -- witnesses: two threads, the index, the phase, the loop variables
+expect 4 "check fig3.cu" -- "$G" check "$S/kernels/babycuda/fig3.cu"
+contains "$T/out" "witness: tid 0 reads A[0] at 11:9 (x1=0), tid 1 writes it at 12:10 (x1=0), phase 0; M=1" "fig3's witness"
+expect 4 "check strided_overlap.cu" -- "$G" check "$S/kernels/babycuda/strided_overlap.cu"
+contains "$T/out" "of block 1 writes it at 13:12 (x1=0)" "a witness across blocks"
+expect 5 "outside" -- "$G" check "$S/kernels/babycuda/dot_accumulator.cu"
+contains "$T/out" "dot_accumulator.cu:15:21: outside the calculus: a loop that carries 2 values" "what puts a kernel outside, and where"
+
+# -- JSON
+expect 4 "check --json" -- "$G" check --json "$S/kernels/babycuda/fig3.cu" "$S/kernels/babycuda/transpose.cu" "$S/kernels/babycuda/histogram_atomic.cu"
+if python3 -c 'import json,sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert [r["verdict"] for r in rows] == ["racy", "drf", "outside"], rows
+w = rows[0]["arrays"][0]["witness"]
+assert w["index"] == 0 and w["threads"][0]["tid"][0] != w["threads"][1]["tid"][0], w
+assert "atomic" in rows[2]["why"]' "$T/out"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: check --json"; cat "$T/out"; fi
+expect 0 "check --array" -- "$G" check --array tile "$S/kernels/babycuda/transpose_nosync.cu" --array in
+lacks "$T/out" "tile:" "--array: the last one given"
+
+# -- bad input: usage and the reader's positioned errors
+expect 2 "no file" -- "$G" check
+expect 2 "missing file" -- "$G" check "$T/none.bc"
+expect 2 "bad timeout" -- "$G" check --timeout 0 "$S/kernels/babycuda/fig4.bc"
+expect 2 "unknown array" -- "$G" check --array nope "$S/kernels/babycuda/fig4.bc"
+expect 2 "a kernel file that does not load" -- "$G" check "$S/tests/malformed/arg_count.cu"
+for f in "$S"/tests/malformed/bc/*.bc; do
+  err=$(sed -n 's|^// expect: ||p' "$f")
+  expect 2 "malformed $(basename "$f")" -- "$G" check "$f"
+  contains "$T/err" "$(basename "$f"):$err" "the error of $(basename "$f")"
+  expect 2 "malformed eval $(basename "$f")" -- "$G" babycuda eval "$f"
+done
+
+# -- babycuda eval: the history and Definition 1
+expect 4 "eval fig3.bc" -- "$G" babycuda eval "$S/kernels/babycuda/fig3.bc"
+contains "$T/out" "  t3: R{A[0], A[1], A[2], A[3]} W{A[0]=1, A[1]=1, A[2]=1, A[3]=1}" "the history of fig3"
+contains "$T/out" "fig3.bc: racy: t0 of block 0 writes A[0] in phase 0, t1 of block 0 reads it in phase 0" "fig3's racing pair"
+expect 0 "eval with fewer threads" -- "$G" babycuda eval "$S/kernels/babycuda/fig3.bc" --threads 1 -q
+expect 4 "eval with M = 8" -- "$G" babycuda eval "$S/kernels/babycuda/fig3.bc" --param M=8 -q
+expect 5 "an assumption the values break" -- "$G" babycuda eval "$S/kernels/babycuda/fig3.bc" --param M=9 -q
+contains "$T/out" "do not satisfy this assumption" "assumptions hold for eval's values"
+expect 2 "bad --param" -- "$G" babycuda eval "$S/kernels/babycuda/fig3.bc" --param N=1
+expect 2 "bad --threads" -- "$G" babycuda eval "$S/kernels/babycuda/fig3.bc" --threads 2048
+expect 5 "step bound" -- "$G" babycuda eval "$S/kernels/babycuda/fig3.bc" --max-steps 10 -q
+contains "$T/out" "step bound" "a step bound is no verdict"
+
+# -- the CUDA translation runs on the emulator, where hb agrees (threads as agents)
+expect 0 "babycuda cuda" -- "$G" babycuda cuda "$S/kernels/babycuda/fig3.bc"
+cp "$T/out" "$T/fig3.cu"
+expect 4 "the translation under hb" -- "$G" run "$T/fig3.cu" --detect hb --warps its
+expect 0 "print" -- "$G" babycuda print "$S/kernels/babycuda/reduction.cu"
+contains "$T/out" "// MAP of s: well-typed" "print shows the MAP"
+
+# -- Theorem 1, a few programs from the command line (the Check suite runs thousands)
+expect 0 "prop" -- "$G" babycuda prop --seed 7 --count 50 --ill 50 --emulate-every 5
+contains "$T/out" "Theorem 1 held on every program" "the property from the CLI"
+
+echo "babycuda.sh: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
