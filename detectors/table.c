@@ -6,6 +6,7 @@
 #include <omp.h>
 #endif
 
+#include "babycuda/babycuda.h"
 #include "detectors.h"
 #include "util.h"
 
@@ -42,6 +43,7 @@ struct table {
   size_t *run_of;            /* per detector: its list in runs_of */
   size_t nfiles, ndet;
   char **det;
+  int *is_static;            /* per detector: babycuda, a static verdict per file (gpurace check) */
   char **path, **name, **id, **category;
   char **knob;               /* the row's knob, or NULL */
   int *expect;               /* 1 race, 0 norace, -1 not stated */
@@ -130,6 +132,51 @@ static void run_group(table *t, size_t f, int k, size_t g, run_result *r) {
   gr_context_destroy(ctx);
 }
 
+/* babycuda's column: the file's static verdict (the same on every seed).
+ * A racy array is a report (its class says whether the alarm is true);
+ * outside the calculus or unknown is no verdict ("not watched"), never
+ * "no race". */
+static void run_static(table *t, size_t f, size_t d, run_result *r) {
+  const char *defs[66];
+  int nd = 0;
+  for (int k = 0; k < t->o.ndefines && nd < 64; k++) defs[nd++] = t->o.defines[k];
+  char knobdef[64];
+  if (t->knob[f]) { snprintf(knobdef, sizeof knobdef, "%s=1", t->knob[f]); defs[nd++] = knobdef; }
+  bc_check_opts o;
+  memset(&o, 0, sizeof o);
+  o.defines = defs;
+  o.ndefines = nd;
+  bc_check_result c;
+  char err[1200];
+  r->status[d] = bc_check_file(t->path[f], &o, &c, err, sizeof err);
+  if (r->status[d]) { r->err[d] = xstrdup(err); r->classes[d] = xstrdup(""); return; }
+  char *items[64];
+  size_t m = 0;
+  for (int a = 0; a < c.narrays && m < 64; a++) {
+    const bc_array_check *ac = &c.arrays[a];
+    if (ac->verdict == BC_CHECK_RACY) items[m++] = "true alarm";
+    else if (ac->verdict == BC_CHECK_POSSIBLE) items[m++] = "possible false alarm";
+    else if (ac->verdict == BC_CHECK_DIVERGENT) items[m++] = "barrier divergence";
+  }
+  r->count[d] = m;
+  r->classes[d] = join_classes(items, m);
+  if (c.verdict == BC_CHECK_OUTSIDE) {
+    const char *why = strstr(c.outside, "outside the calculus: ");
+    char buf[1100];
+    snprintf(buf, sizeof buf, "outside the calculus: %s", why ? why + 22 : c.outside);
+    r->unwatched[d] = xstrdup(buf);
+  } else if (c.verdict == BC_CHECK_UNKNOWN) {
+    for (int a = 0; a < c.narrays; a++)
+      if (c.arrays[a].verdict == BC_CHECK_UNKNOWN) {
+        char buf[700];
+        snprintf(buf, sizeof buf, "unknown: %s", c.arrays[a].map.why);
+        r->unwatched[d] = xstrdup(buf);
+        break;
+      }
+  }
+  bc_check_result_free(&c);
+}
+
 static void run_one(table *t, size_t f, int k, run_result *r) {
   r->count = xcalloc(t->ndet, sizeof *r->count);
   r->classes = xcalloc(t->ndet, sizeof *r->classes);
@@ -137,6 +184,8 @@ static void run_one(table *t, size_t f, int k, run_result *r) {
   r->err = xcalloc(t->ndet, sizeof *r->err);
   r->unwatched = xcalloc(t->ndet, sizeof *r->unwatched);
   for (size_t g = 0; g < t->nruns_of; g++) run_group(t, f, k, g, r);
+  for (size_t d = 0; d < t->ndet; d++)
+    if (t->is_static[d]) run_static(t, f, d, r);
 }
 
 static const char *base_name(const char *p) {
@@ -162,6 +211,7 @@ int table_run(const char *const *files, size_t nfiles, const table_opts *o, tabl
     size_t cap = 2;
     for (const char *p = t->detlist; *p; p++) cap += *p == ',';
     t->det = xcalloc(cap, sizeof *t->det);
+    t->is_static = xcalloc(cap, sizeof *t->is_static);
     t->runs_of = xcalloc(cap, sizeof *t->runs_of);
     char *copy = xstrdup(t->detlist), *together = xcalloc(strlen(t->detlist) + 1, 1);
     int rc = GR_OK;
@@ -170,6 +220,14 @@ int table_run(const char *const *files, size_t nfiles, const table_opts *o, tabl
       rc = detectors_attach(ctx, list, &t->o.dopts, log, &set, err, errlen);   /* its message */
     for (char *sv, *tok = strtok_r(copy, ",", &sv); tok && !rc; tok = strtok_r(NULL, ",", &sv)) {
       const detector_kind *k = detector_lookup(tok);
+      if (!strcmp(tok, "babycuda")) {
+        for (size_t d = 0; d < t->ndet && !rc; d++)
+          if (!strcmp(t->det[d], tok)) { snprintf(err, errlen, "detector '%s' named twice", tok); rc = GR_EINPUT; }
+        if (rc) break;
+        t->is_static[t->ndet] = 1;
+        t->det[t->ndet++] = xstrdup(tok);
+        continue;
+      }
       if (!k) { rc = detectors_attach(ctx, tok, &t->o.dopts, log, &set, err, errlen); break; }
       for (size_t d = 0; d < t->ndet && !rc; d++)
         if (!strcmp(t->det[d], tok)) { snprintf(err, errlen, "detector '%s' named twice", tok); rc = GR_EINPUT; }
@@ -181,7 +239,7 @@ int table_run(const char *const *files, size_t nfiles, const table_opts *o, tabl
     if (together[0]) t->runs_of[t->nruns_of++] = together;
     else free(together);
     for (size_t d = 0; d < t->ndet; d++) {
-      if (!detector_lookup(t->det[d])->runs_alone) continue;
+      if (t->is_static[d] || !detector_lookup(t->det[d])->runs_alone) continue;
       t->run_of[d] = t->nruns_of;
       t->runs_of[t->nruns_of++] = xstrdup(t->det[d]);
     }
@@ -301,6 +359,7 @@ void table_free(table *t) {
   }
   for (size_t d = 0; d < t->ndet; d++) free(t->det[d]);
   free(t->det);
+  free(t->is_static);
   for (size_t g = 0; g < t->nruns_of; g++) free(t->runs_of[g]);
   free(t->runs_of);
   free(t->run_of);
