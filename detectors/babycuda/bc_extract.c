@@ -55,6 +55,8 @@ typedef struct {
   arr_src *src;            /* per program array */
   int nvars, nloops;
   size_t budget;           /* statements and expressions left */
+  arena scratch;           /* the walk's statement lists: freed at the end, whatever happened */
+  vec tmps;                /* void *: register states and bitsets alive now, freed on bail-out too */
   jmp_buf bail;
   char *err;
   size_t errlen;
@@ -70,6 +72,22 @@ static _Noreturn void outside(X *x, srcpos at, const char *fmt, ...) {
   va_end(ap);
   snprintf(x->err, x->errlen, "%s:%d:%d: outside the calculus: %s", at.file ? at.file : x->file, at.line, at.col, msg);
   longjmp(x->bail, 1);
+}
+
+static void *tmp_alloc(X *x, size_t n) {
+  void *p = xcalloc(1, n ? n : 1);
+  *(void **)vec_push(&x->tmps) = p;
+  return p;
+}
+
+static void tmp_free(X *x, void *p) {
+  for (size_t k = x->tmps.len; k-- > 0;)
+    if (*(void **)vec_at(&x->tmps, k) == p) {
+      *(void **)vec_at(&x->tmps, k) = *(void **)vec_at(&x->tmps, x->tmps.len - 1);
+      x->tmps.len--;
+      break;
+    }
+  free(p);
 }
 
 static srcpos pos_of(X *x, int pc) { return x->f->pos[pc < x->n ? pc : x->n - 1]; }
@@ -577,7 +595,7 @@ static void loop_writes(X *x, int h, int e, uint8_t *w) {
 static int loop(X *x, int h, sv *R, vec *out) {
   int e = x->loop_end[h];
   srcpos at = pos_of(x, h);
-  uint8_t *w = xcalloc((size_t)x->R, 1);
+  uint8_t *w = tmp_alloc(x, (size_t)x->R);
   loop_writes(x, h, e, w);
   int carried = -1, ncarried = 0, all_const = 1;
   for (int r = 0; r < x->R; r++)
@@ -587,7 +605,7 @@ static int loop(X *x, int h, sv *R, vec *out) {
       if (R[r].k != SV_NUM || R[r].e->k != BX_NUM) all_const = 0;
     }
   if (ncarried != 1 && !(ncarried && all_const)) {
-    free(w);
+    tmp_free(x, w);
     outside(x, at, ncarried ? "a loop that carries %d values (a counter and an accumulator?): the calculus's loops "
                               "carry their variable only" : "a loop that carries no counter%.0d (a spin or data-dependent loop)", ncarried);
   }
@@ -596,8 +614,8 @@ static int loop(X *x, int h, sv *R, vec *out) {
   int whypc = h, exit_pc = -1;
   bc_expr *hi = NULL;
   vec body;
-  vec_init(&body, sizeof(bc_stmt *));
-  sv *L = xmalloc((size_t)x->R * sizeof *L);
+  vec_init_arena(&body, sizeof(bc_stmt *), &x->scratch);
+  sv *L = tmp_alloc(x, (size_t)x->R * sizeof *L);
   memcpy(L, R, (size_t)x->R * sizeof *L);
   sv lo = ncarried == 1 ? R[carried] : R[0];
   const char *var = NULL;
@@ -650,10 +668,10 @@ static int loop(X *x, int h, sv *R, vec *out) {
   }
   if (why && all_const) {
     /* only where the first exit test folds (the bound is a constant too) */
-    sv *S = xmalloc((size_t)x->R * sizeof *S);
+    sv *S = tmp_alloc(x, (size_t)x->R * sizeof *S);
     memcpy(S, R, (size_t)x->R * sizeof *S);
     vec scratch;
-    vec_init(&scratch, sizeof(bc_stmt *));
+    vec_init_arena(&scratch, sizeof(bc_stmt *), &x->scratch);
     int pc = h;
     while (pc < e && x->f->code[pc].op != OP_BRT && x->f->code[pc].op != OP_BRF && x->f->code[pc].op != OP_JMP &&
            x->f->code[pc].op != OP_LD)
@@ -662,14 +680,14 @@ static int loop(X *x, int h, sv *R, vec *out) {
     int folds = (br->op == OP_BRT || br->op == OP_BRF) && (S[br->b].k == SV_BOOL || S[br->b].k == SV_NUM) &&
                 (S[br->b].e->k == BX_TRUE || S[br->b].e->k == BX_FALSE || S[br->b].e->k == BX_NUM);
     vec_free(&scratch);
-    free(S);
+    tmp_free(x, S);
     if (!folds) all_const = 0;
   }
   if (why && all_const) {
     /* unroll: every iteration's exit test folds */
     vec_free(&body);
-    free(L);
-    free(w);
+    tmp_free(x, L);
+    tmp_free(x, w);
     for (int iter = 0;; iter++) {
       if (iter > 4096) outside(x, at, "a loop of more than 4096 iterations to unroll");
       int r = walk(x, h, h, e, R, out);
@@ -678,8 +696,8 @@ static int loop(X *x, int h, sv *R, vec *out) {
   }
   if (why) {
     vec_free(&body);
-    free(L);
-    free(w);
+    tmp_free(x, L);
+    tmp_free(x, w);
     outside(x, pos_of(x, whypc), "%s", why);
   }
   bc_stmt *f = bc_stmt_new(x->p, BS_FOR, at);
@@ -692,8 +710,8 @@ static int loop(X *x, int h, sv *R, vec *out) {
   /* after the loop, what it computed is not a value of the calculus */
   for (int q = 0; q < x->R; q++)
     if (w[q]) R[q] = bad_sv(at, "a value a loop left behind");
-  free(L);
-  free(w);
+  tmp_free(x, L);
+  tmp_free(x, w);
   return exit_pc;
 }
 
@@ -723,12 +741,12 @@ static int walk(X *x, int pc, int lo, int stop, sv *R, vec *out) {
       if (c->k == BX_FALSE) { pc = in->a; continue; }
       int join = in->c < 0 || in->c >= x->n ? x->n : in->c;
       if (join > stop || in->a > join) outside(x, at, "a branch that leaves its loop or region (break, continue or goto)");
-      sv *R1 = xmalloc((size_t)x->R * sizeof *R1), *R2 = xmalloc((size_t)x->R * sizeof *R2);
+      sv *R1 = tmp_alloc(x, (size_t)x->R * sizeof *R1), *R2 = tmp_alloc(x, (size_t)x->R * sizeof *R2);
       memcpy(R1, R, (size_t)x->R * sizeof *R1);
       memcpy(R2, R, (size_t)x->R * sizeof *R2);
       vec t, f;
-      vec_init(&t, sizeof(bc_stmt *));
-      vec_init(&f, sizeof(bc_stmt *));
+      vec_init_arena(&t, sizeof(bc_stmt *), &x->scratch);
+      vec_init_arena(&f, sizeof(bc_stmt *), &x->scratch);
       int rt = walk(x, pc + 1, pc + 1, join, R1, &t);
       int rf = walk(x, in->a, in->a, join, R2, &f);
       int ok = (rt == join || rt == EXITED) && (rf == join || rf == EXITED);
@@ -738,12 +756,12 @@ static int walk(X *x, int pc, int lo, int stop, sv *R, vec *out) {
       s->els = seq_of(x, &f, at);
       vec_free(&t);
       vec_free(&f);
-      if (!ok) { free(R1); free(R2); outside(x, at, "a branch whose sides do not meet again (break, continue or goto)"); }
+      if (!ok) { tmp_free(x, R1); tmp_free(x, R2); outside(x, at, "a branch whose sides do not meet again (break, continue or goto)"); }
       if (s->body->k != BS_SKIP || s->els->k != BS_SKIP) push_stmt(out, s);   /* && and || leave empty ones */
-      if (join == x->n || (rt == EXITED && rf == EXITED)) { free(R1); free(R2); return EXITED; }
+      if (join == x->n || (rt == EXITED && rf == EXITED)) { tmp_free(x, R1); tmp_free(x, R2); return EXITED; }
       if (rt == EXITED || rf == EXITED) {
         /* one side returned: the code after the join belongs to the other side alone */
-        free(R1); free(R2);
+        tmp_free(x, R1); tmp_free(x, R2);
         outside(x, at, "a return inside a branch whose other side goes on (write the rest in its else)");
       }
       for (int r = 0; r < x->R; r++) {
@@ -756,8 +774,8 @@ static int walk(X *x, int pc, int lo, int stop, sv *R, vec *out) {
           R[r] = bad_sv(at, "a value the branch here chooses (the calculus has no mutable variables)");
         }
       }
-      free(R1);
-      free(R2);
+      tmp_free(x, R1);
+      tmp_free(x, R2);
       pc = join;
       continue;
     }
@@ -790,6 +808,7 @@ bc_program *bc_extract(const kir_module *m, const kir_func *f, const int64_t blo
   for (int i = 0; i <= x.n; i++) x.loop_end[i] = -1;
   vec out;
   vec_init(&out, sizeof(bc_stmt *));
+  vec_init(&x.tmps, sizeof(void *));
   if (setjmp(x.bail)) {
     bc_program_free(x.p);
     x.p = NULL;
@@ -803,6 +822,9 @@ bc_program *bc_extract(const kir_module *m, const kir_func *f, const int64_t blo
     x.p->body = seq_of(&x, &out, f->decl);
   }
   vec_free(&out);
+  for (size_t k = 0; k < x.tmps.len; k++) free(*(void **)vec_at(&x.tmps, k));
+  vec_free(&x.tmps);
+  arena_free(&x.scratch);
   free(R);
   free(x.loop_end);
   free(x.live);
