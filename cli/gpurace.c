@@ -697,6 +697,8 @@ static int cmd_litmus(int argc, char **argv) {
 
 static int cmd_detectors(void) {
   for (size_t k = 0; detector_at(k); k++) printf("%-14s %s\n", detector_at(k)->name, detector_at(k)->summary);
+  printf("%-14s %s\n", "babycuda", "static (a table column; gpurace check): BabyCUDA's MAP typing and Z3 checker, "
+         "a verdict per file without running it");
   return 0;
 }
 
