@@ -376,6 +376,17 @@ static void program_text(char *out, size_t n, const bc_program *p) {
   free(buf);
 }
 
+/* The first failure, shrunk, with why and the program. */
+static void keep_failure(judge *J, bc_prop_result *r, bc_program *p, uint64_t seed, uint64_t i, int ill) {
+  if (r->failures++) return;
+  r->failed_at = i;
+  shrink(J, p, ill, fails);
+  snprintf(r->failure, sizeof r->failure, "%sprogram %" PRIu64 " of seed %" PRIu64 " (shrunk): %s\n", ill ? "ill-typed " : "",
+           i, seed, J->why);
+  size_t k = strlen(r->failure);
+  program_text(r->failure + k, sizeof r->failure - k, p);
+}
+
 int bc_prop_run(const bc_prop_opts *o, bc_prop_result *r) {
   memset(r, 0, sizeof *r);
   judge J;
@@ -385,15 +396,8 @@ int bc_prop_run(const bc_prop_opts *o, bc_prop_result *r) {
     bc_program *p = bc_prop_program(o->seed, i, 0);
     J.emulate = o->emulate_every > 0 && i % (uint64_t)o->emulate_every == 0;
     r->programs++;
-    if (check_program(&J, p, 0)) {
-      if (!r->failures++) {
-        r->failed_at = i;
-        shrink(&J, p, 0, fails);
-        snprintf(r->failure, sizeof r->failure, "program %" PRIu64 " of seed %" PRIu64 " (shrunk): %s\n", i, o->seed, J.why);
-        size_t k = strlen(r->failure);
-        program_text(r->failure + k, sizeof r->failure - k, p);
-      }
-    } else if (J.unknown) r->unknown++;
+    if (check_program(&J, p, 0)) keep_failure(&J, r, p, o->seed, i, 0);
+    else if (J.unknown) r->unknown++;
     else r->agreed++;
     bc_program_free(p);
   }
@@ -403,15 +407,8 @@ int bc_prop_run(const bc_prop_opts *o, bc_prop_result *r) {
     bc_program *p = bc_prop_program(o->seed, i, 1);
     J.emulate = 0;
     r->ill_programs++;
-    if (check_program(&J, p, 1)) {
-      if (!r->failures++) {
-        r->failed_at = i;
-        shrink(&J, p, 1, fails);
-        snprintf(r->failure, sizeof r->failure, "ill-typed program %" PRIu64 " of seed %" PRIu64 " (shrunk): %s\n", i, o->seed, J.why);
-        size_t k = strlen(r->failure);
-        program_text(r->failure + k, sizeof r->failure - k, p);
-      }
-    } else if (J.stuck) r->ill_stuck++;
+    if (check_program(&J, p, 1)) keep_failure(&J, r, p, o->seed, i, 1);
+    else if (J.stuck) r->ill_stuck++;
     else if (J.unknown) r->ill_unknown++;
     else if (J.false_alarm) {
       if (!r->false_alarms++) {
