@@ -436,7 +436,10 @@ static void step(X *x, int pc, sv *R, vec *out) {
   case OP_CONST: {
     if (in->flags & KIR_CONST_DYNSHARED) outside(x, at, "dynamic (extern) shared memory");
     uint64_t v = (uint64_t)in->imm;
-    if (KIR_SPACE_OF(v) == SPACE_SHARED && KIR_STATE_OF(v) == KIR_INSIDE) {
+    /* an address constant has the top byte of KIR_ADDR; a negative number has not */
+    unsigned top = (unsigned)(v >> KIR_SPACE_SHIFT);
+    int space = (top & 3) == KIR_INSIDE && top >> 2 && top >> 2 <= SPACE_LOCAL ? (int)(top >> 2) : SPACE_NONE;
+    if (space == SPACE_SHARED) {
       uint64_t off = v & KIR_OFFSET_MASK(SPACE_SHARED);
       for (int k = 0; k < x->m->nshared; k++) {
         const kir_shared *s = &x->m->shared[k];
@@ -454,8 +457,8 @@ static void step(X *x, int pc, sv *R, vec *out) {
       R[in->dst] = bad_sv(at, "shared memory the checker cannot name");
       return;
     }
-    if (KIR_SPACE_OF(v) == SPACE_LOCAL) { R[in->dst] = bad_sv(at, "local memory (a variable whose address is taken, or a local array)"); return; }
-    if (KIR_SPACE_OF(v) != SPACE_NONE) { R[in->dst] = bad_sv(at, "an address"); return; }
+    if (space == SPACE_LOCAL) { R[in->dst] = bad_sv(at, "local memory (a variable whose address is taken, or a local array)"); return; }
+    if (space != SPACE_NONE) { R[in->dst] = bad_sv(at, "an address"); return; }
     R[in->dst] = num_sv(bc_num(p, in->imm));
     return;
   }
@@ -606,7 +609,7 @@ static int loop(X *x, int h, sv *R, vec *out) {
     }
   if (ncarried != 1 && !(ncarried && all_const)) {
     tmp_free(x, w);
-    outside(x, at, ncarried ? "a loop that carries %d values (a counter and an accumulator?): the calculus's loops "
+    outside(x, at, ncarried ? "a loop that carries %d values (its counter and an accumulator?): the calculus's loops "
                               "carry their variable only" : "a loop that carries no counter%.0d (a spin or data-dependent loop)", ncarried);
   }
   /* a `for` of the calculus: x from lo while x < hi, x + 1 at the back edge */
