@@ -66,8 +66,14 @@ static bc_expr *term(gen *G, int uniform, int with_data, int depth) {
 }
 
 static bc_expr *index_expr(gen *G, int array) {
-  int with_data = G->ill && G->ndata && pick(G, 2);
-  return bc_bin(G->p, BX_REM, term(G, 0, with_data, 2), bc_num(G->p, G->p->arrays[array].size));
+  bc_program *p = G->p;
+  bc_expr *size = bc_num(p, p->arrays[array].size);
+  if (G->ill && G->ndata && pick(G, 4)) {
+    /* a read value offset by the thread: the false alarms of the paper's equation 2 live here */
+    bc_expr *d = bc_var(p, G->data[pick(G, G->ndata)]);
+    return bc_bin(p, BX_REM, bc_bin(p, BX_ADD, d, pick(G, 2) ? bc_var(p, "tid") : term(G, 0, 0, 1)), size);
+  }
+  return bc_bin(p, BX_REM, term(G, 0, 0, 2), size);
 }
 
 static bc_expr *cond(gen *G, int uniform) {
