@@ -13,7 +13,7 @@
 #include "gpurace.h"
 
 const char *const usage_check =
-  "usage: gpurace check FILE... [--json] [--array NAME] [--timeout MS] [-D NAME[=VALUE]]...\n"
+  "usage: gpurace check FILE... [--json] [--time] [--array NAME] [--timeout MS] [-D NAME[=VALUE]]...\n"
   "\n"
   "Decides data-race freedom statically, without running the kernel: BabyCUDA's\n"
   "program of each FILE (a .bc file, or a .cu kernel file's first //@ launch, its\n"
@@ -29,6 +29,8 @@ const char *const usage_check =
   "\n"
   "options:\n"
   "  --json            one JSON object per file\n"
+  "  --time            the solver queries and seconds of each array (otherwise the\n"
+  "                    output of the same file is the same byte for byte)\n"
   "  --array NAME      check only this array\n"
   "  --timeout MS      per solver query (default 10000); a time-out is 'unknown'\n"
   "  -D NAME[=VALUE]   define a preprocessor macro (.cu files)\n"
@@ -83,12 +85,13 @@ int cmd_check(int argc, char **argv) {
   bc_check_opts o;
   memset(&o, 0, sizeof o);
   const char *defs[64];
-  int json = 0, nfiles = 0;
+  int json = 0, timing = 0, nfiles = 0;
   const char **files = calloc((size_t)argc + 1, sizeof *files);
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(usage_check, stdout); free(files); return 0; }
     if (!strcmp(a, "--json")) json = 1;
+    else if (!strcmp(a, "--time")) timing = 1;
     else if (!strcmp(a, "--array") && i + 1 < argc) o.array = argv[++i];
     else if (!strcmp(a, "--timeout") && i + 1 < argc) {
       int64_t v;
@@ -113,8 +116,8 @@ int cmd_check(int argc, char **argv) {
       status = 2;
       continue;
     }
-    if (json) bc_check_print_json(stdout, files[k], &r);
-    else bc_check_print(stdout, files[k], &r);
+    if (json) bc_check_print_json(stdout, files[k], &r, timing);
+    else bc_check_print(stdout, files[k], &r, timing);
     int s = bc_check_status(&r);
     /* bad input wins, then a race, then no verdict */
     if (status != 2 && (s == 4 || (s == 5 && status == 0))) status = s;

@@ -46,7 +46,7 @@ for f in kernels/babycuda/*.cu kernels/babycuda/*.bc; do
   boyer=$(emulated "$run" boyer)
   "$G" babycuda eval "$f" -q >"$T/sem" 2>&1 || true
   sem=$(sed -e 's/^.*: outside the calculus: .*/outside/' -e 's/^[^:]*: //' -e 's/ ([0-9]* phases.*//' "$T/sem" | head -1)
-  "$G" check --json "$f" >"$T/json" 2>&1 || true
+  "$G" check --json --time "$f" >"$T/json" 2>&1 || true
   python3 - "$T/json" "$name" "$label" "$sem" "$hb" "$boyer" <<'PY'
 import json, sys
 path, name, label, sem, hb, boyer = sys.argv[1:]

@@ -38,6 +38,14 @@ contains "$T/out" "of block 1 writes it at 13:12 (x1=0)" "a witness across block
 expect 5 "outside" -- "$G" check "$S/kernels/babycuda/dot_accumulator.cu"
 contains "$T/out" "dot_accumulator.cu:15:21: outside the calculus: a loop that carries 2 values" "what puts a kernel outside, and where"
 
+# -- the same files give the same output, byte for byte (--time adds what varies)
+"$G" check "$S"/kernels/babycuda/*.cu "$S"/kernels/babycuda/*.bc >"$T/run1" 2>&1
+"$G" check "$S"/kernels/babycuda/*.cu "$S"/kernels/babycuda/*.bc >"$T/run2" 2>&1
+if cmp -s "$T/run1" "$T/run2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: two runs of check differ"; diff "$T/run1" "$T/run2"; fi
+lacks "$T/run1" "queries" "no timing without --time"
+expect 0 "check --time" -- "$G" check --time "$S/kernels/babycuda/fig4.cu"
+contains "$T/out" "queries," "--time gives queries and seconds"
+
 # -- JSON
 expect 4 "check --json" -- "$G" check --json "$S/kernels/babycuda/fig3.cu" "$S/kernels/babycuda/transpose.cu" "$S/kernels/babycuda/histogram_atomic.cu"
 if python3 -c 'import json,sys

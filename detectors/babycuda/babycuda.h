@@ -293,8 +293,10 @@ typedef struct {
  * err for bad input; 0 otherwise, the verdicts in r. */
 int bc_check_file(const char *path, const bc_check_opts *o, bc_check_result *r, char *err, size_t errlen);
 void bc_check_result_free(bc_check_result *r);
-void bc_check_print(FILE *out, const char *path, const bc_check_result *r);
-void bc_check_print_json(FILE *out, const char *path, const bc_check_result *r);
+/* With `timing`, the queries and seconds of each array's check (a run's
+ * output is otherwise the same byte for byte). */
+void bc_check_print(FILE *out, const char *path, const bc_check_result *r, int timing);
+void bc_check_print_json(FILE *out, const char *path, const bc_check_result *r, int timing);
 /* The exit status of `gpurace check`: 0 DRF, 4 racy or divergent, 5 no verdict. */
 int bc_check_status(const bc_check_result *r);
 /* The program of a file (parsed, or extracted from its first launch):

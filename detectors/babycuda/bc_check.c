@@ -194,7 +194,7 @@ static const char *long_name(const bc_array_check *c) {
   }
 }
 
-void bc_check_print(FILE *out, const char *path, const bc_check_result *r) {
+void bc_check_print(FILE *out, const char *path, const bc_check_result *r, int timing) {
   if (r->verdict == BC_CHECK_OUTSIDE && !r->prog) {
     fprintf(out, "%s: outside the calculus (%s)\n", path, r->outside);
     return;
@@ -226,7 +226,8 @@ void bc_check_print(FILE *out, const char *path, const bc_check_result *r) {
       fprintf(out, ": %s", c->map.why);
     }
     if (c->verdict == BC_CHECK_DRF && !c->typing.well_typed) fputs(" (not well-typed, but a DRF protocol proves it)", out);
-    fprintf(out, "  [%d queries, %.3f s]\n", c->map.queries, c->map.seconds);
+    if (timing) fprintf(out, "  [%d queries, %.3f s]", c->map.queries, c->map.seconds);
+    fputc('\n', out);
   }
 }
 
@@ -246,7 +247,7 @@ static void json_thread(FILE *out, const bc_thread *t) {
           t->tid[1], t->tid[2], t->bid[0], t->bid[1], t->bid[2]);
 }
 
-void bc_check_print_json(FILE *out, const char *path, const bc_check_result *r) {
+void bc_check_print_json(FILE *out, const char *path, const bc_check_result *r, int timing) {
   static const char *const vname[6] = {"drf", "racy", "possible-false-alarm", "barrier-divergence", "unknown", "outside"};
   fputs("{\"file\":", out);
   json_str(out, path);
@@ -284,7 +285,8 @@ void bc_check_print_json(FILE *out, const char *path, const bc_check_result *r) 
       json_str(out, w->params);
       fputc('}', out);
     }
-    fprintf(out, ",\"queries\":%d,\"seconds\":%.6f}", c->map.queries, c->map.seconds);
+    if (timing) fprintf(out, ",\"queries\":%d,\"seconds\":%.6f", c->map.queries, c->map.seconds);
+    fputc('}', out);
   }
   fputs("]}\n", out);
 }
