@@ -382,48 +382,82 @@ static void program_text(char *out, size_t n, const bc_program *p) {
   free(buf);
 }
 
-/* The first failure, shrunk, with why and the program. */
-static void keep_failure(judge *J, bc_prop_result *r, bc_program *p, uint64_t seed, uint64_t i, int ill) {
-  if (r->failures++) return;
-  r->failed_at = i;
-  shrink(J, p, ill, fails);
-  snprintf(r->failure, sizeof r->failure, "%sprogram %" PRIu64 " of seed %" PRIu64 " (shrunk): %s\n", ill ? "ill-typed " : "",
-           i, seed, J->why);
-  size_t k = strlen(r->failure);
-  program_text(r->failure + k, sizeof r->failure - k, p);
+/* What one program gave: 0 agreed, 1 failed, 2 unknown; ill-typed: 3
+ * stuck, 4 false alarm. */
+static int judge_one(judge *J, const bc_prop_opts *o, uint64_t i, int ill) {
+  bc_program *p = bc_prop_program(o->seed, i, ill);
+  J->emulate = !ill && o->emulate_every > 0 && i % (uint64_t)o->emulate_every == 0;
+  int v = check_program(J, p, ill) ? 1 : J->stuck ? 3 : J->unknown ? 2 : J->false_alarm ? 4 : 0;
+  bc_program_free(p);
+  return v;
 }
 
-int bc_prop_run(const bc_prop_opts *o, bc_prop_result *r) {
-  memset(r, 0, sizeof *r);
+/* Program i again, shrunk while pred holds, into out: why and the text. */
+static void shrunk(const bc_prop_opts *o, uint64_t i, int ill, pred_fn pred, const char *what, char *out, size_t n) {
   judge J;
   memset(&J, 0, sizeof J);
   J.o = o;
-  for (uint64_t i = o->first; i < o->first + (uint64_t)o->count; i++) {
-    bc_program *p = bc_prop_program(o->seed, i, 0);
-    J.emulate = o->emulate_every > 0 && i % (uint64_t)o->emulate_every == 0;
-    r->programs++;
-    if (check_program(&J, p, 0)) keep_failure(&J, r, p, o->seed, i, 0);
-    else if (J.unknown) r->unknown++;
-    else r->agreed++;
-    bc_program_free(p);
-  }
-  r->hb_runs = J.hb_runs;
-  r->replays = J.replays;
-  for (uint64_t i = o->first; i < o->first + (uint64_t)o->ill_count; i++) {
-    bc_program *p = bc_prop_program(o->seed, i, 1);
-    J.emulate = 0;
-    r->ill_programs++;
-    if (check_program(&J, p, 1)) keep_failure(&J, r, p, o->seed, i, 1);
-    else if (J.stuck) r->ill_stuck++;
-    else if (J.unknown) r->ill_unknown++;
-    else if (J.false_alarm) {
-      if (!r->false_alarms++) {
-        r->false_alarm_at = i;
-        shrink(&J, p, 1, is_false_alarm);
-        program_text(r->false_alarm, sizeof r->false_alarm, p);
-      }
+  bc_program *p = bc_prop_program(o->seed, i, ill);
+  shrink(&J, p, ill, pred);
+  size_t k = 0;
+  if (what) k = (size_t)snprintf(out, n, "%sprogram %" PRIu64 " of seed %" PRIu64 " (shrunk): %s\n", what, i, o->seed, J.why);
+  if (k < n) program_text(out + k, n - k, p);
+  bc_program_free(p);
+}
+
+/* Programs are independent: both cores share them, and what is printed
+ * (counts; the first failure and the first false alarm, by number, shrunk
+ * afterwards) is the same whatever the number of threads. */
+int bc_prop_run(const bc_prop_opts *o, bc_prop_result *r) {
+  memset(r, 0, sizeof *r);
+  long total = (long)o->count + (long)o->ill_count;
+  uint64_t first_fail[2] = {UINT64_MAX, UINT64_MAX}, first_alarm = UINT64_MAX;
+  int agreed = 0, unknown = 0, failures = 0, hb_runs = 0, replays = 0, stuck = 0, ill_unknown = 0, alarms = 0;
+#pragma omp parallel for schedule(dynamic, 4) reduction(+ : agreed, unknown, failures, hb_runs, replays, stuck, ill_unknown, alarms)
+  for (long t = 0; t < total; t++) {
+    int ill = t >= o->count;
+    uint64_t i = o->first + (uint64_t)(ill ? t - o->count : t);
+    judge J;
+    memset(&J, 0, sizeof J);
+    J.o = o;
+    int v = judge_one(&J, o, i, ill);
+    hb_runs += J.hb_runs;
+    replays += J.replays;
+    if (v == 1) {
+      failures++;
+#pragma omp critical(bc_prop_first)
+      if (i < first_fail[ill]) first_fail[ill] = i;
+    } else if (v == 2) {
+      if (ill) ill_unknown++;
+      else unknown++;
+    } else if (v == 3) {
+      stuck++;
+    } else if (v == 4) {
+      alarms++;
+#pragma omp critical(bc_prop_first)
+      if (i < first_alarm) first_alarm = i;
+    } else if (!ill) {
+      agreed++;
     }
-    bc_program_free(p);
   }
-  return r->failures ? 1 : 0;
+  r->programs = o->count;
+  r->ill_programs = o->ill_count;
+  r->agreed = agreed;
+  r->unknown = unknown;
+  r->failures = failures;
+  r->hb_runs = hb_runs;
+  r->replays = replays;
+  r->ill_stuck = stuck;
+  r->ill_unknown = ill_unknown;
+  r->false_alarms = alarms;
+  int ill = first_fail[0] == UINT64_MAX;
+  if (failures) {
+    r->failed_at = first_fail[ill];
+    shrunk(o, r->failed_at, ill, fails, ill ? "ill-typed " : "", r->failure, sizeof r->failure);
+  }
+  if (alarms) {
+    r->false_alarm_at = first_alarm;
+    shrunk(o, first_alarm, 1, is_false_alarm, NULL, r->false_alarm, sizeof r->false_alarm);
+  }
+  return failures ? 1 : 0;
 }
