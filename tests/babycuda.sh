@@ -93,6 +93,9 @@ contains "$T/out" "// MAP of s: well-typed" "print shows the MAP"
 # -- Theorem 1, a few programs from the command line (the Check suite runs thousands)
 expect 0 "prop" -- "$G" babycuda prop --seed 7 --count 50 --ill 50 --emulate-every 5
 contains "$T/out" "Theorem 1 held on every program" "the property from the CLI"
+OMP_NUM_THREADS=1 "$G" babycuda prop --seed 7 --count 50 --ill 50 --emulate-every 5 >"$T/one" 2>&1
+OMP_NUM_THREADS=2 "$G" babycuda prop --seed 7 --count 50 --ill 50 --emulate-every 5 >"$T/two" 2>&1
+if cmp -s "$T/one" "$T/two"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: prop differs with 1 and 2 threads"; diff "$T/one" "$T/two"; fi
 
 echo "babycuda.sh: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
