@@ -100,6 +100,8 @@ static const char *const usage_run =
   "  --ld-deterministic  ld merges the copies in warp order instead of checking: the\n"
   "                    result is the same on every seed, racy kernels included\n"
   "  --ld-timing       ld adds the time of each phase to its summary\n"
+  "  --loop-arrays LIST  loopdep, wise, wise-fp, paragon: the loop's arrays (default:\n"
+  "                    the file's //@ loop line)\n"
   "\n"
   "exit status: 0 ok, 1 a check failed, 2 bad input or usage, 3 emulation error,\n"
   "             4 a detector reported a race (checks and emulation errors are still reported),\n"
@@ -321,6 +323,7 @@ static int cmd_run(int argc, char **argv) {
   if (rc) fprintf(stderr, "%s\n", gr_error(ctx));
   else if (o.detect) {
     char err[512];
+    if (!o.dopts.loop_arrays) o.dopts.loop_arrays = gr_script_loop_arrays(s);   /* a loop kernel's arrays */
     if (detectors_attach(ctx, o.detect, &o.dopts, log, &set, err, sizeof err)) rc = usage_error("run", "%s", err);
   }
   if (rc) {

@@ -109,12 +109,14 @@ typedef struct {
   int ld_rounds;             /* ld with ld_shuffle: rounds (default ceil(log_M N)) */
   int ld_deterministic;      /* ld: merge copies in warp and block order instead of checking */
   int ld_timing;             /* ld: time the phases (the summary then varies from run to run) */
+  const char *loop_arrays;   /* loopdep, wise, wise-fp, paragon: the loop's arrays (comma-separated buffer
+                                names); the file's //@ loop line where not given; NULL: every global buffer */
 } det_options;
 void det_options_default(det_options *o);
 /* One command-line option of the detectors, shared by every front end, as
  * gr_config_option: the number of words taken (--scord-granularity 4|8|16,
  * --hb-model scord|ptx, --hb-max-memory MIB, --scord-device-memory KIB, --ld-targets LIST, --ld-copies M (2 or more),
- * --ld-shuffle SEED, --ld-rounds K: 2; --boyer-waw, --ld-deterministic,
+ * --ld-shuffle SEED, --ld-rounds K, --loop-arrays LIST: 2; --boyer-waw, --ld-deterministic,
  * --ld-timing: 1), 0 when `opt` is none of them, -1 on a missing or bad
  * value, with the message in err. */
 int det_options_option(det_options *o, const char *opt, const char *val, char *err, size_t errlen);

@@ -6,6 +6,7 @@
 #include "boyer/boyer.h"
 #include "hb/hb.h"
 #include "ld/ld.h"
+#include "loops/loops.h"
 #include "scord/scord.h"
 #include "util.h"
 
@@ -24,6 +25,14 @@ static const detector_kind registry[] = {
    boyer_banks_create, boyer_banks_on_event, boyer_banks_destroy, boyer_banks_summary, 0, NULL},
   {"ld", "LD (TACO 2017): value-based two-pass checking on private copies, inter-block then inter-warp; runs alone",
    ld_create, ld_on_event, ld_destroy, ld_summary, 1, ld_check_options},
+  {"loopdep", "loop kernels (//@ loop): the exact oracle of violated cross-iteration dependencies (iterations in two warps, or out of sequential order in one)",
+   loopdep_create, loopdep_on_event, loopdep_destroy, loopdep_summary, 0, NULL},
+  {"wise", "WISE (Liu et al.): speculative reads and writes on write and read shadows, with the intra-warp cases lockstep allows",
+   wise_create, wise_on_event, wise_destroy, wise_summary, 0, NULL},
+  {"wise-fp", "WISE without its intra-warp cases: every other iteration's access is a dependency",
+   wise_create_fp, wise_on_event, wise_destroy, wise_summary, 0, NULL},
+  {"paragon", "Paragon, the baseline: read and write sets per thread, compared pairwise; any two iterations on one address with a write",
+   paragon_create, paragon_on_event, paragon_destroy, paragon_summary, 0, NULL},
 };
 
 #define NKINDS (sizeof registry / sizeof registry[0])
@@ -80,6 +89,11 @@ static int ld_option(det_options *o, const char *opt, const char *val, char *err
 int det_options_option(det_options *o, const char *opt, const char *val, char *err, size_t n) {
   if (!strcmp(opt, "--boyer-waw")) { o->boyer_waw = 1; return 1; }
   if (!strncmp(opt, "--ld-", 5)) return ld_option(o, opt, val, err, n);
+  if (!strcmp(opt, "--loop-arrays")) {
+    if (!val || !*val || *val == '-') { snprintf(err, n, "--loop-arrays takes buffer names (A,B,...)"); return -1; }
+    o->loop_arrays = val;
+    return 2;
+  }
   if (strcmp(opt, "--scord-granularity") && strcmp(opt, "--hb-model") && strcmp(opt, "--hb-max-memory") &&
       strcmp(opt, "--scord-device-memory"))
     return 0;

@@ -102,8 +102,10 @@ static void run_group(table *t, size_t f, int k, size_t g, run_result *r) {
   if (t->knob[f]) { snprintf(knobdef, sizeof knobdef, "%s=1", t->knob[f]); defs[nd++] = knobdef; }
   int status = gr_script_load(ctx, t->path[f], defs, nd, &s);
   char *msg = NULL;
+  det_options dopts = t->o.dopts;   /* a loop kernel's arrays from its //@ loop line */
+  if (!status && !dopts.loop_arrays) dopts.loop_arrays = gr_script_loop_arrays(s);
   if (status) msg = xstrdup(gr_error(ctx));
-  else if (detectors_attach(ctx, list, &t->o.dopts, log, &set, err, sizeof err)) {
+  else if (detectors_attach(ctx, list, &dopts, log, &set, err, sizeof err)) {
     status = GR_EINPUT;
     msg = xstrdup(err);
   } else {

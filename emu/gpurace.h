@@ -336,6 +336,9 @@ int gr_script_reset(gr_script *s);
  * "expect race if KNOB...", 1 when one of the knobs was among the defines
  * the file was loaded with (NAME or NAME=VALUE, as #ifdef sees it). */
 int gr_script_expect_race(const gr_script *s);
+/* A loop kernel's //@ loop ARRAY... (comma-separated), or NULL.  Its
+ * `//@ expect dependency` / `nodependency` is gr_script_expect_race's 1 / 0. */
+const char *gr_script_loop_arrays(const gr_script *s);
 /* The knobs of "expect race if KNOB...", in order. */
 int gr_script_knob_count(const gr_script *s);
 const char *gr_script_knob(const gr_script *s, int k);

@@ -84,6 +84,8 @@ struct gr_script {
   char weak_text[256];
   smeta *meta; size_t nmeta;
   char **assume; int *assume_line; size_t nassume;   /* //@ assume: hypotheses on parameters, for static checkers */
+  char loop_arrays[512];     /* //@ loop ARRAY...: the shared arrays of a loop kernel, comma-separated */
+  int loop_line;
   char knobs[16][MAX_NAME];  /* expect race if KNOB...: the race sites' knobs */
   int nknobs;
 };
@@ -477,9 +479,10 @@ static int directive(dp *d) {
     char w[32];
     const char *wp = (skipws(d), d->p);
     word(d, w, sizeof w);
-    if (!strcmp(w, "race")) s->expect = 1;
-    else if (!strcmp(w, "norace")) s->expect = 0;
-    else return derr(d, wp, "expect takes 'race' or 'norace'");
+    /* a loop kernel's ground truth: a cross-iteration dependency (a violation of sequential order) */
+    if (!strcmp(w, "race") || !strcmp(w, "dependency")) s->expect = 1;
+    else if (!strcmp(w, "norace") || !strcmp(w, "nodependency")) s->expect = 0;
+    else return derr(d, wp, "expect takes 'race', 'norace', 'dependency' or 'nodependency'");
     if (s->expect == 1 && !at_end(d)) {
       char kw2[8];
       const char *ip = (skipws(d), d->p);
@@ -511,6 +514,22 @@ static int directive(dp *d) {
       if (!strcmp(s->meta[k].key, m.key)) return derr(d, kp, "meta key '%s' given twice", m.key);
     s->meta = xrealloc(s->meta, (s->nmeta + 1) * sizeof *s->meta);
     s->meta[s->nmeta++] = m;
+    return GR_OK;
+  }
+  if (!strcmp(kw, "loop")) {
+    /* a loop kernel: iteration i is flattened thread i; the arrays whose accesses may carry dependencies */
+    if (s->loop_line) return derr(d, at, "a second loop directive (the first is on line %d)", s->loop_line);
+    s->loop_line = d->line;
+    while (!at_end(d)) {
+      char name[MAX_NAME];
+      const char *np = (skipws(d), d->p);
+      if (!word(d, name, sizeof name)) return derr(d, np, "expected an array (a buffer or __device__ variable) after 'loop'");
+      if (strlen(s->loop_arrays) + strlen(name) + 2 > sizeof s->loop_arrays) return derr(d, np, "too many loop arrays");
+      if (s->loop_arrays[0]) strcat(s->loop_arrays, ",");
+      strcat(s->loop_arrays, name);
+      eat(d, ',');   /* names apart by spaces or commas */
+    }
+    if (!s->loop_arrays[0]) return derr(d, NULL, "expected at least one array after 'loop'");
     return GR_OK;
   }
   if (!strcmp(kw, "assume")) {
@@ -651,7 +670,7 @@ static int directive(dp *d) {
     if (!at_end(d)) return derr(d, NULL, "unexpected text after the verdict");
     return GR_OK;
   }
-  return derr(d, at, "unknown directive '%s' (launch, buffer, arg, expect, check, assume, litmus, observe, outcome)", kw);
+  return derr(d, at, "unknown directive '%s' (launch, buffer, arg, expect, check, assume, loop, litmus, observe, outcome)", kw);
 }
 
 void gr_script_free(gr_script *s) {
@@ -1231,6 +1250,7 @@ const char *gr_script_meta(const gr_script *s, const char *key) {
 }
 
 int gr_script_expect_race(const gr_script *s) { return s->expect; }
+const char *gr_script_loop_arrays(const gr_script *s) { return s->loop_arrays[0] ? s->loop_arrays : NULL; }
 
 const char *gr_verdict_name(gr_verdict v) {
   switch (v) {

@@ -1,0 +1,60 @@
+/* loops: dependency checking for speculatively parallelised loops (Liu et
+ * al., "Lightweight Dependency Checking for Parallelizing Loops with
+ * Non-deterministic Dependency on GPU", shared/papers/wise-twopass.txt).
+ *
+ * A loop kernel runs iteration i of `for (i = 0; i < N; i++) body(i)` as
+ * flattened thread i; its //@ loop line names the shared arrays (whose
+ * index expressions are not affine in i).  The parallel run is correct
+ * only if no cross-iteration dependency is violated.  These are golden
+ * models that watch the engine's events on those arrays:
+ *
+ *   loopdep  the exact oracle: every violated dependency (iterations i < j
+ *            on one address, one of them writing, in different warps, or in
+ *            one warp in an order that contradicts the sequential one:
+ *            Figure 6's shaded area);
+ *   wise     WISE's speculative reads and writes (Algorithms 1 and 2) on a
+ *            write shadow and a read shadow, with its intra-warp cases;
+ *            wise-fp without them (every other thread's access is one);
+ *   paragon  Paragon's read and write sets per thread, compared pairwise.
+ *
+ * Each reports the dependencies it finds as race reports (detector, class
+ * such as "inter-warp RAW", the two accesses), so `gpurace run --detect`
+ * and `gpurace table` compare them on the same runs. */
+#ifndef GR_LOOPS_H
+#define GR_LOOPS_H
+
+#include "detectors.h"
+
+void *loopdep_create(gr_context *ctx, const det_options *o, race_log *log, const char *name);
+void loopdep_on_event(void *self, const gr_event *ev);
+void loopdep_destroy(void *self);
+void loopdep_summary(void *self, FILE *out);
+
+void *wise_create(gr_context *ctx, const det_options *o, race_log *log, const char *name);
+void *wise_create_fp(gr_context *ctx, const det_options *o, race_log *log, const char *name);
+void wise_on_event(void *self, const gr_event *ev);
+void wise_destroy(void *self);
+void wise_summary(void *self, FILE *out);
+
+void *paragon_create(gr_context *ctx, const det_options *o, race_log *log, const char *name);
+void paragon_on_event(void *self, const gr_event *ev);
+void paragon_destroy(void *self);
+void paragon_summary(void *self, FILE *out);
+
+/* Shared by the three: which accesses are to the loop's arrays, and the
+ * iteration (flattened thread id) of an event's lane. */
+typedef struct {
+  gr_context *ctx;
+  char **names;
+  int n;
+  uint32_t last_alloc;     /* a one-entry cache of the allocation last looked up */
+  int last_in;
+} loop_arrays;
+void loop_arrays_init(loop_arrays *a, gr_context *ctx, const det_options *o);
+void loop_arrays_free(loop_arrays *a);
+/* 1 when addr lies in one of the loop's arrays (all global buffers where
+ * the file named none), with the buffer's name and the offset. */
+int loop_arrays_has(loop_arrays *a, uint64_t addr, const char **name, uint64_t *offset);
+uint64_t loop_iteration(const gr_event *ev, int lane);
+
+#endif

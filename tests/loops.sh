@@ -1,0 +1,50 @@
+#!/bin/sh
+# Loop dependency checking (issue 22, first part): the oracle loopdep and the
+# golden models wise, wise-fp and paragon on kernels/loops, whose
+# //@ expect dependency|nodependency is the ground truth: loopdep and wise
+# agree with it on every kernel (wise has no false positive), wise-fp and
+# paragon report the benign intra-warp dependencies lockstep allows (their
+# false positives), and none misses a dependency.  Also the //@ loop
+# directive's errors and --loop-arrays.
+G=${GPURACE:-./gpurace}
+S=${GR_SRCDIR:-.}
+. "$S/tests/lib.sh"
+
+# status 1: cells differ from the expected verdicts (the -fp false positives, read below)
+expect 1 "table over kernels/loops" -- "$G" table "$S/kernels/loops" --detect loopdep,wise,wise-fp,paragon --seeds 2 -q --out "$T/loops"
+contains "$T/out" "4 cells differ from the expected verdicts" "the four false positives differ, nothing else"
+for k in micro_nodep micro_benign_raw micro_waw_benign; do
+  contains "$T/loops.md" "| $k | $k |  | norace | no race | no race |" "$k: loopdep and wise find no dependency"
+done
+for k in micro_intra_raw micro_inter_raw micro_waw_repeat; do
+  if grep "| $k | $k |" "$T/loops.md" | grep -q "miss"; then fail=$((fail + 1)); echo "FAIL: a scheme misses the dependency of $k"; else pass=$((pass + 1)); fi
+done
+contains "$T/loops.md" "| micro_benign_raw | micro_benign_raw |  | norace | no race | no race | **false alarm** race (1): intra-warp WAR | **false alarm** race (1): RAW |" "the benign intra-warp RAW: false positives of wise-fp and paragon only"
+contains "$T/loops.md" "| micro_waw_benign | micro_waw_benign |  | norace | no race | no race | **false alarm** race (1): intra-warp WAW | **false alarm** race (1): WAW |" "the benign WAW in one instruction"
+contains "$T/loops.md" "| micro_intra_raw | micro_intra_raw |  | race | race (1): intra-warp RAW | race (1): intra-warp RAW |" "an intra-warp RAW violation"
+contains "$T/loops.md" "| micro_inter_raw | micro_inter_raw |  | race | race (1): inter-warp RAW |" "an inter-warp dependency"
+contains "$T/loops.md" "| false alarms on some seed (of 3) | 0 | 0 | 2 | 2 |" "false alarms: none for loopdep and wise"
+
+# -- summaries: the oracle's counts, WISE's first detection, Paragon's sets
+expect 4 "run with the four" -- "$G" run "$S/kernels/loops/micro_intra_raw.cu" --detect loopdep,wise,wise-fp,paragon
+contains "$T/out" "loopdep: 128 accesses to the loop's arrays, 64 pairs compared, 62 violated dependencies" "loopdep's summary"
+contains "$T/out" "wise: 128 speculative operations, 62 dependencies, the first after 65 operations" "wise's first detection"
+contains "$T/out" "paragon: 64 reads and 64 writes logged; sets of 64 threads x (1 reads + 1 writes) = 1024 bytes" "paragon's sets"
+expect 0 "no dependency" -- "$G" run "$S/kernels/loops/micro_nodep.cu" --detect loopdep,wise,paragon
+# --loop-arrays overrides //@ loop: watching only `out` (never shared) finds nothing
+expect 0 "--loop-arrays" -- "$G" run "$S/kernels/loops/micro_intra_raw.cu" --detect loopdep --loop-arrays out
+expect 2 "--loop-arrays without a value" -- "$G" run "$S/kernels/loops/micro_intra_raw.cu" --detect loopdep --loop-arrays
+
+# -- the directives
+printf '//@ loop\n__global__ void k() {}\n' >"$T/l1.cu"
+expect 2 "loop without arrays" -- "$G" run "$T/l1.cu"
+contains "$T/err" "l1.cu:1:9: error: expected at least one array after 'loop'" "loop needs arrays"
+printf '//@ loop a\n//@ loop b\n__global__ void k() {}\n' >"$T/l2.cu"
+expect 2 "two loop lines" -- "$G" run "$T/l2.cu"
+contains "$T/err" "a second loop directive (the first is on line 1)" "one loop line"
+printf '//@ expect dependencies\n__global__ void k() {}\n' >"$T/l3.cu"
+expect 2 "a bad expect" -- "$G" run "$T/l3.cu"
+contains "$T/err" "expect takes 'race', 'norace', 'dependency' or 'nodependency'" "expect's words"
+
+echo "loops.sh: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
