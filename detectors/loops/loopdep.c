@@ -101,7 +101,7 @@ static void judge(loopdep *d, const rec *i, const rec *j) {
 static void check_launch(loopdep *d) {
   rec *r = d->recs.data;
   size_t n = d->recs.len;
-  qsort(r, n, sizeof *r, cmp_rec);
+  if (n > 1) qsort(r, n, sizeof *r, cmp_rec);
   for (size_t a = 0; a < n && !d->why;) {
     size_t b = a;
     int writes = 0;

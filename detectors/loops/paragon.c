@@ -76,7 +76,7 @@ static void compare(paragon *p) {
   entry *e = p->log_entries.data;
   size_t n = p->log_entries.len;
   /* per thread: its reads and writes (the sets' sizes) */
-  qsort(e, n, sizeof *e, cmp_entry);
+  if (n > 1) qsort(e, n, sizeof *e, cmp_entry);
   p->comparisons = (p->reads + p->writes) * p->writes;   /* every entry against every write entry */
   for (size_t a = 0; a < n;) {
     size_t b = a;

@@ -127,7 +127,7 @@ static int conflict(const wise *w, uint64_t t, uint64_t o) {
 void wise_on_event(void *self, const gr_event *ev) {
   wise *w = self;
   if (ev->kind == GR_EV_LAUNCH_BEGIN) {
-    memset(w->tab, 0, w->cap * sizeof *w->tab);
+    if (w->tab) memset(w->tab, 0, w->cap * sizeof *w->tab);
     w->n = 0;
     return;
   }
