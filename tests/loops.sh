@@ -35,6 +35,20 @@ expect 0 "no dependency" -- "$G" run "$S/kernels/loops/micro_nodep.cu" --detect 
 expect 0 "--loop-arrays" -- "$G" run "$S/kernels/loops/micro_intra_raw.cu" --detect loopdep --loop-arrays out
 expect 2 "--loop-arrays without a value" -- "$G" run "$S/kernels/loops/micro_intra_raw.cu" --detect loopdep --loop-arrays
 
+# -- the paper's instrumented kernels (kernels/loops/wise.cuh, -DWISE, -DWISE_FP) on the emulator agree
+#    with the golden models: the race flag is set exactly where wise / wise-fp report, on every seed
+for f in "$S"/kernels/loops/micro_*.cu; do
+  for v in wise:WISE wise-fp:WISE_FP; do
+    det=${v%%:*} def=${v#*:}
+    st=0; "$G" run "$f" --detect "$det" -q >/dev/null 2>&1 || st=$?
+    flag=0; [ "$st" -eq 4 ] && flag=1
+    for seed in 1 2 3; do
+      expect 0 "$(basename "$f") -D$def seed $seed" -- "$G" run "$f" -D"$def" --sched random --seed "$seed" --dump wise_flag
+      contains "$T/out" "wise_flag i32[1] = {$flag}" "$(basename "$f"): the instrumented $det agrees with the golden model (seed $seed)"
+    done
+  done
+done
+
 # -- the directives
 printf '//@ loop\n__global__ void k() {}\n' >"$T/l1.cu"
 expect 2 "loop without arrays" -- "$G" run "$T/l1.cu"

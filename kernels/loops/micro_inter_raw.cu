@@ -1,5 +1,6 @@
 // Each iteration of the second warp reads what the first warp's iteration i - 32 writes: warps run in no set order, an inter-warp dependency.
 //@ loop a
+#include "wise.cuh"
 //@ launch micro_inter_raw grid(2) block(32)
 //@ buffer a f64[64] = iota
 //@ buffer r i32[64] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31}
@@ -9,10 +10,11 @@
 //@ arg m = 1
 //@ expect dependency
 __global__ void micro_inter_raw(double *a, const int *r, const int *w, double *out, int n, int m) {
+  LOOP_BEGIN();
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   for (int j = 0; j < m; j++) {
-    a[w[i]] = 0.5 * i + j;
-    out[i] = a[r[i]];
+    LOOP_WRITE(a, w[i], 0.5 * i + j);
+    LOOP_READ(out[i], a, r[i]);
   }
 }

@@ -1,5 +1,6 @@
 // Iterations 2k and 2k+1 both write a[k], M = 2 times: iteration 2k's second write comes after iteration 2k+1's first, against the sequential order: an intra-warp WAW violation.
 //@ loop a
+#include "wise.cuh"
 //@ launch micro_waw_repeat grid(2) block(32)
 //@ buffer a f64[64] = iota
 //@ buffer r i32[64] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63}
@@ -9,9 +10,10 @@
 //@ arg m = 2
 //@ expect dependency
 __global__ void micro_waw_repeat(double *a, const int *r, const int *w, double *out, int n, int m) {
+  LOOP_BEGIN();
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   for (int j = 0; j < m; j++) {
-    a[w[i]] = 0.5 * i + j;   // writes only
+    LOOP_WRITE(a, w[i], 0.5 * i + j);   // writes only
   }
 }

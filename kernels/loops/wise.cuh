@@ -1,0 +1,84 @@
+// The paper's instrumented loop kernels: a loop body's accesses to its
+// shared array go through LOOP_READ and LOOP_WRITE.  Plain, they are plain
+// accesses (the parallelised loop, "unsafe" in the paper).  With -DWISE
+// they are WISE's speculative read and write (Algorithms 1 and 2), with the
+// race flag propagation of Section IV: a per-block volatile local flag and
+// a global flag, checked before every speculative operation and at the
+// thread's start, so that a detected dependency ends the kernel early.
+// -DWISE_FP leaves out the intra-warp cases (wise-fp).  After the run,
+// wise_flag is 1 where a dependency was found.
+//
+// Shadows: wise_w[k] is 1 + the iteration that wrote element k last
+// (atomic exchange), wise_r[k] 1 + the largest iteration that read it
+// (atomic max); 0 means none.  LOOP_ELEMS bounds the shared array.
+#ifndef LOOPS_WISE_CUH
+#define LOOPS_WISE_CUH
+
+#ifndef LOOP_T
+#define LOOP_T double   // the shared array's element type
+#endif
+#ifndef LOOP_ELEMS
+#define LOOP_ELEMS 4096
+#endif
+#define LOOP_WARP 32
+
+#if defined(WISE) || defined(WISE_FP)
+__device__ int wise_w[LOOP_ELEMS];
+__device__ int wise_r[LOOP_ELEMS];
+__device__ int wise_flag;
+
+// 1 when an earlier access by iteration o (o >= 0) conflicts with iteration t's
+__device__ int wise_conflict(int t, int o) {
+  if (o < 0 || o == t) return 0;
+  if (o / LOOP_WARP != t / LOOP_WARP) return 1;
+#ifdef WISE_FP
+  return 1;
+#else
+  return t % LOOP_WARP < o % LOOP_WARP;
+#endif
+}
+
+__device__ int wise_stop(volatile int *local) {
+  wise_flag = 1;
+  *local = 1;
+  return 0;
+}
+
+__device__ int wise_write(LOOP_T *a, int k, LOOP_T v, volatile int *local) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (*local || wise_flag) return 0;
+  int prev = atomicExch(&wise_w[k], t + 1) - 1;                 // Algorithm 1, line 5
+  if (wise_conflict(t, prev)) return wise_stop(local);          // inter- or intra-warp WAW
+  int r = atomicOr(&wise_r[k], 0) - 1;                          // line 14: past the L1
+  if (wise_conflict(t, r)) return wise_stop(local);             // RAW or WAR
+  a[k] = v;
+  return 1;
+}
+
+// the value read, or 0 with the local flag set (the thread then returns)
+__device__ LOOP_T wise_read(const LOOP_T *a, int k, volatile int *local) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (*local || wise_flag) { *local = 1; return 0; }
+  int w = atomicOr(&wise_w[k], 0) - 1;                          // Algorithm 2, line 5
+  if (wise_conflict(t, w)) { wise_stop(local); return 0; }      // RAW/WAR, or intra-warp WAR
+  atomicMax(&wise_r[k], t + 1);                                 // line 12
+  return a[k];
+}
+
+// At the kernel's start, before any thread returns: the block's local flag.
+#define LOOP_BEGIN()                                  \
+  __shared__ volatile int wise_local;                 \
+  if (threadIdx.x == 0) wise_local = 0;               \
+  __syncthreads();                                    \
+  if (wise_flag) return
+#define LOOP_READ(dst, a, k) do { (dst) = wise_read(a, k, &wise_local); if (wise_local) return; } while (0)
+#define LOOP_WRITE(a, k, v) do { if (!wise_write(a, k, v, &wise_local)) return; } while (0)
+
+#else
+
+#define LOOP_BEGIN() do { } while (0)
+#define LOOP_READ(dst, a, k) ((dst) = (a)[k])
+#define LOOP_WRITE(a, k, v) ((a)[k] = (v))
+
+#endif
+#endif
