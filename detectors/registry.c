@@ -31,6 +31,10 @@ static const detector_kind registry[] = {
    wise_create, wise_on_event, wise_destroy, wise_summary, 0, NULL},
   {"wise-fp", "WISE without its intra-warp cases: every other iteration's access is a dependency",
    wise_create_fp, wise_on_event, wise_destroy, wise_summary, 0, NULL},
+  {"twopass", "two-pass inspector (Liu et al.): a WAW pass, then a RAW/WAR pass, on 64-bit shadows with intra-warp timestamps",
+   twopass_create, twopass_on_event, twopass_destroy, twopass_summary, 0, NULL},
+  {"twopass-fp", "the two-pass inspector without its intra-warp cases",
+   twopass_create_fp, twopass_on_event, twopass_destroy, twopass_summary, 0, NULL},
   {"paragon", "Paragon, the baseline: read and write sets per thread, compared pairwise; any two iterations on one address with a write",
    paragon_create, paragon_on_event, paragon_destroy, paragon_summary, 0, NULL},
 };

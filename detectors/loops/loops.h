@@ -15,6 +15,9 @@
  *   wise     WISE's speculative reads and writes (Algorithms 1 and 2) on a
  *            write shadow and a read shadow, with its intra-warp cases;
  *            wise-fp without them (every other thread's access is one);
+ *   twopass  the two-pass inspector (Section III): a WAW pass and a RAW/WAR
+ *            pass over 64-bit shadow entries with intra-warp timestamps;
+ *            twopass-fp without the intra-warp cases;
  *   paragon  Paragon's read and write sets per thread, compared pairwise.
  *
  * Each reports the dependencies it finds as race reports (detector, class
@@ -35,6 +38,12 @@ void *wise_create_fp(gr_context *ctx, const det_options *o, race_log *log, const
 void wise_on_event(void *self, const gr_event *ev);
 void wise_destroy(void *self);
 void wise_summary(void *self, FILE *out);
+
+void *twopass_create(gr_context *ctx, const det_options *o, race_log *log, const char *name);
+void *twopass_create_fp(gr_context *ctx, const det_options *o, race_log *log, const char *name);
+void twopass_on_event(void *self, const gr_event *ev);
+void twopass_destroy(void *self);
+void twopass_summary(void *self, FILE *out);
 
 void *paragon_create(gr_context *ctx, const det_options *o, race_log *log, const char *name);
 void paragon_on_event(void *self, const gr_event *ev);
