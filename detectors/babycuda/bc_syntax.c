@@ -687,7 +687,6 @@ bc_program *bc_parse(const char *file, const char *text, size_t len, char *err, 
     return NULL;
   }
   next(&r);
-  int have_threads = 0;
   for (;;) {
     srcpos at = r.tpos;
     if (accept(&r, "kernel")) break;
@@ -742,7 +741,6 @@ bc_program *bc_parse(const char *file, const char *text, size_t len, char *err, 
       expect(&r, ";");
     } else if (accept(&r, "threads")) {
       dims(&r, r.p->block, 1);
-      have_threads = 1;
       expect(&r, ";");
     } else if (accept(&r, "blocks")) {
       dims(&r, r.p->grid, 0);
@@ -751,7 +749,6 @@ bc_program *bc_parse(const char *file, const char *text, size_t len, char *err, 
       rd_fail(&r, at, "expected a declaration (array, param, assume, threads, blocks) or 'kernel', found '%s'", r.tok);
     }
   }
-  (void)have_threads;
   r.p->body = block(&r);
   if (r.tk != T_EOF) rd_fail(&r, r.tpos, "text after the kernel: '%s'", r.tok);
   vec bound;
