@@ -17,17 +17,10 @@
 #include "util.h"
 
 typedef struct {
-  uint64_t addr;
-  uint64_t iter;
+  loop_access a;
   uint64_t time;
   uint32_t warp;           /* global warp id */
-  uint32_t pc;
-  gr_dim3 block;
-  uint16_t warp_in_block;
-  uint8_t lane, write, read;
-  const char *buffer;
-  uint64_t offset;
-  gr_space space;
+  uint8_t read;
 } rec;
 
 typedef struct {
@@ -62,40 +55,27 @@ void loopdep_destroy(void *self) {
 
 static int cmp_rec(const void *a, const void *b) {
   const rec *x = a, *y = b;
-  if (x->addr != y->addr) return x->addr < y->addr ? -1 : 1;
-  if (x->iter != y->iter) return x->iter < y->iter ? -1 : 1;
+  if (x->a.addr != y->a.addr) return x->a.addr < y->a.addr ? -1 : 1;
+  if (x->a.iter != y->a.iter) return x->a.iter < y->a.iter ? -1 : 1;
   return x->time < y->time ? -1 : x->time > y->time;
 }
 
-static void side(loopdep *d, const rec *r, gr_race_access *a, int write) {
-  memset(a, 0, sizeof *a);
-  pc_table_fill(&d->pcs, r->pc, a);
-  a->block = r->block;
-  a->warp = r->warp_in_block;
-  a->lane = r->lane;
-  a->kind = write ? GR_STORE : GR_LOAD;
-}
-
+/* A report of the pair: the accesses as they were (a write side of an atomic shows as a write). */
 static void report(loopdep *d, const rec *i, const rec *j, const char *cls, int iw, int jw) {
   d->violations++;
-  gr_race r;
-  memset(&r, 0, sizeof r);
-  r.detector = d->name;
-  r.cls = cls;
-  r.space = i->space;
-  r.buffer = i->buffer;
-  r.offset = i->offset;
-  side(d, i, &r.first, iw);
-  side(d, j, &r.second, jw);
-  race_log_add(d->log, &r);
+  loop_access x = i->a, y = j->a;
+  x.write = (uint8_t)iw;
+  y.write = (uint8_t)jw;
+  loop_report(d->log, d->name, cls, &d->pcs, &x, &y);
 }
 
 /* i < j: the violations of one pair of accesses on one address. */
 static void judge(loopdep *d, const rec *i, const rec *j) {
   int inter = i->warp != j->warp;
-  if (i->write && j->read && (inter || j->time < i->time)) report(d, i, j, inter ? "inter-warp RAW" : "intra-warp RAW", 1, 0);
-  if (i->read && j->write && (inter || i->time > j->time)) report(d, i, j, inter ? "inter-warp WAR" : "intra-warp WAR", 0, 1);
-  if (i->write && j->write && (inter || j->time < i->time)) report(d, i, j, inter ? "inter-warp WAW" : "intra-warp WAW", 1, 1);
+  int iw = i->a.write, jw = j->a.write;
+  if (iw && j->read && (inter || j->time < i->time)) report(d, i, j, inter ? "inter-warp RAW" : "intra-warp RAW", 1, 0);
+  if (i->read && jw && (inter || i->time > j->time)) report(d, i, j, inter ? "inter-warp WAR" : "intra-warp WAR", 0, 1);
+  if (iw && jw && (inter || j->time < i->time)) report(d, i, j, inter ? "inter-warp WAW" : "intra-warp WAW", 1, 1);
 }
 
 static void check_launch(loopdep *d) {
@@ -105,11 +85,11 @@ static void check_launch(loopdep *d) {
   for (size_t a = 0; a < n && !d->why;) {
     size_t b = a;
     int writes = 0;
-    while (b < n && r[b].addr == r[a].addr) writes |= r[b++].write;
+    while (b < n && r[b].a.addr == r[a].a.addr) writes |= r[b++].a.write;
     if (writes)
       for (size_t x = a; x < b && !d->why; x++)
         for (size_t y = x + 1; y < b; y++) {
-          if (r[y].iter == r[x].iter) continue;   /* one iteration: a thread's own order holds */
+          if (r[y].a.iter == r[x].a.iter) continue;   /* one iteration: a thread's own order holds */
           if (++d->pairs > MAX_PAIRS) {
             d->why = "more than 2^32 pairs of accesses to compare: no verdict";
             race_log_unwatched(d->log, d->name, d->why);
@@ -136,19 +116,10 @@ void loopdep_on_event(void *self, const gr_event *ev) {
     if (!loop_arrays_has(&d->arrays, ev->addr[l], &buf, &off)) continue;
     if (!noted) { pc_table_note(&d->pcs, ev); noted = 1; }
     rec *x = vec_push(&d->recs);
-    x->addr = ev->addr[l];
-    x->iter = loop_iteration(ev, l);
+    loop_access_of(&x->a, ev, l, buf, off, ev->access != GR_LOAD);
     x->time = d->time;
     x->warp = ev->warp;
-    x->pc = (uint32_t)ev->pc;
-    x->block = ev->block_idx;
-    x->warp_in_block = (uint16_t)ev->warp_in_block;
-    x->lane = (uint8_t)l;
-    x->write = ev->access != GR_LOAD;
     x->read = ev->access != GR_STORE;
-    x->buffer = buf;
-    x->offset = off;
-    x->space = ev->space;
     d->accesses++;
   }
 }
@@ -159,38 +130,3 @@ void loopdep_summary(void *self, FILE *out) {
           (unsigned long long)d->accesses, (unsigned long long)d->pairs, (unsigned long long)d->violations);
 }
 
-/* ---------------------------------------------------------------- shared by the loop detectors */
-
-void loop_arrays_init(loop_arrays *a, gr_context *ctx, const det_options *o) {
-  memset(a, 0, sizeof *a);
-  a->ctx = ctx;
-  a->last_alloc = UINT32_MAX;
-  if (!o->loop_arrays || !*o->loop_arrays) return;
-  char *copy = xstrdup(o->loop_arrays);
-  for (char *sv, *t = strtok_r(copy, ", ", &sv); t; t = strtok_r(NULL, ", ", &sv)) {
-    a->names = xrealloc(a->names, (size_t)(a->n + 1) * sizeof *a->names);
-    a->names[a->n++] = xstrdup(t);
-  }
-  free(copy);
-}
-
-void loop_arrays_free(loop_arrays *a) {
-  for (int k = 0; k < a->n; k++) free(a->names[k]);
-  free(a->names);
-}
-
-int loop_arrays_has(loop_arrays *a, uint64_t addr, const char **name, uint64_t *offset) {
-  if (gr_describe_address(a->ctx, addr, name, offset)) return 0;   /* shared memory, or no allocation */
-  uint32_t id = (uint32_t)gr_allocation_id(addr);
-  if (id != a->last_alloc) {
-    a->last_alloc = id;
-    a->last_in = !a->n;
-    for (int k = 0; k < a->n && !a->last_in; k++) a->last_in = !strcmp(a->names[k], *name);
-  }
-  return a->last_in;
-}
-
-uint64_t loop_iteration(const gr_event *ev, int lane) {
-  uint64_t per_block = (uint64_t)ev->blockdim.x * ev->blockdim.y * ev->blockdim.z;
-  return (uint64_t)ev->block * per_block + (uint64_t)ev->warp_in_block * 32 + (uint64_t)lane;
-}

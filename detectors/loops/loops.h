@@ -66,4 +66,28 @@ void loop_arrays_free(loop_arrays *a);
 int loop_arrays_has(loop_arrays *a, uint64_t addr, const char **name, uint64_t *offset);
 uint64_t loop_iteration(const gr_event *ev, int lane);
 
+/* One access to a loop array, as the detectors keep it for their reports. */
+typedef struct {
+  uint64_t addr, iter;
+  uint32_t pc;
+  gr_dim3 block;
+  uint16_t warp_in_block;
+  uint8_t lane, write;
+  const char *buffer;
+  uint64_t offset;
+  gr_space space;
+} loop_access;
+void loop_access_of(loop_access *a, const gr_event *ev, int lane, const char *buffer, uint64_t offset, int write);
+/* Reports a dependency between two accesses to one address. */
+void loop_report(race_log *log, const char *detector, const char *cls, const pc_table *pcs, const loop_access *first,
+                 const loop_access *second);
+
+/* A table from addresses to fixed-size items whose first field is the
+ * uint64_t address (0: an empty slot), open addressing. */
+typedef struct { uint8_t *tab; size_t cap, n, item; } loop_map;
+void loop_map_init(loop_map *m, size_t item);
+void *loop_map_get(loop_map *m, uint64_t addr);   /* a new item is zero but for its address */
+void loop_map_clear(loop_map *m);
+void loop_map_free(loop_map *m);
+
 #endif

@@ -8,7 +8,7 @@
  *
  * The sets are kept as Paragon sizes them: t threads x the largest number
  * of reads (writes) of one thread, so the summary gives that memory; the
- * comparison phase's work is the number of entry comparisons it makes (the
+ * comparison phase's work is the number of loop_access comparisons it makes (the
  * quadratic step the paper measures), counted, not performed pairwise: a
  * table from address to its first writer and first other accessor gives
  * the same verdict and reports. */
@@ -19,21 +19,10 @@
 #include "util.h"
 
 typedef struct {
-  uint64_t addr, iter;
-  uint32_t pc;
-  gr_dim3 block;
-  uint16_t warp;
-  uint8_t lane, write;
-  const char *buffer;
-  uint64_t offset;
-  gr_space space;
-} entry;
-
-typedef struct {
   loop_arrays arrays;
   race_log *log;
   const char *name;
-  vec log_entries;         /* entry: the read and write sets, in the order they were logged */
+  vec log_entries;         /* loop_access: the read and write sets, in the order they were logged */
   pc_table pcs;
   uint64_t threads, max_reads, max_writes, reads, writes, comparisons, conflicts;
 } paragon;
@@ -43,7 +32,7 @@ void *paragon_create(gr_context *ctx, const det_options *o, race_log *log, const
   loop_arrays_init(&p->arrays, ctx, o);
   p->log = log;
   p->name = name;
-  vec_init(&p->log_entries, sizeof(entry));
+  vec_init(&p->log_entries, sizeof(loop_access));
   return p;
 }
 
@@ -55,32 +44,23 @@ void paragon_destroy(void *self) {
   free(p);
 }
 
-static int cmp_entry(const void *a, const void *b) {
-  const entry *x = a, *y = b;
+static int cmp_loop_access(const void *a, const void *b) {
+  const loop_access *x = a, *y = b;
   if (x->addr != y->addr) return x->addr < y->addr ? -1 : 1;
   if (x->iter != y->iter) return x->iter < y->iter ? -1 : 1;
   return (int)y->write - (int)x->write;
 }
 
-static void side(paragon *p, const entry *e, gr_race_access *a) {
-  memset(a, 0, sizeof *a);
-  pc_table_fill(&p->pcs, e->pc, a);
-  a->block = e->block;
-  a->warp = e->warp;
-  a->lane = e->lane;
-  a->kind = e->write ? GR_STORE : GR_LOAD;
-}
-
 /* The comparison and decision phases. */
 static void compare(paragon *p) {
-  entry *e = p->log_entries.data;
+  loop_access *e = p->log_entries.data;
   size_t n = p->log_entries.len;
   /* per thread: its reads and writes (the sets' sizes) */
-  if (n > 1) qsort(e, n, sizeof *e, cmp_entry);
-  p->comparisons = (p->reads + p->writes) * p->writes;   /* every entry against every write entry */
+  if (n > 1) qsort(e, n, sizeof *e, cmp_loop_access);
+  p->comparisons = (p->reads + p->writes) * p->writes;   /* every loop_access against every write loop_access */
   for (size_t a = 0; a < n;) {
     size_t b = a;
-    const entry *w = NULL;
+    const loop_access *w = NULL;
     while (b < n && e[b].addr == e[a].addr) {
       if (e[b].write && !w) w = &e[b];
       b++;
@@ -89,17 +69,9 @@ static void compare(paragon *p) {
       for (size_t k = a; k < b; k++) {
         if (e[k].iter == w->iter) continue;
         p->conflicts++;
-        gr_race r;
-        memset(&r, 0, sizeof r);
-        r.detector = p->name;
-        const entry *first = w->iter < e[k].iter ? w : &e[k], *second = first == w ? &e[k] : w;
-        r.cls = first->write && second->write ? "WAW" : first->write ? "RAW" : "WAR";
-        r.space = w->space;
-        r.buffer = w->buffer;
-        r.offset = w->offset;
-        side(p, first, &r.first);
-        side(p, second, &r.second);
-        race_log_add(p->log, &r);
+        const loop_access *first = w->iter < e[k].iter ? w : &e[k], *second = first == w ? &e[k] : w;
+        loop_report(p->log, p->name, first->write && second->write ? "WAW" : first->write ? "RAW" : "WAR", &p->pcs, first,
+                    second);
       }
     a = b;
   }
@@ -116,7 +88,7 @@ void paragon_on_event(void *self, const gr_event *ev) {
   }
   if (ev->kind == GR_EV_LAUNCH_END) {
     /* the largest set of one thread sizes every thread's */
-    entry *e = p->log_entries.data;
+    loop_access *e = p->log_entries.data;
     size_t n = p->log_entries.len;
     uint64_t *rc = xcalloc(p->threads ? p->threads : 1, sizeof *rc), *wc = xcalloc(p->threads ? p->threads : 1, sizeof *wc);
     for (size_t k = 0; k < n; k++) {
@@ -140,17 +112,7 @@ void paragon_on_event(void *self, const gr_event *ev) {
     for (int k = 0; k < 2; k++) {
       int write = k == 1;
       if (write ? ev->access == GR_LOAD : ev->access == GR_STORE) continue;
-      entry *x = vec_push(&p->log_entries);
-      x->addr = ev->addr[l];
-      x->iter = loop_iteration(ev, l);
-      x->pc = (uint32_t)ev->pc;
-      x->block = ev->block_idx;
-      x->warp = (uint16_t)ev->warp_in_block;
-      x->lane = (uint8_t)l;
-      x->write = (uint8_t)write;
-      x->buffer = buf;
-      x->offset = off;
-      x->space = ev->space;
+      loop_access_of(vec_push(&p->log_entries), ev, l, buf, off, write);
       if (write) p->writes++;
       else p->reads++;
     }
@@ -160,7 +122,7 @@ void paragon_on_event(void *self, const gr_event *ev) {
 void paragon_summary(void *self, FILE *out) {
   paragon *p = self;
   fprintf(out, "%s: %llu reads and %llu writes logged; sets of %llu threads x (%llu reads + %llu writes) = %llu bytes "
-          "(8 per entry); %llu entry comparisons; %llu conflicting pairs\n", p->name, (unsigned long long)p->reads,
+          "(8 per loop_access); %llu loop_access comparisons; %llu conflicting pairs\n", p->name, (unsigned long long)p->reads,
           (unsigned long long)p->writes, (unsigned long long)p->threads, (unsigned long long)p->max_reads,
           (unsigned long long)p->max_writes, (unsigned long long)(p->threads * (p->max_reads + p->max_writes) * 8),
           (unsigned long long)p->comparisons, (unsigned long long)p->conflicts);

@@ -31,19 +31,12 @@
 #include "util.h"
 
 typedef struct {
-  uint64_t addr, iter, seq;
+  loop_access a;
   uint32_t ts;             /* the warp's intra-warp timestamp at this operation */
-  uint32_t warp, pc;       /* warp: iteration / 32, as the inspector computes it */
-  gr_dim3 block;
-  uint16_t warp_in_block;
-  uint8_t lane, write;
-  const char *buffer;
-  uint64_t offset;
-  gr_space space;
 } op;
 
 typedef struct {
-  uint64_t addr;           /* 0: empty */
+  uint64_t addr;           /* loop_map's key */
   uint32_t upper, lower;   /* Figure 4a */
   int valid;
   const op *last;          /* for reports: the last writer's access */
@@ -56,8 +49,7 @@ typedef struct {
   int fp;
   vec ops;                 /* op, in execution order */
   vec warp_ts;             /* uint32_t per global warp id */
-  entry *tab;
-  size_t cap, n;
+  loop_map shadow;         /* entry */
   pc_table pcs;
   uint64_t writes, reads, waw, rawwar;
   int waw_found;
@@ -71,6 +63,7 @@ static void *create(gr_context *ctx, const det_options *o, race_log *log, const 
   t->fp = fp;
   vec_init(&t->ops, sizeof(op));
   vec_init(&t->warp_ts, sizeof(uint32_t));
+  loop_map_init(&t->shadow, sizeof(entry));
   return t;
 }
 
@@ -82,30 +75,9 @@ void twopass_destroy(void *self) {
   loop_arrays_free(&t->arrays);
   vec_free(&t->ops);
   vec_free(&t->warp_ts);
-  free(t->tab);
+  loop_map_free(&t->shadow);
   pc_table_free(&t->pcs);
   free(t);
-}
-
-static entry *lookup(twopass *t, uint64_t addr) {
-  if ((t->n + 1) * 2 > t->cap) {
-    size_t ocap = t->cap;
-    entry *old = t->tab;
-    t->cap = ocap ? ocap * 2 : 1024;
-    t->tab = xcalloc(t->cap, sizeof *t->tab);
-    t->n = 0;
-    for (size_t k = 0; k < ocap; k++)
-      if (old[k].addr) *lookup(t, old[k].addr) = old[k];
-    free(old);
-  }
-  for (size_t i = (size_t)((addr * 0x9e3779b97f4a7c15u) >> 17) & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
-    if (t->tab[i].addr == addr) return &t->tab[i];
-    if (!t->tab[i].addr) {
-      t->tab[i].addr = addr;
-      t->n++;
-      return &t->tab[i];
-    }
-  }
 }
 
 #define UP_TS(u) ((u) >> 24)
@@ -113,50 +85,31 @@ static entry *lookup(twopass *t, uint64_t addr) {
 #define LO_IWID(l) ((l) >> 26)
 #define LO_MINTS(l) ((l) & 0x3ffffffu)
 
-static void side(twopass *t, const op *o, gr_race_access *a) {
-  memset(a, 0, sizeof *a);
-  pc_table_fill(&t->pcs, o->pc, a);
-  a->block = o->block;
-  a->warp = o->warp_in_block;
-  a->lane = o->lane;
-  a->kind = o->write ? GR_STORE : GR_LOAD;
-}
-
 static void report(twopass *t, const op *earlier, const op *o, const char *cls) {
-  gr_race r;
-  memset(&r, 0, sizeof r);
-  r.detector = t->name;
-  r.cls = cls;
-  r.space = o->space;
-  r.buffer = o->buffer;
-  r.offset = o->offset;
-  side(t, earlier, &r.first);
-  side(t, o, &r.second);
-  race_log_add(t->log, &r);
+  loop_report(t->log, t->name, cls, &t->pcs, &earlier->a, &o->a);
 }
 
 static void passes(twopass *t) {
   const op *ops = t->ops.data;
   size_t n = t->ops.len;
-  if (t->tab) memset(t->tab, 0, t->cap * sizeof *t->tab);
-  t->n = 0;
+  loop_map_clear(&t->shadow);
   /* the WAW pass */
   for (size_t k = 0; k < n; k++) {
     const op *o = &ops[k];
-    if (!o->write) continue;
+    if (!o->a.write) continue;
     t->writes++;
-    entry *e = lookup(t, o->addr);
+    entry *e = loop_map_get(&t->shadow, o->a.addr);
     uint32_t prev = e->upper;
     int had = e->valid;
     const op *last = e->last;
-    e->upper = (o->ts & 0xffu) << 24 | ((uint32_t)o->iter & 0xffffffu);
+    e->upper = (o->ts & 0xffu) << 24 | ((uint32_t)o->a.iter & 0xffffffu);
     e->last = o;
     if (!had) {
-      e->lower = (uint32_t)(o->lane & 0x3f) << 26 | (o->ts & 0x3ffffffu);
+      e->lower = (uint32_t)(o->a.iter % 32) << 26 | (o->ts & 0x3ffffffu);
       e->valid = 1;
       continue;
     }
-    uint32_t ptid = UP_TID(prev), tid = (uint32_t)o->iter & 0xffffffu;
+    uint32_t ptid = UP_TID(prev), tid = (uint32_t)o->a.iter & 0xffffffu;
     if (ptid == tid) continue;
     if (ptid / 32 != tid / 32) { t->waw++; report(t, last, o, "inter-warp WAW"); }
     else if (t->fp || ptid % 32 > tid % 32) { t->waw++; report(t, last, o, "intra-warp WAW"); }
@@ -166,11 +119,11 @@ static void passes(twopass *t) {
   if (t->waw_found) return;
   for (size_t k = 0; k < n; k++) {
     const op *o = &ops[k];
-    if (o->write) continue;
+    if (o->a.write) continue;
     t->reads++;
-    entry *e = lookup(t, o->addr);
+    entry *e = loop_map_get(&t->shadow, o->a.addr);
     if (!e->valid) continue;
-    uint32_t wtid = UP_TID(e->upper), wts = UP_TS(e->upper), tid = (uint32_t)o->iter & 0xffffffu;
+    uint32_t wtid = UP_TID(e->upper), wts = UP_TS(e->upper), tid = (uint32_t)o->a.iter & 0xffffffu;
     uint32_t fl = LO_IWID(e->lower), fts = LO_MINTS(e->lower), lane = tid % 32, ts = o->ts & 0xffu;
     uint32_t wl = wtid % 32;
     const char *cls = NULL;
@@ -217,18 +170,8 @@ void twopass_on_event(void *self, const gr_event *ev) {
       int write = k == 1;
       if (write ? ev->access == GR_LOAD : ev->access == GR_STORE) continue;
       op *o = vec_push(&t->ops);
-      o->addr = ev->addr[l];
-      o->iter = loop_iteration(ev, l);
+      loop_access_of(&o->a, ev, l, buf, off, write);
       o->ts = ts;
-      o->warp = (uint32_t)(o->iter / 32);
-      o->pc = (uint32_t)ev->pc;
-      o->block = ev->block_idx;
-      o->warp_in_block = (uint16_t)ev->warp_in_block;
-      o->lane = (uint8_t)(o->iter % 32);
-      o->write = (uint8_t)write;
-      o->buffer = buf;
-      o->offset = off;
-      o->space = ev->space;
     }
   }
 }
@@ -239,5 +182,5 @@ void twopass_summary(void *self, FILE *out) {
           (unsigned long long)t->waw);
   if (t->waw_found) fputs("RAW/WAR pass not run (the first pass raised the flag)", out);
   else fprintf(out, "RAW/WAR pass over %llu reads, %llu dependencies", (unsigned long long)t->reads, (unsigned long long)t->rawwar);
-  fprintf(out, "; shadow memory %llu bytes (8 per address)\n", (unsigned long long)t->n * 8);
+  fprintf(out, "; shadow memory %llu bytes (8 per address)\n", (unsigned long long)t->shadow.n * 8);
 }

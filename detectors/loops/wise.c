@@ -27,19 +27,10 @@
 #include "loops.h"
 #include "util.h"
 
-#define NONE UINT64_MAX
-
 typedef struct {
-  uint64_t tid;            /* iteration, or NONE */
-  uint32_t pc;
-  gr_dim3 block;
-  uint16_t warp;
-  uint8_t lane;
-} who;
-
-typedef struct {
-  uint64_t addr;           /* 0: empty slot */
-  who w, r;                /* write shadow; read shadow (the largest reader) */
+  uint64_t addr;           /* loop_map's key */
+  int has_w, has_r;
+  loop_access w, r;        /* write shadow; read shadow (the largest reader) */
 } shadow;
 
 typedef struct {
@@ -47,8 +38,7 @@ typedef struct {
   race_log *log;
   const char *name;
   int fp;
-  shadow *tab;
-  size_t cap, n;
+  loop_map shadows;        /* shadow */
   pc_table pcs;
   uint64_t ops, detections, first_at;   /* speculative operations; dependencies found; ops before the first */
 } wise;
@@ -59,6 +49,7 @@ static void *create(gr_context *ctx, const det_options *o, race_log *log, const 
   w->log = log;
   w->name = name;
   w->fp = fp;
+  loop_map_init(&w->shadows, sizeof(shadow));
   return w;
 }
 
@@ -68,57 +59,19 @@ void *wise_create_fp(gr_context *ctx, const det_options *o, race_log *log, const
 void wise_destroy(void *self) {
   wise *w = self;
   loop_arrays_free(&w->arrays);
-  free(w->tab);
+  loop_map_free(&w->shadows);
   pc_table_free(&w->pcs);
   free(w);
 }
 
-static shadow *lookup(wise *w, uint64_t addr) {
-  if ((w->n + 1) * 2 > w->cap) {
-    size_t ocap = w->cap;
-    shadow *old = w->tab;
-    w->cap = ocap ? ocap * 2 : 1024;
-    w->tab = xcalloc(w->cap, sizeof *w->tab);
-    w->n = 0;
-    for (size_t k = 0; k < ocap; k++)
-      if (old[k].addr) *lookup(w, old[k].addr) = old[k];
-    free(old);
-  }
-  size_t h = (size_t)((addr * 0x9e3779b97f4a7c15u) >> 17);
-  for (size_t i = h & (w->cap - 1);; i = (i + 1) & (w->cap - 1)) {
-    if (w->tab[i].addr == addr) return &w->tab[i];
-    if (!w->tab[i].addr) {
-      w->tab[i].addr = addr;
-      w->tab[i].w.tid = w->tab[i].r.tid = NONE;
-      w->n++;
-      return &w->tab[i];
-    }
-  }
-}
-
-static void report(wise *w, const gr_event *ev, int lane, const who *other, int other_writes, const char *cls,
-                   const char *buf, uint64_t off) {
+static void report(wise *w, const loop_access *other, const loop_access *me, const char *cls) {
   if (!w->detections++) w->first_at = w->ops;
-  gr_race r;
-  memset(&r, 0, sizeof r);
-  r.detector = w->name;
-  r.cls = cls;
-  r.space = ev->space;
-  r.buffer = buf;
-  r.offset = off;
-  memset(&r.first, 0, sizeof r.first);
-  pc_table_fill(&w->pcs, other->pc, &r.first);
-  r.first.block = other->block;
-  r.first.warp = other->warp;
-  r.first.lane = other->lane;
-  r.first.kind = other_writes ? GR_STORE : GR_LOAD;
-  race_access_from_event(&r.second, ev, lane);
-  race_log_add(w->log, &r);
+  loop_report(w->log, w->name, cls, &w->pcs, other, me);
 }
 
 /* t's relation to an earlier access by o: 0 none, 1 another warp, 2 a higher lane of t's warp. */
-static int conflict(const wise *w, uint64_t t, uint64_t o) {
-  if (o == NONE || o == t) return 0;
+static int conflict(const wise *w, uint64_t t, int has, uint64_t o) {
+  if (!has || o == t) return 0;
   if (o / 32 != t / 32) return 1;
   if (w->fp) return 2;
   return t % 32 < o % 32 ? 2 : 0;
@@ -127,8 +80,7 @@ static int conflict(const wise *w, uint64_t t, uint64_t o) {
 void wise_on_event(void *self, const gr_event *ev) {
   wise *w = self;
   if (ev->kind == GR_EV_LAUNCH_BEGIN) {
-    if (w->tab) memset(w->tab, 0, w->cap * sizeof *w->tab);
-    w->n = 0;
+    loop_map_clear(&w->shadows);
     return;
   }
   if (ev->kind != GR_EV_ACCESS || ev->space == GR_SPACE_LOCAL) return;
@@ -139,25 +91,26 @@ void wise_on_event(void *self, const gr_event *ev) {
     uint64_t off;
     if (!loop_arrays_has(&w->arrays, ev->addr[l], &buf, &off)) continue;
     if (!noted) { pc_table_note(&w->pcs, ev); noted = 1; }
-    uint64_t t = loop_iteration(ev, l);
-    shadow *s = lookup(w, ev->addr[l]);
-    who me = {t, (uint32_t)ev->pc, ev->block_idx, (uint16_t)ev->warp_in_block, (uint8_t)l};
+    shadow *s = loop_map_get(&w->shadows, ev->addr[l]);
+    loop_access me;
     if (ev->access != GR_STORE) {          /* Algorithm 2 (an atomic reads, then writes) */
+      loop_access_of(&me, ev, l, buf, off, 0);
       w->ops++;
-      int c = conflict(w, t, s->w.tid);
-      if (c) report(w, ev, l, &s->w, 1, c == 1 ? "inter-warp RAW/WAR" : "intra-warp WAR", buf, off);
-      if (s->r.tid == NONE || t > s->r.tid) s->r = me;
+      int c = conflict(w, me.iter, s->has_w, s->w.iter);
+      if (c) report(w, &s->w, &me, c == 1 ? "inter-warp RAW/WAR" : "intra-warp WAR");
+      if (!s->has_r || me.iter > s->r.iter) { s->r = me; s->has_r = 1; }
     }
     if (ev->access != GR_LOAD) {           /* Algorithm 1 */
+      loop_access_of(&me, ev, l, buf, off, 1);
       w->ops++;
-      who prev = s->w;
+      loop_access prev = s->w;
+      int had = s->has_w;
       s->w = me;
-      int c = conflict(w, t, prev.tid);
-      if (c) report(w, ev, l, &prev, 1, c == 1 ? "inter-warp WAW" : "intra-warp WAW", buf, off);
-      else {
-        c = conflict(w, t, s->r.tid);
-        if (c) report(w, ev, l, &s->r, 0, c == 1 ? "inter-warp RAW/WAR" : "intra-warp RAW", buf, off);
-      }
+      s->has_w = 1;
+      int c = conflict(w, me.iter, had, prev.iter);
+      if (c) report(w, &prev, &me, c == 1 ? "inter-warp WAW" : "intra-warp WAW");
+      else if ((c = conflict(w, me.iter, s->has_r, s->r.iter)))
+        report(w, &s->r, &me, c == 1 ? "inter-warp RAW/WAR" : "intra-warp RAW");
     }
   }
 }
@@ -168,5 +121,5 @@ void wise_summary(void *self, FILE *out) {
           (unsigned long long)w->detections);
   if (w->detections) fprintf(out, ", the first after %llu operations", (unsigned long long)w->first_at);
   fprintf(out, "; shadow memory %llu bytes (8 per address: write and read shadows of 32 bits)\n",
-          (unsigned long long)w->n * 8);
+          (unsigned long long)w->shadows.n * 8);
 }
