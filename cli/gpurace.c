@@ -18,6 +18,7 @@
 #endif
 #include "check.h"
 #include "detectors.h"
+#include "loops/loops.h"
 #include "gpurace.h"
 
 static const char *const usage_main =
@@ -213,13 +214,16 @@ static const char *const usage_devices =
 
 static const char *const usage_ir =
   "usage: gpurace ir FILE [-D NAME[=VALUE]]... [--cc subset|nvrtc|nvcc] [--cc-flags FLAGS]\n"
-  "                [--max-code N] [--max-source BYTES] [--max-nesting N]\n"
+  "                [--max-code N] [--max-source BYTES] [--max-nesting N] [--slice ARRAYS]\n"
   "\n"
   "Prints the KIR of every kernel in FILE: one line per warp instruction with\n"
   "its source line:column; branches show their reconvergence point.  FILE needs\n"
   "no //@ directives: an unmodified CUDA file compiles as nvcc's device pass\n"
   "reads it (host code skipped).  A FILE.ptx is read as PTX; with --cc nvrtc or\n"
-  "nvcc, a .cu file is compiled to PTX by that CUDA compiler and read as PTX.\n";
+  "nvcc, a .cu file is compiled to PTX by that CUDA compiler and read as PTX.\n"
+  "--slice A,B prints instead the two-pass inspector's slice of each kernel for\n"
+  "the loop arrays A and B: only what computes their accesses' addresses, the\n"
+  "control flow, and the accesses (docs/detectors.md, loop dependencies).\n";
 
 typedef struct {
   const char *file;
@@ -231,6 +235,7 @@ typedef struct {
   int stats, quiet, json, digest;
   const char *detect;
   det_options dopts;
+  const char *slice;   /* ir: the loop arrays of the inspector slice to print */
 } opts;
 
 static int usage_error(const char *cmd, const char *fmt, const char *arg) {
@@ -293,6 +298,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, opts *o, int allow
       if (!strcmp(a, "--json")) { o->json = 1; continue; }
       if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { o->quiet = 1; continue; }
     }
+    if (!allow_run_opts && !strcmp(a, "--slice")) { NEEDVAL(); o->slice = val; continue; }
     if (!allow_run_opts && (!strcmp(a, "--max-code") || !strcmp(a, "--max-source") || !strcmp(a, "--max-nesting") ||
                             !strcmp(a, "--cc") || !strcmp(a, "--cc-flags"))) {
       if (lib_option(cmd, argc, argv, &i, &o->cfg, NULL, &rc)) { if (rc) return rc; continue; }
@@ -405,7 +411,10 @@ static int cmd_ir(int argc, char **argv) {
   gr_module *m;
   rc = gr_module_load(ctx, o.file, o.defines, o.ndefines, &m);
   if (rc) fprintf(stderr, "%s\n", gr_error(ctx));
-  else gr_module_print_ir(m, stdout);
+  else if (o.slice) {
+    char err[512];
+    if ((rc = loop_print_slice(stdout, m, o.slice, err, sizeof err))) fprintf(stderr, "%s\n", err);
+  } else gr_module_print_ir(m, stdout);
   gr_context_destroy(ctx);
   free_opts(&o);
   return rc;

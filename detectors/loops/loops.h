@@ -50,6 +50,11 @@ void paragon_on_event(void *self, const gr_event *ev);
 void paragon_destroy(void *self);
 void paragon_summary(void *self, FILE *out);
 
+/* The two-pass inspector's slice of every kernel of the module for the
+ * loop arrays named (comma-separated), printed as KIR (`gpurace ir
+ * --slice`).  GR_EINPUT with err for a name the kernel does not have. */
+int loop_print_slice(FILE *out, gr_module *mod, const char *arrays, char *err, size_t errlen);
+
 /* Shared by the three: which accesses are to the loop's arrays, and the
  * iteration (flattened thread id) of an event's lane. */
 typedef struct {
