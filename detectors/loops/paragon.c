@@ -8,10 +8,10 @@
  *
  * The sets are kept as Paragon sizes them: t threads x the largest number
  * of reads (writes) of one thread, so the summary gives that memory; the
- * comparison phase's work is the number of loop_access comparisons it makes (the
- * quadratic step the paper measures), counted, not performed pairwise: a
- * table from address to its first writer and first other accessor gives
- * the same verdict and reports. */
+ * comparison phase's work is the number of entry comparisons it makes (the
+ * quadratic step the paper measures), counted, not performed pairwise:
+ * the entries sorted by address, each address's first writer against the
+ * other iterations' entries, give the same verdict. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,7 +44,7 @@ void paragon_destroy(void *self) {
   free(p);
 }
 
-static int cmp_loop_access(const void *a, const void *b) {
+static int cmp_entry(const void *a, const void *b) {
   const loop_access *x = a, *y = b;
   if (x->addr != y->addr) return x->addr < y->addr ? -1 : 1;
   if (x->iter != y->iter) return x->iter < y->iter ? -1 : 1;
@@ -56,8 +56,8 @@ static void compare(paragon *p) {
   loop_access *e = p->log_entries.data;
   size_t n = p->log_entries.len;
   /* per thread: its reads and writes (the sets' sizes) */
-  if (n > 1) qsort(e, n, sizeof *e, cmp_loop_access);
-  p->comparisons = (p->reads + p->writes) * p->writes;   /* every loop_access against every write loop_access */
+  if (n > 1) qsort(e, n, sizeof *e, cmp_entry);
+  p->comparisons = (p->reads + p->writes) * p->writes;   /* every entry against every write entry */
   for (size_t a = 0; a < n;) {
     size_t b = a;
     const loop_access *w = NULL;
@@ -122,7 +122,7 @@ void paragon_on_event(void *self, const gr_event *ev) {
 void paragon_summary(void *self, FILE *out) {
   paragon *p = self;
   fprintf(out, "%s: %llu reads and %llu writes logged; sets of %llu threads x (%llu reads + %llu writes) = %llu bytes "
-          "(8 per loop_access); %llu loop_access comparisons; %llu conflicting pairs\n", p->name, (unsigned long long)p->reads,
+          "(8 per entry); %llu entry comparisons; %llu conflicting pairs\n", p->name, (unsigned long long)p->reads,
           (unsigned long long)p->writes, (unsigned long long)p->threads, (unsigned long long)p->max_reads,
           (unsigned long long)p->max_writes, (unsigned long long)(p->threads * (p->max_reads + p->max_writes) * 8),
           (unsigned long long)p->comparisons, (unsigned long long)p->conflicts);
