@@ -10,5 +10,5 @@ rm -rf .hw
 mkdir -p .hw/lib
 cp gpurace .hw/
 for a in mm red r110 conv gcol gcon uts; do mkdir -p .hw/scor/apps/$a; cp scor/apps/$a/$a .hw/scor/apps/$a/; done
-for l in $(ldd gpurace | awk '/libgomp|libstdc/ {print $3}'); do cp -L "$l" .hw/lib/; done
+for l in $(ldd gpurace | awk '/libgomp|libstdc|libz3/ {print $3}'); do cp -L "$l" .hw/lib/; done
 du -sh .hw
