@@ -57,6 +57,13 @@ assert "atomic" in rows[2]["why"]' "$T/out"; then pass=$((pass + 1)); else fail=
 expect 0 "check --array" -- "$G" check --array tile "$S/kernels/babycuda/transpose_nosync.cu" --array in
 lacks "$T/out" "tile:" "--array: the last one given"
 
+# -- //@ assume: over any integer parameter, used or not; a bad one is bad input with its line
+printf '//@ launch k grid(1) block(4)\n//@ buffer A i32[8]\n//@ arg m = 2\n//@ assume m > 0\n__global__ void k(int *A, int m) { A[threadIdx.x] = 1; }\n' >"$T/a1.cu"
+expect 0 "an assumption on an unused parameter" -- "$G" check "$T/a1.cu"
+printf '//@ launch k grid(1) block(4)\n//@ buffer A i32[8]\n//@ arg m = 2\n//@ assume m >\n__global__ void k(int *A, int m) { A[threadIdx.x] = m; }\n' >"$T/a2.cu"
+expect 2 "a malformed assumption" -- "$G" check "$T/a2.cu"
+contains "$T/err" "a2.cu:4: error: in //@ assume: expected an expression" "the assumption's error and line"
+
 # -- bad input: usage and the reader's positioned errors
 expect 2 "no file" -- "$G" check
 expect 2 "missing file" -- "$G" check "$T/none.bc"

@@ -806,6 +806,11 @@ bc_program *bc_extract(const kir_module *m, const kir_func *f, const int64_t blo
   x.p = bc_program_new(file);
   x.p->kernel = arena_strndup(&x.p->ar, f->name, strlen(f->name));
   for (int k = 0; k < 3; k++) { x.p->block[k] = block[k]; x.p->grid[k] = grid[k]; }
+  /* every integer parameter, used or not, so that //@ assume may speak of any */
+  for (int k = 0; k < f->nparams; k++) {
+    kir_sk sk = f->params[k].sk;
+    if (sk != SK_PTR && sk != SK_F32 && sk != SK_F64 && sk != SK_COUNT) bc_add_param(x.p, f->params[k].name);
+  }
   sv *R = xcalloc((size_t)x.R, sizeof *R);
   x.loop_end = xmalloc((size_t)(x.n + 1) * sizeof *x.loop_end);
   for (int i = 0; i <= x.n; i++) x.loop_end[i] = -1;
