@@ -66,7 +66,7 @@ expect 2 "--loop-arrays without a value" -- "$G" run "$S/kernels/loops/micro_int
 # -- the paper's instrumented kernels (kernels/loops/wise.cuh, -DWISE, -DWISE_FP) on the emulator agree
 #    with the golden models: the race flag is set exactly where wise / wise-fp report, on every seed
 for f in "$S"/kernels/loops/micro_*.cu; do
-  for v in wise:WISE wise-fp:WISE_FP; do
+  for v in wise:WISE wise-fp:WISE_FP wise:WISE_NO_LOCAL; do
     det=${v%%:*} def=${v#*:}
     st=0; "$G" run "$f" --detect "$det" -q >/dev/null 2>&1 || st=$?
     flag=0; [ "$st" -eq 4 ] && flag=1
@@ -91,6 +91,12 @@ expect 4 "knap" -- "$G" run "$S/kernels/loops/knap.cu" --detect loopdep,wise,two
 contains "$T/out" "wise: 6909 speculative operations, 2266 dependencies, the first after 129 operations" "knap: wise finds it after 129 of 6909 operations"
 expect 0 "knap -DWISE" -- "$G" run "$S/kernels/loops/knap.cu" -DWISE --dump wise_flag
 contains "$T/out" "wise_flag i32[1] = {1}" "knap: the instrumented WISE raises its flag"
+# race flag propagation: with the block's local flag the kernel stops far sooner than without it
+expect 0 "knap -DWISE --stats" -- "$G" run "$S/kernels/loops/knap.cu" -DWISE --stats
+contains "$T/out" "stats: 514 warp instructions" "knap stops after 514 warp instructions with the local flag"
+expect 0 "knap -DWISE_NO_LOCAL" -- "$G" run "$S/kernels/loops/knap.cu" -DWISE -DWISE_NO_LOCAL --stats --dump wise_flag
+contains "$T/out" "stats: 7374 warp instructions" "and after 7374 without it"
+contains "$T/out" "wise_flag i32[1] = {1}" "the same verdict without the local flag"
 
 # -- the two-pass inspector's slice (gpurace ir --slice): index loads and shared accesses stay, payloads go;
 #    an index array the loop computes itself (Listing 2) keeps its computation and stores
