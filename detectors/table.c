@@ -186,8 +186,26 @@ static void run_one(table *t, size_t f, int k, run_result *r) {
   r->err = xcalloc(t->ndet, sizeof *r->err);
   r->unwatched = xcalloc(t->ndet, sizeof *r->unwatched);
   for (size_t g = 0; g < t->nruns_of; g++) run_group(t, f, k, g, r);
-  for (size_t d = 0; d < t->ndet; d++)
+  /* a static verdict is the file's: checked with the first seed, copied to the others after the runs */
+  for (size_t d = 0; d < t->ndet && k == 0; d++)
     if (t->is_static[d]) run_static(t, f, d, r);
+}
+
+static char *dup_or_null(const char *s) { return s ? xstrdup(s) : NULL; }
+
+static void copy_static(table *t) {
+  for (size_t f = 0; f < t->nfiles; f++)
+    for (int k = 1; k < t->o.seeds; k++)
+      for (size_t d = 0; d < t->ndet; d++) {
+        if (!t->is_static[d]) continue;
+        const run_result *a = &t->runs[f * (size_t)t->o.seeds];
+        run_result *b = &t->runs[f * (size_t)t->o.seeds + (size_t)k];
+        b->status[d] = a->status[d];
+        b->count[d] = a->count[d];
+        b->classes[d] = dup_or_null(a->classes[d]);
+        b->err[d] = dup_or_null(a->err[d]);
+        b->unwatched[d] = dup_or_null(a->unwatched[d]);
+      }
 }
 
 static const char *base_name(const char *p) {
@@ -331,6 +349,7 @@ int table_run(const char *const *files, size_t nfiles, const table_opts *o, tabl
       }
     }
   }
+  copy_static(t);
   *out = t;
   return GR_OK;
 }

@@ -46,6 +46,12 @@ lacks "$T/run1" "queries" "no timing without --time"
 expect 0 "check --time" -- "$G" check --time "$S/kernels/babycuda/fig4.cu"
 contains "$T/out" "queries," "--time gives queries and seconds"
 
+# -- a column of gpurace table: one static verdict per file, the same on every seed; outside is "not watched"
+expect 1 "table --detect babycuda" -- "$G" table "$S/kernels/babycuda" --detect babycuda --seeds 2 -q --out "$T/tab"
+contains "$T/tab.md" "| fig3 | fig3 |  | race | race (1): true alarm |" "a true alarm in the table"
+contains "$T/tab.md" "| scatter_perm | scatter_perm |  | norace | **false alarm** race (1): possible false alarm |" "a possible false alarm in the table"
+contains "$T/tab.md" "| histogram_atomic | histogram_atomic |  | norace | **not watched** on 2/2 seeds: outside the calculus: an atomic operation |" "outside the calculus is no verdict"
+
 # -- JSON
 expect 4 "check --json" -- "$G" check --json "$S/kernels/babycuda/fig3.cu" "$S/kernels/babycuda/transpose.cu" "$S/kernels/babycuda/histogram_atomic.cu"
 if python3 -c 'import json,sys

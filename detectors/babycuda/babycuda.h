@@ -113,7 +113,6 @@ bc_expr *bc_expr_copy(bc_program *to, const bc_expr *e);   /* a deep copy in to'
 /* Free variables of an expression: calls f for each occurrence. */
 void bc_expr_vars(const bc_expr *e, void (*f)(const char *var, void *ctx), void *ctx);
 int bc_expr_mentions(const bc_expr *e, const char *var);
-int bc_stmt_has_sync(const bc_stmt *s);
 int64_t bc_threads_per_block(const bc_program *p);
 int64_t bc_blocks(const bc_program *p);
 
@@ -189,7 +188,6 @@ typedef enum {
   BC_MAP_DIVERGENT,         /* a sync under a condition or loop bound that two threads of a block see differently */
   BC_MAP_UNKNOWN            /* the solver gave up (time-out, non-linear), or no solver: never DRF */
 } bc_map_verdict;
-extern const char *const bc_map_verdict_name[4];
 
 typedef struct {
   bc_thread t[2];
@@ -263,7 +261,6 @@ typedef enum {
   BC_CHECK_UNKNOWN,         /* the solver gave up, or there is none */
   BC_CHECK_OUTSIDE          /* the kernel lies outside the calculus */
 } bc_check_verdict;
-extern const char *const bc_check_verdict_name[6];
 
 typedef struct {
   int array;

@@ -12,8 +12,6 @@
 #include "gpurace.h"
 #include "source.h"
 
-const char *const bc_check_verdict_name[6] = {"DRF", "racy", "racy?", "divergent", "unknown", "outside"};
-
 static int ends_with(const char *s, const char *suf) {
   size_t n = strlen(s), m = strlen(suf);
   return n >= m && !strcmp(s + n - m, suf);

@@ -26,8 +26,6 @@
 
 #define MAX_UNROLL 256   /* iterations summed where a loop's syncs per iteration vary */
 
-const char *const bc_map_verdict_name[4] = {"DRF", "racy", "barrier divergence", "unknown"};
-
 /* ---------------------------------------------------------------- sites */
 
 typedef enum { CX_COND, CX_LOOP } ctx_kind;

@@ -153,20 +153,6 @@ int bc_expr_mentions(const bc_expr *e, const char *var) {
   return bc_expr_mentions(e->a, var) || bc_expr_mentions(e->b, var);
 }
 
-int bc_stmt_has_sync(const bc_stmt *s) {
-  if (!s) return 0;
-  switch (s->k) {
-  case BS_SYNC: return 1;
-  case BS_SEQ:
-    for (int k = 0; k < s->n; k++)
-      if (bc_stmt_has_sync(s->items[k])) return 1;
-    return 0;
-  case BS_READ: case BS_FOR: return bc_stmt_has_sync(s->body);
-  case BS_IF: return bc_stmt_has_sync(s->body) || bc_stmt_has_sync(s->els);
-  default: return 0;
-  }
-}
-
 int64_t bc_threads_per_block(const bc_program *p) { return p->block[0] * p->block[1] * p->block[2]; }
 int64_t bc_blocks(const bc_program *p) { return p->grid[0] * p->grid[1] * p->grid[2]; }
 
@@ -320,8 +306,7 @@ typedef struct {
   const char *text, *end, *cur;
   int line;
   const char *line_start;
-  char *err;
-  size_t errlen;
+  diag d;                  /* the first error, "file:line:col: error: ..." */
   jmp_buf bail;
   int depth;
   /* the current token */
@@ -332,17 +317,6 @@ typedef struct {
 } rd;
 
 #define BC_MAX_DEPTH 200
-
-static _Noreturn void rd_fail(rd *r, srcpos at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static _Noreturn void rd_fail(rd *r, srcpos at, const char *fmt, ...) {
-  char msg[512];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  snprintf(r->err, r->errlen, "%s:%d:%d: error: %s", r->p->file, at.line, at.col, msg);
-  longjmp(r->bail, 1);
-}
 
 static void next(rd *r) {
   for (;;) {
@@ -361,7 +335,7 @@ static void next(rd *r) {
   r->tpos.col = (int)(r->cur - r->line_start) + 1;
   if (r->cur >= r->end) { r->tk = T_EOF; strcpy(r->tok, "end of file"); return; }
   unsigned char c = (unsigned char)*r->cur;
-  if (!c) rd_fail(r, r->tpos, "a NUL byte in the file");
+  if (!c) diag_fail(&r->d, r->tpos, "a NUL byte in the file");
   if (isalpha(c) || c == '_') {
     const char *s = r->cur;
     /* tid.y and bid.z are one name */
@@ -369,7 +343,7 @@ static void next(rd *r) {
                                (*r->cur == '.' && r->cur + 1 < r->end && isalpha((unsigned char)r->cur[1]))))
       r->cur++;
     size_t n = (size_t)(r->cur - s);
-    if (n >= sizeof r->tok) rd_fail(r, r->tpos, "a name longer than %zu characters", sizeof r->tok - 1);
+    if (n >= sizeof r->tok) diag_fail(&r->d, r->tpos, "a name longer than %zu characters", sizeof r->tok - 1);
     memcpy(r->tok, s, n);
     r->tok[n] = 0;
     r->tk = T_NAME;
@@ -380,12 +354,12 @@ static void next(rd *r) {
     uint64_t v = 0;
     while (r->cur < r->end && isdigit((unsigned char)*r->cur)) {
       unsigned d = (unsigned)(*r->cur - '0');
-      if (v > (uint64_t)(INT64_MAX - d) / 10) rd_fail(r, r->tpos, "the number does not fit in 64 bits");
+      if (v > (uint64_t)(INT64_MAX - d) / 10) diag_fail(&r->d, r->tpos, "the number does not fit in 64 bits");
       v = v * 10 + d;
       r->cur++;
     }
     if (r->cur < r->end && (isalpha((unsigned char)*r->cur) || *r->cur == '_'))
-      rd_fail(r, r->tpos, "a number followed by '%c'", *r->cur);
+      diag_fail(&r->d, r->tpos, "a number followed by '%c'", *r->cur);
     snprintf(r->tok, sizeof r->tok, "%.*s", (int)(r->cur - s), s);
     r->ival = (int64_t)v;
     r->tk = T_INT;
@@ -406,8 +380,8 @@ static void next(rd *r) {
     r->tk = T_PUNCT;
     return;
   }
-  if (c >= 0x80) rd_fail(r, r->tpos, "unexpected byte 0x%02x (write `in` for ∈, ASCII only)", c);
-  rd_fail(r, r->tpos, "unexpected character '%c'", c);
+  if (c >= 0x80) diag_fail(&r->d, r->tpos, "unexpected byte 0x%02x (write `in` for ∈, ASCII only)", c);
+  diag_fail(&r->d, r->tpos, "unexpected character '%c'", c);
 }
 
 static int is(rd *r, const char *s) { return (r->tk == T_PUNCT || r->tk == T_NAME) && !strcmp(r->tok, s); }
@@ -417,7 +391,7 @@ static int accept(rd *r, const char *s) {
   return 1;
 }
 static void expect(rd *r, const char *s) {
-  if (!accept(r, s)) rd_fail(r, r->tpos, "expected '%s', found '%s'", s, r->tok);
+  if (!accept(r, s)) diag_fail(&r->d, r->tpos, "expected '%s', found '%s'", s, r->tok);
 }
 
 static const char *const keywords[] = {"let", "in", "if", "else", "for", "skip", "sync", "kernel", "array", "param",
@@ -429,7 +403,7 @@ static int is_keyword(const char *s) {
 }
 
 static const char *name(rd *r, const char *what) {
-  if (r->tk != T_NAME || is_keyword(r->tok)) rd_fail(r, r->tpos, "expected %s, found '%s'", what, r->tok);
+  if (r->tk != T_NAME || is_keyword(r->tok)) diag_fail(&r->d, r->tpos, "expected %s, found '%s'", what, r->tok);
   const char *s = arena_strndup(&r->p->ar, r->tok, strlen(r->tok));
   next(r);
   return s;
@@ -437,14 +411,14 @@ static const char *name(rd *r, const char *what) {
 
 static int64_t integer(rd *r, const char *what) {
   int neg = accept(r, "-");
-  if (r->tk != T_INT) rd_fail(r, r->tpos, "expected %s, found '%s'", what, r->tok);
+  if (r->tk != T_INT) diag_fail(&r->d, r->tpos, "expected %s, found '%s'", what, r->tok);
   int64_t v = neg ? -r->ival : r->ival;
   next(r);
   return v;
 }
 
 static void enter(rd *r) {
-  if (++r->depth > BC_MAX_DEPTH) rd_fail(r, r->tpos, "nesting deeper than %d levels", BC_MAX_DEPTH);
+  if (++r->depth > BC_MAX_DEPTH) diag_fail(&r->d, r->tpos, "nesting deeper than %d levels", BC_MAX_DEPTH);
 }
 
 static bc_expr *expr(rd *r, int min);
@@ -469,11 +443,11 @@ static bc_expr *primary(rd *r) {
     e = bc_bin(r->p, BX_FALSE, NULL, NULL);
   } else if (r->tk == T_NAME && !is_keyword(r->tok)) {
     if (bc_find_array(r->p, r->tok) >= 0)
-      rd_fail(r, at, "array '%s' read inside an expression: reads are `let x = %s[n] in ...` (hoist it)", r->tok, r->tok);
+      diag_fail(&r->d, at, "array '%s' read inside an expression: reads are `let x = %s[n] in ...` (hoist it)", r->tok, r->tok);
     e = bc_var(r->p, r->tok);
     next(r);
   } else {
-    rd_fail(r, at, "expected an expression, found '%s'", r->tok);
+    diag_fail(&r->d, at, "expected an expression, found '%s'", r->tok);
   }
   r->depth--;
   return e;
@@ -503,12 +477,12 @@ static bc_expr *expr(rd *r, int min) {
     bc_expr *b = expr(r, prec(k));
     int want_bool = k == BX_AND || k == BX_OR;
     if (want_bool ? (is_num_kind(a->k) || is_num_kind(b->k)) : (BC_IS_BOOL(a->k) || BC_IS_BOOL(b->k)))
-      rd_fail(r, opat, "'%s' takes %s operands", op_text(k), want_bool ? "boolean" : "numeric");
-    if (prec(k) == 3 && prec(a->k) == 3) rd_fail(r, opat, "comparisons do not chain: add parentheses");
+      diag_fail(&r->d, opat, "'%s' takes %s operands", op_text(k), want_bool ? "boolean" : "numeric");
+    if (prec(k) == 3 && prec(a->k) == 3) diag_fail(&r->d, opat, "comparisons do not chain: add parentheses");
     a = bc_bin(r->p, k, a, b);
   }
-  if (a->k == BX_NEG && BC_IS_BOOL(a->a->k)) rd_fail(r, at, "'-' takes a numeric operand");
-  if (a->k == BX_NOT && !BC_IS_BOOL(a->a->k)) rd_fail(r, at, "'!' takes a boolean operand");
+  if (a->k == BX_NEG && BC_IS_BOOL(a->a->k)) diag_fail(&r->d, at, "'-' takes a numeric operand");
+  if (a->k == BX_NOT && !BC_IS_BOOL(a->a->k)) diag_fail(&r->d, at, "'!' takes a boolean operand");
   r->depth--;
   return a;
 }
@@ -516,22 +490,22 @@ static bc_expr *expr(rd *r, int min) {
 static bc_expr *num_expr(rd *r) {
   srcpos at = r->tpos;
   bc_expr *e = expr(r, 0);
-  if (BC_IS_BOOL(e->k)) rd_fail(r, at, "expected a numeric expression, found a boolean one");
+  if (BC_IS_BOOL(e->k)) diag_fail(&r->d, at, "expected a numeric expression, found a boolean one");
   return e;
 }
 
 static bc_expr *bool_expr(rd *r) {
   srcpos at = r->tpos;
   bc_expr *e = expr(r, 0);
-  if (!BC_IS_BOOL(e->k)) rd_fail(r, at, "expected a condition, found a numeric expression");
+  if (!BC_IS_BOOL(e->k)) diag_fail(&r->d, at, "expected a condition, found a numeric expression");
   return e;
 }
 
 static int array_ref(rd *r, srcpos *at) {
   *at = r->tpos;
-  if (r->tk != T_NAME) rd_fail(r, r->tpos, "expected an array, found '%s'", r->tok);
+  if (r->tk != T_NAME) diag_fail(&r->d, r->tpos, "expected an array, found '%s'", r->tok);
   int a = bc_find_array(r->p, r->tok);
-  if (a < 0) rd_fail(r, r->tpos, "'%s' is not a declared array", r->tok);
+  if (a < 0) diag_fail(&r->d, r->tpos, "'%s' is not a declared array", r->tok);
   next(r);
   return a;
 }
@@ -556,7 +530,7 @@ static bc_stmt *stmt(rd *r) {
   } else if (accept(r, "let")) {
     s = bc_stmt_new(r->p, BS_READ, at);
     s->var = name(r, "a variable");
-    if (bc_find_array(r->p, s->var) >= 0) rd_fail(r, at, "'%s' is an array", s->var);
+    if (bc_find_array(r->p, s->var) >= 0) diag_fail(&r->d, at, "'%s' is an array", s->var);
     expect(r, "=");
     srcpos aat;
     s->array = array_ref(r, &aat);
@@ -569,7 +543,7 @@ static bc_stmt *stmt(rd *r) {
     s = bc_stmt_new(r->p, BS_IF, at);
     s->cond = bool_expr(r);
     s->body = block(r);
-    if (!accept(r, "else")) rd_fail(r, r->tpos, "BabyCUDA's if needs its else branch (write `else { skip }`)");
+    if (!accept(r, "else")) diag_fail(&r->d, r->tpos, "BabyCUDA's if needs its else branch (write `else { skip }`)");
     s->els = block(r);
   } else if (accept(r, "for")) {
     s = bc_stmt_new(r->p, BS_FOR, at);
@@ -589,7 +563,7 @@ static bc_stmt *stmt(rd *r) {
     expect(r, ":=");
     s->val = num_expr(r);
   } else {
-    rd_fail(r, at, "expected a statement (skip, sync, let, if, for or ARRAY[n] := m), found '%s'", r->tok);
+    diag_fail(&r->d, at, "expected a statement (skip, sync, let, if, for or ARRAY[n] := m), found '%s'", r->tok);
   }
   r->depth--;
   return s;
@@ -620,10 +594,10 @@ static void dims(rd *r, int64_t out[3], int threads) {
     srcpos nat = r->tpos;
     out[k] = integer(r, "a count");
     if (out[k] < 1 || out[k] > (threads ? 1024 : 65535))
-      rd_fail(r, nat, "%s must be in 1..%d", threads ? "a block's size" : "the grid's size", threads ? 1024 : 65535);
+      diag_fail(&r->d, nat, "%s must be in 1..%d", threads ? "a block's size" : "the grid's size", threads ? 1024 : 65535);
     if (!accept(r, ",")) break;
   }
-  if (threads && out[0] * out[1] * out[2] > 1024) rd_fail(r, at, "a block has at most 1024 threads");
+  if (threads && out[0] * out[1] * out[2] > 1024) diag_fail(&r->d, at, "a block has at most 1024 threads");
 }
 
 /* Every variable is bound: a thread coordinate, a parameter, a loop
@@ -634,7 +608,7 @@ static void bound_var(const char *v, void *ctx) {
   if (!c->params_only && bc_thread_var(v) >= 0) return;
   for (size_t k = c->bound->len; k-- > 0;)
     if (!strcmp(*(const char **)vec_at(c->bound, k), v)) return;
-  rd_fail(c->r, c->at, "'%s' is not bound here%s", v, c->params_only ? " (an assumption speaks of parameters)" : "");
+  diag_fail(&c->r->d, c->at, "'%s' is not bound here%s", v, c->params_only ? " (an assumption speaks of parameters)" : "");
 }
 static void check_bound(rd *r, srcpos at, const bc_expr *e, vec *bound, int params_only) {
   scope_ck c = {r, at, bound, params_only};
@@ -648,7 +622,7 @@ static void check_scopes(rd *r, const bc_stmt *s, vec *bound) {
     break;
   case BS_READ:
     check_bound(r, s->pos, s->idx, bound, 0);
-    if (bc_thread_var(s->var) >= 0) rd_fail(r, s->pos, "'%s' names a thread coordinate", s->var);
+    if (bc_thread_var(s->var) >= 0) diag_fail(&r->d, s->pos, "'%s' names a thread coordinate", s->var);
     *(const char **)vec_push(bound) = s->var;
     check_scopes(r, s->body, bound);
     break;
@@ -664,7 +638,7 @@ static void check_scopes(rd *r, const bc_stmt *s, vec *bound) {
   case BS_FOR:
     check_bound(r, s->pos, s->lo, bound, 0);
     check_bound(r, s->pos, s->hi, bound, 0);
-    if (bc_thread_var(s->var) >= 0) rd_fail(r, s->pos, "'%s' names a thread coordinate", s->var);
+    if (bc_thread_var(s->var) >= 0) diag_fail(&r->d, s->pos, "'%s' names a thread coordinate", s->var);
     *(const char **)vec_push(bound) = s->var;
     check_scopes(r, s->body, bound);
     break;
@@ -680,9 +654,9 @@ bc_program *bc_parse(const char *file, const char *text, size_t len, char *err, 
   r.text = r.cur = r.line_start = text;
   r.end = text + len;
   r.line = 1;
-  r.err = err;
-  r.errlen = errlen;
+  r.d.bail = &r.bail;
   if (setjmp(r.bail)) {
+    snprintf(err, errlen, "%s", r.d.msg);
     bc_program_free(r.p);
     return NULL;
   }
@@ -695,14 +669,14 @@ bc_program *bc_parse(const char *file, const char *text, size_t len, char *err, 
       expect(&r, "array");
       srcpos nat = r.tpos;
       const char *n = name(&r, "an array name");
-      if (bc_find_array(r.p, n) >= 0) rd_fail(&r, nat, "array '%s' declared twice", n);
-      if (bc_thread_var(n) >= 0) rd_fail(&r, nat, "'%s' names a thread coordinate", n);
+      if (bc_find_array(r.p, n) >= 0) diag_fail(&r.d, nat, "array '%s' declared twice", n);
+      if (bc_thread_var(n) >= 0) diag_fail(&r.d, nat, "'%s' names a thread coordinate", n);
       for (int k = 0; k < r.p->nparams; k++)
-        if (!strcmp(r.p->params[k].name, n)) rd_fail(&r, nat, "'%s' is a parameter", n);
+        if (!strcmp(r.p->params[k].name, n)) diag_fail(&r.d, nat, "'%s' is a parameter", n);
       expect(&r, "[");
       srcpos sat = r.tpos;
       int64_t size = integer(&r, "the array's size");
-      if (size < 1 || size > (1 << 24)) rd_fail(&r, sat, "an array's size must be in 1..%d", 1 << 24);
+      if (size < 1 || size > (1 << 24)) diag_fail(&r.d, sat, "an array's size must be in 1..%d", 1 << 24);
       expect(&r, "]");
       int a = bc_add_array(r.p, n, sp, size, nat);
       if (accept(&r, "=")) {
@@ -711,11 +685,11 @@ bc_program *bc_parse(const char *file, const char *text, size_t len, char *err, 
         int64_t k = 0;
         while (!is(&r, "}")) {
           srcpos vat = r.tpos;
-          if (k == size) rd_fail(&r, vat, "more initial values than the %" PRId64 " elements of '%s'", size, n);
+          if (k == size) diag_fail(&r.d, vat, "more initial values than the %" PRId64 " elements of '%s'", size, n);
           init[k++] = integer(&r, "an initial value");
           if (!accept(&r, ",")) break;
         }
-        if (k != size) rd_fail(&r, r.tpos, "'%s' has %" PRId64 " elements and %" PRId64 " initial values", n, size, k);
+        if (k != size) diag_fail(&r.d, r.tpos, "'%s' has %" PRId64 " elements and %" PRId64 " initial values", n, size, k);
         expect(&r, "}");
         r.p->arrays[a].init = init;
       }
@@ -723,10 +697,10 @@ bc_program *bc_parse(const char *file, const char *text, size_t len, char *err, 
     } else if (accept(&r, "param")) {
       srcpos nat = r.tpos;
       const char *n = name(&r, "a parameter name");
-      if (bc_thread_var(n) >= 0) rd_fail(&r, nat, "'%s' names a thread coordinate", n);
-      if (bc_find_array(r.p, n) >= 0) rd_fail(&r, nat, "'%s' is an array", n);
+      if (bc_thread_var(n) >= 0) diag_fail(&r.d, nat, "'%s' names a thread coordinate", n);
+      if (bc_find_array(r.p, n) >= 0) diag_fail(&r.d, nat, "'%s' is an array", n);
       for (int k = 0; k < r.p->nparams; k++)
-        if (!strcmp(r.p->params[k].name, n)) rd_fail(&r, nat, "parameter '%s' declared twice", n);
+        if (!strcmp(r.p->params[k].name, n)) diag_fail(&r.d, nat, "parameter '%s' declared twice", n);
       int q = bc_add_param(r.p, n);
       if (accept(&r, "=")) {
         r.p->params[q].value = integer(&r, "the parameter's value");
@@ -746,11 +720,11 @@ bc_program *bc_parse(const char *file, const char *text, size_t len, char *err, 
       dims(&r, r.p->grid, 0);
       expect(&r, ";");
     } else {
-      rd_fail(&r, at, "expected a declaration (array, param, assume, threads, blocks) or 'kernel', found '%s'", r.tok);
+      diag_fail(&r.d, at, "expected a declaration (array, param, assume, threads, blocks) or 'kernel', found '%s'", r.tok);
     }
   }
   r.p->body = block(&r);
-  if (r.tk != T_EOF) rd_fail(&r, r.tpos, "text after the kernel: '%s'", r.tok);
+  if (r.tk != T_EOF) diag_fail(&r.d, r.tpos, "text after the kernel: '%s'", r.tok);
   vec bound;
   vec_init_arena(&bound, sizeof(const char *), &r.p->ar);
   for (int k = 0; k < r.p->nparams; k++) *(const char **)vec_push(&bound) = r.p->params[k].name;

@@ -35,6 +35,15 @@ int loop_arrays_has(loop_arrays *a, uint64_t addr, const char **name, uint64_t *
   return a->last_in;
 }
 
+int loop_lanes(loop_arrays *a, pc_table *pcs, const gr_event *ev, loop_lane out[32]) {
+  if (ev->kind != GR_EV_ACCESS || ev->space == GR_SPACE_LOCAL) return 0;
+  int n = 0;
+  for (int l = 0; l < 32; l++)
+    if ((ev->mask >> l & 1) && loop_arrays_has(a, ev->addr[l], &out[n].buffer, &out[n].offset)) out[n++].lane = l;
+  if (n) pc_table_note(pcs, ev);
+  return n;
+}
+
 uint64_t loop_iteration(const gr_event *ev, int lane) {
   uint64_t per_block = (uint64_t)ev->blockdim.x * ev->blockdim.y * ev->blockdim.z;
   return (uint64_t)ev->block * per_block + (uint64_t)ev->warp_in_block * 32 + (uint64_t)lane;

@@ -106,17 +106,13 @@ void loopdep_on_event(void *self, const gr_event *ev) {
   loopdep *d = self;
   if (ev->kind == GR_EV_LAUNCH_BEGIN) { d->recs.len = 0; d->time = 0; return; }
   if (ev->kind == GR_EV_LAUNCH_END) { check_launch(d); return; }
-  if (ev->kind != GR_EV_ACCESS || ev->space == GR_SPACE_LOCAL) return;
+  if (ev->kind != GR_EV_ACCESS) return;
   d->time++;
-  int noted = 0;
-  for (int l = 0; l < 32; l++) {
-    if (!(ev->mask >> l & 1)) continue;
-    const char *buf;
-    uint64_t off;
-    if (!loop_arrays_has(&d->arrays, ev->addr[l], &buf, &off)) continue;
-    if (!noted) { pc_table_note(&d->pcs, ev); noted = 1; }
+  loop_lane ln[32];
+  int n = loop_lanes(&d->arrays, &d->pcs, ev, ln);
+  for (int k = 0; k < n; k++) {
     rec *x = vec_push(&d->recs);
-    loop_access_of(&x->a, ev, l, buf, off, ev->access != GR_LOAD);
+    loop_access_of(&x->a, ev, ln[k].lane, ln[k].buffer, ln[k].offset, ev->access != GR_LOAD);
     x->time = d->time;
     x->warp = ev->warp;
     x->read = ev->access != GR_STORE;

@@ -70,6 +70,11 @@ void loop_arrays_free(loop_arrays *a);
  * the file named none), with the buffer's name and the offset. */
 int loop_arrays_has(loop_arrays *a, uint64_t addr, const char **name, uint64_t *offset);
 uint64_t loop_iteration(const gr_event *ev, int lane);
+/* The lanes of an access event that touch the loop's arrays, in lane
+ * order (none for other events and for local memory); where there are
+ * some, the event's source position is noted in pcs for later reports. */
+typedef struct { int lane; const char *buffer; uint64_t offset; } loop_lane;
+int loop_lanes(loop_arrays *a, pc_table *pcs, const gr_event *ev, loop_lane out[32]);
 
 /* One access to a loop array, as the detectors keep it for their reports. */
 typedef struct {

@@ -101,22 +101,16 @@ void paragon_on_event(void *self, const gr_event *ev) {
     compare(p);
     return;
   }
-  if (ev->kind != GR_EV_ACCESS || ev->space == GR_SPACE_LOCAL) return;
-  int noted = 0;
-  for (int l = 0; l < 32; l++) {
-    if (!(ev->mask >> l & 1)) continue;
-    const char *buf;
-    uint64_t off;
-    if (!loop_arrays_has(&p->arrays, ev->addr[l], &buf, &off)) continue;
-    if (!noted) { pc_table_note(&p->pcs, ev); noted = 1; }
+  loop_lane ln[32];
+  int n = loop_lanes(&p->arrays, &p->pcs, ev, ln);
+  for (int j = 0; j < n; j++)
     for (int k = 0; k < 2; k++) {
       int write = k == 1;
       if (write ? ev->access == GR_LOAD : ev->access == GR_STORE) continue;
-      loop_access_of(vec_push(&p->log_entries), ev, l, buf, off, write);
+      loop_access_of(vec_push(&p->log_entries), ev, ln[j].lane, ln[j].buffer, ln[j].offset, write);
       if (write) p->writes++;
       else p->reads++;
     }
-  }
 }
 
 void paragon_summary(void *self, FILE *out) {

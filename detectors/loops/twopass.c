@@ -149,31 +149,20 @@ void twopass_on_event(void *self, const gr_event *ev) {
     t->ops.len = 0;
     return;
   }
-  if (ev->kind != GR_EV_ACCESS || ev->space == GR_SPACE_LOCAL) return;
-  int any = 0;
-  for (int l = 0; l < 32 && !any; l++) {
-    const char *buf;
-    uint64_t off;
-    any = (ev->mask >> l & 1) && loop_arrays_has(&t->arrays, ev->addr[l], &buf, &off);
-  }
-  if (!any) return;
-  pc_table_note(&t->pcs, ev);
+  loop_lane ln[32];
+  int n = loop_lanes(&t->arrays, &t->pcs, ev, ln);
+  if (!n) return;
   /* Listing 1: the warp's counter, incremented once by its active lanes */
   while (t->warp_ts.len <= ev->warp) *(uint32_t *)vec_push(&t->warp_ts) = 0;
   uint32_t ts = ++*(uint32_t *)vec_at(&t->warp_ts, ev->warp);
-  for (int l = 0; l < 32; l++) {
-    if (!(ev->mask >> l & 1)) continue;
-    const char *buf;
-    uint64_t off;
-    if (!loop_arrays_has(&t->arrays, ev->addr[l], &buf, &off)) continue;
+  for (int j = 0; j < n; j++)
     for (int k = 0; k < 2; k++) {
       int write = k == 1;
       if (write ? ev->access == GR_LOAD : ev->access == GR_STORE) continue;
       op *o = vec_push(&t->ops);
-      loop_access_of(&o->a, ev, l, buf, off, write);
+      loop_access_of(&o->a, ev, ln[j].lane, ln[j].buffer, ln[j].offset, write);
       o->ts = ts;
     }
-  }
 }
 
 void twopass_summary(void *self, FILE *out) {

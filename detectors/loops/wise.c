@@ -83,14 +83,12 @@ void wise_on_event(void *self, const gr_event *ev) {
     loop_map_clear(&w->shadows);
     return;
   }
-  if (ev->kind != GR_EV_ACCESS || ev->space == GR_SPACE_LOCAL) return;
-  int noted = 0;
-  for (int l = 0; l < 32; l++) {
-    if (!(ev->mask >> l & 1)) continue;
-    const char *buf;
-    uint64_t off;
-    if (!loop_arrays_has(&w->arrays, ev->addr[l], &buf, &off)) continue;
-    if (!noted) { pc_table_note(&w->pcs, ev); noted = 1; }
+  loop_lane ln[32];
+  int n = loop_lanes(&w->arrays, &w->pcs, ev, ln);
+  for (int j = 0; j < n; j++) {
+    int l = ln[j].lane;
+    const char *buf = ln[j].buffer;
+    uint64_t off = ln[j].offset;
     shadow *s = loop_map_get(&w->shadows, ev->addr[l]);
     loop_access me;
     if (ev->access != GR_STORE) {          /* Algorithm 2 (an atomic reads, then writes) */
