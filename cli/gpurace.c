@@ -81,6 +81,10 @@ static const char *const usage_run =
   "  --digest          print 'digest NAME BYTES HASH' for every buffer and __device__\n"
   "                    variable: the FNV-1a hash of its final bytes, to compare backends\n"
   "  --stats           print instruction counts\n"
+  "  --seq             run the file's sequential loop in C (a loop kernel's '//@ meta seq\n"
+  "                    NAME') over its buffers instead of its launches, then check and dump\n"
+  "  --time N          run N more times on fresh buffers and print the fastest run's time\n"
+  "                    (the launches alone, or the sequential loop alone with --seq)\n"
   "  -q, --quiet       print only failures and errors\n"
   "  --detect LIST     race detectors to run, comma-separated (see 'gpurace detectors')\n"
   "  --json            print race reports as JSON, one object per line, on stdout;\n"
@@ -236,6 +240,8 @@ typedef struct {
   const char *detect;
   det_options dopts;
   const char *slice;   /* ir: the loop arrays of the inspector slice to print */
+  int seq;             /* run: the file's sequential loop in C instead of its launches */
+  uint64_t time_reps;  /* run: time this many runs, print the fastest */
 } opts;
 
 static int usage_error(const char *cmd, const char *fmt, const char *arg) {
@@ -293,6 +299,12 @@ static int parse_opts(const char *cmd, int argc, char **argv, opts *o, int allow
       if (lib_option(cmd, argc, argv, &i, &o->cfg, &o->dopts, &rc)) { if (rc) return rc; continue; }
       if (!strcmp(a, "--dump")) { NEEDVAL(); o->dumps[o->ndumps++] = val; continue; }
       if (!strcmp(a, "--stats")) { o->stats = 1; continue; }
+      if (!strcmp(a, "--seq")) { o->seq = 1; continue; }
+      if (!strcmp(a, "--time")) {
+        NEEDVAL();
+        if (!parse_u64(val, &o->time_reps) || o->time_reps < 1 || o->time_reps > 1000000) return usage_error(cmd, "--time takes a number of runs from 1 to 1000000, not '%s'", val);
+        continue;
+      }
       if (!strcmp(a, "--digest")) { o->digest = 1; continue; }
       if (!strcmp(a, "--detect")) { NEEDVAL(); o->detect = val; continue; }
       if (!strcmp(a, "--json")) { o->json = 1; continue; }
@@ -310,6 +322,8 @@ static int parse_opts(const char *cmd, int argc, char **argv, opts *o, int allow
   if (!o->file) return usage_error(cmd, "%s", "no FILE given");
   if (o->cfg.backend == GR_BACKEND_CUDA && o->stats) return usage_error(cmd, "%s", "--stats counts emulated instructions: not on the CUDA backend");
   if (o->cfg.backend == GR_BACKEND_CUDA && o->detect) return usage_error(cmd, "%s", "race detectors watch the emulator: --detect needs --backend emu");
+  if (o->seq && (o->detect || o->stats)) return usage_error(cmd, "%s", "--seq runs the sequential loop in C: no --detect or --stats with it");
+  if (o->time_reps && o->detect) return usage_error(cmd, "%s", "--time repeats the run: not with --detect (the detectors would watch every repetition)");
   return 0;
 }
 
@@ -339,8 +353,26 @@ static int cmd_run(int argc, char **argv) {
     free_opts(&o);
     return rc;
   }
-  rc = gr_script_run(s);
-  if (rc) fprintf(stderr, "%s\n", gr_error(ctx));
+  double secs = 0;
+  if (o.seq) {
+    char err[512];
+    rc = loop_seq_run(s, o.time_reps ? (int)o.time_reps : 1, &secs, err, sizeof err);
+    if (rc) fprintf(stderr, "%s: error: %s\n", o.file, err);
+  } else {
+    /* --time: a first run (compilation, first-touch), then the timed ones on reset buffers */
+    rc = gr_script_run(s);
+    for (uint64_t k = 0; k < o.time_reps && rc == GR_OK; k++) {
+      rc = gr_script_reset(s);
+      double t0 = gr_now();
+      if (rc == GR_OK) rc = gr_script_run(s);
+      double t = gr_now() - t0;
+      if (k == 0 || t < secs) secs = t;
+    }
+    if (rc) fprintf(stderr, "%s\n", gr_error(ctx));
+  }
+  if (rc == GR_OK && o.time_reps)
+    fprintf(text, "time: %.9f s, the fastest of %llu runs (%s)\n", secs, (unsigned long long)o.time_reps,
+            o.seq ? "the sequential loop in C" : o.cfg.backend == GR_BACKEND_CUDA ? "launches on the GPU, to the last synchronisation" : "launches on the emulator");
   size_t nraces = 0;
   if (set) {
     /* a run that failed still reports what the detectors saw up to then */

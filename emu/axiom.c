@@ -348,7 +348,7 @@ static int trace_run(ax *a) {
   }
   for (uint32_t k = 0; k < a->nth && !a->failed; k++)
     if (a->th[k].overflow) ax_fail(a, "a thread reads more than 48 times: litmus tests are small", "axiomatic bound", 0, 0);
-  if (!a->failed && a->max_seconds > 0 && litmus_now() - a->t0 > a->max_seconds) {
+  if (!a->failed && a->max_seconds > 0 && gr_now() - a->t0 > a->max_seconds) {
     a->failed = 1;
     snprintf(a->err, sizeof a->err, "time bound of %.0f s reached while enumerating traces (raise --max-seconds)", a->max_seconds);
   }
@@ -672,7 +672,7 @@ static int search_sc(search *S, int p) {
   if (p == S->nsc) {
     if (!r_acyclic(S->sc, x->n)) return 0;
     S->a->candidates++;
-    if ((S->a->candidates & 1023) == 0 && S->a->max_seconds > 0 && litmus_now() - S->a->t0 > S->a->max_seconds) {
+    if ((S->a->candidates & 1023) == 0 && S->a->max_seconds > 0 && gr_now() - S->a->t0 > S->a->max_seconds) {
       S->a->failed = 1;
       snprintf(S->a->err, sizeof S->a->err, "time bound of %.0f s reached after %llu candidate executions (raise --max-seconds)",
                S->a->max_seconds, (unsigned long long)S->a->candidates);
@@ -865,7 +865,7 @@ int gr_litmus_axiomatic(const char *path, const gr_litmus_opts *o, gr_litmus_res
   a.ctx = ctx;
   a.path = path;
   a.r = r;
-  a.t0 = litmus_now();
+  a.t0 = gr_now();
   a.max_seconds = o->max_seconds;
   int rc = gr_script_load(ctx, path, NULL, 0, &s);
   const char *weak = "";

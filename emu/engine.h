@@ -87,15 +87,15 @@ const char *script_placement(const gr_script *s);
 size_t script_nobserves(const gr_script *s);
 int script_observed(gr_script *s, size_t k, gr_ptr *addr, int *size);
 void gr_context_reseed(gr_context *ctx, uint64_t seed);
-/* litmus.c, shared with the axiomatic checker: a monotonic clock in
- * seconds, an outcome counted into a result, the outcomes sorted by text. */
-double litmus_now(void);
+/* litmus.c, shared with the axiomatic checker: an outcome counted into a
+ * result, the outcomes sorted by text. */
 void litmus_record(gr_litmus_result *r, const char *text, int weak, uint64_t seed);
 void litmus_sort(gr_litmus_result *r);
 /* script.c, for the hardware litmus harness: allocate and initialise every
  * buffer without launching; the buffers in directive order; the launch. */
 int script_prepare(gr_script *s);
 size_t script_nbuffers(const gr_script *s);
+gr_context *script_context(const gr_script *s);
 void script_buffer(const gr_script *s, size_t k, const char **name, gr_ptr *ptr, size_t *bytes);
 const char *script_launch(const gr_script *s, gr_dim3 *grid, gr_dim3 *block);
 size_t script_nargs(const gr_script *s);

@@ -304,6 +304,9 @@ gr_ptr gr_allocation_base(size_t id);   /* the address of offset 0 of allocation
 /* Decodes a device address for reports: the allocation's name and offset. */
 int gr_describe_address(const gr_context *ctx, gr_ptr addr, const char **name, uint64_t *offset);
 
+/* A monotonic clock in seconds, for timings the tools print on request. */
+double gr_now(void);
+
 /* ---------------------------------------------------------------- kernel files */
 
 /* A self-running kernel file: its //@ directives (launch, buffer, arg,

@@ -15,7 +15,7 @@ void gr_litmus_opts_default(gr_litmus_opts *o) {
   o->max_seconds = 600;
 }
 
-double litmus_now(void) {
+double gr_now(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
@@ -82,13 +82,13 @@ int gr_litmus_run(const char *path, const gr_litmus_opts *o, gr_litmus_result *r
     r->exhaustive = 1;
     x = gr_explore_new(o->max_states);
     gr_context_explore(ctx, x);
-    double t0 = litmus_now(), last = t0;
+    double t0 = gr_now(), last = t0;
     uint64_t iter = 0;
     do {
       rc = one_run(s, r, 0, x);
       if (rc == GR_OK && !gr_explore_last_pruned(x)) r->runs++;
       if ((++iter & 63) == 0) {
-        double t = litmus_now();
+        double t = gr_now();
         if (o->progress && t - last >= 10) {
           gr_explore_stats(x, &r->explored);
           fprintf(o->progress, "litmus: %s: exhaustive search, %llu runs, %llu states, %.0f s\n", r->id,
@@ -165,11 +165,11 @@ int gr_final_states(const char *path, const gr_litmus_opts *o, gr_memory memory,
     r->exhaustive = 1;
     x = gr_explore_new(o->max_states);
     gr_context_explore(ctx, x);
-    double t0 = litmus_now();
+    double t0 = gr_now();
     uint64_t iter = 0;
     do {
       /* every run counts toward the time check, pruned ones too (most are) */
-      if ((++iter & 63) == 0 && o->max_seconds > 0 && litmus_now() - t0 > o->max_seconds) { r->timed_out = 1; break; }
+      if ((++iter & 63) == 0 && o->max_seconds > 0 && gr_now() - t0 > o->max_seconds) { r->timed_out = 1; break; }
       rc = gr_script_reset(s);
       if (rc == GR_OK) rc = gr_script_run(s);
       if (rc != GR_OK || gr_explore_last_pruned(x)) continue;

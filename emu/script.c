@@ -1,6 +1,6 @@
 /* Kernel files that run themselves: the //@ directives.
  *
- *   //@ launch KERNEL grid(X[,Y[,Z]]) block(X[,Y[,Z]]) [shared(BYTES)]
+ *   //@ launch KERNEL grid(X[,Y[,Z]]) block(X[,Y[,Z]]) [shared(BYTES)] [if KNOB...]
  *   //@ buffer NAME TYPE[COUNT] [= zeros | VALUE | {V, ...} | iota[(START[,STEP])] | random(SEED[,LO,HI])]
  *   //@ arg NAME = VALUE
  *   //@ expect race | norace
@@ -56,7 +56,9 @@ typedef struct { char *name; num *vals; size_t n; int all_equal; double tol; int
 typedef struct { char var[32]; char buf[256]; uint64_t index; int line; } sobserve;
 typedef struct { char var[32]; num v; } sweak;
 typedef struct { char key[32]; char val[256]; } smeta;
-typedef struct { char *kernel; gr_dim3 grid, block; uint64_t shared; int line; } slaunch;
+/* knobs: with 'if KNOB...' the launch runs only where one of the -D knobs is
+ * defined (an instrumented kernel's extra passes); knobs[0][0] == 0 otherwise */
+typedef struct { char *kernel; gr_dim3 grid, block; uint64_t shared; int line; char knobs[4][64]; } slaunch;
 
 #define MAX_NAME 256      /* buffer, argument, kernel and knob names */
 
@@ -309,6 +311,18 @@ static int directive(dp *d) {
       char w[32];
       const char *wp = d->p;
       if (!word(d, w, sizeof w)) return derr(d, wp, "unexpected '%c' in launch directive", *wp);
+      if (!strcmp(w, "if")) {
+        int nk = 0;
+        while (!at_end(d)) {
+          const char *kp = (skipws(d), d->p);
+          if (nk == 4) return derr(d, kp, "more than 4 knobs in one launch");
+          if (!word(d, l.knobs[nk], sizeof l.knobs[0]) || isdigit((unsigned char)l.knobs[nk][0]))
+            return derr(d, kp, "expected a macro name (a -D knob)");
+          nk++;
+        }
+        if (!nk) return derr(d, NULL, "expected at least one knob after 'if'");
+        break;
+      }
       int *seen = !strcmp(w, "grid") ? &have_grid : !strcmp(w, "block") ? &have_block : !strcmp(w, "shared") ? &have_shared : NULL;
       if (seen && *seen) return derr(d, wp, "'%s' given twice in one launch", w);
       if (!strcmp(w, "grid")) { if (parse_dims(d, "grid", &l.grid)) return GR_EINPUT; have_grid = 1; }
@@ -322,7 +336,7 @@ static int directive(dp *d) {
         l.shared = n.u;
         have_shared = 1;
         if (!eat(d, ')')) return derr(d, NULL, "expected ')'");
-      } else return derr(d, wp, "unknown launch option '%s' (grid, block, shared)", w);
+      } else return derr(d, wp, "unknown launch option '%s' (grid, block, shared, if)", w);
     }
     if (!have_grid || !have_block) return derr(d, at, "launch needs grid(...) and block(...)");
     l.kernel = xstrdup(name);
@@ -817,6 +831,14 @@ static gr_script *script_new(gr_context *ctx, const char *path) {
   return s;
 }
 
+/* Whether -D KNOB is given, whatever its value, as #ifdef KNOB reads it. */
+static int knob_defined(const char *knob, const char *const *defines, int ndefines) {
+  size_t L = strlen(knob);
+  for (int j = 0; j < ndefines; j++)
+    if (!strncmp(defines[j], knob, L) && (defines[j][L] == 0 || defines[j][L] == '=')) return 1;
+  return 0;
+}
+
 int gr_script_load(gr_context *ctx, const char *path, const char *const *defines, int ndefines, gr_script **out) {
   *out = NULL;
   size_t len;
@@ -832,16 +854,23 @@ int gr_script_load(gr_context *ctx, const char *path, const char *const *defines
   if (rc == GR_OK) rc = module_load_text(ctx, path, text, len, defines, ndefines, &s->mod);
   free(text);
   if (rc == GR_OK && s->nknobs) {
-    /* expect race if KNOB...: racy when one of them is defined, whatever its
-     * value, as #ifdef KNOB in the kernel reads it */
+    /* expect race if KNOB...: racy when one of them is defined */
     s->expect = 0;
-    for (int k = 0; k < s->nknobs; k++) {
-      size_t L = strlen(s->knobs[k]);
-      for (int j = 0; j < ndefines; j++)
-        if (!strncmp(defines[j], s->knobs[k], L) && (defines[j][L] == 0 || defines[j][L] == '='))
-          s->expect = 1;
-    }
+    for (int k = 0; k < s->nknobs; k++)
+      if (knob_defined(s->knobs[k], defines, ndefines)) s->expect = 1;
   }
+  /* launch ... if KNOB...: kept where one of its knobs is defined */
+  size_t kept = 0, declared = s->nlaunches;
+  for (size_t k = 0; k < s->nlaunches; k++) {
+    slaunch *l = &s->launches[k];
+    int run = !l->knobs[0][0];
+    for (int j = 0; j < 4 && l->knobs[j][0]; j++)
+      if (knob_defined(l->knobs[j], defines, ndefines)) run = 1;
+    if (run) s->launches[kept++] = *l;
+    else free(l->kernel);
+  }
+  s->nlaunches = kept;
+  if (rc == GR_OK && declared && !kept) rc = ctx_fail(ctx, GR_EINPUT, "%s: error: every '//@ launch' has a knob that is not defined: nothing to run", path);
   for (size_t k = 0; k < s->nlaunches && rc == GR_OK; k++) {
     int np = gr_kernel_nparams(s->mod, s->launches[k].kernel);
     if (np < 0) rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: the launch names '%s', which is not a __global__ function of the file", path, s->launches[k].line, s->launches[k].kernel);
@@ -1164,6 +1193,7 @@ int script_prepare(gr_script *s) {
   return GR_OK;
 }
 size_t script_nbuffers(const gr_script *s) { return s->nbufs; }
+gr_context *script_context(const gr_script *s) { return s->ctx; }
 void script_buffer(const gr_script *s, size_t k, const char **name, gr_ptr *ptr, size_t *bytes) {
   *name = s->bufs[k].name;
   *ptr = s->bufs[k].ptr;

@@ -22,6 +22,21 @@ a = ap.parse_args()
 os.makedirs(a.dir, exist_ok=True)
 lst = lambda v: "{" + ", ".join(map(str, v)) + "}"
 
+
+def launches(name, grid, block):
+    """The loop's launch, with the two-pass inspector's two passes before it
+    and Paragon's comparison after it, each run only under its knob
+    (kernels/loops/loop.cuh)."""
+    g = f"grid({grid}) block({block})"
+    return "\n".join([f"//@ launch {name} {g} if TWOPASS TWOPASS_FP"] * 2 + [f"//@ launch {name} {g}",
+                                                                       f"//@ launch paragon_check {g} if PARAGON"])
+
+
+def sizes(iters, most):
+    """Paragon's sets: LOOP_ITERS threads x PARAGON_SET entries, the largest
+    count of one thread's reads or writes (what its profiling run gives)."""
+    return [f"LOOP_ITERS {max(iters, 1)}", f"PARAGON_SET {max(most, 1)}"]
+
 # IPVEC: out[perm[i]] = in[i], perm a permutation: no dependency, but none a compiler can prove
 n = 65536 if a.paper else 256
 rnd = random.Random(a.seed)
@@ -35,11 +50,14 @@ open(os.path.join(a.dir, "ipvec.cu"), "w").write(f"""// IPVEC (Section VI-D 3): 
 // in[i], {n} elements, perm a seeded permutation (scripts/loops-apps.py{' --paper' if a.paper else ''},
 // seed {a.seed}): no dependency at run time, none a compiler can prove.  The
 // check is the sequential loop's result.
+//@ meta seq ipvec
 //@ loop out
 #define LOOP_T int
 #define LOOP_ELEMS {n}
-#include "wise.cuh"
-//@ launch ipvec grid({(n + 255) // 256}) block(256)
+#define LOOP_ITERS {n}
+#define PARAGON_SET 1
+#include "loop.cuh"
+{launches("ipvec", (n + 255) // 256, 256)}
 //@ buffer perm i32[{n}] = {lst(perm)}
 //@ buffer in i32[{n}] = {lst(vec)}
 //@ buffer out i32[{n}]
@@ -63,11 +81,14 @@ open(os.path.join(a.dir, "knap.cu"), "w").write(f"""// KNAP (Section VI-D 7): 0-
 // over items parallelised by mistake: item i reads best[c - wt[i]], which
 // earlier items write.  The dependency is real; the schemes should find it
 // early and hand the loop back to the CPU.
+//@ meta seq knap
 //@ loop best
 #define LOOP_T int
 #define LOOP_ELEMS {cap + 1}
-#include "wise.cuh"
-//@ launch knap grid({(items + 255) // 256}) block({min(items, 256)})
+#define LOOP_ITERS {items}
+#define PARAGON_SET {2 * (cap + 1)}
+#include "loop.cuh"
+{launches("knap", (items + 255) // 256, min(items, 256))}
 //@ buffer wt i32[{items}] = {lst(wt)}
 //@ buffer val i32[{items}] = {lst(val)}
 //@ buffer best i32[{cap + 1}]
@@ -88,8 +109,9 @@ __global__ void knap(const int *wt, const int *val, int *best, int items, int ca
 """)
 
 def kernel(name, comment, loop, t, defs, launch, bufs, args, expect, check, body):
-    lines = [f"// {c}" for c in comment] + [f"//@ loop {loop}", f"#define LOOP_T {t}"] + [f"#define {d}" for d in defs]
-    lines += ['#include "wise.cuh"', f"//@ launch {name} {launch}"] + [f"//@ buffer {b}" for b in bufs]
+    lines = [f"// {c}" for c in comment] + [f"//@ meta seq {name}", f"//@ loop {loop}", f"#define LOOP_T {t}"]
+    lines += [f"#define {d}" for d in defs]
+    lines += ['#include "loop.cuh"', launches(name, *launch)] + [f"//@ buffer {b}" for b in bufs]
     lines += [f"//@ arg {x}" for x in args] + [f"//@ expect {expect}"] + ([f"//@ check {check}"] if check else []) + body
     open(os.path.join(a.dir, name + ".cu"), "w").write("\n".join(lines) + "\n")
 
@@ -109,7 +131,7 @@ ne = len(edges)
 kernel("cfd", [f"CFD (Section VI-D 1): one colour of an edge loop, {ne} edges over {nodes} nodes ({tag}); each",
                "edge reads its two nodes and adds its flux to both; the edges of a colour share no node, so there",
                "is no dependency, which no compiler can see through edges[]."],
-       "res", "int", [f"LOOP_ELEMS {nodes}"], f"grid({(ne + 255) // 256}) block({min(ne, 256)})",
+       "res", "int", [f"LOOP_ELEMS {nodes}"] + sizes(ne, 2), ((ne + 255) // 256, min(ne, 256)),
        [f"edges i32[{2 * ne}] = {lst([v for e in edges for v in e])}", f"x i32[{nodes}] = {lst(x)}", f"res i32[{nodes}]"],
        [f"ne = {ne}"], "nodependency", f"res = {lst(res)}",
        ["__global__ void cfd(const int *edges, const int *x, int *res, int ne) {", "  LOOP_BEGIN();",
@@ -129,7 +151,7 @@ for i in range(mol):
 kernel("md", [f"MD (Section VI-D 2): {mol} molecules with {per} partner slots each ({tag}); molecule i writes",
               "its force on each partner into Y through partners[], so only WAW dependencies could occur; the",
               "partners are distinct here, so none does."],
-       "Y", "int", [f"LOOP_ELEMS {mol * per}"], f"grid({(mol + 127) // 128}) block({min(mol, 128)})",
+       "Y", "int", [f"LOOP_ELEMS {mol * per}"] + sizes(mol, per), ((mol + 127) // 128, min(mol, 128)),
        [f"partners i32[{mol * per}] = {lst(partners)}", f"X i32[{mol}] = {lst(X)}", f"Y i32[{mol * per}]"],
        [f"mol = {mol}", f"per = {per}"], "nodependency", f"Y = {lst(Y)}",
        ["__global__ void md(const int *partners, const int *X, int *Y, int mol, int per) {", "  LOOP_BEGIN();",
@@ -167,7 +189,8 @@ for i in members:
 kernel("fwd", [f"FWD (Section VI-D 4): the rows of one level ({len(members)} of {n}) of a level-scheduled forward",
                f"elimination on a lower-triangular CSR matrix ({tag}), updating x in place: a row reads x at",
                "earlier levels and writes its own, so no dependency, which the CSR indirection hides."],
-       "x", "int", [f"LOOP_ELEMS {n}"], f"grid({(len(members) + 255) // 256}) block({min(len(members), 256)})",
+       "x", "int", [f"LOOP_ELEMS {n}"] + sizes(len(members), max(rows[i + 1] - rows[i] for i in members)),
+       ((len(members) + 255) // 256, min(len(members), 256)),
        [f"rows i32[{n + 1}] = {lst(rows)}", f"cols i32[{len(cols)}] = {lst(cols)}", f"vals i32[{len(vals)}] = {lst(vals)}",
         f"members i32[{len(members)}] = {lst(members)}", f"x i32[{n}] = {lst(xs)}"],
        [f"nm = {len(members)}"], "nodependency", f"x = {lst(ref)}",
@@ -188,7 +211,7 @@ for i in range(n):
 kernel("spmv", [f"SpMV (Section VI-D 5): the scalar CSR kernel, {n} x {n} at 10% ({tag}), writing each row's",
                 "result back to the row's first element of the matrix: reads and writes on vals through rows[],",
                 "no two rows sharing an element, so no dependency."],
-       "vals", "int", [f"LOOP_ELEMS {len(vals)}"], f"grid({(n + 255) // 256}) block({min(n, 256)})",
+       "vals", "int", [f"LOOP_ELEMS {len(vals)}"] + sizes(n, max(rows[i + 1] - rows[i] for i in range(n))), ((n + 255) // 256, min(n, 256)),
        [f"rows i32[{n + 1}] = {lst(rows)}", f"cols i32[{len(cols)}] = {lst(cols)}", f"vals i32[{len(vals)}] = {lst(vals)}",
         f"v i32[{n}] = {lst(vec)}"],
        [f"n = {n}"], "nodependency", f"vals = {lst(out)}",
@@ -223,7 +246,8 @@ for v in range(n):
 kernel("bfs", [f"BFS (Section VI-D 6): one frontier expansion of Rodinia's bfs loop on a random tree of {n} nodes",
                f"({tag}), frontier at depth {lvl}: a frontier node sets its unvisited neighbours' cost; on a tree",
                "each node has one parent, so no two iterations write one cost: no dependency."],
-       "cost", "int", [f"LOOP_ELEMS {n}"], f"grid({(n + 255) // 256}) block({min(n, 256)})",
+       "cost", "int", [f"LOOP_ELEMS {n}"] + sizes(n, max(len(children[v]) for v in range(n) if mask[v])),
+       ((n + 255) // 256, min(n, 256)),
        [f"eoff i32[{n + 1}] = {lst(eoff)}", f"elist i32[{max(1, len(elist))}] = {lst(elist or [0])}", f"mask i32[{n}] = {lst(mask)}",
         f"visited i32[{n}] = {lst(visited)}", f"cost i32[{n}] = {lst(cost)}"],
        [f"n = {n}"], "nodependency", f"cost = {lst(ref)}",

@@ -7,7 +7,8 @@ of iterations whose read or write index is another iteration's element).
   scripts/loops-gen.py --n 65536 --m 5 --density 0.001 --seed 7 > micro.cu
 
 --order rw reads then writes in each pair (the paper's); wr writes first.
-The expected verdict is left out (the oracle loopdep gives the truth)."""
+The expected verdict is left out (the oracle loopdep gives the truth).
+The file includes loop.cuh: copy kernels/loops/*.cuh beside it."""
 import argparse
 import random
 
@@ -36,12 +37,19 @@ lst = lambda v: "{" + ", ".join(map(str, v)) + "}"
 grid = (a.n + a.block - 1) // a.block
 pair = ("    double temp;\n    LOOP_READ(temp, a, r[i]);\n    LOOP_WRITE(a, w[i], temp * 0.5 + j);\n" if a.order == "rw"
         else "    double temp;\n    LOOP_WRITE(a, w[i], 0.5 * i + j);\n    LOOP_READ(temp, a, r[i]);\n    out[i] = temp;\n")
+launch = f"grid({grid}) block({a.block})"
 print(f"""// Listing 3 of the paper: N = {a.n}, M = {a.m}, dependency density {a.density}, seed {a.seed}, order {a.order}
 // (scripts/loops-gen.py --n {a.n} --m {a.m} --density {a.density} --seed {a.seed} --order {a.order} --block {a.block})
+//@ meta seq listing3_{a.order}
 //@ loop a
 #define LOOP_ELEMS {a.n}
-#include "{'wise.cuh'}"
-//@ launch {a.name} grid({grid}) block({a.block})
+#define LOOP_ITERS {grid * a.block}
+#define PARAGON_SET {max(a.m, 1)}
+#include "loop.cuh"
+//@ launch {a.name} {launch} if TWOPASS TWOPASS_FP
+//@ launch {a.name} {launch} if TWOPASS TWOPASS_FP
+//@ launch {a.name} {launch}
+//@ launch paragon_check {launch} if PARAGON
 //@ buffer a f64[{a.n}] = iota
 //@ buffer r i32[{a.n}] = {lst(r)}
 //@ buffer w i32[{a.n}] = {lst(w)}

@@ -9,7 +9,7 @@ G=${GPURACE:-./gpurace}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 D=loopdep,wise,twopass,wise-fp,twopass-fp,paragon
-cp kernels/loops/wise.cuh "$T/"
+cp kernels/loops/*.cuh "$T/"
 
 echo "# Loop dependency checking: WISE, two-pass and Paragon against the oracle"
 echo
@@ -52,7 +52,7 @@ echo "(the first scheme column is the oracle itself.)"
 echo
 echo "## Early termination (Figure 7c, as emulated work)"
 echo
-echo "The instrumented WISE (\`kernels/loops/wise.cuh\`) on generated microbenchmarks, N = 8192 (blocks of 256),"
+echo "The instrumented WISE (\`kernels/loops/wise.cuh\`, through loop.cuh) on generated microbenchmarks, N = 8192 (blocks of 256),"
 echo "M = 5, read then write, seed 1: the warp instructions the emulator executes until the kernel ends, for the"
 echo "plain loop (the paper's unsafe baseline), WISE, and WISE without its local flag (\`-DWISE_NO_LOCAL\`: a"
 echo "thread stops at its own detection only). Paragon cannot stop early: it runs the whole loop, then compares."
@@ -61,9 +61,9 @@ echo "| density | dependency found | plain | wise | wise w/o local flag | wise /
 echo "|---|---|---|---|---|---|---|"
 for d in 0 0.0001 0.001 0.01; do
   python3 scripts/loops-gen.py --n 8192 --m 5 --density $d --seed 1 >"$T/g.cu"
-  work() { "$G" run "$T/g.cu" "$@" --stats --dump wise_flag 2>/dev/null | sed -n 's/^stats: \([0-9]*\) warp instructions.*/\1/p'; }
+  work() { "$G" run "$T/g.cu" "$@" --stats --dump loop_flag 2>/dev/null | sed -n 's/^stats: \([0-9]*\) warp instructions.*/\1/p'; }
   p=$(work); w=$(work -DWISE); nl=$(work -DWISE -DWISE_NO_LOCAL)
-  f=$("$G" run "$T/g.cu" -DWISE --dump wise_flag 2>/dev/null | sed -n 's/^wise_flag i32\[1\] = {\([01]\)}/\1/p')
+  f=$("$G" run "$T/g.cu" -DWISE --dump loop_flag 2>/dev/null | sed -n 's/^loop_flag i32\[1\] = {\([01]\)}/\1/p')
   echo "| $d | $([ "$f" = 1 ] && echo yes || echo no) | $p | $w | $nl | $(awk -v a=$w -v b=$p 'BEGIN { printf "%.2f", a / b }') | $(awk -v a=$nl -v b=$p 'BEGIN { printf "%.2f", a / b }') |"
 done
 echo

@@ -55,6 +55,13 @@ void paragon_summary(void *self, FILE *out);
  * --slice`).  GR_EINPUT with err for a name the kernel does not have. */
 int loop_print_slice(FILE *out, gr_module *mod, const char *arrays, char *err, size_t errlen);
 
+/* The file's sequential loop (its `//@ meta seq NAME`: detectors/loops/seq.c)
+ * in C over its buffers and args, in iteration order, repeat times on fresh
+ * inputs; the buffers then hold its result (for the file's checks and
+ * dumps) and *seconds the fastest repetition's time.  GR_EINPUT with err
+ * for a file without one, a loop that lacks a buffer, a bad index. */
+int loop_seq_run(gr_script *s, int repeat, double *seconds, char *err, size_t errlen);
+
 /* Shared by the three: which accesses are to the loop's arrays, and the
  * iteration (flattened thread id) of an event's lane. */
 typedef struct {

@@ -1,17 +1,21 @@
 /* paragon: the baseline (Samadi et al., Paragon), as the paper describes
  * it (Section V): the speculative run logs a read set and a write set per
- * thread; the comparison phase compares every thread's read and write
- * entries with the other threads' write entries; the decision phase sums
- * the conflicts.  A dependency is any pair of iterations on one address
- * with a write, whatever their order, so intra-warp accesses in sequential
- * order are dependencies too (its false positives).
+ * thread, and a count of reads and writes per element; the comparison
+ * phase has each thread compare each of its write entries with its own
+ * sets (the O(r w) step per thread the paper charges it with) to tell its
+ * own accesses of the element from other iterations'; the decision phase
+ * sums the conflicts.  A dependency is any pair of iterations on one
+ * address with a write, whatever their order, so intra-warp accesses in
+ * sequential order are dependencies too (its false positives).
+ * kernels/loops/paragon.cuh is the same as instrumented CUDA.
  *
  * The sets are kept as Paragon sizes them: t threads x the largest number
- * of reads (writes) of one thread, so the summary gives that memory; the
- * comparison phase's work is the number of entry comparisons it makes (the
- * quadratic step the paper measures), counted, not performed pairwise:
- * the entries sorted by address, each address's first writer against the
- * other iterations' entries, give the same verdict. */
+ * of reads (writes) of one thread, plus the two counters of every element
+ * touched, so the summary gives that memory; the comparison phase's work
+ * is its entry comparisons, sum over threads of (r_i + w_i) w_i, counted;
+ * the verdict comes from the entries sorted by address, each address's
+ * first writer against the other iterations' entries, which finds the
+ * same pairs. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,7 +28,7 @@ typedef struct {
   const char *name;
   vec log_entries;         /* loop_access: the read and write sets, in the order they were logged */
   pc_table pcs;
-  uint64_t threads, max_reads, max_writes, reads, writes, comparisons, conflicts;
+  uint64_t threads, max_reads, max_writes, reads, writes, comparisons, conflicts, elements;
 } paragon;
 
 void *paragon_create(gr_context *ctx, const det_options *o, race_log *log, const char *name) {
@@ -57,7 +61,6 @@ static void compare(paragon *p) {
   size_t n = p->log_entries.len;
   /* per thread: its reads and writes (the sets' sizes) */
   if (n > 1) qsort(e, n, sizeof *e, cmp_entry);
-  p->comparisons = (p->reads + p->writes) * p->writes;   /* every entry against every write entry */
   for (size_t a = 0; a < n;) {
     size_t b = a;
     const loop_access *w = NULL;
@@ -65,6 +68,7 @@ static void compare(paragon *p) {
       if (e[b].write && !w) w = &e[b];
       b++;
     }
+    p->elements++;
     if (w)
       for (size_t k = a; k < b; k++) {
         if (e[k].iter == w->iter) continue;
@@ -96,8 +100,11 @@ void paragon_on_event(void *self, const gr_event *ev) {
       if (e[k].write) { if (++wc[e[k].iter] > p->max_writes) p->max_writes = wc[e[k].iter]; }
       else if (++rc[e[k].iter] > p->max_reads) p->max_reads = rc[e[k].iter];
     }
+    p->comparisons = 0;
+    for (uint64_t t = 0; t < p->threads; t++) p->comparisons += (rc[t] + wc[t]) * wc[t];
     free(rc);
     free(wc);
+    p->elements = 0;
     compare(p);
     return;
   }
@@ -115,9 +122,10 @@ void paragon_on_event(void *self, const gr_event *ev) {
 
 void paragon_summary(void *self, FILE *out) {
   paragon *p = self;
-  fprintf(out, "%s: %llu reads and %llu writes logged; sets of %llu threads x (%llu reads + %llu writes) = %llu bytes "
-          "(8 per entry); %llu entry comparisons; %llu conflicting pairs\n", p->name, (unsigned long long)p->reads,
-          (unsigned long long)p->writes, (unsigned long long)p->threads, (unsigned long long)p->max_reads,
-          (unsigned long long)p->max_writes, (unsigned long long)(p->threads * (p->max_reads + p->max_writes) * 8),
+  fprintf(out, "%s: %llu reads and %llu writes logged; sets of %llu threads x (%llu reads + %llu writes) x 8 bytes + "
+          "counters of %llu elements x 8 bytes = %llu bytes; %llu entry comparisons; %llu conflicting pairs\n", p->name,
+          (unsigned long long)p->reads, (unsigned long long)p->writes, (unsigned long long)p->threads,
+          (unsigned long long)p->max_reads, (unsigned long long)p->max_writes, (unsigned long long)p->elements,
+          (unsigned long long)(p->threads * (p->max_reads + p->max_writes) * 8 + p->elements * 8),
           (unsigned long long)p->comparisons, (unsigned long long)p->conflicts);
 }

@@ -8,8 +8,10 @@
  * address as Figure 4a packs it: upper half 8-bit timestamp and 24-bit
  * thread id of the last writer (atomic exchange), lower half the first
  * writer's 6-bit intra-warp id and 26-bit timestamp (minTs), set once.
- * The fields are kept at those widths: timestamps wrap at 256, as the
- * paper's would.
+ * The fields are kept at those widths; the 8-bit field holds timestamps
+ * 1..255 ((ts - 1) % 255 + 1) so that a written entry is never 0, the
+ * value of an address nobody wrote, as kernels/loops/twopass.cuh, the
+ * instrumented CUDA, keeps it: the two agree on every kernel.
  *
  *   WAW pass, per write (t, ts): exchange the upper half; the first write
  *   sets the lower half; a previous writer in another warp is an inter-warp
@@ -17,12 +19,13 @@
  *   RAW/WAR pass, per read (t, ts) of an address some thread wrote: a last
  *   writer in another warp is an inter-warp RAW/WAR; in t's warp, with the
  *   first writer (iwid, minTs) and the last (lane, ts'):
- *     (1) t's lane < iwid and ts > minTs: intra-warp WAR (t read what a later
- *         iteration wrote);
- *     (2) t's lane > the last writer's and ts < ts': intra-warp RAW (t read
- *         before an earlier iteration wrote);
- *     (3) t's lane and ts strictly between the first and the last write's:
- *         intra-warp (the summary of the WAW pass cannot order it).
+ *     (1) t's lane < iwid and ts > minTs (26 bits): intra-warp WAR (t read
+ *         what a later iteration wrote);
+ *     (2) t's lane > the last writer's and ts < ts' (8 bits): intra-warp RAW
+ *         (t read before an earlier iteration wrote);
+ *     (3) t's lane strictly between the first and the last writer's, and
+ *         minTs < ts, ts < ts': intra-warp (the summary of the WAW pass
+ *         cannot order it).
  * twopass-fp reports every access to an address another iteration wrote. */
 #include <stdlib.h>
 #include <string.h>
@@ -37,8 +40,7 @@ typedef struct {
 
 typedef struct {
   uint64_t addr;           /* loop_map's key */
-  uint32_t upper, lower;   /* Figure 4a */
-  int valid;
+  uint32_t upper, lower;   /* Figure 4a; upper 0: nobody wrote it */
   const op *last;          /* for reports: the last writer's access */
 } entry;
 
@@ -80,6 +82,8 @@ void twopass_destroy(void *self) {
   free(t);
 }
 
+static uint32_t ts8(uint32_t ts) { return (ts - 1) % 255 + 1; }
+
 #define UP_TS(u) ((u) >> 24)
 #define UP_TID(u) ((u) & 0xffffffu)
 #define LO_IWID(l) ((l) >> 26)
@@ -100,13 +104,11 @@ static void passes(twopass *t) {
     t->writes++;
     entry *e = loop_map_get(&t->shadow, o->a.addr);
     uint32_t prev = e->upper;
-    int had = e->valid;
     const op *last = e->last;
-    e->upper = (o->ts & 0xffu) << 24 | ((uint32_t)o->a.iter & 0xffffffu);
+    e->upper = ts8(o->ts) << 24 | ((uint32_t)o->a.iter & 0xffffffu);
     e->last = o;
-    if (!had) {
+    if (!prev) {
       e->lower = (uint32_t)(o->a.iter % 32) << 26 | (o->ts & 0x3ffffffu);
-      e->valid = 1;
       continue;
     }
     uint32_t ptid = UP_TID(prev), tid = (uint32_t)o->a.iter & 0xffffffu;
@@ -122,16 +124,16 @@ static void passes(twopass *t) {
     if (o->a.write) continue;
     t->reads++;
     entry *e = loop_map_get(&t->shadow, o->a.addr);
-    if (!e->valid) continue;
+    if (!e->upper) continue;
     uint32_t wtid = UP_TID(e->upper), wts = UP_TS(e->upper), tid = (uint32_t)o->a.iter & 0xffffffu;
-    uint32_t fl = LO_IWID(e->lower), fts = LO_MINTS(e->lower), lane = tid % 32, ts = o->ts & 0xffu;
-    uint32_t wl = wtid % 32;
+    uint32_t fl = LO_IWID(e->lower), fts = LO_MINTS(e->lower), lane = tid % 32;
+    uint32_t ts26 = o->ts & 0x3ffffffu, t8 = ts8(o->ts), wl = wtid % 32;
     const char *cls = NULL;
     if (wtid / 32 != tid / 32) cls = "inter-warp RAW/WAR";
     else if (t->fp) { if (wtid != tid || fl != lane) cls = "intra-warp RAW/WAR"; }
-    else if (lane < fl && ts > (fts & 0xffu)) cls = "intra-warp WAR";
-    else if (lane > wl && ts < wts) cls = "intra-warp RAW";
-    else if (((fl < lane && lane < wl) || (wl < lane && lane < fl)) && (fts & 0xffu) < ts && ts < wts) cls = "intra-warp RAW/WAR";
+    else if (lane < fl && ts26 > fts) cls = "intra-warp WAR";
+    else if (lane > wl && t8 < wts) cls = "intra-warp RAW";
+    else if (((fl < lane && lane < wl) || (wl < lane && lane < fl)) && fts < ts26 && t8 < wts) cls = "intra-warp RAW/WAR";
     if (cls) { t->rawwar++; report(t, e->last, o, cls); }
   }
 }

@@ -3,9 +3,13 @@
 // the two-pass inspector's slice must keep that computation (`gpurace ir
 // --slice array` keeps the stores to ind that the index loads read back):
 // the case the paper gives for WISE over two-pass.  No dependency.
+//@ meta seq heavy_index
 //@ loop array
-#include "wise.cuh"
+#include "loop.cuh"
+//@ launch heavy_index grid(2) block(32) if TWOPASS TWOPASS_FP
+//@ launch heavy_index grid(2) block(32) if TWOPASS TWOPASS_FP
 //@ launch heavy_index grid(2) block(32)
+//@ launch paragon_check grid(2) block(32) if PARAGON
 //@ buffer array f64[64]
 //@ buffer ind i32[64]
 //@ arg n = 64

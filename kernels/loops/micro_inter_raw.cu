@@ -1,7 +1,11 @@
 // Each iteration of the second warp reads what the first warp's iteration i - 32 writes: warps run in no set order, an inter-warp dependency.
+//@ meta seq listing3_wr
 //@ loop a
-#include "wise.cuh"
+#include "loop.cuh"
+//@ launch micro_inter_raw grid(2) block(32) if TWOPASS TWOPASS_FP
+//@ launch micro_inter_raw grid(2) block(32) if TWOPASS TWOPASS_FP
 //@ launch micro_inter_raw grid(2) block(32)
+//@ launch paragon_check grid(2) block(32) if PARAGON
 //@ buffer a f64[64] = iota
 //@ buffer r i32[64] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31}
 //@ buffer w i32[64] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63}

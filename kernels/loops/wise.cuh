@@ -1,33 +1,18 @@
-// The paper's instrumented loop kernels: a loop body's accesses to its
-// shared array go through LOOP_READ and LOOP_WRITE.  Plain, they are plain
-// accesses (the parallelised loop, "unsafe" in the paper).  With -DWISE
-// they are WISE's speculative read and write (Algorithms 1 and 2), with the
-// race flag propagation of Section IV: a per-block volatile local flag and
-// a global flag, checked before every speculative operation and at the
-// thread's start, so that a detected dependency ends the kernel early.
-// -DWISE_FP leaves out the intra-warp cases (wise-fp); -DWISE_NO_LOCAL turns
-// the race flag propagation off (the paper's "wise w/o local flag": a thread
-// stops at its own detection, and the global flag is read only when a thread
-// starts).  After the run, wise_flag is 1 where a dependency was found.
+// WISE (Section IV), included by loop.cuh: speculative read and write
+// (Algorithms 1 and 2), with the race flag propagation of Section IV: a
+// per-block volatile local flag and a global flag, checked before every
+// speculative operation and at the thread's start, so that a detected
+// dependency ends the kernel early.  -DWISE_FP leaves out the intra-warp
+// cases (wise-fp); -DWISE_NO_LOCAL turns the race flag propagation off (the
+// paper's "wise w/o local flag": a thread stops at its own detection, and
+// the global flag is read only when a thread starts).
 //
 // Shadows: wise_w[k] is 1 + the iteration that wrote element k last
 // (atomic exchange), wise_r[k] 1 + the largest iteration that read it
-// (atomic max); 0 means none.  LOOP_ELEMS bounds the shared array.
-#ifndef LOOPS_WISE_CUH
-#define LOOPS_WISE_CUH
-
-#ifndef LOOP_T
-#define LOOP_T double   // the shared array's element type
-#endif
-#ifndef LOOP_ELEMS
-#define LOOP_ELEMS 4096
-#endif
-#define LOOP_WARP 32
-
-#if defined(WISE) || defined(WISE_FP) || defined(WISE_NO_LOCAL)
+// (atomic max); 0 means none.
 __device__ int wise_w[LOOP_ELEMS];
 __device__ int wise_r[LOOP_ELEMS];
-__device__ int wise_flag;
+__device__ int loop_flag;
 
 // 1 when an earlier access by iteration o (o >= 0) conflicts with iteration t's
 __device__ int wise_conflict(int t, int o) {
@@ -41,7 +26,7 @@ __device__ int wise_conflict(int t, int o) {
 }
 
 __device__ int wise_stop(volatile int *local) {
-  wise_flag = 1;
+  loop_flag = 1;
   *local = 1;
   return 0;
 }
@@ -49,7 +34,7 @@ __device__ int wise_stop(volatile int *local) {
 #ifdef WISE_NO_LOCAL
 #define WISE_STOPPED(local) (*(local))          /* the thread's own flag only */
 #else
-#define WISE_STOPPED(local) (*(local) || wise_flag)
+#define WISE_STOPPED(local) (*(local) || loop_flag)
 #endif
 
 __device__ int wise_write(LOOP_T *a, int k, LOOP_T v, volatile int *local) {
@@ -87,15 +72,6 @@ __device__ LOOP_T wise_read(const LOOP_T *a, int k, volatile int *local) {
 #define LOOP_BEGIN()                                  \
   WISE_LOCAL_DECL;                                    \
   __syncthreads();                                    \
-  if (wise_flag) return
+  if (loop_flag) return
 #define LOOP_READ(dst, a, k) do { (dst) = wise_read(a, k, WISE_LOCAL); if (*WISE_LOCAL) return; } while (0)
 #define LOOP_WRITE(a, k, v) do { if (!wise_write(a, k, v, WISE_LOCAL)) return; } while (0)
-
-#else
-
-#define LOOP_BEGIN() do { } while (0)
-#define LOOP_READ(dst, a, k) ((dst) = (a)[k])
-#define LOOP_WRITE(a, k, v) ((a)[k] = (v))
-
-#endif
-#endif
