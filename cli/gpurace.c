@@ -80,7 +80,8 @@ static const char *const usage_run =
   "  --dump NAME       print a buffer or __device__ variable after the run (repeatable)\n"
   "  --digest          print 'digest NAME BYTES HASH' for every buffer and __device__\n"
   "                    variable: the FNV-1a hash of its final bytes, to compare backends\n"
-  "  --stats           print instruction counts\n"
+  "  --stats           print instruction counts and memory operations (lanes and bytes\n"
+  "                    per space and kind), summed over the file's launches\n"
   "  --seq             run the file's sequential loop in C (a loop kernel's '//@ meta seq\n"
   "                    NAME') over its buffers instead of its launches, then check and dump\n"
   "  --time N          run N more times on fresh buffers and print the fastest run's time\n"
@@ -329,6 +330,29 @@ static int parse_opts(const char *cmd, int argc, char **argv, opts *o, int allow
 
 static void free_opts(opts *o) { free(o->defines); free(o->dumps); }
 
+/* --stats: the run's memory operations, per space and kind, as lanes and bytes */
+typedef struct { uint64_t n[2][3], bytes[2][3]; } mem_count;
+
+static void count_access(void *user, const gr_event *ev) {
+  if (ev->kind != GR_EV_ACCESS || (ev->space != GR_SPACE_GLOBAL && ev->space != GR_SPACE_SHARED)) return;
+  mem_count *c = user;
+  int sp = ev->space == GR_SPACE_SHARED, k = (int)ev->access;
+  uint64_t lanes = (uint64_t)__builtin_popcount(ev->mask);
+  c->n[sp][k] += lanes;
+  c->bytes[sp][k] += lanes * (uint64_t)ev->size;
+}
+
+static void print_mem_count(FILE *out, const mem_count *c) {
+  static const char *const space[2] = {"global", "shared"};
+  fputs("memory:", out);
+  for (int sp = 0; sp < 2; sp++)
+    fprintf(out, "%s %s %llu loads (%llu bytes), %llu stores (%llu bytes), %llu atomics (%llu bytes)", sp ? ";" : "",
+            space[sp], (unsigned long long)c->n[sp][GR_LOAD], (unsigned long long)c->bytes[sp][GR_LOAD],
+            (unsigned long long)c->n[sp][GR_STORE], (unsigned long long)c->bytes[sp][GR_STORE],
+            (unsigned long long)c->n[sp][GR_ATOMIC], (unsigned long long)c->bytes[sp][GR_ATOMIC]);
+  fputc('\n', out);
+}
+
 static int cmd_run(int argc, char **argv) {
   opts o;
   int rc = parse_opts("run", argc, argv, &o, 1);
@@ -352,6 +376,12 @@ static int cmd_run(int argc, char **argv) {
     gr_context_destroy(ctx);
     free_opts(&o);
     return rc;
+  }
+  mem_count mem;
+  memset(&mem, 0, sizeof mem);
+  if (o.stats) {
+    gr_observer ob = {count_access, &mem};
+    gr_observe(ctx, &ob);
   }
   double secs = 0;
   if (o.seq) {
@@ -395,13 +425,14 @@ static int cmd_run(int argc, char **argv) {
   if (rc == GR_OK) {
     if (o.stats) {
       gr_stats st;
-      gr_last_stats(ctx, &st);
+      gr_script_stats(s, &st);
       fprintf(text, "stats: %llu warp instructions, %llu thread instructions, %llu divergent branches, %llu barriers",
              (unsigned long long)st.warp_steps, (unsigned long long)st.thread_instructions,
              (unsigned long long)st.divergences, (unsigned long long)st.barriers);
       if (gr_context_config(ctx)->memory == GR_MEMORY_WEAK)
         fprintf(text, ", %llu background memory actions", (unsigned long long)st.memory_actions);
       fputc('\n', text);
+      print_mem_count(text, &mem);
     }
     for (int k = 0; k < o.ndumps; k++) {
       int d = gr_script_dump(s, o.dumps[k], text);

@@ -348,6 +348,8 @@ const char *gr_script_knob(const gr_script *s, int k);
 /* The value of a //@ meta KEY VALUE line, or NULL. */
 const char *gr_script_meta(const gr_script *s, const char *key);
 gr_module *gr_script_module(gr_script *s);
+/* The statistics of the last gr_script_run, summed over its launches. */
+void gr_script_stats(const gr_script *s, gr_stats *out);
 
 /* ---------------------------------------------------------------- litmus tests */
 

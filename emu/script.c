@@ -64,6 +64,7 @@ typedef struct { char *kernel; gr_dim3 grid, block; uint64_t shared; int line; c
 
 struct gr_script {
   gr_context *ctx;
+  gr_stats stats;            /* summed over the last run's launches */
   gr_module *mod;
   char *path;
   slaunch *launches;         /* run in order, over the same buffers: a kernel boundary orders memory */
@@ -1055,10 +1056,18 @@ int gr_script_run(gr_script *s) {
     if (!s->bufs[j].used) rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: buffer '%s' is not a parameter of '%s'", s->path, s->bufs[j].line, s->bufs[j].name, kname);
   for (size_t j = 0; j < s->nargs && rc == GR_OK; j++)
     if (!s->args[j].used) rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: argument '%s' is not a parameter of '%s'", s->path, s->args[j].line, s->args[j].name, kname);
+  memset(&s->stats, 0, sizeof s->stats);
   /* in order, over the same buffers; a failed launch ends the sequence */
   for (size_t k = 0; k < s->nlaunches && rc == GR_OK; k++) {
     slaunch *l = &s->launches[k];
     rc = gr_launch(s->mod, l->kernel, l->grid, l->block, (size_t)l->shared, args[k], np[k]);
+    gr_stats st;
+    gr_last_stats(ctx, &st);
+    s->stats.warp_steps += st.warp_steps;
+    s->stats.thread_instructions += st.thread_instructions;
+    s->stats.divergences += st.divergences;
+    s->stats.barriers += st.barriers;
+    s->stats.memory_actions += st.memory_actions;
     if (rc == GR_EINPUT && !strncmp(gr_error(ctx), "error: ", 7)) {
       /* the launch was refused (grid, block, shared memory): say which directive */
       char msg[sizeof ctx->err];
@@ -1194,6 +1203,7 @@ int script_prepare(gr_script *s) {
 }
 size_t script_nbuffers(const gr_script *s) { return s->nbufs; }
 gr_context *script_context(const gr_script *s) { return s->ctx; }
+void gr_script_stats(const gr_script *s, gr_stats *out) { *out = s->stats; }
 void script_buffer(const gr_script *s, size_t k, const char **name, gr_ptr *ptr, size_t *bytes) {
   *name = s->bufs[k].name;
   *ptr = s->bufs[k].ptr;

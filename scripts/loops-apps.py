@@ -87,6 +87,7 @@ open(os.path.join(a.dir, "knap.cu"), "w").write(f"""// KNAP (Section VI-D 7): 0-
 #define LOOP_ELEMS {cap + 1}
 #define LOOP_ITERS {items}
 #define PARAGON_SET {2 * (cap + 1)}
+#define TWOPASS_READ_VALUES   // the condition reads best[]: the inspector's slice keeps those loads
 #include "loop.cuh"
 {launches("knap", (items + 255) // 256, min(items, 256))}
 //@ buffer wt i32[{items}] = {lst(wt)}

@@ -33,7 +33,7 @@ for i in range(a.n):
             r[i] = w[j]          # i reads what j writes: RAW or WAR
         else:
             w[i] = w[j]          # i writes where j writes: WAW
-lst = lambda v: "{" + ", ".join(map(str, v)) + "}"
+lst = lambda v: "iota" if v == list(range(len(v))) else "{" + ", ".join(map(str, v)) + "}"
 grid = (a.n + a.block - 1) // a.block
 pair = ("    double temp;\n    LOOP_READ(temp, a, r[i]);\n    LOOP_WRITE(a, w[i], temp * 0.5 + j);\n" if a.order == "rw"
         else "    double temp;\n    LOOP_WRITE(a, w[i], 0.5 * i + j);\n    LOOP_READ(temp, a, r[i]);\n    out[i] = temp;\n")

@@ -9,6 +9,7 @@
 #define LOOP_ELEMS 41
 #define LOOP_ITERS 64
 #define PARAGON_SET 82
+#define TWOPASS_READ_VALUES   // the condition reads best[]: the inspector's slice keeps those loads
 #include "loop.cuh"
 //@ launch knap grid(1) block(64) if TWOPASS TWOPASS_FP
 //@ launch knap grid(1) block(64) if TWOPASS TWOPASS_FP

@@ -2,11 +2,15 @@
 // kernel file launches the loop three times (loop.cuh says how): the WAW
 // inspector, the RAW/WAR inspector, the executor.  A block learns its pass
 // from the blocks started before it (launches are ordered, so the first
-// grid's blocks count 0 .. G-1).  The inspector passes make every read of
-// the shared array and none of its writes (the paper's inspector keeps
-// the index computations and drops the rest; the reads stay because a
-// loop's control flow may use them), so both passes see the same memory
-// and stamp the same operations with the same timestamps.
+// grid's blocks count 0 .. G-1).  The inspector passes check every access
+// to the shared array and make none: the paper's inspector is the loop's
+// slice (`gpurace ir --slice` shows it on KIR), which keeps the index
+// computations and drops the payload, so a read's value is not loaded
+// there (LOOP_READ gives 0).  A loop whose control flow or indices depend
+// on values it reads from the shared array keeps those loads in its slice:
+// it defines TWOPASS_READ_VALUES (KNAP's condition), and its inspector
+// reads the array as the loop's inputs left it.  Either way both passes
+// make the same operations and stamp them with the same timestamps.
 //
 // Listing 1's intra-warp timestamp: a volatile per-warp counter in shared
 // memory that every active lane increments at each operation on the shared
@@ -70,13 +74,18 @@ __device__ void tp_rawwar(int k, unsigned int ts) {
   __syncthreads();                                                                     \
   if (loop_flag) return
 #define TP_STAMP() (++tp_ts[threadIdx.x / LOOP_WARP])
+#ifdef TWOPASS_READ_VALUES
+#define TP_INSPECTED(a, k) ((a)[k])
+#else
+#define TP_INSPECTED(a, k) 0
+#endif
 #define LOOP_READ(dst, a, k)                                             \
   do {                                                                   \
     if (tp_pass < 2) {                                                   \
       unsigned int tp_now = TP_STAMP();                                  \
       if (tp_pass == 1) tp_rawwar(k, tp_now);                            \
-    }                                                                    \
-    (dst) = (a)[k];                                                      \
+      (dst) = TP_INSPECTED(a, k);                                        \
+    } else (dst) = (a)[k];                                               \
   } while (0)
 #define LOOP_WRITE(a, k, v)                                              \
   do {                                                                   \
