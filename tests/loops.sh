@@ -173,6 +173,18 @@ printf '//@ expect dependencies\n__global__ void k() {}\n' >"$T/l3.cu"
 expect 2 "a bad expect" -- "$G" run "$T/l3.cu"
 contains "$T/err" "expect takes 'race', 'norace', 'dependency' or 'nodependency'" "expect's words"
 
+# -- reports/loops-hw.md is what scripts/loops-plot.py makes of the committed measurements, byte for byte
+if command -v python3 >/dev/null 2>&1; then
+  mkdir -p "$T/plot"
+  expect 0 "loops-plot.py" -- python3 "$S/scripts/loops-plot.py" "$S/reports/loops-hw" "$T/plot/loops-hw.md"
+  for f in loops-hw.md loops-fig7a.svg loops-fig7b.svg loops-fig7c.svg loops-fig8.svg loops-fig9.svg; do
+    if cmp -s "$T/plot/$f" "$S/reports/$f"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: reports/$f is not what loops-plot.py makes of reports/loops-hw"; fi
+  done
+  printf '4096\tseq\tNA\t-\n' >"$T/plot/fig7a.tsv"
+  expect 1 "loops-plot.py without its rows" -- python3 "$S/scripts/loops-plot.py" "$T/plot" "$T/plot/x.md"
+  contains "$T/err" "loops-plot: no $T/plot/loops-hw-flags.md: run scripts/hw-loops.sh" "a missing part is named"
+fi
+
 # -- launches under knobs: a plain run makes none of them; a file all of whose launches are off says so
 printf '//@ launch k grid(1) block(1) if A\n__global__ void k() {}\n' >"$T/k1.cu"
 expect 2 "every launch off" -- "$G" run "$T/k1.cu"
