@@ -270,6 +270,20 @@ static int parse_list(dp *d, num **out, size_t *n) {
   }
 }
 
+/* The knobs after 'if' to the end of the line: at least one, at most max
+ * macro names, stored stride bytes apart from out. */
+static int parse_knobs(dp *d, char *out, size_t stride, int max, int *n) {
+  while (!at_end(d)) {
+    const char *kp = (skipws(d), d->p);
+    if (*n == max) return derr(d, kp, "more than %d knobs", max);
+    char *k = out + (size_t)*n * stride;
+    if (!word(d, k, stride) || isdigit((unsigned char)k[0])) return derr(d, kp, "expected a macro name (a -D knob)");
+    (*n)++;
+  }
+  if (!*n) return derr(d, NULL, "expected at least one knob after 'if'");
+  return GR_OK;
+}
+
 static int directive(dp *d) {
   gr_script *s = d->s;
   char kw[32];
@@ -314,14 +328,7 @@ static int directive(dp *d) {
       if (!word(d, w, sizeof w)) return derr(d, wp, "unexpected '%c' in launch directive", *wp);
       if (!strcmp(w, "if")) {
         int nk = 0;
-        while (!at_end(d)) {
-          const char *kp = (skipws(d), d->p);
-          if (nk == 4) return derr(d, kp, "more than 4 knobs in one launch");
-          if (!word(d, l.knobs[nk], sizeof l.knobs[0]) || isdigit((unsigned char)l.knobs[nk][0]))
-            return derr(d, kp, "expected a macro name (a -D knob)");
-          nk++;
-        }
-        if (!nk) return derr(d, NULL, "expected at least one knob after 'if'");
+        if (parse_knobs(d, l.knobs[0], sizeof l.knobs[0], 4, &nk)) return GR_EINPUT;
         break;
       }
       int *seen = !strcmp(w, "grid") ? &have_grid : !strcmp(w, "block") ? &have_block : !strcmp(w, "shared") ? &have_shared : NULL;
@@ -502,14 +509,7 @@ static int directive(dp *d) {
       char kw2[8];
       const char *ip = (skipws(d), d->p);
       if (!word(d, kw2, sizeof kw2) || strcmp(kw2, "if")) return derr(d, ip, "expected 'if KNOB...' or the end of the line after 'expect race'");
-      while (!at_end(d)) {
-        const char *kp = (skipws(d), d->p);
-        if (s->nknobs == 16) return derr(d, kp, "more than 16 knobs");
-        if (!word(d, s->knobs[s->nknobs], sizeof s->knobs[0]) || isdigit((unsigned char)s->knobs[s->nknobs][0]))
-          return derr(d, kp, "expected a macro name (a -D knob)");
-        s->nknobs++;
-      }
-      if (!s->nknobs) return derr(d, NULL, "expected at least one knob after 'if'");
+      if (parse_knobs(d, s->knobs[0], sizeof s->knobs[0], 16, &s->nknobs)) return GR_EINPUT;
     }
     if (!at_end(d)) return derr(d, NULL, "unexpected text after expect");
     return GR_OK;
