@@ -10,6 +10,7 @@
 #include "detectors.h"
 #include "gpurace.h"
 #include "hb/hb.h"
+#include "peer.h"
 
 static double now(void) {
   struct timespec ts;
@@ -410,8 +411,10 @@ static int front_ends(const unsigned *alu_nat, unsigned alu_n, int alu_iters) {
 }
 
 int main(int argc, char **argv) {
-  /* `bench oracle`: only the oracle's table */
+  /* `bench oracle`: only the oracle's table; `bench peers`: only the comparison with PoCL and C */
   if (argc > 1 && !strcmp(argv[1], "oracle")) { oracle_table(); return 0; }
+  const char *src = getenv("GR_SRCDIR");
+  if (argc > 1 && !strcmp(argv[1], "peers")) return peer_tables(src && *src ? src : ".") ? 1 : 0;
   printf("gpurace benchmark (round-robin scheduler, 4 SMs; sequentially consistent memory unless -weak)\n\n");
   printf("%-10s %14s %14s %14s %12s %10s\n", "kernel", "thread-instr", "emulated (s)", "thr-instr/s", "native (s)", "ratio");
 
@@ -452,5 +455,5 @@ int main(int argc, char **argv) {
   free(alu_nat); free(alu_emu);
   detector_overhead();
   oracle_table();
-  return 0;
+  return peer_tables(src && *src ? src : ".") ? 1 : 0;
 }

@@ -1,0 +1,28 @@
+/* peer.h: make bench's comparison of gpurace with the peers a new user
+ * would measure it against (issue 23): PoCL, which compiles the same
+ * kernels to vectorised CPU code, and plain C.  Five kernels (bench/peer/:
+ * a .cu file and its OpenCL C twin each; the C twins are in peer.c): an
+ * ALU-bound hash loop, triad, a shared-memory tree reduction, a tiled
+ * matrix multiply and an atomic histogram.  Every run's output is compared
+ * with the C twin's, byte for byte. */
+#ifndef GR_BENCH_PEER_H
+#define GR_BENCH_PEER_H
+
+#include "gpurace.h"
+
+/* How gpurace runs a kernel: memory model, warp mode, front end, and
+ * detectors (NULL: none). */
+typedef struct {
+  gr_memory memory;
+  gr_warps warps;
+  gr_cc cc;
+  const char *detect;
+} peer_mode;
+
+/* Prints the tables: the five kernels against PoCL and C in sc memory with
+ * lockstep warps, then each mode's time against that, the detectors', and
+ * time per element as the size grows.  srcdir finds bench/peer.  Returns
+ * nonzero where an output differed or a run failed (the table says which). */
+int peer_tables(const char *srcdir);
+
+#endif
