@@ -240,7 +240,7 @@ static double gpurace_best(const peer_kernel *k, inst *in, const peer_mode *m, i
   gr_memcpy_dtoh(ctx, in->work[in->out], p[in->out], in->bytes[in->out]);
   size_t nr;
   race_log_reports(log, &nr);
-  if (nr) { snprintf(why, whylen, "%s reported %zu races on a race-free kernel", m->detect, nr); best = -1; }
+  if (nr) { snprintf(why, whylen, "%s reported %zu races on a race-free kernel", m->detect ? m->detect : "no detector", nr); best = -1; }
   else if (!output_ok(in)) { snprintf(why, whylen, "output differs from the C twin's"); best = -1; }
 out:
   detectors_detach(set);
@@ -385,4 +385,21 @@ int peer_tables(const char *srcdir) {
   }
   ocl_close(o);
   return bad;
+}
+
+int peer_one(const char *srcdir, const char *name, int reps) {
+  srcdir_ = srcdir;
+  for (size_t k = 0; k < NKERNELS; k++) {
+    if (strcmp(kernels[k].name, name)) continue;
+    inst in;
+    inst_make(&kernels[k], kernels[k].n, &in);
+    char why[1024];
+    double t = gpurace_best(&kernels[k], &in, &base_mode, reps, why, sizeof why);
+    if (t < 0) printf("%s: FAILED: %s\n", name, why);
+    else printf("%s: %.4f s (best of %d launches)\n", name, t, reps);
+    inst_free(&in);
+    return t < 0;
+  }
+  fprintf(stderr, "bench: no kernel '%s' (hash, triad, reduce, matmul, histogram)\n", name);
+  return 2;
 }

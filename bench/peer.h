@@ -24,5 +24,8 @@ typedef struct {
  * time per element as the size grows.  srcdir finds bench/peer.  Returns
  * nonzero where an output differed or a run failed (the table says which). */
 int peer_tables(const char *srcdir);
+/* One kernel in the base mode, reps launches, its time on stdout: for
+ * profiling (`bench/bench peer triad 20`).  Nonzero on a failure. */
+int peer_one(const char *srcdir, const char *name, int reps);
 
 #endif

@@ -143,8 +143,18 @@ static const char *space_name(unsigned s) {
  * reporting the fault as compute-sanitizer's memcheck would.  *l2 says
  * whether it is global memory proper (not shared, local or a view), which
  * the weak memory system stands in front of. */
-static uint8_t *xlate(launch *L, warp *w, int lane, uint64_t addr, int size, int pc, const char *what, int *l2) {
+/* What a translation shares with the lanes after it: addresses whose bits
+ * outside mask equal tag (same space, state and allocation) and whose
+ * offset (addr & mask) fits under limit are at base + offset.  Global and
+ * shared memory only: a lane's local memory is its own. */
+typedef struct {
+  uint64_t tag, mask, limit;
+  uint8_t *base;
+} xspan;
+
+static uint8_t *xlate(launch *L, warp *w, int lane, uint64_t addr, int size, int pc, const char *what, int *l2, xspan *span) {
   *l2 = 0;
+  if (span) span->base = NULL;
   if (w->nviews) {
     for (int k = 0; k < w->nviews; k++) {
       mview *v = &w->views[k];
@@ -203,20 +213,51 @@ static uint8_t *xlate(launch *L, warp *w, int lane, uint64_t addr, int size, int
     return NULL;
   }
   *l2 = sp == SPACE_GLOBAL;
+  if (span && !w->nviews && (sp == SPACE_GLOBAL || sp == SPACE_SHARED)) {
+    span->mask = sp == SPACE_GLOBAL ? (uint64_t)0xffffffffu : KIR_OFFSET_MASK(sp);
+    span->tag = addr & ~span->mask;
+    span->limit = limit;
+    span->base = base;
+  }
   return base + off;
+}
+
+/* The lane's host pointer: from the span of an earlier lane of the same
+ * instruction where the address falls in it, aligned, else translated. */
+static inline uint8_t *xlate_lane(launch *L, warp *w, int lane, uint64_t addr, int size, int pc, const char *what, int *l2,
+                                  xspan *span) {
+  if (span->base && (addr & ~span->mask) == span->tag && (addr & span->mask) + (uint64_t)size <= span->limit &&
+      !(addr & (uint64_t)(size - 1))) {
+    *l2 = KIR_SPACE_OF(addr) == SPACE_GLOBAL;
+    return span->base + (addr & span->mask);
+  }
+  return xlate(L, w, lane, addr, size, pc, what, l2, span);
 }
 
 /* ------------------------------------------------------------- memory system seam */
 
+/* Fixed sizes, so that the compiler moves them inline (a libc call per
+ * lane was most of a memory-bound kernel's time); the host is little-endian
+ * as the device is. */
 static inline uint64_t mem_read(launch *L, uint8_t *p, int size) {
   (void)L;
-  uint64_t v = 0;
-  memcpy(&v, p, (size_t)size);
-  return v;
+  switch (size) {
+  case 1: return *p;
+  case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+  case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+  default: { uint64_t v; memcpy(&v, p, 8); return v; }
+  }
 }
 
+/* A store that changes memory moves the write epoch (the spin detector's
+ * proof of progress); one that rewrites the same bytes does not. */
 static inline void mem_write(launch *L, uint8_t *p, int size, uint64_t v) {
-  if (memcmp(p, &v, (size_t)size)) { memcpy(p, &v, (size_t)size); L->write_epoch++; }
+  switch (size) {
+  case 1: if (*p != (uint8_t)v) { *p = (uint8_t)v; L->write_epoch++; } return;
+  case 2: { uint16_t o, n = (uint16_t)v; memcpy(&o, p, 2); if (o != n) { memcpy(p, &n, 2); L->write_epoch++; } return; }
+  case 4: { uint32_t o, n = (uint32_t)v; memcpy(&o, p, 4); if (o != n) { memcpy(p, &n, 4); L->write_epoch++; } return; }
+  default: { uint64_t o; memcpy(&o, p, 8); if (o != v) { memcpy(p, &v, 8); L->write_epoch++; } return; }
+  }
 }
 
 /* ------------------------------------------------------------- warps and blocks */
@@ -385,14 +426,19 @@ static uint64_t hash_warp(launch *L, warp *w) {
  * while no byte of memory has changed anywhere is spinning, and will spin
  * until another warp writes.  States are compared at exponentially spaced
  * back edges, so ordinary loops pay O(log n) hashes. */
+#define SPIN_PATIENCE 1024
+
 static void note_backedge(launch *L, warp *w) {
   if (w->spin_epoch != L->write_epoch) {
     w->spin_epoch = L->write_epoch;
     w->backedges = 0;
     w->stuck = 0;
   }
+  /* a warp that has gone around its loops SPIN_PATIENCE times without any
+   * memory changing is hashed, then again at every power of two: a warp
+   * making progress costs a counter, never a hash of its registers */
   uint64_t n = ++w->backedges;
-  if (n & (n - 1)) return;
+  if (n < SPIN_PATIENCE || (n & (n - 1))) return;
   uint64_t h = hash_warp(L, w);
   /* under ITS the state repeating proves a spin only if every lane that
    * could run ran in between: else the scheduler merely left some out */
@@ -402,7 +448,7 @@ static void note_backedge(launch *L, warp *w) {
       if (w->lwait[__builtin_ctz(al)] == LW_RUN && !(w->its_ran >> __builtin_ctz(al) & 1)) whole = 0;
     w->its_ran = 0;
   }
-  if (n > 1 && h == w->spin_hash && !w->stuck && whole) { w->stuck = 1; L->deadlock_check = 1; }
+  if (n > SPIN_PATIENCE && h == w->spin_hash && !w->stuck && whole) { w->stuck = 1; L->deadlock_check = 1; }
   w->spin_hash = h;
 }
 
@@ -701,7 +747,8 @@ static void warp_step(launch *L, warp *w) {
   int lockstep = L->ctx->cfg.warps != GR_WARPS_ITS;
   if (w->npend && needs_pending(w, in, m)) resolve_pending(L, w, in, m);
   L->steps++;
-  L->ctx->stats.thread_instructions += (uint64_t)__builtin_popcount(m);
+  /* a full warp needs no popcount (a libgcc call where the target lacks the instruction) */
+  L->ctx->stats.thread_instructions += m == FULL ? 32u : (uint64_t)__builtin_popcount(m);
 
   switch (in->op) {
 #define BINCASE(OPC) case OPC: LANES(m, d[l] = sem_bin(OPC, A[l], B[l])); break;
@@ -716,7 +763,22 @@ static void warp_step(launch *L, warp *w) {
 #undef UNCASE
   case OP_CONST: { uint64_t v = (uint64_t)in->imm; LANES(m, d[l] = v); break; }
   case OP_MOV: LANES(m, d[l] = A[l]); break;
-  case OP_CVT: { int from = (int)(in->imm & 0xff), to = (int)(in->imm >> 8 & 0xff); LANES(m, d[l] = sem_cvt(from, to, A[l])); break; }
+  case OP_CVT: {
+    int from = (int)(in->imm & 0xff), to = (int)(in->imm >> 8 & 0xff);
+    /* integer to integer is the target's canonical form (the source is
+     * canonical already): chosen once per instruction, not per lane */
+    if (from != SK_BOOL && !sem_sk_is_float(from) && to != SK_BOOL && !sem_sk_is_float(to)) {
+      switch (to) {
+      case SK_I32: LANES(m, d[l] = sem_s32(A[l])); break;
+      case SK_U32: LANES(m, d[l] = sem_u32(A[l])); break;
+      case SK_I64: case SK_U64: case SK_PTR: LANES(m, d[l] = A[l]); break;
+      default: LANES(m, d[l] = sem_canon(to, A[l])); break;
+      }
+      break;
+    }
+    LANES(m, d[l] = sem_cvt(from, to, A[l]));
+    break;
+  }
   case OP_SREG: {
     blk *b = w->b;
     switch (in->imm) {
@@ -754,11 +816,12 @@ static void warp_step(launch *L, warp *w) {
     int defer = is_ld && L->mem && !L->ctx->supply && order == MO_RELAXED &&
                 (L->ctx->explore || rng_below(&L->rng, 1024) < L->defer_odds);
     uint32_t mm = m, now = 0;
+    xspan span = {0, 0, 0, NULL};
     while (mm) {
       int l = __builtin_ctz(mm), g2;
       mm &= mm - 1;
       uint64_t addr = in->imm ? kir_ptr_add(A[l], (uint64_t)in->imm) : A[l];
-      uint8_t *p = xlate(L, w, l, addr, size, pc, is_ld ? "load" : "store", &g2);
+      uint8_t *p = xlate_lane(L, w, l, addr, size, pc, is_ld ? "load" : "store", &g2, &span);
       if (!p) {
         if (L->failed) return;
         if (is_ld) d[l] = 0;   /* --keep-going: the access is dropped, a load yields 0 */
@@ -827,7 +890,7 @@ static void warp_step(launch *L, warp *w) {
               kir_atom_name[kind], (unsigned long long)A[l], where);
         return;
       }
-      uint8_t *p = xlate(L, w, l, A[l], size, pc, "atomic", &g2);
+      uint8_t *p = xlate(L, w, l, A[l], size, pc, "atomic", &g2, NULL);
       if (!p) {
         if (L->failed) return;
         if (d) d[l] = 0;
