@@ -3,6 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "engine.h"
 
@@ -57,6 +60,90 @@ static int one_run(gr_script *s, gr_litmus_result *r, uint64_t seed, const gr_ex
   return rc;
 }
 
+/* Sampled runs split across threads: a part of the seeds, run in a context
+ * of its own, with what it saw; the parts merge in seed order. */
+typedef struct {
+  gr_litmus_result part;
+  uint64_t first, count, runs;
+  int rc;
+  uint64_t failed_seed;
+  char err[512];
+} sample_part;
+
+static void sample_run_part(const char *path, const gr_config *cfg, sample_part *p) {
+  gr_context *ctx = gr_context_create(cfg);
+  gr_script *s = NULL;
+  p->rc = gr_script_load(ctx, path, NULL, 0, &s);
+  for (uint64_t k = 0; k < p->count && p->rc == GR_OK; k++) {
+    uint64_t seed = p->first + k;
+    gr_context_reseed(ctx, seed);
+    p->rc = one_run(s, &p->part, seed, NULL);
+    p->runs++;
+    if (p->rc != GR_OK) p->failed_seed = seed;
+  }
+  if (p->rc != GR_OK) snprintf(p->err, sizeof p->err, "%s", gr_error(ctx));
+  gr_script_free(s);
+  gr_context_destroy(ctx);
+}
+
+/* Adds a part's outcomes to r: counts summed, the first seed the least. */
+static void merge_outcomes(gr_litmus_result *r, const gr_litmus_result *p) {
+  for (size_t j = 0; j < p->noutcomes; j++) {
+    const gr_outcome *o = &p->outcomes[j];
+    size_t k = 0;
+    while (k < r->noutcomes && strcmp(r->outcomes[k].text, o->text)) k++;
+    if (k == r->noutcomes) {
+      r->outcomes = xrealloc(r->outcomes, (r->noutcomes + 1) * sizeof(gr_outcome));
+      r->outcomes[r->noutcomes] = *o;
+      r->outcomes[r->noutcomes++].text = xstrdup(o->text);
+      continue;
+    }
+    r->outcomes[k].count += o->count;
+    if (o->first_seed < r->outcomes[k].first_seed) r->outcomes[k].first_seed = o->first_seed;
+  }
+  r->weak_count += p->weak_count;
+}
+
+/* The sampled runs first .. first + runs - 1 on the machine's threads,
+ * added to r: the same outcomes, counts, first seeds and (on a failure)
+ * the same first failing seed, runs and reason as one thread running them
+ * in order.  0 where it ran them; -1 where one thread should. */
+static int sample_parallel(const char *path, const gr_config *cfg, uint64_t first, uint64_t runs, gr_litmus_result *r,
+                           uint64_t *failed_seed, int *rc_out) {
+#ifdef _OPENMP
+  int threads = omp_get_max_threads();
+  if (threads < 2 || runs < (uint64_t)threads) return -1;
+  uint64_t nparts = (uint64_t)threads, per = (runs + nparts - 1) / nparts;
+  nparts = (runs + per - 1) / per;
+  sample_part *parts = xcalloc(nparts, sizeof *parts);
+  for (uint64_t j = 0; j < nparts; j++) {
+    parts[j].first = first + j * per;
+    parts[j].count = j + 1 == nparts ? runs - j * per : per;
+  }
+#pragma omp parallel for schedule(dynamic, 1)
+  for (int64_t j = 0; j < (int64_t)nparts; j++) sample_run_part(path, cfg, &parts[j]);
+  int rc = GR_OK;
+  for (uint64_t j = 0; j < nparts; j++) {
+    if (rc == GR_OK) {
+      merge_outcomes(r, &parts[j].part);
+      r->runs += parts[j].runs;
+      if (parts[j].rc != GR_OK) {
+        rc = parts[j].rc;
+        *failed_seed = parts[j].failed_seed;
+        snprintf(r->reason, sizeof r->reason, "run with seed %llu: %s", (unsigned long long)parts[j].failed_seed, parts[j].err);
+      }
+    }
+    gr_litmus_result_free(&parts[j].part);
+  }
+  free(parts);
+  *rc_out = rc;
+  return 0;
+#else
+  (void)path, (void)cfg, (void)first, (void)runs, (void)r, (void)failed_seed, (void)rc_out;
+  return -1;
+#endif
+}
+
 int gr_litmus_run(const char *path, const gr_litmus_opts *o, gr_litmus_result *r) {
   memset(r, 0, sizeof *r);
   gr_config cfg;
@@ -78,6 +165,7 @@ int gr_litmus_run(const char *path, const gr_litmus_opts *o, gr_litmus_result *r
   }
   gr_explore *x = NULL;
   uint64_t seed = o->seed;
+  int parallel = 0;
   if (rc == GR_OK && o->exhaustive) {
     r->exhaustive = 1;
     x = gr_explore_new(o->max_states);
@@ -101,15 +189,26 @@ int gr_litmus_run(const char *path, const gr_litmus_opts *o, gr_litmus_result *r
     } while (rc == GR_OK && gr_explore_next(x));
     gr_explore_stats(x, &r->explored);
   } else if (rc == GR_OK) {
-    for (uint64_t k = 0; k < o->runs && rc == GR_OK; k++) {
+    /* in order on this thread; where what is left would take more than a
+     * second (judged from the runs so far), the rest goes to every thread,
+     * each loading the test once (a preprocessor run) */
+    double t0 = gr_now();
+    uint64_t k = 0;
+    for (; k < o->runs && rc == GR_OK; k++) {
       seed = o->seed + k;
       gr_context_reseed(ctx, seed);
       rc = one_run(s, r, seed, NULL);
       r->runs++;
+      if (rc == GR_OK && k + 1 >= 64 && !((k + 1) & 63) && (gr_now() - t0) / (double)(k + 1) * (double)(o->runs - k - 1) > 1.0 &&
+          sample_parallel(path, &cfg, o->seed + k + 1, o->runs - k - 1, r, &seed, &rc) == 0) {
+        parallel = 1;
+        break;
+      }
     }
   }
   if (rc != GR_OK) {
-    if (x || !s) snprintf(r->reason, sizeof r->reason, "%s", gr_error(ctx));
+    if (parallel) { /* the reason is the failing part's */ }
+    else if (x || !s) snprintf(r->reason, sizeof r->reason, "%s", gr_error(ctx));
     else snprintf(r->reason, sizeof r->reason, "run with seed %llu: %s", (unsigned long long)seed, gr_error(ctx));
   } else {
     litmus_sort(r);

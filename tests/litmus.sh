@@ -83,5 +83,16 @@ expect 2 "run --memory bogus" -- "$G" run --memory tso "$S/kernels/examples/redu
 expect 2 "GPURACE_MEMORY bogus" -- env GPURACE_MEMORY=tso "$G" run "$S/kernels/examples/reduce.cu"
 contains "$T/err" "GPURACE_MEMORY must be sc or weak" "env var checked"
 
+# -- sampled runs split across threads (OpenMP) print exactly what one thread prints: outcomes, counts,
+#    first seeds, and on a failure the first failing seed
+for args in "$S/kernels/litmus/C12_corr_volatile_G.cu --runs 300000" "$S/tests/data/litmus_fail_late.cu --runs 100000"; do
+  # shellcheck disable=SC2086
+  st1=0; OMP_NUM_THREADS=1 "$G" litmus $args >"$T/one.txt" 2>&1 || st1=$?
+  # shellcheck disable=SC2086
+  st2=0; OMP_NUM_THREADS=2 "$G" litmus $args >"$T/two.txt" 2>&1 || st2=$?
+  if [ "$st1" = "$st2" ] && cmp -s "$T/one.txt" "$T/two.txt"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: litmus $args differs on two threads"; diff "$T/one.txt" "$T/two.txt" | head -5; fi
+done
+contains "$T/two.txt" "run with seed 7459: " "the first failing seed, from the part that met it"
+
 echo "litmus.sh: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
