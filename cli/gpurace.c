@@ -17,6 +17,7 @@
 #define PACKAGE_VERSION "dev"
 #endif
 #include "check.h"
+#include "ranks.h"
 #include "detectors.h"
 #include "loops/loops.h"
 #include "gpurace.h"
@@ -213,7 +214,8 @@ static const char *const usage_nvrtc =
 static const char *const usage_devices =
   "usage: gpurace devices\n"
   "\n"
-  "Lists the backends: the emulator, and the GPU that '--backend cuda' would\n"
+  "Lists the backends: the emulator, whether MPI is built in (mpirun -np N\n"
+  "gpurace table), and the GPU that '--backend cuda' would\n"
   "use ($GPURACE_CUDA_DEVICE, default 0) or why there is none.\n"
   "\n"
   "exit status: 0 the CUDA backend is usable, 1 it is not (so that scripts\n"
@@ -913,14 +915,25 @@ static int cmd_table(int argc, char **argv) {
   char **files = ta.files;
   size_t nfiles = ta.nfiles;
   table *t = NULL;
+  /* under mpirun: this rank's share of the runs; rank 0 gathers and writes */
+  ranks rk;
+  if (!rc && ranks_start(&rk)) rc = 2;
+  else if (!rc) {
+    to.shard = rk.rank;
+    to.nshards = rk.size;
+    if (rk.rank) to.progress = 0;
+  } else rk = (ranks){0, 1, 0};
   if (!rc) {
     char err[512];
     if (table_run((const char *const *)files, nfiles, &to, &t, err, sizeof err)) {
+      if (rk.rank == 0) fprintf(stderr, "gpurace table: %s\n", err);
+      rc = 2;
+    } else if (ranks_gather_table(&rk, t, err, sizeof err)) {
       fprintf(stderr, "gpurace table: %s\n", err);
       rc = 2;
     }
   }
-  if (!rc) {
+  if (!rc && rk.rank == 0) {
     char base[512];
     if (outbase) snprintf(base, sizeof base, "%s", outbase);
     else {
@@ -956,6 +969,8 @@ static int cmd_table(int argc, char **argv) {
       rc = bad ? 1 : 0;
     }
   }
+  rc = ranks_status(&rk, rc);
+  ranks_end(&rk);
   table_free(t);
   for (size_t k = 0; k < nfiles; k++) free(files[k]);
   free(files);
@@ -968,6 +983,8 @@ static int cmd_table(int argc, char **argv) {
 
 static int cmd_devices(void) {
   printf("emu    the emulator (always)\n");
+  printf("mpi    %s\n", ranks_built() ? "built with MPI: mpirun -np N gpurace table ... splits the runs across ranks"
+                                      : "not built: configure found no Open MPI (gpurace table runs on one machine)");
   if (!gr_cuda_built()) {
     printf("cuda   not built: configure found no CUDA toolkit (--with-cuda=PATH)\n");
     return 1;

@@ -184,6 +184,8 @@ typedef struct {
   int ndefines;
   int knobs;                 /* a file with "expect race if KNOB..." gives a row without its
                                 knobs and one row per knob, alone (-D KNOB=1) */
+  int shard, nshards;        /* this process runs the tasks k with k % nshards == shard (default
+                                0 of 1: all); the others' come by table_unpack (MPI ranks) */
 } table_opts;
 void table_opts_default(table_opts *o);
 
@@ -192,6 +194,14 @@ typedef struct table table;
  * a file whose runs fail is still a row (its cells say so). */
 int table_run(const char *const *files, size_t nfiles, const table_opts *o, table **out, char *err, size_t errlen);
 void table_free(table *t);
+/* Sharded tables (table_opts.nshards > 1): a shard's results as bytes, and
+ * those bytes added to the table of the shard that writes it; when every
+ * shard is in, table_complete, after which the table is what one process
+ * would have made, byte for byte.  table_unpack: GR_EINPUT with err for
+ * bytes that are not a shard of this table. */
+void table_pack(const table *t, uint8_t **buf, size_t *len);
+int table_unpack(table *t, const uint8_t *buf, size_t len, char *err, size_t errlen);
+void table_complete(table *t);
 /* `command` is printed as the way to regenerate the table. */
 void table_write_md(FILE *out, const table *t, const char *title, const char *command);
 void table_write_csv(FILE *out, const table *t);

@@ -20,6 +20,7 @@ void table_opts_default(table_opts *o) {
   o->sched = GR_SCHED_RANDOM;
   o->sms = 4;
   o->max_steps = 10000000;
+  o->nshards = 1;
   gr_config c;   /* $GPURACE_CC and $GPURACE_CC_FLAGS, as for every command */
   gr_config_default(&c);
   o->cc = c.cc;
@@ -333,8 +334,11 @@ int table_run(const char *const *files, size_t nfiles, const table_opts *o, tabl
   t->runs = xcalloc((size_t)total + 1, sizeof *t->runs);
   long done = 0, shown = -1;
   int tty = isatty(2);
+  if (t->o.nshards < 1 || t->o.shard < 0 || t->o.shard >= t->o.nshards) t->o.nshards = 1, t->o.shard = 0;
+  long nsh = t->o.nshards, mine = total / nsh + (t->o.shard < total % nsh);
 #pragma omp parallel for schedule(dynamic, 1)
-  for (long task = 0; task < total; task++) {
+  for (long j = 0; j < mine; j++) {
+    long task = j * nsh + t->o.shard;
     run_one(t, (size_t)(task / t->o.seeds), (int)(task % t->o.seeds), &t->runs[task]);
     if (t->o.progress) {
       long now;
@@ -342,15 +346,93 @@ int table_run(const char *const *files, size_t nfiles, const table_opts *o, tabl
       now = ++done;
 #pragma omp critical(table_progress)
       {
-        long pct = now * 10 / total;
-        if (tty) fprintf(stderr, "\rtable: %ld/%ld runs", now, total);
-        else if (pct > shown) { fprintf(stderr, "table: %ld/%ld runs\n", now, total); shown = pct; }
-        if (tty && now == total) fputc('\n', stderr);
+        long pct = now * 10 / mine;
+        if (tty) fprintf(stderr, "\rtable: %ld/%ld runs", now, mine);
+        else if (pct > shown) { fprintf(stderr, "table: %ld/%ld runs\n", now, mine); shown = pct; }
+        if (tty && now == mine) fputc('\n', stderr);
       }
     }
   }
-  copy_static(t);
+  if (t->o.nshards == 1) copy_static(t);
   *out = t;
+  return GR_OK;
+}
+
+void table_complete(table *t) { copy_static(t); }
+
+static void put_u64(bytes *b, uint64_t v) { bytes_put(b, &v, sizeof v); }
+static void put_str(bytes *b, const char *s) {
+  uint64_t n = s ? strlen(s) : UINT64_MAX;
+  put_u64(b, n);
+  if (s) bytes_put(b, s, (size_t)n);
+}
+
+/* Per task of the shard: its index, then per detector its status, count
+ * and strings (length, or all ones for none, then the bytes). */
+void table_pack(const table *t, uint8_t **buf, size_t *len) {
+  bytes b = {0};
+  long total = (long)t->nfiles * t->o.seeds;
+  put_u64(&b, (uint64_t)total);
+  put_u64(&b, t->ndet);
+  for (long task = t->o.shard; task < total; task += t->o.nshards) {
+    const run_result *r = &t->runs[task];
+    put_u64(&b, (uint64_t)task);
+    for (size_t d = 0; d < t->ndet; d++) {
+      put_u64(&b, (uint64_t)(int64_t)r->status[d]);
+      put_u64(&b, r->count[d]);
+      put_str(&b, r->err[d]);
+      put_str(&b, r->unwatched[d]);
+      put_str(&b, r->classes[d]);
+    }
+  }
+  *buf = b.p;
+  *len = b.len;
+}
+
+typedef struct { const uint8_t *p; size_t left; int bad; } reader;
+static uint64_t get_u64(reader *r) {
+  uint64_t v = 0;
+  if (r->left < 8) { r->bad = 1; return 0; }
+  memcpy(&v, r->p, 8);
+  r->p += 8, r->left -= 8;
+  return v;
+}
+static char *get_str(reader *r) {
+  uint64_t n = get_u64(r);
+  if (n == UINT64_MAX || r->bad) return NULL;
+  if (n > r->left) { r->bad = 1; return NULL; }
+  char *s = xmalloc((size_t)n + 1);
+  memcpy(s, r->p, (size_t)n);
+  s[n] = 0;
+  r->p += n, r->left -= (size_t)n;
+  return s;
+}
+
+int table_unpack(table *t, const uint8_t *buf, size_t len, char *err, size_t errlen) {
+  reader r = {buf, len, 0};
+  long total = (long)t->nfiles * t->o.seeds;
+  if (get_u64(&r) != (uint64_t)total || get_u64(&r) != t->ndet || r.bad) {
+    snprintf(err, errlen, "a shard's results do not fit this table (another file list or detector list?)");
+    return GR_EINPUT;
+  }
+  while (r.left && !r.bad) {
+    uint64_t task = get_u64(&r);
+    if (r.bad || task >= (uint64_t)total || t->runs[task].count) { r.bad = 1; break; }
+    run_result *x = &t->runs[task];
+    x->count = xcalloc(t->ndet, sizeof *x->count);
+    x->classes = xcalloc(t->ndet, sizeof *x->classes);
+    x->status = xcalloc(t->ndet, sizeof *x->status);
+    x->err = xcalloc(t->ndet, sizeof *x->err);
+    x->unwatched = xcalloc(t->ndet, sizeof *x->unwatched);
+    for (size_t d = 0; d < t->ndet && !r.bad; d++) {
+      x->status[d] = (int)(int64_t)get_u64(&r);
+      x->count[d] = (size_t)get_u64(&r);
+      x->err[d] = get_str(&r);
+      x->unwatched[d] = get_str(&r);
+      x->classes[d] = get_str(&r);
+    }
+  }
+  if (r.bad) { snprintf(err, errlen, "a shard's results are truncated or repeat a task"); return GR_EINPUT; }
   return GR_OK;
 }
 

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,7 +144,13 @@ static char *run_cpp(const char *path, const char *const *defines, int ndef, siz
    * without bound, and output bounds alone cannot stop it */
   size_t as_limit = max * 16 < ((size_t)1 << 30) ? ((size_t)1 << 30) : max * 16;
   int devnull = open("/dev/null", O_RDONLY);
+  /* one fork at a time: threads (table cells, litmus parts) preprocess
+   * files at once, and libraries' fork handlers (Z3's, Open MPI's) run
+   * into each other when two threads fork together */
+  static pthread_mutex_t fork_lock = PTHREAD_MUTEX_INITIALIZER;
+  pthread_mutex_lock(&fork_lock);
   pid_t pid = fork();
+  if (pid != 0) pthread_mutex_unlock(&fork_lock);
   if (pid == 0) {
     struct rlimit rl = {(rlim_t)as_limit, (rlim_t)as_limit};
     setrlimit(RLIMIT_AS, &rl);

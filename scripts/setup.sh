@@ -8,7 +8,7 @@ SUDO=""
 if command -v apt-get >/dev/null 2>&1; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
-    build-essential cpp g++ autoconf automake libtool pkg-config check lcov clang python3 python3-venv libz3-dev pocl-opencl-icd ocl-icd-opencl-dev >/dev/null
+    build-essential cpp g++ autoconf automake libtool pkg-config check lcov clang python3 python3-venv libz3-dev pocl-opencl-icd ocl-icd-opencl-dev libopenmpi-dev openmpi-bin >/dev/null
 fi
 # The CUDA compiler, for `--cc nvcc|nvrtc` (any CUDA C++ through PTX) and
 # the tests of that path: the machine's own toolkit where there is one,

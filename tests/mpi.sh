@@ -1,0 +1,43 @@
+#!/bin/sh
+# gpurace past one machine: `mpirun -np N gpurace table ...` splits the
+# table's runs across ranks and writes exactly the bytes one process writes
+# (2 and 3 ranks, oversubscribed on this machine); a gpurace built without
+# MPI refuses a launcher's environment instead of having every rank write.
+G=${GPURACE:-./gpurace}
+S=${GR_SRCDIR:-.}
+. "$S/tests/lib.sh"
+
+# mpirun refuses root unless told (CI machines and containers run as root)
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+# under AddressSanitizer: Open MPI keeps allocations of its own past MPI_Finalize
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+if ! "$G" devices 2>/dev/null | grep -q '^mpi    built with MPI'; then
+  expect 2 "a launcher's environment without MPI" -- env OMPI_COMM_WORLD_SIZE=2 "$G" table "$S/kernels/shared" --detect hb --out "$T/x"
+  contains "$T/err" "built without MPI" "says why it stops"
+  echo "SKIPPED: mpirun runs (gpurace built without MPI: apt-get install libopenmpi-dev openmpi-bin)"
+elif ! command -v mpirun >/dev/null 2>&1; then
+  echo "SKIPPED: mpirun runs (no mpirun on PATH)"
+else
+  D="$S/kernels/examples $S/kernels/shared"
+  # shellcheck disable=SC2086
+  st1=0; "$G" table $D --detect hb,scord,boyer,babycuda --seeds 3 --out "$T/one" >"$T/one.out" 2>&1 || st1=$?
+  for np in 2 3; do
+    # shellcheck disable=SC2086
+    stn=0; mpirun -np $np "$G" table $D --detect hb,scord,boyer,babycuda --seeds 3 --out "$T/one" >"$T/n.out" 2>&1 || stn=$?
+    cp "$T/one.md" "$T/n.md"; cp "$T/one.csv" "$T/n.csv"
+    # shellcheck disable=SC2086
+    "$G" table $D --detect hb,scord,boyer,babycuda --seeds 3 --out "$T/one" >/dev/null 2>&1 || true
+    if cmp -s "$T/one.md" "$T/n.md" && cmp -s "$T/one.csv" "$T/n.csv"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $np ranks wrote other bytes than one process"; diff "$T/one.md" "$T/n.md" | head -5; fi
+    # the exit status (cells off their expected verdicts) is rank 0's, the same as one process's
+    if [ "$((stn != 0))" -eq "$((st1 != 0))" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $np ranks exit $stn, one process $st1"; fi
+    contains "$T/n.out" "wrote $T/one.md" "rank 0 says what it wrote"
+    if [ "$(grep -c "^wrote " "$T/n.out")" -eq 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: more than one rank wrote"; cat "$T/n.out"; fi
+  done
+  # bad input fails on every rank, once said
+  stn=0; mpirun -np 2 "$G" table "$S/kernels/shared" --detect nosuch --out "$T/bad" >"$T/bad.out" 2>&1 || stn=$?
+  if [ "$stn" -ne 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: an unknown detector under mpirun exits 0"; fi
+  contains "$T/bad.out" "nosuch" "the error names the detector"
+fi
+
+echo "mpi.sh: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
