@@ -58,10 +58,8 @@ static void hash_setup(inst *in) {
   in->scalars[0] = 256, in->nscalars = 1;
   launch1d(in, in->n);
 }
-__attribute__((noinline)) static void hash_native(inst *in) {
-  uint32_t *out = in->work[0];
-  int iters = in->scalars[0];
-  for (uint32_t t = 0; t < in->n; t++) {
+__attribute__((noinline)) void peer_hash(uint32_t *out, size_t n, int iters) {
+  for (uint32_t t = 0; t < n; t++) {
     uint32_t x = t, y = t * 2654435761u;
     for (int i = 0; i < iters; i++) {
       x = x * 1664525u + 1013904223u;
@@ -71,6 +69,7 @@ __attribute__((noinline)) static void hash_native(inst *in) {
     out[t] = x ^ y;
   }
 }
+static void hash_native(inst *in) { peer_hash(in->work[0], in->n, in->scalars[0]); }
 
 /* Values k/8 for small k: every sum and product below is exact in float,
  * whatever the order or contraction, so outputs compare byte for byte. */

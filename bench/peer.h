@@ -8,6 +8,9 @@
 #ifndef GR_BENCH_PEER_H
 #define GR_BENCH_PEER_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "gpurace.h"
 
 /* How gpurace runs a kernel: memory model, warp mode, front end, and
@@ -18,6 +21,9 @@ typedef struct {
   gr_cc cc;
   const char *detect;
 } peer_mode;
+
+/* The hash kernel's C twin (bench/peer/hash.cu): out[t] for n threads. */
+void peer_hash(uint32_t *out, size_t n, int iters);
 
 /* Prints the tables: the five kernels against PoCL and C in sc memory with
  * lockstep warps, then each mode's time against that, the detectors', and
