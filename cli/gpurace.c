@@ -396,6 +396,7 @@ static int cmd_run(int argc, char **argv) {
     /* --time: a first run (compilation, first-touch), then the timed ones on reset buffers */
     rc = gr_script_run(s);
     for (uint64_t k = 0; k < o.time_reps && rc == GR_OK; k++) {
+      memset(&mem, 0, sizeof mem);   /* --stats: the last run's, as gr_script_stats */
       rc = gr_script_reset(s);
       double t0 = gr_now();
       if (rc == GR_OK) rc = gr_script_run(s);
