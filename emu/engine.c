@@ -297,26 +297,68 @@ blk *block_new(launch *L, int slot, uint64_t lin) {
   return b;
 }
 
-void block_start(launch *L, int slot, uint64_t lin) {
-  blk *b = block_new(L, slot, lin);
+/* A retired block's memory made as a fresh block's (zeroed, as calloc
+ * leaves it), for the next block of its slot: the same launch sizes it the
+ * same, and the allocator is the larger part of a short block's cost. */
+static blk *block_recycle(launch *L, blk *old, int slot, uint64_t lin) {
+  const kir_func *f = L->f;
+  size_t nr = (size_t)(f->nregs ? f->nregs : 1);
+  warp *warps = old->warps;
+  uint8_t *shared = old->shared;
+  for (uint32_t k = 0; k < L->wpb; k++) {
+    warp *w = &warps[k];
+    uint64_t *r = w->r;
+    uint8_t *local = w->local;
+    wm_lane *wl = w->wl;
+    uint32_t *pend = w->pend;
+    free(w->views);
+    memset(r, 0, nr * 32 * sizeof(uint64_t));
+    memset(local, 0, (size_t)(f->frame ? f->frame : 1) * 32);
+    if (wl) memset(wl, 0, 32 * sizeof(wm_lane));
+    if (pend) memset(pend, 0, nr * sizeof(uint32_t));
+    memset(w, 0, sizeof *w);
+    w->r = r, w->local = local, w->wl = wl, w->pend = pend;
+  }
+  memset(shared, 0, L->shared_size ? L->shared_size : 1);
+  memset(old, 0, sizeof *old);
+  blk *b = old;
+  b->lin = (uint32_t)lin;
+  b->idx[0] = (uint32_t)(lin % L->grid.x);
+  b->idx[1] = (uint32_t)(lin / L->grid.x % L->grid.y);
+  b->idx[2] = (uint32_t)(lin / ((uint64_t)L->grid.x * L->grid.y));
+  b->sm = slot % L->ctx->cfg.sms;
+  b->bar_and = 1;
+  b->warps = warps;
+  b->shared = shared;
+  return b;
+}
+
+/* Starts block lin in slot, in the memory of a retired block where there
+ * is one (reuse), else in new memory. */
+static void block_start_in(launch *L, int slot, uint64_t lin, blk *reuse) {
+  blk *b = reuse ? block_recycle(L, reuse, slot, lin) : block_new(L, slot, lin);
   b->nwarps = (int)L->wpb;
   b->live = b->nwarps;
-  b->warps = xcalloc(L->wpb, sizeof(warp));
-  b->shared = xcalloc(L->shared_size ? L->shared_size : 1, 1);
+  if (!reuse) {
+    b->warps = xcalloc(L->wpb, sizeof(warp));
+    b->shared = xcalloc(L->shared_size ? L->shared_size : 1, 1);
+  }
   const kir_func *f = L->f;
   for (uint32_t k = 0; k < L->wpb; k++) {
     warp *w = &b->warps[k];
     w->b = b;
     w->wib = k;
     w->gid = b->lin * L->wpb + k;
-    w->r = xcalloc((size_t)(f->nregs ? f->nregs : 1) * 32, sizeof(uint64_t));
-    w->local = xcalloc((size_t)(f->frame ? f->frame : 1) * 32, 1);
+    if (!reuse) {
+      w->r = xcalloc((size_t)(f->nregs ? f->nregs : 1) * 32, sizeof(uint64_t));
+      w->local = xcalloc((size_t)(f->frame ? f->frame : 1) * 32, 1);
+    }
     w->rpos = -1;
     w->bar_pc = -1;
     if (L->mem) {
-      w->wl = xcalloc(32, sizeof(wm_lane));
+      if (!w->wl) w->wl = xcalloc(32, sizeof(wm_lane));
       for (int l = 0; l < 32; l++) wm_lane_init(&w->wl[l], b->sm, (int)b->lin, w, l);
-      w->pend = xcalloc((size_t)(f->nregs ? f->nregs : 1), sizeof(uint32_t));
+      if (!w->pend) w->pend = xcalloc((size_t)(f->nregs ? f->nregs : 1), sizeof(uint32_t));
       w->speed = 1u << rng_below(&L->rng, 4);
     }
     for (int l = 0; l < 32; l++) {
@@ -343,6 +385,8 @@ void block_start(launch *L, int slot, uint64_t lin) {
     deliver(L, &ev);
   }
 }
+
+void block_start(launch *L, int slot, uint64_t lin) { block_start_in(L, slot, lin, NULL); }
 
 void block_free(blk *b) {
   for (int k = 0; k < b->nwarps; k++) {
@@ -398,8 +442,8 @@ static void warp_finish(launch *L, warp *w) {
   for (int s = 0; s < L->nslots; s++) {
     if (L->slots[s] != b) continue;
     L->slots[s] = NULL;
-    block_free(b);
-    if (L->next_block < L->nblocks) block_start(L, s, L->next_block++);
+    if (L->next_block < L->nblocks) block_start_in(L, s, L->next_block++, b);
+    else block_free(b);
     break;
   }
   rebuild_run(L);
