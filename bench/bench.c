@@ -5,18 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "detectors.h"
 #include "gpurace.h"
 #include "hb/hb.h"
 #include "peer.h"
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* The native twins of the kernels in bench/kernels (the ALU kernel is bench/peer/hash.cu, its
  * twin peer_hash); noinline keeps them honest. */
@@ -36,9 +29,9 @@ static const char *path(const char *rel) {
 static double best_launch(gr_module *m, const char *kernel, gr_dim3 g, gr_dim3 b, const gr_arg *args, int nargs, int reps) {
   double best = 1e30;
   for (int rep = 0; rep < reps; rep++) {
-    double t0 = now();
+    double t0 = gr_now();
     if (gr_launch(m, kernel, g, b, 0, args, nargs)) return -1;
-    double t1 = now();
+    double t1 = gr_now();
     if (t1 - t0 < best) best = t1 - t0;
   }
   return best;
@@ -50,7 +43,7 @@ static void row(const char *name, const gr_stats *st, double emu, double native)
 }
 
 #define NATIVE_BEST(var, call) do { var = 1e30; for (int rep_ = 0; rep_ < 20; rep_++) { \
-    double t0_ = now(); call; double t1_ = now(); if (t1_ - t0_ < var) var = t1_ - t0_; } } while (0)
+    double t0_ = gr_now(); call; double t1_ = gr_now(); if (t1_ - t0_ < var) var = t1_ - t0_; } } while (0)
 
 /* triad (c = 2a + b over n floats) in a fresh context of the given memory
  * model: best time, stats, and the result in c. */
@@ -141,9 +134,9 @@ static double script_loop(const char *const *files, size_t nfiles, const char *d
     if (dets && detectors_attach(ctx, dets, &dopts, log, &set, err, sizeof err)) return -1;
     for (int r = 0; r < reps; r++) {
       race_log_clear(log);
-      double t0 = now();
+      double t0 = gr_now();
       if (gr_script_reset(s) || gr_script_run(s)) { fprintf(stderr, "bench: %s\n", gr_error(ctx)); return -1; }
-      total += now() - t0;
+      total += gr_now() - t0;
     }
     detectors_detach(set);
     race_log_free(log);
@@ -244,16 +237,16 @@ static double oracle_run(const char *kernel, int n, const char *dets, int *ok, c
     gr_dim3 g = {(unsigned)(n / 256), 1, 1}, bl = {256, 1, 1};
     size_t outn = 0;
     int st;
-    double t0 = now();
+    double t0 = gr_now();
     if (!strcmp(kernel, "histogram")) {
       gr_malloc(ctx, (size_t)n * 4, "in", &da);
       gr_malloc(ctx, 256 * 4, "bins", &db);
       gr_memcpy_htod(ctx, da, in, (size_t)n * 4);
       gr_memset(ctx, db, 0, 256 * 4);
       gr_arg args[3] = {gr_arg_ptr(da), gr_arg_ptr(db), gr_arg_i32(n)};
-      t0 = now();
+      t0 = gr_now();
       st = gr_launch(m, kernel, g, bl, 0, args, 3);
-      t = now() - t0;
+      t = gr_now() - t0;
       for (int i = 0; i < n; i++) want[in[i] & 255u]++;
       outn = 256;
       dc = db;
@@ -264,9 +257,9 @@ static double oracle_run(const char *kernel, int n, const char *dets, int *ok, c
       gr_memcpy_htod(ctx, da, fa, (size_t)n * 4);
       gr_memcpy_htod(ctx, db, fb, (size_t)n * 4);
       gr_arg args[4] = {gr_arg_ptr(da), gr_arg_ptr(db), gr_arg_ptr(dc), gr_arg_i32(n)};
-      t0 = now();
+      t0 = gr_now();
       st = gr_launch(m, kernel, g, bl, 0, args, 4);
-      t = now() - t0;
+      t = gr_now() - t0;
       triad_native(fa, fb, fc, n);
       memcpy(want, fc, (size_t)n * 4);
       outn = (size_t)n;
@@ -275,9 +268,9 @@ static double oracle_run(const char *kernel, int n, const char *dets, int *ok, c
       gr_malloc(ctx, (size_t)n / 256 * 4, "out", &dc);
       gr_memcpy_htod(ctx, da, in, (size_t)n * 4);
       gr_arg args[2] = {gr_arg_ptr(da), gr_arg_ptr(dc)};
-      t0 = now();
+      t0 = gr_now();
       st = gr_launch(m, kernel, g, bl, 0, args, 2);
-      t = now() - t0;
+      t = gr_now() - t0;
       for (int i = 0; i < n; i++) want[i / 256] += in[i];
       outn = (size_t)n / 256;
     }

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "gpurace.h"
 #include "ocl.h"
 
 #ifndef GR_HAVE_OPENCL
@@ -36,12 +36,6 @@ struct ocl {
   cl_device_id dev;
   char desc[512];
 };
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 static int fail(char *err, size_t n, const char *what, cl_int rc) {
   snprintf(err, n, "OpenCL: %s failed (error %d)", what, (int)rc);
@@ -146,10 +140,10 @@ int ocl_run(ocl *o, const char *path, const char *name, ocl_buf *bufs, int nbufs
         goto out;
       }
     clFinish(o->q);
-    double t0 = now();
+    double t0 = gr_now();
     rc = clEnqueueNDRangeKernel(o->q, k, (cl_uint)dims, NULL, global, local, 0, NULL, NULL);
     if (rc == CL_SUCCESS) rc = clFinish(o->q);
-    double t = now() - t0;
+    double t = gr_now() - t0;
     if (rc != CL_SUCCESS) { fail(err, errlen, "clEnqueueNDRangeKernel", rc); goto out; }
     if (r >= 0 && t < *best) *best = t;
   }

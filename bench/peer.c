@@ -5,17 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "detectors.h"
 #include "ocl.h"
 #include "peer.h"
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* A kernel at one size: its buffers (pristine inputs, and the working
  * copies a run overwrites), int scalars, launch shape. */
@@ -190,9 +183,9 @@ static double native_best(const peer_kernel *k, inst *in, int reps) {
   double best = 1e30;
   for (int r = 0; r < reps; r++) {
     for (int j = 0; j < in->nbufs; j++) memcpy(in->work[j], in->init[j], in->bytes[j]);
-    double t0 = now();
+    double t0 = gr_now();
     k->native(in);
-    double t = now() - t0;
+    double t = gr_now() - t0;
     if (t < best) best = t;
   }
   return best;
@@ -230,9 +223,9 @@ static double gpurace_best(const peer_kernel *k, inst *in, const peer_mode *m, i
   best = 1e30;
   for (int r = 0; r < reps; r++) {
     for (int j = 0; j < in->nbufs; j++) gr_memcpy_htod(ctx, p[j], in->init[j], in->bytes[j]);
-    double t0 = now();
+    double t0 = gr_now();
     int rc = gr_launch(mod, k->name, in->grid, in->block, 0, args, in->nbufs + in->nscalars);
-    double t = now() - t0;
+    double t = gr_now() - t0;
     if (rc != GR_OK) { snprintf(why, whylen, "%s", gr_error(ctx)); best = -1; goto out; }
     if (t < best) best = t;
   }

@@ -31,17 +31,18 @@ trap 'rm -rf "$T"' EXIT
 cp kernels/loops/*.cuh "$T/"
 SCHEMES="unsafe WISE WISE_FP TWOPASS TWOPASS_FP PARAGON"
 
-# measure X SCHEME FILE [-D...]: one .tsv row
+# a scheme's -D options: WISE_NO_LOCAL is WISE without its local flag
+defs() { case $1 in WISE_NO_LOCAL) echo "-DWISE -DWISE_NO_LOCAL" ;; *) echo "-D$1" ;; esac; }
+
+# measure X SCHEME FILE: one .tsv row (SCHEME seq: the C loop; unsafe: the plain kernel)
 measure() {
   x=$1 sch=$2 f=$3
-  shift 3
-  if [ "$sch" = seq ]; then
-    o=$("$G" run "$f" --seq --time "$REPS" -q 2>&1)
-  elif [ "$sch" = unsafe ]; then
-    o=$("$G" run "$f" --backend "$B" --time "$REPS" -q 2>&1)
-  else
-    o=$("$G" run "$f" --backend "$B" "$@" --time "$REPS" -q --dump loop_flag 2>&1)
-  fi
+  case $sch in
+  seq) o=$("$G" run "$f" --seq --time "$REPS" -q 2>&1) ;;
+  unsafe) o=$("$G" run "$f" --backend "$B" --time "$REPS" -q 2>&1) ;;
+  # shellcheck disable=SC2046
+  *) o=$("$G" run "$f" --backend "$B" $(defs "$sch") --time "$REPS" -q --dump loop_flag 2>&1) ;;
+  esac
   t=$(printf '%s\n' "$o" | sed -n 's/^time: \([0-9.]*\) s.*/\1/p')
   fl=$(printf '%s\n' "$o" | sed -n 's/^loop_flag i32\[1\] = {\([0-9]*\)}/\1/p')
   if [ -z "$t" ]; then
@@ -51,18 +52,12 @@ measure() {
   printf '%s\t%s\t%s\t%s\n' "$x" "$sch" "$t" "${fl:--}"
 }
 
-# a scheme's -D options: WISE_NO_LOCAL is WISE without its local flag
-defs() { case $1 in WISE_NO_LOCAL) echo "-DWISE -DWISE_NO_LOCAL" ;; *) echo "-D$1" ;; esac; }
-
 micro() {  # micro X N M DENSITY SCHEMES...: the Listing 3 loop, its sequential time, each scheme's
   x=$1 n=$2 m=$3 d=$4
   shift 4
   python3 scripts/loops-gen.py --n "$n" --m "$m" --density "$d" --seed 1 >"$T/g.cu"
   measure "$x" seq "$T/g.cu"
-  for s in "$@"; do
-    # shellcheck disable=SC2046
-    if [ "$s" = unsafe ]; then measure "$x" unsafe "$T/g.cu"; else measure "$x" "$s" "$T/g.cu" $(defs "$s"); fi
-  done
+  for s in "$@"; do measure "$x" "$s" "$T/g.cu"; done
 }
 
 for part in "$@"; do
@@ -111,10 +106,7 @@ for part in "$@"; do
     cp kernels/loops/*.cuh "$T/apps/"
     for k in cfd md ipvec fwd spmv bfs knap; do
       measure "$k" seq "$T/apps/$k.cu"
-      for s in $SCHEMES; do
-        # shellcheck disable=SC2046
-        if [ "$s" = unsafe ]; then measure "$k" unsafe "$T/apps/$k.cu"; else measure "$k" "$s" "$T/apps/$k.cu" $(defs "$s"); fi
-      done
+      for s in $SCHEMES; do measure "$k" "$s" "$T/apps/$k.cu"; done
     done >"$OUT/fig9.tsv" ;;
   *) echo "hw-loops.sh: unknown part '$part' (flags fig7a fig7b fig7c fig8 fig9)" >&2; exit 2 ;;
   esac
