@@ -655,6 +655,28 @@ static int warps_option(const char *cmd, const char *val, gr_warps *out) {
   return 0;
 }
 
+/* Under mpirun: this process's share of every exhaustive search (lo's
+ * shard), and, on every rank but 0, no output: rank 0 writes what one
+ * process would.  -1 where MPI could not start. */
+static int ranks_split(ranks *rk, gr_litmus_opts *lo) {
+  if (ranks_start(rk)) return -1;
+  lo->shard = rk->rank;
+  lo->nshards = rk->size;
+  lo->alltoall = ranks_alltoall;
+  lo->alltoall_user = rk;
+  if (rk->rank && !freopen("/dev/null", "w", stdout)) { ranks_end(rk); return -1; }
+  return 0;
+}
+
+/* Rank 0's status on every rank, and MPI ended. */
+static int ranks_join(ranks *rk, int rc) {
+  rc = ranks_status(rk, rc);
+  ranks_end(rk);
+  return rc;
+}
+
+static int litmus_emulated(char **files, int nfiles, const gr_litmus_opts *lop, const char *report, int axiomatic);
+
 static int cmd_litmus(int argc, char **argv) {
   gr_litmus_opts lo;
   gr_litmus_opts_default(&lo);
@@ -692,6 +714,15 @@ static int cmd_litmus(int argc, char **argv) {
   }
   if (!nfiles) { return usage_error("litmus", "%s", "no FILE given"); }
   if (on_gpu) { ho.seed = lo.seed; return litmus_on_gpu(files, nfiles, &ho, &lo, report); }
+  ranks rk;
+  if (ranks_split(&rk, &lo)) return 2;
+  int rc = litmus_emulated(files, nfiles, &lo, report, axiomatic);
+  return ranks_join(&rk, rc);
+}
+
+/* The litmus tests on the emulator (cmd_litmus). */
+static int litmus_emulated(char **files, int nfiles, const gr_litmus_opts *lop, const char *report, int axiomatic) {
+  gr_litmus_opts lo = *lop;
   FILE *rep = NULL;
   if (report) {
     rep = fopen(report, "w");
@@ -1086,7 +1117,8 @@ static const char usage_states[] =
 
 static void print_states(const char *path, const char *model, const gr_litmus_result *r) {
   printf("%s (%s): %s\n", path, model, r->reason);
-  for (size_t k = 0; k < r->noutcomes; k++) {
+  /* an unfinished search's states depend on what its threads reached first: not shown */
+  for (size_t k = 0; k < r->noutcomes && r->pass; k++) {
     printf("  state %zu:\n", k + 1);
     for (const char *p = r->outcomes[k].text; *p;) {
       const char *e = strchr(p, '\n');
@@ -1096,6 +1128,8 @@ static void print_states(const char *path, const char *model, const gr_litmus_re
     }
   }
 }
+
+static int states_files(char **files, int nfiles, const gr_litmus_opts *lop, gr_memory mem, int compare);
 
 static int cmd_states(int argc, char **argv) {
   gr_litmus_opts lo;
@@ -1124,6 +1158,14 @@ static int cmd_states(int argc, char **argv) {
     files[nfiles++] = argv[i];
   }
   if (!nfiles) return usage_error("states", "%s", "no FILE given");
+  ranks rk;
+  if (ranks_split(&rk, &lo)) return 2;
+  return ranks_join(&rk, states_files(files, nfiles, &lo, mem, compare));
+}
+
+/* The final states of each file (cmd_states). */
+static int states_files(char **files, int nfiles, const gr_litmus_opts *lop, gr_memory mem, int compare) {
+  gr_litmus_opts lo = *lop;
   int worst = 0, failed = 0;
   for (int k = 0; k < nfiles; k++) {
     gr_litmus_result w, s;

@@ -4,7 +4,9 @@
 #endif
 #include <stdint.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ranks.h"
 
@@ -70,6 +72,47 @@ int ranks_gather_table(const ranks *r, table *t, char *err, size_t errlen) {
   return ok ? 0 : -1;
 }
 
+int ranks_alltoall(void *user, const void *const *send, const size_t *sendlen, void **recv, size_t *recvlen, char *err,
+                   size_t errlen) {
+  const ranks *r = user;
+  size_t n = (size_t)r->size;
+  uint64_t *sl = calloc(n, 8), *rl = calloc(n, 8);
+  int *sc = calloc(n, sizeof(int)), *sd = calloc(n, sizeof(int)), *rc = calloc(n, sizeof(int)), *rd = calloc(n, sizeof(int));
+  uint8_t *sbuf = NULL, *rbuf = NULL;
+  int ok = sl && rl && sc && sd && rc && rd, any_bad = 0;
+  size_t stot = 0, rtot = 0;
+  if (ok) {
+    for (size_t j = 0; j < n; j++) sl[j] = sendlen[j];
+    MPI_Alltoall(sl, 1, MPI_UINT64_T, rl, 1, MPI_UINT64_T, MPI_COMM_WORLD);
+    /* MPI counts are ints: every rank must agree before the exchange, or none makes it */
+    for (size_t j = 0; j < n; j++) {
+      if (stot + sl[j] > INT_MAX || rtot + 8 + rl[j] > INT_MAX) ok = 0;
+      stot += sl[j], rtot += 8 + rl[j];
+    }
+    if (ok && !(sbuf = malloc(stot ? stot : 1))) ok = 0;
+    if (ok && !(rbuf = malloc(rtot ? rtot : 1))) ok = 0;
+  }
+  int bad = !ok;
+  MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (!any_bad) {
+    size_t at = 0, rat = 0;
+    for (size_t j = 0; j < n; j++) {
+      if (sl[j]) memcpy(sbuf + at, send[j], sl[j]);
+      sc[j] = (int)sl[j], sd[j] = (int)at;
+      at += sl[j];
+      memcpy(rbuf + rat, &rl[j], 8);
+      rc[j] = (int)rl[j], rd[j] = (int)(rat + 8);
+      rat += 8 + rl[j];
+    }
+    MPI_Alltoallv(sbuf, sc, sd, MPI_BYTE, rbuf, rc, rd, MPI_BYTE, MPI_COMM_WORLD);
+  } else snprintf(err, errlen, "%s", bad ? "a share past 2 GiB or out of memory" : "another rank could not take part");
+  free(sl), free(rl), free(sc), free(sd), free(rc), free(rd), free(sbuf);
+  if (any_bad) { free(rbuf); return -1; }
+  *recv = rbuf;
+  *recvlen = rtot;
+  return 0;
+}
+
 int ranks_status(const ranks *r, int rc) {
   if (!r->active) return rc;
   MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -96,6 +139,12 @@ int ranks_start(ranks *r) {
 int ranks_gather_table(const ranks *r, table *t, char *err, size_t errlen) {
   (void)r, (void)t, (void)err, (void)errlen;
   return 0;
+}
+int ranks_alltoall(void *user, const void *const *send, const size_t *sendlen, void **recv, size_t *recvlen, char *err,
+                   size_t errlen) {
+  (void)user, (void)send, (void)sendlen, (void)recv, (void)recvlen;
+  snprintf(err, errlen, "built without MPI");
+  return -1;
 }
 int ranks_status(const ranks *r, int rc) { (void)r; return rc; }
 void ranks_end(ranks *r) { (void)r; }

@@ -24,6 +24,11 @@ int ranks_built(void);
 /* Rank 0 receives every other rank's share of the table and completes it;
  * the others send theirs.  0, or -1 with err. */
 int ranks_gather_table(const ranks *r, table *t, char *err, size_t errlen);
+/* gr_litmus_opts.alltoall over MPI (user: the ranks): every rank sends
+ * send[j] to rank j and receives what each rank sent it, in rank order,
+ * each after its length as 8 bytes. */
+int ranks_alltoall(void *user, const void *const *send, const size_t *sendlen, void **recv, size_t *recvlen, char *err,
+                   size_t errlen);
 /* Rank 0's exit status, on every rank. */
 int ranks_status(const ranks *r, int rc);
 void ranks_end(ranks *r);

@@ -1499,6 +1499,7 @@ static void put_u64(bytes *k, uint64_t v) { bytes_put(k, &v, sizeof v); }
 static void state_key(launch *L) {
   bytes *k = &L->key;
   k->len = 0;
+  put_u64(k, explore_launches(L->ctx->explore));
   put_u64(k, L->next_block);
   const kir_func *f = L->f;
   for (int s = 0; s < L->nslots; s++) {
@@ -1653,6 +1654,7 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
     if (L->its_mode == ITS_LEAD) L->its_lead = (int)rng_below(&L->rng, 32);
   }
   ctx->L = L;
+  if (ctx->explore) explore_launch_begun(ctx->explore);
   if (ctx->nobs) {
     gr_event ev;
     ev_init(L, &ev, GR_EV_LAUNCH_BEGIN, NULL, -1);

@@ -281,7 +281,8 @@ void gr_view_clear(gr_context *ctx, uint32_t warp);
  * another warp can see). */
 typedef struct gr_explore gr_explore;
 typedef struct {
-  uint64_t runs, pruned_runs, states;
+  uint64_t runs, pruned_runs, states;   /* split searches: summed over the subtrees */
+  uint64_t subtrees;          /* split searches: how many */
   int complete;               /* the whole space was explored within the state bound */
   int nondeterministic;       /* a replay diverged: an engine bug, the result is void */
 } gr_explore_info;
@@ -370,6 +371,20 @@ typedef struct {
   gr_warps warps;         /* warp scheduling (default lockstep) */
   double max_seconds;     /* exhaustive: bound on the search's time (default 600); hitting it fails the test */
   FILE *progress;         /* exhaustive: a progress line every 10 s goes here (NULL: none) */
+  /* An exhaustive search is split into subtrees that depend on the test
+   * alone, explored on every thread.  Across processes (MPI ranks), this
+   * one explores its share of the subtrees (the shard-th of nshards runs
+   * of neighbouring ones), and the
+   * processes exchange what they found with alltoall, so that each ends
+   * with the whole result: the same bytes however many threads and
+   * processes ran it.  alltoall (every process calls it together) sends
+   * send[j] (sendlen[j] bytes) to process j and sets *recv (malloc'd) to
+   * what each process sent here, in process order, each after its length
+   * as 8 bytes; 0, or -1 with a message in err.  nshards 0 or 1: alone. */
+  int shard, nshards;
+  int (*alltoall)(void *user, const void *const *send, const size_t *sendlen, void **recv, size_t *recvlen, char *err,
+                  size_t errlen);
+  void *alltoall_user;
 } gr_litmus_opts;
 void gr_litmus_opts_default(gr_litmus_opts *o);
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # gpurace past one machine: `mpirun -np N gpurace table ...` splits the
-# table's runs across ranks and writes exactly the bytes one process writes
+# table's runs across ranks, `litmus --exhaustive` and `states` their
+# searches, and each writes exactly the bytes one process writes
 # (2 and 3 ranks, oversubscribed on this machine); a gpurace built without
 # MPI refuses a launcher's environment instead of having every rank write.
 G=${GPURACE:-./gpurace}
@@ -33,6 +34,22 @@ else
     contains "$T/n.out" "wrote $T/one.md" "rank 0 says what it wrote"
     if [ "$(grep -c "^wrote " "$T/n.out")" -eq 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: more than one rank wrote"; cat "$T/n.out"; fi
   done
+  # an exhaustive search split across ranks: states handed to their owners, the same bytes and status
+  L="$S/kernels/litmus"
+  for cmd in "litmus --exhaustive $L/C11_corr_cas_G.cu $L/N1_isa2_fgpu_M.cu $L/S10_sb_atomic_G.cu" \
+             "litmus --exhaustive --max-states 3000 $L/N1_isa2_fgpu_M.cu" \
+             "states --compare $L/M3_mp_G.cu $S/kernels/drf/mp_relacq.cu"; do
+    # shellcheck disable=SC2086
+    st1=0; OMP_NUM_THREADS=1 "$G" $cmd >"$T/x1.out" 2>/dev/null || st1=$?
+    for np in 2 3; do
+      # shellcheck disable=SC2086
+      stn=0; OMP_NUM_THREADS=1 mpirun -np $np "$G" $cmd >"$T/xn.out" 2>/dev/null || stn=$?
+      if [ "$st1" = "$stn" ] && cmp -s "$T/x1.out" "$T/xn.out"; then pass=$((pass + 1)); else
+        fail=$((fail + 1)); echo "FAIL: gpurace $cmd on $np ranks: status $stn (one process: $st1), or other bytes"; diff "$T/x1.out" "$T/xn.out" | head -5; fi
+    done
+  done
+  contains "$T/x1.out" "weak memory reaches a final state that sequential consistency does not" "states --compare ran"
+
   # bad input fails on every rank, once said
   stn=0; mpirun -np 2 "$G" table "$S/kernels/shared" --detect nosuch --out "$T/bad" >"$T/bad.out" 2>&1 || stn=$?
   if [ "$stn" -ne 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: an unknown detector under mpirun exits 0"; fi
