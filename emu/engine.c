@@ -21,6 +21,7 @@
 
 #include "explore.h"
 #include "kir_sem.h"
+#include "simt.h"
 #include "wmem.h"
 
 
@@ -45,12 +46,12 @@ void gr_unobserve(gr_context *ctx, int h) {
   while (ctx->nobs && !ctx->obs_live[ctx->nobs - 1]) ctx->nobs--;
 }
 
-static void deliver(launch *L, gr_event *ev) {
+void deliver(launch *L, gr_event *ev) {
   gr_context *ctx = L->ctx;
   for (int k = 0; k < ctx->nobs; k++) if (ctx->obs_live[k]) ctx->obs[k].on_event(ctx->obs[k].user, ev);
 }
 
-static void ev_init(launch *L, gr_event *ev, gr_event_kind kind, warp *w, int pc) {
+void ev_init(launch *L, gr_event *ev, gr_event_kind kind, warp *w, int pc) {
   memset(ev, 0, sizeof *ev);
   ev->kind = kind;
   ev->kernel = L->f->name;
@@ -549,76 +550,6 @@ static void check_deadlock(launch *L) {
 
 /* ------------------------------------------------------------- the interpreter */
 
-#define LANES(m, ...) do { uint32_t mm_ = (m); \
-    if (mm_ == FULL) { for (int l = 0; l < 32; l++) { __VA_ARGS__; } } \
-    else while (mm_) { int l = __builtin_ctz(mm_); mm_ &= mm_ - 1; __VA_ARGS__; } } while (0)
-
-static uint64_t math_lane(int fn, uint64_t a, uint64_t b, uint64_t c) {
-  float fa = sem_f32(a), fb = sem_f32(b), fc = sem_f32(c);
-  double da = sem_f64(a), db = sem_f64(b), dc = sem_f64(c);
-  uint32_t ua = (uint32_t)a, ub = (uint32_t)b;
-  switch (fn) {
-  case MATH_SQRTF: return sem_bits32(sqrtf(fa));
-  case MATH_SQRT: return sem_bits64(sqrt(da));
-  case MATH_RSQRTF: return sem_bits32(1.0f / sqrtf(fa));
-  case MATH_EXPF: return sem_bits32(expf(fa));
-  case MATH_EXP: return sem_bits64(exp(da));
-  case MATH_EXP2F: return sem_bits32(exp2f(fa));
-  case MATH_LOGF: return sem_bits32(logf(fa));
-  case MATH_LOG: return sem_bits64(log(da));
-  case MATH_LOG2F: return sem_bits32(log2f(fa));
-  case MATH_LOG10F: return sem_bits32(log10f(fa));
-  case MATH_SINF: return sem_bits32(sinf(fa));
-  case MATH_SIN: return sem_bits64(sin(da));
-  case MATH_COSF: return sem_bits32(cosf(fa));
-  case MATH_COS: return sem_bits64(cos(da));
-  case MATH_TANF: return sem_bits32(tanf(fa));
-  case MATH_TANHF: return sem_bits32(tanhf(fa));
-  case MATH_POWF: return sem_bits32(powf(fa, fb));
-  case MATH_POW: return sem_bits64(pow(da, db));
-  case MATH_FABSF: return sem_bits32(fabsf(fa));
-  case MATH_FABS: return sem_bits64(fabs(da));
-  case MATH_FLOORF: return sem_bits32(floorf(fa));
-  case MATH_FLOOR: return sem_bits64(floor(da));
-  case MATH_CEILF: return sem_bits32(ceilf(fa));
-  case MATH_CEIL: return sem_bits64(ceil(da));
-  case MATH_TRUNCF: return sem_bits32(truncf(fa));
-  case MATH_ROUNDF: return sem_bits32(roundf(fa));
-  case MATH_FMINF: return sem_bits32(fminf(fa, fb));
-  case MATH_FMAXF: return sem_bits32(fmaxf(fa, fb));
-  case MATH_FMIN: return sem_bits64(fmin(da, db));
-  case MATH_FMAX: return sem_bits64(fmax(da, db));
-  case MATH_FMAF: return sem_bits32(fmaf(fa, fb, fc));
-  case MATH_FMA: return sem_bits64(fma(da, db, dc));
-  case MATH_FMODF: return sem_bits32(fmodf(fa, fb));
-  case MATH_ATAN2F: return sem_bits32(atan2f(fa, fb));
-  case MATH_ATANF: return sem_bits32(atanf(fa));
-  case MATH_FDIVIDEF: return sem_bits32(fa / fb);
-  case MATH_POPC: return (uint64_t)__builtin_popcount(ua);
-  case MATH_POPCLL: return (uint64_t)__builtin_popcountll(a);
-  case MATH_CLZ: return ua ? (uint64_t)__builtin_clz(ua) : 32;
-  case MATH_CLZLL: return a ? (uint64_t)__builtin_clzll(a) : 64;
-  case MATH_FFS: return ua ? (uint64_t)__builtin_ctz(ua) + 1 : 0;
-  case MATH_FFSLL: return a ? (uint64_t)__builtin_ctzll(a) + 1 : 0;
-  case MATH_BREV: { uint32_t x = ua, r = 0; for (int k = 0; k < 32; k++) { r = (r << 1) | (x & 1); x >>= 1; } return r; }
-  case MATH_ABS: return sem_s32((uint32_t)((int32_t)ua < 0 ? 0u - ua : ua));
-  case MATH_LLABS: return (int64_t)a < 0 ? 0 - a : a;
-  case MATH_MUL24: return sem_s32((uint32_t)((int64_t)((int32_t)(ua << 8) >> 8) * (int64_t)((int32_t)(ub << 8) >> 8)));
-  case MATH_UMUL24: return (uint32_t)((uint64_t)(ua & 0xffffff) * (ub & 0xffffff));
-  case MATH_MULHI: return sem_s32((uint32_t)((uint64_t)((int64_t)(int32_t)ua * (int64_t)(int32_t)ub) >> 32));
-  case MATH_UMULHI: return (uint32_t)(((uint64_t)ua * ub) >> 32);
-  case MATH_SAD: { int32_t x = (int32_t)ua, y = (int32_t)ub; int64_t d = (int64_t)x - y; return (uint32_t)((d < 0 ? -d : d) + (uint32_t)c); }
-  case MATH_USAD: return (uint32_t)((ua > ub ? ua - ub : ub - ua) + (uint32_t)c);
-  case MATH_RINTF: return sem_bits32(rintf(fa));   /* round to nearest even: the default rounding mode */
-  case MATH_RINT: return sem_bits64(rint(da));
-  case MATH_TRUNC: return sem_bits64(trunc(da));
-  case MATH_MUL64HI: return (uint64_t)(int64_t)(((__int128)(int64_t)a * (int64_t)b) >> 64);
-  case MATH_UMUL64HI: return (uint64_t)(((unsigned __int128)a * b) >> 64);
-  case MATH_BREVLL: { uint64_t x = a, r = 0; for (int k = 0; k < 64; k++) { r = (r << 1) | (x & 1); x >>= 1; } return r; }
-  default: return 0;
-  }
-}
-
 /* The value an atomic leaves in memory; old and the result are canonical for sk. */
 static uint64_t atom_apply(int kind, int sk, uint64_t old, uint64_t b, uint64_t c) {
   uint64_t n = old;
@@ -795,60 +726,6 @@ static void warp_step(launch *L, warp *w) {
   L->ctx->stats.thread_instructions += m == FULL ? 32u : (uint64_t)__builtin_popcount(m);
 
   switch (in->op) {
-#define BINCASE(OPC) case OPC: LANES(m, d[l] = sem_bin(OPC, A[l], B[l])); break;
-#define BINV(n) BINCASE(OP_##n##_I32) BINCASE(OP_##n##_U32) BINCASE(OP_##n##_I64) BINCASE(OP_##n##_U64) BINCASE(OP_##n##_F32) BINCASE(OP_##n##_F64)
-    KIR_BINOPS(BINV)
-#undef BINV
-#undef BINCASE
-#define UNCASE(OPC) case OPC: LANES(m, d[l] = sem_un(OPC, A[l])); break;
-#define UNV(n) UNCASE(OP_##n##_I32) UNCASE(OP_##n##_U32) UNCASE(OP_##n##_I64) UNCASE(OP_##n##_U64) UNCASE(OP_##n##_F32) UNCASE(OP_##n##_F64)
-    KIR_UNOPS(UNV)
-#undef UNV
-#undef UNCASE
-  case OP_CONST: { uint64_t v = (uint64_t)in->imm; LANES(m, d[l] = v); break; }
-  case OP_MOV: LANES(m, d[l] = A[l]); break;
-  case OP_CVT: {
-    int from = (int)(in->imm & 0xff), to = (int)(in->imm >> 8 & 0xff);
-    /* integer to integer is the target's canonical form (the source is
-     * canonical already): chosen once per instruction, not per lane */
-    if (from != SK_BOOL && !sem_sk_is_float(from) && to != SK_BOOL && !sem_sk_is_float(to)) {
-      switch (to) {
-      case SK_I32: LANES(m, d[l] = sem_s32(A[l])); break;
-      case SK_U32: LANES(m, d[l] = sem_u32(A[l])); break;
-      case SK_I64: case SK_U64: case SK_PTR: LANES(m, d[l] = A[l]); break;
-      default: LANES(m, d[l] = sem_canon(to, A[l])); break;
-      }
-      break;
-    }
-    LANES(m, d[l] = sem_cvt(from, to, A[l]));
-    break;
-  }
-  case OP_SREG: {
-    blk *b = w->b;
-    switch (in->imm) {
-    case SR_TID_X: case SR_TID_Y: case SR_TID_Z: { const uint32_t *t = w->tid[in->imm - SR_TID_X]; LANES(m, d[l] = t[l]); break; }
-    case SR_CTAID_X: case SR_CTAID_Y: case SR_CTAID_Z: { uint64_t v = b->idx[in->imm - SR_CTAID_X]; LANES(m, d[l] = v); break; }
-    case SR_NTID_X: LANES(m, d[l] = L->bdim.x); break;
-    case SR_NTID_Y: LANES(m, d[l] = L->bdim.y); break;
-    case SR_NTID_Z: LANES(m, d[l] = L->bdim.z); break;
-    case SR_NCTAID_X: LANES(m, d[l] = L->grid.x); break;
-    case SR_NCTAID_Y: LANES(m, d[l] = L->grid.y); break;
-    case SR_NCTAID_Z: LANES(m, d[l] = L->grid.z); break;
-    case SR_LANEID: LANES(m, d[l] = (uint64_t)l); break;
-    case SR_WARPSIZE: LANES(m, d[l] = 32); break;
-    case SR_CLOCK: { uint64_t v = L->steps; LANES(m, d[l] = v); break; }
-    }
-    break;
-  }
-  case OP_PARAM:
-    if (in->dst < 0) {   /* a struct by value: into each thread's local copy (placed by the front end) */
-      const kir_param *kp = &f->params[in->imm];
-      LANES(m, memcpy(w->local + (size_t)l * f->frame + (A[l] & KIR_OFFSET_MASK(SPACE_LOCAL)), L->argdata[in->imm], kp->size));
-      break;
-    }
-    { uint64_t v = L->args[in->imm]; LANES(m, d[l] = v); }
-    break;
-  case OP_GADDR: { uint64_t v = L->mod->gaddr[in->imm]; LANES(m, d[l] = v); break; }
   case OP_LD: case OP_ST: {
     int sk = in->flags & 0x7f, size = kir_sk_size[sk], is_ld = in->op == OP_LD;
     int scope = KIR_MF_SCOPE(in->flags), order = KIR_MF_ORDER(in->flags);
@@ -1088,43 +965,13 @@ static void warp_step(launch *L, warp *w) {
     });
     break;
   }
-  case OP_MATH: LANES(m, d[l] = math_lane((int)in->imm, A ? A[l] : 0, B ? B[l] : 0, C ? C[l] : 0)); break;
-  case OP_PADD: LANES(m, d[l] = kir_ptr_add(A[l], B[l])); break;
-  case OP_PDIFF: LANES(m, d[l] = kir_ptr_diff(A[l], B[l])); break;
-  case OP_SEL: LANES(m, d[l] = C[l] ? A[l] : B[l]); break;
-  case OP_JMP:
+  case OP_JMP: case OP_BRT: case OP_BRF:
     if (in->a <= pc) note_backedge(L, w);
-    next = in->a;
-    break;
-  case OP_BRT: case OP_BRF: {
-    uint32_t t = 0;
-    LANES(m, if ((B[l] != 0) == (in->op == OP_BRT)) t |= 1u << l);
-    int target = in->a;
-    if (target <= pc) note_backedge(L, w);
-    if (t == 0) break;
-    if (t == m) { next = target; break; }
-    uint32_t nt = m & ~t;
-    int rpc = in->c < 0 ? -1 : in->c;
-    L->ctx->stats.divergences++;
-    if (L->ctx->nobs) {
-      gr_event ev;
-      ev_init(L, &ev, GR_EV_DIVERGE, w, pc);
-      ev.mask = m;
-      ev.taken = t;
-      deliver(L, &ev);
+    if (simt_branch(L, w, in, pc, m)) {
+      fault(L, pc, "reconvergence stack overflow (more than %d nested divergent paths)", STACK_MAX);
+      return;
     }
-    if (top->rpc == rpc && rpc >= 0) {
-      /* the lanes that go straight to the reconvergence point are already
-       * waiting there in the entry below: drop them instead of pushing */
-      if (target == rpc) { top->mask = nt; top->pc = next; goto reconverge; }
-      if (next == rpc) { top->mask = t; top->pc = target; goto reconverge; }
-    }
-    if (w->sp + 2 > STACK_MAX) { fault(L, pc, "reconvergence stack overflow (more than %d nested divergent paths)", STACK_MAX); return; }
-    top->pc = rpc;
-    if (target != rpc) { simt_entry *e = &w->stk[w->sp++]; e->pc = target; e->rpc = rpc; e->mask = t; }
-    if (next != rpc) { simt_entry *e = &w->stk[w->sp++]; e->pc = next; e->rpc = rpc; e->mask = nt; }
     goto reconverge;
-  }
   case OP_EXIT: {
     if (L->mem) LANES(m, wm_perform_all(L->mem, &w->wl[l]));
     w->alive &= ~m;
@@ -1139,28 +986,16 @@ static void warp_step(launch *L, warp *w) {
     else fault(L, pc, "__trap() executed by %s", where);
     return;
   }
-  case OP_NOP: break;
   default:
-    fault(L, pc, "internal error: unknown opcode %d", in->op);
-    return;
+    if (!simt_is_alu(in->op)) {
+      fault(L, pc, "internal error: unknown opcode %d", in->op);
+      return;
+    }
+    simt_alu(L, w, in, m);
   }
   top->pc = next;
 reconverge:
-  while (w->sp > 0) {
-    simt_entry *e = &w->stk[w->sp - 1];
-    if (e->mask == 0) { w->sp--; continue; }
-    if (e->pc == e->rpc) {
-      w->sp--;
-      if (L->ctx->nobs && w->sp > 0) {
-        gr_event ev;
-        ev_init(L, &ev, GR_EV_RECONVERGE, w, e->rpc);
-        ev.mask = w->stk[w->sp - 1].mask;
-        deliver(L, &ev);
-      }
-      continue;
-    }
-    break;
-  }
+  simt_reconverge(L, w);
   /* under ITS the stack holds only the lanes that just ran */
   if (w->alive == 0 || (w->sp == 0 && L->ctx->cfg.warps == GR_WARPS_LOCKSTEP)) warp_finish(L, w);
 }
@@ -1436,13 +1271,49 @@ static void its_step(launch *L, warp *w) {
   if (w->state != W_DONE) its_stack(w);
 }
 
-/* One step of a warp in the launch's warp model. */
+/* One step of a warp in the launch's warp model.  Under lockstep warps and
+ * sequentially consistent memory, sampled, with no observer, a warp at a
+ * run of its own instructions runs them all at once (simt.h) and spends
+ * its next turns on them; at most this many at a time: */
+#define RUN_AHEAD_MAX 4096
+
 static void warp_run(launch *L, warp *w) {
-  if (L->ctx->cfg.warps == GR_WARPS_ITS) its_step(L, w);
-  else warp_step(L, w);
+  if (w->ahead) {   /* its instruction already ran (simt.h): the turn only counts */
+    w->ahead--;
+    L->steps++;
+    return;
+  }
+  if (L->ctx->cfg.warps == GR_WARPS_ITS) { its_step(L, w); return; }
+  /* a spinning warp stays exact where it is: a deadlock report shows where it spins */
+  if (L->ahead_marks && !w->stuck && !L->ctx->nobs) {
+    int n = simt_run_ahead(L, w, L->ahead_marks, RUN_AHEAD_MAX);
+    if (n) {
+      L->steps++;
+      w->ahead = (uint32_t)n - 1;
+      return;
+    }
+  }
+  warp_step(L, w);
 }
 
 /* ------------------------------------------------------------- scheduling */
+
+/* Round-robin, at the start of a round: where every ready warp has run
+ * ahead, the rounds in which each only counts a turn are counted at once
+ * (a round gives each ready warp one turn, so they leave the scheduler
+ * where it was). */
+static void skip_rounds(launch *L) {
+  uint64_t k = UINT64_MAX;
+  for (int j = 0; j < L->nrun && k; j++)
+    if (L->run[j]->state == W_READY && L->run[j]->ahead < k) k = L->run[j]->ahead;
+  if (!k || k == UINT64_MAX) return;
+  /* the step limit stays where it would be met */
+  uint64_t room = L->steps < L->ctx->cfg.max_steps ? (L->ctx->cfg.max_steps - L->steps - 1) / (uint64_t)L->nready : 0;
+  if (k > room) k = room;
+  for (int j = 0; j < L->nrun; j++)
+    if (L->run[j]->state == W_READY) L->run[j]->ahead -= (uint32_t)k;
+  L->steps += k * (uint64_t)L->nready;
+}
 
 static warp *pick(launch *L) {
   if (L->nready == 0) return NULL;
@@ -1455,6 +1326,7 @@ static warp *pick(launch *L) {
       if (rng_below(&L->rng, 8) < w->speed) return w;
     }
   }
+  if (L->rr == 0 && L->ahead_marks) skip_rounds(L);
   for (int k = 0; k < L->nrun; k++) {
     warp *w = L->run[L->rr];
     L->rr = L->rr + 1 == L->nrun ? 0 : L->rr + 1;
@@ -1655,6 +1527,7 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   }
   ctx->L = L;
   if (ctx->explore) explore_launch_begun(ctx->explore);
+  if (cfg->warps != GR_WARPS_ITS && !L->mem && !ctx->explore && !cfg->one_per_turn) L->ahead_marks = simt_ahead_marks(f);
   if (ctx->nobs) {
     gr_event ev;
     ev_init(L, &ev, GR_EV_LAUNCH_BEGIN, NULL, -1);
@@ -1719,6 +1592,7 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   int rc = L->failed;
   for (int s = 0; s < L->nslots; s++) if (L->slots[s]) block_free(L->slots[s]);
   free(L->slots); free(L->run); free(L->ready);
+  free(L->ahead_marks);
   wm_free(L->mem);
   free(L->key.p);
   for (int k = 0; k < f->nparams; k++) free(L->argdata[k]);

@@ -150,6 +150,7 @@ typedef struct warp {
   uint32_t lsync[32];
   int its_next;            /* round-robin: the lane whose group runs next, or the first after it */
   uint32_t its_ran;         /* ITS: lanes run since the last sampled back edge (note_backedge) */
+  uint32_t ahead;          /* instructions it ran ahead of its turns (simt.h) */
 } warp;
 
 enum { LW_RUN, LW_SYNCWARP, LW_BAR };
@@ -195,7 +196,17 @@ struct launch {
   const warp *finished;          /* the last warp warp_finish retired (its block may be freed with it) */
   int its_lead;                  /* ITS, random scheduler: a lane that runs ahead of its warp, or -1 */
   int its_mode;                  /* ITS, random scheduler: how lanes drift apart (ITS_SPLIT...) */
+  uint8_t *ahead_marks;          /* where a warp may run ahead (simt.h), or NULL: never */
 };
+
+/* Runs the statement for each lane l of the mask m. */
+#define LANES(m, ...) do { uint32_t mm_ = (m); \
+    if (mm_ == FULL) { for (int l = 0; l < 32; l++) { __VA_ARGS__; } } \
+    else while (mm_) { int l = __builtin_ctz(mm_); mm_ &= mm_ - 1; __VA_ARGS__; } } while (0)
+
+/* engine.c, for simt.c: observers' events */
+void ev_init(launch *L, gr_event *ev, gr_event_kind kind, warp *w, int pc);
+void deliver(launch *L, gr_event *ev);
 
 /* engine.c, for snapshot.c: warps, blocks and the resident set */
 void rebuild_run(launch *L);

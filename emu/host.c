@@ -34,6 +34,8 @@ void gr_config_default(gr_config *c) {
   c->cc = cc && !strcmp(cc, "nvrtc") ? GR_CC_NVRTC : cc && !strcmp(cc, "nvcc") ? GR_CC_NVCC : GR_CC_SUBSET;
   const char *fl = getenv("GPURACE_CC_FLAGS");
   if (fl) snprintf(c->cc_flags, sizeof c->cc_flags, "%s", fl);
+  const char *opt = getenv("GPURACE_ONE_PER_TURN");
+  c->one_per_turn = opt && !strcmp(opt, "1");
 }
 
 int ctx_fail(gr_context *ctx, int code, const char *fmt, ...) {

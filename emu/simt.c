@@ -1,0 +1,270 @@
+/* A warp's own instructions: those that nothing outside the warp can see
+ * (arithmetic, conversions, constants, special registers, branches and
+ * the reconvergence stack), and the run-ahead that executes a warp's
+ * stretch of them before its turns come.  See simt.h. */
+#include "simt.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kir_sem.h"
+
+static uint64_t math_lane(int fn, uint64_t a, uint64_t b, uint64_t c) {
+  float fa = sem_f32(a), fb = sem_f32(b), fc = sem_f32(c);
+  double da = sem_f64(a), db = sem_f64(b), dc = sem_f64(c);
+  uint32_t ua = (uint32_t)a, ub = (uint32_t)b;
+  switch (fn) {
+  case MATH_SQRTF: return sem_bits32(sqrtf(fa));
+  case MATH_SQRT: return sem_bits64(sqrt(da));
+  case MATH_RSQRTF: return sem_bits32(1.0f / sqrtf(fa));
+  case MATH_EXPF: return sem_bits32(expf(fa));
+  case MATH_EXP: return sem_bits64(exp(da));
+  case MATH_EXP2F: return sem_bits32(exp2f(fa));
+  case MATH_LOGF: return sem_bits32(logf(fa));
+  case MATH_LOG: return sem_bits64(log(da));
+  case MATH_LOG2F: return sem_bits32(log2f(fa));
+  case MATH_LOG10F: return sem_bits32(log10f(fa));
+  case MATH_SINF: return sem_bits32(sinf(fa));
+  case MATH_SIN: return sem_bits64(sin(da));
+  case MATH_COSF: return sem_bits32(cosf(fa));
+  case MATH_COS: return sem_bits64(cos(da));
+  case MATH_TANF: return sem_bits32(tanf(fa));
+  case MATH_TANHF: return sem_bits32(tanhf(fa));
+  case MATH_POWF: return sem_bits32(powf(fa, fb));
+  case MATH_POW: return sem_bits64(pow(da, db));
+  case MATH_FABSF: return sem_bits32(fabsf(fa));
+  case MATH_FABS: return sem_bits64(fabs(da));
+  case MATH_FLOORF: return sem_bits32(floorf(fa));
+  case MATH_FLOOR: return sem_bits64(floor(da));
+  case MATH_CEILF: return sem_bits32(ceilf(fa));
+  case MATH_CEIL: return sem_bits64(ceil(da));
+  case MATH_TRUNCF: return sem_bits32(truncf(fa));
+  case MATH_ROUNDF: return sem_bits32(roundf(fa));
+  case MATH_FMINF: return sem_bits32(fminf(fa, fb));
+  case MATH_FMAXF: return sem_bits32(fmaxf(fa, fb));
+  case MATH_FMIN: return sem_bits64(fmin(da, db));
+  case MATH_FMAX: return sem_bits64(fmax(da, db));
+  case MATH_FMAF: return sem_bits32(fmaf(fa, fb, fc));
+  case MATH_FMA: return sem_bits64(fma(da, db, dc));
+  case MATH_FMODF: return sem_bits32(fmodf(fa, fb));
+  case MATH_ATAN2F: return sem_bits32(atan2f(fa, fb));
+  case MATH_ATANF: return sem_bits32(atanf(fa));
+  case MATH_FDIVIDEF: return sem_bits32(fa / fb);
+  case MATH_POPC: return (uint64_t)__builtin_popcount(ua);
+  case MATH_POPCLL: return (uint64_t)__builtin_popcountll(a);
+  case MATH_CLZ: return ua ? (uint64_t)__builtin_clz(ua) : 32;
+  case MATH_CLZLL: return a ? (uint64_t)__builtin_clzll(a) : 64;
+  case MATH_FFS: return ua ? (uint64_t)__builtin_ctz(ua) + 1 : 0;
+  case MATH_FFSLL: return a ? (uint64_t)__builtin_ctzll(a) + 1 : 0;
+  case MATH_BREV: { uint32_t x = ua, r = 0; for (int k = 0; k < 32; k++) { r = (r << 1) | (x & 1); x >>= 1; } return r; }
+  case MATH_ABS: return sem_s32((uint32_t)((int32_t)ua < 0 ? 0u - ua : ua));
+  case MATH_LLABS: return (int64_t)a < 0 ? 0 - a : a;
+  case MATH_MUL24: return sem_s32((uint32_t)((int64_t)((int32_t)(ua << 8) >> 8) * (int64_t)((int32_t)(ub << 8) >> 8)));
+  case MATH_UMUL24: return (uint32_t)((uint64_t)(ua & 0xffffff) * (ub & 0xffffff));
+  case MATH_MULHI: return sem_s32((uint32_t)((uint64_t)((int64_t)(int32_t)ua * (int64_t)(int32_t)ub) >> 32));
+  case MATH_UMULHI: return (uint32_t)(((uint64_t)ua * ub) >> 32);
+  case MATH_SAD: { int32_t x = (int32_t)ua, y = (int32_t)ub; int64_t d = (int64_t)x - y; return (uint32_t)((d < 0 ? -d : d) + (uint32_t)c); }
+  case MATH_USAD: return (uint32_t)((ua > ub ? ua - ub : ub - ua) + (uint32_t)c);
+  case MATH_RINTF: return sem_bits32(rintf(fa));   /* round to nearest even: the default rounding mode */
+  case MATH_RINT: return sem_bits64(rint(da));
+  case MATH_TRUNC: return sem_bits64(trunc(da));
+  case MATH_MUL64HI: return (uint64_t)(int64_t)(((__int128)(int64_t)a * (int64_t)b) >> 64);
+  case MATH_UMUL64HI: return (uint64_t)(((unsigned __int128)a * b) >> 64);
+  case MATH_BREVLL: { uint64_t x = a, r = 0; for (int k = 0; k < 64; k++) { r = (r << 1) | (x & 1); x >>= 1; } return r; }
+  default: return 0;
+  }
+}
+
+
+/* One arithmetic, conversion, constant, special-register or parameter
+ * instruction for the lanes m; inlined into the run-ahead's loop. */
+__attribute__((always_inline)) static inline void alu_exec(launch *L, warp *w, const kir_ins *in, uint32_t m) {
+  const kir_func *f = L->f;
+  uint64_t *R = w->r;
+  uint64_t *d = in->dst >= 0 ? R + (size_t)in->dst * 32 : NULL;
+  const uint64_t *A = in->a >= 0 ? R + (size_t)in->a * 32 : NULL;
+  const uint64_t *B = in->b >= 0 ? R + (size_t)in->b * 32 : NULL;
+  const uint64_t *C = in->c >= 0 ? R + (size_t)in->c * 32 : NULL;
+  switch (in->op) {
+#define BINCASE(OPC) case OPC: LANES(m, d[l] = sem_bin(OPC, A[l], B[l])); break;
+#define BINV(n) BINCASE(OP_##n##_I32) BINCASE(OP_##n##_U32) BINCASE(OP_##n##_I64) BINCASE(OP_##n##_U64) BINCASE(OP_##n##_F32) BINCASE(OP_##n##_F64)
+    KIR_BINOPS(BINV)
+#undef BINV
+#undef BINCASE
+#define UNCASE(OPC) case OPC: LANES(m, d[l] = sem_un(OPC, A[l])); break;
+#define UNV(n) UNCASE(OP_##n##_I32) UNCASE(OP_##n##_U32) UNCASE(OP_##n##_I64) UNCASE(OP_##n##_U64) UNCASE(OP_##n##_F32) UNCASE(OP_##n##_F64)
+    KIR_UNOPS(UNV)
+#undef UNV
+#undef UNCASE
+  case OP_CONST: { uint64_t v = (uint64_t)in->imm; LANES(m, d[l] = v); break; }
+  case OP_MOV: LANES(m, d[l] = A[l]); break;
+  case OP_CVT: {
+    int from = (int)(in->imm & 0xff), to = (int)(in->imm >> 8 & 0xff);
+    /* integer to integer is the target's canonical form (the source is
+     * canonical already): chosen once per instruction, not per lane */
+    if (from != SK_BOOL && !sem_sk_is_float(from) && to != SK_BOOL && !sem_sk_is_float(to)) {
+      switch (to) {
+      case SK_I32: LANES(m, d[l] = sem_s32(A[l])); break;
+      case SK_U32: LANES(m, d[l] = sem_u32(A[l])); break;
+      case SK_I64: case SK_U64: case SK_PTR: LANES(m, d[l] = A[l]); break;
+      default: LANES(m, d[l] = sem_canon(to, A[l])); break;
+      }
+      break;
+    }
+    LANES(m, d[l] = sem_cvt(from, to, A[l]));
+    break;
+  }
+  case OP_SREG: {
+    blk *b = w->b;
+    switch (in->imm) {
+    case SR_TID_X: case SR_TID_Y: case SR_TID_Z: { const uint32_t *t = w->tid[in->imm - SR_TID_X]; LANES(m, d[l] = t[l]); break; }
+    case SR_CTAID_X: case SR_CTAID_Y: case SR_CTAID_Z: { uint64_t v = b->idx[in->imm - SR_CTAID_X]; LANES(m, d[l] = v); break; }
+    case SR_NTID_X: LANES(m, d[l] = L->bdim.x); break;
+    case SR_NTID_Y: LANES(m, d[l] = L->bdim.y); break;
+    case SR_NTID_Z: LANES(m, d[l] = L->bdim.z); break;
+    case SR_NCTAID_X: LANES(m, d[l] = L->grid.x); break;
+    case SR_NCTAID_Y: LANES(m, d[l] = L->grid.y); break;
+    case SR_NCTAID_Z: LANES(m, d[l] = L->grid.z); break;
+    case SR_LANEID: LANES(m, d[l] = (uint64_t)l); break;
+    case SR_WARPSIZE: LANES(m, d[l] = 32); break;
+    case SR_CLOCK: { uint64_t v = L->steps; LANES(m, d[l] = v); break; }
+    }
+    break;
+  }
+  case OP_PARAM:
+    if (in->dst < 0) {   /* a struct by value: into each thread's local copy (placed by the front end) */
+      const kir_param *kp = &f->params[in->imm];
+      LANES(m, memcpy(w->local + (size_t)l * f->frame + (A[l] & KIR_OFFSET_MASK(SPACE_LOCAL)), L->argdata[in->imm], kp->size));
+      break;
+    }
+    { uint64_t v = L->args[in->imm]; LANES(m, d[l] = v); }
+    break;
+  case OP_GADDR: { uint64_t v = L->mod->gaddr[in->imm]; LANES(m, d[l] = v); break; }
+  case OP_MATH: LANES(m, d[l] = math_lane((int)in->imm, A ? A[l] : 0, B ? B[l] : 0, C ? C[l] : 0)); break;
+  case OP_PADD: LANES(m, d[l] = kir_ptr_add(A[l], B[l])); break;
+  case OP_PDIFF: LANES(m, d[l] = kir_ptr_diff(A[l], B[l])); break;
+  case OP_SEL: LANES(m, d[l] = C[l] ? A[l] : B[l]); break;
+  default: break;   /* OP_NOP */
+  }
+}
+
+int simt_is_alu(int op) {
+  switch (op) {
+#define ALUCASE(OPC) case OPC:
+#define ALUV(n) ALUCASE(OP_##n##_I32) ALUCASE(OP_##n##_U32) ALUCASE(OP_##n##_I64) ALUCASE(OP_##n##_U64) ALUCASE(OP_##n##_F32) ALUCASE(OP_##n##_F64)
+    KIR_BINOPS(ALUV)
+    KIR_UNOPS(ALUV)
+#undef ALUV
+#undef ALUCASE
+  case OP_CONST: case OP_MOV: case OP_CVT: case OP_SREG: case OP_PARAM: case OP_GADDR:
+  case OP_MATH: case OP_PADD: case OP_PDIFF: case OP_SEL: case OP_NOP:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+void simt_alu(launch *L, warp *w, const kir_ins *in, uint32_t m) { alu_exec(L, w, in, m); }
+
+/* The lanes of m for which the branch is taken: its condition (B)
+ * nonzero for brt, zero for brf; an unconditional jump takes them all. */
+static inline uint32_t taken_mask(const warp *w, const kir_ins *in, uint32_t m) {
+  if (in->op == OP_JMP) return m;
+  const uint64_t *B = w->r + (size_t)in->b * 32;
+  uint32_t t = 0;
+  /* branch-free over a full warp: (x | -x) has its top bit set exactly when x != 0 */
+  if (m == FULL) for (int l = 0; l < 32; l++) t |= (uint32_t)((B[l] | (0 - B[l])) >> 63) << l;
+  else LANES(m, t |= (uint32_t)(B[l] != 0) << l);
+  return in->op == OP_BRT ? t & m : ~t & m;
+}
+
+int simt_branch(launch *L, warp *w, const kir_ins *in, int pc, uint32_t m) {
+  simt_entry *top = &w->stk[w->sp - 1];
+  uint32_t t = taken_mask(w, in, m);
+  int target = in->a, next = pc + 1;
+  if (t == 0) { top->pc = next; return 0; }
+  if (t == m) { top->pc = target; return 0; }
+  uint32_t nt = m & ~t;
+  int rpc = in->c < 0 ? -1 : in->c;
+  L->ctx->stats.divergences++;
+  if (L->ctx->nobs) {
+    gr_event ev;
+    ev_init(L, &ev, GR_EV_DIVERGE, w, pc);
+    ev.mask = m;
+    ev.taken = t;
+    deliver(L, &ev);
+  }
+  if (top->rpc == rpc && rpc >= 0) {
+    /* the lanes that go straight to the reconvergence point are already
+     * waiting there in the entry below: drop them instead of pushing */
+    if (target == rpc) { top->mask = nt; top->pc = next; return 0; }
+    if (next == rpc) { top->mask = t; top->pc = target; return 0; }
+  }
+  if (w->sp + 2 > STACK_MAX) return -1;
+  top->pc = rpc;
+  if (target != rpc) { simt_entry *e = &w->stk[w->sp++]; e->pc = target; e->rpc = rpc; e->mask = t; }
+  if (next != rpc) { simt_entry *e = &w->stk[w->sp++]; e->pc = next; e->rpc = rpc; e->mask = nt; }
+  return 0;
+}
+
+void simt_reconverge(launch *L, warp *w) {
+  while (w->sp > 0) {
+    simt_entry *e = &w->stk[w->sp - 1];
+    if (e->mask == 0) { w->sp--; continue; }
+    if (e->pc == e->rpc) {
+      w->sp--;
+      if (L->ctx->nobs && w->sp > 0) {
+        gr_event ev;
+        ev_init(L, &ev, GR_EV_RECONVERGE, w, e->rpc);
+        ev.mask = w->stk[w->sp - 1].mask;
+        deliver(L, &ev);
+      }
+      continue;
+    }
+    break;
+  }
+}
+
+/* ------------------------------------------------------------- running ahead */
+
+uint8_t *simt_ahead_marks(const kir_func *f) {
+  uint8_t *ok = xcalloc((size_t)(f->ncode ? f->ncode : 1), 1);
+  for (int pc = 0; pc < f->ncode; pc++) {
+    const kir_ins *in = &f->code[pc];
+    switch (in->op) {
+    /* the clock reads the launch's step count; a struct parameter is copied to memory */
+    case OP_SREG: ok[pc] = in->imm != SR_CLOCK; break;
+    case OP_PARAM: ok[pc] = in->dst >= 0; break;
+    /* a backward branch is where the livelock detector looks at the launch */
+    case OP_JMP: case OP_BRT: case OP_BRF: ok[pc] = in->a > pc; break;
+    default: ok[pc] = (uint8_t)simt_is_alu(in->op);
+    }
+  }
+  return ok;
+}
+
+int simt_run_ahead(launch *L, warp *w, const uint8_t *marks, int cap) {
+  const kir_func *f = L->f;
+  int n = 0;
+  uint64_t threads = 0;
+  while (n < cap && w->sp > 0) {
+    simt_entry *top = &w->stk[w->sp - 1];
+    int pc = top->pc;
+    if (!marks[pc]) break;
+    const kir_ins *in = &f->code[pc];
+    uint32_t m = top->mask;
+    if (in->op == OP_JMP || in->op == OP_BRT || in->op == OP_BRF) {
+      if (w->sp + 2 > STACK_MAX) break;   /* it might overflow the stack: warp_step says so */
+      simt_branch(L, w, in, pc, m);
+    } else {
+      alu_exec(L, w, in, m);
+      top->pc = pc + 1;
+    }
+    threads += m == FULL ? 32u : (uint64_t)__builtin_popcount(m);
+    n++;
+    simt_reconverge(L, w);
+  }
+  L->ctx->stats.thread_instructions += threads;
+  return n;
+}

@@ -1,0 +1,38 @@
+/* simt: a warp's own instructions, for the engine (engine-internal).
+ *
+ * Arithmetic, conversions, constants, special registers and branches read
+ * and write nothing but their warp's registers and reconvergence stack, and
+ * values fixed for the launch.  So an instruction of that kind can run at
+ * any time before its turn without anyone telling the difference, which is
+ * what the run-ahead does: at a warp's turn, under lockstep warps and
+ * sequentially consistent memory with no observer, the warp runs its whole
+ * stretch of such instructions in one tight loop, and its next turns, one
+ * per instruction run ahead, only count the step.  The schedule (which
+ * warp issues at each step), the step count and every visible effect are
+ * those of running them one per turn. */
+#ifndef GR_SIMT_H
+#define GR_SIMT_H
+
+#include "engine.h"
+
+/* 1 for the opcodes simt_alu executes (arithmetic, conversions, constants,
+ * special registers, parameters, global addresses, nop) */
+int simt_is_alu(int op);
+void simt_alu(launch *L, warp *w, const kir_ins *in, uint32_t m);
+/* A branch or jump at pc by the lanes m at the top of the warp's stack:
+ * the stack after it (divergence pushes the two sides).  0, or -1 where the
+ * stack would overflow. */
+int simt_branch(launch *L, warp *w, const kir_ins *in, int pc, uint32_t m);
+/* Pops the entries that reached their reconvergence point, or emptied. */
+void simt_reconverge(launch *L, warp *w);
+
+/* Per pc, 1 where the run-ahead may execute the instruction: the kinds
+ * above, except the clock (it reads the step count), a struct parameter's
+ * copy into local memory, and backward branches (the livelock detector's
+ * points).  malloc'd, f->ncode bytes. */
+uint8_t *simt_ahead_marks(const kir_func *f);
+/* Runs the warp's instructions from its pc while marks allow, at most cap:
+ * how many it ran (0 where the first is not allowed). */
+int simt_run_ahead(launch *L, warp *w, const uint8_t *marks, int cap);
+
+#endif
