@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,14 +145,6 @@ static const char *space_name(unsigned s) {
  * reporting the fault as compute-sanitizer's memcheck would.  *l2 says
  * whether it is global memory proper (not shared, local or a view), which
  * the weak memory system stands in front of. */
-/* What a translation shares with the lanes after it: addresses whose bits
- * outside mask equal tag (same space, state and allocation) and whose
- * offset (addr & mask) fits under limit are at base + offset.  Global and
- * shared memory only: a lane's local memory is its own. */
-typedef struct {
-  uint64_t tag, mask, limit;
-  uint8_t *base;
-} xspan;
 
 static uint8_t *xlate(launch *L, warp *w, int lane, uint64_t addr, int size, int pc, const char *what, int *l2, xspan *span) {
   *l2 = 0;
@@ -261,6 +254,26 @@ static inline void mem_write(launch *L, uint8_t *p, int size, uint64_t v) {
   }
 }
 
+/* A full warp's load or store under sequentially consistent memory, with
+ * no observer, whose 32 addresses all fall in the span of the warp's last
+ * translation: done here, in one pass (1); else nothing is done (0), and
+ * the lane-by-lane path does it, faults and all. */
+static int ldst_one_span(launch *L, warp *w, const kir_ins *in, int size, int sk, int is_ld, uint64_t *d, const uint64_t *A,
+                         const uint64_t *B) {
+  const xspan *sp = &w->span;
+  uint64_t addr[32];
+  if (in->imm) for (int l = 0; l < 32; l++) addr[l] = kir_ptr_add(A[l], (uint64_t)in->imm);
+  else memcpy(addr, A, sizeof addr);
+  uint32_t bad = 0;
+  for (int l = 0; l < 32; l++)
+    bad |= (uint32_t)(((addr[l] & ~sp->mask) != sp->tag) | ((addr[l] & sp->mask) + (uint64_t)size > sp->limit) |
+                      ((addr[l] & (uint64_t)(size - 1)) != 0));
+  if (bad) return 0;
+  if (is_ld) for (int l = 0; l < 32; l++) d[l] = sem_canon(sk, mem_read(L, sp->base + (addr[l] & sp->mask), size));
+  else for (int l = 0; l < 32; l++) mem_write(L, sp->base + (addr[l] & sp->mask), size, B[l]);
+  return 1;
+}
+
 /* ------------------------------------------------------------- warps and blocks */
 
 void ready_add(launch *L, warp *w) {
@@ -317,7 +330,7 @@ static blk *block_recycle(launch *L, blk *old, int slot, uint64_t lin) {
     memset(local, 0, (size_t)(f->frame ? f->frame : 1) * 32);
     if (wl) memset(wl, 0, 32 * sizeof(wm_lane));
     if (pend) memset(pend, 0, nr * sizeof(uint32_t));
-    memset(w, 0, sizeof *w);
+    memset(w, 0, offsetof(warp, stk));   /* entries past stk[0] are never read before written */
     w->r = r, w->local = local, w->wl = wl, w->pend = pend;
   }
   memset(shared, 0, L->shared_size ? L->shared_size : 1);
@@ -362,15 +375,21 @@ static void block_start_in(launch *L, int slot, uint64_t lin, blk *reuse) {
       if (!w->pend) w->pend = xcalloc((size_t)(f->nregs ? f->nregs : 1), sizeof(uint32_t));
       w->speed = 1u << rng_below(&L->rng, 4);
     }
-    for (int l = 0; l < 32; l++) {
-      uint32_t t = k * 32 + (uint32_t)l;
-      if (t < L->nthreads) {
-        w->alive |= 1u << l;
-        w->tid[0][l] = t % L->bdim.x;
-        w->tid[1][l] = t / L->bdim.x % L->bdim.y;
-        w->tid[2][l] = t / (L->bdim.x * L->bdim.y);
-      }
+    /* every block's warp k has the same threads: computed once a launch */
+    if (!L->tids) {
+      L->tids = xcalloc(L->wpb, sizeof *L->tids);
+      for (uint32_t j = 0; j < L->wpb; j++)
+        for (int l = 0; l < 32; l++) {
+          uint32_t t = j * 32 + (uint32_t)l;
+          if (t >= L->nthreads) continue;
+          L->tids[j].alive |= 1u << l;
+          L->tids[j].tid[0][l] = t % L->bdim.x;
+          L->tids[j].tid[1][l] = t / L->bdim.x % L->bdim.y;
+          L->tids[j].tid[2][l] = t / (L->bdim.x * L->bdim.y);
+        }
     }
+    w->alive = L->tids[k].alive;
+    memcpy(w->tid, L->tids[k].tid, sizeof w->tid);
     w->stk[0].pc = 0;
     w->stk[0].rpc = -1;
     w->stk[0].mask = w->alive;
@@ -736,8 +755,10 @@ static void warp_step(launch *L, warp *w) {
      * acquire load performs at once: nothing after it may pass it. */
     int defer = is_ld && L->mem && !L->ctx->supply && order == MO_RELAXED &&
                 (L->ctx->explore || rng_below(&L->rng, 1024) < L->defer_odds);
+    if (m == FULL && w->span.base && !L->mem && !L->ctx->nobs && !w->nviews && ldst_one_span(L, w, in, size, sk, is_ld, d, A, B))
+      break;
     uint32_t mm = m, now = 0;
-    xspan span = {0, 0, 0, NULL};
+    xspan span = w->nviews ? (xspan){0, 0, 0, NULL} : w->span;
     while (mm) {
       int l = __builtin_ctz(mm), g2;
       mm &= mm - 1;
@@ -776,6 +797,7 @@ static void warp_step(launch *L, warp *w) {
       L->ev_addr[l] = addr;
       now |= 1u << l;
     }
+    if (span.base && !w->nviews) w->span = span;   /* the next access of the warp likely falls in it too */
     if (L->ctx->nobs && now) {
       gr_event ev;
       ev_init(L, &ev, GR_EV_ACCESS, w, pc);
@@ -1593,6 +1615,7 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   for (int s = 0; s < L->nslots; s++) if (L->slots[s]) block_free(L->slots[s]);
   free(L->slots); free(L->run); free(L->ready);
   free(L->ahead_marks);
+  free(L->tids);
   wm_free(L->mem);
   free(L->key.p);
   for (int k = 0; k < f->nparams; k++) free(L->argdata[k]);

@@ -119,11 +119,19 @@ typedef struct { uint64_t base, len; uint8_t *copy; } mview;
 
 enum { W_READY, W_BAR, W_DONE };
 
+/* What a translation shares with the lanes after it: addresses whose bits
+ * outside mask equal tag (same space, state and allocation) and whose
+ * offset (addr & mask) fits under limit are at base + offset.  Global and
+ * shared memory only: a lane's local memory is its own. */
+typedef struct {
+  uint64_t tag, mask, limit;
+  uint8_t *base;
+} xspan;
+
 typedef struct blk blk;
 typedef struct warp {
   uint64_t *r;             /* nregs x 32 */
-  simt_entry stk[STACK_MAX];
-  int sp;
+  int sp;                  /* entries of stk in use */
   uint32_t alive;          /* lanes that exist and have not exited */
   int state;
   blk *b;
@@ -151,6 +159,10 @@ typedef struct warp {
   int its_next;            /* round-robin: the lane whose group runs next, or the first after it */
   uint32_t its_ran;         /* ITS: lanes run since the last sampled back edge (note_backedge) */
   uint32_t ahead;          /* instructions it ran ahead of its turns (simt.h) */
+  xspan span;              /* its last access's span: allocations and its block's shared memory
+                              live as long as the launch, so it stays true (engine.c) */
+  /* last, so that a new block clears the fields before it and stk[0] alone */
+  simt_entry stk[STACK_MAX];
 } warp;
 
 enum { LW_RUN, LW_SYNCWARP, LW_BAR };
@@ -197,6 +209,7 @@ struct launch {
   int its_lead;                  /* ITS, random scheduler: a lane that runs ahead of its warp, or -1 */
   int its_mode;                  /* ITS, random scheduler: how lanes drift apart (ITS_SPLIT...) */
   uint8_t *ahead_marks;          /* where a warp may run ahead (simt.h), or NULL: never */
+  struct { uint32_t alive, tid[3][32]; } *tids;   /* per warp of a block: its lanes and their threadIdx */
 };
 
 /* Runs the statement for each lane l of the mask m. */

@@ -147,6 +147,7 @@ static void block_restore(launch *L, const snap_block *sb, blk *keep) {
     }
     w->rpos = -1;
     w->stuck = 0; w->backedges = 0;
+    w->span = (xspan){0, 0, 0, NULL};   /* the block's shared memory is new */
     if (L->mem) {
       w->wl = xcalloc(32, sizeof(wm_lane));
       for (int l = 0; l < 32; l++) wm_lane_init(&w->wl[l], b->sm, (int)b->lin, w, l);
