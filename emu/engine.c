@@ -634,7 +634,7 @@ static int ins_regs(const kir_ins *in, int *r) {
 }
 
 /* Lanes of m that must perform loads before the instruction can issue. */
-static int needs_pending(const warp *w, const kir_ins *in, uint32_t m) {
+int needs_pending(const warp *w, const kir_ins *in, uint32_t m) {
   int r[5], n = ins_regs(in, r);
   for (int k = 0; k < n; k++) if (w->pend[r[k]] & m) return 1;
   return 0;
@@ -1293,8 +1293,8 @@ static void its_step(launch *L, warp *w) {
   if (w->state != W_DONE) its_stack(w);
 }
 
-/* One step of a warp in the launch's warp model.  Under lockstep warps and
- * sequentially consistent memory, sampled, with no observer, a warp at a
+/* One step of a warp in the launch's warp model.  Under lockstep warps,
+ * sampled, with no observer, a warp at a
  * run of its own instructions runs them all at once (simt.h) and spends
  * its next turns on them; at most this many at a time: */
 #define RUN_AHEAD_MAX 4096
@@ -1348,7 +1348,8 @@ static warp *pick(launch *L) {
       if (rng_below(&L->rng, 8) < w->speed) return w;
     }
   }
-  if (L->rr == 0 && L->ahead_marks) skip_rounds(L);
+  /* (weak memory: every iteration of the launch's loop may draw a background action instead) */
+  if (L->rr == 0 && L->ahead_marks && !L->mem) skip_rounds(L);
   for (int k = 0; k < L->nrun; k++) {
     warp *w = L->run[L->rr];
     L->rr = L->rr + 1 == L->nrun ? 0 : L->rr + 1;
@@ -1549,7 +1550,7 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   }
   ctx->L = L;
   if (ctx->explore) explore_launch_begun(ctx->explore);
-  if (cfg->warps != GR_WARPS_ITS && !L->mem && !ctx->explore && !cfg->one_per_turn) L->ahead_marks = simt_ahead_marks(f);
+  if (cfg->warps != GR_WARPS_ITS && !ctx->explore && !cfg->one_per_turn) L->ahead_marks = simt_ahead_marks(f);
   if (ctx->nobs) {
     gr_event ev;
     ev_init(L, &ev, GR_EV_LAUNCH_BEGIN, NULL, -1);

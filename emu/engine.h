@@ -217,6 +217,9 @@ struct launch {
     if (mm_ == FULL) { for (int l = 0; l < 32; l++) { __VA_ARGS__; } } \
     else while (mm_) { int l = __builtin_ctz(mm_); mm_ &= mm_ - 1; __VA_ARGS__; } } while (0)
 
+/* engine.c, for simt.c: whether the instruction reads or overwrites a
+ * register with a load pending for a lane of m (weak memory) */
+int needs_pending(const warp *w, const kir_ins *in, uint32_t m);
 /* engine.c, for simt.c: observers' events */
 void ev_init(launch *L, gr_event *ev, gr_event_kind kind, warp *w, int pc);
 void deliver(launch *L, gr_event *ev);

@@ -254,6 +254,8 @@ int simt_run_ahead(launch *L, warp *w, const uint8_t *marks, int cap) {
     if (!marks[pc]) break;
     const kir_ins *in = &f->code[pc];
     uint32_t m = top->mask;
+    /* a register a load is pending into: performing it is the memory system's business */
+    if (w->npend && needs_pending(w, in, m)) break;
     if (in->op == OP_JMP || in->op == OP_BRT || in->op == OP_BRF) {
       if (w->sp + 2 > STACK_MAX) break;   /* it might overflow the stack: warp_step says so */
       simt_branch(L, w, in, pc, m);

@@ -4,8 +4,9 @@
  * and write nothing but their warp's registers and reconvergence stack, and
  * values fixed for the launch.  So an instruction of that kind can run at
  * any time before its turn without anyone telling the difference, which is
- * what the run-ahead does: at a warp's turn, under lockstep warps and
- * sequentially consistent memory with no observer, the warp runs its whole
+ * what the run-ahead does: at a warp's turn, under lockstep warps with no
+ * observer (and short of a register a weak-memory load is pending into),
+ * the warp runs its whole
  * stretch of such instructions in one tight loop, and its next turns, one
  * per instruction run ahead, only count the step.  The schedule (which
  * warp issues at each step), the step count and every visible effect are
