@@ -375,9 +375,9 @@ typedef struct {
   FILE *progress;         /* exhaustive: a progress line every 10 s goes here (NULL: none) */
   /* An exhaustive search is split into subtrees that depend on the test
    * alone, explored on every thread.  Across processes (MPI ranks), this
-   * one explores its share of the subtrees (the shard-th of nshards runs
-   * of neighbouring ones), and the
-   * processes exchange what they found with alltoall, so that each ends
+   * one explores the states it owns (by their hash, shard of nshards) and
+   * hands the others' to them; the processes exchange what they found
+   * with alltoall, so that each ends
    * with the whole result: the same bytes however many threads and
    * processes ran it.  alltoall (every process calls it together) sends
    * send[j] (sendlen[j] bytes) to process j and sets *recv (malloc'd) to

@@ -47,17 +47,20 @@ void litmus_record(gr_litmus_result *r, const char *text, int weak, uint64_t see
   if (weak) r->weak_count++;
 }
 
-/* One run from the initial memory; records its outcome unless an
- * exhaustive run stopped at a known state. */
-static int one_run(gr_script *s, gr_litmus_result *r, uint64_t seed, const gr_explore *x) {
-  int rc = gr_script_reset(s);
-  if (rc == GR_OK) rc = gr_script_run(s);
-  if (rc != GR_OK || (x && gr_explore_last_pruned(x))) return rc;
+/* The outcome of the run s just made, recorded in r. */
+static int record_outcome(gr_script *s, gr_litmus_result *r, uint64_t seed) {
   char text[1024];
   int weak;
-  rc = script_outcome(s, text, sizeof text, &weak);
+  int rc = script_outcome(s, text, sizeof text, &weak);
   if (rc == GR_OK) litmus_record(r, text, weak, seed);
   return rc;
+}
+
+/* One sampled run from the initial memory, its outcome recorded. */
+static int one_run(gr_script *s, gr_litmus_result *r, uint64_t seed) {
+  int rc = gr_script_reset(s);
+  if (rc == GR_OK) rc = gr_script_run(s);
+  return rc == GR_OK ? record_outcome(s, r, seed) : rc;
 }
 
 /* Sampled runs split across threads: a part of the seeds, run in a context
@@ -77,7 +80,7 @@ static void sample_run_part(const char *path, const gr_config *cfg, sample_part 
   for (uint64_t k = 0; k < p->count && p->rc == GR_OK; k++) {
     uint64_t seed = p->first + k;
     gr_context_reseed(ctx, seed);
-    p->rc = one_run(s, &p->part, seed, NULL);
+    p->rc = one_run(s, &p->part, seed);
     p->runs++;
     if (p->rc != GR_OK) p->failed_seed = seed;
   }
@@ -170,7 +173,7 @@ typedef struct {
 typedef struct {
   gr_litmus_result part;      /* the outcomes it reached */
   gr_explore_info explored;
-  int rc, timed_out, done;
+  int rc, timed_out;
   char err[512];
 } subtree_result;
 
@@ -179,11 +182,7 @@ typedef int (*record_fn)(gr_context *ctx, gr_script *s, gr_litmus_result *r);
 
 static int record_litmus(gr_context *ctx, gr_script *s, gr_litmus_result *r) {
   (void)ctx;
-  char text[1024];
-  int weak;
-  int rc = script_outcome(s, text, sizeof text, &weak);
-  if (rc == GR_OK) litmus_record(r, text, weak, 0);
-  return rc;
+  return record_outcome(s, r, 0);
 }
 
 static int record_digest(gr_context *ctx, gr_script *s, gr_litmus_result *r) {
@@ -308,7 +307,6 @@ static void explore_subtree(gr_context *ctx, gr_script *s, explore_set *set, con
   gr_explore_stats(x, &res->explored);
   res->rc = rc;
   if (rc != GR_OK) snprintf(res->err, sizeof res->err, "%s", gr_error(ctx));
-  res->done = 1;
   gr_context_explore(ctx, NULL);
   gr_explore_free(x);
 }
@@ -685,7 +683,7 @@ int gr_litmus_run(const char *path, const gr_litmus_opts *o, gr_litmus_result *r
     for (; k < o->runs && rc == GR_OK; k++) {
       seed = o->seed + k;
       gr_context_reseed(ctx, seed);
-      rc = one_run(s, r, seed, NULL);
+      rc = one_run(s, r, seed);
       r->runs++;
       if (rc == GR_OK && k + 1 >= 64 && !((k + 1) & 63) && (gr_now() - t0) / (double)(k + 1) * (double)(o->runs - k - 1) > 1.0 &&
           sample_parallel(path, &cfg, o->seed + k + 1, o->runs - k - 1, r, &seed, &rc) == 0) {
