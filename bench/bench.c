@@ -394,11 +394,11 @@ static int front_ends(const unsigned *alu_nat, unsigned alu_n, int alu_iters) {
 
 int main(int argc, char **argv) {
   /* `bench oracle`: only the oracle's table; `bench peers`: only the comparison with PoCL and C;
-   * `bench peer KERNEL [REPS]`: one of its kernels, for a profiler */
+   * `bench peer KERNEL [REPS [MODE]]`: one of its kernels, for a profiler */
   if (argc > 1 && !strcmp(argv[1], "oracle")) { oracle_table(); return 0; }
   const char *src = getenv("GR_SRCDIR");
   if (argc > 1 && !strcmp(argv[1], "peers")) return peer_tables(src && *src ? src : ".") ? 1 : 0;
-  if (argc > 2 && !strcmp(argv[1], "peer")) return peer_one(src && *src ? src : ".", argv[2], argc > 3 ? atoi(argv[3]) : 5);
+  if (argc > 2 && !strcmp(argv[1], "peer")) return peer_one(src && *src ? src : ".", argv[2], argc > 3 ? atoi(argv[3]) : 5, argc > 4 ? argv[4] : NULL);
   printf("gpurace benchmark (round-robin scheduler, 4 SMs; sequentially consistent memory unless -weak)\n\n");
   printf("%-10s %14s %14s %14s %12s %10s\n", "kernel", "thread-instr", "emulated (s)", "thr-instr/s", "native (s)", "ratio");
 

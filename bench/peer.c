@@ -258,6 +258,14 @@ static double pocl_best(ocl *o, const peer_kernel *k, inst *in, int reps, char *
 }
 
 static const peer_mode base_mode = {GR_MEMORY_SC, GR_WARPS_LOCKSTEP, GR_CC_SUBSET, NULL};
+/* the modes table's columns; `bench peer KERNEL REPS MODE` runs one (its name's first word) */
+static const struct { const char *name; peer_mode m; } modes[] = {
+  {"weak", {GR_MEMORY_WEAK, GR_WARPS_LOCKSTEP, GR_CC_SUBSET, NULL}},
+  {"its", {GR_MEMORY_SC, GR_WARPS_ITS, GR_CC_SUBSET, NULL}},
+  {"weak+its", {GR_MEMORY_WEAK, GR_WARPS_ITS, GR_CC_SUBSET, NULL}},
+  {"PTX (nvcc)", {GR_MEMORY_SC, GR_WARPS_LOCKSTEP, GR_CC_NVCC, NULL}},
+};
+#define NMODES (sizeof modes / sizeof modes[0])
 
 static void cell_ratio(double t, double base, int *bad) {
   if (t < 0) { printf(" %12s", "FAILED"); *bad = 1; }
@@ -302,22 +310,16 @@ int peer_tables(const char *srcdir) {
 
   printf("\nmodes: time / time in sc memory with lockstep warps and the subset front end (goals: weak and its\n"
          "at most 2x, PTX at most 1.5x)\n");
-  static const struct { const char *name; peer_mode m; } modes[] = {
-    {"weak", {GR_MEMORY_WEAK, GR_WARPS_LOCKSTEP, GR_CC_SUBSET, NULL}},
-    {"its", {GR_MEMORY_SC, GR_WARPS_ITS, GR_CC_SUBSET, NULL}},
-    {"weak+its", {GR_MEMORY_WEAK, GR_WARPS_ITS, GR_CC_SUBSET, NULL}},
-    {"PTX (nvcc)", {GR_MEMORY_SC, GR_WARPS_LOCKSTEP, GR_CC_NVCC, NULL}},
-  };
   printf("%-10s", "kernel");
-  for (size_t j = 0; j < sizeof modes / sizeof modes[0]; j++) printf(" %12s", modes[j].name);
+  for (size_t j = 0; j < NMODES; j++) printf(" %12s", modes[j].name);
   printf("\n");
-  char skip[sizeof modes / sizeof modes[0]][1024];
+  char skip[NMODES][1024];
   memset(skip, 0, sizeof skip);
   for (size_t k = 0; k < NKERNELS; k++) {
     inst in;
     inst_make(&kernels[k], kernels[k].n, &in);
     printf("%-10s", kernels[k].name);
-    for (size_t j = 0; j < sizeof modes / sizeof modes[0]; j++) {
+    for (size_t j = 0; j < NMODES; j++) {
       if (skip[j][0]) { printf(" %12s", "skipped"); continue; }
       double t = gpurace_best(&kernels[k], &in, &modes[j].m, 3, why, sizeof why);
       if (t < 0 && modes[j].m.cc != GR_CC_SUBSET && k == 0 && strstr(why, "nvcc")) {
@@ -331,7 +333,7 @@ int peer_tables(const char *srcdir) {
     printf("\n");
     inst_free(&in);
   }
-  for (size_t j = 0; j < sizeof modes / sizeof modes[0]; j++)
+  for (size_t j = 0; j < NMODES; j++)
     if (skip[j][0]) printf("%s skipped: %s\n", modes[j].name, skip[j]);
 
   static const char *const dets[] = {"scord", "scord-nocache", "hb", "hb-ptx", "boyer", "boyer-banks"};
@@ -379,14 +381,25 @@ int peer_tables(const char *srcdir) {
   return bad;
 }
 
-int peer_one(const char *srcdir, const char *name, int reps) {
+int peer_one(const char *srcdir, const char *name, int reps, const char *mode) {
   srcdir_ = srcdir;
+  const peer_mode *pm = &base_mode;
+  if (mode) {
+    pm = NULL;
+    for (size_t j = 0; j < NMODES; j++)
+      if (!strncmp(modes[j].name, mode, strlen(mode)) && (!modes[j].name[strlen(mode)] || modes[j].name[strlen(mode)] == ' '))
+        pm = &modes[j].m;
+    if (!pm) {
+      fprintf(stderr, "bench: no mode '%s' (weak, its, weak+its, PTX)\n", mode);
+      return 2;
+    }
+  }
   for (size_t k = 0; k < NKERNELS; k++) {
     if (strcmp(kernels[k].name, name)) continue;
     inst in;
     inst_make(&kernels[k], kernels[k].n, &in);
     char why[1024];
-    double t = gpurace_best(&kernels[k], &in, &base_mode, reps, why, sizeof why);
+    double t = gpurace_best(&kernels[k], &in, pm, reps, why, sizeof why);
     if (t < 0) printf("%s: FAILED: %s\n", name, why);
     else printf("%s: %.4f s (best of %d launches)\n", name, t, reps);
     inst_free(&in);

@@ -30,8 +30,10 @@ void peer_hash(uint32_t *out, size_t n, int iters);
  * time per element as the size grows.  srcdir finds bench/peer.  Returns
  * nonzero where an output differed or a run failed (the table says which). */
 int peer_tables(const char *srcdir);
-/* One kernel in the base mode, reps launches, its time on stdout: for
- * profiling (`bench/bench peer triad 20`).  Nonzero on a failure. */
-int peer_one(const char *srcdir, const char *name, int reps);
+/* One kernel, reps launches, in the base mode or the modes table's column
+ * named by mode (weak, its, weak+its, PTX; NULL: the base), its time on
+ * stdout: for profiling (`bench/bench peer triad 20 weak`).  Nonzero on a
+ * failure. */
+int peer_one(const char *srcdir, const char *name, int reps, const char *mode);
 
 #endif

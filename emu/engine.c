@@ -323,15 +323,14 @@ static blk *block_recycle(launch *L, blk *old, int slot, uint64_t lin) {
     warp *w = &warps[k];
     uint64_t *r = w->r;
     uint8_t *local = w->local;
-    wm_lane *wl = w->wl;
+    wm_warp *wm = w->wm;
     uint32_t *pend = w->pend;
     free(w->views);
     memset(r, 0, nr * 32 * sizeof(uint64_t));
     memset(local, 0, (size_t)(f->frame ? f->frame : 1) * 32);
-    if (wl) memset(wl, 0, 32 * sizeof(wm_lane));
     if (pend) memset(pend, 0, nr * sizeof(uint32_t));
     memset(w, 0, offsetof(warp, stk));   /* entries past stk[0] are never read before written */
-    w->r = r, w->local = local, w->wl = wl, w->pend = pend;
+    w->r = r, w->local = local, w->wm = wm, w->pend = pend;
   }
   memset(shared, 0, L->shared_size ? L->shared_size : 1);
   memset(old, 0, sizeof *old);
@@ -370,8 +369,9 @@ static void block_start_in(launch *L, int slot, uint64_t lin, blk *reuse) {
     w->rpos = -1;
     w->bar_pc = -1;
     if (L->mem) {
-      if (!w->wl) w->wl = xcalloc(32, sizeof(wm_lane));
-      for (int l = 0; l < 32; l++) wm_lane_init(&w->wl[l], b->sm, (int)b->lin, w, l);
+      /* a recycled warp's lanes all retired (warp_finish): wm_warp_init's precondition */
+      if (!w->wm) w->wm = xcalloc(1, sizeof(wm_warp));
+      wm_warp_init(w->wm, b->sm, (int)b->lin, w);
       if (!w->pend) w->pend = xcalloc((size_t)(f->nregs ? f->nregs : 1), sizeof(uint32_t));
       w->speed = 1u << rng_below(&L->rng, 4);
     }
@@ -411,7 +411,7 @@ void block_start(launch *L, int slot, uint64_t lin) { block_start_in(L, slot, li
 void block_free(blk *b) {
   for (int k = 0; k < b->nwarps; k++) {
     warp *w = &b->warps[k];
-    free(w->r); free(w->local); free(w->views); free(w->wl); free(w->pend);
+    free(w->r); free(w->local); free(w->views); free(w->wm); free(w->pend);
   }
   free(b->warps);
   free(b->shared);
@@ -445,7 +445,7 @@ static void barrier_maybe_release(launch *L, blk *b, int pc) {
 static void warp_finish(launch *L, warp *w) {
   L->finished = w;
   /* its stores drain to the SM, whose queue outlives the warp */
-  if (L->mem) for (int l = 0; l < 32; l++) wm_lane_retire(L->mem, &w->wl[l]);
+  if (L->mem) for (int l = 0; l < 32; l++) wm_lane_retire(L->mem, &w->wm->lane[l]);
   w->state = W_DONE;
   ready_remove(L, w);
   blk *b = w->b;
@@ -647,7 +647,7 @@ static void resolve_pending(launch *L, warp *w, const kir_ins *in, uint32_t m) {
     while (lanes) {
       int l = __builtin_ctz(lanes);
       lanes &= lanes - 1;
-      wm_perform_reg(L->mem, &w->wl[l], r[k]);
+      wm_perform_reg(L->mem, &w->wm->lane[l], r[k]);
     }
   }
 }
@@ -769,28 +769,28 @@ static void warp_step(launch *L, warp *w) {
         if (is_ld) d[l] = 0;   /* --keep-going: the access is dropped, a load yields 0 */
         continue;
       }
-      if (g2 && L->mem && lockstep) wm_warp_order(L->mem, w->wl, l, addr, size, !is_ld, strong);
+      if (g2 && L->mem && lockstep) wm_warp_order(L->mem, w->wm, l, addr, size, !is_ld, strong);
       if (is_ld) {
         uint64_t v;
         if (g2 && L->mem) {
           if (defer) {
-            wm_load_defer(L->mem, &w->wl[l], addr, p, size, strong, sk, in->dst, pc);
+            wm_load_defer(L->mem, &w->wm->lane[l], addr, p, size, strong, sk, in->dst, pc);
             w->pend[in->dst] |= 1u << l;   /* free: the scoreboard performed any older load into it */
             w->npend++;
             continue;
           }
-          if (order == MO_ACQUIRE) wm_acquire(L->mem, &w->wl[l], scope);
-          v = wm_load_now(L->mem, &w->wl[l], addr, p, size, strong);
+          if (order == MO_ACQUIRE) wm_acquire(L->mem, &w->wm->lane[l], scope);
+          v = wm_load_now(L->mem, &w->wm->lane[l], addr, p, size, strong);
         } else v = mem_read(L, p, size);
         L->ev_val[l] = d[l] = sem_canon(sk, v);
       } else {
         L->ev_val[l] = B[l];
         if (g2 && L->mem) {
           if (order == MO_RELEASE) {
-            if (lockstep) wm_warp_release(L->mem, w->wl, l, scope);
-            wm_release(L->mem, &w->wl[l], scope);
+            if (lockstep) wm_warp_release(L->mem, w->wm, l, scope);
+            wm_release(L->mem, &w->wm->lane[l], scope);
           }
-          wm_store(L->mem, &w->wl[l], addr, p, size, B[l], strong);
+          wm_store(L->mem, &w->wm->lane[l], addr, p, size, B[l], strong);
         }
         else mem_write(L, p, size, B[l]);
       }
@@ -823,6 +823,7 @@ static void warp_step(launch *L, warp *w) {
     int defer = L->mem && !L->ctx->supply && !L->ctx->nobs && order == MO_RELAXED &&
                 (L->ctx->explore || rng_below(&L->rng, 1024) < L->defer_odds);
     uint32_t mm = m, done = 0;
+    xspan span = w->nviews ? (xspan){0, 0, 0, NULL} : w->span;
     while (mm) {  /* lanes of one warp instruction serialise in lane order */
       int l = __builtin_ctz(mm), g2;
       mm &= mm - 1;
@@ -833,18 +834,18 @@ static void warp_step(launch *L, warp *w) {
               kir_atom_name[kind], (unsigned long long)A[l], where);
         return;
       }
-      uint8_t *p = xlate(L, w, l, A[l], size, pc, "atomic", &g2, NULL);
+      uint8_t *p = xlate_lane(L, w, l, A[l], size, pc, "atomic", &g2, &span);
       if (!p) {
         if (L->failed) return;
         if (d) d[l] = 0;
         continue;
       }
       if (g2 && L->mem && lockstep) {
-        wm_warp_order(L->mem, w->wl, l, A[l], size, 1, 1);
-        if (order == MO_RELEASE || order == MO_ACQ_REL) wm_warp_release(L->mem, w->wl, l, scope);
+        wm_warp_order(L->mem, w->wm, l, A[l], size, 1, 1);
+        if (order == MO_RELEASE || order == MO_ACQ_REL) wm_warp_release(L->mem, w->wm, l, scope);
       }
       if (g2 && defer) {
-        wm_atomic_defer(L->mem, &w->wl[l], A[l], p, size, scope, sk, kind, B[l], C ? C[l] : 0, in->dst, pc);
+        wm_atomic_defer(L->mem, &w->wm->lane[l], A[l], p, size, scope, sk, kind, B[l], C ? C[l] : 0, in->dst, pc);
         if (d) {
           w->pend[in->dst] |= 1u << l;
           w->npend++;
@@ -855,7 +856,7 @@ static void warp_step(launch *L, warp *w) {
       uint64_t old;
       if (g2 && L->mem) {
         atom_args u = {kind, sk, B[l], C ? C[l] : 0};
-        old = sem_canon(sk, wm_atomic(L->mem, &w->wl[l], A[l], p, size, scope, order, atom_cb, &u));
+        old = sem_canon(sk, wm_atomic(L->mem, &w->wm->lane[l], A[l], p, size, scope, order, atom_cb, &u));
       } else {
         old = sem_canon(sk, mem_read(L, p, size));
         mem_write(L, p, size, atom_apply(kind, sk, old, B[l], C ? C[l] : 0));
@@ -866,6 +867,7 @@ static void warp_step(launch *L, warp *w) {
       L->ev_op2[l] = C ? C[l] : 0;
       if (d) d[l] = old;
     }
+    if (span.base && !w->nviews) w->span = span;
     if (L->ctx->nobs && done) {
       m = done;
       gr_event ev;
@@ -891,8 +893,8 @@ static void warp_step(launch *L, warp *w) {
      * inactive lanes with accesses in flight */
     if (L->mem) {
       uint32_t fm = m;
-      if (lockstep) for (int k = 0; k < 32; k++) if (w->wl[k].apos >= 0) fm |= 1u << k;
-      LANES(fm, wm_fence(L->mem, &w->wl[l], (int)in->imm, in->flags));
+      if (lockstep) for (int k = 0; k < 32; k++) if (w->wm->lane[k].apos >= 0) fm |= 1u << k;
+      LANES(fm, wm_fence(L->mem, &w->wm->lane[l], (int)in->imm, in->flags));
     }
     if (L->ctx->nobs) {
       gr_event ev;
@@ -913,7 +915,7 @@ static void warp_step(launch *L, warp *w) {
       return;
     }
     /* a barrier orders memory for the block as a block-scope fence does */
-    if (L->mem) LANES(m, wm_barrier(L->mem, &w->wl[l]));
+    if (L->mem) LANES(m, wm_barrier(L->mem, &w->wm->lane[l]));
     if (in->imm != BAR_SYNC) {
       uint32_t t = 0;
       LANES(m, if (A[l]) t |= 1u << l);
@@ -937,7 +939,7 @@ static void warp_step(launch *L, warp *w) {
   }
   case OP_SYNCWARP:
     if (!warp_mask_ok(L, w, pc, A, m, "__syncwarp")) return;
-    if (L->mem) LANES(m, wm_barrier(L->mem, &w->wl[l]));
+    if (L->mem) LANES(m, wm_barrier(L->mem, &w->wm->lane[l]));
     if (L->ctx->nobs) {
       gr_event ev;
       ev_init(L, &ev, GR_EV_SYNCWARP, w, pc);
@@ -995,7 +997,7 @@ static void warp_step(launch *L, warp *w) {
     }
     goto reconverge;
   case OP_EXIT: {
-    if (L->mem) LANES(m, wm_perform_all(L->mem, &w->wl[l]));
+    if (L->mem) LANES(m, wm_perform_all(L->mem, &w->wm->lane[l]));
     w->alive &= ~m;
     for (int k = 0; k < w->sp; k++) w->stk[k].mask &= ~m;
     goto reconverge;
@@ -1067,7 +1069,7 @@ static int its_release(launch *L, warp *w) {
       int k = __builtin_ctz(nm);
       w->lwait[k] = LW_RUN;
       w->lpc[k]++;
-      if (L->mem) wm_barrier(L->mem, &w->wl[k]);
+      if (L->mem) wm_barrier(L->mem, &w->wm->lane[k]);
     }
     if (L->ctx->nobs) {
       gr_event ev;
@@ -1421,7 +1423,7 @@ static void state_key(launch *L) {
         for (int r = 0; r < f->nregs; r++) put_u64(k, w->r[(size_t)r * 32 + (size_t)l]);
         bytes_put(k, w->local + (size_t)l * f->frame, f->frame);
       }
-      if (w->wl) for (int l = 0; l < 32; l++) wm_serialize_lane(&w->wl[l], k);
+      if (w->wm) for (int l = 0; l < 32; l++) wm_serialize_lane(&w->wm->lane[l], k);
     }
   }
   gr_context *ctx = L->ctx;

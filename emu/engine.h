@@ -146,7 +146,7 @@ typedef struct warp {
   mview *views;
   int nviews;
   int rpos;                /* index in the ready list, -1 if not there */
-  wm_lane *wl;             /* weak memory: the lanes' buffers and pending loads */
+  wm_warp *wm;             /* weak memory: the lanes' buffers and pending loads */
   uint32_t *pend;          /* weak memory: per register, lanes with a load pending into it */
   int npend;
   /* independent thread scheduling (--warps its): each lane's program

@@ -53,7 +53,7 @@ static void snap_block_take(launch *L, int slot, snap_block *sb) {
     sw->w.local = xmalloc(ln);
     memcpy(sw->w.local, w->local, ln);
     sw->w.views = NULL; sw->w.nviews = 0;
-    sw->w.wl = NULL; sw->w.pend = NULL; sw->w.npend = 0;
+    sw->w.wm = NULL; sw->w.pend = NULL; sw->w.npend = 0;
   }
 }
 
@@ -149,8 +149,8 @@ static void block_restore(launch *L, const snap_block *sb, blk *keep) {
     w->stuck = 0; w->backedges = 0;
     w->span = (xspan){0, 0, 0, NULL};   /* the block's shared memory is new */
     if (L->mem) {
-      w->wl = xcalloc(32, sizeof(wm_lane));
-      for (int l = 0; l < 32; l++) wm_lane_init(&w->wl[l], b->sm, (int)b->lin, w, l);
+      w->wm = xcalloc(1, sizeof(wm_warp));
+      wm_warp_init(w->wm, b->sm, (int)b->lin, w);
       w->pend = xcalloc((size_t)(L->f->nregs ? L->f->nregs : 1), sizeof(uint32_t));
     }
     if (w->state == W_READY) ready_add(L, w);

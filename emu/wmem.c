@@ -25,12 +25,15 @@
 typedef struct { uint64_t tag; uint8_t *hp; uint32_t epoch; uint8_t data[LINE]; } l1line;
 
 typedef struct {
-  wm_write q[SMQ_CAP];      /* oldest first */
-  int n;
+  wm_write q[SMQ_CAP];      /* a ring: entry i, oldest first, is Q(S, i) */
+  int head, n;
   int apos;
   uint32_t epoch;           /* an L1 line is valid while its epoch is this */
+  uint16_t inflight[WM_WARP_BUCKETS];   /* q's entries per bucket of words (see wm_warp) */
   l1line l1[L1_LINES];
 } smstate;
+
+#define Q(S, i) ((S)->q[((S)->head + (i)) & (SMQ_CAP - 1)])
 
 typedef struct { wm_lane *t; int sm; } active;
 
@@ -63,14 +66,34 @@ void wm_free(wm *m) {
   free(m);
 }
 
-void wm_lane_init(wm_lane *t, int sm, int block, void *owner, int lane) {
-  t->nsb = t->nld = 0;
-  t->relpend = 0;
-  t->apos = -1;
-  t->sm = sm;
-  t->block = block;
-  t->owner = owner;
-  t->lane = lane;
+void wm_warp_init(wm_warp *w, int sm, int block, void *owner) {
+  for (int l = 0; l < 32; l++) {
+    wm_lane *t = &w->lane[l];
+    t->nsb = t->nld = 0;
+    t->relpend = 0;
+    t->apos = -1;
+    t->sm = sm;
+    t->block = block;
+    t->owner = owner;
+    t->lane = l;
+    t->warp = w;
+  }
+}
+
+/* ------------------------------------------------------------- in-flight counts */
+
+static unsigned bucket_of(uint64_t word) { return (unsigned)((word * 0x9E3779B97F4A7C15ull) >> 54) & (WM_WARP_BUCKETS - 1); }
+
+/* An entry over [addr, addr+size) comes (delta 1) or goes (-1). */
+static void inflight(uint16_t *c, uint64_t addr, int size, int delta) {
+  for (uint64_t wd = addr >> 2; wd <= (addr + (uint64_t)size - 1) >> 2; wd++) c[bucket_of(wd)] += (uint16_t)delta;
+}
+
+/* Whether an entry might overlap [addr, addr+size): 0 is exact. */
+static int inflight_any(const uint16_t *c, uint64_t addr, int size) {
+  for (uint64_t wd = addr >> 2; wd <= (addr + (uint64_t)size - 1) >> 2; wd++)
+    if (c[bucket_of(wd)]) return 1;
+  return 0;
 }
 
 /* ------------------------------------------------------------- the active list */
@@ -112,6 +135,28 @@ static void sm_update(wm *m, int s) {
 
 static int overlap(uint64_t a, int as, uint64_t b, int bs) { return a < b + (uint64_t)bs && b < a + (uint64_t)as; }
 
+/* memcmp and memcpy of an access's 1, 2, 4 or 8 bytes, which the compiler
+ * inlines for a constant size (a libc call per lane otherwise) */
+static int bytes_differ(const uint8_t *a, const uint8_t *b, int size) {
+  switch (size) {
+  case 1: return *a != *b;
+  case 2: { uint16_t x, y; memcpy(&x, a, 2); memcpy(&y, b, 2); return x != y; }
+  case 4: { uint32_t x, y; memcpy(&x, a, 4); memcpy(&y, b, 4); return x != y; }
+  case 8: { uint64_t x, y; memcpy(&x, a, 8); memcpy(&y, b, 8); return x != y; }
+  default: return memcmp(a, b, (size_t)size) != 0;
+  }
+}
+
+static void bytes_copy(uint8_t *dst, const uint8_t *src, int size) {
+  switch (size) {
+  case 1: *dst = *src; break;
+  case 2: memcpy(dst, src, 2); break;
+  case 4: memcpy(dst, src, 4); break;
+  case 8: memcpy(dst, src, 8); break;
+  default: memcpy(dst, src, (size_t)size);
+  }
+}
+
 /* Puts e's bytes that fall in [addr, addr+size) into buf. */
 static void overlay(uint8_t *buf, uint64_t addr, int size, const wm_write *e) {
   uint64_t lo = addr > e->addr ? addr : e->addr;
@@ -131,18 +176,25 @@ static l1line *l1_find(smstate *S, uint64_t addr) {
 
 /* A write reaches L2 from SM s; that SM's own L1 copy follows it. */
 static void l2_write(wm *m, int s, uint64_t addr, uint8_t *p, int size, const uint8_t *b) {
-  if (memcmp(p, b, (size_t)size)) { memcpy(p, b, (size_t)size); ++*m->h.write_epoch; }
+  if (bytes_differ(p, b, size)) { bytes_copy(p, b, size); ++*m->h.write_epoch; }
   l1line *L = l1_find(&m->sm[s], addr);
-  if (L) memcpy(L->data + addr % LINE, b, (size_t)size);
+  if (L) bytes_copy(L->data + addr % LINE, b, size);
 }
 
 /* ------------------------------------------------------------- draining */
 
 static void smq_drain(wm *m, int s, int i) {
   smstate *S = &m->sm[s];
-  wm_write e = S->q[i];
-  memmove(&S->q[i], &S->q[i + 1], (size_t)(S->n - i - 1) * sizeof(wm_write));
+  wm_write e = Q(S, i);
+  /* close the gap from the nearer end */
+  if (i < S->n / 2) {
+    for (int k = i; k > 0; k--) Q(S, k) = Q(S, k - 1);
+    S->head = (S->head + 1) & (SMQ_CAP - 1);
+  } else {
+    for (int k = i; k < S->n - 1; k++) Q(S, k) = Q(S, k + 1);
+  }
   S->n--;
+  inflight(S->inflight, e.addr, e.size, -1);
   l2_write(m, s, e.addr, e.p, e.size, e.b);
   sm_update(m, s);
 }
@@ -150,8 +202,10 @@ static void smq_drain(wm *m, int s, int i) {
 static void smq_push(wm *m, int s, const wm_write *e) {
   smstate *S = &m->sm[s];
   if (S->n == SMQ_CAP) smq_drain(m, s, 0);
-  S->q[S->n] = *e;
-  S->q[S->n++].rel = 0;
+  Q(S, S->n) = *e;
+  Q(S, S->n).rel = 0;
+  S->n++;
+  inflight(S->inflight, e->addr, e->size, 1);
   ++*m->h.write_epoch;
   sm_update(m, s);
 }
@@ -168,8 +222,9 @@ static void release_complete(wm *m, wm_lane *t, int scope) {
 
 static void sb_drain(wm *m, wm_lane *t, int i) {
   wm_write e = t->sb[i];
-  memmove(&t->sb[i], &t->sb[i + 1], (size_t)(t->nsb - i - 1) * sizeof(wm_write));
+  for (int k = i + 1; k < t->nsb; k++) t->sb[k - 1] = t->sb[k];
   t->nsb--;
+  inflight(t->warp->inflight, e.addr, e.size, -1);
   smq_push(m, t->sm, &e);
   /* the writes older than a release fence have all left: the release
    * completes before any younger write may leave */
@@ -205,7 +260,7 @@ static void release_enforce(wm *m, wm_lane *t) {
 static void smq_drain_upto(wm *m, int s, uint64_t addr, int size) {
   smstate *S = &m->sm[s];
   int last = -1;
-  for (int i = 0; i < S->n; i++) if (overlap(S->q[i].addr, S->q[i].size, addr, size)) last = i;
+  for (int i = 0; i < S->n; i++) if (overlap(Q(S, i).addr, Q(S, i).size, addr, size)) last = i;
   for (int k = 0; k <= last; k++) smq_drain(m, s, 0);
 }
 
@@ -224,20 +279,21 @@ static void read_view(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, in
   l1line *L = l1_slot(S, addr);
   int valid = L->epoch == S->epoch && L->tag == addr / LINE;
   if (strong) {
-    memcpy(buf, p, (size_t)size);
+    bytes_copy(buf, p, size);
     if (valid) L->epoch = 0;
   } else {
     unsigned off = (unsigned)(addr % LINE);
     /* a line that differs from L2 is stale: hit it or miss, as chosen */
-    if (!valid || (memcmp(L->data + off, p, (size_t)size) && choose(m->ch, 2) == 1)) {
+    if (!valid || (bytes_differ(L->data + off, p, size) && choose(m->ch, 2) == 1)) {
       L->tag = addr / LINE;
       L->hp = p - off;
       L->epoch = S->epoch;
       memcpy(L->data, L->hp, LINE);
     }
-    memcpy(buf, L->data + off, (size_t)size);
+    bytes_copy(buf, L->data + off, size);
   }
-  for (int i = 0; i < S->n; i++) overlay(buf, addr, size, &S->q[i]);
+  if (S->n && inflight_any(S->inflight, addr, size))
+    for (int i = 0; i < S->n; i++) overlay(buf, addr, size, &Q(S, i));
   for (int i = 0; i < t->nsb; i++) overlay(buf, addr, size, &t->sb[i]);
 }
 
@@ -272,8 +328,8 @@ static uint64_t atomic_perform(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int
   if (scope == SCOPE_BLOCK) {
     /* performed at the SM: atomic for the threads of this SM, not for
      * another SM's, whose updates it may overwrite when it drains */
-    memcpy(buf, p, (size_t)size);
-    for (int i = 0; i < S->n; i++) overlay(buf, addr, size, &S->q[i]);
+    bytes_copy(buf, p, size);
+    for (int i = 0; i < S->n; i++) overlay(buf, addr, size, &Q(S, i));
     uint64_t old = from_bytes(buf, size);
     int store = 1;
     wm_write e;
@@ -286,7 +342,7 @@ static uint64_t atomic_perform(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int
     return old;
   }
   smq_drain_upto(m, t->sm, addr, size);
-  memcpy(buf, p, (size_t)size);
+  bytes_copy(buf, p, size);
   uint64_t old = from_bytes(buf, size);
   int store = 1;
   to_bytes(buf, apply(u, old, &store), size);
@@ -309,8 +365,9 @@ static uint64_t deferred_apply(void *u, uint64_t old, int *store) {
 
 static void perform(wm *m, wm_lane *t, int i) {
   wm_load l = t->ld[i];
-  memmove(&t->ld[i], &t->ld[i + 1], (size_t)(t->nld - i - 1) * sizeof(wm_load));
+  for (int k = i + 1; k < t->nld; k++) t->ld[k - 1] = t->ld[k];
   t->nld--;
+  inflight(t->warp->inflight, l.addr, l.size, -1);
   if (l.xs) m->nxs--;
   uint64_t v;
   if (l.rmw) {
@@ -364,6 +421,7 @@ void wm_load_defer(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int s
   l->addr = addr; l->p = p; l->size = (uint8_t)size; l->strong = (uint8_t)strong; l->sk = (uint8_t)sk;
   l->reg = reg; l->pc = pc; l->xs = l->xwait = 0; l->rmw = 0;
   l->arg[0] = l->arg[1] = 0;
+  inflight(t->warp->inflight, addr, size, 1);
   lane_update(m, t);
 }
 
@@ -395,6 +453,7 @@ void wm_store(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, uint64_t v
   }
   if (t->nsb == WM_SB_CAP) sb_drain(m, t, 0);
   t->sb[t->nsb++] = e;
+  inflight(t->warp->inflight, addr, size, 1);
   lane_update(m, t);
 }
 
@@ -517,10 +576,10 @@ void wm_fence(wm *m, wm_lane *t, int scope, int kind) {
  * does not overlap, unless a release fence lies between), and their
  * pending loads there perform as the lane's own would (wm_load_now,
  * wm_store). */
-void wm_warp_order(wm *m, wm_lane *lanes, int self, uint64_t addr, int size, int write, int strong) {
-  if (m->h.supply) return;
+void wm_warp_order(wm *m, wm_warp *w, int self, uint64_t addr, int size, int write, int strong) {
+  if (m->h.supply || !inflight_any(w->inflight, addr, size)) return;
   for (int k = 0; k < 32; k++) {
-    wm_lane *u = &lanes[k];
+    wm_lane *u = &w->lane[k];
     if (k == self || u->apos < 0) continue;
     perform_overlapping(m, u, addr, size, write || strong);
     for (int i = 0; i < u->nsb;) {
@@ -538,10 +597,10 @@ void wm_warp_order(wm *m, wm_lane *lanes, int self, uint64_t addr, int size, int
 /* Lockstep: before a release by lane `self`, the warp's other lanes'
  * stores leave their buffers and their loads are ordered as the lane's
  * own (loads_cross), armed at once by the lane's strong write. */
-void wm_warp_release(wm *m, wm_lane *lanes, int self, int scope) {
+void wm_warp_release(wm *m, wm_warp *w, int self, int scope) {
   if (m->h.supply) return;
   for (int k = 0; k < 32; k++) {
-    wm_lane *u = &lanes[k];
+    wm_lane *u = &w->lane[k];
     if (k == self || u->apos < 0) continue;
     loads_cross(m, u, scope, 1);
     while (u->nsb) sb_drain(m, u, 0);
@@ -577,7 +636,7 @@ static int ld_eligible(const wm_lane *t, int i) {
   return 1;
 }
 static int smq_eligible(const smstate *S, int i) {
-  for (int j = 0; j < i; j++) if (overlap(S->q[j].addr, S->q[j].size, S->q[i].addr, S->q[i].size)) return 0;
+  for (int j = 0; j < i; j++) if (overlap(Q(S, j).addr, Q(S, j).size, Q(S, i).addr, Q(S, i).size)) return 0;
   return 1;
 }
 
@@ -647,8 +706,19 @@ int wm_quiesce(wm *m) {
 
 void wm_reset(wm *m) {
   for (int k = 0; k < m->nact; k++) {
-    if (m->act[k].t) { m->act[k].t->nsb = m->act[k].t->nld = 0; m->act[k].t->apos = -1; }
-    else { m->sm[m->act[k].sm].n = 0; m->sm[m->act[k].sm].apos = -1; }
+    wm_lane *t = m->act[k].t;
+    if (t) {
+      for (int i = 0; i < t->nsb; i++) inflight(t->warp->inflight, t->sb[i].addr, t->sb[i].size, -1);
+      for (int i = 0; i < t->nld; i++) inflight(t->warp->inflight, t->ld[i].addr, t->ld[i].size, -1);
+      t->nsb = t->nld = 0;
+      t->apos = -1;
+    }
+    else {
+      smstate *S = &m->sm[m->act[k].sm];
+      S->n = S->head = 0;
+      S->apos = -1;
+      memset(S->inflight, 0, sizeof S->inflight);
+    }
   }
   m->nact = 0;
   m->nxs = 0;
@@ -683,7 +753,7 @@ void wm_serialize(const wm *m, bytes *out) {
   for (int s = 0; s < m->nsms; s++) {
     const smstate *S = &m->sm[s];
     bytes_put(out, &S->n, sizeof S->n);
-    for (int i = 0; i < S->n; i++) put_store(out, &S->q[i]);
+    for (int i = 0; i < S->n; i++) put_store(out, &Q(S, i));
     for (int k = 0; k < L1_LINES; k++) {
       const l1line *L = &S->l1[k];
       if (L->epoch != S->epoch) continue;

@@ -39,6 +39,8 @@ typedef struct {
   uint64_t arg[2];
 } wm_load;
 
+typedef struct wm_warp wm_warp;
+
 typedef struct wm_lane {
   wm_write sb[WM_SB_CAP];   /* oldest first */
   wm_load ld[WM_LD_CAP];    /* in issue order */
@@ -49,7 +51,21 @@ typedef struct wm_lane {
   int block;                /* the block's linear index: the extent of block scope */
   void *owner;              /* the engine's warp */
   int lane;
+  wm_warp *warp;
 } wm_lane;
+
+/* The 32 lanes of a warp, and a count of the entries they have in flight
+ * (buffered stores, pending loads) per bucket of 4-byte words: under
+ * lockstep every access asks whether another lane of its warp has
+ * something in flight there (wm_warp_order), and the count answers "no"
+ * without looking at the 31 lanes.  A bucket may be shared (a "yes" is
+ * then checked lane by lane); the counts are all zero when no lane has
+ * anything in flight, which is how a warp is handed to wm_warp_init. */
+#define WM_WARP_BUCKETS 1024
+struct wm_warp {
+  wm_lane lane[32];
+  uint16_t inflight[WM_WARP_BUCKETS];
+};
 
 typedef struct wm wm;
 
@@ -75,7 +91,9 @@ typedef struct {
 
 wm *wm_new(int nsms, const wm_hooks *h, chooser *ch);
 void wm_free(wm *m);
-void wm_lane_init(wm_lane *t, int sm, int block, void *owner, int lane);
+/* A warp's lanes start, on SM sm in block `block`: a new warp (zeroed),
+ * or one whose lanes have all retired (wm_lane_retire) or been reset. */
+void wm_warp_init(wm_warp *w, int sm, int block, void *owner);
 
 /* A lane's accesses.  `p` is the L2 byte of `addr` (the allocation's data). */
 uint64_t wm_load_now(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int strong);
@@ -105,12 +123,12 @@ void wm_fence(wm *m, wm_lane *t, int scope, int kind);
  * writes (the strong store then waits for what the release orders). */
 void wm_acquire(wm *m, wm_lane *t, int scope);
 void wm_release(wm *m, wm_lane *t, int scope);
-/* Lockstep, where a warp is one agent: before lane `self` of the 32
- * `lanes` accesses [addr, addr+size), the other lanes' earlier accesses
+/* Lockstep, where a warp is one agent: before lane `self` of warp w
+ * accesses [addr, addr+size), the other lanes' earlier accesses
  * there take effect as if they were its own; before it releases, their
  * stores and loads are ordered as its own. */
-void wm_warp_order(wm *m, wm_lane *lanes, int self, uint64_t addr, int size, int write, int strong);
-void wm_warp_release(wm *m, wm_lane *lanes, int self, int scope);
+void wm_warp_order(wm *m, wm_warp *w, int self, uint64_t addr, int size, int write, int strong);
+void wm_warp_release(wm *m, wm_warp *w, int self, int scope);
 /* A lane arrives at a barrier (__syncthreads, __syncwarp): its loads
  * perform and its stores reach the block's view. */
 void wm_barrier(wm *m, wm_lane *t);
