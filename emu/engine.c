@@ -370,7 +370,7 @@ static void block_start_in(launch *L, int slot, uint64_t lin, blk *reuse) {
     w->bar_pc = -1;
     if (L->mem) {
       /* a recycled warp's lanes all retired (warp_finish): wm_warp_init's precondition */
-      if (!w->wm) w->wm = xcalloc(1, sizeof(wm_warp));
+      if (!w->wm) w->wm = wm_warp_new();
       wm_warp_init(w->wm, b->sm, (int)b->lin, w);
       if (!w->pend) w->pend = xcalloc((size_t)(f->nregs ? f->nregs : 1), sizeof(uint32_t));
       w->speed = 1u << rng_below(&L->rng, 4);
@@ -1447,8 +1447,8 @@ static warp *explore_pick(launch *L) {
   }
   if (L->failed || L->nready == 0) return NULL;
   int nm = L->mem ? wm_count_actions(L->mem) : 0;
-  state_key(L);
-  if (explore_visit(L->ctx->explore, L->key.p, L->key.len)) {
+  /* a replayed prefix's states were keyed when it was first run */
+  if (!explore_replaying(L->ctx->explore) && (state_key(L), explore_visit(L->ctx->explore, L->key.p, L->key.len))) {
     explore_mark_pruned(L->ctx->explore);
     L->pruned = 1;
     return NULL;

@@ -84,6 +84,9 @@ static inline int choose(chooser *c, int n) {
  * reached).  Points inside the replayed prefix are not checked: their
  * states were recorded when the prefix was first run. */
 int explore_visit(gr_explore *x, const void *key, size_t len);
+/* Whether the run is inside its replayed prefix, where explore_visit
+ * checks nothing: the caller need not build the key there. */
+int explore_replaying(const gr_explore *x);
 /* The launch in progress stopped at a visited state: its outcome is not new. */
 void explore_mark_pruned(gr_explore *x);
 

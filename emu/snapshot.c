@@ -149,7 +149,7 @@ static void block_restore(launch *L, const snap_block *sb, blk *keep) {
     w->stuck = 0; w->backedges = 0;
     w->span = (xspan){0, 0, 0, NULL};   /* the block's shared memory is new */
     if (L->mem) {
-      w->wm = xcalloc(1, sizeof(wm_warp));
+      w->wm = wm_warp_new();
       wm_warp_init(w->wm, b->sm, (int)b->lin, w);
       w->pend = xcalloc((size_t)(L->f->nregs ? L->f->nregs : 1), sizeof(uint32_t));
     }

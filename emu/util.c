@@ -81,13 +81,10 @@ void *vec_push(vec *v) {
 void *vec_at(const vec *v, size_t i) { return (char *)v->data + i * v->item; }
 void vec_free(vec *v) { if (!v->ar) free(v->data); v->data = NULL; v->len = v->cap = 0; }
 
-void bytes_put(bytes *b, const void *p, size_t n) {
-  if (b->len + n > b->cap) {
-    while (b->len + n > b->cap) b->cap = b->cap ? b->cap * 2 : 4096;
-    b->p = xrealloc(b->p, b->cap);
-  }
-  memcpy(b->p + b->len, p, n);
-  b->len += n;
+void bytes_reserve(bytes *b, size_t n) {
+  if (b->len + n <= b->cap) return;
+  while (b->len + n > b->cap) b->cap = b->cap ? b->cap * 2 : 4096;
+  b->p = xrealloc(b->p, b->cap);
 }
 
 void diag_fail(diag *d, srcpos p, const char *fmt, ...) {

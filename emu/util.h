@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 /* An arena owns every allocation of one compilation: the front end bails out
  * of errors with longjmp, and freeing the arena is then the whole clean-up. */
@@ -30,7 +31,14 @@ void vec_free(vec *v);
 
 /* A growable byte string (state keys of exhaustive runs). */
 typedef struct { uint8_t *p; size_t len, cap; } bytes;
-void bytes_put(bytes *b, const void *p, size_t n);
+void bytes_reserve(bytes *b, size_t n);   /* room for n more bytes */
+/* inline: a state key is built from thousands of 8-byte pieces, whose
+ * copies the compiler then makes without a call */
+static inline void bytes_put(bytes *b, const void *p, size_t n) {
+  if (b->len + n > b->cap) bytes_reserve(b, n);
+  memcpy(b->p + b->len, p, n);
+  b->len += n;
+}
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t m);

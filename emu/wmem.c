@@ -66,6 +66,12 @@ void wm_free(wm *m) {
   free(m);
 }
 
+wm_warp *wm_warp_new(void) {
+  wm_warp *w = xmalloc(sizeof *w);
+  memset(w->inflight, 0, sizeof w->inflight);
+  return w;
+}
+
 void wm_warp_init(wm_warp *w, int sm, int block, void *owner) {
   for (int l = 0; l < 32; l++) {
     wm_lane *t = &w->lane[l];

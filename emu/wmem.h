@@ -60,7 +60,8 @@ typedef struct wm_lane {
  * something in flight there (wm_warp_order), and the count answers "no"
  * without looking at the 31 lanes.  A bucket may be shared (a "yes" is
  * then checked lane by lane); the counts are all zero when no lane has
- * anything in flight, which is how a warp is handed to wm_warp_init. */
+ * anything in flight, which is how a warp is handed to wm_warp_init.
+ * Entries past a lane's counts are never read, so need no clearing. */
 #define WM_WARP_BUCKETS 1024
 struct wm_warp {
   wm_lane lane[32];
@@ -91,8 +92,10 @@ typedef struct {
 
 wm *wm_new(int nsms, const wm_hooks *h, chooser *ch);
 void wm_free(wm *m);
-/* A warp's lanes start, on SM sm in block `block`: a new warp (zeroed),
- * or one whose lanes have all retired (wm_lane_retire) or been reset. */
+/* A new warp's lanes, with nothing in flight (free() frees it). */
+wm_warp *wm_warp_new(void);
+/* A warp's lanes start, on SM sm in block `block`: a new warp, or one
+ * whose lanes have all retired (wm_lane_retire) or been reset. */
 void wm_warp_init(wm_warp *w, int sm, int block, void *owner);
 
 /* A lane's accesses.  `p` is the L2 byte of `addr` (the allocation's data). */
