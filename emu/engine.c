@@ -1527,7 +1527,8 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   L->ready = xcalloc(nslots * L->wpb, sizeof(warp *));
   if (cfg->memory == GR_MEMORY_WEAK) {
     wm_hooks h = {load_done, L, &L->write_epoch, ctx->nobs > 0, ctx->supply ? supply_value : NULL, rmw_result, rmw_apply};
-    L->mem = wm_new(cfg->sms, &h, &L->ch);
+    L->mem = wm_renew(ctx->wm_spare, cfg->sms, &h, &L->ch);
+    ctx->wm_spare = NULL;
     /* each sampled run stresses the memory system differently: how often
      * it acts in the background, and how many loads are left pending */
     static const uint32_t odds[] = {128, 256, 512, 768, 896};
@@ -1619,7 +1620,8 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   free(L->slots); free(L->run); free(L->ready);
   free(L->ahead_marks);
   free(L->tids);
-  wm_free(L->mem);
+  if (L->mem && !wm_busy(L->mem)) ctx->wm_spare = L->mem;
+  else wm_free(L->mem);
   free(L->key.p);
   for (int k = 0; k < f->nparams; k++) free(L->argdata[k]);
   free(L->argdata);

@@ -38,6 +38,7 @@ struct gr_context {
   int nobs;
   gr_stats stats;
   launch *L;          /* the launch in progress, or NULL */
+  struct wm *wm_spare;  /* the last launch's weak memory system, for the next (wm_renew) */
   gr_explore *explore; /* exhaustive runs draw their choices here */
   struct cuda_dev *cu;  /* the CUDA backend's GPU, or NULL on the emulator */
   int backend_rc;       /* the CUDA backend could not start: every call fails with backend_err */

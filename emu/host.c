@@ -89,6 +89,7 @@ void gr_context_destroy(gr_context *ctx) {
   }
   vec_free(&ctx->modules);
   cuda_close(ctx->cu);
+  wm_free(ctx->wm_spare);
   free(ctx->log);
   free(ctx);
 }

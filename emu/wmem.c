@@ -59,6 +59,19 @@ wm *wm_new(int nsms, const wm_hooks *h, chooser *ch) {
   return m;
 }
 
+wm *wm_renew(wm *old, int nsms, const wm_hooks *h, chooser *ch) {
+  if (!old || old->nsms != nsms || old->nact) {
+    wm_free(old);
+    return wm_new(nsms, h, ch);
+  }
+  /* nothing in flight: every queue and count is empty already */
+  for (int s = 0; s < nsms; s++) old->sm[s].epoch++;
+  old->h = *h;
+  old->ch = ch;
+  old->nxs = 0;
+  return old;
+}
+
 void wm_free(wm *m) {
   if (!m) return;
   free(m->sm);

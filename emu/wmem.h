@@ -91,6 +91,10 @@ typedef struct {
 } wm_hooks;
 
 wm *wm_new(int nsms, const wm_hooks *h, chooser *ch);
+/* wm_new for the next launch, in the memory of old where it can (old: a
+ * finished launch's memory system or NULL; freed where it cannot be
+ * reused): a launch's set-up was a large part of a short test's run. */
+wm *wm_renew(wm *old, int nsms, const wm_hooks *h, chooser *ch);
 void wm_free(wm *m);
 /* A new warp's lanes, with nothing in flight (free() frees it). */
 wm_warp *wm_warp_new(void);
