@@ -1049,6 +1049,48 @@ static void its_stack(warp *w) {
   w->stk[0].pc = any ? w->lpc[__builtin_ctz(any)] : 0;
   w->stk[0].rpc = -1;
   w->stk[0].mask = run;
+  int conv = run && run == w->alive;
+  for (uint32_t al = run; al && conv; al &= al - 1) conv = w->lpc[__builtin_ctz(al)] == w->stk[0].pc;
+  w->its_conv = conv;
+}
+
+static int its_release(launch *L, warp *w);
+
+/* its_step for a converged warp under round-robin, not exploring: the one
+ * group is every live lane, and it runs whole, as the general path would
+ * choose it (the same lanes, the same its_next); the per-lane bookkeeping
+ * is skipped while the warp stays converged.  Returns 0, having done
+ * nothing, where the general path must run (a barrier, a __syncwarp). */
+static int its_step_converged(launch *L, warp *w) {
+  int pc = w->stk[0].pc;
+  const kir_ins *in = &L->f->code[pc];
+  if (in->op == OP_SYNCWARP || in->op == OP_BAR) return 0;
+  uint32_t S = w->alive;
+  uint32_t at = w->its_next < 32 ? S & ~((1u << w->its_next) - 1) : 0;
+  int first = at ? __builtin_ctz(at) : 32 + __builtin_ctz(S);
+  w->its_next = first % 32 + 1;
+  w->its_ran |= S;
+  w->stk[0] = (simt_entry){pc, -1, S};
+  L->finished = NULL;
+  warp_step(L, w);
+  if (L->failed || L->finished == w) return 1;   /* retired: w may be freed with its block */
+  if (w->sp == 1 && w->stk[0].mask == w->alive && w->alive) {
+    /* still converged: every live lane is at the entry's pc, none waits */
+    int npc = w->stk[0].pc;
+    LANES(w->alive, w->lpc[l] = npc);
+    w->stk[0].rpc = -1;
+    return 1;
+  }
+  /* diverged (or lanes exited): each lane goes where its path went, as in its_step */
+  uint32_t todo = S & w->alive;
+  for (int k = w->sp - 1; k >= 0 && todo; k--) {
+    for (uint32_t mm = w->stk[k].mask & todo; mm; mm &= mm - 1) w->lpc[__builtin_ctz(mm)] = w->stk[k].pc;
+    todo &= ~w->stk[k].mask;
+  }
+  while (!L->failed && w->state == W_READY && its_release(L, w)) {
+  }
+  if (w->state != W_DONE) its_stack(w);
+  return 1;
 }
 
 /* Lanes waiting at __syncwarp go on once every live lane their mask names
@@ -1155,6 +1197,9 @@ static void its_sync_across(launch *L, warp *w, int pc, uint32_t S, uint32_t awa
  * or some of them, runs it.  The choices (which group, which lanes) are
  * the scheduler's: drawn from the seed, or made by the explorer. */
 static void its_step(launch *L, warp *w) {
+  if (w->its_conv && !L->ctx->explore && L->ctx->cfg.sched != GR_SCHED_RANDOM && !L->ctx->cfg.one_per_turn &&
+      its_step_converged(L, w))
+    return;
   const kir_func *f = L->f;
   int gpc[32], ng = 0;
   uint32_t gmask[32];

@@ -159,6 +159,7 @@ typedef struct warp {
   uint32_t lsync[32];
   int its_next;            /* round-robin: the lane whose group runs next, or the first after it */
   uint32_t its_ran;         /* ITS: lanes run since the last sampled back edge (note_backedge) */
+  int its_conv;             /* ITS: every live lane runnable, all at stk[0].pc (its_step's fast path) */
   uint32_t ahead;          /* instructions it ran ahead of its turns (simt.h) */
   xspan span;              /* its last access's span: allocations and its block's shared memory
                               live as long as the launch, so it stays true (engine.c) */

@@ -84,7 +84,8 @@ typedef struct {
   uint64_t max_memory;        /* bytes of global memory a context may hold (default 8 GiB) */
   int keep_going;             /* a memory error is reported and the access dropped (a load yields 0);
                                  the launch runs on and fails at its end with every error */
-  int one_per_turn;           /* never run a warp's own instructions ahead of its turns (simt.h): the
+  int one_per_turn;           /* never run a warp's own instructions ahead of its turns (simt.h), and
+                                 under ITS take the general path for converged warps too: the
                                  same run, slower; for testing that it is the same (GPURACE_ONE_PER_TURN=1) */
 } gr_config;
 

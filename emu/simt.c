@@ -77,6 +77,33 @@ static uint64_t math_lane(int fn, uint64_t a, uint64_t b, uint64_t c) {
 }
 
 
+/* The run-ahead is built twice, for AVX2 and for the baseline, and the
+ * loader picks the one the machine runs (GCC's function multiversioning):
+ * four 64-bit lanes a vector instead of two, the same results (integer
+ * arithmetic, and IEEE operations that are never contracted: the AVX2
+ * target has no FMA). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define SIMT_CLONES __attribute__((target_clones("avx2", "default")))
+#define SIMT_SCALAR __attribute__((noinline, optimize("no-tree-vectorize")))
+#else
+#define SIMT_CLONES
+#define SIMT_SCALAR __attribute__((noinline))
+#endif
+
+/* 64-bit multiplies lane by lane: x86 has no 64-bit vector multiply
+ * before AVX-512, and the vectorised emulation of one (three 32-bit
+ * multiplies a lane) made address arithmetic slower than scalar code. */
+SIMT_SCALAR static void mul64_lanes(uint32_t m, uint64_t *d, const uint64_t *A, const uint64_t *B) {
+  LANES(m, d[l] = A[l] * B[l]);
+}
+
+/* Pointer additions lane by lane: nearly always the common case of
+ * kir_ptr_add, a branch predicted taken, where vector code computes both
+ * sides and blends them. */
+SIMT_SCALAR static void padd_lanes(uint32_t m, uint64_t *d, const uint64_t *A, const uint64_t *B) {
+  LANES(m, d[l] = kir_ptr_add(A[l], B[l]));
+}
+
 /* One arithmetic, conversion, constant, special-register or parameter
  * instruction for the lanes m; inlined into the run-ahead's loop. */
 __attribute__((always_inline)) static inline void alu_exec(launch *L, warp *w, const kir_ins *in, uint32_t m) {
@@ -87,7 +114,10 @@ __attribute__((always_inline)) static inline void alu_exec(launch *L, warp *w, c
   const uint64_t *B = in->b >= 0 ? R + (size_t)in->b * 32 : NULL;
   const uint64_t *C = in->c >= 0 ? R + (size_t)in->c * 32 : NULL;
   switch (in->op) {
-#define BINCASE(OPC) case OPC: LANES(m, d[l] = sem_bin(OPC, A[l], B[l])); break;
+#define BINCASE(OPC) case OPC:                                               \
+    if (OPC == OP_MUL_I64 || OPC == OP_MUL_U64) mul64_lanes(m, d, A, B);     \
+    else LANES(m, d[l] = sem_bin(OPC, A[l], B[l]));                          \
+    break;
 #define BINV(n) BINCASE(OP_##n##_I32) BINCASE(OP_##n##_U32) BINCASE(OP_##n##_I64) BINCASE(OP_##n##_U64) BINCASE(OP_##n##_F32) BINCASE(OP_##n##_F64)
     KIR_BINOPS(BINV)
 #undef BINV
@@ -142,7 +172,7 @@ __attribute__((always_inline)) static inline void alu_exec(launch *L, warp *w, c
     break;
   case OP_GADDR: { uint64_t v = L->mod->gaddr[in->imm]; LANES(m, d[l] = v); break; }
   case OP_MATH: LANES(m, d[l] = math_lane((int)in->imm, A ? A[l] : 0, B ? B[l] : 0, C ? C[l] : 0)); break;
-  case OP_PADD: LANES(m, d[l] = kir_ptr_add(A[l], B[l])); break;
+  case OP_PADD: padd_lanes(m, d, A, B); break;
   case OP_PDIFF: LANES(m, d[l] = kir_ptr_diff(A[l], B[l])); break;
   case OP_SEL: LANES(m, d[l] = C[l] ? A[l] : B[l]); break;
   default: break;   /* OP_NOP */
@@ -244,6 +274,7 @@ uint8_t *simt_ahead_marks(const kir_func *f) {
   return ok;
 }
 
+SIMT_CLONES
 int simt_run_ahead(launch *L, warp *w, const uint8_t *marks, int cap) {
   const kir_func *f = L->f;
   int n = 0;
