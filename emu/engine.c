@@ -1056,6 +1056,20 @@ static void its_stack(warp *w) {
 
 static int its_release(launch *L, warp *w);
 
+/* After n steps of a converged warp run ahead (warp_run): what n calls of
+ * its_step_converged leave, the lanes where the warp's entry is. */
+static void its_ran_ahead(warp *w, int n) {
+  uint32_t S = w->alive;
+  for (int k = 0; k < n; k++) {
+    uint32_t at = w->its_next < 32 ? S & ~((1u << w->its_next) - 1) : 0;
+    int first = at ? __builtin_ctz(at) : 32 + __builtin_ctz(S);
+    w->its_next = first % 32 + 1;
+  }
+  w->its_ran |= S;
+  int pc = w->stk[0].pc;
+  LANES(S, w->lpc[l] = pc);
+}
+
 /* its_step for a converged warp under round-robin, not exploring: the one
  * group is every live lane, and it runs whole, as the general path would
  * choose it (the same lanes, the same its_next); the per-lane bookkeeping
@@ -1352,10 +1366,25 @@ static void warp_run(launch *L, warp *w) {
     L->steps++;
     return;
   }
-  if (L->ctx->cfg.warps == GR_WARPS_ITS) { its_step(L, w); return; }
+  if (L->ctx->cfg.warps == GR_WARPS_ITS) {
+    /* ITS, round-robin: a converged warp's stretch runs ahead as under
+     * lockstep while its lanes agree at every branch, each of those steps
+     * the one its_step_converged would take */
+    if (L->ahead_marks && w->its_conv && !w->stuck && !L->ctx->nobs) {
+      int n = simt_run_ahead(L, w, L->ahead_marks, RUN_AHEAD_MAX, 1);
+      if (n) {
+        its_ran_ahead(w, n);
+        L->steps++;
+        w->ahead = (uint32_t)n - 1;
+        return;
+      }
+    }
+    its_step(L, w);
+    return;
+  }
   /* a spinning warp stays exact where it is: a deadlock report shows where it spins */
   if (L->ahead_marks && !w->stuck && !L->ctx->nobs) {
-    int n = simt_run_ahead(L, w, L->ahead_marks, RUN_AHEAD_MAX);
+    int n = simt_run_ahead(L, w, L->ahead_marks, RUN_AHEAD_MAX, 0);
     if (n) {
       L->steps++;
       w->ahead = (uint32_t)n - 1;
@@ -1598,7 +1627,9 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   }
   ctx->L = L;
   if (ctx->explore) explore_launch_begun(ctx->explore);
-  if (cfg->warps != GR_WARPS_ITS && !ctx->explore && !cfg->one_per_turn) L->ahead_marks = simt_ahead_marks(f);
+  /* ITS draws the lanes of each step from the seed under the random scheduler: no run-ahead there */
+  if ((cfg->warps != GR_WARPS_ITS || cfg->sched != GR_SCHED_RANDOM) && !ctx->explore && !cfg->one_per_turn)
+    L->ahead_marks = simt_ahead_marks(f);
   if (ctx->nobs) {
     gr_event ev;
     ev_init(L, &ev, GR_EV_LAUNCH_BEGIN, NULL, -1);

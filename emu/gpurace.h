@@ -85,7 +85,7 @@ typedef struct {
   int keep_going;             /* a memory error is reported and the access dropped (a load yields 0);
                                  the launch runs on and fails at its end with every error */
   int one_per_turn;           /* never run a warp's own instructions ahead of its turns (simt.h), and
-                                 under ITS take the general path for converged warps too: the
+                                 under ITS step converged warps by the general path too: the
                                  same run, slower; for testing that it is the same (GPURACE_ONE_PER_TURN=1) */
 } gr_config;
 

@@ -275,7 +275,7 @@ uint8_t *simt_ahead_marks(const kir_func *f) {
 }
 
 SIMT_CLONES
-int simt_run_ahead(launch *L, warp *w, const uint8_t *marks, int cap) {
+int simt_run_ahead(launch *L, warp *w, const uint8_t *marks, int cap, int uniform) {
   const kir_func *f = L->f;
   int n = 0;
   uint64_t threads = 0;
@@ -289,6 +289,10 @@ int simt_run_ahead(launch *L, warp *w, const uint8_t *marks, int cap) {
     if (w->npend && needs_pending(w, in, m)) break;
     if (in->op == OP_JMP || in->op == OP_BRT || in->op == OP_BRF) {
       if (w->sp + 2 > STACK_MAX) break;   /* it might overflow the stack: warp_step says so */
+      if (uniform && in->op != OP_JMP) {
+        uint32_t t = taken_mask(w, in, m);
+        if (t && t != m) break;   /* the lanes part: ITS schedules the groups (its_step) */
+      }
       simt_branch(L, w, in, pc, m);
     } else {
       alu_exec(L, w, in, m);

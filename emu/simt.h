@@ -33,7 +33,9 @@ void simt_reconverge(launch *L, warp *w);
  * points).  malloc'd, f->ncode bytes. */
 uint8_t *simt_ahead_marks(const kir_func *f);
 /* Runs the warp's instructions from its pc while marks allow, at most cap:
- * how many it ran (0 where the first is not allowed). */
-int simt_run_ahead(launch *L, warp *w, const uint8_t *marks, int cap);
+ * how many it ran (0 where the first is not allowed).  With uniform set
+ * (a converged warp under ITS), it stops before a branch its lanes would
+ * take different ways. */
+int simt_run_ahead(launch *L, warp *w, const uint8_t *marks, int cap, int uniform);
 
 #endif

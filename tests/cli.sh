@@ -125,7 +125,7 @@ expect 2 "detect needs a value" -- "$G" run "$M/race_interblock_blkatom.cu" --de
 # those of one instruction per turn (GPURACE_ONE_PER_TURN=1), under both schedulers and both
 # memory models (weak: loads left pending and performed in the background), on a racy
 # kernel with divergent stretches, the examples and the shared-memory suite; and nor does ITS's
-# path for converged warps under round-robin (its_step_converged), there and on the ITS kernels
+# path for converged warps and its run-ahead under round-robin, there and on the ITS kernels
 for f in "$S/tests/data/turns.cu" "$S"/kernels/examples/*.cu "$S"/kernels/shared/*.cu "$S"/kernels/its/*.cu; do
   modes="rr:sc:lockstep random:sc:lockstep rr:weak:lockstep random:weak:lockstep rr:sc:its rr:weak:its"
   case $f in */kernels/its/*) modes="rr:sc:its rr:weak:its";; esac
