@@ -1074,16 +1074,26 @@ static void its_ran_ahead(warp *w, int n) {
  * group is every live lane, and it runs whole, as the general path would
  * choose it (the same lanes, the same its_next); the per-lane bookkeeping
  * is skipped while the warp stays converged.  Returns 0, having done
- * nothing, where the general path must run (a barrier, a __syncwarp). */
+ * nothing, where the general path must run (a __syncwarp). */
 static int its_step_converged(launch *L, warp *w) {
   int pc = w->stk[0].pc;
   const kir_ins *in = &L->f->code[pc];
-  if (in->op == OP_SYNCWARP || in->op == OP_BAR) return 0;
+  if (in->op == OP_SYNCWARP) return 0;
   uint32_t S = w->alive;
   uint32_t at = w->its_next < 32 ? S & ~((1u << w->its_next) - 1) : 0;
   int first = at ? __builtin_ctz(at) : 32 + __builtin_ctz(S);
   w->its_next = first % 32 + 1;
   w->its_ran |= S;
+  if (in->op == OP_BAR) {
+    /* every lane arrives (a step, as its_step counts it), then the warp does (its_release) */
+    L->steps++;
+    L->ctx->stats.thread_instructions += (uint64_t)__builtin_popcount(S);
+    LANES(S, w->lwait[l] = LW_BAR);
+    while (!L->failed && w->state == W_READY && its_release(L, w)) {
+    }
+    if (w->state != W_DONE) its_stack(w);
+    return 1;
+  }
   w->stk[0] = (simt_entry){pc, -1, S};
   L->finished = NULL;
   warp_step(L, w);
