@@ -335,25 +335,14 @@ static int parse_opts(const char *cmd, int argc, char **argv, opts *o, int allow
 static void free_opts(opts *o) { free(o->defines); free(o->dumps); }
 
 /* --stats: the run's memory operations, per space and kind, as lanes and bytes */
-typedef struct { uint64_t n[2][3], bytes[2][3]; } mem_count;
-
-static void count_access(void *user, const gr_event *ev) {
-  if (ev->kind != GR_EV_ACCESS || (ev->space != GR_SPACE_GLOBAL && ev->space != GR_SPACE_SHARED)) return;
-  mem_count *c = user;
-  int sp = ev->space == GR_SPACE_SHARED, k = (int)ev->access;
-  uint64_t lanes = (uint64_t)__builtin_popcount(ev->mask);
-  c->n[sp][k] += lanes;
-  c->bytes[sp][k] += lanes * (uint64_t)ev->size;
-}
-
-static void print_mem_count(FILE *out, const mem_count *c) {
+static void print_mem_count(FILE *out, const gr_stats *st) {
   static const char *const space[2] = {"global", "shared"};
   fputs("memory:", out);
   for (int sp = 0; sp < 2; sp++)
     fprintf(out, "%s %s %llu loads (%llu bytes), %llu stores (%llu bytes), %llu atomics (%llu bytes)", sp ? ";" : "",
-            space[sp], (unsigned long long)c->n[sp][GR_LOAD], (unsigned long long)c->bytes[sp][GR_LOAD],
-            (unsigned long long)c->n[sp][GR_STORE], (unsigned long long)c->bytes[sp][GR_STORE],
-            (unsigned long long)c->n[sp][GR_ATOMIC], (unsigned long long)c->bytes[sp][GR_ATOMIC]);
+            space[sp], (unsigned long long)st->mem_ops[sp][GR_LOAD], (unsigned long long)st->mem_bytes[sp][GR_LOAD],
+            (unsigned long long)st->mem_ops[sp][GR_STORE], (unsigned long long)st->mem_bytes[sp][GR_STORE],
+            (unsigned long long)st->mem_ops[sp][GR_ATOMIC], (unsigned long long)st->mem_bytes[sp][GR_ATOMIC]);
   fputc('\n', out);
 }
 
@@ -381,12 +370,6 @@ static int cmd_run(int argc, char **argv) {
     free_opts(&o);
     return rc;
   }
-  mem_count mem;
-  memset(&mem, 0, sizeof mem);
-  if (o.stats) {
-    gr_observer ob = {count_access, &mem};
-    gr_observe(ctx, &ob);
-  }
   double secs = 0;
   if (o.seq) {
     char err[512];
@@ -396,7 +379,6 @@ static int cmd_run(int argc, char **argv) {
     /* --time: a first run (compilation, first-touch), then the timed ones on reset buffers */
     rc = gr_script_run(s);
     for (uint64_t k = 0; k < o.time_reps && rc == GR_OK; k++) {
-      memset(&mem, 0, sizeof mem);   /* --stats: the last run's, as gr_script_stats */
       rc = gr_script_reset(s);
       double t0 = gr_now();
       if (rc == GR_OK) rc = gr_script_run(s);
@@ -437,7 +419,7 @@ static int cmd_run(int argc, char **argv) {
       if (gr_context_config(ctx)->memory == GR_MEMORY_WEAK)
         fprintf(text, ", %llu background memory actions", (unsigned long long)st.memory_actions);
       fputc('\n', text);
-      print_mem_count(text, &mem);
+      print_mem_count(text, &st);
     }
     for (int k = 0; k < o.ndumps; k++) {
       int d = gr_script_dump(s, o.dumps[k], text);

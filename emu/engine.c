@@ -652,6 +652,16 @@ static void resolve_pending(launch *L, warp *w, const kir_ins *in, uint32_t m) {
   }
 }
 
+/* gr_stats' memory operations: lanes m of a warp's access of kind k, in
+ * the space of the address of its first lane (as observers see it). */
+static inline void count_mem(launch *L, uint64_t first_addr, int k, uint32_t m, int size) {
+  unsigned sp = KIR_SPACE_OF(first_addr);
+  if (sp != SPACE_GLOBAL && sp != SPACE_SHARED) return;
+  uint64_t n = m == FULL ? 32u : (uint64_t)__builtin_popcount(m);
+  L->ctx->stats.mem_ops[sp - SPACE_GLOBAL][k] += n;
+  L->ctx->stats.mem_bytes[sp - SPACE_GLOBAL][k] += n * (uint64_t)size;
+}
+
 /* wmem performed a load: its register gets the value, observers the access. */
 static void load_done(void *user, wm_lane *t, const wm_load *ld, uint64_t value) {
   launch *L = user;
@@ -664,6 +674,7 @@ static void load_done(void *user, wm_lane *t, const wm_load *ld, uint64_t value)
    * pending register first performs the older one (resolve_pending) */
   w->pend[ld->reg] &= ~(1u << l);
   w->npend--;
+  if (!ld->rmw) count_mem(L, ld->addr, GR_LOAD, 1u << l, ld->size);
   if (L->ctx->nobs) {
     uint64_t addr[32], val[32];
     addr[l] = ld->addr;
@@ -755,8 +766,10 @@ static void warp_step(launch *L, warp *w) {
      * acquire load performs at once: nothing after it may pass it. */
     int defer = is_ld && L->mem && !L->ctx->supply && order == MO_RELAXED &&
                 (L->ctx->explore || rng_below(&L->rng, 1024) < L->defer_odds);
-    if (m == FULL && w->span.base && !L->mem && !L->ctx->nobs && !w->nviews && ldst_one_span(L, w, in, size, sk, is_ld, d, A, B))
+    if (m == FULL && w->span.base && !L->mem && !L->ctx->nobs && !w->nviews && ldst_one_span(L, w, in, size, sk, is_ld, d, A, B)) {
+      count_mem(L, A[0], is_ld ? GR_LOAD : GR_STORE, FULL, size);
       break;
+    }
     uint32_t mm = m, now = 0;
     xspan span = w->nviews ? (xspan){0, 0, 0, NULL} : w->span;
     while (mm) {
@@ -798,6 +811,7 @@ static void warp_step(launch *L, warp *w) {
       now |= 1u << l;
     }
     if (span.base && !w->nviews) w->span = span;   /* the next access of the warp likely falls in it too */
+    if (now) count_mem(L, L->ev_addr[__builtin_ctz(now)], is_ld ? GR_LOAD : GR_STORE, now, size);
     if (L->ctx->nobs && now) {
       gr_event ev;
       ev_init(L, &ev, GR_EV_ACCESS, w, pc);
@@ -822,7 +836,8 @@ static void warp_step(launch *L, warp *w) {
      * when its instruction issues */
     int defer = L->mem && !L->ctx->supply && !L->ctx->nobs && order == MO_RELAXED &&
                 (L->ctx->explore || rng_below(&L->rng, 1024) < L->defer_odds);
-    uint32_t mm = m, done = 0;
+    uint32_t mm = m, done = 0, later = 0;
+    uint64_t first_addr = 0;
     xspan span = w->nviews ? (xspan){0, 0, 0, NULL} : w->span;
     while (mm) {  /* lanes of one warp instruction serialise in lane order */
       int l = __builtin_ctz(mm), g2;
@@ -844,7 +859,9 @@ static void warp_step(launch *L, warp *w) {
         wm_warp_order(L->mem, w->wm, l, A[l], size, 1, 1);
         if (order == MO_RELEASE || order == MO_ACQ_REL) wm_warp_release(L->mem, w->wm, l, scope);
       }
+      if (!(done | later)) first_addr = A[l];
       if (g2 && defer) {
+        later |= 1u << l;
         wm_atomic_defer(L->mem, &w->wm->lane[l], A[l], p, size, scope, sk, kind, B[l], C ? C[l] : 0, in->dst, pc);
         if (d) {
           w->pend[in->dst] |= 1u << l;
@@ -868,6 +885,7 @@ static void warp_step(launch *L, warp *w) {
       if (d) d[l] = old;
     }
     if (span.base && !w->nviews) w->span = span;
+    if (done | later) count_mem(L, first_addr, GR_ATOMIC, done | later, size);
     if (L->ctx->nobs && done) {
       m = done;
       gr_event ev;

@@ -167,6 +167,11 @@ typedef struct {
   uint64_t divergences;           /* branches that split a warp */
   uint64_t barriers;              /* block barriers completed */
   uint64_t memory_actions;        /* weak memory: drains and deferred loads performed in the background */
+  /* lanes' memory operations in global ([0]) and shared ([1]) memory, by
+   * kind (GR_LOAD, GR_STORE, GR_ATOMIC), and their bytes; a warp's access
+   * is counted in the space of its first lane's address, a load left
+   * pending when it performs */
+  uint64_t mem_ops[2][3], mem_bytes[2][3];
 } gr_stats;
 /* Statistics of the last launch. */
 void gr_last_stats(const gr_context *ctx, gr_stats *out);

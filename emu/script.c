@@ -1068,6 +1068,11 @@ int gr_script_run(gr_script *s) {
     s->stats.divergences += st.divergences;
     s->stats.barriers += st.barriers;
     s->stats.memory_actions += st.memory_actions;
+    for (int sp = 0; sp < 2; sp++)
+      for (int k = 0; k < 3; k++) {
+        s->stats.mem_ops[sp][k] += st.mem_ops[sp][k];
+        s->stats.mem_bytes[sp][k] += st.mem_bytes[sp][k];
+      }
     if (rc == GR_EINPUT && !strncmp(gr_error(ctx), "error: ", 7)) {
       /* the launch was refused (grid, block, shared memory): say which directive */
       char msg[sizeof ctx->err];

@@ -138,5 +138,24 @@ for f in "$S/tests/data/turns.cu" "$S"/kernels/examples/*.cu "$S"/kernels/shared
 done
 contains "$T/ahead" "digest " "the buffers compared (clock values among them)"
 
+# --stats counts in the engine, not through an observer: the same counts in every warp and memory
+# model (each lane's access once; a load left pending when it performs), and the run unchanged
+R="$S/kernels/examples/reduce.cu"
+mem_line="memory: global 1024 loads (4096 bytes), 4 stores (16 bytes), 0 atomics (0 bytes); shared 2044 loads (8176 bytes), 2044 stores (8176 bytes), 0 atomics (0 bytes)"
+for mode in "lockstep sc" "its sc" "lockstep weak" "its weak"; do
+  set -- $mode
+  expect 0 "--stats ($1, $2)" -- "$G" run "$R" --stats --warps "$1" --memory "$2" --sched random --seed 4
+  contains "$T/out" "$mem_line" "every access of reduce counted once ($1, $2)"
+  [ "$mode" = "lockstep sc" ] && contains "$T/out" "stats: 3344 warp instructions, 99308 thread instructions, 24 divergent branches, 36 barriers" "reduce's instruction counts"
+done
+for f in "$S/kernels/examples/spin_handoff.cu" "$S/tests/data/turns.cu" "$R"; do
+  for seed in 1 2 3; do
+    a=0; "$G" run "$f" --memory weak --sched random --seed "$seed" --digest >"$T/plain" 2>&1 || a=$?
+    b=0; "$G" run "$f" --memory weak --sched random --seed "$seed" --digest --stats >"$T/stats" 2>&1 || b=$?
+    grep -v '^stats: \|^memory: ' "$T/stats" >"$T/stats.rest"
+    if [ "$a" = "$b" ] && cmp -s "$T/plain" "$T/stats.rest"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: --stats changes the run of $f (seed $seed)"; diff "$T/plain" "$T/stats.rest" | head -5; fi
+  done
+done
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
