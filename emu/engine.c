@@ -225,6 +225,16 @@ static inline uint8_t *xlate_lane(launch *L, warp *w, int lane, uint64_t addr, i
     *l2 = KIR_SPACE_OF(addr) == SPACE_GLOBAL;
     return span->base + (addr & span->mask);
   }
+  /* the lane's own local memory, in bounds and aligned: what xlate finds
+   * there, without its checks for every other case (each lane's frame is
+   * its own, so no span covers a warp's local access) */
+  if (KIR_SPACE_OF(addr) == SPACE_LOCAL && KIR_STATE_OF(addr) == KIR_INSIDE && !w->nviews && !(addr & (uint64_t)(size - 1))) {
+    uint64_t off = addr & KIR_OFFSET_MASK(SPACE_LOCAL), frame = (uint64_t)L->f->frame;
+    if (off + (uint64_t)size <= frame) {
+      *l2 = 0;
+      return w->local + (size_t)lane * frame + off;
+    }
+  }
   return xlate(L, w, lane, addr, size, pc, what, l2, span);
 }
 
