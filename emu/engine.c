@@ -264,16 +264,43 @@ static inline void mem_write(launch *L, uint8_t *p, int size, uint64_t v) {
   }
 }
 
+/* The warp's span that addr's object falls in, or NULL. */
+static inline const xspan *span_find(const warp *w, uint64_t addr) {
+  for (int k = 0; k < WARP_SPANS; k++) {
+    const xspan *s = &w->spans[k];
+    if (s->base && (addr & ~s->mask) == s->tag) return s;
+  }
+  return NULL;
+}
+
+/* The span an access went through: kept among the warp's, replacing the
+ * oldest where it is new. */
+static inline void span_keep(warp *w, const xspan *span) {
+  for (int k = 0; k < WARP_SPANS; k++) {
+    xspan *s = &w->spans[k];
+    if (s->base == span->base && s->tag == span->tag) { *s = *span; return; }
+  }
+  w->spans[w->span_next] = *span;
+  w->span_next = (uint8_t)((w->span_next + 1) % WARP_SPANS);
+}
+
+/* The span to start a lane-by-lane access with: the one of its first lane's address, else none. */
+static inline xspan span_start(const warp *w, uint32_t m, const uint64_t *A, int64_t imm) {
+  const xspan *s = w->nviews || !m ? NULL : span_find(w, A[__builtin_ctz(m)] + (uint64_t)imm);
+  return s ? *s : (xspan){0, 0, 0, NULL};
+}
+
 /* A full warp's load or store under sequentially consistent memory, with
- * no observer, whose 32 addresses all fall in the span of the warp's last
- * translation: done here, in one pass (1); else nothing is done (0), and
- * the lane-by-lane path does it, faults and all. */
+ * no observer, whose 32 addresses all fall in one of the warp's spans:
+ * done here, in one pass (1); else nothing is done (0), and the
+ * lane-by-lane path does it, faults and all. */
 static int ldst_one_span(launch *L, warp *w, const kir_ins *in, int size, int sk, int is_ld, uint64_t *d, const uint64_t *A,
                          const uint64_t *B) {
-  const xspan *sp = &w->span;
   uint64_t addr[32];
   if (in->imm) for (int l = 0; l < 32; l++) addr[l] = kir_ptr_add(A[l], (uint64_t)in->imm);
   else memcpy(addr, A, sizeof addr);
+  const xspan *sp = span_find(w, addr[0]);
+  if (!sp) return 0;
   uint32_t bad = 0;
   for (int l = 0; l < 32; l++)
     bad |= (uint32_t)(((addr[l] & ~sp->mask) != sp->tag) | ((addr[l] & sp->mask) + (uint64_t)size > sp->limit) |
@@ -339,8 +366,13 @@ static blk *block_recycle(launch *L, blk *old, int slot, uint64_t lin) {
     memset(r, 0, nr * 32 * sizeof(uint64_t));
     memset(local, 0, (size_t)(f->frame ? f->frame : 1) * 32);
     if (pend) memset(pend, 0, nr * sizeof(uint32_t));
+    /* the slot's shared memory and the launch's allocations stay where
+     * they are: the warp's spans hold for its next block too */
+    xspan spans[WARP_SPANS];
+    memcpy(spans, w->spans, sizeof spans);
     memset(w, 0, offsetof(warp, stk));   /* entries past stk[0] are never read before written */
     w->r = r, w->local = local, w->wm = wm, w->pend = pend;
+    memcpy(w->spans, spans, sizeof spans);
   }
   memset(shared, 0, L->shared_size ? L->shared_size : 1);
   memset(old, 0, sizeof *old);
@@ -776,12 +808,12 @@ static void warp_step(launch *L, warp *w) {
      * acquire load performs at once: nothing after it may pass it. */
     int defer = is_ld && L->mem && !L->ctx->supply && order == MO_RELAXED &&
                 (L->ctx->explore || rng_below(&L->rng, 1024) < L->defer_odds);
-    if (m == FULL && w->span.base && !L->mem && !L->ctx->nobs && !w->nviews && ldst_one_span(L, w, in, size, sk, is_ld, d, A, B)) {
+    if (m == FULL && !L->mem && !L->ctx->nobs && !w->nviews && ldst_one_span(L, w, in, size, sk, is_ld, d, A, B)) {
       count_mem(L, A[0], is_ld ? GR_LOAD : GR_STORE, FULL, size);
       break;
     }
     uint32_t mm = m, now = 0;
-    xspan span = w->nviews ? (xspan){0, 0, 0, NULL} : w->span;
+    xspan span = span_start(w, m, A, in->imm);
     while (mm) {
       int l = __builtin_ctz(mm), g2;
       mm &= mm - 1;
@@ -820,7 +852,7 @@ static void warp_step(launch *L, warp *w) {
       L->ev_addr[l] = addr;
       now |= 1u << l;
     }
-    if (span.base && !w->nviews) w->span = span;   /* the next access of the warp likely falls in it too */
+    if (span.base && !w->nviews) span_keep(w, &span);   /* the next access of the warp likely falls in it too */
     if (now) count_mem(L, L->ev_addr[__builtin_ctz(now)], is_ld ? GR_LOAD : GR_STORE, now, size);
     if (L->ctx->nobs && now) {
       gr_event ev;
@@ -848,7 +880,7 @@ static void warp_step(launch *L, warp *w) {
                 (L->ctx->explore || rng_below(&L->rng, 1024) < L->defer_odds);
     uint32_t mm = m, done = 0, later = 0;
     uint64_t first_addr = 0;
-    xspan span = w->nviews ? (xspan){0, 0, 0, NULL} : w->span;
+    xspan span = span_start(w, m, A, 0);
     while (mm) {  /* lanes of one warp instruction serialise in lane order */
       int l = __builtin_ctz(mm), g2;
       mm &= mm - 1;
@@ -894,7 +926,7 @@ static void warp_step(launch *L, warp *w) {
       L->ev_op2[l] = C ? C[l] : 0;
       if (d) d[l] = old;
     }
-    if (span.base && !w->nviews) w->span = span;
+    if (span.base && !w->nviews) span_keep(w, &span);
     if (done | later) count_mem(L, first_addr, GR_ATOMIC, done | later, size);
     if (L->ctx->nobs && done) {
       m = done;

@@ -128,6 +128,7 @@ typedef struct {
   uint64_t tag, mask, limit;
   uint8_t *base;
 } xspan;
+#define WARP_SPANS 4
 
 typedef struct blk blk;
 typedef struct warp {
@@ -161,8 +162,11 @@ typedef struct warp {
   uint32_t its_ran;         /* ITS: lanes run since the last sampled back edge (note_backedge) */
   int its_conv;             /* ITS: every live lane runnable, all at stk[0].pc (its_step's fast path) */
   uint32_t ahead;          /* instructions it ran ahead of its turns (simt.h) */
-  xspan span;              /* its last access's span: allocations and its block's shared memory
-                              live as long as the launch, so it stays true (engine.c) */
+  /* the spans of its last accesses (an instruction's next access likely
+   * falls in one: triad's three arrays take three): allocations and its
+   * block's shared memory live as long as the launch, so they stay true */
+  xspan spans[WARP_SPANS];
+  uint8_t span_next;       /* the slot the next new span replaces */
   /* last, so that a new block clears the fields before it and stk[0] alone */
   simt_entry stk[STACK_MAX];
 } warp;

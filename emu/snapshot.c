@@ -147,7 +147,7 @@ static void block_restore(launch *L, const snap_block *sb, blk *keep) {
     }
     w->rpos = -1;
     w->stuck = 0; w->backedges = 0;
-    w->span = (xspan){0, 0, 0, NULL};   /* the block's shared memory is new */
+    memset(w->spans, 0, sizeof w->spans);   /* the block's shared memory is new */
     if (L->mem) {
       w->wm = wm_warp_new();
       wm_warp_init(w->wm, b->sm, (int)b->lin, w);
