@@ -93,15 +93,47 @@ static uint64_t math_lane(int fn, uint64_t a, uint64_t b, uint64_t c) {
 /* 64-bit multiplies lane by lane: x86 has no 64-bit vector multiply
  * before AVX-512, and the vectorised emulation of one (three 32-bit
  * multiplies a lane) made address arithmetic slower than scalar code. */
-SIMT_SCALAR static void mul64_lanes(uint32_t m, uint64_t *d, const uint64_t *A, const uint64_t *B) {
+SIMT_SCALAR static void mul64_lanes_scalar(uint32_t m, uint64_t *d, const uint64_t *A, const uint64_t *B) {
   LANES(m, d[l] = A[l] * B[l]);
 }
 
-/* Pointer additions lane by lane: nearly always the common case of
- * kir_ptr_add, a branch predicted taken, where vector code computes both
- * sides and blends them. */
-SIMT_SCALAR static void padd_lanes(uint32_t m, uint64_t *d, const uint64_t *A, const uint64_t *B) {
+/* An index scaled by an element size, the common case (the same power of
+ * two in every lane), is a shift, which vectorises. */
+static inline void mul64_lanes(uint32_t m, uint64_t *d, const uint64_t *A, const uint64_t *B) {
+  uint64_t b = B[0];
+  if (m == FULL && b && !(b & (b - 1))) {
+    uint64_t same = 0;
+    for (int l = 0; l < 32; l++) same |= B[l] ^ b;
+    if (!same) {
+      int k = __builtin_ctzll(b);
+      for (int l = 0; l < 32; l++) d[l] = A[l] << k;
+      return;
+    }
+  }
+  mul64_lanes_scalar(m, d, A, B);
+}
+
+/* Pointer additions: a full warp's in the common case of kir_ptr_add
+ * (no lane leaves its object's bits) in one vector pass, which checks
+ * that; else lane by lane, where vector code would compute both sides of
+ * kir_ptr_add and blend them. */
+SIMT_SCALAR static void padd_lanes_scalar(uint32_t m, uint64_t *d, const uint64_t *A, const uint64_t *B) {
   LANES(m, d[l] = kir_ptr_add(A[l], B[l]));
+}
+
+static inline void padd_lanes(uint32_t m, uint64_t *d, const uint64_t *A, const uint64_t *B) {
+  if (m == FULL) {
+    uint64_t r[32], moved = 0;
+    for (int l = 0; l < 32; l++) {
+      r[l] = A[l] + B[l];
+      moved |= (r[l] ^ A[l]) >> 32;
+    }
+    if (!moved) {
+      memcpy(d, r, sizeof r);   /* d may be A or B */
+      return;
+    }
+  }
+  padd_lanes_scalar(m, d, A, B);
 }
 
 /* One arithmetic, conversion, constant, special-register or parameter
