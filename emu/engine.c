@@ -296,9 +296,12 @@ static inline xspan span_start(const warp *w, uint32_t m, const uint64_t *A, int
  * lane-by-lane path does it, faults and all. */
 static int ldst_one_span(launch *L, warp *w, const kir_ins *in, int size, int sk, int is_ld, uint64_t *d, const uint64_t *A,
                          const uint64_t *B) {
-  uint64_t addr[32];
-  if (in->imm) for (int l = 0; l < 32; l++) addr[l] = kir_ptr_add(A[l], (uint64_t)in->imm);
-  else memcpy(addr, A, sizeof addr);
+  uint64_t moved[32];
+  const uint64_t *addr = A;
+  if (in->imm) {
+    for (int l = 0; l < 32; l++) moved[l] = kir_ptr_add(A[l], (uint64_t)in->imm);
+    addr = moved;
+  }
   const xspan *sp = span_find(w, addr[0]);
   if (!sp) return 0;
   uint32_t bad = 0;
@@ -306,8 +309,18 @@ static int ldst_one_span(launch *L, warp *w, const kir_ins *in, int size, int sk
     bad |= (uint32_t)(((addr[l] & ~sp->mask) != sp->tag) | ((addr[l] & sp->mask) + (uint64_t)size > sp->limit) |
                       ((addr[l] & (uint64_t)(size - 1)) != 0));
   if (bad) return 0;
-  if (is_ld) for (int l = 0; l < 32; l++) d[l] = sem_canon(sk, mem_read(L, sp->base + (addr[l] & sp->mask), size));
-  else for (int l = 0; l < 32; l++) mem_write(L, sp->base + (addr[l] & sp->mask), size, B[l]);
+  const uint8_t *base = sp->base;
+  uint64_t mask = sp->mask;
+  /* the kind's canonical form chosen once, not per lane (a load into the
+   * address's own register is safe: each lane reads its address first) */
+  if (is_ld && size == 4 && (sk == SK_U32 || sk == SK_F32))
+    for (int l = 0; l < 32; l++) { uint32_t v; memcpy(&v, base + (addr[l] & mask), 4); d[l] = v; }
+  else if (is_ld && size == 4 && sk == SK_I32)
+    for (int l = 0; l < 32; l++) { int32_t v; memcpy(&v, base + (addr[l] & mask), 4); d[l] = (uint64_t)(int64_t)v; }
+  else if (is_ld && size == 8 && sem_canon(sk, UINT64_MAX) == UINT64_MAX)
+    for (int l = 0; l < 32; l++) memcpy(&d[l], base + (addr[l] & mask), 8);
+  else if (is_ld) for (int l = 0; l < 32; l++) d[l] = sem_canon(sk, mem_read(L, sp->base + (addr[l] & mask), size));
+  else for (int l = 0; l < 32; l++) mem_write(L, sp->base + (addr[l] & mask), size, B[l]);
   return 1;
 }
 
