@@ -637,16 +637,17 @@ static int warps_option(const char *cmd, const char *val, gr_warps *out) {
   return 0;
 }
 
-/* Under mpirun: this process's share of every exhaustive search (lo's
- * shard), and, on every rank but 0, no output: rank 0 writes what one
- * process would.  -1 where MPI could not start. */
+/* Under mpirun: this process's share of every search and of the sampled
+ * runs (lo's shard), and, on every rank but 0, no output: rank 0 writes
+ * what one process would.  -1 where MPI could not start. */
 static int ranks_split(ranks *rk, gr_litmus_opts *lo) {
   if (ranks_start(rk)) return -1;
   lo->shard = rk->rank;
   lo->nshards = rk->size;
   lo->alltoall = ranks_alltoall;
   lo->alltoall_user = rk;
-  if (rk->rank && !freopen("/dev/null", "w", stdout)) { ranks_end(rk); return -1; }
+  /* every rank ends with the whole result, and would say the same: rank 0 speaks for all */
+  if (rk->rank && (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))) { ranks_end(rk); return -1; }
   return 0;
 }
 

@@ -388,7 +388,9 @@ typedef struct {
    * processes ran it.  alltoall (every process calls it together) sends
    * send[j] (sendlen[j] bytes) to process j and sets *recv (malloc'd) to
    * what each process sent here, in process order, each after its length
-   * as 8 bytes; 0, or -1 with a message in err.  nshards 0 or 1: alone. */
+   * as 8 bytes; 0, or -1 with a message in err.  nshards 0 or 1: alone.
+   * Sampled runs split the same way: process j runs the j-th contiguous
+   * part of the seeds, and each merges the parts in seed order. */
   int shard, nshards;
   int (*alltoall)(void *user, const void *const *send, const size_t *sendlen, void **recv, size_t *recvlen, char *err,
                   size_t errlen);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # gpurace past one machine: `mpirun -np N gpurace table ...` splits the
 # table's runs across ranks, `litmus --exhaustive` and `states` their
-# searches, and each writes exactly the bytes one process writes
+# searches, sampled `litmus` its seeds, and each writes exactly the bytes
+# one process writes
 # (2 and 3 ranks, oversubscribed on this machine); a gpurace built without
 # MPI refuses a launcher's environment instead of having every rank write.
 G=${GPURACE:-./gpurace}
@@ -38,15 +39,19 @@ else
   L="$S/kernels/litmus"
   # (mpirun's start-up is most of a run's time here: three ranks for the first only)
   for cmd in "litmus --exhaustive $L/C11_corr_cas_G.cu $L/H1_hrf_chain_gpu_M.cu $L/S10_sb_atomic_G.cu" \
+             "litmus --runs 20000 $L/M3_mp_G.cu $L/W1_wrc_G.cu $S/tests/data/litmus_fail_late.cu" \
              "litmus --exhaustive --max-states 3000 $L/N1_isa2_fgpu_M.cu" \
              "states --compare $L/M3_mp_G.cu $S/kernels/drf/mp_relacq.cu"; do
     # shellcheck disable=SC2086
-    st1=0; OMP_NUM_THREADS=1 "$G" $cmd >"$T/x1.out" 2>/dev/null || st1=$?
+    st1=0; OMP_NUM_THREADS=1 "$G" $cmd >"$T/x1.out" 2>"$T/x1.err" || st1=$?
     nps="2 3"; case $cmd in *max-states*|states*) nps=2;; esac
     for np in $nps; do
       # shellcheck disable=SC2086
-      stn=0; OMP_NUM_THREADS=1 mpirun -np $np "$G" $cmd >"$T/xn.out" 2>/dev/null || stn=$?
-      if [ "$st1" = "$stn" ] && cmp -s "$T/x1.out" "$T/xn.out"; then pass=$((pass + 1)); else
+      stn=0; OMP_NUM_THREADS=1 mpirun -np $np "$G" $cmd >"$T/xn.out" 2>"$T/xn.err" || stn=$?
+      # the failure said once, as one process says it (past what mpirun adds)
+      grep '^run with seed' "$T/x1.err" >"$T/x1.why" || true
+      grep '^run with seed' "$T/xn.err" >"$T/xn.why" || true
+      if [ "$st1" = "$stn" ] && cmp -s "$T/x1.out" "$T/xn.out" && cmp -s "$T/x1.why" "$T/xn.why"; then pass=$((pass + 1)); else
         fail=$((fail + 1)); echo "FAIL: gpurace $cmd on $np ranks: status $stn (one process: $st1), or other bytes"; diff "$T/x1.out" "$T/xn.out" | head -5; fi
     done
   done
