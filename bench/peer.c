@@ -291,8 +291,9 @@ int peer_tables(const char *srcdir) {
     double c = native_best(&kernels[k], &in, 10);
     base[k] = gpurace_best(&kernels[k], &in, &base_mode, 3, why, sizeof why);
     char pwhy[1024] = "";
-    /* a first run of the kernel's program, untimed: PoCL's first instance
-     * of a kernel ran up to four times slower in every launch (histogram) */
+    /* a first instance of the kernel, untimed (PoCL's times vary between
+     * instances most on histogram, whose two threads' atomics contend:
+     * 2.4 to 17 ms for the same launch on this machine) */
     if (o) pocl_best(o, &kernels[k], &in, 1, pwhy, sizeof pwhy);
     double p = pocl_best(o, &kernels[k], &in, 20, pwhy, sizeof pwhy);
     printf("%-10s", kernels[k].name);
