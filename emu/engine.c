@@ -1129,6 +1129,24 @@ static void its_stack(warp *w) {
 
 static int its_release(launch *L, warp *w);
 
+/* After lanes S of w ran an instruction: each goes where its path went,
+ * the topmost stack entry that holds it. */
+static void its_lanes_follow(warp *w, uint32_t S) {
+  uint32_t todo = S & w->alive;
+  for (int k = w->sp - 1; k >= 0 && todo; k--) {
+    for (uint32_t mm = w->stk[k].mask & todo; mm; mm &= mm - 1) w->lpc[__builtin_ctz(mm)] = w->stk[k].pc;
+    todo &= ~w->stk[k].mask;
+  }
+}
+
+/* The end of a step: waiting lanes released while any can be, and the
+ * stack entry other code reads. */
+static void its_settle(launch *L, warp *w) {
+  while (!L->failed && w->state == W_READY && its_release(L, w)) {
+  }
+  if (w->state != W_DONE) its_stack(w);
+}
+
 /* After n steps of a converged warp run ahead (warp_run): what n calls of
  * its_step_converged leave, the lanes where the warp's entry is. */
 static void its_ran_ahead(warp *w, int n) {
@@ -1162,9 +1180,7 @@ static int its_step_converged(launch *L, warp *w) {
     L->steps++;
     L->ctx->stats.thread_instructions += (uint64_t)__builtin_popcount(S);
     LANES(S, w->lwait[l] = LW_BAR);
-    while (!L->failed && w->state == W_READY && its_release(L, w)) {
-    }
-    if (w->state != W_DONE) its_stack(w);
+    its_settle(L, w);
     return 1;
   }
   w->stk[0] = (simt_entry){pc, -1, S};
@@ -1178,15 +1194,9 @@ static int its_step_converged(launch *L, warp *w) {
     w->stk[0].rpc = -1;
     return 1;
   }
-  /* diverged (or lanes exited): each lane goes where its path went, as in its_step */
-  uint32_t todo = S & w->alive;
-  for (int k = w->sp - 1; k >= 0 && todo; k--) {
-    for (uint32_t mm = w->stk[k].mask & todo; mm; mm &= mm - 1) w->lpc[__builtin_ctz(mm)] = w->stk[k].pc;
-    todo &= ~w->stk[k].mask;
-  }
-  while (!L->failed && w->state == W_READY && its_release(L, w)) {
-  }
-  if (w->state != W_DONE) its_stack(w);
+  /* diverged (or lanes exited): as its_step goes on */
+  its_lanes_follow(w, S);
+  its_settle(L, w);
   return 1;
 }
 
@@ -1425,16 +1435,9 @@ static void its_step(launch *L, warp *w) {
     L->finished = NULL;
     warp_step(L, w);
     if (L->failed || L->finished == w) return;   /* retired: w may be freed with its block */
-    /* each lane that ran goes where its path went: the topmost entry that holds it */
-    uint32_t todo = S & w->alive;
-    for (int k = w->sp - 1; k >= 0 && todo; k--) {
-      for (uint32_t mm = w->stk[k].mask & todo; mm; mm &= mm - 1) w->lpc[__builtin_ctz(mm)] = w->stk[k].pc;
-      todo &= ~w->stk[k].mask;
-    }
+    its_lanes_follow(w, S);
   }
-  while (!L->failed && w->state == W_READY && its_release(L, w)) {
-  }
-  if (w->state != W_DONE) its_stack(w);
+  its_settle(L, w);
 }
 
 /* One step of a warp in the launch's warp model.  Under lockstep warps,
