@@ -241,9 +241,10 @@ static inline uint32_t taken_mask(const warp *w, const kir_ins *in, uint32_t m) 
   return in->op == OP_BRT ? t & m : ~t & m;
 }
 
-int simt_branch(launch *L, warp *w, const kir_ins *in, int pc, uint32_t m) {
+/* simt_branch with the lanes' taken mask already known: inlined into the
+ * run-ahead, where the mask's loop is vectorised with the rest */
+static inline int branch_with(launch *L, warp *w, const kir_ins *in, int pc, uint32_t m, uint32_t t) {
   simt_entry *top = &w->stk[w->sp - 1];
-  uint32_t t = taken_mask(w, in, m);
   int target = in->a, next = pc + 1;
   if (t == 0) { top->pc = next; return 0; }
   if (t == m) { top->pc = target; return 0; }
@@ -268,6 +269,10 @@ int simt_branch(launch *L, warp *w, const kir_ins *in, int pc, uint32_t m) {
   if (target != rpc) { simt_entry *e = &w->stk[w->sp++]; e->pc = target; e->rpc = rpc; e->mask = t; }
   if (next != rpc) { simt_entry *e = &w->stk[w->sp++]; e->pc = next; e->rpc = rpc; e->mask = nt; }
   return 0;
+}
+
+int simt_branch(launch *L, warp *w, const kir_ins *in, int pc, uint32_t m) {
+  return branch_with(L, w, in, pc, m, taken_mask(w, in, m));
 }
 
 void simt_reconverge(launch *L, warp *w) {
@@ -321,11 +326,9 @@ int simt_run_ahead(launch *L, warp *w, const uint8_t *marks, int cap, int unifor
     if (w->npend && needs_pending(w, in, m)) break;
     if (in->op == OP_JMP || in->op == OP_BRT || in->op == OP_BRF) {
       if (w->sp + 2 > STACK_MAX) break;   /* it might overflow the stack: warp_step says so */
-      if (uniform && in->op != OP_JMP) {
-        uint32_t t = taken_mask(w, in, m);
-        if (t && t != m) break;   /* the lanes part: ITS schedules the groups (its_step) */
-      }
-      simt_branch(L, w, in, pc, m);
+      uint32_t t = taken_mask(w, in, m);
+      if (uniform && t && t != m) break;   /* the lanes part: ITS schedules the groups (its_step) */
+      branch_with(L, w, in, pc, m, t);
     } else {
       alu_exec(L, w, in, m);
       top->pc = pc + 1;
