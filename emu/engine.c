@@ -309,7 +309,7 @@ static int ldst_one_span(launch *L, warp *w, const kir_ins *in, int size, int sk
     bad |= (uint32_t)(((addr[l] & ~sp->mask) != sp->tag) | ((addr[l] & sp->mask) + (uint64_t)size > sp->limit) |
                       ((addr[l] & (uint64_t)(size - 1)) != 0));
   if (bad) return 0;
-  const uint8_t *base = sp->base;
+  uint8_t *base = sp->base;
   uint64_t mask = sp->mask;
   /* the kind's canonical form chosen once, not per lane (a load into the
    * address's own register is safe: each lane reads its address first) */
@@ -319,8 +319,8 @@ static int ldst_one_span(launch *L, warp *w, const kir_ins *in, int size, int sk
     for (int l = 0; l < 32; l++) { int32_t v; memcpy(&v, base + (addr[l] & mask), 4); d[l] = (uint64_t)(int64_t)v; }
   else if (is_ld && size == 8 && sem_canon(sk, UINT64_MAX) == UINT64_MAX)
     for (int l = 0; l < 32; l++) memcpy(&d[l], base + (addr[l] & mask), 8);
-  else if (is_ld) for (int l = 0; l < 32; l++) d[l] = sem_canon(sk, mem_read(L, sp->base + (addr[l] & mask), size));
-  else for (int l = 0; l < 32; l++) mem_write(L, sp->base + (addr[l] & mask), size, B[l]);
+  else if (is_ld) for (int l = 0; l < 32; l++) d[l] = sem_canon(sk, mem_read(L, base + (addr[l] & mask), size));
+  else for (int l = 0; l < 32; l++) mem_write(L, base + (addr[l] & mask), size, B[l]);
   return 1;
 }
 
@@ -1147,15 +1147,19 @@ static void its_settle(launch *L, warp *w) {
   if (w->state != W_DONE) its_stack(w);
 }
 
+/* Round-robin over lane groups when the one group is S: its_next after
+ * it runs, as its_step's choice among groups leaves it. */
+static void its_rr_advance(warp *w, uint32_t S) {
+  uint32_t at = w->its_next < 32 ? S & ~((1u << w->its_next) - 1) : 0;
+  int first = at ? __builtin_ctz(at) : 32 + __builtin_ctz(S);
+  w->its_next = first % 32 + 1;
+}
+
 /* After n steps of a converged warp run ahead (warp_run): what n calls of
  * its_step_converged leave, the lanes where the warp's entry is. */
 static void its_ran_ahead(warp *w, int n) {
   uint32_t S = w->alive;
-  for (int k = 0; k < n; k++) {
-    uint32_t at = w->its_next < 32 ? S & ~((1u << w->its_next) - 1) : 0;
-    int first = at ? __builtin_ctz(at) : 32 + __builtin_ctz(S);
-    w->its_next = first % 32 + 1;
-  }
+  for (int k = 0; k < n; k++) its_rr_advance(w, S);
   w->its_ran |= S;
   int pc = w->stk[0].pc;
   LANES(S, w->lpc[l] = pc);
@@ -1171,9 +1175,7 @@ static int its_step_converged(launch *L, warp *w) {
   const kir_ins *in = &L->f->code[pc];
   if (in->op == OP_SYNCWARP) return 0;
   uint32_t S = w->alive;
-  uint32_t at = w->its_next < 32 ? S & ~((1u << w->its_next) - 1) : 0;
-  int first = at ? __builtin_ctz(at) : 32 + __builtin_ctz(S);
-  w->its_next = first % 32 + 1;
+  its_rr_advance(w, S);
   w->its_ran |= S;
   if (in->op == OP_BAR) {
     /* every lane arrives (a step, as its_step counts it), then the warp does (its_release) */

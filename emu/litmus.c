@@ -169,95 +169,6 @@ static int sample_range(const char *path, const gr_config *cfg, gr_context *ctx,
   return rc;
 }
 
-static void put64(bytes *b, uint64_t v);
-typedef struct { const uint8_t *p; size_t len, at; int bad; } reader;
-static uint64_t get64(reader *rd);
-static const uint8_t *getbytes(reader *rd, uint64_t n);
-static int exchange(const gr_litmus_opts *o, bytes *send, uint8_t **in, size_t *inlen, char *err, size_t errlen);
-
-/* Sampled runs across processes (MPI ranks): process j runs the j-th of
- * as many contiguous parts of the seeds (on its threads, as sample_range
- * does), and every process merges every part's result in seed order, up
- * to the first part that failed: the same outcomes, counts, first seeds
- * and first failure as one process running them all in order. */
-static int sample_ranks(const char *path, const gr_config *cfg, gr_context *ctx, gr_script *s, const gr_litmus_opts *o,
-                        gr_litmus_result *r) {
-  uint64_t np = (uint64_t)o->nshards, per = (o->runs + np - 1) / np, me = (uint64_t)o->shard;
-  uint64_t first = me * per < o->runs ? me * per : o->runs;
-  uint64_t count = o->runs - first < per ? o->runs - first : per;
-  gr_litmus_result mine;
-  memset(&mine, 0, sizeof mine);
-  int rc = count ? sample_range(path, cfg, ctx, s, o->seed + first, count, &mine) : GR_OK;
-  bytes *send = xcalloc((size_t)np, sizeof *send);
-  put64(&send[0], (uint64_t)(int64_t)rc);
-  put64(&send[0], mine.runs);
-  size_t el = rc ? strlen(mine.reason) : 0;
-  put64(&send[0], el);
-  bytes_put(&send[0], mine.reason, el);
-  put64(&send[0], mine.noutcomes);
-  for (size_t k = 0; k < mine.noutcomes; k++) {
-    const gr_outcome *oc = &mine.outcomes[k];
-    size_t tl = strlen(oc->text);
-    put64(&send[0], (uint64_t)oc->weak);
-    put64(&send[0], oc->count);
-    put64(&send[0], oc->first_seed);
-    put64(&send[0], tl);
-    bytes_put(&send[0], oc->text, tl);
-  }
-  gr_litmus_result_free(&mine);
-  for (uint64_t j = 1; j < np; j++) bytes_put(&send[j], send[0].p, send[0].len);
-  uint8_t *in = NULL;
-  size_t inlen = 0;
-  char err[512] = "";
-  int xr = exchange(o, send, &in, &inlen, err, sizeof err);
-  rc = GR_OK;
-  reader rd = {in, inlen, 0, 0};
-  for (uint64_t j = 0; j < np && xr == 0 && !rd.bad && rc == GR_OK; j++) {
-    get64(&rd);   /* the piece's length: the fields say where it ends */
-    int prc = (int)(int64_t)get64(&rd);
-    r->runs += get64(&rd);
-    uint64_t rl = get64(&rd);
-    const uint8_t *reason = getbytes(&rd, rl);
-    uint64_t no = get64(&rd);
-    for (uint64_t k = 0; k < no && !rd.bad; k++) {
-      uint64_t weak = get64(&rd), n = get64(&rd), fs = get64(&rd), tl = get64(&rd);
-      const uint8_t *t = getbytes(&rd, tl);
-      if (rd.bad) break;
-      size_t q = 0;
-      while (q < r->noutcomes && (strlen(r->outcomes[q].text) != tl || memcmp(r->outcomes[q].text, t, tl))) q++;
-      if (q == r->noutcomes) {
-        r->outcomes = xrealloc(r->outcomes, (r->noutcomes + 1) * sizeof(gr_outcome));
-        gr_outcome *oc = &r->outcomes[r->noutcomes++];
-        oc->text = xmalloc(tl + 1);
-        memcpy(oc->text, t, tl);
-        oc->text[tl] = 0;
-        oc->count = 0;
-        oc->first_seed = fs;
-        oc->weak = (int)weak;
-      }
-      r->outcomes[q].count += n;
-      if (fs < r->outcomes[q].first_seed) r->outcomes[q].first_seed = fs;
-      if (weak) r->weak_count += n;
-    }
-    if (!rd.bad && prc != GR_OK) {
-      rc = prc;
-      snprintf(r->reason, sizeof r->reason, "%.*s", (int)(rl < sizeof r->reason ? rl : sizeof r->reason - 1), (const char *)reason);
-    }
-  }
-  if (xr == 0 && rd.bad) {
-    xr = -1;
-    snprintf(err, sizeof err, "a malformed share of the results");
-  }
-  if (xr) {
-    rc = GR_EEMU;
-    snprintf(r->reason, sizeof r->reason, "the processes could not share their runs: %s", err);
-  }
-  for (uint64_t j = 0; j < np; j++) free(send[j].p);
-  free(send);
-  free(in);
-  return rc;
-}
-
 /* ------------------------------------------------------------- exhaustive searches, split */
 
 /* A search is split into the subtrees under its first choices: a search
@@ -433,6 +344,7 @@ static void explore_subtree(gr_context *ctx, gr_script *s, explore_set *set, con
 
 static void put64(bytes *b, uint64_t v) { bytes_put(b, &v, 8); }
 
+typedef struct { const uint8_t *p; size_t len, at; int bad; } reader;
 
 static uint64_t get64(reader *rd) {
   uint64_t v = 0;
@@ -617,6 +529,90 @@ static int share_result(const gr_litmus_opts *o, gr_litmus_result *r, int *rc, c
   return xr;
 }
 
+/* Sampled runs across processes (MPI ranks): process j runs the j-th of
+ * as many contiguous parts of the seeds (on its threads, as sample_range
+ * does), and every process merges every part's result in seed order, up
+ * to the first part that failed: the same outcomes, counts, first seeds
+ * and first failure as one process running them all in order. */
+static int sample_ranks(const char *path, const gr_config *cfg, gr_context *ctx, gr_script *s, const gr_litmus_opts *o,
+                        gr_litmus_result *r) {
+  uint64_t np = (uint64_t)o->nshards, per = (o->runs + np - 1) / np, me = (uint64_t)o->shard;
+  uint64_t first = me * per < o->runs ? me * per : o->runs;
+  uint64_t count = o->runs - first < per ? o->runs - first : per;
+  gr_litmus_result mine;
+  memset(&mine, 0, sizeof mine);
+  int rc = count ? sample_range(path, cfg, ctx, s, o->seed + first, count, &mine) : GR_OK;
+  bytes *send = xcalloc((size_t)np, sizeof *send);
+  put64(&send[0], (uint64_t)(int64_t)rc);
+  put64(&send[0], mine.runs);
+  size_t el = rc ? strlen(mine.reason) : 0;
+  put64(&send[0], el);
+  bytes_put(&send[0], mine.reason, el);
+  put64(&send[0], mine.noutcomes);
+  for (size_t k = 0; k < mine.noutcomes; k++) {
+    const gr_outcome *oc = &mine.outcomes[k];
+    size_t tl = strlen(oc->text);
+    put64(&send[0], (uint64_t)oc->weak);
+    put64(&send[0], oc->count);
+    put64(&send[0], oc->first_seed);
+    put64(&send[0], tl);
+    bytes_put(&send[0], oc->text, tl);
+  }
+  gr_litmus_result_free(&mine);
+  for (uint64_t j = 1; j < np; j++) bytes_put(&send[j], send[0].p, send[0].len);
+  uint8_t *in = NULL;
+  size_t inlen = 0;
+  char err[512] = "";
+  int xr = exchange(o, send, &in, &inlen, err, sizeof err);
+  rc = GR_OK;
+  reader rd = {in, inlen, 0, 0};
+  for (uint64_t j = 0; j < np && xr == 0 && !rd.bad && rc == GR_OK; j++) {
+    get64(&rd);   /* the piece's length: the fields say where it ends */
+    int prc = (int)(int64_t)get64(&rd);
+    gr_litmus_result part;
+    memset(&part, 0, sizeof part);
+    part.runs = get64(&rd);
+    uint64_t rl = get64(&rd);
+    const uint8_t *reason = getbytes(&rd, rl);
+    uint64_t no = get64(&rd);
+    for (uint64_t k = 0; k < no && !rd.bad; k++) {
+      uint64_t weak = get64(&rd), n = get64(&rd), fs = get64(&rd), tl = get64(&rd);
+      const uint8_t *t = getbytes(&rd, tl);
+      if (rd.bad) break;
+      part.outcomes = xrealloc(part.outcomes, (part.noutcomes + 1) * sizeof(gr_outcome));
+      gr_outcome *oc = &part.outcomes[part.noutcomes++];
+      oc->text = xmalloc(tl + 1);
+      memcpy(oc->text, t, tl);
+      oc->text[tl] = 0;
+      oc->count = n;
+      oc->first_seed = fs;
+      oc->weak = (int)weak;
+      if (weak) part.weak_count += n;
+    }
+    if (!rd.bad) {
+      merge_outcomes(r, &part);
+      r->runs += part.runs;
+      if (prc != GR_OK) {
+        rc = prc;
+        snprintf(r->reason, sizeof r->reason, "%.*s", (int)(rl < sizeof r->reason ? rl : sizeof r->reason - 1), (const char *)reason);
+      }
+    }
+    gr_litmus_result_free(&part);
+  }
+  if (xr == 0 && rd.bad) {
+    xr = -1;
+    snprintf(err, sizeof err, "a malformed share of the results");
+  }
+  if (xr) {
+    rc = GR_EEMU;
+    snprintf(r->reason, sizeof r->reason, "the processes could not share their runs: %s", err);
+  }
+  for (uint64_t j = 0; j < np; j++) free(send[j].p);
+  free(send);
+  free(in);
+  return rc;
+}
+
 typedef struct { uint64_t n; int shard, nshards; } owned_count;
 
 static void count_owned(void *user, const uint8_t *key, size_t len) {
@@ -778,21 +774,20 @@ int gr_litmus_run(const char *path, const gr_litmus_opts *o, gr_litmus_result *r
     if (!r->id[0]) rc = ctx_fail(ctx, GR_EINPUT, "%s: error: not a litmus test (no '//@ litmus' directive)", path);
   }
   int split = 0;
-  int parallel = 0;
+  int reasoned = 0;   /* a failure's reason written by the runs' part that failed */
   if (rc == GR_OK && o->exhaustive) {
     r->exhaustive = 1;
     split = 1;
     rc = explore_split(path, &cfg, ctx, s, o, r->id, record_litmus, r);
   } else if (rc == GR_OK && o->nshards > 1 && o->alltoall) {
-    parallel = 1;
+    reasoned = 1;
     rc = sample_ranks(path, &cfg, ctx, s, o, r);
   } else if (rc == GR_OK) {
+    reasoned = 1;
     rc = sample_range(path, &cfg, ctx, s, o->seed, o->runs, r);
-    parallel = 1;   /* sample_range wrote the reason */
   }
   if (rc != GR_OK) {
-    if (parallel || split) { /* the reason is the failing part's */ }
-    else snprintf(r->reason, sizeof r->reason, "%s", gr_error(ctx));
+    if (!reasoned && !split) snprintf(r->reason, sizeof r->reason, "%s", gr_error(ctx));
   } else {
     litmus_sort(r);
     uint64_t first = UINT64_MAX;
