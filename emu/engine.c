@@ -304,11 +304,13 @@ static int ldst_one_span(launch *L, warp *w, const kir_ins *in, int size, int sk
   }
   const xspan *sp = span_find(w, addr[0]);
   if (!sp) return 0;
-  uint32_t bad = 0;
-  for (int l = 0; l < 32; l++)
-    bad |= (uint32_t)(((addr[l] & ~sp->mask) != sp->tag) | ((addr[l] & sp->mask) + (uint64_t)size > sp->limit) |
-                      ((addr[l] & (uint64_t)(size - 1)) != 0));
-  if (bad) return 0;
+  /* addr is in the span, size bytes under its limit, iff addr - tag <=
+   * limit - size, unsigned (limit <= mask + 1 and tag's offset bits are 0):
+   * one subtraction and one comparison a lane */
+  if (sp->limit < (uint64_t)size) return 0;
+  uint64_t last = sp->limit - (uint64_t)size, tag = sp->tag, far = 0, bits = 0;
+  for (int l = 0; l < 32; l++) far |= (uint64_t)(addr[l] - tag > last), bits |= addr[l];
+  if (far | (bits & (uint64_t)(size - 1))) return 0;
   uint8_t *base = sp->base;
   uint64_t mask = sp->mask;
   /* the kind's canonical form chosen once, not per lane (a load into the
@@ -369,6 +371,7 @@ static blk *block_recycle(launch *L, blk *old, int slot, uint64_t lin) {
   size_t nr = (size_t)(f->nregs ? f->nregs : 1);
   warp *warps = old->warps;
   uint8_t *shared = old->shared;
+  if (!L->first_read) L->first_read = kir_regs_read_first(f, &L->nfirst_read);
   for (uint32_t k = 0; k < L->wpb; k++) {
     warp *w = &warps[k];
     uint64_t *r = w->r;
@@ -376,7 +379,11 @@ static blk *block_recycle(launch *L, blk *old, int slot, uint64_t lin) {
     wm_warp *wm = w->wm;
     uint32_t *pend = w->pend;
     free(w->views);
-    memset(r, 0, nr * 32 * sizeof(uint64_t));
+    /* registers start at 0; a register every path writes before reading
+     * keeps the last block's values (a search's state keys read them all) */
+    if (L->ctx->explore || L->nfirst_read == f->nregs) memset(r, 0, nr * 32 * sizeof(uint64_t));
+    else
+      for (int j = 0; j < L->nfirst_read; j++) memset(r + (size_t)L->first_read[j] * 32, 0, 32 * sizeof(uint64_t));
     memset(local, 0, (size_t)(f->frame ? f->frame : 1) * 32);
     if (pend) memset(pend, 0, nr * sizeof(uint32_t));
     /* the slot's shared memory and the launch's allocations stay where
@@ -1784,6 +1791,7 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   free(L->slots); free(L->run); free(L->ready);
   free(L->ahead_marks);
   free(L->tids);
+  free(L->first_read);
   if (L->mem && !wm_busy(L->mem)) ctx->wm_spare = L->mem;
   else wm_free(L->mem);
   free(L->key.p);

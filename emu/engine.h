@@ -216,6 +216,7 @@ struct launch {
   int its_mode;                  /* ITS, random scheduler: how lanes drift apart (ITS_SPLIT...) */
   uint8_t *ahead_marks;          /* where a warp may run ahead (simt.h), or NULL: never */
   struct { uint32_t alive, tid[3][32]; } *tids;   /* per warp of a block: its lanes and their threadIdx */
+  int *first_read, nfirst_read;   /* kir_regs_read_first, once blocks are recycled */
 };
 
 /* Runs the statement for each lane l of the mask m. */

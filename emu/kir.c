@@ -141,6 +141,50 @@ void kir_print_func(FILE *out, const kir_func *f) {
   }
 }
 
+int kir_ins_writes(const kir_ins *in) {
+  switch (in->op) {
+  case OP_ST: case OP_FENCE: case OP_SYNCWARP: case OP_JMP: case OP_BRT: case OP_BRF: case OP_EXIT: case OP_TRAP: case OP_NOP:
+    return -1;
+  default: return in->dst >= 0 ? in->dst : -1;
+  }
+}
+
+int *kir_regs_read_first(const kir_func *f, int *n) {
+  int nr = f->nregs, words = (nr + 63) / 64, nc = f->ncode;
+  /* live[i]: the registers live before instruction i (backward dataflow,
+   * to a fixpoint; instructions visited last to first) */
+  uint64_t *live = xcalloc((size_t)(nc + 1) * (size_t)(words ? words : 1), sizeof(uint64_t));
+  uint64_t *shfl = xcalloc((size_t)(words ? words : 1), sizeof(uint64_t));
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (int i = nc - 1; i >= 0; i--) {
+      const kir_ins *in = &f->code[i];
+      uint64_t *li = live + (size_t)i * (size_t)words;
+      int s[2], u[4], nu = kir_ins_reads(in, u), w = kir_ins_writes(in);
+      kir_successors(in, i, &s[0], &s[1]);
+      for (int k = 0; k < words; k++) {
+        uint64_t v = 0;
+        for (int j = 0; j < 2; j++)
+          if (s[j] >= 0 && s[j] < nc) v |= live[(size_t)s[j] * (size_t)words + (size_t)k];
+        if (w >= 0 && w / 64 == k) v &= ~((uint64_t)1 << (w % 64));
+        for (int j = 0; j < nu; j++)
+          if (u[j] >= 0 && u[j] < nr && u[j] / 64 == k) v |= (uint64_t)1 << (u[j] % 64);
+        if (v != li[k]) li[k] = v, changed = 1;
+      }
+      if (in->op == OP_SHFL)
+        for (int j = 0; j < nu; j++)
+          if (u[j] >= 0 && u[j] < nr) shfl[u[j] / 64] |= (uint64_t)1 << (u[j] % 64);
+    }
+  }
+  int *regs = xcalloc((size_t)(nr ? nr : 1), sizeof(int));
+  *n = 0;
+  for (int r = 0; r < nr; r++)
+    if ((nc ? live[r / 64] : 0) >> (r % 64) & 1 || shfl[r / 64] >> (r % 64) & 1) regs[(*n)++] = r;
+  free(live);
+  free(shfl);
+  return regs;
+}
+
 void kir_print_module(FILE *out, const kir_module *m) {
   for (int k = 0; k < m->nglobals; k++)
     fprintf(out, ".global @%d %s %u bytes\n", k, m->globals[k].name, m->globals[k].size);

@@ -179,6 +179,14 @@ void kir_print_func(FILE *out, const kir_func *f);
  * registers it reads, into u (at most 4), returning how many. */
 void kir_successors(const kir_ins *in, int i, int *s0, int *s1);
 int kir_ins_reads(const kir_ins *in, int *u);
+/* The register an instruction writes for each lane it runs on, or -1. */
+int kir_ins_writes(const kir_ins *in);
+/* The registers whose first value a thread can read: read on some path
+ * from the entry before any write (live at the entry), and every register
+ * a shuffle reads, which reads other lanes' (lanes that may not have run
+ * the writes).  Their numbers, ascending, into a new array (free it);
+ * their count into *n. */
+int *kir_regs_read_first(const kir_func *f, int *n);
 void kir_print_module(FILE *out, const kir_module *m);
 void kir_module_free(kir_module *m);
 

@@ -215,6 +215,84 @@ START_TEST(ptx_allocates_registers) {
 }
 END_TEST
 
+/* Registers start at 0 in every block, recycled slots included: the
+ * registers a thread can read before writing (here %r3, which block b
+ * writes in threads b and up only, and what a shuffle reads) are the ones
+ * cleared, and a register every path writes first is not among them. */
+START_TEST(ptx_registers_start_at_zero_in_every_block) {
+  const char *ptx =
+    ".version 8.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry k(.param .u64 k_param_0)\n{\n"
+    "\t.reg .pred %p<3>;\n\t.reg .b32 %r<10>;\n\t.reg .b64 %rd<5>;\n"
+    "\tld.param.u64 %rd1, [k_param_0];\n"
+    "\tmov.u32 %r1, %tid.x;\n"
+    "\tmov.u32 %r2, %ctaid.x;\n"
+    "\tsetp.lt.u32 %p1, %r1, %r2;\n"
+    "\t@%p1 bra $J;\n"
+    "\tmov.u32 %r4, %ctaid.x;\n"
+    "\tadd.s32 %r3, %r4, 100;\n"
+    "$J:\n"
+    "\tmov.u32 %r8, %laneid;\n"
+    "\tshfl.sync.idx.b32 %r5, %r8, 3, 31, -1;\n"
+    "\tmov.u32 %r6, %ctaid.x;\n"
+    "\tmov.u32 %r7, %ntid.x;\n"
+    "\tmul.lo.s32 %r6, %r6, %r7;\n"
+    "\tadd.s32 %r6, %r6, %r1;\n"
+    "\tmul.wide.u32 %rd2, %r6, 8;\n"
+    "\tadd.s64 %rd3, %rd1, %rd2;\n"
+    "\tst.global.u32 [%rd3], %r3;\n"
+    "\tst.global.u32 [%rd3+4], %r5;\n"
+    "\tret;\n}\n";
+  char err[512];
+  kir_module *m = ptx_compile("zero.ptx", ptx, strlen(ptx), NULL, NULL, err, sizeof err);
+  ck_assert_msg(m != NULL, "%s", err);
+  const kir_func *f = m->funcs[0];
+  int n, *first = kir_regs_read_first(f, &n), param = -1, shfl = -1, stored = -1;
+  for (int i = 0; i < f->ncode; i++) {
+    if (f->code[i].op == OP_PARAM) param = f->code[i].dst;
+    if (f->code[i].op == OP_SHFL) shfl = f->code[i].a;
+    if (f->code[i].op == OP_ST && stored < 0) stored = f->code[i].b;
+  }
+  int has_param = 0, has_shfl = 0, has_stored = 0;
+  for (int j = 0; j < n; j++) {
+    if (j) ck_assert_int_lt(first[j - 1], first[j]);
+    has_param |= first[j] == param, has_shfl |= first[j] == shfl, has_stored |= first[j] == stored;
+  }
+  ck_assert_int_ge(param, 0);
+  ck_assert(!has_param);
+  ck_assert(has_shfl);
+  ck_assert(has_stored);
+  free(first);
+  kir_module_free(m);
+  char path[] = "/tmp/gpurace-zero-XXXXXX.ptx";
+  int fd = mkstemps(path, 4);
+  ck_assert_int_ge(fd, 0);
+  ck_assert_int_eq(write(fd, ptx, strlen(ptx)), (ssize_t)strlen(ptx));
+  close(fd);
+  gr_config cfg;
+  gr_config_default(&cfg);
+  cfg.sms = 1;
+  cfg.max_blocks_per_sm = 2;   /* 64 blocks through two slots */
+  gr_context *ctx = gr_context_create(&cfg);
+  gr_module *mod;
+  ck_assert_int_eq(gr_module_load(ctx, path, NULL, 0, &mod), GR_OK);
+  gr_ptr out;
+  ck_assert_int_eq(gr_malloc(ctx, 64 * 64 * 8, "out", &out), GR_OK);
+  gr_arg a = gr_arg_u64(out);
+  gr_dim3 g = {64, 1, 1}, b = {64, 1, 1};
+  ck_assert_int_eq(gr_launch(mod, "k", g, b, 0, &a, 1), GR_OK);
+  static uint32_t o[64 * 64 * 2];
+  ck_assert_int_eq(gr_memcpy_dtoh(ctx, o, out, sizeof o), GR_OK);
+  for (int blk = 0; blk < 64; blk++)
+    for (int t = 0; t < 64; t++) {
+      ck_assert_uint_eq(o[(blk * 64 + t) * 2], (t >= blk ? (uint32_t)blk + 100 : 0));
+      ck_assert_uint_eq(o[(blk * 64 + t) * 2 + 1], 3);
+    }
+  gr_context_destroy(ctx);
+  unlink(path);
+}
+END_TEST
+
 /* Kernel names as C++ names them, found by the name directives use. */
 START_TEST(ptx_names_kernels_as_cxx_does) {
   char *d = ptx_demangle("_Z9block_sumIiLi256EEvPKT_PS0_");
@@ -253,6 +331,7 @@ Suite *front_suite(void) {
   tcase_add_test(tc, ptx_reconverges_at_the_postdominator);
   tcase_add_test(tc, ptx_names_kernels_as_cxx_does);
   tcase_add_test(tc, ptx_allocates_registers);
+  tcase_add_test(tc, ptx_registers_start_at_zero_in_every_block);
   suite_add_tcase(s, tc);
   return s;
 }
