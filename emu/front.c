@@ -1010,8 +1010,12 @@ static expr parse_primary(P *p) {
   switch (s->k) {
   case SYM_REG: { expr e = {E_VAR, s->ty, s->reg, 0, 0}; return e; }
   case SYM_MEM: {
+    /* a fixed address is a constant of the kernel's pool, set once at its
+     * entry (loops do not set it again); dynamic shared memory's base is
+     * fixed up at the end of compilation, so each use sets it */
+    if (!s->dyn_shared) { expr e = {E_MEM, s->ty, const_reg(p, s->addr, pos), 0, 0}; return e; }
     int r = reg_new(p, pos);
-    emit(p, OP_CONST, r, -1, -1, -1, (int64_t)s->addr, s->dyn_shared ? KIR_CONST_DYNSHARED : 0, pos);
+    emit(p, OP_CONST, r, -1, -1, -1, (int64_t)s->addr, KIR_CONST_DYNSHARED, pos);
     expr e = {E_MEM, s->ty, r, 0, 0};
     return e;
   }
@@ -1208,6 +1212,17 @@ static expr binop(P *p, const char *op, expr l, expr r, srcpos pos) {
     if ((base == OP_ADD_I32 || base == OP_SUB_I32) && l.ty->k == TY_PTR && is_int(r.ty)) {
       type *pt = l.ty;
       uint64_t es = pt->base->k == TY_VOID ? 1 : ty_size(p, pt->base, pos);
+      /* p + i with i in a register: one scaled padd (a 32- or 64-bit
+       * integer register holds its value as an i64 already, so no cvt) */
+      to_rvalue(p, &r, pos);
+      kir_sk isk = r.ty->sk;
+      if (base == OP_ADD_I32 && r.k != E_CONST && (isk == SK_I32 || isk == SK_U32 || isk == SK_I64 || isk == SK_U64) &&
+          es > 0 && es < ((uint64_t)1 << 32)) {
+        l.ty = sk_type(SK_U64);
+        int a = to_reg(p, &l, pos), b = to_reg(p, &r, pos), dreg = reg_new(p, pos);
+        emit(p, OP_PADD, dreg, a, b, -1, (int64_t)es, 0, pos);
+        return e_reg(pt, dreg);
+      }
       expr idx = r;
       cast(p, &idx, sk_type(SK_I64), pos);
       expr scaled = arith(p, OP_MUL_I32, idx, e_const(sk_type(SK_I64), es), SK_I64, pos);
@@ -2334,7 +2349,9 @@ static void parse_block(P *p) {
 }
 
 /* Names whose address is taken (unary '&' before an identifier): such
- * locals live in local memory rather than registers. */
+ * locals live in local memory rather than registers.  &p[i] and &p->f take
+ * the address of what p points to, not of p: a pointer stays in a register
+ * (an array is in local memory whatever is taken). */
 static void scan_addr_taken(P *p, funcdef *f, vec *out) {
   for (size_t k = f->body; k < f->body_end; k++) {
     token *t = &p->t[k];
@@ -2343,7 +2360,9 @@ static void scan_addr_taken(P *p, funcdef *f, vec *out) {
     int binary = prev->kind == TK_IDENT || prev->kind == TK_INT || prev->kind == TK_FLOAT || prev->kind == TK_CHAR ||
                  (prev->kind == TK_PUNCT && (!strcmp(prev->text, ")") || !strcmp(prev->text, "]")));
     if (prev->kind == TK_IDENT && !strcmp(prev->text, "return")) binary = 0;
-    if (!binary && nx->kind == TK_IDENT) *(const char **)vec_push(out) = nx->text;
+    token *after = &p->t[k + 2];
+    int element = after->kind == TK_PUNCT && (!strcmp(after->text, "[") || !strcmp(after->text, "->"));
+    if (!binary && nx->kind == TK_IDENT && !element) *(const char **)vec_push(out) = nx->text;
   }
 }
 

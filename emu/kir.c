@@ -112,7 +112,10 @@ void kir_print_func(FILE *out, const kir_func *f) {
       if (in->imm == BAR_SYNC) snprintf(buf, sizeof buf, "bar.sync");
       else snprintf(buf, sizeof buf, "bar.red.%s r%d, r%d", in->imm == BAR_COUNT ? "popc" : in->imm == BAR_AND ? "and" : "or", in->dst, in->a);
       break;
-    case OP_PADD: snprintf(buf, sizeof buf, "padd   r%d, r%d, r%d", in->dst, in->a, in->b); break;
+    case OP_PADD:
+      if (in->imm) snprintf(buf, sizeof buf, "padd   r%d, r%d, r%d * %lld", in->dst, in->a, in->b, (long long)in->imm);
+      else snprintf(buf, sizeof buf, "padd   r%d, r%d, r%d", in->dst, in->a, in->b);
+      break;
     case OP_PDIFF: snprintf(buf, sizeof buf, "pdiff  r%d, r%d, r%d", in->dst, in->a, in->b); break;
     case OP_SEL: snprintf(buf, sizeof buf, "sel    r%d, r%d, r%d, r%d", in->dst, in->a, in->b, in->c); break;
     case OP_SYNCWARP: snprintf(buf, sizeof buf, "syncwarp r%d", in->a); break;

@@ -53,7 +53,7 @@ typedef enum {
   OP_EXIT,     /* the active lanes end */
   OP_TRAP,     /* __trap / assert failure: imm = reason (TRAP_*) */
   OP_NOP,
-  OP_PADD,     /* dst <- a + b, pointer arithmetic: a result outside a's object is a wild pointer (kir_ptr_add) */
+  OP_PADD,     /* dst <- a + b * imm (imm 0: b is in bytes), pointer arithmetic: a result outside a's object is a wild pointer (kir_ptr_add) */
   OP_PDIFF,    /* dst <- a - b in bytes, for pointers into one object, wild ones included (kir_ptr_diff) */
   OP_SEL,      /* dst <- c ? a : b (PTX selp: a choice without a branch) */
   OP_COUNT

@@ -117,15 +117,19 @@ static inline void mul64_lanes(uint32_t m, uint64_t *d, const uint64_t *A, const
  * (no lane leaves its object's bits) in one vector pass, which checks
  * that; else lane by lane, where vector code would compute both sides of
  * kir_ptr_add and blend them. */
-SIMT_SCALAR static void padd_lanes_scalar(uint32_t m, uint64_t *d, const uint64_t *A, const uint64_t *B) {
-  LANES(m, d[l] = kir_ptr_add(A[l], B[l]));
+SIMT_SCALAR static void padd_lanes_scalar(uint32_t m, uint64_t *d, const uint64_t *A, const uint64_t *B, uint64_t scale) {
+  LANES(m, d[l] = kir_ptr_add(A[l], B[l] * scale));
 }
 
-static inline void padd_lanes(uint32_t m, uint64_t *d, const uint64_t *A, const uint64_t *B) {
-  if (m == FULL) {
+/* An index scaled by its element's size (the scale a power of two, the
+ * common case: a shift) or a byte offset (scale 1). */
+static inline void padd_lanes(uint32_t m, uint64_t *d, const uint64_t *A, const uint64_t *B, int64_t imm) {
+  uint64_t scale = imm ? (uint64_t)imm : 1;
+  if (m == FULL && !(scale & (scale - 1))) {
     uint64_t r[32], moved = 0;
+    int k = __builtin_ctzll(scale);
     for (int l = 0; l < 32; l++) {
-      r[l] = A[l] + B[l];
+      r[l] = A[l] + (B[l] << k);
       moved |= (r[l] ^ A[l]) >> 32;
     }
     if (!moved) {
@@ -133,7 +137,7 @@ static inline void padd_lanes(uint32_t m, uint64_t *d, const uint64_t *A, const 
       return;
     }
   }
-  padd_lanes_scalar(m, d, A, B);
+  padd_lanes_scalar(m, d, A, B, scale);
 }
 
 /* One arithmetic, conversion, constant, special-register or parameter
@@ -204,7 +208,7 @@ __attribute__((always_inline)) static inline void alu_exec(launch *L, warp *w, c
     break;
   case OP_GADDR: { uint64_t v = L->mod->gaddr[in->imm]; LANES(m, d[l] = v); break; }
   case OP_MATH: LANES(m, d[l] = math_lane((int)in->imm, A ? A[l] : 0, B ? B[l] : 0, C ? C[l] : 0)); break;
-  case OP_PADD: padd_lanes(m, d, A, B); break;
+  case OP_PADD: padd_lanes(m, d, A, B, in->imm); break;
   case OP_PDIFF: LANES(m, d[l] = kir_ptr_diff(A[l], B[l])); break;
   case OP_SEL: LANES(m, d[l] = C[l] ? A[l] : B[l]); break;
   default: break;   /* OP_NOP */

@@ -144,20 +144,20 @@ expect 0 "knap -DWISE" -- "$G" run "$S/kernels/loops/knap.cu" -DWISE --dump loop
 contains "$T/out" "loop_flag i32[1] = {1}" "knap: the instrumented WISE raises its flag"
 # race flag propagation: with the block's local flag the kernel stops far sooner than without it
 expect 0 "knap -DWISE --stats" -- "$G" run "$S/kernels/loops/knap.cu" -DWISE --stats
-contains "$T/out" "stats: 514 warp instructions" "knap stops after 514 warp instructions with the local flag"
+contains "$T/out" "stats: 449 warp instructions" "knap stops after 449 warp instructions with the local flag"
 expect 0 "knap -DWISE_NO_LOCAL" -- "$G" run "$S/kernels/loops/knap.cu" -DWISE -DWISE_NO_LOCAL --stats --dump loop_flag
-contains "$T/out" "stats: 7374 warp instructions" "and after 7374 without it"
+contains "$T/out" "stats: 5810 warp instructions" "and after 5810 without it"
 contains "$T/out" "loop_flag i32[1] = {1}" "the same verdict without the local flag"
 
 # -- the two-pass inspector's slice (gpurace ir --slice): index loads and shared accesses stay, payloads go;
 #    an index array the loop computes itself (Listing 2) keeps its computation and stores
 expect 0 "ir --slice" -- "$G" ir "$S/kernels/loops/micro_nodep.cu" --slice a
-contains "$T/out" "; inspector slice of micro_nodep: 40 of 46 instructions kept" "the slice's size"
-contains "$T/out" "st.f64 [r21+0], r24" "the shared store stays (its value is not computed)"
+contains "$T/out" "; inspector slice of micro_nodep: 30 of 36 instructions kept" "the slice's size"
+contains "$T/out" "st.f64 [r17+0], r20" "the shared store stays (its value is not computed)"
 lacks "$T/out" "mul.f64" "the payload's arithmetic goes"
 lacks "$T/out" "param  r3, 3" "the unused output parameter goes"
 expect 0 "ir --slice on Listing 2" -- "$G" ir "$S/kernels/loops/heavy_index.cu" --slice array
-contains "$T/out" "; inspector slice of heavy_index: 48 of 51 instructions kept" "Listing 2 keeps its heavy index computation"
+contains "$T/out" "; inspector slice of heavy_index: 41 of 44 instructions kept" "Listing 2 keeps its heavy index computation"
 contains "$T/out" "st.i32" "and the store to ind that the index load reads back"
 expect 2 "ir --slice with a name the kernel lacks" -- "$G" ir "$S/kernels/loops/heavy_index.cu" --slice nope
 contains "$T/err" "no pointer parameter or __device__ variable 'nope'" "a clear error"

@@ -530,10 +530,12 @@ static void step(X *x, int pc, sv *R, vec *out) {
   }
   case OP_PADD: {
     sv *a = &R[in->a], *b = &R[in->b];
-    if (a->k != SV_PTR) { sv *t = a; a = b; b = t; }
+    if (a->k != SV_PTR && in->imm <= 1) { sv *t = a; a = b; b = t; }
     if (a->k != SV_PTR) outside(x, at, "pointer arithmetic on %s", describe(a));
     sv r = *a;
-    r.e = mk(x, BX_ADD, a->e, need_num(x, b, pc, "a pointer's offset"));
+    bc_expr *off = need_num(x, b, pc, "a pointer's offset");
+    if (in->imm > 1) off = mk(x, BX_MUL, off, bc_num(p, in->imm));   /* an index scaled to bytes */
+    r.e = mk(x, BX_ADD, a->e, off);
     R[in->dst] = r;
     return;
   }
