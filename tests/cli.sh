@@ -23,6 +23,26 @@ contains "$T/out" "out i32[4] = {32640, 98176, 163712, 229248}" "dump format"
 expect 2 "dump unknown" -- "$G" run --dump nothere "$S/kernels/examples/reduce.cu"
 expect 0 "ir" -- "$G" ir "$S/kernels/examples/reduce.cu"
 contains "$T/out" ".kernel reduce" "ir prints the kernel"
+# an index is scaled in its padd (no cvt, no mul.i64 before it), and a pointer whose element's
+# address is taken (&bins[...]) stays in a register, not in local memory
+expect 0 "ir of triad" -- "$G" ir "$S/bench/peer/triad.cu"
+contains "$T/out" "padd   r11, r2, r4 * 4" "p[i] is one scaled padd"
+lacks "$T/out" "mul.i64" "no multiply of the index"
+lacks "$T/out" "cvt.i64.i32" "no conversion of the index"
+expect 0 "ir of histogram" -- "$G" ir "$S/bench/peer/histogram.cu"
+contains "$T/out" "0 bytes local per thread" "&bins[i] leaves bins in a register"
+cat > "$T/index.cu" <<'K'
+//@ launch k grid(1) block(32) if NEG
+//@ launch k2 grid(1) block(1) if FAR
+//@ buffer out i32[64] = 0
+//@ arg u = 4294967295
+__global__ void k(int *out, unsigned u) { int *q = out + 32; q[-(int)threadIdx.x - 1] = threadIdx.x; }
+__global__ void k2(int *out, unsigned u) { out[u] = 1; }
+K
+expect 0 "a negative int index" -- "$G" run -DNEG --dump out "$T/index.cu"
+contains "$T/out" "out i32[64] = {31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0," "q[-i - 1] is out[31 - i]"
+expect 3 "an unsigned index of 2^32 - 1 is far above, not -1" -- "$G" run -DFAR "$T/index.cu"
+contains "$T/err" "out-of-bounds global store of 4 bytes at offset 8589934588 of 'out'" "its offset, 4 (2^32 - 1) in the offset's range, not -4"
 
 cat > "$T/bad.cu" <<'K'
 //@ launch k grid(1) block(32)
