@@ -223,6 +223,8 @@ static int reg_of(L *l, int r) { return l->in->regbase + r; }
  * bits.  A float is its bits already (cvt would convert the value). */
 static int canon(L *l, int x, kir_sk sk) {
   if (sk == SK_F32 || sk == SK_F64) return x;
+  /* a constant: the constant it converts to (no cvt at each use) */
+  if (x >= CONST_BASE) return kconst(l, sem_cvt(SK_U64, sk, *(uint64_t *)vec_at(&l->cvals, (size_t)(x - CONST_BASE))));
   int r = tmp(l);
   emit(l, OP_CVT, r, x, -1, -1, SK_U64 | (int64_t)sk << 8, 0);
   return r;
@@ -1498,20 +1500,10 @@ static void live_after(const kir_ins *code, int i, int n, const uint64_t *live, 
   if (s1 >= 0 && s1 <= n) for (size_t w = 0; w < W; w++) out[w] |= live[(size_t)s1 * W + w];
 }
 
-/* PTX has as many virtual registers as the compiler cared to number (nvcc
- * keeps SSA values apart: UTS's kernel has 775), and every warp holds every
- * register for 32 lanes.  A register allocation of our own, as ptxas does
- * one: liveness per thread on the control-flow graph (each lane runs a
- * thread's path; a masked write leaves the other lanes' values alone, and
- * *_sync intrinsics read their operands where each lane executes them), then
- * greedy colouring of the interference graph.  Kernels too large for the
- * bitsets keep their registers as they are. */
-static void allocate_registers(L *l) {
-  int n = (int)l->code.len, R = l->nregs;
-  if (n == 0 || R <= 1 || R > 16384) return;
-  kir_ins *code = l->code.data;
-  size_t W = ((size_t)R + 63) / 64;
-  uint64_t *live = xcalloc((size_t)(n + 1) * W, sizeof(uint64_t));   /* live-in per instruction; n: after the end */
+/* The registers live before each instruction (n + 1 sets of W words; the
+ * last, after the end, empty), to a fixpoint. */
+static uint64_t *liveness(const kir_ins *code, int n, size_t W) {
+  uint64_t *live = xcalloc((size_t)(n + 1) * W, sizeof(uint64_t));
   uint64_t *out = xcalloc(W, sizeof(uint64_t));
   for (int changed = 1; changed;) {
     changed = 0;
@@ -1525,6 +1517,96 @@ static void allocate_registers(L *l) {
       if (memcmp(li, out, W * sizeof(uint64_t))) { memcpy(li, out, W * sizeof(uint64_t)); changed = 1; }
     }
   }
+  free(out);
+  return live;
+}
+
+/* ------------------------------------------------------------- copies */
+
+/* Ops that compute each lane's value from that lane's operands alone, so
+ * their destination may be one of their operands. */
+static int per_lane(const kir_ins *in) {
+  if (in->op < OP_CONST) return 1;   /* arithmetic, comparisons, unary ops */
+  switch (in->op) {
+  case OP_CONST: case OP_MOV: case OP_CVT: case OP_SREG: case OP_GADDR: case OP_MATH: case OP_PADD: case OP_PDIFF: case OP_SEL:
+    return 1;
+  case OP_PARAM: return in->dst >= 0;
+  default: return 0;
+  }
+}
+
+/* Drops the instructions marked in drop (none a branch's target), with
+ * their positions, and renumbers the branches. */
+static void drop_marked(L *l, const char *drop) {
+  int n = (int)l->code.len, k = 0;
+  kir_ins *code = l->code.data;
+  srcpos *pos = l->pos.data;
+  int *to = xmalloc(sizeof(int) * (size_t)(n + 1));
+  for (int i = 0; i <= n; i++) { to[i] = k; if (i < n && !drop[i]) k++; }
+  for (int i = 0, j = 0; i < n; i++) {
+    if (drop[i]) continue;
+    kir_ins in = code[i];
+    if (in.op == OP_JMP || in.op == OP_BRT || in.op == OP_BRF) {
+      if (in.a >= 0 && in.a <= n) in.a = to[in.a];
+      if (in.op != OP_JMP && in.c >= 0 && in.c <= n) in.c = to[in.c];
+    }
+    code[j] = in;
+    pos[j] = pos[i];
+    j++;
+  }
+  l->code.len = l->pos.len = (size_t)k;
+  free(to);
+}
+
+/* Lowering reads operands into temporaries and moves a result into its PTX
+ * register: where a per-lane instruction's temporary is dead after the mov
+ * that follows it, the instruction writes the mov's destination and the
+ * mov goes (each is a warp step).  Run before the allocation. */
+static void coalesce_copies(L *l) {
+  int n = (int)l->code.len, R = l->nregs;
+  if (n < 2 || R <= 1 || R > 16384) return;
+  kir_ins *code = l->code.data;
+  size_t W = ((size_t)R + 63) / 64;
+  uint64_t *live = liveness(code, n, W), *out = xcalloc(W, sizeof(uint64_t));
+  char *target = xcalloc((size_t)n + 1, 1), *drop = xcalloc((size_t)n + 1, 1);
+  for (int i = 0; i < n; i++) {
+    const kir_ins *in = &code[i];
+    if (in->op == OP_JMP || in->op == OP_BRT || in->op == OP_BRF) {
+      if (in->a >= 0 && in->a <= n) target[in->a] = 1;
+      if (in->op != OP_JMP && in->c >= 0 && in->c <= n) target[in->c] = 1;
+    }
+  }
+  int dropped = 0;
+  for (int i = 0; i + 1 < n; i++) {
+    kir_ins *in = &code[i], *mv = &code[i + 1];
+    int t = in->dst;
+    if (mv->op != OP_MOV || target[i + 1] || !per_lane(in) || t < 0 || mv->a != t || mv->dst == t) continue;
+    live_after(code, i + 1, n, live, W, out);
+    if (out[(size_t)t / 64] >> (t % 64) & 1) continue;
+    in->dst = mv->dst;
+    drop[i + 1] = 1;
+    dropped++;
+    i++;
+  }
+  if (dropped) drop_marked(l, drop);
+  free(live); free(out); free(target); free(drop);
+}
+
+/* PTX has as many virtual registers as the compiler cared to number (nvcc
+ * keeps SSA values apart: UTS's kernel has 775), and every warp holds every
+ * register for 32 lanes.  A register allocation of our own, as ptxas does
+ * one: liveness per thread on the control-flow graph (each lane runs a
+ * thread's path; a masked write leaves the other lanes' values alone, and
+ * *_sync intrinsics read their operands where each lane executes them), then
+ * greedy colouring of the interference graph.  Kernels too large for the
+ * bitsets keep their registers as they are. */
+static void allocate_registers(L *l) {
+  int n = (int)l->code.len, R = l->nregs;
+  if (n == 0 || R <= 1 || R > 16384) return;
+  kir_ins *code = l->code.data;
+  size_t W = ((size_t)R + 63) / 64;
+  uint64_t *live = liveness(code, n, W);
+  uint64_t *out = xcalloc(W, sizeof(uint64_t));
   /* interference: a register written where another is live after the write */
   uint64_t *adj = xcalloc((size_t)R * W, sizeof(uint64_t));
   for (int i = 0; i < n; i++) {
@@ -1656,6 +1738,7 @@ static kir_func *lower_kernel(L *l, const ptx_func *f, const char *source) {
   }
   lower_body(l);
   finish_registers(l, f->ncode ? f->code[0].pos : f->decl);
+  coalesce_copies(l);
   allocate_registers(l);
   set_reconvergence(l);
   kir_func *kf = arena_alloc(l->ar, sizeof *kf);

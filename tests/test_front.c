@@ -180,7 +180,8 @@ END_TEST
 
 /* Register allocation: a chain of 64 virtual registers, each dead once the
  * next is computed, needs a handful of KIR registers, and still computes
- * the chain (run: 64 increments of tid). */
+ * the chain (run: 64 increments of tid); no copy is left of lowering's
+ * temporaries. */
 START_TEST(ptx_allocates_registers) {
   char ptx[8192];
   int n = snprintf(ptx, sizeof ptx, ".version 8.0\n.target sm_75\n.address_size 64\n"
@@ -193,6 +194,8 @@ START_TEST(ptx_allocates_registers) {
   kir_module *m = ptx_compile("chain.ptx", ptx, (size_t)n, NULL, NULL, err, sizeof err);
   ck_assert_msg(m != NULL, "%s", err);
   ck_assert_int_le(m->funcs[0]->nregs, 8);
+  /* the parameter's load and %tid.x go straight to their registers: no mov after them */
+  for (int i = 0; i < m->funcs[0]->ncode; i++) ck_assert_int_ne(m->funcs[0]->code[i].op, OP_MOV);
   kir_module_free(m);
   char path[] = "/tmp/gpurace-chain-XXXXXX.ptx";
   int fd = mkstemps(path, 4);
