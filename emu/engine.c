@@ -1106,6 +1106,14 @@ reconverge:
 
 /* ------------------------------------------------------------- independent thread scheduling */
 
+/* Lane l of w now waits at what (LW_*), the masks of waiting lanes with it. */
+static inline void its_wait(warp *w, int l, int what) {
+  uint32_t bit = 1u << l;
+  w->lwait[l] = (uint8_t)what;
+  w->wait_sync = what == LW_SYNCWARP ? w->wait_sync | bit : w->wait_sync & ~bit;
+  w->wait_bar = what == LW_BAR ? w->wait_bar | bit : w->wait_bar & ~bit;
+}
+
 /* The lanes that must run an instruction together: the member mask of a
  * *_sync warp intrinsic (as the group's first lane holds it), or 0. */
 static uint32_t its_members(const launch *L, const warp *w, const kir_ins *in, uint32_t group) {
@@ -1119,11 +1127,7 @@ static uint32_t its_members(const launch *L, const warp *w, const kir_ins *in, u
 /* The one stack entry other code looks at: the lanes that can run now,
  * at the program counter of the first of them. */
 static void its_stack(warp *w) {
-  uint32_t run = 0;
-  for (uint32_t al = w->alive; al; al &= al - 1) {
-    int l = __builtin_ctz(al);
-    if (w->lwait[l] == LW_RUN) run |= 1u << l;
-  }
+  uint32_t run = w->alive & ~(w->wait_sync | w->wait_bar);
   uint32_t any = run ? run : w->alive;
   w->sp = 1;
   w->stk[0].pc = any ? w->lpc[__builtin_ctz(any)] : 0;
@@ -1188,7 +1192,7 @@ static int its_step_converged(launch *L, warp *w) {
     /* every lane arrives (a step, as its_step counts it), then the warp does (its_release) */
     L->steps++;
     L->ctx->stats.thread_instructions += (uint64_t)__builtin_popcount(S);
-    LANES(S, w->lwait[l] = LW_BAR);
+    LANES(S, its_wait(w, l, LW_BAR));
     its_settle(L, w);
     return 1;
   }
@@ -1214,9 +1218,9 @@ static int its_step_converged(launch *L, warp *w) {
  * arrives at the block barrier.  Returns whether anything was released. */
 static int its_release(launch *L, warp *w) {
   int any = 0;
-  for (uint32_t al = w->alive; al; al &= al - 1) {
+  for (uint32_t al = w->alive & w->wait_sync; al; al &= al - 1) {
     int l = __builtin_ctz(al);
-    if (w->lwait[l] != LW_SYNCWARP) continue;
+    if (w->lwait[l] != LW_SYNCWARP) continue;   /* released by an earlier lane's __syncwarp */
     uint32_t named = w->lsync[l] & w->alive, ready = 1;
     /* a __syncwarp matches those of the same mask (CUDA: "with the same
      * mask"), wherever they are in the code */
@@ -1225,7 +1229,7 @@ static int its_release(launch *L, warp *w) {
     if (!ready) continue;
     for (uint32_t nm = named; nm; nm &= nm - 1) {
       int k = __builtin_ctz(nm);
-      w->lwait[k] = LW_RUN;
+      its_wait(w, k, LW_RUN);
       w->lpc[k]++;
       if (L->mem) wm_barrier(L->mem, &w->wm->lane[k]);
     }
@@ -1237,7 +1241,7 @@ static int its_release(launch *L, warp *w) {
     }
     any = 1;
   }
-  if (w->alive && w->state == W_READY) {
+  if (w->alive && w->state == W_READY && (w->wait_bar & w->alive) == w->alive) {
     int pc = -1, all = 1;
     for (uint32_t al = w->alive; al && all; al &= al - 1) {
       int l = __builtin_ctz(al);
@@ -1256,7 +1260,7 @@ static int its_release(launch *L, warp *w) {
       warp_step(L, w);
       for (uint32_t al = w->alive; al; al &= al - 1) {
         int l = __builtin_ctz(al);
-        w->lwait[l] = LW_RUN;
+        its_wait(w, l, LW_RUN);
         w->lpc[l] = w->stk[0].pc;
       }
       any = 1;
@@ -1425,7 +1429,7 @@ static void its_step(launch *L, warp *w) {
     L->ctx->stats.thread_instructions += (uint64_t)__builtin_popcount(S);
     for (uint32_t mm = S; mm; mm &= mm - 1) {
       int l = __builtin_ctz(mm);
-      if (in->op == OP_BAR) { w->lwait[l] = LW_BAR; continue; }
+      if (in->op == OP_BAR) { its_wait(w, l, LW_BAR); continue; }
       uint32_t mask = in->a >= 0 ? (uint32_t)w->r[(size_t)in->a * 32 + (size_t)l] : FULL;
       if (!mask || !(mask >> l & 1)) {
         char where[160];
@@ -1433,7 +1437,7 @@ static void its_step(launch *L, warp *w) {
         fault(L, pc, "__syncwarp(0x%08x) by %s: %s", mask, where, mask ? "the mask does not name the calling lane" : "the mask is 0");
         return;
       }
-      w->lwait[l] = LW_SYNCWARP;
+      its_wait(w, l, LW_SYNCWARP);
       w->lsync[l] = mask;
     }
   } else if (sel_with) {

@@ -157,6 +157,7 @@ typedef struct warp {
    * each step for the code that looks at it (its_stack) */
   int32_t lpc[32];
   uint8_t lwait[32];
+  uint32_t wait_sync, wait_bar;   /* the lanes whose lwait is LW_SYNCWARP, LW_BAR (its_wait keeps them) */
   uint32_t lsync[32];
   int its_next;            /* round-robin: the lane whose group runs next, or the first after it */
   uint32_t its_ran;         /* ITS: lanes run since the last sampled back edge (note_backedge) */
