@@ -290,6 +290,44 @@ static inline xspan span_start(const warp *w, uint32_t m, const uint64_t *A, int
   return s ? *s : (xspan){0, 0, 0, NULL};
 }
 
+/* A full warp's accesses of one span, lane by lane (SIMT_CLONES: AVX2
+ * where the machine has it).  lanes_inside: every address is in the span
+ * with size bytes under its limit, and aligned: addr - tag <= last (=
+ * limit - size), unsigned, as limit <= mask + 1 and tag's offset bits are
+ * 0; one subtraction and one comparison a lane. */
+SIMT_CLONES static int lanes_inside(const uint64_t *addr, uint64_t tag, uint64_t last, uint64_t align) {
+  uint64_t far = 0, bits = 0;
+  for (int l = 0; l < 32; l++) far |= (uint64_t)(addr[l] - tag > last), bits |= addr[l];
+  return !(far | (bits & align));
+}
+
+/* Loads of 4 bytes (sign-extended or not) and 8, in the kind's canonical
+ * form (a load into the address's own register is safe: each lane reads
+ * its address first). */
+SIMT_CLONES static void lanes_load4(uint64_t *d, const uint8_t *base, const uint64_t *addr, uint64_t mask, int sign) {
+  if (sign)
+    for (int l = 0; l < 32; l++) { int32_t v; memcpy(&v, base + (addr[l] & mask), 4); d[l] = (uint64_t)(int64_t)v; }
+  else
+    for (int l = 0; l < 32; l++) { uint32_t v; memcpy(&v, base + (addr[l] & mask), 4); d[l] = v; }
+}
+
+SIMT_CLONES static void lanes_load8(uint64_t *d, const uint8_t *base, const uint64_t *addr, uint64_t mask) {
+  for (int l = 0; l < 32; l++) memcpy(&d[l], base + (addr[l] & mask), 8);
+}
+
+/* Stores of 4 bytes in lane order (a later lane's store to the same word
+ * wins); returns how many changed memory (mem_write's write epoch). */
+SIMT_CLONES static uint64_t lanes_store4(uint8_t *base, const uint64_t *addr, uint64_t mask, const uint64_t *B) {
+  uint64_t changed = 0;
+  for (int l = 0; l < 32; l++) {
+    uint32_t o, n = (uint32_t)B[l];
+    memcpy(&o, base + (addr[l] & mask), 4);
+    changed += o != n;
+    memcpy(base + (addr[l] & mask), &n, 4);
+  }
+  return changed;
+}
+
 /* A full warp's load or store under sequentially consistent memory, with
  * no observer, whose 32 addresses all fall in one of the warp's spans:
  * done here, in one pass (1); else nothing is done (0), and the
@@ -303,25 +341,15 @@ static int ldst_one_span(launch *L, warp *w, const kir_ins *in, int size, int sk
     addr = moved;
   }
   const xspan *sp = span_find(w, addr[0]);
-  if (!sp) return 0;
-  /* addr is in the span, size bytes under its limit, iff addr - tag <=
-   * limit - size, unsigned (limit <= mask + 1 and tag's offset bits are 0):
-   * one subtraction and one comparison a lane */
-  if (sp->limit < (uint64_t)size) return 0;
-  uint64_t last = sp->limit - (uint64_t)size, tag = sp->tag, far = 0, bits = 0;
-  for (int l = 0; l < 32; l++) far |= (uint64_t)(addr[l] - tag > last), bits |= addr[l];
-  if (far | (bits & (uint64_t)(size - 1))) return 0;
+  if (!sp || sp->limit < (uint64_t)size || !lanes_inside(addr, sp->tag, sp->limit - (uint64_t)size, (uint64_t)(size - 1)))
+    return 0;
   uint8_t *base = sp->base;
   uint64_t mask = sp->mask;
-  /* the kind's canonical form chosen once, not per lane (a load into the
-   * address's own register is safe: each lane reads its address first) */
-  if (is_ld && size == 4 && (sk == SK_U32 || sk == SK_F32))
-    for (int l = 0; l < 32; l++) { uint32_t v; memcpy(&v, base + (addr[l] & mask), 4); d[l] = v; }
-  else if (is_ld && size == 4 && sk == SK_I32)
-    for (int l = 0; l < 32; l++) { int32_t v; memcpy(&v, base + (addr[l] & mask), 4); d[l] = (uint64_t)(int64_t)v; }
-  else if (is_ld && size == 8 && sem_canon(sk, UINT64_MAX) == UINT64_MAX)
-    for (int l = 0; l < 32; l++) memcpy(&d[l], base + (addr[l] & mask), 8);
+  /* the kind's canonical form chosen once, not per lane */
+  if (is_ld && size == 4 && (sk == SK_U32 || sk == SK_F32 || sk == SK_I32)) lanes_load4(d, base, addr, mask, sk == SK_I32);
+  else if (is_ld && size == 8 && sem_canon(sk, UINT64_MAX) == UINT64_MAX) lanes_load8(d, base, addr, mask);
   else if (is_ld) for (int l = 0; l < 32; l++) d[l] = sem_canon(sk, mem_read(L, base + (addr[l] & mask), size));
+  else if (size == 4) L->write_epoch += lanes_store4(base, addr, mask, B);
   else for (int l = 0; l < 32; l++) mem_write(L, base + (addr[l] & mask), size, B[l]);
   return 1;
 }

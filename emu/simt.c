@@ -77,18 +77,6 @@ static uint64_t math_lane(int fn, uint64_t a, uint64_t b, uint64_t c) {
 }
 
 
-/* The run-ahead is built twice, for AVX2 and for the baseline, and the
- * loader picks the one the machine runs (GCC's function multiversioning):
- * four 64-bit lanes a vector instead of two, the same results (integer
- * arithmetic, and IEEE operations that are never contracted: the AVX2
- * target has no FMA). */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define SIMT_CLONES __attribute__((target_clones("avx2", "default")))
-#define SIMT_SCALAR __attribute__((noinline, optimize("no-tree-vectorize")))
-#else
-#define SIMT_CLONES
-#define SIMT_SCALAR __attribute__((noinline))
-#endif
 
 /* 64-bit multiplies lane by lane: x86 has no 64-bit vector multiply
  * before AVX-512, and the vectorised emulation of one (three 32-bit

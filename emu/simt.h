@@ -14,6 +14,20 @@
 #ifndef GR_SIMT_H
 #define GR_SIMT_H
 
+/* Lane loops built twice, for AVX2 and for the baseline, the loader
+ * picking the one the machine runs (GCC's function multiversioning): four
+ * 64-bit lanes a vector instead of two, the same results (integer
+ * arithmetic, and IEEE operations that are never contracted: the AVX2
+ * target has no FMA).  SIMT_SCALAR: a lane loop kept scalar, where vector
+ * code would compute both sides of a choice. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define SIMT_CLONES __attribute__((target_clones("avx2", "default")))
+#define SIMT_SCALAR __attribute__((noinline, optimize("no-tree-vectorize")))
+#else
+#define SIMT_CLONES
+#define SIMT_SCALAR __attribute__((noinline))
+#endif
+
 #include "engine.h"
 
 /* 1 for the opcodes simt_alu executes (arithmetic, conversions, constants,
