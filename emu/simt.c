@@ -101,6 +101,22 @@ static inline void mul64_lanes(uint32_t m, uint64_t *d, const uint64_t *A, const
   mul64_lanes_scalar(m, d, A, B);
 }
 
+/* An unsigned division or remainder by the same power of two in every
+ * lane of a full warp (blockDim.x / 2, i % 32): a shift or a mask, where
+ * the hardware's divide takes tens of cycles a lane.  A 32-bit op reads
+ * its operands' low 32 bits (PTX registers may hold them sign-extended).
+ * 0 where it does not apply. */
+static inline int udiv_pow2_lanes(uint32_t m, uint64_t *d, const uint64_t *A, const uint64_t *B, int rem, int w32) {
+  uint64_t low = w32 ? 0xffffffffu : ~(uint64_t)0, b = B[0] & low, same = 0;
+  if (m != FULL || !b || (b & (b - 1))) return 0;
+  for (int l = 0; l < 32; l++) same |= (B[l] ^ b) & low;
+  if (same) return 0;
+  int k = __builtin_ctzll(b);
+  if (rem) for (int l = 0; l < 32; l++) d[l] = A[l] & low & (b - 1);
+  else for (int l = 0; l < 32; l++) d[l] = (A[l] & low) >> k;
+  return 1;
+}
+
 /* Pointer additions: a full warp's in the common case of kir_ptr_add
  * (no lane leaves its object's bits) in one vector pass, which checks
  * that; else lane by lane, where vector code would compute both sides of
@@ -140,6 +156,11 @@ __attribute__((always_inline)) static inline void alu_exec(launch *L, warp *w, c
   switch (in->op) {
 #define BINCASE(OPC) case OPC:                                               \
     if (OPC == OP_MUL_I64 || OPC == OP_MUL_U64) mul64_lanes(m, d, A, B);     \
+    else if ((OPC == OP_DIV_U32 || OPC == OP_DIV_U64 || OPC == OP_REM_U32 ||   \
+              OPC == OP_REM_U64) &&                                          \
+             udiv_pow2_lanes(m, d, A, B, OPC == OP_REM_U32 || OPC == OP_REM_U64, \
+                             OPC == OP_DIV_U32 || OPC == OP_REM_U32))        \
+      ;                                                                      \
     else LANES(m, d[l] = sem_bin(OPC, A[l], B[l]));                          \
     break;
 #define BINV(n) BINCASE(OP_##n##_I32) BINCASE(OP_##n##_U32) BINCASE(OP_##n##_I64) BINCASE(OP_##n##_U64) BINCASE(OP_##n##_F32) BINCASE(OP_##n##_F64)

@@ -296,6 +296,54 @@ START_TEST(ptx_registers_start_at_zero_in_every_block) {
 }
 END_TEST
 
+/* Runs the PTX text's kernel k(out) on grid x block threads; its first n
+ * words of out into o. */
+static void run_ptx_text(const char *ptx, unsigned grid, unsigned block, uint32_t *o, size_t n) {
+  char path[] = "/tmp/gpurace-ptx-XXXXXX.ptx";
+  int fd = mkstemps(path, 4);
+  ck_assert_int_ge(fd, 0);
+  ck_assert_int_eq(write(fd, ptx, strlen(ptx)), (ssize_t)strlen(ptx));
+  close(fd);
+  gr_context *ctx = gr_context_create(NULL);
+  gr_module *mod;
+  ck_assert_int_eq(gr_module_load(ctx, path, NULL, 0, &mod), GR_OK);
+  gr_ptr out;
+  ck_assert_int_eq(gr_malloc(ctx, n * 4, "out", &out), GR_OK);
+  gr_arg a = gr_arg_u64(out);
+  gr_dim3 g = {grid, 1, 1}, b = {block, 1, 1};
+  ck_assert_int_eq(gr_launch(mod, "k", g, b, 0, &a, 1), GR_OK);
+  ck_assert_int_eq(gr_memcpy_dtoh(ctx, o, out, n * 4), GR_OK);
+  gr_context_destroy(ctx);
+  unlink(path);
+}
+
+/* Unsigned division and remainder by a power of two read a 32-bit
+ * register's low bits, whatever its upper ones hold (here tid - 8, written
+ * by a signed add, sign-extended in the register for tid < 8). */
+START_TEST(ptx_unsigned_division_reads_the_low_bits) {
+  const char *ptx =
+    ".version 8.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry k(.param .u64 k_param_0)\n{\n"
+    "\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<5>;\n"
+    "\tld.param.u64 %rd1, [k_param_0];\n"
+    "\tmov.u32 %r0, %tid.x;\n"
+    "\tadd.s32 %r1, %r0, -8;\n"
+    "\tdiv.u32 %r2, %r1, 4;\n"
+    "\trem.u32 %r3, %r1, 4;\n"
+    "\tmul.wide.u32 %rd2, %r0, 8;\n"
+    "\tadd.s64 %rd3, %rd1, %rd2;\n"
+    "\tst.global.u32 [%rd3], %r2;\n"
+    "\tst.global.u32 [%rd3+4], %r3;\n"
+    "\tret;\n}\n";
+  static uint32_t o[64];
+  run_ptx_text(ptx, 1, 32, o, 64);
+  for (uint32_t t = 0; t < 32; t++) {
+    ck_assert_uint_eq(o[2 * t], (t - 8u) / 4u);
+    ck_assert_uint_eq(o[2 * t + 1], (t - 8u) % 4u);
+  }
+}
+END_TEST
+
 /* Kernel names as C++ names them, found by the name directives use. */
 START_TEST(ptx_names_kernels_as_cxx_does) {
   char *d = ptx_demangle("_Z9block_sumIiLi256EEvPKT_PS0_");
@@ -335,6 +383,7 @@ Suite *front_suite(void) {
   tcase_add_test(tc, ptx_names_kernels_as_cxx_does);
   tcase_add_test(tc, ptx_allocates_registers);
   tcase_add_test(tc, ptx_registers_start_at_zero_in_every_block);
+  tcase_add_test(tc, ptx_unsigned_division_reads_the_low_bits);
   suite_add_tcase(s, tc);
   return s;
 }
