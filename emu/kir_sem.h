@@ -16,8 +16,11 @@
 
 #include "kir.h"
 
-static inline uint64_t sem_s32(uint64_t x) { return (uint64_t)(int64_t)(int32_t)(uint32_t)x; }
-static inline uint64_t sem_u32(uint64_t x) { return (uint64_t)(uint32_t)x; }
+/* The low 32 bits of x, sign- or zero-extended.  Written in 64-bit
+ * operations (the sign extension as xor and subtract), which vectorise
+ * without narrowing the lanes to 32 bits and widening them back. */
+static inline uint64_t sem_s32(uint64_t x) { return ((x & 0xffffffffu) ^ 0x80000000u) - 0x80000000u; }
+static inline uint64_t sem_u32(uint64_t x) { return x & 0xffffffffu; }
 static inline float sem_f32(uint64_t x) { float f; uint32_t u = (uint32_t)x; memcpy(&f, &u, 4); return f; }
 static inline double sem_f64(uint64_t x) { double f; memcpy(&f, &x, 8); return f; }
 static inline uint64_t sem_bits32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
@@ -31,12 +34,15 @@ __attribute__((always_inline)) static inline uint64_t sem_bin(int op, uint64_t a
 #define INT_CASES(NAME, E32, E64) \
   case OP_##NAME##_I32: return sem_s32(E32); case OP_##NAME##_U32: return sem_u32(E32); \
   case OP_##NAME##_I64: case OP_##NAME##_U64: return (uint64_t)(E64);
-  INT_CASES(ADD, ua + ub, a + b)
-  INT_CASES(SUB, ua - ub, a - b)
+  /* the low 32 bits of a 64-bit sum, difference or bitwise op are the
+   * 32-bit op's: computed on whole lanes (a multiply stays 32-bit: x86
+   * has no 64-bit vector multiply before AVX-512) */
+  INT_CASES(ADD, a + b, a + b)
+  INT_CASES(SUB, a - b, a - b)
   INT_CASES(MUL, ua * ub, a * b)
-  INT_CASES(AND, ua & ub, a & b)
-  INT_CASES(OR, ua | ub, a | b)
-  INT_CASES(XOR, ua ^ ub, a ^ b)
+  INT_CASES(AND, a & b, a & b)
+  INT_CASES(OR, a | b, a | b)
+  INT_CASES(XOR, a ^ b, a ^ b)
   INT_CASES(SHL, ub >= 32 ? 0u : ua << ub, b >= 64 ? 0u : a << b)
 #undef INT_CASES
   case OP_DIV_I32: return ub == 0 ? sem_s32(0xffffffffu) : (ia == INT32_MIN && ib == -1) ? sem_s32(ua) : sem_s32((uint32_t)(ia / ib));
