@@ -328,10 +328,12 @@ SIMT_CLONES static uint64_t lanes_store4(uint8_t *base, const uint64_t *addr, ui
   return changed;
 }
 
-/* A full warp's load or store under sequentially consistent memory, with
- * no observer, whose 32 addresses all fall in one of the warp's spans:
- * done here, in one pass (1); else nothing is done (0), and the
- * lane-by-lane path does it, faults and all. */
+/* A full warp's load or store with no observer whose 32 addresses all
+ * fall in one of the warp's spans, under sequentially consistent memory,
+ * or in shared memory (which weak memory leaves sequentially consistent:
+ * only global accesses go through its buffers): done here, in one pass
+ * (1); else nothing is done (0), and the lane-by-lane path does it, faults
+ * and all. */
 static int ldst_one_span(launch *L, warp *w, const kir_ins *in, int size, int sk, int is_ld, uint64_t *d, const uint64_t *A,
                          const uint64_t *B) {
   uint64_t moved[32];
@@ -341,7 +343,8 @@ static int ldst_one_span(launch *L, warp *w, const kir_ins *in, int size, int sk
     addr = moved;
   }
   const xspan *sp = span_find(w, addr[0]);
-  if (!sp || sp->limit < (uint64_t)size || !lanes_inside(addr, sp->tag, sp->limit - (uint64_t)size, (uint64_t)(size - 1)))
+  if (!sp || (L->mem && KIR_SPACE_OF(sp->tag) != SPACE_SHARED) || sp->limit < (uint64_t)size ||
+      !lanes_inside(addr, sp->tag, sp->limit - (uint64_t)size, (uint64_t)(size - 1)))
     return 0;
   uint8_t *base = sp->base;
   uint64_t mask = sp->mask;
@@ -856,7 +859,7 @@ static void warp_step(launch *L, warp *w) {
      * acquire load performs at once: nothing after it may pass it. */
     int defer = is_ld && L->mem && !L->ctx->supply && order == MO_RELAXED &&
                 (L->ctx->explore || rng_below(&L->rng, 1024) < L->defer_odds);
-    if (m == FULL && !L->mem && !L->ctx->nobs && !w->nviews && ldst_one_span(L, w, in, size, sk, is_ld, d, A, B)) {
+    if (m == FULL && !L->ctx->nobs && !w->nviews && ldst_one_span(L, w, in, size, sk, is_ld, d, A, B)) {
       count_mem(L, A[0], is_ld ? GR_LOAD : GR_STORE, FULL, size);
       break;
     }
