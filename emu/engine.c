@@ -1025,8 +1025,9 @@ static void warp_step(launch *L, warp *w) {
             act, w->wib, w->b->idx[0], w->b->idx[1], w->b->idx[2], rest);
       return;
     }
-    /* a barrier orders memory for the block as a block-scope fence does */
-    if (L->mem) LANES(m, wm_barrier(L->mem, &w->wm->lane[l]));
+    /* a barrier orders memory for the block as a block-scope fence does
+     * (nothing to do where none of the warp's lanes has an entry in flight) */
+    if (L->mem && w->wm->entries) LANES(m, wm_barrier(L->mem, &w->wm->lane[l]));
     if (in->imm != BAR_SYNC) {
       uint32_t t = 0;
       LANES(m, if (A[l]) t |= 1u << l);
@@ -1050,7 +1051,7 @@ static void warp_step(launch *L, warp *w) {
   }
   case OP_SYNCWARP:
     if (!warp_mask_ok(L, w, pc, A, m, "__syncwarp")) return;
-    if (L->mem) LANES(m, wm_barrier(L->mem, &w->wm->lane[l]));
+    if (L->mem && w->wm->entries) LANES(m, wm_barrier(L->mem, &w->wm->lane[l]));
     if (L->ctx->nobs) {
       gr_event ev;
       ev_init(L, &ev, GR_EV_SYNCWARP, w, pc);

@@ -82,6 +82,7 @@ void wm_free(wm *m) {
 wm_warp *wm_warp_new(void) {
   wm_warp *w = xmalloc(sizeof *w);
   memset(w->inflight, 0, sizeof w->inflight);
+  w->entries = 0;
   return w;
 }
 
@@ -106,6 +107,12 @@ static unsigned bucket_of(uint64_t word) { return (unsigned)((word * 0x9E3779B97
 /* An entry over [addr, addr+size) comes (delta 1) or goes (-1). */
 static void inflight(uint16_t *c, uint64_t addr, int size, int delta) {
   for (uint64_t wd = addr >> 2; wd <= (addr + (uint64_t)size - 1) >> 2; wd++) c[bucket_of(wd)] += (uint16_t)delta;
+}
+
+/* An entry of lane t comes (1) or goes (-1): its warp's counts. */
+static void warp_entry(wm_lane *t, uint64_t addr, int size, int delta) {
+  inflight(t->warp->inflight, addr, size, delta);
+  t->warp->entries += (uint32_t)delta;
 }
 
 /* Whether an entry might overlap [addr, addr+size): 0 is exact. */
@@ -243,7 +250,7 @@ static void sb_drain(wm *m, wm_lane *t, int i) {
   wm_write e = t->sb[i];
   for (int k = i + 1; k < t->nsb; k++) t->sb[k - 1] = t->sb[k];
   t->nsb--;
-  inflight(t->warp->inflight, e.addr, e.size, -1);
+  warp_entry(t, e.addr, e.size, -1);
   smq_push(m, t->sm, &e);
   /* the writes older than a release fence have all left: the release
    * completes before any younger write may leave */
@@ -386,7 +393,7 @@ static void perform(wm *m, wm_lane *t, int i) {
   wm_load l = t->ld[i];
   for (int k = i + 1; k < t->nld; k++) t->ld[k - 1] = t->ld[k];
   t->nld--;
-  inflight(t->warp->inflight, l.addr, l.size, -1);
+  warp_entry(t, l.addr, l.size, -1);
   if (l.xs) m->nxs--;
   uint64_t v;
   if (l.rmw) {
@@ -440,7 +447,7 @@ void wm_load_defer(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int s
   l->addr = addr; l->p = p; l->size = (uint8_t)size; l->strong = (uint8_t)strong; l->sk = (uint8_t)sk;
   l->reg = reg; l->pc = pc; l->xs = l->xwait = 0; l->rmw = 0;
   l->arg[0] = l->arg[1] = 0;
-  inflight(t->warp->inflight, addr, size, 1);
+  warp_entry(t, addr, size, 1);
   lane_update(m, t);
 }
 
@@ -472,7 +479,7 @@ void wm_store(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, uint64_t v
   }
   if (t->nsb == WM_SB_CAP) sb_drain(m, t, 0);
   t->sb[t->nsb++] = e;
-  inflight(t->warp->inflight, addr, size, 1);
+  warp_entry(t, addr, size, 1);
   lane_update(m, t);
 }
 
@@ -727,8 +734,8 @@ void wm_reset(wm *m) {
   for (int k = 0; k < m->nact; k++) {
     wm_lane *t = m->act[k].t;
     if (t) {
-      for (int i = 0; i < t->nsb; i++) inflight(t->warp->inflight, t->sb[i].addr, t->sb[i].size, -1);
-      for (int i = 0; i < t->nld; i++) inflight(t->warp->inflight, t->ld[i].addr, t->ld[i].size, -1);
+      for (int i = 0; i < t->nsb; i++) warp_entry(t, t->sb[i].addr, t->sb[i].size, -1);
+      for (int i = 0; i < t->nld; i++) warp_entry(t, t->ld[i].addr, t->ld[i].size, -1);
       t->nsb = t->nld = 0;
       t->apos = -1;
     }

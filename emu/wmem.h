@@ -66,6 +66,7 @@ typedef struct wm_lane {
 struct wm_warp {
   wm_lane lane[32];
   uint16_t inflight[WM_WARP_BUCKETS];
+  uint32_t entries;   /* all its lanes' entries in flight: 0, none has anything to perform or drain */
 };
 
 typedef struct wm wm;
