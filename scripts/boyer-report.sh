@@ -112,5 +112,5 @@ echo "Time with each analysis over time without, measured in one run of \`make b
 echo "12x for races, 2.6x for bank conflicts, relative to its emulation):"
 echo
 echo '```'
-"$B" 2>&1 | sed -n '/^detector overhead/,$p'
+"$B" 2>&1 | sed -n '/^detector overhead/,/^$/p' | sed '/^$/d'
 echo '```'

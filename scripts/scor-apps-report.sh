@@ -205,8 +205,9 @@ echo "these heaps never share an entry; when it mapped 16 consecutive words to o
 echo "MM's one 4-byte report (and, in Table VI, most of MM's, RED's and GCON's races). The counts"
 echo "here are larger than the paper's because they count distinct (source pair, class) reports"
 echo "summed over three seeds, where the paper counts unique races of one run, and the inputs are"
-echo "this repository's. MM's one report at 4 bytes is the same in both columns: a lock-protected"
-echo "load whose warp's 4-entry lock table has lost the lock its lane holds (see the notes)."
+echo "this repository's. MM's 4-byte report, on the seeds where it appears (see the notes; none of"
+echo "seeds 1..3 today), is a lock-protected load whose warp's 4-entry lock table has lost the lock"
+echo "its lane holds, the same in both columns."
 echo
 echo "## Overhead"
 echo

@@ -234,10 +234,7 @@ END_TEST
 
 static bc_program *extract(const char *src, char *err, size_t n) {
   char path[] = "/tmp/gpurace-test-bc-XXXXXX.cu";
-  int fd = mkstemps(path, 3);
-  ck_assert_int_ge(fd, 0);
-  ck_assert_int_eq(write(fd, src, strlen(src)), (ssize_t)strlen(src));
-  close(fd);
+  temp_file(path, 3, src);
   int outside;
   bc_program *p = bc_load(path, NULL, &outside, err, n);
   unlink(path);

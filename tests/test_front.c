@@ -1,4 +1,4 @@
-#define _DEFAULT_SOURCE   /* mkstemps */
+#define _DEFAULT_SOURCE   /* unlink */
 /* The front end: every file of the malformed corpus fails with exit status
  * 2 and the exact "file:line:col: error: ..." its last line names; and the
  * subset's constructs compile to the KIR they should. */
@@ -178,6 +178,24 @@ START_TEST(ptx_reconverges_at_the_postdominator) {
 }
 END_TEST
 
+/* Runs the PTX text's kernel k(out) on grid x block threads (cfg: NULL
+ * for the defaults), out's first n words into o. */
+static void run_ptx_text(const char *ptx, const gr_config *cfg, unsigned grid, unsigned block, uint32_t *o, size_t n) {
+  char path[] = "/tmp/gpurace-ptx-XXXXXX.ptx";
+  temp_file(path, 4, ptx);
+  gr_context *ctx = gr_context_create(cfg);
+  gr_module *mod;
+  ck_assert_int_eq(gr_module_load(ctx, path, NULL, 0, &mod), GR_OK);
+  gr_ptr out;
+  ck_assert_int_eq(gr_malloc(ctx, n * 4, "out", &out), GR_OK);
+  gr_arg a = gr_arg_u64(out);   /* PTX has no pointer types: an extern "C" kernel's .u64 without its source */
+  gr_dim3 g = {grid, 1, 1}, b = {block, 1, 1};
+  ck_assert_int_eq(gr_launch(mod, "k", g, b, 0, &a, 1), GR_OK);
+  ck_assert_int_eq(gr_memcpy_dtoh(ctx, o, out, n * 4), GR_OK);
+  gr_context_destroy(ctx);
+  unlink(path);
+}
+
 /* Register allocation: a chain of 64 virtual registers, each dead once the
  * next is computed, needs a handful of KIR registers, and still computes
  * the chain (run: 64 increments of tid); no copy is left of lowering's
@@ -197,24 +215,9 @@ START_TEST(ptx_allocates_registers) {
   /* the parameter's load and %tid.x go straight to their registers: no mov after them */
   for (int i = 0; i < m->funcs[0]->ncode; i++) ck_assert_int_ne(m->funcs[0]->code[i].op, OP_MOV);
   kir_module_free(m);
-  char path[] = "/tmp/gpurace-chain-XXXXXX.ptx";
-  int fd = mkstemps(path, 4);
-  ck_assert_int_ge(fd, 0);
-  ck_assert_int_eq(write(fd, ptx, (size_t)n), n);
-  close(fd);
-  gr_context *ctx = gr_context_create(NULL);
-  gr_module *mod;
-  ck_assert_int_eq(gr_module_load(ctx, path, NULL, 0, &mod), GR_OK);
-  gr_ptr out;
-  ck_assert_int_eq(gr_malloc(ctx, 64 * 4, "out", &out), GR_OK);
-  gr_arg a = gr_arg_u64(out);   /* PTX has no pointer types: an extern "C" kernel's .u64 without its source */
-  gr_dim3 g = {1, 1, 1}, b = {64, 1, 1};
-  ck_assert_int_eq(gr_launch(mod, "k", g, b, 0, &a, 1), GR_OK);
   uint32_t o[64];
-  ck_assert_int_eq(gr_memcpy_dtoh(ctx, o, out, sizeof o), GR_OK);
+  run_ptx_text(ptx, NULL, 1, 64, o, 64);
   for (int t = 0; t < 64; t++) ck_assert_uint_eq(o[t], (uint32_t)t + 64);
-  gr_context_destroy(ctx);
-  unlink(path);
 }
 END_TEST
 
@@ -267,55 +270,19 @@ START_TEST(ptx_registers_start_at_zero_in_every_block) {
   ck_assert(has_stored);
   free(first);
   kir_module_free(m);
-  char path[] = "/tmp/gpurace-zero-XXXXXX.ptx";
-  int fd = mkstemps(path, 4);
-  ck_assert_int_ge(fd, 0);
-  ck_assert_int_eq(write(fd, ptx, strlen(ptx)), (ssize_t)strlen(ptx));
-  close(fd);
   gr_config cfg;
   gr_config_default(&cfg);
   cfg.sms = 1;
   cfg.max_blocks_per_sm = 2;   /* 64 blocks through two slots */
-  gr_context *ctx = gr_context_create(&cfg);
-  gr_module *mod;
-  ck_assert_int_eq(gr_module_load(ctx, path, NULL, 0, &mod), GR_OK);
-  gr_ptr out;
-  ck_assert_int_eq(gr_malloc(ctx, 64 * 64 * 8, "out", &out), GR_OK);
-  gr_arg a = gr_arg_u64(out);
-  gr_dim3 g = {64, 1, 1}, b = {64, 1, 1};
-  ck_assert_int_eq(gr_launch(mod, "k", g, b, 0, &a, 1), GR_OK);
   static uint32_t o[64 * 64 * 2];
-  ck_assert_int_eq(gr_memcpy_dtoh(ctx, o, out, sizeof o), GR_OK);
+  run_ptx_text(ptx, &cfg, 64, 64, o, 64 * 64 * 2);
   for (int blk = 0; blk < 64; blk++)
     for (int t = 0; t < 64; t++) {
       ck_assert_uint_eq(o[(blk * 64 + t) * 2], (t >= blk ? (uint32_t)blk + 100 : 0));
       ck_assert_uint_eq(o[(blk * 64 + t) * 2 + 1], 3);
     }
-  gr_context_destroy(ctx);
-  unlink(path);
 }
 END_TEST
-
-/* Runs the PTX text's kernel k(out) on grid x block threads; its first n
- * words of out into o. */
-static void run_ptx_text(const char *ptx, unsigned grid, unsigned block, uint32_t *o, size_t n) {
-  char path[] = "/tmp/gpurace-ptx-XXXXXX.ptx";
-  int fd = mkstemps(path, 4);
-  ck_assert_int_ge(fd, 0);
-  ck_assert_int_eq(write(fd, ptx, strlen(ptx)), (ssize_t)strlen(ptx));
-  close(fd);
-  gr_context *ctx = gr_context_create(NULL);
-  gr_module *mod;
-  ck_assert_int_eq(gr_module_load(ctx, path, NULL, 0, &mod), GR_OK);
-  gr_ptr out;
-  ck_assert_int_eq(gr_malloc(ctx, n * 4, "out", &out), GR_OK);
-  gr_arg a = gr_arg_u64(out);
-  gr_dim3 g = {grid, 1, 1}, b = {block, 1, 1};
-  ck_assert_int_eq(gr_launch(mod, "k", g, b, 0, &a, 1), GR_OK);
-  ck_assert_int_eq(gr_memcpy_dtoh(ctx, o, out, n * 4), GR_OK);
-  gr_context_destroy(ctx);
-  unlink(path);
-}
 
 /* Unsigned division and remainder by a power of two read a 32-bit
  * register's low bits, whatever its upper ones hold (here tid - 8, written
@@ -336,7 +303,7 @@ START_TEST(ptx_unsigned_division_reads_the_low_bits) {
     "\tst.global.u32 [%rd3+4], %r3;\n"
     "\tret;\n}\n";
   static uint32_t o[64];
-  run_ptx_text(ptx, 1, 32, o, 64);
+  run_ptx_text(ptx, NULL, 1, 32, o, 64);
   for (uint32_t t = 0; t < 32; t++) {
     ck_assert_uint_eq(o[2 * t], (t - 8u) / 4u);
     ck_assert_uint_eq(o[2 * t + 1], (t - 8u) % 4u);

@@ -1,9 +1,13 @@
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE   /* mkstemps */
+#endif
 #include "testutil.h"
 
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 gr_dim3 dim1(unsigned x) { gr_dim3 d = {x, 1, 1}; return d; }
 
@@ -23,6 +27,13 @@ int run_out(const char *src, const char *kernel, unsigned grid, unsigned block, 
   if (err_ctx) *err_ctx = ctx;
   else gr_context_destroy(ctx);
   return rc;
+}
+
+void temp_file(char *path, int suffix_len, const char *text) {
+  int fd = mkstemps(path, suffix_len);
+  ck_assert_int_ge(fd, 0);
+  ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+  close(fd);
 }
 
 const char *src_path(const char *rel) {

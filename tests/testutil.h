@@ -17,6 +17,11 @@ int run_out(const char *src, const char *kernel, unsigned grid, unsigned block, 
 /* Path of a file in the source tree (GR_SRCDIR or "."); static buffer. */
 const char *src_path(const char *rel);
 
+/* Writes text to a new file named after path, a template whose last
+ * suffix_len characters are kept and whose XXXXXX before them is filled
+ * in (mkstemps); the caller unlinks it. */
+void temp_file(char *path, int suffix_len, const char *text);
+
 /* Runs a Check suite and returns the process exit status. */
 int run_suite(Suite *s);
 
