@@ -1491,22 +1491,38 @@ static void its_step(launch *L, warp *w) {
  * its next turns on them; at most this many at a time: */
 #define RUN_AHEAD_MAX 4096
 
+/* A stretch of n instructions just ran ahead of their turns, the first in
+ * this one; a backward branch among them at index j (-1: none) meets the
+ * livelock detector at its own turn, as warp_step would have it: now for
+ * the first, else at the turn where ahead is n - j.  The stretch ran it
+ * only while the detector's count stays below SPIN_PATIENCE through that
+ * turn, so the detector does not hash the warp's (later) state there:
+ * its count and epoch are all it keeps. */
+static void ran_ahead(launch *L, warp *w, int n, int j) {
+  L->steps++;
+  w->ahead = (uint32_t)n - 1;
+  w->edge_due = j > 0 ? (uint32_t)(n - j) : 0;
+  if (j == 0) note_backedge(L, w);
+}
+
 static void warp_run(launch *L, warp *w) {
   if (w->ahead) {   /* its instruction already ran (simt.h): the turn only counts */
+    if (w->ahead == w->edge_due) { w->edge_due = 0; note_backedge(L, w); }
     w->ahead--;
     L->steps++;
     return;
   }
+  /* a stretch may run one backward branch while the count stays below SPIN_PATIENCE */
+  int edges = w->backedges + 1 < SPIN_PATIENCE, j;
   if (L->ctx->cfg.warps == GR_WARPS_ITS) {
     /* ITS, round-robin: a converged warp's stretch runs ahead as under
      * lockstep while its lanes agree at every branch, each of those steps
      * the one its_step_converged would take */
     if (L->ahead_marks && w->its_conv && !w->stuck && !L->ctx->nobs) {
-      int n = simt_run_ahead(L, w, L->ahead_marks, RUN_AHEAD_MAX, 1);
+      int n = simt_run_ahead(L, w, L->ahead_marks, RUN_AHEAD_MAX, 1, edges, &j);
       if (n) {
         its_ran_ahead(w, n);
-        L->steps++;
-        w->ahead = (uint32_t)n - 1;
+        ran_ahead(L, w, n, j);
         return;
       }
     }
@@ -1515,10 +1531,9 @@ static void warp_run(launch *L, warp *w) {
   }
   /* a spinning warp stays exact where it is: a deadlock report shows where it spins */
   if (L->ahead_marks && !w->stuck && !L->ctx->nobs) {
-    int n = simt_run_ahead(L, w, L->ahead_marks, RUN_AHEAD_MAX, 0);
+    int n = simt_run_ahead(L, w, L->ahead_marks, RUN_AHEAD_MAX, 0, edges, &j);
     if (n) {
-      L->steps++;
-      w->ahead = (uint32_t)n - 1;
+      ran_ahead(L, w, n, j);
       return;
     }
   }
@@ -1539,8 +1554,14 @@ static void skip_rounds(launch *L) {
   /* the step limit stays where it would be met */
   uint64_t room = L->steps < L->ctx->cfg.max_steps ? (L->ctx->cfg.max_steps - L->steps - 1) / (uint64_t)L->nready : 0;
   if (k > room) k = room;
-  for (int j = 0; j < L->nrun; j++)
-    if (L->run[j]->state == W_READY) L->run[j]->ahead -= (uint32_t)k;
+  for (int j = 0; j < L->nrun; j++) {
+    warp *w = L->run[j];
+    if (w->state != W_READY) continue;
+    /* a backward branch due in these turns: nothing writes memory in them,
+     * so the detector sees the epoch it would see at its turn */
+    if (w->edge_due && w->edge_due + (uint32_t)k > w->ahead) { w->edge_due = 0; note_backedge(L, w); }
+    w->ahead -= (uint32_t)k;
+  }
   L->steps += k * (uint64_t)L->nready;
 }
 

@@ -163,6 +163,7 @@ typedef struct warp {
   uint32_t its_ran;         /* ITS: lanes run since the last sampled back edge (note_backedge) */
   int its_conv;             /* ITS: every live lane runnable, all at stk[0].pc (its_step's fast path) */
   uint32_t ahead;          /* instructions it ran ahead of its turns (simt.h) */
+  uint32_t edge_due;       /* the value of ahead at the turn of a backward branch it ran ahead, or 0 */
   /* the spans of its last accesses (an instruction's next access likely
    * falls in one: triad's three arrays take three): allocations and its
    * block's shared memory live as long as the launch, so they stay true */

@@ -316,8 +316,7 @@ uint8_t *simt_ahead_marks(const kir_func *f) {
     /* the clock reads the launch's step count; a struct parameter is copied to memory */
     case OP_SREG: ok[pc] = in->imm != SR_CLOCK; break;
     case OP_PARAM: ok[pc] = in->dst >= 0; break;
-    /* a backward branch is where the livelock detector looks at the launch */
-    case OP_JMP: case OP_BRT: case OP_BRF: ok[pc] = in->a > pc; break;
+    case OP_JMP: case OP_BRT: case OP_BRF: ok[pc] = 1; break;
     default: ok[pc] = (uint8_t)simt_is_alu(in->op);
     }
   }
@@ -325,10 +324,11 @@ uint8_t *simt_ahead_marks(const kir_func *f) {
 }
 
 SIMT_CLONES
-int simt_run_ahead(launch *L, warp *w, const uint8_t *marks, int cap, int uniform) {
+int simt_run_ahead(launch *L, warp *w, const uint8_t *marks, int cap, int uniform, int edges, int *edge_at) {
   const kir_func *f = L->f;
   int n = 0;
   uint64_t threads = 0;
+  *edge_at = -1;
   while (n < cap && w->sp > 0) {
     simt_entry *top = &w->stk[w->sp - 1];
     int pc = top->pc;
@@ -339,8 +339,12 @@ int simt_run_ahead(launch *L, warp *w, const uint8_t *marks, int cap, int unifor
     if (w->npend && needs_pending(w, in, m)) break;
     if (in->op == OP_JMP || in->op == OP_BRT || in->op == OP_BRF) {
       if (w->sp + 2 > STACK_MAX) break;   /* it might overflow the stack: warp_step says so */
+      /* a backward branch: the livelock detector's point, at most `edges` a stretch */
+      int back = in->a <= pc;
+      if (back && (!edges || *edge_at >= 0)) break;
       uint32_t t = taken_mask(w, in, m);
       if (uniform && t && t != m) break;   /* the lanes part: ITS schedules the groups (its_step) */
+      if (back) *edge_at = n;
       branch_with(L, w, in, pc, m, t);
     } else {
       alu_exec(L, w, in, m);

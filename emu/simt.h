@@ -42,14 +42,16 @@ int simt_branch(launch *L, warp *w, const kir_ins *in, int pc, uint32_t m);
 void simt_reconverge(launch *L, warp *w);
 
 /* Per pc, 1 where the run-ahead may execute the instruction: the kinds
- * above, except the clock (it reads the step count), a struct parameter's
- * copy into local memory, and backward branches (the livelock detector's
- * points).  malloc'd, f->ncode bytes. */
+ * above, except the clock (it reads the step count) and a struct
+ * parameter's copy into local memory, and branches.  malloc'd, f->ncode
+ * bytes. */
 uint8_t *simt_ahead_marks(const kir_func *f);
 /* Runs the warp's instructions from its pc while marks allow, at most cap:
  * how many it ran (0 where the first is not allowed).  With uniform set
  * (a converged warp under ITS), it stops before a branch its lanes would
- * take different ways. */
-int simt_run_ahead(launch *L, warp *w, const uint8_t *marks, int cap, int uniform);
+ * take different ways.  A backward branch (where the livelock detector
+ * counts) it runs only while edges allows, at most one: *edge_at is the
+ * index in the stretch of the one it ran, else -1. */
+int simt_run_ahead(launch *L, warp *w, const uint8_t *marks, int cap, int uniform, int edges, int *edge_at);
 
 #endif

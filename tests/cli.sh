@@ -141,18 +141,20 @@ expect 2 "bad hb model" -- "$G" run --detect hb --hb-model hrf "$M/race_interblo
 expect 2 "bad granularity" -- "$G" run --detect scord --scord-granularity 12 "$M/race_interblock_blkatom.cu"
 expect 2 "detect needs a value" -- "$G" run "$M/race_interblock_blkatom.cu" --detect
 
-# run-ahead (emu/simt.h) changes nothing but the time: outputs, clock values and step counts equal
-# those of one instruction per turn (GPURACE_ONE_PER_TURN=1), under both schedulers and both
-# memory models (weak: loads left pending and performed in the background), on a racy
-# kernel with divergent stretches, the examples and the shared-memory suite; and nor does ITS's
-# path for converged warps and its run-ahead under round-robin, there and on the ITS kernels
-for f in "$S/tests/data/turns.cu" "$S"/kernels/examples/*.cu "$S"/kernels/shared/*.cu "$S"/kernels/its/*.cu; do
+# run-ahead (emu/simt.h) changes nothing but the time: outputs, clock values, step counts and
+# the livelock detector's reports equal those of one instruction per turn
+# (GPURACE_ONE_PER_TURN=1), under both schedulers and both memory models (weak: loads left
+# pending and performed in the background), on a racy kernel with divergent stretches, spinning
+# warps, the examples and the shared-memory suite; and nor does ITS's path for converged warps
+# and its run-ahead under round-robin, there and on the ITS kernels
+for f in "$S/tests/data/turns.cu" "$S/tests/data/its_spin.cu" "$S/tests/data/its_lead_spin.cu" "$S"/kernels/examples/*.cu \
+         "$S"/kernels/shared/*.cu "$S"/kernels/its/*.cu; do
   modes="rr:sc:lockstep random:sc:lockstep rr:weak:lockstep random:weak:lockstep rr:sc:its rr:weak:its"
   case $f in */kernels/its/*) modes="rr:sc:its rr:weak:its";; esac
   for mode in $modes; do
     sch=${mode%%:*}; mem=${mode#*:}; wp=${mem#*:}; mem=${mem%%:*}
-    a=0; GPURACE_ONE_PER_TURN=1 "$G" run "$f" --sched "$sch" --memory "$mem" --warps "$wp" --seed 3 --digest >"$T/one" 2>&1 || a=$?
-    b=0; "$G" run "$f" --sched "$sch" --memory "$mem" --warps "$wp" --seed 3 --digest >"$T/ahead" 2>&1 || b=$?
+    a=0; GPURACE_ONE_PER_TURN=1 "$G" run "$f" --sched "$sch" --memory "$mem" --warps "$wp" --seed 3 --digest --stats >"$T/one" 2>&1 || a=$?
+    b=0; "$G" run "$f" --sched "$sch" --memory "$mem" --warps "$wp" --seed 3 --digest --stats >"$T/ahead" 2>&1 || b=$?
     if [ "$a" = "$b" ] && cmp -s "$T/one" "$T/ahead"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: run-ahead changes $f ($sch, $mem, $wp)"; diff "$T/one" "$T/ahead" | head -5; fi
   done
 done
