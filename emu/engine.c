@@ -1492,37 +1492,52 @@ static void its_step(launch *L, warp *w) {
 #define RUN_AHEAD_MAX 4096
 
 /* A stretch of n instructions just ran ahead of their turns, the first in
- * this one; a backward branch among them at index j (-1: none) meets the
- * livelock detector at its own turn, as warp_step would have it: now for
- * the first, else at the turn where ahead is n - j.  The stretch ran it
- * only while the detector's count stays below SPIN_PATIENCE through that
- * turn, so the detector does not hash the warp's (later) state there:
- * its count and epoch are all it keeps. */
-static void ran_ahead(launch *L, warp *w, int n, int j) {
+ * this one; each backward branch among them (its index j in edge_at) meets
+ * the livelock detector at its own turn, as warp_step would have it: now
+ * for j = 0, else at the turn where ahead is n - j.  The stretch ran them
+ * only while the detector's count stays below SPIN_PATIENCE through their
+ * turns, so the detector does not hash the warp's (later) state there: its
+ * count and epoch are all it keeps. */
+static void ran_ahead(launch *L, warp *w, int n, const int *edge_at, int nedge) {
   L->steps++;
   w->ahead = (uint32_t)n - 1;
-  w->edge_due = j > 0 ? (uint32_t)(n - j) : 0;
-  if (j == 0) note_backedge(L, w);
+  w->nedge = w->edge_next = 0;
+  for (int k = 0; k < nedge; k++)
+    if (edge_at[k] == 0) note_backedge(L, w);
+    else w->edge_due[w->nedge++] = (uint32_t)(n - edge_at[k]);
+  w->next_due = w->nedge ? w->edge_due[0] : 0;
+}
+
+/* The backward branch due at this turn meets the livelock detector. */
+static void edge_met(launch *L, warp *w) {
+  note_backedge(L, w);
+  w->next_due = ++w->edge_next < w->nedge ? w->edge_due[w->edge_next] : 0;
+}
+
+/* The backward branches a stretch may run: the detector's count stays
+ * below SPIN_PATIENCE at each one's turn, whatever the writes before it. */
+static int edges_allowed(const warp *w) {
+  uint64_t room = w->backedges + 1 < SPIN_PATIENCE ? SPIN_PATIENCE - 1 - w->backedges : 0;
+  return room < WARP_EDGES ? (int)room : WARP_EDGES;
 }
 
 static void warp_run(launch *L, warp *w) {
   if (w->ahead) {   /* its instruction already ran (simt.h): the turn only counts */
-    if (w->ahead == w->edge_due) { w->edge_due = 0; note_backedge(L, w); }
+    if (w->ahead == w->next_due) edge_met(L, w);
     w->ahead--;
     L->steps++;
     return;
   }
-  /* a stretch may run one backward branch while the count stays below SPIN_PATIENCE */
-  int edges = w->backedges + 1 < SPIN_PATIENCE, j;
+  int edge_at[WARP_EDGES], nedge;
   if (L->ctx->cfg.warps == GR_WARPS_ITS) {
     /* ITS, round-robin: a converged warp's stretch runs ahead as under
      * lockstep while its lanes agree at every branch, each of those steps
      * the one its_step_converged would take */
     if (L->ahead_marks && w->its_conv && !w->stuck && !L->ctx->nobs) {
-      int n = simt_run_ahead(L, w, L->ahead_marks, RUN_AHEAD_MAX, 1, edges, &j);
+      int n = simt_run_ahead(L, w, L->ahead_marks, RUN_AHEAD_MAX, 1, edges_allowed(w), edge_at, &nedge);
       if (n) {
         its_ran_ahead(w, n);
-        ran_ahead(L, w, n, j);
+        ran_ahead(L, w, n, edge_at, nedge);
         return;
       }
     }
@@ -1531,9 +1546,9 @@ static void warp_run(launch *L, warp *w) {
   }
   /* a spinning warp stays exact where it is: a deadlock report shows where it spins */
   if (L->ahead_marks && !w->stuck && !L->ctx->nobs) {
-    int n = simt_run_ahead(L, w, L->ahead_marks, RUN_AHEAD_MAX, 0, edges, &j);
+    int n = simt_run_ahead(L, w, L->ahead_marks, RUN_AHEAD_MAX, 0, edges_allowed(w), edge_at, &nedge);
     if (n) {
-      ran_ahead(L, w, n, j);
+      ran_ahead(L, w, n, edge_at, nedge);
       return;
     }
   }
@@ -1559,7 +1574,7 @@ static void skip_rounds(launch *L) {
     if (w->state != W_READY) continue;
     /* a backward branch due in these turns: nothing writes memory in them,
      * so the detector sees the epoch it would see at its turn */
-    if (w->edge_due && w->edge_due + (uint32_t)k > w->ahead) { w->edge_due = 0; note_backedge(L, w); }
+    while (w->next_due && w->next_due + (uint32_t)k > w->ahead) edge_met(L, w);
     w->ahead -= (uint32_t)k;
   }
   L->steps += k * (uint64_t)L->nready;

@@ -129,6 +129,7 @@ typedef struct {
   uint8_t *base;
 } xspan;
 #define WARP_SPANS 4
+#define WARP_EDGES 8   /* backward branches a stretch of run-ahead may run */
 
 typedef struct blk blk;
 typedef struct warp {
@@ -163,7 +164,8 @@ typedef struct warp {
   uint32_t its_ran;         /* ITS: lanes run since the last sampled back edge (note_backedge) */
   int its_conv;             /* ITS: every live lane runnable, all at stk[0].pc (its_step's fast path) */
   uint32_t ahead;          /* instructions it ran ahead of its turns (simt.h) */
-  uint32_t edge_due;       /* the value of ahead at the turn of a backward branch it ran ahead, or 0 */
+  uint32_t next_due;        /* edge_due[edge_next] while edge_next < nedge, else 0 */
+  uint8_t nedge, edge_next;   /* edge_due's entries, and the next due */
   /* the spans of its last accesses (an instruction's next access likely
    * falls in one: triad's three arrays take three): allocations and its
    * block's shared memory live as long as the launch, so they stay true */
@@ -171,6 +173,10 @@ typedef struct warp {
   uint8_t span_next;       /* the slot the next new span replaces */
   /* last, so that a new block clears the fields before it and stk[0] alone */
   simt_entry stk[STACK_MAX];
+  /* the backward branches it ran ahead (simt_run_ahead): the value of ahead
+   * at each one's turn, in order (read only while ahead is not 0, and set
+   * with it: never cleared) */
+  uint32_t edge_due[WARP_EDGES];
 } warp;
 
 enum { LW_RUN, LW_SYNCWARP, LW_BAR };

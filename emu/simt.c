@@ -324,11 +324,11 @@ uint8_t *simt_ahead_marks(const kir_func *f) {
 }
 
 SIMT_CLONES
-int simt_run_ahead(launch *L, warp *w, const uint8_t *marks, int cap, int uniform, int edges, int *edge_at) {
+int simt_run_ahead(launch *L, warp *w, const uint8_t *marks, int cap, int uniform, int edges, int *edge_at, int *nedge) {
   const kir_func *f = L->f;
   int n = 0;
   uint64_t threads = 0;
-  *edge_at = -1;
+  *nedge = 0;
   while (n < cap && w->sp > 0) {
     simt_entry *top = &w->stk[w->sp - 1];
     int pc = top->pc;
@@ -341,10 +341,10 @@ int simt_run_ahead(launch *L, warp *w, const uint8_t *marks, int cap, int unifor
       if (w->sp + 2 > STACK_MAX) break;   /* it might overflow the stack: warp_step says so */
       /* a backward branch: the livelock detector's point, at most `edges` a stretch */
       int back = in->a <= pc;
-      if (back && (!edges || *edge_at >= 0)) break;
+      if (back && *nedge >= edges) break;
       uint32_t t = taken_mask(w, in, m);
       if (uniform && t && t != m) break;   /* the lanes part: ITS schedules the groups (its_step) */
-      if (back) *edge_at = n;
+      if (back) edge_at[(*nedge)++] = n;
       branch_with(L, w, in, pc, m, t);
     } else {
       alu_exec(L, w, in, m);

@@ -49,9 +49,9 @@ uint8_t *simt_ahead_marks(const kir_func *f);
 /* Runs the warp's instructions from its pc while marks allow, at most cap:
  * how many it ran (0 where the first is not allowed).  With uniform set
  * (a converged warp under ITS), it stops before a branch its lanes would
- * take different ways.  A backward branch (where the livelock detector
- * counts) it runs only while edges allows, at most one: *edge_at is the
- * index in the stretch of the one it ran, else -1. */
-int simt_run_ahead(launch *L, warp *w, const uint8_t *marks, int cap, int uniform, int edges, int *edge_at);
+ * take different ways.  Backward branches (where the livelock detector
+ * counts) it runs at most `edges` of (at most WARP_EDGES): their indices
+ * in the stretch into edge_at, their count into *nedge. */
+int simt_run_ahead(launch *L, warp *w, const uint8_t *marks, int cap, int uniform, int edges, int *edge_at, int *nedge);
 
 #endif
