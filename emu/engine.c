@@ -1123,7 +1123,7 @@ static void warp_step(launch *L, warp *w) {
     return;
   }
   default:
-    if (!simt_is_alu(in->op)) {
+    if (!kir_is_alu(in->op)) {
       fault(L, pc, "internal error: unknown opcode %d", in->op);
       return;
     }

@@ -152,39 +152,64 @@ int kir_ins_writes(const kir_ins *in) {
   }
 }
 
-int *kir_regs_read_first(const kir_func *f, int *n) {
-  int nr = f->nregs, words = (nr + 63) / 64, nc = f->ncode;
-  /* live[i]: the registers live before instruction i (backward dataflow,
-   * to a fixpoint; instructions visited last to first) */
-  uint64_t *live = xcalloc((size_t)(nc + 1) * (size_t)(words ? words : 1), sizeof(uint64_t));
-  uint64_t *shfl = xcalloc((size_t)(words ? words : 1), sizeof(uint64_t));
+int kir_is_alu(int op) {
+  switch (op) {
+#define ALUCASE(OPC) case OPC:
+#define ALUV(n) ALUCASE(OP_##n##_I32) ALUCASE(OP_##n##_U32) ALUCASE(OP_##n##_I64) ALUCASE(OP_##n##_U64) ALUCASE(OP_##n##_F32) ALUCASE(OP_##n##_F64)
+    KIR_BINOPS(ALUV)
+    KIR_UNOPS(ALUV)
+#undef ALUV
+#undef ALUCASE
+  case OP_CONST: case OP_MOV: case OP_CVT: case OP_SREG: case OP_PARAM: case OP_GADDR:
+  case OP_MATH: case OP_PADD: case OP_PDIFF: case OP_SEL: case OP_NOP:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+void kir_live_after(const kir_ins *code, int i, int n, const uint64_t *live, size_t W, uint64_t *out) {
+  int s0, s1;
+  kir_successors(&code[i], i, &s0, &s1);
+  memset(out, 0, W * sizeof(uint64_t));
+  if (s0 >= 0 && s0 <= n) for (size_t w = 0; w < W; w++) out[w] |= live[(size_t)s0 * W + w];
+  if (s1 >= 0 && s1 <= n) for (size_t w = 0; w < W; w++) out[w] |= live[(size_t)s1 * W + w];
+}
+
+uint64_t *kir_liveness(const kir_ins *code, int n, size_t W) {
+  uint64_t *live = xcalloc((size_t)(n + 1) * W, sizeof(uint64_t));
+  uint64_t *out = xcalloc(W, sizeof(uint64_t));
   for (int changed = 1; changed;) {
     changed = 0;
-    for (int i = nc - 1; i >= 0; i--) {
-      const kir_ins *in = &f->code[i];
-      uint64_t *li = live + (size_t)i * (size_t)words;
-      int s[2], u[4], nu = kir_ins_reads(in, u), w = kir_ins_writes(in);
-      kir_successors(in, i, &s[0], &s[1]);
-      for (int k = 0; k < words; k++) {
-        uint64_t v = 0;
-        for (int j = 0; j < 2; j++)
-          if (s[j] >= 0 && s[j] < nc) v |= live[(size_t)s[j] * (size_t)words + (size_t)k];
-        if (w >= 0 && w / 64 == k) v &= ~((uint64_t)1 << (w % 64));
-        for (int j = 0; j < nu; j++)
-          if (u[j] >= 0 && u[j] < nr && u[j] / 64 == k) v |= (uint64_t)1 << (u[j] % 64);
-        if (v != li[k]) li[k] = v, changed = 1;
-      }
-      if (in->op == OP_SHFL)
-        for (int j = 0; j < nu; j++)
-          if (u[j] >= 0 && u[j] < nr) shfl[u[j] / 64] |= (uint64_t)1 << (u[j] % 64);
+    for (int i = n - 1; i >= 0; i--) {
+      const kir_ins *in = &code[i];
+      kir_live_after(code, i, n, live, W, out);
+      int d = kir_ins_writes(in);
+      if (d >= 0) out[(size_t)d / 64] &= ~((uint64_t)1 << (d % 64));
+      int u[4], nu = kir_ins_reads(in, u);
+      for (int k = 0; k < nu; k++) out[(size_t)u[k] / 64] |= (uint64_t)1 << (u[k] % 64);
+      uint64_t *li = &live[(size_t)i * W];
+      if (memcmp(li, out, W * sizeof(uint64_t))) { memcpy(li, out, W * sizeof(uint64_t)); changed = 1; }
     }
   }
-  int *regs = xcalloc((size_t)(nr ? nr : 1), sizeof(int));
+  free(out);
+  return live;
+}
+
+int *kir_regs_read_first(const kir_func *f, int *n) {
+  int nr = f->nregs;
+  size_t W = (size_t)(nr > 0 ? (nr + 63) / 64 : 1);
+  uint64_t *live = kir_liveness(f->code, f->ncode, W);   /* live[0..W): at the entry */
+  for (int i = 0; i < f->ncode; i++) {
+    if (f->code[i].op != OP_SHFL) continue;
+    int u[4], nu = kir_ins_reads(&f->code[i], u);
+    for (int j = 0; j < nu; j++) live[u[j] / 64] |= (uint64_t)1 << (u[j] % 64);
+  }
+  int *regs = xcalloc((size_t)(nr > 0 ? nr : 1), sizeof(int));
   *n = 0;
   for (int r = 0; r < nr; r++)
-    if ((nc ? live[r / 64] : 0) >> (r % 64) & 1 || shfl[r / 64] >> (r % 64) & 1) regs[(*n)++] = r;
+    if (live[r / 64] >> (r % 64) & 1) regs[(*n)++] = r;
   free(live);
-  free(shfl);
   return regs;
 }
 

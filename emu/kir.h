@@ -181,6 +181,18 @@ void kir_successors(const kir_ins *in, int i, int *s0, int *s1);
 int kir_ins_reads(const kir_ins *in, int *u);
 /* The register an instruction writes for each lane it runs on, or -1. */
 int kir_ins_writes(const kir_ins *in);
+/* 1 for the ops that compute each lane's destination from that lane's
+ * registers and the launch's constants alone (arithmetic, conversions,
+ * constants, special registers, parameters, global addresses, math,
+ * pointer arithmetic, select, nop): the engine's simt_alu, and a
+ * destination that may be one of the operands. */
+int kir_is_alu(int op);
+/* Liveness over code[0..n) with registers in W 64-bit words: the
+ * registers live before each instruction, n + 1 sets (the last, after the
+ * end, empty), to a fixpoint; malloc'd.  kir_live_after: the union of
+ * instruction i's successors' sets, into out. */
+uint64_t *kir_liveness(const kir_ins *code, int n, size_t W);
+void kir_live_after(const kir_ins *code, int i, int n, const uint64_t *live, size_t W, uint64_t *out);
 /* The registers whose first value a thread can read: read on some path
  * from the entry before any write (live at the entry), and every register
  * a shuffle reads, which reads other lanes' (lanes that may not have run

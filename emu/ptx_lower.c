@@ -1489,51 +1489,7 @@ static void set_reconvergence(L *l) {
   free(pred); free(npred); free(stack); free(seen); free(post); free(order); free(ipdom); free(succ);
 }
 
-/* ------------------------------------------------------------- register allocation */
-
-/* The registers live after instruction i: the union of its successors' live-in sets. */
-static void live_after(const kir_ins *code, int i, int n, const uint64_t *live, size_t W, uint64_t *out) {
-  int s0, s1;
-  kir_successors(&code[i], i, &s0, &s1);
-  memset(out, 0, W * sizeof(uint64_t));
-  if (s0 >= 0 && s0 <= n) for (size_t w = 0; w < W; w++) out[w] |= live[(size_t)s0 * W + w];
-  if (s1 >= 0 && s1 <= n) for (size_t w = 0; w < W; w++) out[w] |= live[(size_t)s1 * W + w];
-}
-
-/* The registers live before each instruction (n + 1 sets of W words; the
- * last, after the end, empty), to a fixpoint. */
-static uint64_t *liveness(const kir_ins *code, int n, size_t W) {
-  uint64_t *live = xcalloc((size_t)(n + 1) * W, sizeof(uint64_t));
-  uint64_t *out = xcalloc(W, sizeof(uint64_t));
-  for (int changed = 1; changed;) {
-    changed = 0;
-    for (int i = n - 1; i >= 0; i--) {
-      const kir_ins *in = &code[i];
-      live_after(code, i, n, live, W, out);
-      if (in->dst >= 0) out[(size_t)in->dst / 64] &= ~((uint64_t)1 << (in->dst % 64));
-      int u[4], nu = kir_ins_reads(in, u);
-      for (int k = 0; k < nu; k++) out[(size_t)u[k] / 64] |= (uint64_t)1 << (u[k] % 64);
-      uint64_t *li = &live[(size_t)i * W];
-      if (memcmp(li, out, W * sizeof(uint64_t))) { memcpy(li, out, W * sizeof(uint64_t)); changed = 1; }
-    }
-  }
-  free(out);
-  return live;
-}
-
 /* ------------------------------------------------------------- copies */
-
-/* Ops that compute each lane's value from that lane's operands alone, so
- * their destination may be one of their operands. */
-static int per_lane(const kir_ins *in) {
-  if (in->op < OP_CONST) return 1;   /* arithmetic, comparisons, unary ops */
-  switch (in->op) {
-  case OP_CONST: case OP_MOV: case OP_CVT: case OP_SREG: case OP_GADDR: case OP_MATH: case OP_PADD: case OP_PDIFF: case OP_SEL:
-    return 1;
-  case OP_PARAM: return in->dst >= 0;
-  default: return 0;
-  }
-}
 
 /* Drops the instructions marked in drop (none a branch's target), with
  * their positions, and renumbers the branches. */
@@ -1567,7 +1523,7 @@ static void coalesce_copies(L *l) {
   if (n < 2 || R <= 1 || R > 16384) return;
   kir_ins *code = l->code.data;
   size_t W = ((size_t)R + 63) / 64;
-  uint64_t *live = liveness(code, n, W), *out = xcalloc(W, sizeof(uint64_t));
+  uint64_t *live = kir_liveness(code, n, W), *out = xcalloc(W, sizeof(uint64_t));
   char *target = xcalloc((size_t)n + 1, 1), *drop = xcalloc((size_t)n + 1, 1);
   for (int i = 0; i < n; i++) {
     const kir_ins *in = &code[i];
@@ -1580,8 +1536,8 @@ static void coalesce_copies(L *l) {
   for (int i = 0; i + 1 < n; i++) {
     kir_ins *in = &code[i], *mv = &code[i + 1];
     int t = in->dst;
-    if (mv->op != OP_MOV || target[i + 1] || !per_lane(in) || t < 0 || mv->a != t || mv->dst == t) continue;
-    live_after(code, i + 1, n, live, W, out);
+    if (mv->op != OP_MOV || target[i + 1] || !kir_is_alu(in->op) || t < 0 || mv->a != t || mv->dst == t) continue;
+    kir_live_after(code, i + 1, n, live, W, out);
     if (out[(size_t)t / 64] >> (t % 64) & 1) continue;
     in->dst = mv->dst;
     drop[i + 1] = 1;
@@ -1591,6 +1547,8 @@ static void coalesce_copies(L *l) {
   if (dropped) drop_marked(l, drop);
   free(live); free(out); free(target); free(drop);
 }
+
+/* ------------------------------------------------------------- register allocation */
 
 /* PTX has as many virtual registers as the compiler cared to number (nvcc
  * keeps SSA values apart: UTS's kernel has 775), and every warp holds every
@@ -1605,14 +1563,14 @@ static void allocate_registers(L *l) {
   if (n == 0 || R <= 1 || R > 16384) return;
   kir_ins *code = l->code.data;
   size_t W = ((size_t)R + 63) / 64;
-  uint64_t *live = liveness(code, n, W);
+  uint64_t *live = kir_liveness(code, n, W);
   uint64_t *out = xcalloc(W, sizeof(uint64_t));
   /* interference: a register written where another is live after the write */
   uint64_t *adj = xcalloc((size_t)R * W, sizeof(uint64_t));
   for (int i = 0; i < n; i++) {
     const kir_ins *in = &code[i];
     if (in->dst < 0) continue;
-    live_after(code, i, n, live, W, out);
+    kir_live_after(code, i, n, live, W, out);
     int d = in->dst;
     for (size_t w = 0; w < W; w++) {
       uint64_t bits = out[w];

@@ -76,8 +76,6 @@ static uint64_t math_lane(int fn, uint64_t a, uint64_t b, uint64_t c) {
   }
 }
 
-
-
 /* 64-bit multiplies lane by lane: x86 has no 64-bit vector multiply
  * before AVX-512, and the vectorised emulation of one (three 32-bit
  * multiplies a lane) made address arithmetic slower than scalar code. */
@@ -224,22 +222,6 @@ __attribute__((always_inline)) static inline void alu_exec(launch *L, warp *w, c
   }
 }
 
-int simt_is_alu(int op) {
-  switch (op) {
-#define ALUCASE(OPC) case OPC:
-#define ALUV(n) ALUCASE(OP_##n##_I32) ALUCASE(OP_##n##_U32) ALUCASE(OP_##n##_I64) ALUCASE(OP_##n##_U64) ALUCASE(OP_##n##_F32) ALUCASE(OP_##n##_F64)
-    KIR_BINOPS(ALUV)
-    KIR_UNOPS(ALUV)
-#undef ALUV
-#undef ALUCASE
-  case OP_CONST: case OP_MOV: case OP_CVT: case OP_SREG: case OP_PARAM: case OP_GADDR:
-  case OP_MATH: case OP_PADD: case OP_PDIFF: case OP_SEL: case OP_NOP:
-    return 1;
-  default:
-    return 0;
-  }
-}
-
 void simt_alu(launch *L, warp *w, const kir_ins *in, uint32_t m) { alu_exec(L, w, in, m); }
 
 /* The lanes of m for which the branch is taken: its condition (B)
@@ -317,7 +299,7 @@ uint8_t *simt_ahead_marks(const kir_func *f) {
     case OP_SREG: ok[pc] = in->imm != SR_CLOCK; break;
     case OP_PARAM: ok[pc] = in->dst >= 0; break;
     case OP_JMP: case OP_BRT: case OP_BRF: ok[pc] = 1; break;
-    default: ok[pc] = (uint8_t)simt_is_alu(in->op);
+    default: ok[pc] = (uint8_t)kir_is_alu(in->op);
     }
   }
   return ok;

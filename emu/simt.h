@@ -30,9 +30,7 @@
 
 #include "engine.h"
 
-/* 1 for the opcodes simt_alu executes (arithmetic, conversions, constants,
- * special registers, parameters, global addresses, nop) */
-int simt_is_alu(int op);
+/* Runs an op of kir_is_alu for the lanes m. */
 void simt_alu(launch *L, warp *w, const kir_ins *in, uint32_t m);
 /* A branch or jump at pc by the lanes m at the top of the warp's stack:
  * the stack after it (divergence pushes the two sides).  0, or -1 where the
@@ -41,8 +39,8 @@ int simt_branch(launch *L, warp *w, const kir_ins *in, int pc, uint32_t m);
 /* Pops the entries that reached their reconvergence point, or emptied. */
 void simt_reconverge(launch *L, warp *w);
 
-/* Per pc, 1 where the run-ahead may execute the instruction: the kinds
- * above, except the clock (it reads the step count) and a struct
+/* Per pc, 1 where the run-ahead may execute the instruction: the ops of
+ * kir_is_alu but the clock (it reads the step count) and a struct
  * parameter's copy into local memory, and branches.  malloc'd, f->ncode
  * bytes. */
 uint8_t *simt_ahead_marks(const kir_func *f);

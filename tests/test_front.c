@@ -136,6 +136,15 @@ START_TEST(host_code_is_skipped_like_nvcc_device_pass) {
 }
 END_TEST
 
+/* The PTX text compiled (named name in messages); the test fails where it
+ * does not compile.  The caller frees it (kir_module_free). */
+static kir_module *compile_ptx_text(const char *name, const char *ptx) {
+  char err[512];
+  kir_module *m = ptx_compile(name, ptx, strlen(ptx), NULL, NULL, err, sizeof err);
+  ck_assert_msg(m != NULL, "%s", err);
+  return m;
+}
+
 /* The PTX front end: a branch reconverges at its immediate post-dominator
  * (the join of an if/else laid out as nvcc lays it out), whatever the order
  * of the blocks; a guarded store is branched around. */
@@ -156,9 +165,7 @@ START_TEST(ptx_reconverges_at_the_postdominator) {
     "\tbar.sync 0;\n"
     "\t@%p1 st.global.u32 [%rd1], %r2;\n"
     "\tret;\n}\n";
-  char err[512];
-  kir_module *m = ptx_compile("t.ptx", ptx, strlen(ptx), NULL, NULL, err, sizeof err);
-  ck_assert_msg(m != NULL, "%s", err);
+  kir_module *m = compile_ptx_text("t.ptx", ptx);
   ck_assert_int_eq(m->nfuncs, 1);
   const kir_func *f = m->funcs[0];
   int bar = -1, brt = -1, guard = -1;
@@ -208,9 +215,7 @@ START_TEST(ptx_allocates_registers) {
   for (int k = 1; k <= 64; k++) n += snprintf(ptx + n, sizeof ptx - (size_t)n, "\tadd.s32 %%r%d, %%r%d, 1;\n", k, k - 1);
   n += snprintf(ptx + n, sizeof ptx - (size_t)n, "\tmul.wide.u32 %%rd2, %%r0, 4;\n\tadd.s64 %%rd3, %%rd1, %%rd2;\n"
                 "\tst.global.u32 [%%rd3], %%r64;\n\tret;\n}\n");
-  char err[512];
-  kir_module *m = ptx_compile("chain.ptx", ptx, (size_t)n, NULL, NULL, err, sizeof err);
-  ck_assert_msg(m != NULL, "%s", err);
+  kir_module *m = compile_ptx_text("chain.ptx", ptx);
   ck_assert_int_le(m->funcs[0]->nregs, 8);
   /* the parameter's load and %tid.x go straight to their registers: no mov after them */
   for (int i = 0; i < m->funcs[0]->ncode; i++) ck_assert_int_ne(m->funcs[0]->code[i].op, OP_MOV);
@@ -249,9 +254,7 @@ START_TEST(ptx_registers_start_at_zero_in_every_block) {
     "\tst.global.u32 [%rd3], %r3;\n"
     "\tst.global.u32 [%rd3+4], %r5;\n"
     "\tret;\n}\n";
-  char err[512];
-  kir_module *m = ptx_compile("zero.ptx", ptx, strlen(ptx), NULL, NULL, err, sizeof err);
-  ck_assert_msg(m != NULL, "%s", err);
+  kir_module *m = compile_ptx_text("zero.ptx", ptx);
   const kir_func *f = m->funcs[0];
   int n, *first = kir_regs_read_first(f, &n), param = -1, shfl = -1, stored = -1;
   for (int i = 0; i < f->ncode; i++) {
@@ -323,9 +326,7 @@ START_TEST(ptx_names_kernels_as_cxx_does) {
     ".visible .entry _Z9block_sumIiLi256EEvPKT_PS0_(.param .u64 a, .param .u64 b)\n{\n\tret;\n}\n"
     ".visible .entry _Z9block_sumIfLi128EEvPKT_PS0_(.param .u64 a, .param .u64 b)\n{\n\tret;\n}\n"
     ".visible .entry _Z4lonePi(.param .u64 a)\n{\n\tret;\n}\n";
-  char err[512];
-  kir_module *m = ptx_compile("n.ptx", ptx, strlen(ptx), NULL, NULL, err, sizeof err);
-  ck_assert_msg(m != NULL, "%s", err);
+  kir_module *m = compile_ptx_text("n.ptx", ptx);
   ck_assert_str_eq(m->funcs[0]->name, "block_sum<int, 256>");
   ck_assert_ptr_eq(kir_find(m, "block_sum<int,256>"), m->funcs[0]);
   ck_assert_ptr_eq(kir_find(m, "block_sum<float, 128>"), m->funcs[1]);
