@@ -292,17 +292,29 @@ void simt_reconverge(launch *L, warp *w) {
 
 uint8_t *simt_ahead_marks(const kir_func *f) {
   uint8_t *ok = xcalloc((size_t)(f->ncode ? f->ncode : 1), 1);
-  for (int pc = 0; pc < f->ncode; pc++) {
+  /* backwards, so that an instruction's run is one more than its successor's */
+  for (int pc = f->ncode - 1; pc >= 0; pc--) {
     const kir_ins *in = &f->code[pc];
+    int alu;
     switch (in->op) {
     /* the clock reads the launch's step count; a struct parameter is copied to memory */
-    case OP_SREG: ok[pc] = in->imm != SR_CLOCK; break;
-    case OP_PARAM: ok[pc] = in->dst >= 0; break;
-    case OP_JMP: case OP_BRT: case OP_BRF: ok[pc] = 1; break;
-    default: ok[pc] = (uint8_t)kir_is_alu(in->op);
+    case OP_SREG: alu = in->imm != SR_CLOCK; break;
+    case OP_PARAM: alu = in->dst >= 0; break;
+    case OP_JMP: case OP_BRT: case OP_BRF: ok[pc] = AHEAD_BRANCH; continue;
+    default: alu = kir_is_alu(in->op);
     }
+    if (!alu) continue;
+    int run = pc + 1 < f->ncode && ok[pc + 1] && ok[pc + 1] != AHEAD_BRANCH ? ok[pc + 1] + 1 : 1;
+    ok[pc] = (uint8_t)(run < AHEAD_RUN_MAX ? run : AHEAD_RUN_MAX);
   }
   return ok;
+}
+
+/* How many of the run of k instructions from pc the lanes m may run
+ * before one reads or overwrites a register a load is pending into */
+static int run_before_pending(const warp *w, const kir_ins *code, int pc, int k, uint32_t m) {
+  for (int j = 0; j < k; j++) if (needs_pending(w, &code[pc + j], m)) return j;
+  return k;
 }
 
 SIMT_CLONES
@@ -313,13 +325,13 @@ int simt_run_ahead(launch *L, warp *w, const uint8_t *marks, int cap, int unifor
   *nedge = 0;
   while (n < cap && w->sp > 0) {
     simt_entry *top = &w->stk[w->sp - 1];
-    int pc = top->pc;
-    if (!marks[pc]) break;
+    int pc = top->pc, mark = marks[pc];
+    if (!mark) break;
     const kir_ins *in = &f->code[pc];
     uint32_t m = top->mask;
-    /* a register a load is pending into: performing it is the memory system's business */
-    if (w->npend && needs_pending(w, in, m)) break;
-    if (in->op == OP_JMP || in->op == OP_BRT || in->op == OP_BRF) {
+    if (mark == AHEAD_BRANCH) {
+      /* a register a load is pending into: performing it is the memory system's business */
+      if (w->npend && needs_pending(w, in, m)) break;
       if (w->sp + 2 > STACK_MAX) break;   /* it might overflow the stack: warp_step says so */
       /* a backward branch: the livelock detector's point, at most `edges` a stretch */
       int back = in->a <= pc;
@@ -328,12 +340,21 @@ int simt_run_ahead(launch *L, warp *w, const uint8_t *marks, int cap, int unifor
       if (uniform && t && t != m) break;   /* the lanes part: ITS schedules the groups (its_step) */
       if (back) edge_at[(*nedge)++] = n;
       branch_with(L, w, in, pc, m, t);
+      threads += m == FULL ? 32u : (uint64_t)__builtin_popcount(m);
+      n++;
     } else {
-      alu_exec(L, w, in, m);
-      top->pc = pc + 1;
+      /* a straight run of arithmetic, up to the top entry's reconvergence
+       * point (where simt_reconverge pops it): one dispatch loop, the mask
+       * fixed, a full warp's lane loops without the mask tests */
+      int k = mark < cap - n ? mark : cap - n;
+      if (top->rpc > pc && top->rpc - pc < k) k = top->rpc - pc;
+      if (w->npend && !(k = run_before_pending(w, f->code, pc, k, m))) break;
+      if (m == FULL) for (int j = 0; j < k; j++) alu_exec(L, w, in + j, FULL);
+      else for (int j = 0; j < k; j++) alu_exec(L, w, in + j, m);
+      top->pc = pc + k;
+      threads += (uint64_t)k * (m == FULL ? 32u : (uint64_t)__builtin_popcount(m));
+      n += k;
     }
-    threads += m == FULL ? 32u : (uint64_t)__builtin_popcount(m);
-    n++;
     simt_reconverge(L, w);
   }
   L->ctx->stats.thread_instructions += threads;

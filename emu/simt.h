@@ -14,14 +14,16 @@
 #ifndef GR_SIMT_H
 #define GR_SIMT_H
 
-/* Lane loops built twice, for AVX2 and for the baseline, the loader
- * picking the one the machine runs (GCC's function multiversioning): four
- * 64-bit lanes a vector instead of two, the same results (integer
- * arithmetic, and IEEE operations that are never contracted: the AVX2
- * target has no FMA).  SIMT_SCALAR: a lane loop kept scalar, where vector
+/* Lane loops built three times, for AVX-512, AVX2 and the baseline, the
+ * loader picking the best the machine runs (GCC's function
+ * multiversioning): eight or four 64-bit lanes a vector instead of two,
+ * the same results (integer arithmetic, and IEEE operations that are
+ * never contracted: neither target enables FMA, and -std=c11 turns
+ * contraction off).  AVX-512's masks also vectorise the loops with a
+ * choice per lane (hash's ALU loop: 6%).  SIMT_SCALAR: a lane loop kept scalar, where vector
  * code would compute both sides of a choice. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define SIMT_CLONES __attribute__((target_clones("avx2", "default")))
+#define SIMT_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #define SIMT_SCALAR __attribute__((noinline, optimize("no-tree-vectorize")))
 #else
 #define SIMT_CLONES
@@ -39,10 +41,14 @@ int simt_branch(launch *L, warp *w, const kir_ins *in, int pc, uint32_t m);
 /* Pops the entries that reached their reconvergence point, or emptied. */
 void simt_reconverge(launch *L, warp *w);
 
-/* Per pc, 1 where the run-ahead may execute the instruction: the ops of
- * kir_is_alu but the clock (it reads the step count) and a struct
- * parameter's copy into local memory, and branches.  malloc'd, f->ncode
- * bytes. */
+/* Per pc, nonzero where the run-ahead may execute the instruction: the
+ * ops of kir_is_alu but the clock (it reads the step count) and a struct
+ * parameter's copy into local memory, and branches.  A branch's mark is
+ * AHEAD_BRANCH; another's is the length of the run of such non-branch
+ * instructions it starts (at most AHEAD_RUN_MAX), which the run-ahead
+ * dispatches in one loop.  malloc'd, f->ncode bytes. */
+#define AHEAD_BRANCH 255
+#define AHEAD_RUN_MAX 254
 uint8_t *simt_ahead_marks(const kir_func *f);
 /* Runs the warp's instructions from its pc while marks allow, at most cap:
  * how many it ran (0 where the first is not allowed).  With uniform set
