@@ -1533,7 +1533,7 @@ static void warp_run(launch *L, warp *w) {
     /* ITS, round-robin: a converged warp's stretch runs ahead as under
      * lockstep while its lanes agree at every branch, each of those steps
      * the one its_step_converged would take */
-    if (L->ahead_marks && w->its_conv && !w->stuck && !L->ctx->nobs) {
+    if (L->ahead_marks && w->its_conv && w->sp > 0 && L->ahead_marks[w->stk[w->sp - 1].pc] && !w->stuck && !L->ctx->nobs) {
       int n = simt_run_ahead(L, w, L->ahead_marks, RUN_AHEAD_MAX, 1, edges_allowed(w), edge_at, &nedge);
       if (n) {
         its_ran_ahead(w, n);
@@ -1544,8 +1544,10 @@ static void warp_run(launch *L, warp *w) {
     its_step(L, w);
     return;
   }
-  /* a spinning warp stays exact where it is: a deadlock report shows where it spins */
-  if (L->ahead_marks && !w->stuck && !L->ctx->nobs) {
+  /* a spinning warp stays exact where it is: a deadlock report shows where
+   * it spins.  A turn at a memory access or barrier (most turns that are
+   * not counted) goes straight to warp_step. */
+  if (L->ahead_marks && w->sp > 0 && L->ahead_marks[w->stk[w->sp - 1].pc] && !w->stuck && !L->ctx->nobs) {
     int n = simt_run_ahead(L, w, L->ahead_marks, RUN_AHEAD_MAX, 0, edges_allowed(w), edge_at, &nedge);
     if (n) {
       ran_ahead(L, w, n, edge_at, nedge);
