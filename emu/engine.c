@@ -439,6 +439,20 @@ static blk *block_recycle(launch *L, blk *old, int slot, uint64_t lin) {
   return b;
 }
 
+void launch_tids(launch *L) {
+  if (L->tids) return;
+  L->tids = xcalloc(L->wpb, sizeof *L->tids);
+  for (uint32_t j = 0; j < L->wpb; j++)
+    for (int l = 0; l < 32; l++) {
+      uint32_t t = j * 32 + (uint32_t)l;
+      if (t >= L->nthreads) continue;
+      L->tids[j].alive |= 1u << l;
+      L->tids[j].tid[0][l] = t % L->bdim.x;
+      L->tids[j].tid[1][l] = t / L->bdim.x % L->bdim.y;
+      L->tids[j].tid[2][l] = t / (L->bdim.x * L->bdim.y);
+    }
+}
+
 /* Starts block lin in slot, in the memory of a retired block where there
  * is one (reuse), else in new memory. */
 static void block_start_in(launch *L, int slot, uint64_t lin, blk *reuse) {
@@ -450,6 +464,7 @@ static void block_start_in(launch *L, int slot, uint64_t lin, blk *reuse) {
     b->shared = xcalloc(L->shared_size ? L->shared_size : 1, 1);
   }
   const kir_func *f = L->f;
+  launch_tids(L);
   for (uint32_t k = 0; k < L->wpb; k++) {
     warp *w = &b->warps[k];
     w->b = b;
@@ -468,21 +483,8 @@ static void block_start_in(launch *L, int slot, uint64_t lin, blk *reuse) {
       if (!w->pend) w->pend = xcalloc((size_t)(f->nregs ? f->nregs : 1), sizeof(uint32_t));
       w->speed = 1u << rng_below(&L->rng, 4);
     }
-    /* every block's warp k has the same threads: computed once a launch */
-    if (!L->tids) {
-      L->tids = xcalloc(L->wpb, sizeof *L->tids);
-      for (uint32_t j = 0; j < L->wpb; j++)
-        for (int l = 0; l < 32; l++) {
-          uint32_t t = j * 32 + (uint32_t)l;
-          if (t >= L->nthreads) continue;
-          L->tids[j].alive |= 1u << l;
-          L->tids[j].tid[0][l] = t % L->bdim.x;
-          L->tids[j].tid[1][l] = t / L->bdim.x % L->bdim.y;
-          L->tids[j].tid[2][l] = t / (L->bdim.x * L->bdim.y);
-        }
-    }
     w->alive = L->tids[k].alive;
-    memcpy(w->tid, L->tids[k].tid, sizeof w->tid);
+    w->tid = L->tids[k].tid;
     w->stk[0].pc = 0;
     w->stk[0].rpc = -1;
     w->stk[0].mask = w->alive;

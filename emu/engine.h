@@ -140,7 +140,7 @@ typedef struct warp {
   blk *b;
   uint32_t gid, wib;
   uint8_t *local;          /* 32 x frame bytes */
-  uint32_t tid[3][32];
+  const uint32_t (*tid)[32];   /* its lanes' threadIdx.x, .y, .z: its row of the launch's tids */
   /* livelock detection: see note_backedge */
   uint64_t spin_epoch, spin_hash, backedges;
   int stuck;
@@ -226,7 +226,7 @@ struct launch {
   int its_lead;                  /* ITS, random scheduler: a lane that runs ahead of its warp, or -1 */
   int its_mode;                  /* ITS, random scheduler: how lanes drift apart (ITS_SPLIT...) */
   uint8_t *ahead_marks;          /* where a warp may run ahead (simt.h), or NULL: never */
-  struct { uint32_t alive, tid[3][32]; } *tids;   /* per warp of a block: its lanes and their threadIdx */
+  struct { uint32_t alive, tid[3][32]; } *tids;   /* per warp of a block: its lanes and their threadIdx (launch_tids) */
   int *first_read, nfirst_read;   /* kir_regs_read_first, once blocks are recycled */
 };
 
@@ -244,6 +244,8 @@ void deliver(launch *L, gr_event *ev);
 
 /* engine.c, for snapshot.c: warps, blocks and the resident set */
 void rebuild_run(launch *L);
+/* The launch's tids, made on first use: every block's warp k has the same threads. */
+void launch_tids(launch *L);
 void block_free(blk *b);
 void ready_add(launch *L, warp *w);
 void ready_remove(launch *L, warp *w);

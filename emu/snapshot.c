@@ -27,6 +27,7 @@ struct gr_snapshot {
   int in_launch;
   int block_only;         /* gr_snapshot_take_block: one block, no global memory */
   const kir_func *f;
+  gr_dim3 grid, bdim;     /* in_launch: the launch's shape, which a restore must have */
   snap_block *blocks;
   int nblocks;
   uint64_t next_block, steps;
@@ -75,6 +76,8 @@ gr_snapshot *gr_snapshot_take(gr_context *ctx) {
   if (L) {
     s->in_launch = 1;
     s->f = L->f;
+    s->grid = L->grid;
+    s->bdim = L->bdim;
     s->next_block = L->next_block;
     s->steps = L->steps;
     s->rr = L->rr;
@@ -103,6 +106,8 @@ gr_snapshot *gr_snapshot_take_block(gr_context *ctx, uint32_t block) {
   s->in_launch = 1;
   s->block_only = 1;
   s->f = L->f;
+  s->grid = L->grid;
+  s->bdim = L->bdim;
   s->blocks = xcalloc(1, sizeof(snap_block));
   s->nblocks = 1;
   snap_block_take(L, slot, &s->blocks[0]);
@@ -112,6 +117,8 @@ gr_snapshot *gr_snapshot_take_block(gr_context *ctx, uint32_t block) {
 int gr_snapshot_restore(gr_context *ctx, const gr_snapshot *s) {
   if (s->in_launch && (!ctx->L || ctx->L->f != s->f))
     return ctx_fail(ctx, GR_EINPUT, "error: snapshot was taken during another launch");
+  if (s->in_launch && (memcmp(&ctx->L->grid, &s->grid, sizeof s->grid) || memcmp(&ctx->L->bdim, &s->bdim, sizeof s->bdim)))
+    return ctx_fail(ctx, GR_EINPUT, "error: snapshot was taken during a launch of another grid or block shape");
   if (s->block_only && slot_of_block(ctx->L, s->blocks[0].b.lin) < 0)
     return ctx_fail(ctx, GR_EINPUT, "error: block %llu of the snapshot is no longer resident", (unsigned long long)s->blocks[0].b.lin);
   if (ctx->L) { ctx->L->pending_restore = s; return GR_OK; }
@@ -125,6 +132,7 @@ int gr_snapshot_restore(gr_context *ctx, const gr_snapshot *s) {
 /* Rebuilds a block in its slot from the snapshot.  The warps take over
  * the views of the block `keep` replaces (NULL: no views). */
 static void block_restore(launch *L, const snap_block *sb, blk *keep) {
+  launch_tids(L);
   blk *b = block_new(L, sb->slot, sb->b.lin);
   *b = sb->b;   /* every scalar of the block, as taken */
   b->shared = xmalloc(L->shared_size ? L->shared_size : 1);
@@ -135,6 +143,7 @@ static void block_restore(launch *L, const snap_block *sb, blk *keep) {
     const snap_warp *sw = &sb->warps[j];
     *w = sw->w;
     w->b = b;
+    w->tid = L->tids[w->wib].tid;   /* this launch's (the shape is the snapshot's) */
     w->r = xmalloc(sw->nr * sizeof(uint64_t));
     memcpy(w->r, sw->w.r, sw->nr * sizeof(uint64_t));
     size_t ln = (size_t)(L->f->frame ? L->f->frame : 1) * 32;
