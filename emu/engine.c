@@ -557,8 +557,9 @@ static void warp_finish(launch *L, warp *w) {
   for (int s = 0; s < L->nslots; s++) {
     if (L->slots[s] != b) continue;
     L->slots[s] = NULL;
-    if (L->next_block < L->nblocks) block_start_in(L, s, L->next_block++, b);
-    else block_free(b);
+    /* the next block in the same memory and slot: the run list stays as it is */
+    if (L->next_block < L->nblocks) { block_start_in(L, s, L->next_block++, b); return; }
+    block_free(b);
     break;
   }
   rebuild_run(L);
