@@ -1596,8 +1596,11 @@ static warp *pick(launch *L) {
       if (rng_below(&L->rng, 8) < w->speed) return w;
     }
   }
-  /* (weak memory: every iteration of the launch's loop may draw a background action instead) */
-  if (L->rr == 0 && L->ahead_marks && !L->mem) skip_rounds(L);
+  /* weak memory: every iteration of the launch's loop may draw a
+   * background action instead of a turn, but not while nothing is in
+   * flight (it asks wm_busy first), and counted turns put nothing in
+   * flight: rounds of them are skipped then too */
+  if (L->rr == 0 && L->ahead_marks && (!L->mem || !wm_busy(L->mem))) skip_rounds(L);
   for (int k = 0; k < L->nrun; k++) {
     warp *w = L->run[L->rr];
     L->rr = L->rr + 1 == L->nrun ? 0 : L->rr + 1;
