@@ -471,7 +471,8 @@ static void block_start_in(launch *L, int slot, uint64_t lin, blk *reuse) {
     w->wib = k;
     w->gid = b->lin * L->wpb + k;
     if (!reuse) {
-      w->r = xcalloc((size_t)(f->nregs ? f->nregs : 1) * 32, sizeof(uint64_t));
+      /* on a line: a vector of lanes never straddles two (hash 15%, by where the heap put it) */
+      w->r = xcalloc_lines((size_t)(f->nregs ? f->nregs : 1) * 32, sizeof(uint64_t));
       w->local = xcalloc((size_t)(f->frame ? f->frame : 1) * 32, 1);
     }
     w->rpos = -1;

@@ -144,7 +144,7 @@ static void block_restore(launch *L, const snap_block *sb, blk *keep) {
     *w = sw->w;
     w->b = b;
     w->tid = L->tids[w->wib].tid;   /* this launch's (the shape is the snapshot's) */
-    w->r = xmalloc(sw->nr * sizeof(uint64_t));
+    w->r = xcalloc_lines(sw->nr, sizeof(uint64_t));
     memcpy(w->r, sw->w.r, sw->nr * sizeof(uint64_t));
     size_t ln = (size_t)(L->f->frame ? L->f->frame : 1) * 32;
     w->local = xmalloc(ln);

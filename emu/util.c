@@ -16,6 +16,13 @@ void *xcalloc(size_t n, size_t m) {
   if (!p) { fputs("gpurace: out of memory\n", stderr); exit(3); }
   return p;
 }
+void *xcalloc_lines(size_t n, size_t m) {
+  if (m && n > (SIZE_MAX - 63) / m) { fputs("gpurace: out of memory\n", stderr); exit(3); }
+  size_t bytes = (n * m + 63) & ~(size_t)63;
+  void *p = aligned_alloc(64, bytes ? bytes : 64);
+  if (!p) { fputs("gpurace: out of memory\n", stderr); exit(3); }
+  return memset(p, 0, bytes ? bytes : 64);
+}
 void *xrealloc(void *p, size_t n) {
   p = realloc(p, n ? n : 1);
   if (!p) { fputs("gpurace: out of memory\n", stderr); exit(3); }
