@@ -320,41 +320,55 @@ static int run_before_pending(const warp *w, const kir_ins *code, int pc, int k,
 SIMT_CLONES
 int simt_run_ahead(launch *L, warp *w, const uint8_t *marks, int cap, int uniform, int edges, int *edge_at, int *nedge) {
   const kir_func *f = L->f;
-  int n = 0;
+  int n = 0, stop = 0;
   uint64_t threads = 0;
   *nedge = 0;
-  while (n < cap && w->sp > 0) {
+  while (!stop && n < cap && w->sp > 0) {
+    /* the top entry's lanes run together, through runs of arithmetic and
+     * branches they all take the same way, until they reach its
+     * reconvergence point (where simt_reconverge pops it) or part */
     simt_entry *top = &w->stk[w->sp - 1];
-    int pc = top->pc, mark = marks[pc];
-    if (!mark) break;
-    const kir_ins *in = &f->code[pc];
+    int pc = top->pc, rpc = top->rpc, start = n, parted = 0;
     uint32_t m = top->mask;
-    if (mark == AHEAD_BRANCH) {
-      /* a register a load is pending into: performing it is the memory system's business */
-      if (w->npend && needs_pending(w, in, m)) break;
-      if (w->sp + 2 > STACK_MAX) break;   /* it might overflow the stack: warp_step says so */
-      /* a backward branch: the livelock detector's point, at most `edges` a stretch */
-      int back = in->a <= pc;
-      if (back && *nedge >= edges) break;
-      uint32_t t = taken_mask(w, in, m);
-      if (uniform && t && t != m) break;   /* the lanes part: ITS schedules the groups (its_step) */
-      if (back) edge_at[(*nedge)++] = n;
-      branch_with(L, w, in, pc, m, t);
-      threads += m == FULL ? 32u : (uint64_t)__builtin_popcount(m);
-      n++;
-    } else {
-      /* a straight run of arithmetic, up to the top entry's reconvergence
-       * point (where simt_reconverge pops it): one dispatch loop, the mask
-       * fixed, a full warp's lane loops without the mask tests */
-      int k = mark < cap - n ? mark : cap - n;
-      if (top->rpc > pc && top->rpc - pc < k) k = top->rpc - pc;
-      if (w->npend && !(k = run_before_pending(w, f->code, pc, k, m))) break;
-      if (m == FULL) for (int j = 0; j < k; j++) alu_exec(L, w, in + j, FULL);
-      else for (int j = 0; j < k; j++) alu_exec(L, w, in + j, m);
-      top->pc = pc + k;
-      threads += (uint64_t)k * (m == FULL ? 32u : (uint64_t)__builtin_popcount(m));
-      n += k;
+    for (;;) {
+      int mark = marks[pc];
+      if (!mark) { stop = 1; break; }
+      const kir_ins *in = &f->code[pc];
+      if (mark == AHEAD_BRANCH) {
+        /* a register a load is pending into: performing it is the memory system's business */
+        if (w->npend && needs_pending(w, in, m)) { stop = 1; break; }
+        /* a backward branch: the livelock detector's point, at most `edges` a stretch */
+        int back = in->a <= pc;
+        if (back && *nedge >= edges) { stop = 1; break; }
+        uint32_t t = taken_mask(w, in, m);
+        if (t && t != m) {
+          if (uniform) { stop = 1; break; }   /* the lanes part: ITS schedules the groups (its_step) */
+          if (w->sp + 2 > STACK_MAX) { stop = 1; break; }   /* it might overflow the stack: warp_step says so */
+          if (back) edge_at[(*nedge)++] = n;
+          top->pc = pc;
+          branch_with(L, w, in, pc, m, t);
+          n++;
+          parted = 1;
+          break;
+        }
+        if (back) edge_at[(*nedge)++] = n;
+        pc = t ? in->a : pc + 1;
+        n++;
+      } else {
+        /* a straight run: one dispatch loop, the mask fixed, a full warp's
+         * lane loops without the mask tests */
+        int k = mark < cap - n ? mark : cap - n;
+        if (rpc > pc && rpc - pc < k) k = rpc - pc;
+        if (w->npend && !(k = run_before_pending(w, f->code, pc, k, m))) { stop = 1; break; }
+        if (m == FULL) for (int j = 0; j < k; j++) alu_exec(L, w, in + j, FULL);
+        else for (int j = 0; j < k; j++) alu_exec(L, w, in + j, m);
+        pc += k;
+        n += k;
+      }
+      if (pc == rpc || n >= cap) break;
     }
+    if (!parted) top->pc = pc;
+    threads += (uint64_t)(n - start) * (m == FULL ? 32u : (uint64_t)__builtin_popcount(m));
     simt_reconverge(L, w);
   }
   L->ctx->stats.thread_instructions += threads;
