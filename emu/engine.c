@@ -1537,8 +1537,8 @@ static void warp_run(launch *L, warp *w) {
     /* ITS, round-robin: a converged warp's stretch runs ahead as under
      * lockstep while its lanes agree at every branch, each of those steps
      * the one its_step_converged would take */
-    if (L->ahead_marks && w->its_conv && w->sp > 0 && L->ahead_marks[w->stk[w->sp - 1].pc] && !w->stuck && !L->ctx->nobs) {
-      int n = simt_run_ahead(L, w, L->ahead_marks, RUN_AHEAD_MAX, 1, edges_allowed(w), edge_at, &nedge);
+    if (L->ahead && w->its_conv && w->sp > 0 && L->ahead->marks[w->stk[w->sp - 1].pc] && !w->stuck && !L->ctx->nobs) {
+      int n = simt_run_ahead(L, w, RUN_AHEAD_MAX, 1, edges_allowed(w), edge_at, &nedge);
       if (n) {
         its_ran_ahead(w, n);
         ran_ahead(L, w, n, edge_at, nedge);
@@ -1551,8 +1551,8 @@ static void warp_run(launch *L, warp *w) {
   /* a spinning warp stays exact where it is: a deadlock report shows where
    * it spins.  A turn at a memory access or barrier (most turns that are
    * not counted) goes straight to warp_step. */
-  if (L->ahead_marks && w->sp > 0 && L->ahead_marks[w->stk[w->sp - 1].pc] && !w->stuck && !L->ctx->nobs) {
-    int n = simt_run_ahead(L, w, L->ahead_marks, RUN_AHEAD_MAX, 0, edges_allowed(w), edge_at, &nedge);
+  if (L->ahead && w->sp > 0 && L->ahead->marks[w->stk[w->sp - 1].pc] && !w->stuck && !L->ctx->nobs) {
+    int n = simt_run_ahead(L, w, RUN_AHEAD_MAX, 0, edges_allowed(w), edge_at, &nedge);
     if (n) {
       ran_ahead(L, w, n, edge_at, nedge);
       return;
@@ -1601,7 +1601,7 @@ static warp *pick(launch *L) {
    * background action instead of a turn, but not while nothing is in
    * flight (it asks wm_busy first), and counted turns put nothing in
    * flight: rounds of them are skipped then too */
-  if (L->rr == 0 && L->ahead_marks && (!L->mem || !wm_busy(L->mem))) skip_rounds(L);
+  if (L->rr == 0 && L->ahead && (!L->mem || !wm_busy(L->mem))) skip_rounds(L);
   for (int k = 0; k < L->nrun; k++) {
     warp *w = L->run[L->rr];
     L->rr = L->rr + 1 == L->nrun ? 0 : L->rr + 1;
@@ -1805,7 +1805,7 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   if (ctx->explore) explore_launch_begun(ctx->explore);
   /* ITS draws the lanes of each step from the seed under the random scheduler: no run-ahead there */
   if ((cfg->warps != GR_WARPS_ITS || cfg->sched != GR_SCHED_RANDOM) && !ctx->explore && !cfg->one_per_turn)
-    L->ahead_marks = simt_ahead_marks(f);
+    L->ahead = simt_plan_new(f, L->args);
   if (ctx->nobs) {
     gr_event ev;
     ev_init(L, &ev, GR_EV_LAUNCH_BEGIN, NULL, -1);
@@ -1870,7 +1870,7 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   int rc = L->failed;
   for (int s = 0; s < L->nslots; s++) if (L->slots[s]) block_free(L->slots[s]);
   free(L->slots); free(L->run); free(L->ready);
-  free(L->ahead_marks);
+  simt_plan_free(L->ahead);
   free(L->tids);
   free(L->first_read);
   if (L->mem && !wm_busy(L->mem)) ctx->wm_spare = L->mem;

@@ -132,6 +132,7 @@ typedef struct {
 #define WARP_EDGES 32   /* backward branches a stretch of run-ahead may run */
 
 typedef struct blk blk;
+typedef struct simt_plan simt_plan;
 typedef struct warp {
   uint64_t *r;             /* nregs x 32 */
   int sp;                  /* entries of stk in use */
@@ -225,7 +226,7 @@ struct launch {
   const warp *finished;          /* the last warp warp_finish retired (its block may be freed with it) */
   int its_lead;                  /* ITS, random scheduler: a lane that runs ahead of its warp, or -1 */
   int its_mode;                  /* ITS, random scheduler: how lanes drift apart (ITS_SPLIT...) */
-  uint8_t *ahead_marks;          /* where a warp may run ahead (simt.h), or NULL: never */
+  simt_plan *ahead;              /* where a warp may run ahead (simt.h), or NULL: never */
   struct { uint32_t alive, tid[3][32]; } *tids;   /* per warp of a block: its lanes and their threadIdx (launch_tids) */
   int *first_read, nfirst_read;   /* kir_regs_read_first, once blocks are recycled */
 };

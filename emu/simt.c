@@ -142,6 +142,21 @@ static inline void padd_lanes(uint32_t m, uint64_t *d, const uint64_t *A, const 
   padd_lanes_scalar(m, d, A, B, scale);
 }
 
+/* A binary op of simt_plan's kb over a full warp, its b the launch's
+ * value bk in every lane; inlined into the run-ahead's loop. */
+__attribute__((always_inline)) static inline void alu_exec_kb(warp *w, const kir_ins *in, uint64_t bk) {
+  uint64_t *d = w->r + (size_t)in->dst * 32;
+  const uint64_t *A = w->r + (size_t)in->a * 32;
+  switch (in->op) {
+#define BINCASE(OPC) case OPC: for (int l = 0; l < 32; l++) d[l] = sem_bin(OPC, A[l], bk); break;
+#define BINV(n) BINCASE(OP_##n##_I32) BINCASE(OP_##n##_U32) BINCASE(OP_##n##_I64) BINCASE(OP_##n##_U64) BINCASE(OP_##n##_F32) BINCASE(OP_##n##_F64)
+    KIR_BINOPS(BINV)
+#undef BINV
+#undef BINCASE
+  default: break;
+  }
+}
+
 /* One arithmetic, conversion, constant, special-register or parameter
  * instruction for the lanes m; inlined into the run-ahead's loop. */
 __attribute__((always_inline)) static inline void alu_exec(launch *L, warp *w, const kir_ins *in, uint32_t m) {
@@ -290,8 +305,26 @@ void simt_reconverge(launch *L, warp *w) {
 
 /* ------------------------------------------------------------- running ahead */
 
-uint8_t *simt_ahead_marks(const kir_func *f) {
-  uint8_t *ok = xcalloc((size_t)(f->ncode ? f->ncode : 1), 1);
+/* Whether op is a binary op whose lane loop with a scalar b is plain
+ * (64-bit multiplies, divisions and remainders have paths of their own) */
+static int kb_op(int op) {
+  if (op < 0 || op >= OP_NEG_I32) return 0;
+  switch (op) {
+  case OP_MUL_I64: case OP_MUL_U64:
+  case OP_DIV_I32: case OP_DIV_U32: case OP_DIV_I64: case OP_DIV_U64: case OP_DIV_F32: case OP_DIV_F64:
+  case OP_REM_I32: case OP_REM_U32: case OP_REM_I64: case OP_REM_U64: case OP_REM_F32: case OP_REM_F64:
+    return 0;
+  default: return 1;
+  }
+}
+
+simt_plan *simt_plan_new(const kir_func *f, const uint64_t *args) {
+  size_t n = (size_t)(f->ncode ? f->ncode : 1), nr = (size_t)(f->nregs ? f->nregs : 1);
+  simt_plan *p = xcalloc(1, sizeof *p);
+  p->marks = xcalloc(n, 1);
+  p->kb = xcalloc(n, 1);
+  p->kv = xcalloc(n, sizeof *p->kv);
+  uint8_t *ok = p->marks;
   /* backwards, so that an instruction's run is one more than its successor's */
   for (int pc = f->ncode - 1; pc >= 0; pc--) {
     const kir_ins *in = &f->code[pc];
@@ -307,7 +340,39 @@ uint8_t *simt_ahead_marks(const kir_func *f) {
     int run = pc + 1 < f->ncode && ok[pc + 1] && ok[pc + 1] != AHEAD_BRANCH ? ok[pc + 1] + 1 : 1;
     ok[pc] = (uint8_t)(run < AHEAD_RUN_MAX ? run : AHEAD_RUN_MAX);
   }
-  return ok;
+  /* the registers written once, by a constant or a scalar parameter in
+   * the entry's straight line (no branch before it, none to it): every
+   * path passes that write before any later pc, and nothing else writes */
+  int *writes = xcalloc(nr, sizeof(int)), *def = xcalloc(nr, sizeof(int)), straight = f->ncode;
+  for (int pc = 0; pc < f->ncode; pc++) {
+    const kir_ins *in = &f->code[pc];
+    if (in->op == OP_JMP || in->op == OP_BRT || in->op == OP_BRF) {
+      if (pc < straight) straight = pc;
+      if (in->a < straight) straight = in->a;
+    }
+    int r = kir_ins_writes(in);
+    if (r >= 0) { writes[r]++; def[r] = pc; }
+  }
+  for (int pc = 0; pc < f->ncode; pc++) {
+    const kir_ins *in = &f->code[pc];
+    if (!kb_op(in->op) || in->b < 0 || writes[in->b] != 1 || def[in->b] >= pc || def[in->b] >= straight) continue;
+    const kir_ins *d = &f->code[def[in->b]];
+    if (d->op == OP_CONST) p->kv[pc] = (uint64_t)d->imm;
+    else if (d->op == OP_PARAM && d->dst >= 0) p->kv[pc] = args[d->imm];
+    else continue;
+    p->kb[pc] = 1;
+  }
+  free(writes);
+  free(def);
+  return p;
+}
+
+void simt_plan_free(simt_plan *p) {
+  if (!p) return;
+  free(p->marks);
+  free(p->kb);
+  free(p->kv);
+  free(p);
 }
 
 /* How many of the run of k instructions from pc the lanes m may run
@@ -318,8 +383,9 @@ static int run_before_pending(const warp *w, const kir_ins *code, int pc, int k,
 }
 
 SIMT_CLONES
-int simt_run_ahead(launch *L, warp *w, const uint8_t *marks, int cap, int uniform, int edges, int *edge_at, int *nedge) {
+int simt_run_ahead(launch *L, warp *w, int cap, int uniform, int edges, int *edge_at, int *nedge) {
   const kir_func *f = L->f;
+  const uint8_t *marks = L->ahead->marks;
   int n = 0, stop = 0;
   uint64_t threads = 0;
   *nedge = 0;
@@ -360,8 +426,12 @@ int simt_run_ahead(launch *L, warp *w, const uint8_t *marks, int cap, int unifor
         int k = mark < cap - n ? mark : cap - n;
         if (rpc > pc && rpc - pc < k) k = rpc - pc;
         if (w->npend && !(k = run_before_pending(w, f->code, pc, k, m))) { stop = 1; break; }
-        if (m == FULL) for (int j = 0; j < k; j++) alu_exec(L, w, in + j, FULL);
-        else for (int j = 0; j < k; j++) alu_exec(L, w, in + j, m);
+        if (m == FULL) {
+          const uint8_t *kb = L->ahead->kb + pc;
+          for (int j = 0; j < k; j++)
+            if (kb[j]) alu_exec_kb(w, in + j, L->ahead->kv[pc + j]);
+            else alu_exec(L, w, in + j, FULL);
+        } else for (int j = 0; j < k; j++) alu_exec(L, w, in + j, m);
         pc += k;
         n += k;
       }

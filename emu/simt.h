@@ -41,21 +41,32 @@ int simt_branch(launch *L, warp *w, const kir_ins *in, int pc, uint32_t m);
 /* Pops the entries that reached their reconvergence point, or emptied. */
 void simt_reconverge(launch *L, warp *w);
 
-/* Per pc, nonzero where the run-ahead may execute the instruction: the
- * ops of kir_is_alu but the clock (it reads the step count) and a struct
- * parameter's copy into local memory, and branches.  A branch's mark is
- * AHEAD_BRANCH; another's is the length of the run of such non-branch
- * instructions it starts (at most AHEAD_RUN_MAX), which the run-ahead
- * dispatches in one loop.  malloc'd, f->ncode bytes. */
+/* What the run-ahead needs of a launch's code, per pc.  marks: nonzero
+ * where it may execute the instruction: the ops of kir_is_alu but the
+ * clock (it reads the step count) and a struct parameter's copy into
+ * local memory, and branches.  A branch's mark is AHEAD_BRANCH; another's
+ * is the length of the run of such non-branch instructions it starts (at
+ * most AHEAD_RUN_MAX), which the run-ahead dispatches in one loop.
+ * kb: 1 where the instruction is a binary op whose b is a register that
+ * holds one value for the whole launch (its only write a constant or a
+ * scalar parameter in the entry's straight line, before the instruction):
+ * that value is kv, and a full warp's lane loop reads it instead of 32
+ * copies (hash's loop: six of its eight operations). */
 #define AHEAD_BRANCH 255
 #define AHEAD_RUN_MAX 254
-uint8_t *simt_ahead_marks(const kir_func *f);
-/* Runs the warp's instructions from its pc while marks allow, at most cap:
+struct simt_plan {
+  uint8_t *marks, *kb;
+  uint64_t *kv;
+};
+simt_plan *simt_plan_new(const kir_func *f, const uint64_t *args);
+void simt_plan_free(simt_plan *p);
+
+/* Runs the warp's instructions from its pc while L->ahead's marks allow, at most cap:
  * how many it ran (0 where the first is not allowed).  With uniform set
  * (a converged warp under ITS), it stops before a branch its lanes would
  * take different ways.  Backward branches (where the livelock detector
  * counts) it runs at most `edges` of (at most WARP_EDGES): their indices
  * in the stretch into edge_at, their count into *nedge. */
-int simt_run_ahead(launch *L, warp *w, const uint8_t *marks, int cap, int uniform, int edges, int *edge_at, int *nedge);
+int simt_run_ahead(launch *L, warp *w, int cap, int uniform, int edges, int *edge_at, int *nedge);
 
 #endif

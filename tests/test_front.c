@@ -8,7 +8,9 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "front.h"
 #include "ptx.h"
+#include "simt.h"
 
 static char *slurp(const char *path) {
   FILE *f = fopen(path, "rb");
@@ -185,6 +187,61 @@ START_TEST(ptx_reconverges_at_the_postdominator) {
 }
 END_TEST
 
+/* The run-ahead's plan reads a binary op's b as one value where its
+ * register holds one for the launch: written once, by a constant or a
+ * scalar parameter, in the entry's straight line before the op.  The hash
+ * loop's constants qualify (six of its eight operations, values as
+ * written); a register written after the first branch does not, nor one
+ * written twice. */
+START_TEST(run_ahead_plan_reads_launch_constants) {
+  const char *src =
+    "__global__ void k(unsigned *out, int iters, unsigned s) {\n"
+    "  unsigned t = threadIdx.x, x = t, y = t;\n"
+    "  for (int i = 0; i < iters; i++) { x = x * 1664525u + 1013904223u; y = y * 31u + (x & 0xffu) + s; }\n"
+    "  out[t] = x ^ y;\n"
+    "}\n";
+  char err[512];
+  kir_module *m = front_compile("k.cu", src, strlen(src), 0, NULL, err, sizeof err);
+  ck_assert_msg(m != NULL, "%s", err);
+  const kir_func *f = m->funcs[0];
+  uint64_t args[3] = {0, 256, 77};
+  simt_plan *p = simt_plan_new(f, args);
+  int kb = 0, mul_a = 0, add_s = 0;
+  for (int pc = 0; pc < f->ncode; pc++) {
+    if (!p->kb[pc]) continue;
+    kb++;
+    ck_assert(f->code[pc].op < OP_NEG_I32);   /* binary ops only */
+    if (f->code[pc].op == OP_MUL_U32 && p->kv[pc] == 1664525u) mul_a = 1;
+    if (f->code[pc].op == OP_ADD_U32 && p->kv[pc] == 77) add_s = 1;   /* the parameter's value for this launch */
+  }
+  ck_assert(mul_a && add_s);
+  ck_assert_int_ge(kb, 5);
+  simt_plan_free(p);
+  kir_module_free(m);
+  /* each condition alone: r0 qualifies; r3 is written after the first
+   * branch (a lane that branched around it reads 0 at pc 6); r5's last
+   * write is a constant, but not its only one */
+  kir_ins code[] = {
+    {.op = OP_CONST, .dst = 0, .a = -1, .b = -1, .c = -1, .imm = 5},
+    {.op = OP_SREG, .dst = 1, .a = -1, .b = -1, .c = -1, .imm = SR_TID_X},
+    {.op = OP_ADD_U32, .dst = 5, .a = 1, .b = 0, .c = -1},           /* 2: b = r0 */
+    {.op = OP_CONST, .dst = 5, .a = -1, .b = -1, .c = -1, .imm = 9},
+    {.op = OP_BRF, .dst = -1, .a = 6, .b = 1, .c = 6},
+    {.op = OP_CONST, .dst = 3, .a = -1, .b = -1, .c = -1, .imm = 7},
+    {.op = OP_ADD_U32, .dst = 2, .a = 1, .b = 3, .c = -1},           /* 6: b = r3 */
+    {.op = OP_XOR_U32, .dst = 4, .a = 1, .b = 5, .c = -1},           /* 7: b = r5 */
+    {.op = OP_EXIT, .dst = -1, .a = -1, .b = -1, .c = -1},
+  };
+  kir_func hand = {.name = "hand", .code = code, .ncode = (int)(sizeof code / sizeof code[0]), .nregs = 6};
+  p = simt_plan_new(&hand, args);
+  ck_assert_int_eq(p->kb[2], 1);
+  ck_assert_uint_eq(p->kv[2], 5);
+  ck_assert_int_eq(p->kb[6], 0);
+  ck_assert_int_eq(p->kb[7], 0);
+  simt_plan_free(p);
+}
+END_TEST
+
 /* Runs the PTX text's kernel k(out) on grid x block threads (cfg: NULL
  * for the defaults), out's first n words into o. */
 static void run_ptx_text(const char *ptx, const gr_config *cfg, unsigned grid, unsigned block, uint32_t *o, size_t n) {
@@ -352,6 +409,7 @@ Suite *front_suite(void) {
   tcase_add_test(tc, ptx_allocates_registers);
   tcase_add_test(tc, ptx_registers_start_at_zero_in_every_block);
   tcase_add_test(tc, ptx_unsigned_division_reads_the_low_bits);
+  tcase_add_test(tc, run_ahead_plan_reads_launch_constants);
   suite_add_tcase(s, tc);
   return s;
 }
