@@ -1512,6 +1512,16 @@ static void ran_ahead(launch *L, warp *w, int n, const int *edge_at, int nedge) 
   w->next_due = w->nedge ? w->edge_due[0] : 0;
 }
 
+/* ran_ahead for a stretch run at the end of a turn that executed an
+ * access: all n of its instructions have turns to come (the j-th at the
+ * turn where ahead is n - j). */
+static void ran_ahead_after(warp *w, int n, const int *edge_at, int nedge) {
+  w->ahead = (uint32_t)n;
+  w->nedge = w->edge_next = 0;
+  for (int k = 0; k < nedge; k++) w->edge_due[w->nedge++] = (uint32_t)(n - edge_at[k]);
+  w->next_due = w->nedge ? w->edge_due[0] : 0;
+}
+
 /* The backward branch due at this turn meets the livelock detector. */
 static void edge_met(launch *L, warp *w) {
   note_backedge(L, w);
@@ -1551,14 +1561,24 @@ static void warp_run(launch *L, warp *w) {
   /* a spinning warp stays exact where it is: a deadlock report shows where
    * it spins.  A turn at a memory access or barrier (most turns that are
    * not counted) goes straight to warp_step. */
-  if (L->ahead && w->sp > 0 && L->ahead->marks[w->stk[w->sp - 1].pc] && !w->stuck && !L->ctx->nobs) {
+  int can = L->ahead && w->sp > 0 && !w->stuck && !L->ctx->nobs;
+  if (can && L->ahead->marks[w->stk[w->sp - 1].pc]) {
     int n = simt_run_ahead(L, w, RUN_AHEAD_MAX, 0, edges_allowed(w), edge_at, &nedge);
     if (n) {
       ran_ahead(L, w, n, edge_at, nedge);
       return;
     }
   }
+  int op = w->sp > 0 ? L->f->code[w->stk[w->sp - 1].pc].op : OP_NOP;
   warp_step(L, w);
+  /* after an access, the stretch that follows runs now, while the warp is
+   * in the cache, its turns all to come: the next turn only counts, and
+   * rounds of such turns are skipped at once (skip_rounds) */
+  if (can && (op == OP_LD || op == OP_ST || op == OP_ATOM) && !L->failed && w->state == W_READY && w->sp > 0 &&
+      L->ahead->marks[w->stk[w->sp - 1].pc]) {
+    int n = simt_run_ahead(L, w, RUN_AHEAD_MAX, 0, edges_allowed(w), edge_at, &nedge);
+    if (n) ran_ahead_after(w, n, edge_at, nedge);
+  }
 }
 
 /* ------------------------------------------------------------- scheduling */
