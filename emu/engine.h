@@ -129,7 +129,7 @@ typedef struct {
   uint8_t *base;
 } xspan;
 #define WARP_SPANS 4
-#define WARP_EDGES 32   /* backward branches a stretch of run-ahead may run */
+#define WARP_EDGES 64   /* backward branches a stretch of run-ahead may run */
 
 typedef struct blk blk;
 typedef struct simt_plan simt_plan;
