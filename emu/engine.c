@@ -541,7 +541,7 @@ static void barrier_maybe_release(launch *L, blk *b, int pc) {
 static void warp_finish(launch *L, warp *w) {
   L->finished = w;
   /* its stores drain to the SM, whose queue outlives the warp */
-  if (L->mem) for (int l = 0; l < 32; l++) wm_lane_retire(L->mem, &w->wm->lane[l]);
+  if (L->mem) wm_warp_retire(L->mem, w->wm);
   w->state = W_DONE;
   ready_remove(L, w);
   blk *b = w->b;
@@ -1113,7 +1113,7 @@ static void warp_step(launch *L, warp *w) {
     }
     goto reconverge;
   case OP_EXIT: {
-    if (L->mem) LANES(m, wm_perform_all(L->mem, &w->wm->lane[l]));
+    if (L->mem && w->wm->entries) LANES(m, wm_perform_all(L->mem, &w->wm->lane[l]));
     w->alive &= ~m;
     for (int k = 0; k < w->sp; k++) w->stk[k].mask &= ~m;
     goto reconverge;

@@ -83,17 +83,23 @@ wm_warp *wm_warp_new(void) {
   wm_warp *w = xmalloc(sizeof *w);
   memset(w->inflight, 0, sizeof w->inflight);
   w->entries = 0;
+  w->sm = -1;
   return w;
 }
 
 void wm_warp_init(wm_warp *w, int sm, int block, void *owner) {
+  w->block = block;
+  for (uint32_t r = w->rel_lanes; r; r &= r - 1) w->lane[__builtin_ctz(r)].relpend = 0;
+  w->rel_lanes = 0;
+  if (w->sm == sm && w->owner == owner) return;   /* retired lanes are as the loop below leaves them */
+  w->sm = sm;
+  w->owner = owner;
   for (int l = 0; l < 32; l++) {
     wm_lane *t = &w->lane[l];
     t->nsb = t->nld = 0;
     t->relpend = 0;
     t->apos = -1;
     t->sm = sm;
-    t->block = block;
     t->owner = owner;
     t->lane = l;
     t->warp = w;
@@ -534,7 +540,7 @@ static void perform_crossing(wm *m, wm_lane *t, int scope) {
     if (!u) continue;
     int last = -1;
     for (int i = 0; i < u->nld; i++)
-      if (u->ld[i].xs && !u->ld[i].xwait && fences_strong(u->block, u->ld[i].xs - 1, t->block, scope)) last = i;
+      if (u->ld[i].xs && !u->ld[i].xwait && fences_strong(u->warp->block, u->ld[i].xs - 1, t->warp->block, scope)) last = i;
     /* performing may empty u and reorder the active list: look at slot k again */
     if (last >= 0) { perform_prefix(m, u, last); k = -1; }
   }
@@ -572,6 +578,7 @@ void wm_release(wm *m, wm_lane *t, int scope) {
   if (m->h.supply) return;
   loads_cross(m, t, scope, 0);
   if (t->relpend < scope + 1) t->relpend = scope + 1;
+  t->warp->rel_lanes |= 1u << t->lane;
 }
 
 /* A fence.sc waits for the thread's stores (and, at device scope, its
@@ -584,6 +591,7 @@ void wm_fence(wm *m, wm_lane *t, int scope, int kind) {
   loads_cross(m, t, scope, kind == FENCE_SC);
   if (kind == FENCE_ACQ_REL) {
     if (t->relpend < scope + 1) t->relpend = scope + 1;
+    t->warp->rel_lanes |= 1u << t->lane;
     if (scope != SCOPE_BLOCK) m->sm[t->sm].epoch++;
     return;
   }
@@ -644,6 +652,14 @@ void wm_lane_retire(wm *m, wm_lane *t) {
   while (t->nsb) sb_drain(m, t, 0);
   t->relpend = 0;
   act_remove(m, &t->apos);
+}
+
+void wm_warp_retire(wm *m, wm_warp *w) {
+  if (w->entries)
+    for (int l = 0; l < 32; l++) wm_lane_retire(m, &w->lane[l]);
+  else   /* no lane has anything in flight, so none is on the active list */
+    for (uint32_t r = w->rel_lanes; r; r &= r - 1) w->lane[__builtin_ctz(r)].relpend = 0;
+  w->rel_lanes = 0;
 }
 
 /* ------------------------------------------------------------- background actions */

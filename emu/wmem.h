@@ -48,7 +48,6 @@ typedef struct wm_lane {
   int relpend;              /* 0, or 1 + the widest scope of the release fences since its last store */
   int apos;                 /* index in the active list, or -1 */
   int sm;
-  int block;                /* the block's linear index: the extent of block scope */
   void *owner;              /* the engine's warp */
   int lane;
   wm_warp *warp;
@@ -67,6 +66,10 @@ struct wm_warp {
   wm_lane lane[32];
   uint16_t inflight[WM_WARP_BUCKETS];
   uint32_t entries;   /* all its lanes' entries in flight: 0, none has anything to perform or drain */
+  uint32_t rel_lanes; /* lanes whose relpend may be set */
+  int block;          /* the block's linear index: the extent of block scope */
+  int sm;             /* where its lanes were last set up (wm_warp_init), or -1 */
+  void *owner;
 };
 
 typedef struct wm wm;
@@ -100,7 +103,8 @@ void wm_free(wm *m);
 /* A new warp's lanes, with nothing in flight (free() frees it). */
 wm_warp *wm_warp_new(void);
 /* A warp's lanes start, on SM sm in block `block`: a new warp, or one
- * whose lanes have all retired (wm_lane_retire) or been reset. */
+ * whose lanes have all retired (wm_warp_retire) or been reset.  A retired
+ * warp's next block on the same SM, for the same owner, touches no lane. */
 void wm_warp_init(wm_warp *w, int sm, int block, void *owner);
 
 /* A lane's accesses.  `p` is the L2 byte of `addr` (the allocation's data). */
@@ -147,6 +151,9 @@ void wm_perform_reg(wm *m, wm_lane *t, int reg);
 void wm_perform_all(wm *m, wm_lane *t);
 /* The lane ends: its loads perform and its buffer drains to its SM. */
 void wm_lane_retire(wm *m, wm_lane *t);
+/* Every lane of the warp ends (wm_lane_retire): nothing to do for a lane
+ * with nothing in flight, so a warp with none is done without a look at them. */
+void wm_warp_retire(wm *m, wm_warp *w);
 
 /* Background actions.  wm_busy: whether anything is in flight.  A sampled
  * run calls wm_random_action (which performs a chosen pending load only
