@@ -1225,11 +1225,19 @@ static int its_step_converged(launch *L, warp *w) {
   its_rr_advance(w, S);
   w->its_ran |= S;
   if (in->op == OP_BAR) {
-    /* every lane arrives (a step, as its_step counts it), then the warp does (its_release) */
+    /* every lane arrives (a step, as its_step counts it), then the warp
+     * does, as its_release has it when all its lanes wait there: the lanes
+     * are back at LW_RUN, converged after the barrier, so their waits are
+     * not written down in between */
     L->steps++;
     L->ctx->stats.thread_instructions += (uint64_t)__builtin_popcount(S);
-    LANES(S, its_wait(w, l, LW_BAR));
-    its_settle(L, w);
+    w->sp = 1;
+    w->stk[0] = (simt_entry){pc, -1, S};
+    warp_step(L, w);
+    if (L->failed) return 1;
+    int npc = w->stk[0].pc;
+    LANES(S, w->lpc[l] = npc);
+    w->stk[0].rpc = -1;
     return 1;
   }
   w->stk[0] = (simt_entry){pc, -1, S};
