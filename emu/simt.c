@@ -306,7 +306,8 @@ void simt_reconverge(launch *L, warp *w) {
 /* ------------------------------------------------------------- running ahead */
 
 /* Whether op is a binary op whose lane loop with a scalar b is plain
- * (64-bit multiplies, divisions and remainders have paths of their own) */
+ * (64-bit multiplies, divisions and remainders have paths of their own);
+ * the binary ops open kir_op, the unary ones follow from OP_NEG_I32 */
 static int kb_op(int op) {
   if (op < 0 || op >= OP_NEG_I32) return 0;
   switch (op) {
@@ -358,7 +359,7 @@ simt_plan *simt_plan_new(const kir_func *f, const uint64_t *args) {
     if (!kb_op(in->op) || in->b < 0 || writes[in->b] != 1 || def[in->b] >= pc || def[in->b] >= straight) continue;
     const kir_ins *d = &f->code[def[in->b]];
     if (d->op == OP_CONST) p->kv[pc] = (uint64_t)d->imm;
-    else if (d->op == OP_PARAM && d->dst >= 0) p->kv[pc] = args[d->imm];
+    else if (d->op == OP_PARAM && d->dst >= 0 && args) p->kv[pc] = args[d->imm];
     else continue;
     p->kb[pc] = 1;
   }

@@ -51,7 +51,9 @@ void simt_reconverge(launch *L, warp *w);
  * holds one value for the whole launch (its only write a constant or a
  * scalar parameter in the entry's straight line, before the instruction):
  * that value is kv, and a full warp's lane loop reads it instead of 32
- * copies (hash's loop: six of its eight operations). */
+ * copies (hash's loop: six of its eight operations).  args: the launch's
+ * parameter values, or NULL to take constants only (after a snapshot
+ * restore, whose registers may hold another launch's parameters). */
 #define AHEAD_BRANCH 255
 #define AHEAD_RUN_MAX 254
 struct simt_plan {

@@ -4,6 +4,7 @@
  * an observer takes effect after the current instruction.  A view
  * redirects one warp's accesses to a range of memory to a private copy. */
 #include "engine.h"
+#include "simt.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -171,6 +172,10 @@ void apply_restore(launch *L) {
   const gr_snapshot *s = L->pending_restore;
   gr_context *ctx = L->ctx;
   L->pending_restore = NULL;
+  /* the registers may come from another launch of the kernel, whose
+   * parameters were other values: the run-ahead no longer takes them as
+   * this launch's (simt_plan) */
+  if (L->ahead) { simt_plan_free(L->ahead); L->ahead = simt_plan_new(L->f, NULL); }
   if (s->block_only) {
     /* one block goes back; the rest of the machine runs on, and the block
      * keeps the views its detector gave it */

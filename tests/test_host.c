@@ -268,14 +268,20 @@ END_TEST
 
 /* A snapshot taken during one launch, restored during a later launch of
  * the same kernel: where the shape is the same, the warps come back with
- * this launch's thread indices (the region reruns, o[t] = t + 100); where
- * the block is another size, the restore is refused. */
-typedef struct { gr_context *ctx; gr_snapshot *snap; int barriers, rc; } later;
+ * this launch's thread indices and their own registers, the parameter p
+ * they had read included (the region reruns with the first launch's p,
+ * also where the observer then leaves and the warps run ahead: the run-
+ * ahead must not take this launch's p for theirs); where the block is
+ * another size, the restore is refused. */
+typedef struct { gr_context *ctx; gr_snapshot *snap; int barriers, rc, handle; } later;
 
 static void later_events(void *user, const gr_event *ev) {
   later *r = user;
   if (ev->kind != GR_EV_BARRIER) return;
-  if (++r->barriers == 2 && r->snap && r->rc < 0) r->rc = gr_snapshot_restore(r->ctx, r->snap);
+  if (++r->barriers == 2 && r->snap && r->rc < 0) {
+    r->rc = gr_snapshot_restore(r->ctx, r->snap);
+    gr_unobserve(r->ctx, r->handle);
+  }
 }
 
 static void take_at_first_barrier(void *user, const gr_event *ev) {
@@ -285,37 +291,39 @@ static void take_at_first_barrier(void *user, const gr_event *ev) {
 
 START_TEST(snapshot_in_a_later_launch_needs_its_shape) {
   const char *src =
-    "__global__ void k(int *o) {\n"
+    "__global__ void k(int *o, int p) {\n"
     "  __shared__ int s[64];\n"
     "  int t = threadIdx.x;\n"
     "  s[t] = t;\n"
     "  __syncthreads();\n"
     "  s[t] += 100;\n"
     "  __syncthreads();\n"
-    "  o[t] = s[t];\n"
+    "  o[t] = s[t] + p;\n"
     "}\n";
   gr_context *ctx = gr_context_create(NULL);
   gr_module *m = load(ctx, src);
   gr_ptr b;
   gr_malloc(ctx, 64 * 4, "o", &b);
-  gr_arg a = gr_arg_ptr(b);
-  later r = {ctx, NULL, 0, -1};
+  gr_arg a[2] = {gr_arg_ptr(b), gr_arg_i32(5)};
+  later r = {ctx, NULL, 0, -1, -1};
   gr_observer take = {take_at_first_barrier, &r};
   int h = gr_observe(ctx, &take);
-  ck_assert_int_eq(gr_launch(m, "k", dim1(1), dim1(64), 0, &a, 1), GR_OK);
+  ck_assert_int_eq(gr_launch(m, "k", dim1(1), dim1(64), 0, a, 2), GR_OK);
   gr_unobserve(ctx, h);
   ck_assert_ptr_nonnull(r.snap);
   gr_observer restore = {later_events, &r};
-  gr_observe(ctx, &restore);
+  r.handle = gr_observe(ctx, &restore);
   r.barriers = 0;
-  ck_assert_int_eq(gr_launch(m, "k", dim1(1), dim1(64), 0, &a, 1), GR_OK);
+  a[1] = gr_arg_i32(7);
+  ck_assert_int_eq(gr_launch(m, "k", dim1(1), dim1(64), 0, a, 2), GR_OK);
   ck_assert_int_eq(r.rc, GR_OK);
   int32_t o[64];
   gr_memcpy_dtoh(ctx, o, b, sizeof o);
-  for (int t = 0; t < 64; t++) ck_assert_int_eq(o[t], t + 100);
+  for (int t = 0; t < 64; t++) ck_assert_int_eq(o[t], t + 100 + 5);
+  r.handle = gr_observe(ctx, &restore);
   r.barriers = 0;
   r.rc = -1;
-  gr_launch(m, "k", dim1(1), dim1(32), 0, &a, 1);
+  gr_launch(m, "k", dim1(1), dim1(32), 0, a, 2);
   ck_assert_int_eq(r.rc, GR_EINPUT);
   ck_assert_ptr_nonnull(strstr(gr_error(ctx), "another grid or block shape"));
   gr_snapshot_free(r.snap);
