@@ -1633,7 +1633,15 @@ static warp *pick(launch *L) {
   for (int k = 0; k < L->nrun; k++) {
     warp *w = L->run[L->rr];
     L->rr = L->rr + 1 == L->nrun ? 0 : L->rr + 1;
-    if (w->state == W_READY) return w;
+    if (w->state == W_READY) {
+      /* the next warp's lines, while this one runs: the round-robin
+       * visits hundreds of warps between two turns of one */
+      const warp *nx = L->run[L->rr];
+      __builtin_prefetch(&nx->state);
+      __builtin_prefetch(&nx->ahead);
+      __builtin_prefetch(&nx->stk[0]);
+      return w;
+    }
   }
   return NULL;
 }
