@@ -246,7 +246,15 @@ static inline uint32_t taken_mask(const warp *w, const kir_ins *in, uint32_t m) 
   const uint64_t *B = w->r + (size_t)in->b * 32;
   uint32_t t = 0;
   /* branch-free over a full warp: (x | -x) has its top bit set exactly when x != 0 */
-  if (m == FULL) for (int l = 0; l < 32; l++) t |= (uint32_t)((B[l] | (0 - B[l])) >> 63) << l;
+  if (m == FULL) {
+    /* the common case, every lane as lane 0, checked by one reduction;
+     * else branch-free: (x | -x) has its top bit set exactly when x != 0 */
+    uint64_t other = 0;
+    if (B[0]) for (int l = 0; l < 32; l++) other |= B[l] == 0;
+    else for (int l = 0; l < 32; l++) other |= B[l];
+    if (!other) t = B[0] ? FULL : 0;
+    else for (int l = 0; l < 32; l++) t |= (uint32_t)((B[l] | (0 - B[l])) >> 63) << l;
+  }
   else LANES(m, t |= (uint32_t)(B[l] != 0) << l);
   return in->op == OP_BRT ? t & m : ~t & m;
 }
@@ -402,11 +410,18 @@ int simt_run_ahead(launch *L, warp *w, int cap, int uniform, int edges, int *edg
       if (!mark) { stop = 1; break; }
       const kir_ins *in = &f->code[pc];
       if (mark == AHEAD_BRANCH) {
-        /* a register a load is pending into: performing it is the memory system's business */
-        if (w->npend && needs_pending(w, in, m)) { stop = 1; break; }
         /* a backward branch: the livelock detector's point, at most `edges` a stretch */
         int back = in->a <= pc;
         if (back && *nedge >= edges) { stop = 1; break; }
+        if (in->op == OP_JMP) {   /* all go, and it reads no register */
+          if (back) edge_at[(*nedge)++] = n;
+          pc = in->a;
+          n++;
+          if (pc == rpc || n >= cap) break;
+          continue;
+        }
+        /* a register a load is pending into: performing it is the memory system's business */
+        if (w->npend && needs_pending(w, in, m)) { stop = 1; break; }
         uint32_t t = taken_mask(w, in, m);
         if (t && t != m) {
           if (uniform) { stop = 1; break; }   /* the lanes part: ITS schedules the groups (its_step) */
