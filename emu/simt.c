@@ -394,7 +394,8 @@ static int run_before_pending(const warp *w, const kir_ins *code, int pc, int k,
 SIMT_CLONES
 int simt_run_ahead(launch *L, warp *w, int cap, int uniform, int edges, int *edge_at, int *nedge) {
   const kir_func *f = L->f;
-  const uint8_t *marks = L->ahead->marks;
+  const uint8_t *marks = L->ahead->marks, *kbs = L->ahead->kb;
+  const uint64_t *kvs = L->ahead->kv;
   int n = 0, stop = 0;
   uint64_t threads = 0;
   *nedge = 0;
@@ -443,9 +444,8 @@ int simt_run_ahead(launch *L, warp *w, int cap, int uniform, int edges, int *edg
         if (rpc > pc && rpc - pc < k) k = rpc - pc;
         if (w->npend && !(k = run_before_pending(w, f->code, pc, k, m))) { stop = 1; break; }
         if (m == FULL) {
-          const uint8_t *kb = L->ahead->kb + pc;
           for (int j = 0; j < k; j++)
-            if (kb[j]) alu_exec_kb(w, in + j, L->ahead->kv[pc + j]);
+            if (kbs[pc + j]) alu_exec_kb(w, in + j, kvs[pc + j]);
             else alu_exec(L, w, in + j, FULL);
         } else for (int j = 0; j < k; j++) alu_exec(L, w, in + j, m);
         pc += k;
