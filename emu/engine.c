@@ -1176,6 +1176,22 @@ static void its_stack(warp *w) {
 
 static int its_release(launch *L, warp *w);
 
+/* The whole warp, its live lanes all at the __syncthreads at pc, arrives
+ * at the block barrier as under lockstep (its lanes waiting there, as an
+ * observer's snapshot during the arrival sees them); its lanes go on
+ * together after it. */
+static void its_bar_whole(launch *L, warp *w, int pc) {
+  uint32_t S = w->alive;
+  LANES(S, w->lwait[l] = LW_BAR);
+  w->wait_bar |= S;
+  w->sp = 1;
+  w->stk[0] = (simt_entry){pc, -1, S};
+  warp_step(L, w);
+  int npc = w->stk[0].pc;
+  LANES(S, (w->lwait[l] = LW_RUN, w->lpc[l] = npc));
+  w->wait_bar &= ~S;
+}
+
 /* After lanes S of w ran an instruction: each goes where its path went,
  * the topmost stack entry that holds it. */
 static void its_lanes_follow(warp *w, uint32_t S) {
@@ -1231,13 +1247,7 @@ static int its_step_converged(launch *L, warp *w) {
      * not written down in between */
     L->steps++;
     L->ctx->stats.thread_instructions += (uint64_t)__builtin_popcount(S);
-    w->sp = 1;
-    w->stk[0] = (simt_entry){pc, -1, S};
-    warp_step(L, w);
-    if (L->failed) return 1;
-    int npc = w->stk[0].pc;
-    LANES(S, w->lpc[l] = npc);
-    w->stk[0].rpc = -1;
+    its_bar_whole(L, w, pc);
     return 1;
   }
   w->stk[0] = (simt_entry){pc, -1, S};
@@ -1298,15 +1308,7 @@ static int its_release(launch *L, warp *w) {
       }
     }
     if (all && pc >= 0) {
-      /* the whole warp arrives, as under lockstep */
-      w->sp = 1;
-      w->stk[0] = (simt_entry){pc, -1, w->alive};
-      warp_step(L, w);
-      for (uint32_t al = w->alive; al; al &= al - 1) {
-        int l = __builtin_ctz(al);
-        its_wait(w, l, LW_RUN);
-        w->lpc[l] = w->stk[0].pc;
-      }
+      its_bar_whole(L, w, pc);
       any = 1;
     }
   }
@@ -1577,7 +1579,7 @@ static void warp_run(launch *L, warp *w) {
       return;
     }
   }
-  int op = w->sp > 0 ? L->f->code[w->stk[w->sp - 1].pc].op : OP_NOP;
+  int op = can ? L->f->code[w->stk[w->sp - 1].pc].op : OP_NOP;
   warp_step(L, w);
   /* after an access, the stretch that follows runs now, while the warp is
    * in the cache, its turns all to come: the next turn only counts, and

@@ -414,13 +414,6 @@ int simt_run_ahead(launch *L, warp *w, int cap, int uniform, int edges, int *edg
         /* a backward branch: the livelock detector's point, at most `edges` a stretch */
         int back = in->a <= pc;
         if (back && *nedge >= edges) { stop = 1; break; }
-        if (in->op == OP_JMP) {   /* all go, and it reads no register */
-          if (back) edge_at[(*nedge)++] = n;
-          pc = in->a;
-          n++;
-          if (pc == rpc || n >= cap) break;
-          continue;
-        }
         /* a register a load is pending into: performing it is the memory system's business */
         if (w->npend && needs_pending(w, in, m)) { stop = 1; break; }
         uint32_t t = taken_mask(w, in, m);

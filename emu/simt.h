@@ -18,10 +18,11 @@
  * loader picking the best the machine runs (GCC's function
  * multiversioning): eight or four 64-bit lanes a vector instead of two,
  * the same results (integer arithmetic, and IEEE operations that are
- * never contracted: neither target enables FMA, and -std=c11 turns
- * contraction off).  AVX-512's masks also vectorise the loops with a
- * choice per lane (hash's ALU loop: 6%).  SIMT_SCALAR: a lane loop kept scalar, where vector
- * code would compute both sides of a choice. */
+ * never contracted: the AVX-512 target has FMA, but -ffp-contract=off in
+ * Makefile.am keeps a*b+c two roundings).  AVX-512's masks also vectorise
+ * the loops with a choice per lane (hash's ALU loop: 6%).  SIMT_SCALAR: a
+ * lane loop kept scalar, where vector code would compute both sides of a
+ * choice. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define SIMT_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #define SIMT_SCALAR __attribute__((noinline, optimize("no-tree-vectorize")))
