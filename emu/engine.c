@@ -328,12 +328,20 @@ SIMT_CLONES static uint64_t lanes_store4(uint8_t *base, const uint64_t *addr, ui
   return changed;
 }
 
+static inline void count_mem(launch *L, uint64_t first_addr, int k, uint32_t m, int size) {
+  unsigned sp = KIR_SPACE_OF(first_addr);
+  if (sp != SPACE_GLOBAL && sp != SPACE_SHARED) return;
+  uint64_t n = m == FULL ? 32u : (uint64_t)__builtin_popcount(m);
+  L->ctx->stats.mem_ops[sp - SPACE_GLOBAL][k] += n;
+  L->ctx->stats.mem_bytes[sp - SPACE_GLOBAL][k] += n * (uint64_t)size;
+}
+
 /* A full warp's load or store with no observer whose 32 addresses all
  * fall in one of the warp's spans, under sequentially consistent memory,
  * or in shared memory (which weak memory leaves sequentially consistent:
- * only global accesses go through its buffers): done here, in one pass
- * (1); else nothing is done (0), and the lane-by-lane path does it, faults
- * and all. */
+ * only global accesses go through its buffers): done here, in one pass,
+ * and counted (1); else nothing is done (0), and the lane-by-lane path
+ * does it, faults and all. */
 static int ldst_one_span(launch *L, warp *w, const kir_ins *in, int size, int sk, int is_ld, uint64_t *d, const uint64_t *A,
                          const uint64_t *B) {
   uint64_t moved[32];
@@ -347,13 +355,14 @@ static int ldst_one_span(launch *L, warp *w, const kir_ins *in, int size, int sk
       !lanes_inside(addr, sp->tag, sp->limit - (uint64_t)size, (uint64_t)(size - 1)))
     return 0;
   uint8_t *base = sp->base;
-  uint64_t mask = sp->mask;
+  uint64_t mask = sp->mask, first = addr[0];   /* before a load into the address's register */
   /* the kind's canonical form chosen once, not per lane */
   if (is_ld && size == 4 && (sk == SK_U32 || sk == SK_F32 || sk == SK_I32)) lanes_load4(d, base, addr, mask, sk == SK_I32);
   else if (is_ld && size == 8 && sem_canon(sk, UINT64_MAX) == UINT64_MAX) lanes_load8(d, base, addr, mask);
   else if (is_ld) for (int l = 0; l < 32; l++) d[l] = sem_canon(sk, mem_read(L, base + (addr[l] & mask), size));
   else if (size == 4) L->write_epoch += lanes_store4(base, addr, mask, B);
   else for (int l = 0; l < 32; l++) mem_write(L, base + (addr[l] & mask), size, B[l]);
+  count_mem(L, first, is_ld ? GR_LOAD : GR_STORE, FULL, size);
   return 1;
 }
 
@@ -517,6 +526,7 @@ void block_free(blk *b) {
 static void barrier_maybe_release(launch *L, blk *b, int pc) {
   if (b->at_bar == 0 || b->at_bar < b->live) return;
   b->at_bar = 0;
+  b->quiet = 0;   /* its warps go on to where they may write */
   for (int k = 0; k < b->nwarps; k++) {
     warp *w = &b->warps[k];
     if (w->state != W_BAR) continue;
@@ -751,12 +761,34 @@ static void resolve_pending(launch *L, warp *w, const kir_ins *in, uint32_t m) {
 
 /* gr_stats' memory operations: lanes m of a warp's access of kind k, in
  * the space of the address of its first lane (as observers see it). */
-static inline void count_mem(launch *L, uint64_t first_addr, int k, uint32_t m, int size) {
-  unsigned sp = KIR_SPACE_OF(first_addr);
-  if (sp != SPACE_GLOBAL && sp != SPACE_SHARED) return;
-  uint64_t n = m == FULL ? 32u : (uint64_t)__builtin_popcount(m);
-  L->ctx->stats.mem_ops[sp - SPACE_GLOBAL][k] += n;
-  L->ctx->stats.mem_bytes[sp - SPACE_GLOBAL][k] += n * (uint64_t)size;
+
+/* Whether the block holds still (simt.h's quiet): every warp that is not
+ * waiting at the barrier, nor done, has all its stack's entries at quiet
+ * pcs.  Kept until the barrier releases; the warp that was not there
+ * is asked first next time. */
+static int block_quiet(launch *L, blk *b) {
+  if (b->quiet) return 1;
+  const uint8_t *q = L->ahead->quiet;
+  for (int j = 0; j < b->nwarps; j++) {
+    int k = (b->loud + j) % b->nwarps;
+    const warp *x = &b->warps[k];
+    if (x->state != W_READY) continue;
+    for (int e = 0; e < x->sp; e++)
+      if (x->stk[e].mask && !q[x->stk[e].pc]) {
+        b->loud = k;
+        return 0;
+      }
+  }
+  return b->quiet = 1;
+}
+
+int engine_ahead_load(launch *L, warp *w, const kir_ins *in) {
+  if (L->ctx->supply || w->nviews || L->ctx->cfg.warps == GR_WARPS_ITS || (w->npend && needs_pending(w, in, FULL))) return 0;
+  const uint64_t *A = w->r + (size_t)in->a * 32;
+  uint64_t first = in->imm ? kir_ptr_add(A[0], (uint64_t)in->imm) : A[0];
+  if (KIR_SPACE_OF(first) != SPACE_SHARED || !block_quiet(L, w->b)) return 0;
+  int sk = in->flags & 0x7f, size = kir_sk_size[sk];
+  return ldst_one_span(L, w, in, size, sk, 1, w->r + (size_t)in->dst * 32, A, NULL);
 }
 
 /* wmem performed a load: its register gets the value, observers the access. */
@@ -858,15 +890,14 @@ static void warp_step(launch *L, warp *w) {
     int scope = KIR_MF_SCOPE(in->flags), order = KIR_MF_ORDER(in->flags);
     /* strong: 0 for a plain access, else 1 + its scope */
     int strong = in->flags & MF_VOLATILE ? 1 + scope : 0;
-    /* weak memory: an exhaustive run always defers a load (performing it
-     * is then a choice of its own); a sampled run defers some of them.  An
-     * acquire load performs at once: nothing after it may pass it. */
-    int defer = is_ld && L->mem && !L->ctx->supply && order == MO_RELAXED &&
-                (L->ctx->explore || rng_below(&L->rng, 1024) < L->defer_odds);
-    if (m == FULL && !L->ctx->nobs && !w->nviews && ldst_one_span(L, w, in, size, sk, is_ld, d, A, B)) {
-      count_mem(L, A[0], is_ld ? GR_LOAD : GR_STORE, FULL, size);
-      break;
-    }
+    /* weak memory: an exhaustive run always defers a load of global
+     * memory (performing it is then a choice of its own); a sampled run
+     * defers some of them, drawn at the instruction's first lane in global
+     * memory (a shared or local load draws nothing, and so may run ahead:
+     * engine_ahead_load).  An acquire load performs at once: nothing after
+     * it may pass it. */
+    int defer = -1;
+    if (m == FULL && !L->ctx->nobs && !w->nviews && ldst_one_span(L, w, in, size, sk, is_ld, d, A, B)) break;
     uint32_t mm = m, now = 0;
     xspan span = span_start(w, m, A, in->imm);
     while (mm) {
@@ -883,6 +914,8 @@ static void warp_step(launch *L, warp *w) {
       if (is_ld) {
         uint64_t v;
         if (g2 && L->mem) {
+          if (defer < 0)
+            defer = !L->ctx->supply && order == MO_RELAXED && (L->ctx->explore || rng_below(&L->rng, 1024) < L->defer_odds);
           if (defer) {
             wm_load_defer(L->mem, &w->wm->lane[l], addr, p, size, strong, sk, in->dst, pc);
             w->pend[in->dst] |= 1u << l;   /* free: the scoreboard performed any older load into it */

@@ -192,6 +192,8 @@ struct blk {
   int nwarps, live, at_bar;
   uint32_t bar_count, bar_and, bar_or;   /* __syncthreads_count/_and/_or of the barrier in progress */
   uint8_t *shared;
+  int quiet;        /* 1: its threads write no memory before the next barrier releases (engine_ahead_load) */
+  int loud;         /* the warp that last kept it from holding still, checked first */
 };
 
 struct launch {
@@ -239,6 +241,12 @@ struct launch {
 /* engine.c, for simt.c: whether the instruction reads or overwrites a
  * register with a load pending for a lane of m (weak memory) */
 int needs_pending(const warp *w, const kir_ins *in, uint32_t m);
+/* engine.c, for simt.c: the load at AHEAD_LOAD run ahead of its turn by a
+ * full warp under lockstep warps, sequentially consistent memory and no
+ * observer, where its 32 addresses fall in the block's shared memory (in
+ * bounds, aligned) and the block holds still (simt.h's quiet): 1, done and
+ * counted as at its turn; else 0, nothing done. */
+int engine_ahead_load(launch *L, warp *w, const kir_ins *in);
 /* engine.c, for simt.c: observers' events */
 void ev_init(launch *L, gr_event *ev, gr_event_kind kind, warp *w, int pc);
 void deliver(launch *L, gr_event *ev);

@@ -327,6 +327,26 @@ static int kb_op(int op) {
   }
 }
 
+/* simt.h's quiet: the pcs from which no write to memory is reachable
+ * without passing a barrier, to a fixpoint (loops), backwards. */
+static uint8_t *plan_quiet(const kir_func *f) {
+  int n = f->ncode;
+  uint8_t *loud = xcalloc((size_t)(n ? n : 1), 1);
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (int pc = n - 1; pc >= 0; pc--) {
+      const kir_ins *in = &f->code[pc];
+      if (loud[pc] || in->op == OP_BAR) continue;
+      int s0, s1, l = in->op == OP_ST || in->op == OP_ATOM || (in->op == OP_PARAM && in->dst < 0);
+      kir_successors(in, pc, &s0, &s1);
+      l |= (s0 >= 0 && s0 < n && loud[s0]) || (s1 >= 0 && s1 < n && loud[s1]);
+      if (l) loud[pc] = 1, changed = 1;
+    }
+  }
+  for (int pc = 0; pc < n; pc++) loud[pc] = !loud[pc];
+  return loud;
+}
+
 simt_plan *simt_plan_new(const kir_func *f, const uint64_t *args) {
   size_t n = (size_t)(f->ncode ? f->ncode : 1), nr = (size_t)(f->nregs ? f->nregs : 1);
   simt_plan *p = xcalloc(1, sizeof *p);
@@ -334,6 +354,7 @@ simt_plan *simt_plan_new(const kir_func *f, const uint64_t *args) {
   p->kb = xcalloc(n, 1);
   p->kv = xcalloc(n, sizeof *p->kv);
   uint8_t *ok = p->marks;
+  p->quiet = plan_quiet(f);
   /* backwards, so that an instruction's run is one more than its successor's */
   for (int pc = f->ncode - 1; pc >= 0; pc--) {
     const kir_ins *in = &f->code[pc];
@@ -343,10 +364,11 @@ simt_plan *simt_plan_new(const kir_func *f, const uint64_t *args) {
     case OP_SREG: alu = in->imm != SR_CLOCK; break;
     case OP_PARAM: alu = in->dst >= 0; break;
     case OP_JMP: case OP_BRT: case OP_BRF: ok[pc] = AHEAD_BRANCH; continue;
+    case OP_LD: if (p->quiet[pc]) ok[pc] = AHEAD_LOAD; continue;
     default: alu = kir_is_alu(in->op);
     }
     if (!alu) continue;
-    int run = pc + 1 < f->ncode && ok[pc + 1] && ok[pc + 1] != AHEAD_BRANCH ? ok[pc + 1] + 1 : 1;
+    int run = pc + 1 < f->ncode && ok[pc + 1] && ok[pc + 1] <= AHEAD_RUN_MAX ? ok[pc + 1] + 1 : 1;
     ok[pc] = (uint8_t)(run < AHEAD_RUN_MAX ? run : AHEAD_RUN_MAX);
   }
   /* the registers written once, by a constant or a scalar parameter in
@@ -381,6 +403,7 @@ void simt_plan_free(simt_plan *p) {
   free(p->marks);
   free(p->kb);
   free(p->kv);
+  free(p->quiet);
   free(p);
 }
 
@@ -429,6 +452,10 @@ int simt_run_ahead(launch *L, warp *w, int cap, int uniform, int edges, int *edg
         }
         if (back) edge_at[(*nedge)++] = n;
         pc = t ? in->a : pc + 1;
+        n++;
+      } else if (mark == AHEAD_LOAD) {
+        if (uniform || m != FULL || !engine_ahead_load(L, w, in)) { stop = 1; break; }
+        pc++;
         n++;
       } else {
         /* a straight run: one dispatch loop, the mask fixed, a full warp's

@@ -54,12 +54,25 @@ void simt_reconverge(launch *L, warp *w);
  * that value is kv, and a full warp's lane loop reads it instead of 32
  * copies (hash's loop: six of its eight operations).  args: the launch's
  * parameter values, or NULL to take constants only (after a snapshot
- * restore, whose registers may hold another launch's parameters). */
+ * restore, whose registers may hold another launch's parameters).
+ *
+ * quiet: 1 where no path from the pc reaches a store, an atomic or a
+ * struct parameter's copy before it reaches a __syncthreads (every KIR
+ * barrier is the whole block's).  While every warp of a block that is not
+ * waiting at the barrier is at quiet pcs (all its stack's entries), no
+ * thread of the block writes memory until the barrier releases, and
+ * shared memory, which only the block's threads can write, holds still:
+ * a load from it reads at once what it would read at its turn.  A load at
+ * a quiet pc is marked AHEAD_LOAD: the run-ahead performs it where it
+ * falls in shared memory and the block holds still (engine_ahead_load),
+ * and stops at it otherwise. */
 #define AHEAD_BRANCH 255
-#define AHEAD_RUN_MAX 254
+#define AHEAD_LOAD 254
+#define AHEAD_RUN_MAX 253
 struct simt_plan {
   uint8_t *marks, *kb;
   uint64_t *kv;
+  uint8_t *quiet;
 };
 simt_plan *simt_plan_new(const kir_func *f, const uint64_t *args);
 void simt_plan_free(simt_plan *p);

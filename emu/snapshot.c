@@ -136,6 +136,7 @@ static void block_restore(launch *L, const snap_block *sb, blk *keep) {
   launch_tids(L);
   blk *b = block_new(L, sb->slot, sb->b.lin);
   *b = sb->b;   /* every scalar of the block, as taken */
+  b->quiet = 0;   /* asked again of the restored warps */
   b->shared = xmalloc(L->shared_size ? L->shared_size : 1);
   memcpy(b->shared, sb->b.shared, L->shared_size);
   b->warps = xcalloc((size_t)b->nwarps, sizeof(warp));

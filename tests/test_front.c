@@ -242,6 +242,39 @@ START_TEST(run_ahead_plan_reads_launch_constants) {
 }
 END_TEST
 
+/* simt.h's quiet: a load is AHEAD_LOAD only where no store, atomic or
+ * struct parameter's copy is reachable before a barrier; a barrier ends
+ * the search, a loop's back edge does not. */
+START_TEST(run_ahead_plan_quiet_loads) {
+  kir_ins code[] = {
+    {.op = OP_SREG, .dst = 0, .a = -1, .b = -1, .c = -1, .imm = SR_TID_X},
+    {.op = OP_LD, .dst = 1, .a = 0, .b = -1, .c = -1, .flags = SK_U32},        /* 1: a barrier before any store */
+    {.op = OP_BAR, .dst = -1, .a = -1, .b = -1, .c = -1, .imm = BAR_SYNC},
+    {.op = OP_LD, .dst = 1, .a = 0, .b = -1, .c = -1, .flags = SK_U32},        /* 3: the loop reaches the store */
+    {.op = OP_BRF, .dst = -1, .a = 7, .b = 1, .c = 7},
+    {.op = OP_LD, .dst = 2, .a = 0, .b = -1, .c = -1, .flags = SK_U32},        /* 5: and through the back edge */
+    {.op = OP_JMP, .dst = -1, .a = 3, .b = -1, .c = -1},
+    {.op = OP_ST, .dst = -1, .a = 0, .b = 1, .c = -1, .flags = SK_U32},        /* 7 */
+    {.op = OP_BAR, .dst = -1, .a = -1, .b = -1, .c = -1, .imm = BAR_SYNC},
+    {.op = OP_LD, .dst = 1, .a = 0, .b = -1, .c = -1, .flags = SK_U32},        /* 9: only an exit after it */
+    {.op = OP_EXIT, .dst = -1, .a = -1, .b = -1, .c = -1},
+    {.op = OP_LD, .dst = 1, .a = 0, .b = -1, .c = -1, .flags = SK_U32},        /* 11: an atomic after it */
+    {.op = OP_ATOM, .dst = 2, .a = 0, .b = 1, .c = -1, .flags = SK_U32},
+    {.op = OP_EXIT, .dst = -1, .a = -1, .b = -1, .c = -1},
+  };
+  kir_func hand = {.name = "hand", .code = code, .ncode = (int)(sizeof code / sizeof code[0]), .nregs = 3};
+  simt_plan *p = simt_plan_new(&hand, NULL);
+  ck_assert_int_eq(p->marks[1], AHEAD_LOAD);
+  ck_assert_int_eq(p->marks[3], 0);
+  ck_assert_int_eq(p->marks[5], 0);
+  ck_assert_int_eq(p->marks[9], AHEAD_LOAD);
+  ck_assert_int_eq(p->marks[11], 0);
+  ck_assert(p->quiet[2] && p->quiet[8] && !p->quiet[6] && !p->quiet[7] && !p->quiet[12]);
+  ck_assert_int_eq(p->marks[0], 1);   /* a run of arithmetic ends at a load */
+  simt_plan_free(p);
+}
+END_TEST
+
 /* Runs the PTX text's kernel k(out) on grid x block threads (cfg: NULL
  * for the defaults), out's first n words into o. */
 static void run_ptx_text(const char *ptx, const gr_config *cfg, unsigned grid, unsigned block, uint32_t *o, size_t n) {
@@ -410,6 +443,7 @@ Suite *front_suite(void) {
   tcase_add_test(tc, ptx_registers_start_at_zero_in_every_block);
   tcase_add_test(tc, ptx_unsigned_division_reads_the_low_bits);
   tcase_add_test(tc, run_ahead_plan_reads_launch_constants);
+  tcase_add_test(tc, run_ahead_plan_quiet_loads);
   suite_add_tcase(s, tc);
   return s;
 }
