@@ -763,27 +763,31 @@ static void resolve_pending(launch *L, warp *w, const kir_ins *in, uint32_t m) {
  * the space of the address of its first lane (as observers see it). */
 
 /* Whether the block holds still (simt.h's quiet): every warp that is not
- * waiting at the barrier, nor done, has all its stack's entries at quiet
- * pcs.  Kept until the barrier releases; the warp that was not there
- * is asked first next time. */
+ * waiting at the barrier, nor done, is at quiet pcs only: all its stack's
+ * entries under lockstep, each live lane's pc under ITS.  Kept until the
+ * barrier releases; the warp that was not there is asked first next time. */
 static int block_quiet(launch *L, blk *b) {
   if (b->quiet) return 1;
   const uint8_t *q = L->ahead->quiet;
+  int its = L->ctx->cfg.warps == GR_WARPS_ITS;
   for (int j = 0; j < b->nwarps; j++) {
     int k = (b->loud + j) % b->nwarps;
     const warp *x = &b->warps[k];
     if (x->state != W_READY) continue;
-    for (int e = 0; e < x->sp; e++)
-      if (x->stk[e].mask && !q[x->stk[e].pc]) {
-        b->loud = k;
-        return 0;
-      }
+    int still = 1;
+    if (its) LANES(x->alive, still &= q[x->lpc[l]]);
+    else
+      for (int e = 0; e < x->sp; e++) still &= !x->stk[e].mask || q[x->stk[e].pc];
+    if (!still) {
+      b->loud = k;
+      return 0;
+    }
   }
   return b->quiet = 1;
 }
 
 int engine_ahead_load(launch *L, warp *w, const kir_ins *in) {
-  if (L->ctx->supply || w->nviews || L->ctx->cfg.warps == GR_WARPS_ITS || (w->npend && needs_pending(w, in, FULL))) return 0;
+  if (L->ctx->supply || w->nviews || (w->npend && needs_pending(w, in, FULL))) return 0;
   const uint64_t *A = w->r + (size_t)in->a * 32;
   uint64_t first = in->imm ? kir_ptr_add(A[0], (uint64_t)in->imm) : A[0];
   if (KIR_SPACE_OF(first) != SPACE_SHARED || !block_quiet(L, w->b)) return 0;

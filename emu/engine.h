@@ -242,10 +242,11 @@ struct launch {
  * register with a load pending for a lane of m (weak memory) */
 int needs_pending(const warp *w, const kir_ins *in, uint32_t m);
 /* engine.c, for simt.c: the load at AHEAD_LOAD run ahead of its turn by a
- * full warp under lockstep warps, sequentially consistent memory and no
- * observer, where its 32 addresses fall in the block's shared memory (in
- * bounds, aligned) and the block holds still (simt.h's quiet): 1, done and
- * counted as at its turn; else 0, nothing done. */
+ * full warp (under ITS, a converged one) with no observer, where its 32
+ * addresses fall in the block's shared memory (in bounds, aligned; weak
+ * memory leaves shared memory sequentially consistent) and the block holds
+ * still (simt.h's quiet): 1, done and counted as at its turn; else 0,
+ * nothing done. */
 int engine_ahead_load(launch *L, warp *w, const kir_ins *in);
 /* engine.c, for simt.c: observers' events */
 void ev_init(launch *L, gr_event *ev, gr_event_kind kind, warp *w, int pc);

@@ -454,7 +454,7 @@ int simt_run_ahead(launch *L, warp *w, int cap, int uniform, int edges, int *edg
         pc = t ? in->a : pc + 1;
         n++;
       } else if (mark == AHEAD_LOAD) {
-        if (uniform || m != FULL || !engine_ahead_load(L, w, in)) { stop = 1; break; }
+        if (m != FULL || !engine_ahead_load(L, w, in)) { stop = 1; break; }
         pc++;
         n++;
       } else {

@@ -10,7 +10,9 @@
  * stretch of such instructions in one tight loop, and its next turns, one
  * per instruction run ahead, only count the step.  The schedule (which
  * warp issues at each step), the step count and every visible effect are
- * those of running them one per turn. */
+ * those of running them one per turn.  So is a load from shared memory
+ * that no thread can write before its turn (quiet, below), which the
+ * stretch runs too. */
 #ifndef GR_SIMT_H
 #define GR_SIMT_H
 
@@ -59,7 +61,8 @@ void simt_reconverge(launch *L, warp *w);
  * quiet: 1 where no path from the pc reaches a store, an atomic or a
  * struct parameter's copy before it reaches a __syncthreads (every KIR
  * barrier is the whole block's).  While every warp of a block that is not
- * waiting at the barrier is at quiet pcs (all its stack's entries), no
+ * waiting at the barrier is at quiet pcs (all its stack's entries; under
+ * ITS, every live lane's pc), no
  * thread of the block writes memory until the barrier releases, and
  * shared memory, which only the block's threads can write, holds still:
  * a load from it reads at once what it would read at its turn.  A load at
