@@ -366,6 +366,41 @@ static int ldst_one_span(launch *L, warp *w, const kir_ins *in, int size, int sk
   return 1;
 }
 
+/* A full warp's relaxed load of global memory under weak memory, none of
+ * its lanes with anything in flight and all 32 addresses in one of its
+ * spans: whether it is left pending is drawn here, as the lane-by-lane
+ * path draws it at its first lane.  Performed at once: in one pass that
+ * touches none of the lanes (their pending loads, and wm_warp_order, have
+ * nothing to do), and counted.  Left pending, a plain load: queued lane
+ * after lane (wm_warp_order has nothing to do before each: the other
+ * lanes' entries are plain loads).  Done: 0; left pending, a strong load
+ * (whose wm_warp_order performs the other lanes' loads of its word): 1,
+ * for the lane-by-lane path; not this case: -1, nothing drawn. */
+static int ld_weak_warp(launch *L, warp *w, const kir_ins *in, int size, int sk, int strong, uint64_t *d, const uint64_t *A) {
+  uint64_t moved[32], v[32];
+  const uint64_t *addr = A;
+  if (in->imm) {
+    for (int l = 0; l < 32; l++) moved[l] = kir_ptr_add(A[l], (uint64_t)in->imm);
+    addr = moved;
+  }
+  const xspan *sp = span_find(w, addr[0]);
+  if (!sp || KIR_SPACE_OF(sp->tag) != SPACE_GLOBAL || sp->limit < (uint64_t)size ||
+      !lanes_inside(addr, sp->tag, sp->limit - (uint64_t)size, (uint64_t)(size - 1)))
+    return -1;
+  if (L->ctx->explore || rng_below(&L->rng, 1024) < L->defer_odds) {
+    if (strong) return 1;
+    wm_load_defer_warp(L->mem, w->wm, addr, sp->base, sp->mask, size, sk, in->dst, (int)(in - L->f->code));
+    w->pend[in->dst] = FULL;   /* free: no lane had anything in flight */
+    w->npend += 32;
+    return 0;
+  }
+  uint64_t first = addr[0];   /* before a load into the address's register */
+  wm_load_now_warp(L->mem, w->wm, addr, sp->base, sp->mask, size, strong, v);
+  for (int l = 0; l < 32; l++) d[l] = sem_canon(sk, v[l]);
+  count_mem(L, first, GR_LOAD, FULL, size);
+  return 0;
+}
+
 /* ------------------------------------------------------------- warps and blocks */
 
 void ready_add(launch *L, warp *w) {
@@ -901,7 +936,12 @@ static void warp_step(launch *L, warp *w) {
      * engine_ahead_load).  An acquire load performs at once: nothing after
      * it may pass it. */
     int defer = -1;
-    if (m == FULL && !L->ctx->nobs && !w->nviews && ldst_one_span(L, w, in, size, sk, is_ld, d, A, B)) break;
+    if (m == FULL && !L->ctx->nobs && !w->nviews && !L->lane_by_lane) {
+      if (ldst_one_span(L, w, in, size, sk, is_ld, d, A, B)) break;
+      if (is_ld && L->mem && order == MO_RELAXED && !w->wm->entries && !L->ctx->supply &&
+          (defer = ld_weak_warp(L, w, in, size, sk, strong, d, A)) == 0)
+        break;
+    }
     uint32_t mm = m, now = 0;
     xspan span = span_start(w, m, A, in->imm);
     while (mm) {
@@ -914,7 +954,7 @@ static void warp_step(launch *L, warp *w) {
         if (is_ld) d[l] = 0;   /* --keep-going: the access is dropped, a load yields 0 */
         continue;
       }
-      if (g2 && L->mem && lockstep) wm_warp_order(L->mem, w->wm, l, addr, size, !is_ld, strong);
+      if (g2 && L->mem && lockstep && w->wm->entries) wm_warp_order(L->mem, w->wm, l, addr, size, !is_ld, strong);
       if (is_ld) {
         uint64_t v;
         if (g2 && L->mem) {
@@ -1881,6 +1921,7 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   /* ITS draws the lanes of each step from the seed under the random scheduler: no run-ahead there */
   if ((cfg->warps != GR_WARPS_ITS || cfg->sched != GR_SCHED_RANDOM) && !ctx->explore && !cfg->one_per_turn)
     L->ahead = simt_plan_new(f, L->args);
+  L->lane_by_lane = cfg->one_per_turn;
   if (ctx->nobs) {
     gr_event ev;
     ev_init(L, &ev, GR_EV_LAUNCH_BEGIN, NULL, -1);

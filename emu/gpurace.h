@@ -84,9 +84,10 @@ typedef struct {
   uint64_t max_memory;        /* bytes of global memory a context may hold (default 8 GiB) */
   int keep_going;             /* a memory error is reported and the access dropped (a load yields 0);
                                  the launch runs on and fails at its end with every error */
-  int one_per_turn;           /* never run a warp's own instructions ahead of its turns (simt.h), and
-                                 under ITS step converged warps by the general path too: the
-                                 same run, slower; for testing that it is the same (GPURACE_ONE_PER_TURN=1) */
+  int one_per_turn;           /* never run a warp's own instructions ahead of its turns (simt.h),
+                                 under ITS step converged warps by the general path too, and
+                                 perform every access lane by lane: the same run, slower; for
+                                 testing that it is the same (GPURACE_ONE_PER_TURN=1) */
 } gr_config;
 
 /* Fills in the defaults.  The environment variables GPURACE_MEMORY (sc or

@@ -304,10 +304,10 @@ static void sb_drain_upto(wm *m, wm_lane *t, uint64_t addr, int size) {
 
 /* ------------------------------------------------------------- reading */
 
-/* What thread t reads at addr now.  A strong read bypasses L1 and drops
- * the line, so that no later plain read of the thread finds older data. */
-static void read_view(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int strong, uint8_t *buf) {
-  smstate *S = &m->sm[t->sm];
+/* What a thread of SM S with no store in flight reads at addr now.  A
+ * strong read bypasses L1 and drops the line, so that no later plain read
+ * of the thread finds older data. */
+static void read_view_sm(wm *m, smstate *S, uint64_t addr, uint8_t *p, int size, int strong, uint8_t *buf) {
   l1line *L = l1_slot(S, addr);
   int valid = L->epoch == S->epoch && L->tag == addr / LINE;
   if (strong) {
@@ -326,6 +326,11 @@ static void read_view(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, in
   }
   if (S->n && inflight_any(S->inflight, addr, size))
     for (int i = 0; i < S->n; i++) overlay(buf, addr, size, &Q(S, i));
+}
+
+/* What thread t reads at addr now: its SM's view, then its own stores. */
+static void read_view(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int strong, uint8_t *buf) {
+  read_view_sm(m, &m->sm[t->sm], addr, p, size, strong, buf);
   for (int i = 0; i < t->nsb; i++) overlay(buf, addr, size, &t->sb[i]);
 }
 
@@ -445,6 +450,21 @@ uint64_t wm_load_now(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int
   uint8_t buf[8];
   read_view(m, t, addr, p, size, strong, buf);
   return from_bytes(buf, size);
+}
+
+void wm_load_now_warp(wm *m, const wm_warp *w, const uint64_t *addr, uint8_t *base, uint64_t mask, int size, int strong,
+                      uint64_t *out) {
+  smstate *S = &m->sm[w->sm];
+  uint8_t buf[8];
+  for (int l = 0; l < 32; l++) {
+    read_view_sm(m, S, addr[l], base + (addr[l] & mask), size, strong, buf);
+    out[l] = from_bytes(buf, size);
+  }
+}
+
+void wm_load_defer_warp(wm *m, wm_warp *w, const uint64_t *addr, uint8_t *base, uint64_t mask, int size, int sk, int reg,
+                        int pc) {
+  for (int l = 0; l < 32; l++) wm_load_defer(m, &w->lane[l], addr[l], base + (addr[l] & mask), size, 0, sk, reg, pc);
 }
 
 void wm_load_defer(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int strong, int sk, int reg, int pc) {

@@ -109,6 +109,16 @@ void wm_warp_init(wm_warp *w, int sm, int block, void *owner);
 
 /* A lane's accesses.  `p` is the L2 byte of `addr` (the allocation's data). */
 uint64_t wm_load_now(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int strong);
+/* wm_load_now for all 32 lanes of a warp, in lane order, where none of
+ * them has anything in flight (w->entries == 0) and no hook supplies
+ * values: lane l's value into out[l] (as wm_load_now returns it), from
+ * addr[l], whose L2 bytes are at base + (addr[l] & mask). */
+void wm_load_now_warp(wm *m, const wm_warp *w, const uint64_t *addr, uint8_t *base, uint64_t mask, int size, int strong,
+                      uint64_t *out);
+/* wm_load_defer of a plain load for all 32 lanes of a warp, in lane
+ * order, where none of them has anything in flight. */
+void wm_load_defer_warp(wm *m, wm_warp *w, const uint64_t *addr, uint8_t *base, uint64_t mask, int size, int sk, int reg,
+                        int pc);
 /* Queues a load (performing the lane's oldest one if the queue is full);
  * the caller marks the register pending. */
 void wm_load_defer(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int strong, int sk, int reg, int pc);

@@ -141,8 +141,9 @@ expect 2 "bad hb model" -- "$G" run --detect hb --hb-model hrf "$M/race_interblo
 expect 2 "bad granularity" -- "$G" run --detect scord --scord-granularity 12 "$M/race_interblock_blkatom.cu"
 expect 2 "detect needs a value" -- "$G" run "$M/race_interblock_blkatom.cu" --detect
 
-# run-ahead (emu/simt.h) changes nothing but the time: outputs, clock values, step counts and
-# the livelock detector's reports equal those of one instruction per turn
+# run-ahead (emu/simt.h), and a full warp's access in one pass, change nothing but the time:
+# outputs, clock values, step counts, access counts and the livelock detector's reports equal
+# those of one instruction per turn, each access lane by lane
 # (GPURACE_ONE_PER_TURN=1), under both schedulers and both memory models (weak: loads left
 # pending and performed in the background), on a racy kernel with divergent stretches, spinning
 # warps, shared loads run ahead while the block holds still and racing with stores where it does
