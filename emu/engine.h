@@ -192,7 +192,7 @@ struct blk {
   int nwarps, live, at_bar;
   uint32_t bar_count, bar_and, bar_or;   /* __syncthreads_count/_and/_or of the barrier in progress */
   uint8_t *shared;
-  int quiet;        /* 1: its threads write no memory before the next barrier releases (engine_ahead_load) */
+  int quiet;        /* 1: its threads write no memory before the next barrier releases (access_ahead_load) */
   int loud;         /* the warp that last kept it from holding still, checked first */
 };
 
@@ -239,19 +239,16 @@ struct launch {
     if (mm_ == FULL) { for (int l = 0; l < 32; l++) { __VA_ARGS__; } } \
     else while (mm_) { int l = __builtin_ctz(mm_); mm_ &= mm_ - 1; __VA_ARGS__; } } while (0)
 
-/* engine.c, for simt.c: whether the instruction reads or overwrites a
- * register with a load pending for a lane of m (weak memory) */
-int needs_pending(const warp *w, const kir_ins *in, uint32_t m);
-/* engine.c, for simt.c: the load at AHEAD_LOAD run ahead of its turn by a
- * full warp (under ITS, a converged one) with no observer, where its 32
- * addresses fall in the block's shared memory (in bounds, aligned; weak
- * memory leaves shared memory sequentially consistent) and the block holds
- * still (simt.h's quiet): 1, done and counted as at its turn; else 0,
- * nothing done. */
-int engine_ahead_load(launch *L, warp *w, const kir_ins *in);
-/* engine.c, for simt.c: observers' events */
+/* engine.c, for simt.c and access.c: observers' events */
 void ev_init(launch *L, gr_event *ev, gr_event_kind kind, warp *w, int pc);
 void deliver(launch *L, gr_event *ev);
+/* engine.c, for access.c: the run fails at pc ("file:line:col: error:
+ * ..."); a memory error, which under --keep-going is logged instead and
+ * the access dropped (the launch not failed); "thread (x,y,z) of block
+ * (x,y,z) [warp w lane l]" */
+void fault(launch *L, int pc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void mem_fault(launch *L, int pc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void lane_coords(const warp *w, int lane, char *buf, size_t n);
 
 /* engine.c, for snapshot.c: warps, blocks and the resident set */
 void rebuild_run(launch *L);

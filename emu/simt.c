@@ -4,6 +4,8 @@
  * stretch of them before its turns come.  See simt.h. */
 #include "simt.h"
 
+#include "access.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -454,7 +456,7 @@ int simt_run_ahead(launch *L, warp *w, int cap, int uniform, int edges, int *edg
         pc = t ? in->a : pc + 1;
         n++;
       } else if (mark == AHEAD_LOAD) {
-        if (m != FULL || !engine_ahead_load(L, w, in)) { stop = 1; break; }
+        if (m != FULL || !access_ahead_load(L, w, in)) { stop = 1; break; }
         pc++;
         n++;
       } else {

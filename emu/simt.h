@@ -67,7 +67,7 @@ void simt_reconverge(launch *L, warp *w);
  * shared memory, which only the block's threads can write, holds still:
  * a load from it reads at once what it would read at its turn.  A load at
  * a quiet pc is marked AHEAD_LOAD: the run-ahead performs it where it
- * falls in shared memory and the block holds still (engine_ahead_load),
+ * falls in shared memory and the block holds still (access_ahead_load),
  * and stops at it otherwise. */
 #define AHEAD_BRANCH 255
 #define AHEAD_LOAD 254

@@ -1,0 +1,623 @@
+/* access: a warp's memory accesses (engine-internal): address translation
+ * and its faults, the warp's spans, loads, stores and atomics lane by lane
+ * and a full warp's in one pass, in sequentially consistent memory and
+ * through the weak memory system (wmem.h), whose loads left pending make
+ * the scoreboard below; and the shared loads the run-ahead performs. */
+#include "access.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kir_sem.h"
+#include "simt.h"
+#include "wmem.h"
+
+/* ------------------------------------------------------------- address translation */
+
+static const char *space_name(unsigned s) {
+  return s == SPACE_GLOBAL ? "global" : s == SPACE_SHARED ? "shared" : s == SPACE_LOCAL ? "local" : "generic";
+}
+
+/* Host pointer of a lane's access of `size` bytes at `addr`, or NULL after
+ * reporting the fault as compute-sanitizer's memcheck would.  *l2 says
+ * whether it is global memory proper (not shared, local or a view), which
+ * the weak memory system stands in front of. */
+
+static uint8_t *xlate(launch *L, warp *w, int lane, uint64_t addr, int size, int pc, const char *what, int *l2, xspan *span) {
+  *l2 = 0;
+  if (span) span->base = NULL;
+  if (w->nviews) {
+    for (int k = 0; k < w->nviews; k++) {
+      mview *v = &w->views[k];
+      if (addr >= v->base && addr - v->base + (uint64_t)size <= v->len) {
+        if (addr & (uint64_t)(size - 1)) break;
+        return v->copy + (addr - v->base);
+      }
+    }
+  }
+  unsigned sp = KIR_SPACE_OF(addr);
+  uint64_t off = addr & KIR_OFFSET_MASK(sp);
+  uint8_t *base = NULL;
+  uint64_t limit = 0;
+  const char *obj = NULL;
+  char where[160];
+  if (kir_is_object_ptr(addr) && KIR_STATE_OF(addr) != KIR_INSIDE) {
+    /* pointer arithmetic left its object: name the object, never its neighbour */
+    const char *oname = sp == SPACE_SHARED ? "__shared__ memory of the block" : "local memory of the thread";
+    char gname[300];
+    uint64_t osize = sp == SPACE_SHARED ? L->shared_size : L->f->frame;
+    if (sp == SPACE_GLOBAL) {
+      galloc *a = ctx_alloc_of(L->ctx, (addr & ~KIR_STATE_MASK) | (uint64_t)KIR_INSIDE << KIR_SPACE_SHIFT);
+      snprintf(gname, sizeof gname, "'%s'", a ? a->name : "a freed allocation");
+      oname = gname;
+      osize = a ? a->size : 0;
+    }
+    lane_coords(w, lane, where, sizeof where);
+    mem_fault(L, pc, "out-of-bounds %s %s of %d bytes at offset %lld of %s (%llu bytes): the address was computed by arithmetic that left it, by %s",
+              space_name(sp), what, size, (long long)kir_ptr_offset(addr), oname, (unsigned long long)osize, where);
+    return NULL;
+  }
+  if (sp == SPACE_GLOBAL) {
+    galloc *a = ctx_alloc_of(L->ctx, addr);
+    off = (uint32_t)addr;
+    if (a) { base = a->data; limit = a->size; obj = a->name; }
+  } else if (sp == SPACE_SHARED) {
+    base = w->b->shared; limit = L->shared_size; obj = "__shared__ memory of the block";
+  } else if (sp == SPACE_LOCAL) {
+    base = w->local + (size_t)lane * L->f->frame; limit = L->f->frame; obj = "local memory of the thread";
+  }
+  if (addr & (uint64_t)(size - 1)) {
+    lane_coords(w, lane, where, sizeof where);
+    mem_fault(L, pc, "misaligned %s %s of %d bytes at 0x%llx by %s", space_name(sp), what, size, (unsigned long long)addr, where);
+    return NULL;
+  }
+  if (!base || off + (uint64_t)size > limit) {
+    lane_coords(w, lane, where, sizeof where);
+    if (addr == 0 || (sp == SPACE_NONE && addr < 4096))
+      mem_fault(L, pc, "invalid %s of %d bytes at address 0x%llx (null pointer) by %s", what, size, (unsigned long long)addr, where);
+    else if (obj)
+      mem_fault(L, pc, "out-of-bounds %s %s of %d bytes at 0x%llx (offset %llu of %s, %llu bytes) by %s", space_name(sp), what,
+                size, (unsigned long long)addr, (unsigned long long)off, obj, (unsigned long long)limit, where);
+    else
+      mem_fault(L, pc, "invalid %s %s of %d bytes at 0x%llx (no live allocation there) by %s", space_name(sp), what, size,
+                (unsigned long long)addr, where);
+    return NULL;
+  }
+  *l2 = sp == SPACE_GLOBAL;
+  if (span && !w->nviews && (sp == SPACE_GLOBAL || sp == SPACE_SHARED)) {
+    span->mask = sp == SPACE_GLOBAL ? (uint64_t)0xffffffffu : KIR_OFFSET_MASK(sp);
+    span->tag = addr & ~span->mask;
+    span->limit = limit;
+    span->base = base;
+  }
+  return base + off;
+}
+
+/* The lane's host pointer: from the span of an earlier lane of the same
+ * instruction where the address falls in it, aligned, else translated. */
+static inline uint8_t *xlate_lane(launch *L, warp *w, int lane, uint64_t addr, int size, int pc, const char *what, int *l2,
+                                  xspan *span) {
+  if (span->base && (addr & ~span->mask) == span->tag && (addr & span->mask) + (uint64_t)size <= span->limit &&
+      !(addr & (uint64_t)(size - 1))) {
+    *l2 = KIR_SPACE_OF(addr) == SPACE_GLOBAL;
+    return span->base + (addr & span->mask);
+  }
+  /* the lane's own local memory, in bounds and aligned: what xlate finds
+   * there, without its checks for every other case (each lane's frame is
+   * its own, so no span covers a warp's local access) */
+  if (KIR_SPACE_OF(addr) == SPACE_LOCAL && KIR_STATE_OF(addr) == KIR_INSIDE && !w->nviews && !(addr & (uint64_t)(size - 1))) {
+    uint64_t off = addr & KIR_OFFSET_MASK(SPACE_LOCAL), frame = (uint64_t)L->f->frame;
+    if (off + (uint64_t)size <= frame) {
+      *l2 = 0;
+      return w->local + (size_t)lane * frame + off;
+    }
+  }
+  return xlate(L, w, lane, addr, size, pc, what, l2, span);
+}
+
+/* ------------------------------------------------------------- memory system seam */
+
+/* Fixed sizes, so that the compiler moves them inline (a libc call per
+ * lane was most of a memory-bound kernel's time); the host is little-endian
+ * as the device is. */
+static inline uint64_t mem_read(launch *L, uint8_t *p, int size) {
+  (void)L;
+  switch (size) {
+  case 1: return *p;
+  case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+  case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+  default: { uint64_t v; memcpy(&v, p, 8); return v; }
+  }
+}
+
+/* A store that changes memory moves the write epoch (the spin detector's
+ * proof of progress); one that rewrites the same bytes does not. */
+static inline void mem_write(launch *L, uint8_t *p, int size, uint64_t v) {
+  switch (size) {
+  case 1: if (*p != (uint8_t)v) { *p = (uint8_t)v; L->write_epoch++; } return;
+  case 2: { uint16_t o, n = (uint16_t)v; memcpy(&o, p, 2); if (o != n) { memcpy(p, &n, 2); L->write_epoch++; } return; }
+  case 4: { uint32_t o, n = (uint32_t)v; memcpy(&o, p, 4); if (o != n) { memcpy(p, &n, 4); L->write_epoch++; } return; }
+  default: { uint64_t o; memcpy(&o, p, 8); if (o != v) { memcpy(p, &v, 8); L->write_epoch++; } return; }
+  }
+}
+
+/* The warp's span that addr's object falls in, or NULL. */
+static inline const xspan *span_find(const warp *w, uint64_t addr) {
+  for (int k = 0; k < WARP_SPANS; k++) {
+    const xspan *s = &w->spans[k];
+    if (s->base && (addr & ~s->mask) == s->tag) return s;
+  }
+  return NULL;
+}
+
+/* The span an access went through: kept among the warp's, replacing the
+ * oldest where it is new. */
+static inline void span_keep(warp *w, const xspan *span) {
+  for (int k = 0; k < WARP_SPANS; k++) {
+    xspan *s = &w->spans[k];
+    if (s->base == span->base && s->tag == span->tag) { *s = *span; return; }
+  }
+  w->spans[w->span_next] = *span;
+  w->span_next = (uint8_t)((w->span_next + 1) % WARP_SPANS);
+}
+
+/* The span to start a lane-by-lane access with: the one of its first lane's address, else none. */
+static inline xspan span_start(const warp *w, uint32_t m, const uint64_t *A, int64_t imm) {
+  const xspan *s = w->nviews || !m ? NULL : span_find(w, A[__builtin_ctz(m)] + (uint64_t)imm);
+  return s ? *s : (xspan){0, 0, 0, NULL};
+}
+
+/* A full warp's accesses of one span, lane by lane (SIMT_CLONES: AVX2
+ * where the machine has it).  lanes_inside: every address is in the span
+ * with size bytes under its limit, and aligned: addr - tag <= last (=
+ * limit - size), unsigned, as limit <= mask + 1 and tag's offset bits are
+ * 0; one subtraction and one comparison a lane. */
+SIMT_CLONES static int lanes_inside(const uint64_t *addr, uint64_t tag, uint64_t last, uint64_t align) {
+  uint64_t far = 0, bits = 0;
+  for (int l = 0; l < 32; l++) far |= (uint64_t)(addr[l] - tag > last), bits |= addr[l];
+  return !(far | (bits & align));
+}
+
+/* Loads of 4 bytes (sign-extended or not) and 8, in the kind's canonical
+ * form (a load into the address's own register is safe: each lane reads
+ * its address first). */
+SIMT_CLONES static void lanes_load4(uint64_t *d, const uint8_t *base, const uint64_t *addr, uint64_t mask, int sign) {
+  if (sign)
+    for (int l = 0; l < 32; l++) { int32_t v; memcpy(&v, base + (addr[l] & mask), 4); d[l] = (uint64_t)(int64_t)v; }
+  else
+    for (int l = 0; l < 32; l++) { uint32_t v; memcpy(&v, base + (addr[l] & mask), 4); d[l] = v; }
+}
+
+SIMT_CLONES static void lanes_load8(uint64_t *d, const uint8_t *base, const uint64_t *addr, uint64_t mask) {
+  for (int l = 0; l < 32; l++) memcpy(&d[l], base + (addr[l] & mask), 8);
+}
+
+/* Stores of 4 bytes in lane order (a later lane's store to the same word
+ * wins); returns how many changed memory (mem_write's write epoch). */
+SIMT_CLONES static uint64_t lanes_store4(uint8_t *base, const uint64_t *addr, uint64_t mask, const uint64_t *B) {
+  uint64_t changed = 0;
+  for (int l = 0; l < 32; l++) {
+    uint32_t o, n = (uint32_t)B[l];
+    memcpy(&o, base + (addr[l] & mask), 4);
+    changed += o != n;
+    memcpy(base + (addr[l] & mask), &n, 4);
+  }
+  return changed;
+}
+
+static inline void count_mem(launch *L, uint64_t first_addr, int k, uint32_t m, int size) {
+  unsigned sp = KIR_SPACE_OF(first_addr);
+  if (sp != SPACE_GLOBAL && sp != SPACE_SHARED) return;
+  uint64_t n = m == FULL ? 32u : (uint64_t)__builtin_popcount(m);
+  L->ctx->stats.mem_ops[sp - SPACE_GLOBAL][k] += n;
+  L->ctx->stats.mem_bytes[sp - SPACE_GLOBAL][k] += n * (uint64_t)size;
+}
+
+/* A full warp's load or store with no observer whose 32 addresses all
+ * fall in one of the warp's spans, under sequentially consistent memory,
+ * or in shared memory (which weak memory leaves sequentially consistent:
+ * only global accesses go through its buffers): done here, in one pass,
+ * and counted (1); else nothing is done (0), and the lane-by-lane path
+ * does it, faults and all. */
+static int ldst_one_span(launch *L, warp *w, const kir_ins *in, int size, int sk, int is_ld, uint64_t *d, const uint64_t *A,
+                         const uint64_t *B) {
+  uint64_t moved[32];
+  const uint64_t *addr = A;
+  if (in->imm) {
+    for (int l = 0; l < 32; l++) moved[l] = kir_ptr_add(A[l], (uint64_t)in->imm);
+    addr = moved;
+  }
+  const xspan *sp = span_find(w, addr[0]);
+  if (!sp || (L->mem && KIR_SPACE_OF(sp->tag) != SPACE_SHARED) || sp->limit < (uint64_t)size ||
+      !lanes_inside(addr, sp->tag, sp->limit - (uint64_t)size, (uint64_t)(size - 1)))
+    return 0;
+  uint8_t *base = sp->base;
+  uint64_t mask = sp->mask, first = addr[0];   /* before a load into the address's register */
+  /* the kind's canonical form chosen once, not per lane */
+  if (is_ld && size == 4 && (sk == SK_U32 || sk == SK_F32 || sk == SK_I32)) lanes_load4(d, base, addr, mask, sk == SK_I32);
+  else if (is_ld && size == 8 && sem_canon(sk, UINT64_MAX) == UINT64_MAX) lanes_load8(d, base, addr, mask);
+  else if (is_ld) for (int l = 0; l < 32; l++) d[l] = sem_canon(sk, mem_read(L, base + (addr[l] & mask), size));
+  else if (size == 4) L->write_epoch += lanes_store4(base, addr, mask, B);
+  else for (int l = 0; l < 32; l++) mem_write(L, base + (addr[l] & mask), size, B[l]);
+  count_mem(L, first, is_ld ? GR_LOAD : GR_STORE, FULL, size);
+  return 1;
+}
+
+/* A full warp's relaxed load of global memory under weak memory, none of
+ * its lanes with anything in flight and all 32 addresses in one of its
+ * spans: whether it is left pending is drawn here, as the lane-by-lane
+ * path draws it at its first lane.  Performed at once: in one pass that
+ * touches none of the lanes (their pending loads, and wm_warp_order, have
+ * nothing to do), and counted.  Left pending, a plain load: queued lane
+ * after lane (wm_warp_order has nothing to do before each: the other
+ * lanes' entries are plain loads).  Done: 0; left pending, a strong load
+ * (whose wm_warp_order performs the other lanes' loads of its word): 1,
+ * for the lane-by-lane path; not this case: -1, nothing drawn. */
+static int ld_weak_warp(launch *L, warp *w, const kir_ins *in, int size, int sk, int strong, uint64_t *d, const uint64_t *A) {
+  uint64_t moved[32], v[32];
+  const uint64_t *addr = A;
+  if (in->imm) {
+    for (int l = 0; l < 32; l++) moved[l] = kir_ptr_add(A[l], (uint64_t)in->imm);
+    addr = moved;
+  }
+  const xspan *sp = span_find(w, addr[0]);
+  if (!sp || KIR_SPACE_OF(sp->tag) != SPACE_GLOBAL || sp->limit < (uint64_t)size ||
+      !lanes_inside(addr, sp->tag, sp->limit - (uint64_t)size, (uint64_t)(size - 1)))
+    return -1;
+  if (L->ctx->explore || rng_below(&L->rng, 1024) < L->defer_odds) {
+    if (strong) return 1;
+    wm_load_defer_warp(L->mem, w->wm, addr, sp->base, sp->mask, size, sk, in->dst, (int)(in - L->f->code));
+    w->pend[in->dst] = FULL;   /* free: no lane had anything in flight */
+    w->npend += 32;
+    return 0;
+  }
+  uint64_t first = addr[0];   /* before a load into the address's register */
+  wm_load_now_warp(L->mem, w->wm, addr, sp->base, sp->mask, size, strong, v);
+  for (int l = 0; l < 32; l++) d[l] = sem_canon(sk, v[l]);
+  count_mem(L, first, GR_LOAD, FULL, size);
+  return 0;
+}
+
+/* ------------------------------------------------------------- atomics */
+
+/* The value an atomic leaves in memory; old and the result are canonical for sk. */
+static uint64_t atom_apply(int kind, int sk, uint64_t old, uint64_t b, uint64_t c) {
+  uint64_t n = old;
+  int sgn = sem_sk_is_signed(sk);
+  switch (kind) {
+  case AT_ADD:
+    if (sk == SK_F32) n = sem_bits32(sem_f32(old) + sem_f32(b));
+    else if (sk == SK_F64) n = sem_bits64(sem_f64(old) + sem_f64(b));
+    else n = sem_canon(sk, old + b);
+    break;
+  case AT_SUB: n = sem_canon(sk, old - b); break;
+  case AT_EXCH: n = b; break;
+  case AT_MIN: n = sgn ? ((int64_t)b < (int64_t)old ? b : old) : (b < old ? b : old); break;
+  case AT_MAX: n = sgn ? ((int64_t)b > (int64_t)old ? b : old) : (b > old ? b : old); break;
+  case AT_INC: n = (uint32_t)old >= (uint32_t)b ? 0 : (uint32_t)old + 1; break;
+  case AT_DEC: n = ((uint32_t)old == 0 || (uint32_t)old > (uint32_t)b) ? (uint32_t)b : (uint32_t)old - 1; break;
+  case AT_CAS: n = old == b ? c : old; break;
+  case AT_AND: n = old & b; break;
+  case AT_OR: n = old | b; break;
+  case AT_XOR: n = old ^ b; break;
+  }
+  return n;
+}
+
+typedef struct { int kind, sk; uint64_t b, c; } atom_args;
+static uint64_t atom_cb(void *u, uint64_t old, int *store) {
+  atom_args *a = u;
+  old = sem_canon(a->sk, old);
+  if (a->kind == AT_CAS && old != a->b) *store = 0;   /* a failed CAS writes nothing */
+  return atom_apply(a->kind, a->sk, old, a->b, a->c);
+}
+
+/* A deferred atomic performs (wm_atomic_defer). */
+static uint64_t rmw_apply(void *user, const wm_load *ld, uint64_t old, int *store) {
+  (void)user;
+  atom_args a = {ld->rmw - 1, ld->sk, ld->arg[0], ld->arg[1]};
+  return atom_cb(&a, old, store);
+}
+
+/* ------------------------------------------------------------- pending loads (weak memory) */
+
+/* The registers an instruction reads or writes, for the scoreboard. */
+static int ins_regs(const kir_ins *in, int *r) {
+  int n = 0;
+  if (in->dst >= 0) r[n++] = in->dst;
+  switch (in->op) {
+  case OP_CONST: case OP_SREG: case OP_GADDR: case OP_FENCE: case OP_JMP:
+  case OP_EXIT: case OP_TRAP: case OP_NOP:
+    break;
+  case OP_PARAM: if (in->a >= 0) r[n++] = in->a; break;
+  case OP_BAR: if (in->a >= 0) r[n++] = in->a; break;
+  case OP_BRT: case OP_BRF: r[n++] = in->b; break;
+  case OP_SHFL:
+    r[n++] = in->a; r[n++] = in->b; r[n++] = in->c;
+    if (in->imm >> 8) r[n++] = (int)(in->imm >> 8) - 1;   /* the member mask */
+    break;
+  default:
+    if (in->a >= 0) r[n++] = in->a;
+    if (in->b >= 0) r[n++] = in->b;
+    if (in->c >= 0) r[n++] = in->c;
+  }
+  return n;
+}
+
+/* Lanes of m that must perform loads before the instruction can issue. */
+int needs_pending(const warp *w, const kir_ins *in, uint32_t m) {
+  int r[5], n = ins_regs(in, r);
+  for (int k = 0; k < n; k++) if (w->pend[r[k]] & m) return 1;
+  return 0;
+}
+
+void resolve_pending(launch *L, warp *w, const kir_ins *in, uint32_t m) {
+  int r[5], n = ins_regs(in, r);
+  for (int k = 0; k < n; k++) {
+    uint32_t lanes = w->pend[r[k]] & m;
+    while (lanes) {
+      int l = __builtin_ctz(lanes);
+      lanes &= lanes - 1;
+      wm_perform_reg(L->mem, &w->wm->lane[l], r[k]);
+    }
+  }
+}
+
+/* gr_stats' memory operations: lanes m of a warp's access of kind k, in
+ * the space of the address of its first lane (as observers see it). */
+
+/* ------------------------------------------------------------- shared loads run ahead */
+
+/* Whether the block holds still (simt.h's quiet): every warp that is not
+ * waiting at the barrier, nor done, is at quiet pcs only: all its stack's
+ * entries under lockstep, each live lane's pc under ITS.  Kept until the
+ * barrier releases; the warp that was not there is asked first next time. */
+static int block_quiet(launch *L, blk *b) {
+  if (b->quiet) return 1;
+  const uint8_t *q = L->ahead->quiet;
+  int its = L->ctx->cfg.warps == GR_WARPS_ITS;
+  for (int j = 0; j < b->nwarps; j++) {
+    int k = (b->loud + j) % b->nwarps;
+    const warp *x = &b->warps[k];
+    if (x->state != W_READY) continue;
+    int still = 1;
+    if (its) LANES(x->alive, still &= q[x->lpc[l]]);
+    else
+      for (int e = 0; e < x->sp; e++) still &= !x->stk[e].mask || q[x->stk[e].pc];
+    if (!still) {
+      b->loud = k;
+      return 0;
+    }
+  }
+  return b->quiet = 1;
+}
+
+int access_ahead_load(launch *L, warp *w, const kir_ins *in) {
+  if (L->ctx->supply || w->nviews || (w->npend && needs_pending(w, in, FULL))) return 0;
+  const uint64_t *A = w->r + (size_t)in->a * 32;
+  uint64_t first = in->imm ? kir_ptr_add(A[0], (uint64_t)in->imm) : A[0];
+  if (KIR_SPACE_OF(first) != SPACE_SHARED || !block_quiet(L, w->b)) return 0;
+  int sk = in->flags & 0x7f, size = kir_sk_size[sk];
+  return ldst_one_span(L, w, in, size, sk, 1, w->r + (size_t)in->dst * 32, A, NULL);
+}
+
+/* ------------------------------------------------------------- the weak memory system's hooks */
+
+/* wmem performed a load: its register gets the value, observers the access. */
+static void load_done(void *user, wm_lane *t, const wm_load *ld, uint64_t value) {
+  launch *L = user;
+  warp *w = t->owner;
+  int l = t->lane;
+  uint64_t v = sem_canon(ld->sk, value);
+  if (ld->reg < 0) return;   /* an atomic without a destination (red); deferred ones are unobserved */
+  w->r[(size_t)ld->reg * 32 + (size_t)l] = v;
+  /* a lane has at most one load pending per register: a load into a
+   * pending register first performs the older one (resolve_pending) */
+  w->pend[ld->reg] &= ~(1u << l);
+  w->npend--;
+  if (!ld->rmw) count_mem(L, ld->addr, GR_LOAD, 1u << l, ld->size);
+  if (L->ctx->nobs) {
+    uint64_t addr[32], val[32];
+    addr[l] = ld->addr;
+    val[l] = v;
+    gr_event ev;
+    ev_init(L, &ev, GR_EV_ACCESS, w, ld->pc);
+    ev.access = GR_LOAD;
+    ev.space = GR_SPACE_GLOBAL;
+    ev.size = ld->size;
+    ev.is_volatile = ld->strong != 0;
+    ev.scope = ld->strong ? (gr_scope)(ld->strong - 1) : GR_SCOPE_BLOCK;
+    ev.mask = 1u << l;
+    ev.addr = addr;
+    ev.value = val;
+    deliver(L, &ev);
+  }
+}
+
+/* Trace mode: the axiomatic checker decides what a load reads. */
+static uint64_t supply_value(void *user, wm_lane *t, uint64_t addr, int size) {
+  launch *L = user;
+  warp *w = t->owner;
+  return L->ctx->supply(L->ctx->supply_user, w->b->lin, w->wib * 32 + (uint32_t)t->lane, addr, size);
+}
+
+static void rmw_result(void *user, wm_lane *t, uint64_t value, int stored) {
+  launch *L = user;
+  warp *w = t->owner;
+  L->ctx->rmw_result(L->ctx->supply_user, w->b->lin, w->wib * 32 + (uint32_t)t->lane, value, stored);
+}
+
+wm_hooks access_hooks(launch *L) {
+  wm_hooks h = {load_done, L, &L->write_epoch, L->ctx->nobs > 0, L->ctx->supply ? supply_value : NULL, rmw_result, rmw_apply};
+  return h;
+}
+
+/* ------------------------------------------------------------- loads, stores and atomics */
+
+int access_ldst(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int lockstep) {
+  uint64_t *R = w->r;
+  uint64_t *d = in->dst >= 0 ? R + (size_t)in->dst * 32 : NULL;
+  const uint64_t *A = R + (size_t)in->a * 32;
+  const uint64_t *B = in->b >= 0 ? R + (size_t)in->b * 32 : NULL;
+  int sk = in->flags & 0x7f, size = kir_sk_size[sk], is_ld = in->op == OP_LD;
+  int scope = KIR_MF_SCOPE(in->flags), order = KIR_MF_ORDER(in->flags);
+  /* strong: 0 for a plain access, else 1 + its scope */
+  int strong = in->flags & MF_VOLATILE ? 1 + scope : 0;
+  /* weak memory: an exhaustive run always defers a load of global
+   * memory (performing it is then a choice of its own); a sampled run
+   * defers some of them, drawn at the instruction's first lane in global
+   * memory (a shared or local load draws nothing, and so may run ahead:
+   * access_ahead_load).  An acquire load performs at once: nothing after
+   * it may pass it. */
+  int defer = -1;
+  if (m == FULL && !L->ctx->nobs && !w->nviews && !L->lane_by_lane) {
+    if (ldst_one_span(L, w, in, size, sk, is_ld, d, A, B)) return 0;
+    if (is_ld && L->mem && order == MO_RELAXED && !w->wm->entries && !L->ctx->supply &&
+        (defer = ld_weak_warp(L, w, in, size, sk, strong, d, A)) == 0)
+      return 0;
+  }
+  uint32_t mm = m, now = 0;
+  xspan span = span_start(w, m, A, in->imm);
+  while (mm) {
+    int l = __builtin_ctz(mm), g2;
+    mm &= mm - 1;
+    uint64_t addr = in->imm ? kir_ptr_add(A[l], (uint64_t)in->imm) : A[l];
+    uint8_t *p = xlate_lane(L, w, l, addr, size, pc, is_ld ? "load" : "store", &g2, &span);
+    if (!p) {
+      if (L->failed) return 1;
+      if (is_ld) d[l] = 0;   /* --keep-going: the access is dropped, a load yields 0 */
+      continue;
+    }
+    if (g2 && L->mem && lockstep && w->wm->entries) wm_warp_order(L->mem, w->wm, l, addr, size, !is_ld, strong);
+    if (is_ld) {
+      uint64_t v;
+      if (g2 && L->mem) {
+        if (defer < 0)
+          defer = !L->ctx->supply && order == MO_RELAXED && (L->ctx->explore || rng_below(&L->rng, 1024) < L->defer_odds);
+        if (defer) {
+          wm_load_defer(L->mem, &w->wm->lane[l], addr, p, size, strong, sk, in->dst, pc);
+          w->pend[in->dst] |= 1u << l;   /* free: the scoreboard performed any older load into it */
+          w->npend++;
+          continue;
+        }
+        if (order == MO_ACQUIRE) wm_acquire(L->mem, &w->wm->lane[l], scope);
+        v = wm_load_now(L->mem, &w->wm->lane[l], addr, p, size, strong);
+      } else v = mem_read(L, p, size);
+      L->ev_val[l] = d[l] = sem_canon(sk, v);
+    } else {
+      L->ev_val[l] = B[l];
+      if (g2 && L->mem) {
+        if (order == MO_RELEASE) {
+          if (lockstep) wm_warp_release(L->mem, w->wm, l, scope);
+          wm_release(L->mem, &w->wm->lane[l], scope);
+        }
+        wm_store(L->mem, &w->wm->lane[l], addr, p, size, B[l], strong);
+      }
+      else mem_write(L, p, size, B[l]);
+    }
+    L->ev_addr[l] = addr;
+    now |= 1u << l;
+  }
+  if (span.base && !w->nviews) span_keep(w, &span);   /* the next access of the warp likely falls in it too */
+  if (now) count_mem(L, L->ev_addr[__builtin_ctz(now)], is_ld ? GR_LOAD : GR_STORE, now, size);
+  if (L->ctx->nobs && now) {
+    gr_event ev;
+    ev_init(L, &ev, GR_EV_ACCESS, w, pc);
+    ev.access = is_ld ? GR_LOAD : GR_STORE;
+    ev.space = (gr_space)KIR_SPACE_OF(L->ev_addr[__builtin_ctz(now)]);
+    ev.size = size;
+    ev.is_volatile = strong != 0;
+    ev.scope = strong ? (gr_scope)scope : GR_SCOPE_BLOCK;
+    ev.order = (gr_order)order;
+    ev.mask = now;
+    ev.addr = L->ev_addr;
+    ev.value = L->ev_val;
+    deliver(L, &ev);
+  }
+  return 0;
+}
+
+int access_atom(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int lockstep) {
+  uint64_t *R = w->r;
+  uint64_t *d = in->dst >= 0 ? R + (size_t)in->dst * 32 : NULL;
+  const uint64_t *A = R + (size_t)in->a * 32;
+  const uint64_t *B = in->b >= 0 ? R + (size_t)in->b * 32 : NULL;
+  const uint64_t *C = in->c >= 0 ? R + (size_t)in->c * 32 : NULL;
+  int sk = in->flags & 0x7f, size = kir_sk_size[sk], kind = in->flags >> 8 & 0xf;
+  int scope = KIR_MF_SCOPE(in->flags), order = KIR_MF_ORDER(in->flags);
+  /* weak memory: a relaxed atomic may be left pending like a load
+   * (wm_atomic_defer); not while observers watch, which see each access
+   * when its instruction issues */
+  int defer = L->mem && !L->ctx->supply && !L->ctx->nobs && order == MO_RELAXED &&
+              (L->ctx->explore || rng_below(&L->rng, 1024) < L->defer_odds);
+  uint32_t mm = m, done = 0, later = 0;
+  uint64_t first_addr = 0;
+  xspan span = span_start(w, m, A, 0);
+  while (mm) {  /* lanes of one warp instruction serialise in lane order */
+    int l = __builtin_ctz(mm), g2;
+    mm &= mm - 1;
+    if (KIR_SPACE_OF(A[l]) == SPACE_LOCAL) {
+      char where[160];
+      lane_coords(w, l, where, sizeof where);
+      fault(L, pc, "atomic %s on local memory (address 0x%llx) by %s: CUDA's atomics act on global and shared memory only",
+            kir_atom_name[kind], (unsigned long long)A[l], where);
+      return 1;
+    }
+    uint8_t *p = xlate_lane(L, w, l, A[l], size, pc, "atomic", &g2, &span);
+    if (!p) {
+      if (L->failed) return 1;
+      if (d) d[l] = 0;
+      continue;
+    }
+    if (g2 && L->mem && lockstep) {
+      wm_warp_order(L->mem, w->wm, l, A[l], size, 1, 1);
+      if (order == MO_RELEASE || order == MO_ACQ_REL) wm_warp_release(L->mem, w->wm, l, scope);
+    }
+    if (!(done | later)) first_addr = A[l];
+    if (g2 && defer) {
+      later |= 1u << l;
+      wm_atomic_defer(L->mem, &w->wm->lane[l], A[l], p, size, scope, sk, kind, B[l], C ? C[l] : 0, in->dst, pc);
+      if (d) {
+        w->pend[in->dst] |= 1u << l;
+        w->npend++;
+      }
+      continue;
+    }
+    done |= 1u << l;
+    uint64_t old;
+    if (g2 && L->mem) {
+      atom_args u = {kind, sk, B[l], C ? C[l] : 0};
+      old = sem_canon(sk, wm_atomic(L->mem, &w->wm->lane[l], A[l], p, size, scope, order, atom_cb, &u));
+    } else {
+      old = sem_canon(sk, mem_read(L, p, size));
+      mem_write(L, p, size, atom_apply(kind, sk, old, B[l], C ? C[l] : 0));
+    }
+    L->ev_addr[l] = A[l];
+    L->ev_val[l] = old;
+    L->ev_op[l] = B[l];
+    L->ev_op2[l] = C ? C[l] : 0;
+    if (d) d[l] = old;
+  }
+  if (span.base && !w->nviews) span_keep(w, &span);
+  if (done | later) count_mem(L, first_addr, GR_ATOMIC, done | later, size);
+  if (L->ctx->nobs && done) {
+    m = done;
+    gr_event ev;
+    ev_init(L, &ev, GR_EV_ACCESS, w, pc);
+    ev.access = GR_ATOMIC;
+    ev.space = (gr_space)KIR_SPACE_OF(L->ev_addr[__builtin_ctz(m)]);
+    ev.size = size;
+    ev.is_volatile = 1;
+    ev.atomic_op = kind;
+    ev.scope = (gr_scope)scope;
+    ev.order = (gr_order)order;
+    ev.mask = m;
+    ev.addr = L->ev_addr;
+    ev.value = L->ev_val;
+    ev.operand = L->ev_op;
+    ev.operand2 = L->ev_op2;
+    deliver(L, &ev);
+  }
+  return 0;
+}

@@ -1,0 +1,44 @@
+/* access: a warp's memory accesses, for the engine (engine-internal).
+ *
+ * A load, store or atomic of a warp runs lane by lane in lane order, each
+ * lane's address translated (a fault named as compute-sanitizer's memcheck
+ * would), in sequentially consistent memory or through the weak memory
+ * system; a full warp's access whose addresses all fall in one of the
+ * warp's spans (an allocation or the block's shared memory it accessed
+ * before) runs in one pass where nothing could tell it apart: no
+ * observer, and under weak memory only shared memory, or a relaxed global
+ * load of a warp with nothing in flight.  GPURACE_ONE_PER_TURN=1 turns the
+ * one-pass paths off (tests/cli.sh compares). */
+#ifndef GR_ACCESS_H
+#define GR_ACCESS_H
+
+#include "engine.h"
+#include "wmem.h"
+
+/* The load or store at pc by the lanes m; lockstep: the warp is one agent
+ * of the memory model.  0, or 1 where the instruction stops there (the
+ * launch failed). */
+int access_ldst(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int lockstep);
+/* The atomic at pc by the lanes m, serialised in lane order; as access_ldst. */
+int access_atom(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int lockstep);
+
+/* Whether the instruction reads or overwrites a register with a load
+ * pending for a lane of m (weak memory); resolve_pending performs those
+ * loads (the scoreboard). */
+int needs_pending(const warp *w, const kir_ins *in, uint32_t m);
+void resolve_pending(launch *L, warp *w, const kir_ins *in, uint32_t m);
+
+/* For simt.c: the load at AHEAD_LOAD run ahead of its turn by a full warp
+ * (under ITS, a converged one) with no observer, where its 32 addresses
+ * fall in the block's shared memory (in bounds, aligned; weak memory
+ * leaves shared memory sequentially consistent) and the block holds still
+ * (simt.h's quiet): 1, done and counted as at its turn; else 0, nothing
+ * done. */
+int access_ahead_load(launch *L, warp *w, const kir_ins *in);
+
+/* The weak memory system's hooks into the launch: a deferred load's
+ * value into its register, values supplied in trace mode, deferred
+ * atomics' operations. */
+wm_hooks access_hooks(launch *L);
+
+#endif
