@@ -399,7 +399,16 @@ int access_ahead_load(launch *L, warp *w, const kir_ins *in) {
   uint64_t first = in->imm ? kir_ptr_add(A[0], (uint64_t)in->imm) : A[0];
   if (KIR_SPACE_OF(first) != SPACE_SHARED || !block_quiet(L, w->b)) return 0;
   int sk = in->flags & 0x7f, size = kir_sk_size[sk];
-  return ldst_one_span(L, w, in, size, sk, 1, w->r + (size_t)in->dst * 32, A, NULL);
+  uint64_t *d = w->r + (size_t)in->dst * 32;
+  /* the block's shared memory is the span: no search for it */
+  if (!in->imm && size == 4 && (sk == SK_U32 || sk == SK_F32 || sk == SK_I32) && L->shared_size >= 4) {
+    uint64_t tag = KIR_ADDR(SPACE_SHARED, 0);
+    if (!lanes_inside(A, tag, L->shared_size - 4, 3)) return 0;
+    lanes_load4(d, w->b->shared, A, KIR_OFFSET_MASK(SPACE_SHARED), sk == SK_I32);
+    count_mem(L, first, GR_LOAD, FULL, size);
+    return 1;
+  }
+  return ldst_one_span(L, w, in, size, sk, 1, d, A, NULL);
 }
 
 /* ------------------------------------------------------------- the weak memory system's hooks */
