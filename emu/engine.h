@@ -250,6 +250,11 @@ void fault(launch *L, int pc, const char *fmt, ...) __attribute__((format(printf
 void mem_fault(launch *L, int pc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void lane_coords(const warp *w, int lane, char *buf, size_t n);
 
+/* engine.c, for its.c: one warp instruction for the top entry of the
+ * warp's stack (ITS puts the group that runs there); lanes "0-3,8" */
+void warp_step(launch *L, warp *w);
+int fmt_mask_lanes(char *buf, size_t n, uint32_t m);
+
 /* engine.c, for snapshot.c: warps, blocks and the resident set */
 void rebuild_run(launch *L);
 /* The launch's tids, made on first use: every block's warp k has the same threads. */

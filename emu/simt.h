@@ -62,13 +62,12 @@ void simt_reconverge(launch *L, warp *w);
  * struct parameter's copy before it reaches a __syncthreads (every KIR
  * barrier is the whole block's).  While every warp of a block that is not
  * waiting at the barrier is at quiet pcs (all its stack's entries; under
- * ITS, every live lane's pc), no
- * thread of the block writes memory until the barrier releases, and
- * shared memory, which only the block's threads can write, holds still:
- * a load from it reads at once what it would read at its turn.  A load at
- * a quiet pc is marked AHEAD_LOAD: the run-ahead performs it where it
- * falls in shared memory and the block holds still (access_ahead_load),
- * and stops at it otherwise. */
+ * ITS, every live lane's pc), no thread of the block writes memory until
+ * the barrier releases, and shared memory, which only the block's threads
+ * can write, holds still: a load from it reads at once what it would read
+ * at its turn.  A load at a quiet pc is marked AHEAD_LOAD: the run-ahead
+ * performs it where it falls in shared memory and the block holds still
+ * (access_ahead_load), and stops at it otherwise. */
 #define AHEAD_BRANCH 255
 #define AHEAD_LOAD 254
 #define AHEAD_RUN_MAX 253

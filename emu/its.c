@@ -1,0 +1,372 @@
+/* its: independent thread scheduling (--warps its), the warp model of
+ * Volta and later: every lane has its own program counter, and a step runs
+ * one group of the lanes at one pc, chosen by the scheduler from the seed
+ * (or by the exhaustive search); the groups meet again at __syncwarp and
+ * __syncthreads.  A warp whose live lanes are all runnable at one pc steps
+ * them as one group (its_step_converged).  See its.h. */
+#include "its.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "access.h"
+#include "explore.h"
+#include "simt.h"
+#include "wmem.h"
+
+/* Lane l of w now waits at what (LW_*), the masks of waiting lanes with it. */
+static inline void its_wait(warp *w, int l, int what) {
+  uint32_t bit = 1u << l;
+  w->lwait[l] = (uint8_t)what;
+  w->wait_sync = what == LW_SYNCWARP ? w->wait_sync | bit : w->wait_sync & ~bit;
+  w->wait_bar = what == LW_BAR ? w->wait_bar | bit : w->wait_bar & ~bit;
+}
+
+/* The lanes that must run an instruction together: the member mask of a
+ * *_sync warp intrinsic (as the group's first lane holds it), or 0. */
+static uint32_t its_members(const launch *L, const warp *w, const kir_ins *in, uint32_t group) {
+  int l = __builtin_ctz(group);
+  if (in->op == OP_VOTE && in->b >= 0) return (uint32_t)w->r[(size_t)in->b * 32 + (size_t)l];
+  if (in->op == OP_SHFL && in->imm >> 8) return (uint32_t)w->r[(size_t)((in->imm >> 8) - 1) * 32 + (size_t)l];
+  (void)L;
+  return 0;
+}
+
+/* The one stack entry other code looks at: the lanes that can run now,
+ * at the program counter of the first of them. */
+static void its_stack(warp *w) {
+  uint32_t run = w->alive & ~(w->wait_sync | w->wait_bar);
+  uint32_t any = run ? run : w->alive;
+  w->sp = 1;
+  w->stk[0].pc = any ? w->lpc[__builtin_ctz(any)] : 0;
+  w->stk[0].rpc = -1;
+  w->stk[0].mask = run;
+  int conv = run && run == w->alive;
+  for (uint32_t al = run; al && conv; al &= al - 1) conv = w->lpc[__builtin_ctz(al)] == w->stk[0].pc;
+  w->its_conv = conv;
+}
+
+static int its_release(launch *L, warp *w);
+
+/* The whole warp, its live lanes all at the __syncthreads at pc, arrives
+ * at the block barrier as under lockstep (its lanes waiting there, as an
+ * observer's snapshot during the arrival sees them); its lanes go on
+ * together after it. */
+static void its_bar_whole(launch *L, warp *w, int pc) {
+  uint32_t S = w->alive;
+  LANES(S, w->lwait[l] = LW_BAR);
+  w->wait_bar |= S;
+  w->sp = 1;
+  w->stk[0] = (simt_entry){pc, -1, S};
+  warp_step(L, w);
+  int npc = w->stk[0].pc;
+  LANES(S, (w->lwait[l] = LW_RUN, w->lpc[l] = npc));
+  w->wait_bar &= ~S;
+}
+
+/* After lanes S of w ran an instruction: each goes where its path went,
+ * the topmost stack entry that holds it. */
+static void its_lanes_follow(warp *w, uint32_t S) {
+  uint32_t todo = S & w->alive;
+  for (int k = w->sp - 1; k >= 0 && todo; k--) {
+    for (uint32_t mm = w->stk[k].mask & todo; mm; mm &= mm - 1) w->lpc[__builtin_ctz(mm)] = w->stk[k].pc;
+    todo &= ~w->stk[k].mask;
+  }
+}
+
+/* The end of a step: waiting lanes released while any can be, and the
+ * stack entry other code reads. */
+static void its_settle(launch *L, warp *w) {
+  while (!L->failed && w->state == W_READY && its_release(L, w)) {
+  }
+  if (w->state != W_DONE) its_stack(w);
+}
+
+/* Round-robin over lane groups when the one group is S: its_next after
+ * it runs, as its_step's choice among groups leaves it. */
+static void its_rr_advance(warp *w, uint32_t S) {
+  uint32_t at = w->its_next < 32 ? S & ~((1u << w->its_next) - 1) : 0;
+  int first = at ? __builtin_ctz(at) : 32 + __builtin_ctz(S);
+  w->its_next = first % 32 + 1;
+}
+
+/* After n steps of a converged warp run ahead (warp_run): what n calls of
+ * its_step_converged leave, the lanes where the warp's entry is. */
+void its_ran_ahead(warp *w, int n) {
+  uint32_t S = w->alive;
+  for (int k = 0; k < n; k++) its_rr_advance(w, S);
+  w->its_ran |= S;
+  int pc = w->stk[0].pc;
+  LANES(S, w->lpc[l] = pc);
+}
+
+/* its_step for a converged warp under round-robin, not exploring: the one
+ * group is every live lane, and it runs whole, as the general path would
+ * choose it (the same lanes, the same its_next); the per-lane bookkeeping
+ * is skipped while the warp stays converged.  Returns 0, having done
+ * nothing, where the general path must run (a __syncwarp). */
+static int its_step_converged(launch *L, warp *w) {
+  int pc = w->stk[0].pc;
+  const kir_ins *in = &L->f->code[pc];
+  if (in->op == OP_SYNCWARP) return 0;
+  uint32_t S = w->alive;
+  its_rr_advance(w, S);
+  w->its_ran |= S;
+  if (in->op == OP_BAR) {
+    /* every lane arrives (a step, as its_step counts it), then the warp
+     * does, as its_release has it when all its lanes wait there: the lanes
+     * are back at LW_RUN, converged after the barrier, so their waits are
+     * not written down in between */
+    L->steps++;
+    L->ctx->stats.thread_instructions += (uint64_t)__builtin_popcount(S);
+    its_bar_whole(L, w, pc);
+    return 1;
+  }
+  w->stk[0] = (simt_entry){pc, -1, S};
+  L->finished = NULL;
+  warp_step(L, w);
+  if (L->failed || L->finished == w) return 1;   /* retired: w may be freed with its block */
+  if (w->sp == 1 && w->stk[0].mask == w->alive && w->alive) {
+    /* still converged: every live lane is at the entry's pc, none waits */
+    int npc = w->stk[0].pc;
+    LANES(w->alive, w->lpc[l] = npc);
+    w->stk[0].rpc = -1;
+    return 1;
+  }
+  /* diverged (or lanes exited): as its_step goes on */
+  its_lanes_follow(w, S);
+  its_settle(L, w);
+  return 1;
+}
+
+/* Lanes waiting at __syncwarp go on once every live lane their mask names
+ * waits there too; a warp whose live lanes all wait at __syncthreads
+ * arrives at the block barrier.  Returns whether anything was released. */
+static int its_release(launch *L, warp *w) {
+  int any = 0;
+  for (uint32_t al = w->alive & w->wait_sync; al; al &= al - 1) {
+    int l = __builtin_ctz(al);
+    if (w->lwait[l] != LW_SYNCWARP) continue;   /* released by an earlier lane's __syncwarp */
+    uint32_t named = w->lsync[l] & w->alive, ready = 1;
+    /* a __syncwarp matches those of the same mask (CUDA: "with the same
+     * mask"), wherever they are in the code */
+    for (uint32_t nm = named; nm && ready; nm &= nm - 1)
+      ready = w->lwait[__builtin_ctz(nm)] == LW_SYNCWARP && w->lsync[__builtin_ctz(nm)] == w->lsync[l];
+    if (!ready) continue;
+    for (uint32_t nm = named; nm; nm &= nm - 1) {
+      int k = __builtin_ctz(nm);
+      its_wait(w, k, LW_RUN);
+      w->lpc[k]++;
+      if (L->mem) wm_barrier(L->mem, &w->wm->lane[k]);
+    }
+    if (L->ctx->nobs) {
+      gr_event ev;
+      ev_init(L, &ev, GR_EV_SYNCWARP, w, w->lpc[l] - 1);
+      ev.mask = named;
+      deliver(L, &ev);
+    }
+    any = 1;
+  }
+  if (w->alive && w->state == W_READY && (w->wait_bar & w->alive) == w->alive) {
+    int pc = -1, all = 1;
+    for (uint32_t al = w->alive; al && all; al &= al - 1) {
+      int l = __builtin_ctz(al);
+      if (w->lwait[l] != LW_BAR) all = 0;
+      else if (pc < 0) pc = w->lpc[l];
+      else if (w->lpc[l] != pc) {
+        fault(L, w->lpc[l], "barrier divergence under independent thread scheduling: lanes of warp %u of block (%u,%u,%u) wait at different __syncthreads",
+              w->wib, w->b->idx[0], w->b->idx[1], w->b->idx[2]);
+        return 0;
+      }
+    }
+    if (all && pc >= 0) {
+      its_bar_whole(L, w, pc);
+      any = 1;
+    }
+  }
+  return any;
+}
+
+/* Whether lanes `group` of w, at instruction in, do something another
+ * lane or warp can observe or that depends on them: a memory access, a
+ * fence, a barrier, a warp intrinsic, or the use of a pending load. */
+int its_visible(const launch *L, const warp *w, const kir_ins *in, uint32_t group) {
+  switch (in->op) {
+  case OP_LD: case OP_ST: case OP_ATOM: case OP_FENCE: case OP_BAR: case OP_SYNCWARP: case OP_VOTE: case OP_SHFL: return 1;
+  default: return its_members(L, w, in, group) || (w->npend && needs_pending(w, in, group));
+  }
+}
+
+/* A *_sync at pc run by lanes S with lanes `away` that reached the same
+ * intrinsic (same operation, qualifiers and mask) at other call sites:
+ * each away lane's operands are staged into pc's registers, the
+ * instruction runs for all of them at once, and its result goes to the
+ * away lane's own destination, its registers as they were otherwise. */
+static void its_sync_across(launch *L, warp *w, int pc, uint32_t S, uint32_t away) {
+  const kir_ins *in = &L->f->code[pc];
+  int regs[5] = {in->a, in->b, in->c, in->dst, in->op == OP_SHFL && in->imm >> 8 ? (int)(in->imm >> 8) - 1 : -1};
+  uint64_t saved[32][5], stage[32][5];
+  for (uint32_t o = away; o; o &= o - 1) {
+    int l = __builtin_ctz(o);
+    const kir_ins *oi = &L->f->code[w->lpc[l]];
+    int oregs[5] = {oi->a, oi->b, oi->c, oi->dst, oi->op == OP_SHFL && oi->imm >> 8 ? (int)(oi->imm >> 8) - 1 : -1};
+    for (int r = 0; r < 5; r++) {
+      saved[l][r] = regs[r] >= 0 ? w->r[(size_t)regs[r] * 32 + (size_t)l] : 0;
+      stage[l][r] = oregs[r] >= 0 ? w->r[(size_t)oregs[r] * 32 + (size_t)l] : 0;
+    }
+    for (int r = 0; r < 5; r++) if (regs[r] >= 0 && r != 3) w->r[(size_t)regs[r] * 32 + (size_t)l] = stage[l][r];
+  }
+  w->sp = 1;
+  w->stk[0] = (simt_entry){pc, -1, S | away};
+  warp_step(L, w);
+  if (L->failed) return;
+  for (uint32_t o = away; o; o &= o - 1) {
+    int l = __builtin_ctz(o);
+    const kir_ins *oi = &L->f->code[w->lpc[l]];
+    uint64_t v = in->dst >= 0 ? w->r[(size_t)in->dst * 32 + (size_t)l] : 0;
+    for (int r = 0; r < 5; r++) if (regs[r] >= 0) w->r[(size_t)regs[r] * 32 + (size_t)l] = saved[l][r];
+    if (oi->dst >= 0) w->r[(size_t)oi->dst * 32 + (size_t)l] = v;
+    w->lpc[l]++;
+  }
+  for (uint32_t m = S; m; m &= m - 1) w->lpc[__builtin_ctz(m)] = pc + 1;
+}
+
+/* One step of a warp under ITS: a group of its lanes at one instruction,
+ * or some of them, runs it.  The choices (which group, which lanes) are
+ * the scheduler's: drawn from the seed, or made by the explorer. */
+void its_step(launch *L, warp *w) {
+  if (w->its_conv && !L->ctx->explore && L->ctx->cfg.sched != GR_SCHED_RANDOM && !L->ctx->cfg.one_per_turn &&
+      its_step_converged(L, w))
+    return;
+  const kir_func *f = L->f;
+  int gpc[32], ng = 0;
+  uint32_t gmask[32];
+  for (uint32_t al = w->alive; al; al &= al - 1) {
+    int l = __builtin_ctz(al), g = 0;
+    if (w->lwait[l] != LW_RUN) continue;
+    while (g < ng && gpc[g] != w->lpc[l]) g++;
+    if (g == ng) { gpc[ng] = w->lpc[l]; gmask[ng++] = 0; }
+    gmask[g] |= 1u << l;
+  }
+  /* a *_sync intrinsic runs once every live lane it names is there, and
+   * then with all of them; another group may also run some of its lanes */
+  int en[32], ne = 0, split[32];
+  uint32_t with[32];   /* lanes at other call sites that join the group's *_sync */
+  for (int g = 0; g < ng; g++) {
+    const kir_ins *gi = &f->code[gpc[g]];
+    uint32_t need = its_members(L, w, gi, gmask[g]), away = need & w->alive & ~gmask[g];
+    int mk = gi->op == OP_SHFL ? (int)(gi->imm >> 8) - 1 : -1;   /* a shuffle's mask register */
+    /* PTX: lanes meet at a *_sync "with the same qualifiers and same
+     * membermask value", wherever each executes it */
+    for (uint32_t o = away; o; o &= o - 1) {
+      int l = __builtin_ctz(o);
+      const kir_ins *oi = &f->code[w->lpc[l]];
+      if (w->lwait[l] == LW_RUN && oi->op == gi->op && oi->imm == gi->imm && its_members(L, w, oi, 1u << l) == need &&
+          (gi->a == gi->b) == (oi->a == oi->b) && (gi->a == gi->c) == (oi->a == oi->c) && (gi->b == gi->c) == (oi->b == oi->c) &&
+          (gi->op != OP_SHFL || (gi->a == mk) == (oi->a == mk) || !(gi->imm >> 8)) &&
+          (gi->op != OP_SHFL || (gi->b == mk) == (oi->b == mk) || !(gi->imm >> 8)) &&
+          (gi->op != OP_SHFL || (gi->c == mk) == (oi->c == mk) || !(gi->imm >> 8)))
+        away &= ~(1u << l);   /* operands staged into gi's registers must not collide (its_sync_across) */
+    }
+    if (away) continue;
+    with[ne] = need & w->alive & ~gmask[g];
+    split[ne] = !need && __builtin_popcount(gmask[g]) > 1;
+    en[ne++] = g;
+  }
+  if (ne == 0) {
+    char lanes[96];
+    fmt_mask_lanes(lanes, sizeof lanes, w->alive);
+    fault(L, w->stk[0].pc, "deadlock within warp %u of block (%u,%u,%u): lanes %s wait at __syncwarp or a *_sync intrinsic for lanes that cannot arrive",
+          w->wib, w->b->idx[0], w->b->idx[1], w->b->idx[2], lanes);
+    return;
+  }
+  int g;
+  uint32_t S;
+  int eager = -1;
+  if (L->ctx->explore)
+    for (int k = 0; k < ne && eager < 0; k++)
+      if (!its_visible(L, w, &f->code[gpc[en[k]]], gmask[en[k]])) eager = en[k];
+  if (eager >= 0) {
+    /* an instruction no other lane or warp can observe: running its lanes
+     * together or apart, now or later, reaches the same states */
+    g = eager;
+    S = gmask[g];
+  } else if (L->ctx->explore) {
+    /* a group whole, or one lane of it alone: lanes running one at a time
+     * give every interleaving of a group's lanes */
+    int n = 0, k = 0;
+    for (int j = 0; j < ne; j++) n += 1 + (split[j] ? __builtin_popcount(gmask[en[j]]) : 0);
+    int c = choose(&L->ch, n);
+    while (c >= 1 + (split[k] ? __builtin_popcount(gmask[en[k]]) : 0)) c -= 1 + (split[k] ? __builtin_popcount(gmask[en[k]]) : 0), k++;
+    g = en[k];
+    S = gmask[g];   /* choice 0: the whole group; choice c: its c-th lane alone */
+    if (c) {
+      for (int j = 1; j < c; j++) S &= S - 1;
+      S &= -S;
+    }
+  } else if (L->ctx->cfg.sched == GR_SCHED_RANDOM) {
+    int k = (int)rng_below(&L->rng, (uint32_t)ne), lead = L->its_lead;
+    /* stress: in some launches one lane of each warp runs ahead alone */
+    int ahead = 0;
+    if (lead >= 0 && (w->alive >> lead & 1) && w->lwait[lead] == LW_RUN && rng_below(&L->rng, 16))
+      for (int j = 0; j < ne && !ahead; j++) if (gmask[en[j]] >> lead & 1) { k = j; ahead = 1; }
+    g = en[k];
+    S = gmask[g];
+    if (L->its_mode == ITS_SEQUENTIAL && rng_below(&L->rng, 1024)) {
+      /* the lowest runnable lane, alone (or its whole group where it cannot
+       * split); one step in 1024 goes elsewhere, so that a spinning lane
+       * cannot starve the lane it waits for */
+      int low = 32;
+      for (int j = 0; j < ne; j++)
+        if (__builtin_ctz(gmask[en[j]]) < low) { low = __builtin_ctz(gmask[en[j]]); k = j; }
+      g = en[k];
+      S = split[k] ? 1u << low : gmask[g];
+    } else if (ahead && split[k]) S = 1u << lead;
+    /* else half the time some of the group's lanes only: converged lanes drift apart */
+    else if (!ahead && L->its_mode == ITS_SPLIT && split[k] && rng_below(&L->rng, 2))
+      do S = gmask[g] & (uint32_t)rng_next(&L->rng); while (!S);
+  } else {
+    /* round-robin over the groups, whole, by lane: fair to divergent paths */
+    g = en[0];
+    int best = 64;
+    for (int k = 0; k < ne; k++) {
+      uint32_t at = w->its_next < 32 ? gmask[en[k]] & ~((1u << w->its_next) - 1) : 0;
+      int first = at ? __builtin_ctz(at) : 32 + __builtin_ctz(gmask[en[k]]);
+      if (first < best) { best = first; g = en[k]; }
+    }
+    S = gmask[g];
+    w->its_next = best % 32 + 1;
+  }
+  int pc = gpc[g];
+  const kir_ins *in = &f->code[pc];
+  uint32_t sel_with = 0;
+  for (int k = 0; k < ne; k++) if (en[k] == g) sel_with = with[k];
+  w->its_ran |= S | sel_with;
+  if (in->op == OP_SYNCWARP || in->op == OP_BAR) {
+    L->steps++;
+    L->ctx->stats.thread_instructions += (uint64_t)__builtin_popcount(S);
+    for (uint32_t mm = S; mm; mm &= mm - 1) {
+      int l = __builtin_ctz(mm);
+      if (in->op == OP_BAR) { its_wait(w, l, LW_BAR); continue; }
+      uint32_t mask = in->a >= 0 ? (uint32_t)w->r[(size_t)in->a * 32 + (size_t)l] : FULL;
+      if (!mask || !(mask >> l & 1)) {
+        char where[160];
+        lane_coords(w, l, where, sizeof where);
+        fault(L, pc, "__syncwarp(0x%08x) by %s: %s", mask, where, mask ? "the mask does not name the calling lane" : "the mask is 0");
+        return;
+      }
+      its_wait(w, l, LW_SYNCWARP);
+      w->lsync[l] = mask;
+    }
+  } else if (sel_with) {
+    its_sync_across(L, w, pc, S, sel_with);
+  } else {
+    w->sp = 1;
+    w->stk[0] = (simt_entry){pc, -1, S};
+    L->finished = NULL;
+    warp_step(L, w);
+    if (L->failed || L->finished == w) return;   /* retired: w may be freed with its block */
+    its_lanes_follow(w, S);
+  }
+  its_settle(L, w);
+}

@@ -1,0 +1,19 @@
+/* its: independent thread scheduling, for the engine (engine-internal). */
+#ifndef GR_ITS_H
+#define GR_ITS_H
+
+#include "engine.h"
+
+/* One step of the warp under ITS: one group of its lanes at one pc, or
+ * the release of lanes a __syncwarp or barrier let go. */
+void its_step(launch *L, warp *w);
+/* A converged warp ran n instructions ahead (simt_run_ahead): its lanes
+ * follow its stack's pc, and the round-robin over them moves on as the n
+ * steps would have moved it. */
+void its_ran_ahead(warp *w, int n);
+/* Whether another warp, or the memory system, can observe the group's
+ * step at in (an access, a fence, a barrier, a warp-wide exchange), where
+ * an exhaustive search must choose which group runs. */
+int its_visible(const launch *L, const warp *w, const kir_ins *in, uint32_t group);
+
+#endif
