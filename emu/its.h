@@ -11,8 +11,9 @@ void its_step(launch *L, warp *w);
  * follow its stack's pc, and the round-robin over them moves on as the n
  * steps would have moved it. */
 void its_ran_ahead(warp *w, int n);
-/* Whether another warp, or the memory system, can observe the group's
- * step at in (an access, a fence, a barrier, a warp-wide exchange), where
+/* Whether lanes `group` of w, at instruction in, do something another
+ * lane or warp can observe or that depends on them (a memory access, a
+ * fence, a barrier, a warp intrinsic, the use of a pending load): where
  * an exhaustive search must choose which group runs. */
 int its_visible(const launch *L, const warp *w, const kir_ins *in, uint32_t group);
 
