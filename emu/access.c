@@ -214,24 +214,30 @@ static inline void count_mem(launch *L, uint64_t first_addr, int k, uint32_t m, 
   L->ctx->stats.mem_bytes[sp - SPACE_GLOBAL][k] += n * (uint64_t)size;
 }
 
-/* A full warp's load or store with no observer whose 32 addresses all
- * fall in one of the warp's spans, under sequentially consistent memory,
+/* A full warp's addresses: its address register's, or those moved by the
+ * instruction's offset (into moved). */
+static inline const uint64_t *warp_addrs(const kir_ins *in, const uint64_t *A, uint64_t *moved) {
+  if (!in->imm) return A;
+  for (int l = 0; l < 32; l++) moved[l] = kir_ptr_add(A[l], (uint64_t)in->imm);
+  return moved;
+}
+
+/* The span that all 32 addresses fall in, size bytes under its limit and
+ * aligned: sp where given, else the warp's span of the first address; or
+ * NULL (the lane-by-lane path then does the access, faults and all). */
+static inline const xspan *warp_span(const warp *w, const xspan *sp, const uint64_t *addr, int size) {
+  if (!sp) sp = span_find(w, addr[0]);
+  if (!sp || sp->limit < (uint64_t)size || !lanes_inside(addr, sp->tag, sp->limit - (uint64_t)size, (uint64_t)(size - 1)))
+    return NULL;
+  return sp;
+}
+
+/* A full warp's load or store with no observer, all of whose addresses
+ * fall in the span sp (warp_span), under sequentially consistent memory
  * or in shared memory (which weak memory leaves sequentially consistent:
- * only global accesses go through its buffers): done here, in one pass,
- * and counted (1); else nothing is done (0), and the lane-by-lane path
- * does it, faults and all. */
-static int ldst_one_span(launch *L, warp *w, const kir_ins *in, int size, int sk, int is_ld, uint64_t *d, const uint64_t *A,
-                         const uint64_t *B) {
-  uint64_t moved[32];
-  const uint64_t *addr = A;
-  if (in->imm) {
-    for (int l = 0; l < 32; l++) moved[l] = kir_ptr_add(A[l], (uint64_t)in->imm);
-    addr = moved;
-  }
-  const xspan *sp = span_find(w, addr[0]);
-  if (!sp || (L->mem && KIR_SPACE_OF(sp->tag) != SPACE_SHARED) || sp->limit < (uint64_t)size ||
-      !lanes_inside(addr, sp->tag, sp->limit - (uint64_t)size, (uint64_t)(size - 1)))
-    return 0;
+ * only global accesses go through its buffers): in one pass, and counted. */
+static inline void ldst_span(launch *L, const xspan *sp, const uint64_t *addr, int size, int sk, int is_ld, uint64_t *d,
+                      const uint64_t *B) {
   uint8_t *base = sp->base;
   uint64_t mask = sp->mask, first = addr[0];   /* before a load into the address's register */
   /* the kind's canonical form chosen once, not per lane */
@@ -241,30 +247,20 @@ static int ldst_one_span(launch *L, warp *w, const kir_ins *in, int size, int sk
   else if (size == 4) L->write_epoch += lanes_store4(base, addr, mask, B);
   else for (int l = 0; l < 32; l++) mem_write(L, base + (addr[l] & mask), size, B[l]);
   count_mem(L, first, is_ld ? GR_LOAD : GR_STORE, FULL, size);
-  return 1;
 }
 
 /* A full warp's relaxed load of global memory under weak memory, none of
- * its lanes with anything in flight and all 32 addresses in one of its
- * spans: whether it is left pending is drawn here, as the lane-by-lane
- * path draws it at its first lane.  Performed at once: in one pass that
- * touches none of the lanes (their pending loads, and wm_warp_order, have
- * nothing to do), and counted.  Left pending, a plain load: queued lane
- * after lane (wm_warp_order has nothing to do before each: the other
- * lanes' entries are plain loads).  Done: 0; left pending, a strong load
- * (whose wm_warp_order performs the other lanes' loads of its word): 1,
- * for the lane-by-lane path; not this case: -1, nothing drawn. */
-static int ld_weak_warp(launch *L, warp *w, const kir_ins *in, int size, int sk, int strong, uint64_t *d, const uint64_t *A) {
-  uint64_t moved[32], v[32];
-  const uint64_t *addr = A;
-  if (in->imm) {
-    for (int l = 0; l < 32; l++) moved[l] = kir_ptr_add(A[l], (uint64_t)in->imm);
-    addr = moved;
-  }
-  const xspan *sp = span_find(w, addr[0]);
-  if (!sp || KIR_SPACE_OF(sp->tag) != SPACE_GLOBAL || sp->limit < (uint64_t)size ||
-      !lanes_inside(addr, sp->tag, sp->limit - (uint64_t)size, (uint64_t)(size - 1)))
-    return -1;
+ * its lanes with anything in flight and all 32 addresses in the span sp:
+ * whether it is left pending is drawn here, as the lane-by-lane path draws
+ * it at its first lane.  Performed at once: in one pass that touches none
+ * of the lanes (their pending loads, and wm_warp_order, have nothing to
+ * do), and counted.  Left pending, a plain load: queued lane after lane
+ * (wm_warp_order has nothing to do before each: the other lanes' entries
+ * are plain loads).  Done: 0; left pending, a strong load (whose
+ * wm_warp_order performs the other lanes' loads of its word): 1, for the
+ * lane-by-lane path. */
+static int ld_weak_warp(launch *L, warp *w, const kir_ins *in, const xspan *sp, const uint64_t *addr, int size, int sk,
+                        int strong, uint64_t *d) {
   if (L->ctx->explore || rng_below(&L->rng, 1024) < L->defer_odds) {
     if (strong) return 1;
     wm_load_defer_warp(L->mem, w->wm, addr, sp->base, sp->mask, size, sk, in->dst, (int)(in - L->f->code));
@@ -272,7 +268,7 @@ static int ld_weak_warp(launch *L, warp *w, const kir_ins *in, int size, int sk,
     w->npend += 32;
     return 0;
   }
-  uint64_t first = addr[0];   /* before a load into the address's register */
+  uint64_t v[32], first = addr[0];   /* before a load into the address's register */
   wm_load_now_warp(L->mem, w->wm, addr, sp->base, sp->mask, size, strong, v);
   for (int l = 0; l < 32; l++) d[l] = sem_canon(sk, v[l]);
   count_mem(L, first, GR_LOAD, FULL, size);
@@ -395,20 +391,16 @@ static int block_quiet(launch *L, blk *b) {
 
 int access_ahead_load(launch *L, warp *w, const kir_ins *in) {
   if (L->ctx->supply || w->nviews || (w->npend && needs_pending(w, in, FULL))) return 0;
-  const uint64_t *A = w->r + (size_t)in->a * 32;
-  uint64_t first = in->imm ? kir_ptr_add(A[0], (uint64_t)in->imm) : A[0];
-  if (KIR_SPACE_OF(first) != SPACE_SHARED || !block_quiet(L, w->b)) return 0;
+  uint64_t moved[32];
+  const uint64_t *addr = warp_addrs(in, w->r + (size_t)in->a * 32, moved);
+  if (KIR_SPACE_OF(addr[0]) != SPACE_SHARED || !block_quiet(L, w->b)) return 0;
   int sk = in->flags & 0x7f, size = kir_sk_size[sk];
-  uint64_t *d = w->r + (size_t)in->dst * 32;
   /* the block's shared memory is the span: no search for it */
-  if (!in->imm && size == 4 && (sk == SK_U32 || sk == SK_F32 || sk == SK_I32) && L->shared_size >= 4) {
-    uint64_t tag = KIR_ADDR(SPACE_SHARED, 0);
-    if (!lanes_inside(A, tag, L->shared_size - 4, 3)) return 0;
-    lanes_load4(d, w->b->shared, A, KIR_OFFSET_MASK(SPACE_SHARED), sk == SK_I32);
-    count_mem(L, first, GR_LOAD, FULL, size);
-    return 1;
-  }
-  return ldst_one_span(L, w, in, size, sk, 1, d, A, NULL);
+  xspan shared = {KIR_ADDR(SPACE_SHARED, 0), KIR_OFFSET_MASK(SPACE_SHARED), L->shared_size, w->b->shared};
+  const xspan *sp = warp_span(w, &shared, addr, size);
+  if (!sp) return 0;
+  ldst_span(L, sp, addr, size, sk, 1, w->r + (size_t)in->dst * 32, NULL);
+  return 1;
 }
 
 /* ------------------------------------------------------------- the weak memory system's hooks */
@@ -480,10 +472,16 @@ int access_ldst(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
    * access_ahead_load).  An acquire load performs at once: nothing after
    * it may pass it. */
   int defer = -1;
-  if (m == FULL && !L->ctx->nobs && !w->nviews && !L->lane_by_lane) {
-    if (ldst_one_span(L, w, in, size, sk, is_ld, d, A, B)) return 0;
-    if (is_ld && L->mem && order == MO_RELAXED && !w->wm->entries && !L->ctx->supply &&
-        (defer = ld_weak_warp(L, w, in, size, sk, strong, d, A)) == 0)
+  if (m == FULL && !L->ctx->nobs && !w->nviews && !L->ctx->cfg.one_per_turn) {
+    uint64_t moved[32];
+    const uint64_t *addr = warp_addrs(in, A, moved);
+    const xspan *sp = warp_span(w, NULL, addr, size);
+    if (sp && (!L->mem || KIR_SPACE_OF(sp->tag) == SPACE_SHARED)) {
+      ldst_span(L, sp, addr, size, sk, is_ld, d, B);
+      return 0;
+    }
+    if (sp && is_ld && order == MO_RELAXED && !w->wm->entries && !L->ctx->supply &&
+        (defer = ld_weak_warp(L, w, in, sp, addr, size, sk, strong, d)) == 0)
       return 0;
   }
   uint32_t mm = m, now = 0;

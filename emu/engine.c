@@ -985,7 +985,6 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   /* ITS draws the lanes of each step from the seed under the random scheduler: no run-ahead there */
   if ((cfg->warps != GR_WARPS_ITS || cfg->sched != GR_SCHED_RANDOM) && !ctx->explore && !cfg->one_per_turn)
     L->ahead = simt_plan_new(f, L->args);
-  L->lane_by_lane = cfg->one_per_turn;
   if (ctx->nobs) {
     gr_event ev;
     ev_init(L, &ev, GR_EV_LAUNCH_BEGIN, NULL, -1);

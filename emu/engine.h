@@ -229,7 +229,6 @@ struct launch {
   int its_lead;                  /* ITS, random scheduler: a lane that runs ahead of its warp, or -1 */
   int its_mode;                  /* ITS, random scheduler: how lanes drift apart (ITS_SPLIT...) */
   simt_plan *ahead;              /* where a warp may run ahead (simt.h), or NULL: never */
-  int lane_by_lane;              /* GPURACE_ONE_PER_TURN: no warp-wide path for accesses either (ldst_one_span, ld_weak_warp) */
   struct { uint32_t alive, tid[3][32]; } *tids;   /* per warp of a block: its lanes and their threadIdx (launch_tids) */
   int *first_read, nfirst_read;   /* kir_regs_read_first, once blocks are recycled */
 };

@@ -247,7 +247,6 @@ static inline uint32_t taken_mask(const warp *w, const kir_ins *in, uint32_t m) 
   if (in->op == OP_JMP) return m;
   const uint64_t *B = w->r + (size_t)in->b * 32;
   uint32_t t = 0;
-  /* branch-free over a full warp: (x | -x) has its top bit set exactly when x != 0 */
   if (m == FULL) {
     /* the common case, every lane as lane 0, checked by one reduction;
      * else branch-free: (x | -x) has its top bit set exactly when x != 0 */
