@@ -417,7 +417,13 @@ static int cmd_run(int argc, char **argv) {
              (unsigned long long)st.warp_steps, (unsigned long long)st.thread_instructions,
              (unsigned long long)st.divergences, (unsigned long long)st.barriers);
       if (gr_context_config(ctx)->memory == GR_MEMORY_WEAK)
-        fprintf(text, ", %llu background memory actions", (unsigned long long)st.memory_actions);
+      {
+        fprintf(text, ", %llu background memory actions, %llu accesses at once", (unsigned long long)st.memory_actions,
+                (unsigned long long)st.memory_at_once);
+        if (st.memory_at_once_stopped)
+          fprintf(text, " (%llu launch%s stopped at an address outside its roots)", (unsigned long long)st.memory_at_once_stopped,
+                  st.memory_at_once_stopped == 1 ? "" : "es");
+      }
       fputc('\n', text);
       print_mem_count(text, &st);
     }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kir_sem.h"
+#include "prov.h"
 #include "simt.h"
 #include "wmem.h"
 
@@ -456,6 +457,49 @@ wm_hooks access_hooks(launch *L) {
 
 /* ------------------------------------------------------------- loads, stores and atomics */
 
+/* The launch's classes of weak-memory accesses performed at L2 at once
+ * (prov.h), while none has fallen outside its roots; else NULL. */
+static inline prov *prov_on(const launch *L) { return L->prov && !L->prov->off ? L->prov : NULL; }
+
+/* Whether the access at pc of class cls (not PROV_NONE) by lanes m, at
+ * addresses ad (per lane), is performed at L2 at once: every lane in
+ * global memory, in an allocation of the access's roots (prov_check);
+ * for a store or an atomic, nothing of the warp's lanes in flight and no
+ * release of theirs pending (the access then orders nothing of theirs);
+ * for a store, addresses that rise lane after lane (the lanes' stores to
+ * one address are left to the model, which orders them in any way) and
+ * no write of the SM's queue over any of them (which would have to reach
+ * L2 first). */
+static int prov_direct(launch *L, warp *w, prov *pv, int cls, int pc, uint32_t m, const uint64_t *ad, int size) {
+  if (cls != PROV_RO && (w->wm->entries || w->wm->rel_lanes)) return 0;
+  uint64_t next = 0;
+  for (uint32_t mm = m; mm; mm &= mm - 1) {
+    int l = __builtin_ctz(mm);
+    if (KIR_SPACE_OF(ad[l]) != SPACE_GLOBAL || !prov_check(pv, pc, ad[l])) return 0;
+    if (cls == PROV_WO) {
+      if (ad[l] < next) return 0;
+      next = ad[l] + (uint64_t)size;
+    }
+  }
+  return cls != PROV_WO || !wm_sm_may_hold(L->mem, w->wm->sm, ad, m, size);
+}
+
+/* prov_direct for a full warp whose addresses all fall in the global span
+ * sp, so in one allocation: the same answer, with one check of the roots. */
+static int prov_direct_span(launch *L, warp *w, prov *pv, int cls, int pc, const uint64_t *addr, int size) {
+  if (cls != PROV_RO && (w->wm->entries || w->wm->rel_lanes)) return 0;
+  if (!prov_check(pv, pc, addr[0])) return 0;
+  if (cls != PROV_WO) return 1;
+  int rise = 1;
+  for (int l = 1; l < 32; l++) rise &= addr[l] >= addr[l - 1] + (uint64_t)size;
+  return rise && !wm_sm_may_hold(L->mem, w->wm->sm, addr, FULL, size);
+}
+
+/* The lanes' addresses of an access (with its offset), for prov_direct. */
+static void lane_addrs(const kir_ins *in, const uint64_t *A, uint32_t m, uint64_t *ad) {
+  LANES(m, ad[l] = in->imm ? kir_ptr_add(A[l], (uint64_t)in->imm) : A[l]);
+}
+
 int access_ldst(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int lockstep) {
   uint64_t *R = w->r;
   uint64_t *d = in->dst >= 0 ? R + (size_t)in->dst * 32 : NULL;
@@ -472,18 +516,31 @@ int access_ldst(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
    * access_ahead_load).  An acquire load performs at once: nothing after
    * it may pass it. */
   int defer = -1;
+  /* weak memory: performed at L2 at once, as sc memory performs it (prov.h); -1: not decided yet */
+  prov *pv = prov_on(L);
+  int cls = pv ? pv->cls[pc] : PROV_NONE, direct = cls ? -1 : 0;
   if (m == FULL && !L->ctx->nobs && !w->nviews && !L->ctx->cfg.one_per_turn) {
     uint64_t moved[32];
     const uint64_t *addr = warp_addrs(in, A, moved);
     const xspan *sp = warp_span(w, NULL, addr, size);
-    if (sp && (!L->mem || KIR_SPACE_OF(sp->tag) == SPACE_SHARED)) {
+    int global = sp && KIR_SPACE_OF(sp->tag) == SPACE_GLOBAL;
+    if (global && direct < 0) direct = prov_direct_span(L, w, pv, cls, pc, addr, size);
+    if (sp && (!L->mem || !global || direct)) {
+      if (L->mem && global) L->ctx->stats.memory_at_once += 32;
       ldst_span(L, sp, addr, size, sk, is_ld, d, B);
       return 0;
     }
+    if (global && pv && !prov_check(pv, pc, addr[0])) pv = NULL;
     if (sp && is_ld && order == MO_RELAXED && !w->wm->entries && !L->ctx->supply &&
         (defer = ld_weak_warp(L, w, in, sp, addr, size, sk, strong, d)) == 0)
       return 0;
   }
+  if (direct < 0) {
+    uint64_t ad[32];
+    lane_addrs(in, A, m, ad);
+    direct = prov_direct(L, w, pv, cls, pc, m, ad, size);
+  }
+  if (direct) pv = NULL;   /* its lanes were checked */
   uint32_t mm = m, now = 0;
   xspan span = span_start(w, m, A, in->imm);
   while (mm) {
@@ -496,6 +553,8 @@ int access_ldst(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
       if (is_ld) d[l] = 0;   /* --keep-going: the access is dropped, a load yields 0 */
       continue;
     }
+    if (g2 && pv) prov_check(pv, pc, addr);
+    g2 &= !direct;
     if (g2 && L->mem && lockstep && w->wm->entries) wm_warp_order(L->mem, w->wm, l, addr, size, !is_ld, strong);
     if (is_ld) {
       uint64_t v;
@@ -527,6 +586,7 @@ int access_ldst(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
     now |= 1u << l;
   }
   if (span.base && !w->nviews) span_keep(w, &span);   /* the next access of the warp likely falls in it too */
+  if (direct) L->ctx->stats.memory_at_once += (uint64_t)__builtin_popcount(now);
   if (now) count_mem(L, L->ev_addr[__builtin_ctz(now)], is_ld ? GR_LOAD : GR_STORE, now, size);
   if (L->ctx->nobs && now) {
     gr_event ev;
@@ -556,7 +616,10 @@ int access_atom(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
   /* weak memory: a relaxed atomic may be left pending like a load
    * (wm_atomic_defer); not while observers watch, which see each access
    * when its instruction issues */
-  int defer = L->mem && !L->ctx->supply && !L->ctx->nobs && order == MO_RELAXED &&
+  prov *pv = prov_on(L);
+  int direct = 0;
+  if (pv && pv->cls[pc] == PROV_RED && (direct = prov_direct(L, w, pv, PROV_RED, pc, m, A, size))) pv = NULL;   /* its lanes were checked */
+  int defer = L->mem && !direct && !L->ctx->supply && !L->ctx->nobs && order == MO_RELAXED &&
               (L->ctx->explore || rng_below(&L->rng, 1024) < L->defer_odds);
   uint32_t mm = m, done = 0, later = 0;
   uint64_t first_addr = 0;
@@ -577,6 +640,8 @@ int access_atom(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
       if (d) d[l] = 0;
       continue;
     }
+    if (g2 && pv) prov_check(pv, pc, A[l]);
+    g2 &= !direct;
     if (g2 && L->mem && lockstep) {
       wm_warp_order(L->mem, w->wm, l, A[l], size, 1, 1);
       if (order == MO_RELEASE || order == MO_ACQ_REL) wm_warp_release(L->mem, w->wm, l, scope);
@@ -607,6 +672,7 @@ int access_atom(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
     if (d) d[l] = old;
   }
   if (span.base && !w->nviews) span_keep(w, &span);
+  if (direct) L->ctx->stats.memory_at_once += (uint64_t)__builtin_popcount(done);
   if (done | later) count_mem(L, first_addr, GR_ATOMIC, done | later, size);
   if (L->ctx->nobs && done) {
     m = done;

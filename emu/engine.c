@@ -25,6 +25,7 @@
 #include "access.h"
 #include "explore.h"
 #include "its.h"
+#include "prov.h"
 #include "kir_sem.h"
 #include "simt.h"
 #include "wmem.h"
@@ -967,6 +968,9 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
     /* in half the runs one SM's writes linger; in half, newer writes go first */
     L->hold_sm = (int)rng_below(&L->rng, 2u * (uint32_t)cfg->sms);
     L->newest = (int)rng_below(&L->rng, 2);
+    /* not while observers watch each access, an exhaustive run enumerates
+     * every order, or a trace supplies the values */
+    if (!ctx->nobs && !ctx->explore && !ctx->supply) L->prov = prov_new(ctx, f, L->args, mod->gaddr, grid, bdim);
   }
   /* ITS, sampled: each launch draws one way for lanes to drift, so that
    * what GPUs make of racy warp-synchronous code is within reach: groups
@@ -1050,6 +1054,8 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   for (int s = 0; s < L->nslots; s++) if (L->slots[s]) block_free(L->slots[s]);
   free(L->slots); free(L->run); free(L->ready);
   simt_plan_free(L->ahead);
+  if (L->prov && L->prov->off) ctx->stats.memory_at_once_stopped++;
+  prov_free(L->prov);
   free(L->tids);
   free(L->first_read);
   if (L->mem && !wm_busy(L->mem)) ctx->wm_spare = L->mem;

@@ -229,6 +229,7 @@ struct launch {
   int its_lead;                  /* ITS, random scheduler: a lane that runs ahead of its warp, or -1 */
   int its_mode;                  /* ITS, random scheduler: how lanes drift apart (ITS_SPLIT...) */
   simt_plan *ahead;              /* where a warp may run ahead (simt.h), or NULL: never */
+  struct prov *prov;             /* weak memory: the accesses performed at L2 at once (prov.h), or NULL: none */
   struct { uint32_t alive, tid[3][32]; } *tids;   /* per warp of a block: its lanes and their threadIdx (launch_tids) */
   int *first_read, nfirst_read;   /* kir_regs_read_first, once blocks are recycled */
 };

@@ -168,6 +168,10 @@ typedef struct {
   uint64_t divergences;           /* branches that split a warp */
   uint64_t barriers;              /* block barriers completed */
   uint64_t memory_actions;        /* weak memory: drains and deferred loads performed in the background */
+  /* weak memory: lanes' global accesses performed at L2 at once, where no
+   * thread can tell (docs/memory-model.md), and launches that stopped doing
+   * so at an access outside its address's roots */
+  uint64_t memory_at_once, memory_at_once_stopped;
   /* lanes' memory operations in global ([0]) and shared ([1]) memory, by
    * kind (GR_LOAD, GR_STORE, GR_ATOMIC), and their bytes; a warp's access
    * is counted in the space of its first lane's address, a load left

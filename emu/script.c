@@ -1068,6 +1068,8 @@ int gr_script_run(gr_script *s) {
     s->stats.divergences += st.divergences;
     s->stats.barriers += st.barriers;
     s->stats.memory_actions += st.memory_actions;
+    s->stats.memory_at_once += st.memory_at_once;
+    s->stats.memory_at_once_stopped += st.memory_at_once_stopped;
     for (int sp = 0; sp < 2; sp++)
       for (int k = 0; k < 3; k++) {
         s->stats.mem_ops[sp][k] += st.mem_ops[sp][k];

@@ -128,6 +128,14 @@ static int inflight_any(const uint16_t *c, uint64_t addr, int size) {
   return 0;
 }
 
+int wm_sm_may_hold(const wm *m, int sm, const uint64_t *addr, uint32_t lanes, int size) {
+  const smstate *S = &m->sm[sm];
+  if (!S->n) return 0;
+  for (; lanes; lanes &= lanes - 1)
+    if (inflight_any(S->inflight, addr[__builtin_ctz(lanes)], size)) return 1;
+  return 0;
+}
+
 /* ------------------------------------------------------------- the active list */
 
 static void act_add(wm *m, wm_lane *t, int sm, int *apos) {

@@ -107,6 +107,10 @@ wm_warp *wm_warp_new(void);
  * warp's next block on the same SM, for the same owner, touches no lane. */
 void wm_warp_init(wm_warp *w, int sm, int block, void *owner);
 
+/* Whether SM sm's queue may hold a write overlapping [addr[l],
+ * addr[l]+size) for a lane l of `lanes` (0 is exact). */
+int wm_sm_may_hold(const wm *m, int sm, const uint64_t *addr, uint32_t lanes, int size);
+
 /* A lane's accesses.  `p` is the L2 byte of `addr` (the allocation's data). */
 uint64_t wm_load_now(wm *m, wm_lane *t, uint64_t addr, uint8_t *p, int size, int strong);
 /* wm_load_now for all 32 lanes of a warp, in lane order, where none of

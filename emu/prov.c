@@ -1,0 +1,381 @@
+/* Where global addresses come from, and the accesses a launch's weak
+ * memory system performs at once (prov.h). */
+#include "prov.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+
+/* Roots are numbered parameters first, then module globals; past 63, unknown. */
+static uint64_t param_root(int64_t k) { return k < 63 ? (uint64_t)1 << k : PROV_UNKNOWN; }
+static uint64_t global_root(const kir_func *f, int64_t g) {
+  int64_t b = f->nparams + g;
+  return b < 63 ? (uint64_t)1 << b : PROV_UNKNOWN;
+}
+
+/* The roots of the value an instruction writes, given its operands'. */
+static uint64_t value_roots(const kir_func *f, const kir_ins *in, const uint64_t *reg) {
+  switch (in->op) {
+  case OP_PARAM: return param_root(in->imm);
+  case OP_GADDR: return global_root(f, in->imm);
+  case OP_CONST: return KIR_SPACE_OF((uint64_t)in->imm) == SPACE_GLOBAL && in->imm ? PROV_UNKNOWN : 0;
+  case OP_SREG: case OP_VOTE: case OP_BAR: return 0;
+  case OP_LD: case OP_ATOM: return kir_sk_size[in->flags & 0x7f] >= 8 ? PROV_UNKNOWN : 0;
+  default: {
+    int u[4], n = kir_ins_reads(in, u);
+    uint64_t r = 0;
+    for (int k = 0; k < n; k++) r |= reg[u[k]];
+    return r;
+  }
+  }
+}
+
+/* What the launch's accesses do to one allocation (or, for the unknown
+ * root, to any). */
+typedef struct {
+  uint8_t ld, st, at;
+  uint8_t red;          /* every atomic is a red of one kind (below) */
+  int kind, sk;         /* that kind and value kind, once an atomic is seen */
+} uses;
+
+/* An atomic whose result nobody reads, of a commutative integer
+ * operation, relaxed, of device scope or wider. */
+static int is_red(const kir_ins *in, const uint8_t *read) {
+  int sk = in->flags & 0x7f, kind = in->flags >> 8 & 0xf;
+  if (in->dst >= 0 && read[in->dst]) return 0;
+  if (sk == SK_F32 || sk == SK_F64) return 0;
+  if (KIR_MF_SCOPE(in->flags) == SCOPE_BLOCK || KIR_MF_ORDER(in->flags) != MO_RELAXED) return 0;
+  return kind == AT_ADD || kind == AT_AND || kind == AT_OR || kind == AT_XOR || kind == AT_MIN || kind == AT_MAX;
+}
+
+static void note_use(uses *u, const kir_ins *in, const uint8_t *read) {
+  if (in->op == OP_LD) u->ld = 1;
+  else if (in->op == OP_ST) u->st = 1;
+  else {
+    int sk = in->flags & 0x7f, kind = in->flags >> 8 & 0xf;
+    if (!u->at) { u->red = 1; u->kind = kind; u->sk = sk; }
+    u->at = 1;
+    if (!is_red(in, read) || kind != u->kind || sk != u->sk) u->red = 0;
+  }
+}
+
+static void merge_uses(uses *into, const uses *u) {
+  if (u->at) {
+    if (!into->at) { into->red = u->red; into->kind = u->kind; into->sk = u->sk; }
+    else if (!u->red || u->kind != into->kind || u->sk != into->sk) into->red = 0;
+  }
+  into->ld |= u->ld;
+  into->st |= u->st;
+  into->at |= u->at;
+}
+
+/* ------------------------------------------------------------- one address per thread */
+
+/* A register's value as k_tid * threadIdx.x + k_cta * blockIdx.x + c plus
+ * a root's address, the same for every write of the register (affine);
+ * else top.  Launch values (block and grid sizes, scalar parameters) are
+ * constants.  Kept small enough that no 32-bit operation wraps. */
+enum { AFF_UNSET, AFF_AFFINE, AFF_TOP };
+typedef struct { int state; int64_t kt, kc, c; } aff;
+
+typedef struct { const kir_func *f; const uint64_t *args; uint64_t B, G; } launch_shape;
+
+static aff aff_top(void) { return (aff){AFF_TOP, 0, 0, 0}; }
+static aff aff_const(int64_t c) { return (aff){AFF_AFFINE, 0, 0, c}; }
+
+#define AFF_K_MAX ((int64_t)1 << 31)
+#define AFF_C_MAX ((int64_t)1 << 61)
+
+/* x as a value of kind vt (VT_*): top where some thread's value would not fit */
+static aff aff_fit(aff x, const launch_shape *s, int vt) {
+  if (x.state != AFF_AFFINE) return x;
+  if (x.kt <= -AFF_K_MAX || x.kt >= AFF_K_MAX || x.kc <= -AFF_K_MAX || x.kc >= AFF_K_MAX || x.c <= -AFF_C_MAX ||
+      x.c >= AFF_C_MAX)
+    return aff_top();
+  int64_t t = x.kt * (int64_t)(s->B - 1), b = x.kc * (int64_t)(s->G - 1);
+  int64_t lo = x.c + (t < 0 ? t : 0) + (b < 0 ? b : 0), hi = x.c + (t > 0 ? t : 0) + (b > 0 ? b : 0);
+  switch (vt) {
+  case VT_I32: return lo >= INT32_MIN && hi <= INT32_MAX ? x : aff_top();
+  case VT_U32: return lo >= 0 && hi <= (int64_t)UINT32_MAX ? x : aff_top();
+  case VT_I64: case VT_U64: return x;
+  default: return aff_top();
+  }
+}
+
+static aff aff_add(aff a, aff b, int64_t mul) {
+  if (a.state != AFF_AFFINE || b.state != AFF_AFFINE) return a.state == AFF_TOP || b.state == AFF_TOP ? aff_top() : (aff){AFF_UNSET, 0, 0, 0};
+  if (mul <= -AFF_K_MAX || mul >= AFF_K_MAX) return aff_top();
+  return (aff){AFF_AFFINE, a.kt + b.kt * mul, a.kc + b.kc * mul, a.c + b.c * mul};
+}
+
+static int is_int_vt(int vt) { return vt == VT_I32 || vt == VT_U32 || vt == VT_I64 || vt == VT_U64; }
+
+/* The form of the value an instruction writes, given its operands'. */
+static aff aff_of(const kir_ins *in, const aff *reg, const launch_shape *s) {
+  aff unset = {AFF_UNSET, 0, 0, 0};
+  int vt = KIR_VT_OF(in->op);
+  switch (in->op) {
+  case OP_CONST: return KIR_SPACE_OF((uint64_t)in->imm) == SPACE_GLOBAL && in->imm ? aff_top() : aff_const(in->imm);
+  case OP_MOV: return reg[in->a];
+  case OP_GADDR: return aff_const(0);
+  case OP_PARAM: {
+    int sk = s->f->params[in->imm].sk;
+    if (sk == SK_PTR) return aff_const(0);
+    if (sk == SK_COUNT || sk == SK_F32 || sk == SK_F64 || sk == SK_BOOL) return aff_top();
+    return aff_fit(aff_const((int64_t)s->args[in->imm]), s, VT_I64);
+  }
+  case OP_SREG:
+    switch (in->imm) {
+    case SR_TID_X: return (aff){AFF_AFFINE, 1, 0, 0};
+    case SR_CTAID_X: return (aff){AFF_AFFINE, 0, 1, 0};
+    case SR_NTID_X: return aff_const((int64_t)s->B);
+    case SR_NCTAID_X: return aff_const((int64_t)s->G);
+    case SR_WARPSIZE: return aff_const(32);
+    default: return aff_top();
+    }
+  case OP_CVT: {
+    int from = (int)(in->imm & 0xff), to = (int)(in->imm >> 8 & 0xff);
+    int vto = to == SK_I32 ? VT_I32 : to == SK_U32 ? VT_U32 : to == SK_I64 ? VT_I64 : to == SK_U64 ? VT_U64 : -1;
+    if (vto < 0 || !(from == SK_I32 || from == SK_U32 || from == SK_I64 || from == SK_U64)) return aff_top();
+    return aff_fit(reg[in->a], s, vto);
+  }
+  case OP_PADD: return aff_fit(aff_add(reg[in->a], reg[in->b], in->imm ? in->imm : 1), s, VT_I64);
+  case OP_MATH: case OP_PDIFF: case OP_SEL: case OP_NOP: return aff_top();
+  default: break;
+  }
+  if (!is_int_vt(vt)) return aff_top();
+  int op = in->op - vt;
+  aff a = in->a >= 0 ? reg[in->a] : unset, b = in->b >= 0 ? reg[in->b] : unset;
+  if (a.state == AFF_TOP || b.state == AFF_TOP) return aff_top();
+  if (a.state == AFF_UNSET || b.state == AFF_UNSET) return unset;
+  aff r;
+  if (op == OP_ADD_I32) r = aff_add(a, b, 1);
+  else if (op == OP_SUB_I32) r = aff_add(a, b, -1);
+  else if (op == OP_MUL_I32 && !b.kt && !b.kc) r = aff_add(aff_const(0), a, b.c);
+  else if (op == OP_MUL_I32 && !a.kt && !a.kc) r = aff_add(aff_const(0), b, a.c);
+  else if (op == OP_SHL_I32 && !b.kt && !b.kc && b.c >= 0 && b.c < 31) r = aff_add(aff_const(0), a, (int64_t)1 << b.c);
+  else return aff_top();
+  return aff_fit(r, s, vt);
+}
+
+/* Whether pc lies on a cycle of the control flow graph (may run twice). */
+static int on_cycle(const kir_func *f, int pc) {
+  uint8_t *seen = xcalloc((size_t)f->ncode + 1, 1);
+  int *stack = xmalloc(((size_t)f->ncode + 1) * 2 * sizeof *stack), n = 0, found = 0;
+  int s0, s1;
+  kir_successors(&f->code[pc], pc, &s0, &s1);
+  if (s0 >= 0) stack[n++] = s0;
+  if (s1 >= 0) stack[n++] = s1;
+  while (n && !found) {
+    int i = stack[--n];
+    if (i == pc) found = 1;
+    if (i < 0 || i >= f->ncode || seen[i]) continue;
+    seen[i] = 1;
+    kir_successors(&f->code[i], i, &s0, &s1);
+    if (s0 >= 0) stack[n++] = s0;
+    if (s1 >= 0) stack[n++] = s1;
+  }
+  free(seen);
+  free(stack);
+  return found;
+}
+
+/* Whether the store at pc writes size bytes at an address of its own in
+ * each thread, once: off the loops, at k_tid * threadIdx.x + k_cta *
+ * blockIdx.x + c from its root, the threads' bytes apart, in a launch of
+ * one dimension. */
+static int one_address_per_thread(const kir_func *f, int pc, aff x, const launch_shape *s, int size) {
+  if (x.state != AFF_AFFINE || on_cycle(f, pc)) return 0;
+  int64_t kt = x.kt < 0 ? -x.kt : x.kt, kc = x.kc < 0 ? -x.kc : x.kc;
+  if (s->B > 1 && kt < size) return 0;
+  if (s->G > 1 && kc < kt * (int64_t)(s->B - 1) + size) return 0;
+  return 1;
+}
+
+/* ------------------------------------------------------------- the analysis */
+
+/* A forward analysis over the control flow graph (a register's roots and
+ * form at each pc: front ends reuse registers for unrelated values),
+ * with states kept at the starts of basic blocks.  Fills roots (per pc of
+ * an access: its address's roots) and form (per pc of a store: its
+ * address's form).  0 where the function is too large for it. */
+#define FLOW_MAX_CELLS ((size_t)1 << 20)
+static int flow(const launch_shape *s, uint64_t *roots, aff *form) {
+  const kir_func *f = s->f;
+  int n = f->ncode, nr = f->nregs > 0 ? f->nregs : 1;
+  /* basic blocks: a leader at 0, at every branch target and after every branch or end */
+  int *bid = xcalloc((size_t)n + 1, sizeof *bid);
+  uint8_t *lead = xcalloc((size_t)n + 1, 1);
+  lead[0] = 1;
+  for (int pc = 0; pc < n; pc++) {
+    int op = f->code[pc].op, s0, s1;
+    if (op == OP_JMP || op == OP_BRT || op == OP_BRF || op == OP_EXIT || op == OP_TRAP) lead[pc + 1] = 1;
+    kir_successors(&f->code[pc], pc, &s0, &s1);
+    if (s0 >= 0 && s0 <= n && s0 != pc + 1) lead[s0] = 1;
+    if (s1 >= 0 && s1 <= n && s1 != pc + 1) lead[s1] = 1;
+  }
+  int nb = 0;
+  for (int pc = 0; pc <= n; pc++) bid[pc] = lead[pc] ? nb++ : nb - 1;
+  if ((size_t)nb * (size_t)nr > FLOW_MAX_CELLS) {
+    free(bid);
+    free(lead);
+    return 0;
+  }
+  uint64_t *bR = xcalloc((size_t)nb * (size_t)nr, sizeof *bR), *R = xmalloc((size_t)nr * sizeof *R);
+  aff *bA = xcalloc((size_t)nb * (size_t)nr, sizeof *bA), *A = xmalloc((size_t)nr * sizeof *A);
+  uint8_t *seen = xcalloc((size_t)nb, 1), *dirty = xcalloc((size_t)nb, 1);
+  int *start = xcalloc((size_t)nb, sizeof *start);
+  for (int pc = n; pc >= 0; pc--) if (lead[pc]) start[bid[pc]] = pc;
+  seen[0] = dirty[0] = 1;
+  for (int again = 1; again;) {
+    again = 0;
+    for (int b = 0; b < nb; b++) {
+      if (!dirty[b]) continue;
+      dirty[b] = 0;
+      memcpy(R, bR + (size_t)b * nr, (size_t)nr * sizeof *R);
+      memcpy(A, bA + (size_t)b * nr, (size_t)nr * sizeof *A);
+      int pc = start[b];
+      for (; pc < n; pc++) {
+        const kir_ins *in = &f->code[pc];
+        if (in->op == OP_LD || in->op == OP_ST || in->op == OP_ATOM) {
+          roots[pc] |= R[in->a];
+          if (in->op == OP_ST) {
+            aff x = in->op == OP_ATOM ? A[in->a] : aff_add(A[in->a], aff_const(in->imm), 1);
+            if (A[in->a].state == AFF_TOP) x = aff_top();
+            if (form[pc].state == AFF_UNSET) form[pc] = x;
+            else if (x.state != AFF_UNSET && (x.state == AFF_TOP || x.kt != form[pc].kt || x.kc != form[pc].kc || x.c != form[pc].c))
+              form[pc] = aff_top();
+          }
+        }
+        int d = kir_ins_writes(in);
+        if (d >= 0) {
+          uint64_t r = value_roots(f, in, R);
+          aff v = kir_is_alu(in->op) ? aff_of(in, A, s) : aff_top();
+          R[d] = r;
+          A[d] = v;
+        }
+        int s0, s1;
+        kir_successors(in, pc, &s0, &s1);
+        int ends = pc + 1 > n || lead[pc + 1] || s0 != pc + 1 || s1 >= 0;
+        if (!ends) continue;
+        int succ[2] = {s0, s1};
+        for (int k = 0; k < 2; k++) {
+          if (succ[k] < 0 || succ[k] >= n) continue;
+          int t = bid[succ[k]];
+          uint64_t *tR = bR + (size_t)t * nr;
+          aff *tA = bA + (size_t)t * nr;
+          int changed = !seen[t];
+          for (int r = 0; r < nr; r++) {
+            uint64_t u = tR[r] | R[r];
+            if (u != tR[r]) { tR[r] = u; changed = 1; }
+            aff x = A[r], y = tA[r];
+            if (x.state == AFF_UNSET || y.state == AFF_TOP) continue;
+            if (y.state == AFF_UNSET) tA[r] = x;
+            else if (x.state == AFF_TOP || x.kt != y.kt || x.kc != y.kc || x.c != y.c) tA[r] = aff_top();
+            else continue;
+            changed = 1;
+          }
+          seen[t] = 1;
+          if (changed) { dirty[t] = 1; again = 1; }
+        }
+        break;
+      }
+    }
+  }
+  free(bid); free(lead); free(bR); free(R); free(bA); free(A); free(seen); free(dirty); free(start);
+  return 1;
+}
+
+prov *prov_new(gr_context *ctx, const kir_func *f, const uint64_t *args, const gr_ptr *gaddr, gr_dim3 grid, gr_dim3 bdim) {
+  prov *p = xcalloc(1, sizeof *p);
+  launch_shape shape = {f, args, bdim.x, grid.x};
+  p->roots = xcalloc((size_t)(f->ncode > 0 ? f->ncode : 1), sizeof *p->roots);
+  aff *form = xcalloc((size_t)(f->ncode > 0 ? f->ncode : 1), sizeof *form);
+  if (!flow(&shape, p->roots, form)) {
+    free(form);
+    prov_free(p);
+    return NULL;
+  }
+  for (int b = 0; b < 63; b++) {
+    uint64_t v = 0;
+    if (b < f->nparams) v = args[b];
+    else if (gaddr && b - f->nparams < 63) {
+      /* a module global's root exists only where the code takes its address */
+      for (int pc = 0; pc < f->ncode; pc++)
+        if (f->code[pc].op == OP_GADDR && f->code[pc].imm == b - f->nparams) { v = gaddr[b - f->nparams]; break; }
+    }
+    galloc *a = v ? ctx_alloc_of(ctx, v) : NULL;
+    p->src_alloc[b] = a ? (uint32_t)((v >> 32) & 0xffffff) : 0;
+  }
+  /* which registers some instruction reads: an atomic's result nobody reads makes it a red */
+  uint8_t *read = xcalloc((size_t)(f->nregs > 0 ? f->nregs : 1), 1);
+  for (int pc = 0; pc < f->ncode; pc++) {
+    int u[4], n = kir_ins_reads(&f->code[pc], u);
+    for (int k = 0; k < n; k++) read[u[k]] = 1;
+  }
+  /* per root, then per allocation (two roots may point into one) */
+  uses root[64];
+  memset(root, 0, sizeof root);
+  for (int pc = 0; pc < f->ncode; pc++) {
+    const kir_ins *in = &f->code[pc];
+    if (in->op != OP_LD && in->op != OP_ST && in->op != OP_ATOM) continue;
+    for (uint64_t r = p->roots[pc]; r; r &= r - 1) note_use(&root[__builtin_ctzll(r)], in, read);
+  }
+  /* stores per root (WO asks for one store instruction per allocation) */
+  int nst[64] = {0};
+  for (int pc = 0; pc < f->ncode; pc++)
+    if (f->code[pc].op == OP_ST)
+      for (uint64_t r = p->roots[pc]; r; r &= r - 1) nst[__builtin_ctzll(r)]++;
+  uses alloc[63];
+  int alloc_nst[63];
+  for (int b = 0; b < 63; b++) {
+    alloc[b] = root[63];   /* what unknown addresses may do, to every allocation */
+    alloc_nst[b] = nst[63];
+    if (!p->src_alloc[b]) continue;
+    for (int c = 0; c < 63; c++)
+      if (p->src_alloc[c] == p->src_alloc[b]) { merge_uses(&alloc[b], &root[c]); alloc_nst[b] += nst[c]; }
+  }
+  p->cls = xcalloc((size_t)(f->ncode > 0 ? f->ncode : 1), 1);
+  int any = 0;
+  /* one-dimensional launches only: the thread's index is then threadIdx.x and blockIdx.x */
+  int flat = grid.y == 1 && grid.z == 1 && bdim.y == 1 && bdim.z == 1;
+
+  for (int pc = 0; pc < f->ncode; pc++) {
+    const kir_ins *in = &f->code[pc];
+    uint64_t r = p->roots[pc];
+    if ((in->op != OP_LD && in->op != OP_ST && in->op != OP_ATOM) || !r || (r & PROV_UNKNOWN)) continue;
+    int ro = in->op == OP_LD && KIR_MF_ORDER(in->flags) == MO_RELAXED;
+    int wo = in->op == OP_ST && !(in->flags & MF_VOLATILE) && KIR_MF_ORDER(in->flags) == MO_RELAXED;
+    int red = in->op == OP_ATOM && is_red(in, read);
+    int some = 0;
+    for (; r; r &= r - 1) {
+      int b = __builtin_ctzll(r);
+      const uses *u = &alloc[b];
+      if (!p->src_alloc[b]) continue;   /* an integer (an index, a size) that the address adds */
+      some = 1;
+      ro &= !u->st && !u->at;
+      wo &= !u->ld && !u->at && alloc_nst[b] == 1;
+      red &= !u->ld && !u->st && u->red;
+    }
+    if (!some) continue;
+    if (wo && !flat) wo = 0;
+    if (wo) wo = one_address_per_thread(f, pc, form[pc], &shape, kir_sk_size[in->flags & 0x7f]);
+    p->cls[pc] = ro ? PROV_RO : wo ? PROV_WO : red ? PROV_RED : PROV_NONE;
+    any |= p->cls[pc] != PROV_NONE;
+  }
+  free(read);
+  free(form);
+  if (getenv("PROVDBG")) for (int pc = 0; pc < f->ncode; pc++) if (p->roots[pc] || p->cls[pc]) fprintf(stderr, "pc %d op %d roots %llx cls %d\n", pc, f->code[pc].op, (unsigned long long)p->roots[pc], p->cls[pc]);
+  if (!any) {
+    prov_free(p);
+    return NULL;
+  }
+  return p;
+}
+
+void prov_free(prov *p) {
+  if (!p) return;
+  free(p->cls);
+  free(p->roots);
+  free(p);
+}
