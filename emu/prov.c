@@ -4,7 +4,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <stdio.h>
 
 /* Roots are numbered parameters first, then module globals; past 63, unknown. */
 static uint64_t param_root(int64_t k) { return k < 63 ? (uint64_t)1 << k : PROV_UNKNOWN; }
@@ -365,7 +364,6 @@ prov *prov_new(gr_context *ctx, const kir_func *f, const uint64_t *args, const g
   }
   free(read);
   free(form);
-  if (getenv("PROVDBG")) for (int pc = 0; pc < f->ncode; pc++) if (p->roots[pc] || p->cls[pc]) fprintf(stderr, "pc %d op %d roots %llx cls %d\n", pc, f->code[pc].op, (unsigned long long)p->roots[pc], p->cls[pc]);
   if (!any) {
     prov_free(p);
     return NULL;

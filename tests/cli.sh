@@ -151,6 +151,7 @@ expect 2 "detect needs a value" -- "$G" run "$M/race_interblock_blkatom.cu" --de
 # their own address registers); and nor does ITS's path for converged warps and its run-ahead
 # under round-robin, there and on the ITS kernels
 for f in "$S/tests/data/turns.cu" "$S/tests/data/quiet_shared.cu" "$S/tests/data/its_spin.cu" "$S/tests/data/its_lead_spin.cu" \
+         "$S/tests/data/at_once.cu" "$S/tests/data/at_once_kept.cu" "$S/tests/data/at_once_stop.cu" \
          "$S/tests/ptx/G/kernels/shared/neighbour_before_barrier.ptx" "$S"/kernels/examples/*.cu \
          "$S"/kernels/shared/*.cu "$S"/kernels/its/*.cu; do
   modes="rr:sc:lockstep random:sc:lockstep rr:weak:lockstep random:weak:lockstep rr:sc:its rr:weak:its"
@@ -163,6 +164,24 @@ for f in "$S/tests/data/turns.cu" "$S/tests/data/quiet_shared.cu" "$S/tests/data
   done
 done
 contains "$T/ahead" "digest " "the buffers compared (clock values among them)"
+
+# weak memory performs at L2 at once just the accesses no thread can tell apart (emu/prov.h): triad's
+# and a histogram's, none of the kept file's (each access there for one reason), and a launch whose
+# address the analysis cannot follow stops at it and says so; in every warp mode, both schedulers
+for mode in "" "--warps its" "--sched random --seed 9"; do
+  # shellcheck disable=SC2086
+  "$G" run "$S/tests/data/at_once.cu" --memory weak --stats $mode >"$T/out" 2>&1
+  contains "$T/out" " 1280 accesses at once" "triad and histogram at once ($mode)"
+  contains "$T/out" "check bins: ok" "the histogram's bins ($mode)"
+  # shellcheck disable=SC2086
+  "$G" run "$S/tests/data/at_once_kept.cu" --memory weak --stats $mode >"$T/out" 2>&1
+  contains "$T/out" " 0 accesses at once" "accesses kept in the model ($mode)"
+  # shellcheck disable=SC2086
+  "$G" run "$S/tests/data/at_once_stop.cu" --memory weak --stats $mode >"$T/out" 2>&1
+  contains "$T/out" "(1 launch stopped at an address outside its roots)" "a rebuilt pointer stops the launch's accesses at once ($mode)"
+done
+"$G" run "$S/tests/data/at_once.cu" --stats >"$T/out" 2>&1
+lacks "$T/out" "at once" "sc memory performs every access at once: no count"
 
 # --stats counts in the engine, not through an observer: the same counts in every warp and memory
 # model (each lane's access once; a load left pending when it performs), and the run unchanged
