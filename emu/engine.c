@@ -970,7 +970,7 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
     L->newest = (int)rng_below(&L->rng, 2);
     /* not while observers watch each access, an exhaustive run enumerates
      * every order, or a trace supplies the values */
-    if (!ctx->nobs && !ctx->explore && !ctx->supply) L->prov = prov_new(ctx, f, L->args, mod->gaddr, grid, bdim);
+    if (!ctx->nobs && !ctx->explore && !ctx->supply) L->prov = prov_new(mod, f, L->args, grid, bdim);
   }
   /* ITS, sampled: each launch draws one way for lanes to drift, so that
    * what GPUs make of racy warp-synchronous code is within reach: groups

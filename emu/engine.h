@@ -22,6 +22,7 @@ struct gr_module {
   gr_ptr *gaddr;      /* device address of each module global */
   char *path;
   struct cuda_mod *cm; /* the CUDA backend's module: kernels, then globals, by km's order */
+  struct prov_flow *flows;   /* prov's analyses of its kernels, by launch shape (prov.c) */
 };
 
 typedef struct launch launch;

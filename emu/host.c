@@ -3,6 +3,7 @@
  * the CUDA backend; the emulator's own launch is engine.c's.  Every call
  * returns GR_OK or a status with its message in the context. */
 #include "engine.h"
+#include "prov.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -85,6 +86,7 @@ void gr_context_destroy(gr_context *ctx) {
     gr_module *m = *(gr_module **)vec_at(&ctx->modules, k);
     kir_module_free(m->km);
     cuda_module_free(m->cm);
+    prov_flows_free(m->flows);
     free(m->gaddr); free(m->path); free(m);
   }
   vec_free(&ctx->modules);

@@ -39,22 +39,22 @@ typedef struct {
 
 /* An atomic whose result nobody reads, of a commutative integer
  * operation, relaxed, of device scope or wider. */
-static int is_red(const kir_ins *in, const uint8_t *read) {
+static int is_red(const kir_ins *in, uint8_t result_dead) {
   int sk = in->flags & 0x7f, kind = in->flags >> 8 & 0xf;
-  if (in->dst >= 0 && read[in->dst]) return 0;
+  if (in->dst >= 0 && !result_dead) return 0;
   if (sk == SK_F32 || sk == SK_F64) return 0;
   if (KIR_MF_SCOPE(in->flags) == SCOPE_BLOCK || KIR_MF_ORDER(in->flags) != MO_RELAXED) return 0;
   return kind == AT_ADD || kind == AT_AND || kind == AT_OR || kind == AT_XOR || kind == AT_MIN || kind == AT_MAX;
 }
 
-static void note_use(uses *u, const kir_ins *in, const uint8_t *read) {
+static void note_use(uses *u, const kir_ins *in, uint8_t result_dead) {
   if (in->op == OP_LD) u->ld = 1;
   else if (in->op == OP_ST) u->st = 1;
   else {
     int sk = in->flags & 0x7f, kind = in->flags >> 8 & 0xf;
     if (!u->at) { u->red = 1; u->kind = kind; u->sk = sk; }
     u->at = 1;
-    if (!is_red(in, read) || kind != u->kind || sk != u->sk) u->red = 0;
+    if (!is_red(in, result_dead) || kind != u->kind || sk != u->sk) u->red = 0;
   }
 }
 
@@ -198,7 +198,7 @@ static int one_address_per_thread(const kir_func *f, int pc, aff x, const launch
  * with states kept at the starts of basic blocks.  Fills roots (per pc of
  * an access: its address's roots) and form (per pc of a store: its
  * address's form).  0 where the function is too large for it. */
-#define FLOW_MAX_CELLS ((size_t)1 << 20)
+#define FLOW_MAX_CELLS ((size_t)1 << 18)
 static int flow(const launch_shape *s, uint64_t *roots, aff *form) {
   const kir_func *f = s->f;
   int n = f->ncode, nr = f->nregs > 0 ? f->nregs : 1;
@@ -285,40 +285,103 @@ static int flow(const launch_shape *s, uint64_t *roots, aff *form) {
   return 1;
 }
 
-prov *prov_new(gr_context *ctx, const kir_func *f, const uint64_t *args, const gr_ptr *gaddr, gr_dim3 grid, gr_dim3 bdim) {
+/* A kernel's analysis for one launch shape: what flow depends on. */
+struct prov_flow {
+  const kir_func *f;
+  uint64_t B, G;
+  uint64_t *args;          /* the scalar parameters' values (a pointer's is not read) */
+  uint64_t *roots;         /* NULL: too large to analyse */
+  aff *form;
+  uint8_t *dead;           /* per pc: 1 where the register it writes is not live after it */
+  struct prov_flow *next;
+};
+
+void prov_flows_free(struct prov_flow *fl) {
+  while (fl) {
+    struct prov_flow *next = fl->next;
+    free(fl->args); free(fl->roots); free(fl->form); free(fl->dead); free(fl);
+    fl = next;
+  }
+}
+
+static int same_shape(const struct prov_flow *fl, const kir_func *f, const uint64_t *args, uint64_t B, uint64_t G) {
+  if (fl->f != f || fl->B != B || fl->G != G) return 0;
+  for (int k = 0; k < f->nparams; k++)
+    if (f->params[k].sk != SK_PTR && fl->args[k] != args[k]) return 0;
+  return 1;
+}
+
+#define PROV_FLOWS_KEPT 8
+static const struct prov_flow *flow_of(gr_module *mod, const kir_func *f, const uint64_t *args, uint64_t B, uint64_t G) {
+  int n = 0;
+  for (struct prov_flow **at = &mod->flows; *at; at = &(*at)->next, n++) {
+    struct prov_flow *fl = *at;
+    if (!same_shape(fl, f, args, B, G)) continue;
+    *at = fl->next;   /* to the front */
+    fl->next = mod->flows;
+    mod->flows = fl;
+    return fl;
+  }
+  struct prov_flow *fl = xcalloc(1, sizeof *fl);
+  fl->f = f; fl->B = B; fl->G = G;
+  fl->args = xcalloc((size_t)f->nparams + 1, sizeof *fl->args);
+  memcpy(fl->args, args, (size_t)f->nparams * sizeof *args);
+  fl->roots = xcalloc((size_t)(f->ncode > 0 ? f->ncode : 1), sizeof *fl->roots);
+  fl->form = xcalloc((size_t)(f->ncode > 0 ? f->ncode : 1), sizeof *fl->form);
+  launch_shape shape = {f, args, B, G};
+  size_t W = (size_t)(f->nregs > 0 ? (f->nregs + 63) / 64 : 1);
+  if (!flow(&shape, fl->roots, fl->form) || ((size_t)f->ncode + 1) * W > FLOW_MAX_CELLS) {
+    free(fl->roots);
+    fl->roots = NULL;
+  } else {
+    /* an atomic whose result is dead is a red (front ends reuse its register) */
+    fl->dead = xcalloc((size_t)f->ncode + 1, 1);
+    uint64_t *live = kir_liveness(f->code, f->ncode, W), *out = xcalloc(W, sizeof *out);
+    for (int pc = 0; pc < f->ncode; pc++) {
+      int d = kir_ins_writes(&f->code[pc]);
+      if (d < 0) continue;
+      kir_live_after(f->code, pc, f->ncode, live, W, out);
+      fl->dead[pc] = !(out[d / 64] >> (d % 64) & 1);
+    }
+    free(live);
+    free(out);
+  }
+  fl->next = mod->flows;
+  mod->flows = fl;
+  /* keep the newest few */
+  if (n + 1 > PROV_FLOWS_KEPT) {
+    struct prov_flow *q = mod->flows;
+    for (int k = 1; k < PROV_FLOWS_KEPT; k++) q = q->next;
+    prov_flows_free(q->next);
+    q->next = NULL;
+  }
+  return fl;
+}
+
+prov *prov_new(gr_module *mod, const kir_func *f, const uint64_t *args, gr_dim3 grid, gr_dim3 bdim) {
+  gr_context *ctx = mod->ctx;
+  const gr_ptr *gaddr = mod->gaddr;
+  const struct prov_flow *fl = flow_of(mod, f, args, bdim.x, grid.x);
+  if (!fl->roots) return NULL;
   prov *p = xcalloc(1, sizeof *p);
   launch_shape shape = {f, args, bdim.x, grid.x};
-  p->roots = xcalloc((size_t)(f->ncode > 0 ? f->ncode : 1), sizeof *p->roots);
-  aff *form = xcalloc((size_t)(f->ncode > 0 ? f->ncode : 1), sizeof *form);
-  if (!flow(&shape, p->roots, form)) {
-    free(form);
-    prov_free(p);
-    return NULL;
-  }
-  for (int b = 0; b < 63; b++) {
-    uint64_t v = 0;
-    if (b < f->nparams) v = args[b];
-    else if (gaddr && b - f->nparams < 63) {
-      /* a module global's root exists only where the code takes its address */
-      for (int pc = 0; pc < f->ncode; pc++)
-        if (f->code[pc].op == OP_GADDR && f->code[pc].imm == b - f->nparams) { v = gaddr[b - f->nparams]; break; }
-    }
-    galloc *a = v ? ctx_alloc_of(ctx, v) : NULL;
-    p->src_alloc[b] = a ? (uint32_t)((v >> 32) & 0xffffff) : 0;
-  }
-  /* which registers some instruction reads: an atomic's result nobody reads makes it a red */
-  uint8_t *read = xcalloc((size_t)(f->nregs > 0 ? f->nregs : 1), 1);
-  for (int pc = 0; pc < f->ncode; pc++) {
-    int u[4], n = kir_ins_reads(&f->code[pc], u);
-    for (int k = 0; k < n; k++) read[u[k]] = 1;
-  }
+  p->roots = xmalloc((size_t)(f->ncode > 0 ? f->ncode : 1) * sizeof *p->roots);
+  memcpy(p->roots, fl->roots, (size_t)f->ncode * sizeof *p->roots);
+  const aff *form = fl->form;
+  /* each root's value: a parameter's, or the address of a module global the code takes */
+  uint64_t val[63] = {0};
+  for (int b = 0; b < f->nparams && b < 63; b++) val[b] = args[b];
+  for (int pc = 0; pc < f->ncode && gaddr; pc++)
+    if (f->code[pc].op == OP_GADDR && f->nparams + f->code[pc].imm < 63) val[f->nparams + f->code[pc].imm] = gaddr[f->code[pc].imm];
+  for (int b = 0; b < 63; b++)
+    p->src_alloc[b] = val[b] && ctx_alloc_of(ctx, val[b]) ? (uint32_t)((val[b] >> 32) & 0xffffff) : 0;
   /* per root, then per allocation (two roots may point into one) */
   uses root[64];
   memset(root, 0, sizeof root);
   for (int pc = 0; pc < f->ncode; pc++) {
     const kir_ins *in = &f->code[pc];
     if (in->op != OP_LD && in->op != OP_ST && in->op != OP_ATOM) continue;
-    for (uint64_t r = p->roots[pc]; r; r &= r - 1) note_use(&root[__builtin_ctzll(r)], in, read);
+    for (uint64_t r = p->roots[pc]; r; r &= r - 1) note_use(&root[__builtin_ctzll(r)], in, fl->dead[pc]);
   }
   /* stores per root (WO asks for one store instruction per allocation) */
   int nst[64] = {0};
@@ -345,7 +408,7 @@ prov *prov_new(gr_context *ctx, const kir_func *f, const uint64_t *args, const g
     if ((in->op != OP_LD && in->op != OP_ST && in->op != OP_ATOM) || !r || (r & PROV_UNKNOWN)) continue;
     int ro = in->op == OP_LD && KIR_MF_ORDER(in->flags) == MO_RELAXED;
     int wo = in->op == OP_ST && !(in->flags & MF_VOLATILE) && KIR_MF_ORDER(in->flags) == MO_RELAXED;
-    int red = in->op == OP_ATOM && is_red(in, read);
+    int red = in->op == OP_ATOM && is_red(in, fl->dead[pc]);
     int some = 0;
     for (; r; r &= r - 1) {
       int b = __builtin_ctzll(r);
@@ -362,8 +425,6 @@ prov *prov_new(gr_context *ctx, const kir_func *f, const uint64_t *args, const g
     p->cls[pc] = ro ? PROV_RO : wo ? PROV_WO : red ? PROV_RED : PROV_NONE;
     any |= p->cls[pc] != PROV_NONE;
   }
-  free(read);
-  free(form);
   if (!any) {
     prov_free(p);
     return NULL;

@@ -55,9 +55,13 @@ typedef struct prov {
 
 #define PROV_UNKNOWN ((uint64_t)1 << 63)
 
-/* The launch's classes, or NULL where no access has one. */
-prov *prov_new(gr_context *ctx, const kir_func *f, const uint64_t *args, const gr_ptr *gaddr, gr_dim3 grid, gr_dim3 bdim);
+/* The launch's classes, or NULL where no access has one.  The analysis of
+ * the control flow is kept in the module for the next launch of the
+ * kernel with the same block and grid sizes and scalar arguments (a
+ * sampled litmus test launches it thousands of times). */
+prov *prov_new(gr_module *mod, const kir_func *f, const uint64_t *args, gr_dim3 grid, gr_dim3 bdim);
 void prov_free(prov *p);
+void prov_flows_free(struct prov_flow *fl);
 
 /* Whether global address addr of the access at pc falls in an allocation
  * of its roots; turns p off where it does not. */

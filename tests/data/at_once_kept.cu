@@ -1,6 +1,7 @@
 // Accesses that weak memory keeps in its model (emu/prov.h), a kernel per
-// reason, each access the first of its warp (nothing else in flight):
-// tests/cli.sh expects none performed at once.  twice: two store
+// reason, each access the first of its warp (nothing else in flight),
+// written so that nvcc keeps each reason too (a barrier between stores it
+// would merge): tests/cli.sh expects none performed at once.  twice: two store
 // instructions (two threads' stores to one word could then reach L2 in
 // either order); loop: a store that runs more than once per thread;
 // per_block: the same addresses in every block; rw: stored and loaded;
@@ -19,13 +20,17 @@
 //@ buffer f f32[1]
 __global__ void twice(unsigned *out) {
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i & 1u) out[i] = 1u;
-  else out[i] = 2u;
+  out[i] = 1u;
+  __syncthreads();
+  out[i] = 2u;
 }
 
 __global__ void loop(unsigned *out) {
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  for (unsigned k = 0; k < 3u; k++) out[i] = k;
+  for (unsigned k = 0; k < 3u; k++) {
+    out[i] = k;
+    __syncthreads();
+  }
 }
 
 __global__ void per_block(unsigned *out) { out[threadIdx.x] = blockIdx.x; }
@@ -37,8 +42,7 @@ __global__ void rw(unsigned *out) {
 }
 
 __global__ void used(unsigned *out) {
-  __shared__ unsigned s;
-  if (atomicAdd(&out[0], 1u) == 100000u) s = 1u;
+  if (atomicAdd(&out[0], 1u) == 100000u) __trap();
 }
 
 __global__ void fsum(float *f) { atomicAdd(&f[0], 1.0f); }
