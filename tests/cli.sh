@@ -180,7 +180,7 @@ for mode in "" "--warps its" "--sched random --seed 9"; do
   "$G" run "$S/tests/data/at_once_stop.cu" --memory weak --stats $mode >"$T/out" 2>&1
   contains "$T/out" "(1 launch stopped at an address outside its roots)" "a rebuilt pointer stops the launch's accesses at once ($mode)"
 done
-"$G" run "$S/tests/data/at_once.cu" --stats >"$T/out" 2>&1
+"$G" run "$S/tests/data/at_once.cu" --memory sc --stats >"$T/out" 2>&1
 lacks "$T/out" "at once" "sc memory performs every access at once: no count"
 
 # --stats counts in the engine, not through an observer: the same counts in every warp and memory
