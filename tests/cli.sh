@@ -180,6 +180,12 @@ for mode in "" "--warps its" "--sched random --seed 9"; do
   "$G" run "$S/tests/data/at_once_stop.cu" --memory weak --stats $mode >"$T/out" 2>&1
   contains "$T/out" "(1 launch stopped at an address outside its roots)" "a rebuilt pointer stops the launch's accesses at once ($mode)"
 done
+# the same through nvcc's PTX, whose registers hold unrelated values in turn (the analysis follows
+# the control flow) and whose histogram atomic writes a register that is dead after it
+"$G" run "$S/tests/data/at_once.ptx" --memory weak --stats >"$T/out" 2>&1
+contains "$T/out" " 1280 accesses at once" "triad and histogram at once through the PTX front end"
+"$G" run "$S/tests/data/at_once_kept.ptx" --memory weak --stats >"$T/out" 2>&1
+contains "$T/out" " 0 accesses at once" "accesses kept in the model through the PTX front end"
 "$G" run "$S/tests/data/at_once.cu" --memory sc --stats >"$T/out" 2>&1
 lacks "$T/out" "at once" "sc memory performs every access at once: no count"
 
