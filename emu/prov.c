@@ -68,28 +68,36 @@ static void merge_uses(uses *into, const uses *u) {
   into->at |= u->at;
 }
 
-/* ------------------------------------------------------------- one address per thread */
+/* ------------------------------------------------------------- one writer per address */
 
-/* A register's value as k_tid * threadIdx.x + k_cta * blockIdx.x + c plus
- * a root's address, the same for every write of the register (affine);
+/* A register's value as k_tid * threadIdx.x + k_cta * blockIdx.x + c +
+ * k_it * n for some n >= 0 (a loop's induction variable: a grid-stride
+ * loop's index has k_it the grid's size), plus a root's address (affine);
  * else top.  Launch values (block and grid sizes, scalar parameters) are
- * constants.  Kept small enough that no 32-bit operation wraps. */
+ * constants.  Kept small enough that no 32-bit operation wraps at n = 0;
+ * past it, an index that wrapped would address below its allocation or
+ * gigabytes past it, which faults or leaves the address's roots
+ * (prov_check). */
 enum { AFF_UNSET, AFF_AFFINE, AFF_TOP };
-typedef struct { int state; int64_t kt, kc, c; } aff;
+typedef struct { int state; int64_t kt, kc, c, ki; } aff;
 
 typedef struct { const kir_func *f; const uint64_t *args; uint64_t B, G; } launch_shape;
 
-static aff aff_top(void) { return (aff){AFF_TOP, 0, 0, 0}; }
-static aff aff_const(int64_t c) { return (aff){AFF_AFFINE, 0, 0, c}; }
+static aff aff_top(void) { return (aff){AFF_TOP, 0, 0, 0, 0}; }
+static aff aff_const(int64_t c) { return (aff){AFF_AFFINE, 0, 0, c, 0}; }
+static int aff_same(aff a, aff b) {
+  return a.state == b.state && a.kt == b.kt && a.kc == b.kc && a.c == b.c && a.ki == b.ki;
+}
 
 #define AFF_K_MAX ((int64_t)1 << 31)
 #define AFF_C_MAX ((int64_t)1 << 61)
 
+static int64_t abs64(int64_t x) { return x < 0 ? -x : x; }
+
 /* x as a value of kind vt (VT_*): top where some thread's value would not fit */
 static aff aff_fit(aff x, const launch_shape *s, int vt) {
   if (x.state != AFF_AFFINE) return x;
-  if (x.kt <= -AFF_K_MAX || x.kt >= AFF_K_MAX || x.kc <= -AFF_K_MAX || x.kc >= AFF_K_MAX || x.c <= -AFF_C_MAX ||
-      x.c >= AFF_C_MAX)
+  if (abs64(x.kt) >= AFF_K_MAX || abs64(x.kc) >= AFF_K_MAX || abs64(x.ki) >= AFF_K_MAX || abs64(x.c) >= AFF_C_MAX)
     return aff_top();
   int64_t t = x.kt * (int64_t)(s->B - 1), b = x.kc * (int64_t)(s->G - 1);
   int64_t lo = x.c + (t < 0 ? t : 0) + (b < 0 ? b : 0), hi = x.c + (t > 0 ? t : 0) + (b > 0 ? b : 0);
@@ -101,17 +109,38 @@ static aff aff_fit(aff x, const launch_shape *s, int vt) {
   }
 }
 
+/* a + b * mul; two induction steps (perhaps of two loops) make top */
 static aff aff_add(aff a, aff b, int64_t mul) {
-  if (a.state != AFF_AFFINE || b.state != AFF_AFFINE) return a.state == AFF_TOP || b.state == AFF_TOP ? aff_top() : (aff){AFF_UNSET, 0, 0, 0};
-  if (mul <= -AFF_K_MAX || mul >= AFF_K_MAX) return aff_top();
-  return (aff){AFF_AFFINE, a.kt + b.kt * mul, a.kc + b.kc * mul, a.c + b.c * mul};
+  if (a.state != AFF_AFFINE || b.state != AFF_AFFINE)
+    return a.state == AFF_TOP || b.state == AFF_TOP ? aff_top() : (aff){AFF_UNSET, 0, 0, 0, 0};
+  if (abs64(mul) >= AFF_K_MAX || (a.ki && b.ki)) return aff_top();
+  return (aff){AFF_AFFINE, a.kt + b.kt * mul, a.kc + b.kc * mul, a.c + b.c * mul, a.ki + b.ki * mul};
+}
+
+/* A form that holds every value of x and of y, where they meet (a loop's
+ * header): the same thread part, and starts a whole number of steps apart
+ * (two starts make the step) */
+static aff aff_join(aff x, aff y) {
+  if (x.state == AFF_UNSET) return y;
+  if (y.state == AFF_UNSET) return x;
+  if (x.state == AFF_TOP || y.state == AFF_TOP || x.kt != y.kt || x.kc != y.kc) return aff_top();
+  if (aff_same(x, y)) return x;
+  if (x.ki && y.ki && x.ki != y.ki) return aff_top();
+  int64_t k = x.ki ? x.ki : y.ki ? y.ki : y.c - x.c;
+  /* the start: the one from which the other lies k * n away, n >= 0 */
+  aff r = x;
+  r.ki = k;
+  if ((y.c - x.c) % k == 0 && (y.c - x.c) / k >= 0) r.c = x.c;
+  else if ((x.c - y.c) % k == 0 && (x.c - y.c) / k >= 0) r.c = y.c;
+  else return aff_top();
+  return abs64(k) < AFF_K_MAX ? r : aff_top();
 }
 
 static int is_int_vt(int vt) { return vt == VT_I32 || vt == VT_U32 || vt == VT_I64 || vt == VT_U64; }
 
 /* The form of the value an instruction writes, given its operands'. */
 static aff aff_of(const kir_ins *in, const aff *reg, const launch_shape *s) {
-  aff unset = {AFF_UNSET, 0, 0, 0};
+  aff unset = {AFF_UNSET, 0, 0, 0, 0};
   int vt = KIR_VT_OF(in->op);
   switch (in->op) {
   case OP_CONST: return KIR_SPACE_OF((uint64_t)in->imm) == SPACE_GLOBAL && in->imm ? aff_top() : aff_const(in->imm);
@@ -125,8 +154,8 @@ static aff aff_of(const kir_ins *in, const aff *reg, const launch_shape *s) {
   }
   case OP_SREG:
     switch (in->imm) {
-    case SR_TID_X: return (aff){AFF_AFFINE, 1, 0, 0};
-    case SR_CTAID_X: return (aff){AFF_AFFINE, 0, 1, 0};
+    case SR_TID_X: return (aff){AFF_AFFINE, 1, 0, 0, 0};
+    case SR_CTAID_X: return (aff){AFF_AFFINE, 0, 1, 0, 0};
     case SR_NTID_X: return aff_const((int64_t)s->B);
     case SR_NCTAID_X: return aff_const((int64_t)s->G);
     case SR_WARPSIZE: return aff_const(32);
@@ -147,47 +176,27 @@ static aff aff_of(const kir_ins *in, const aff *reg, const launch_shape *s) {
   aff a = in->a >= 0 ? reg[in->a] : unset, b = in->b >= 0 ? reg[in->b] : unset;
   if (a.state == AFF_TOP || b.state == AFF_TOP) return aff_top();
   if (a.state == AFF_UNSET || b.state == AFF_UNSET) return unset;
+  int bk = !b.kt && !b.kc && !b.ki, ak = !a.kt && !a.kc && !a.ki;   /* a constant operand */
   aff r;
   if (op == OP_ADD_I32) r = aff_add(a, b, 1);
   else if (op == OP_SUB_I32) r = aff_add(a, b, -1);
-  else if (op == OP_MUL_I32 && !b.kt && !b.kc) r = aff_add(aff_const(0), a, b.c);
-  else if (op == OP_MUL_I32 && !a.kt && !a.kc) r = aff_add(aff_const(0), b, a.c);
-  else if (op == OP_SHL_I32 && !b.kt && !b.kc && b.c >= 0 && b.c < 31) r = aff_add(aff_const(0), a, (int64_t)1 << b.c);
+  else if (op == OP_MUL_I32 && bk) r = aff_add(aff_const(0), a, b.c);
+  else if (op == OP_MUL_I32 && ak) r = aff_add(aff_const(0), b, a.c);
+  else if (op == OP_SHL_I32 && bk && b.c >= 0 && b.c < 31) r = aff_add(aff_const(0), a, (int64_t)1 << b.c);
   else return aff_top();
   return aff_fit(r, s, vt);
 }
 
-/* Whether pc lies on a cycle of the control flow graph (may run twice). */
-static int on_cycle(const kir_func *f, int pc) {
-  uint8_t *seen = xcalloc((size_t)f->ncode + 1, 1);
-  int *stack = xmalloc(((size_t)f->ncode + 1) * 2 * sizeof *stack), n = 0, found = 0;
-  int s0, s1;
-  kir_successors(&f->code[pc], pc, &s0, &s1);
-  if (s0 >= 0) stack[n++] = s0;
-  if (s1 >= 0) stack[n++] = s1;
-  while (n && !found) {
-    int i = stack[--n];
-    if (i == pc) found = 1;
-    if (i < 0 || i >= f->ncode || seen[i]) continue;
-    seen[i] = 1;
-    kir_successors(&f->code[i], i, &s0, &s1);
-    if (s0 >= 0) stack[n++] = s0;
-    if (s1 >= 0) stack[n++] = s1;
-  }
-  free(seen);
-  free(stack);
-  return found;
-}
-
-/* Whether the store at pc writes size bytes at an address of its own in
- * each thread, once: off the loops, at k_tid * threadIdx.x + k_cta *
- * blockIdx.x + c from its root, the threads' bytes apart, in a launch of
- * one dimension. */
-static int one_address_per_thread(const kir_func *f, int pc, aff x, const launch_shape *s, int size) {
-  if (x.state != AFF_AFFINE || on_cycle(f, pc)) return 0;
-  int64_t kt = x.kt < 0 ? -x.kt : x.kt, kc = x.kc < 0 ? -x.kc : x.kc;
+/* Whether a store of size bytes at form x (from its root) gives every
+ * thread addresses no other thread's store of that form reaches, in a
+ * launch of one dimension: the threads' addresses size bytes apart, and
+ * each step of a loop past all of them. */
+static int one_writer_per_address(aff x, const launch_shape *s, int size) {
+  if (x.state != AFF_AFFINE) return 0;
+  int64_t kt = abs64(x.kt), kc = abs64(x.kc), ki = abs64(x.ki);
   if (s->B > 1 && kt < size) return 0;
   if (s->G > 1 && kc < kt * (int64_t)(s->B - 1) + size) return 0;
+  if (x.ki && ki < kt * (int64_t)(s->B - 1) + kc * (int64_t)(s->G - 1) + size) return 0;
   return 1;
 }
 
@@ -239,11 +248,7 @@ static int flow(const launch_shape *s, uint64_t *roots, aff *form) {
         if (in->op == OP_LD || in->op == OP_ST || in->op == OP_ATOM) {
           roots[pc] |= R[in->a];
           if (in->op == OP_ST) {
-            aff x = in->op == OP_ATOM ? A[in->a] : aff_add(A[in->a], aff_const(in->imm), 1);
-            if (A[in->a].state == AFF_TOP) x = aff_top();
-            if (form[pc].state == AFF_UNSET) form[pc] = x;
-            else if (x.state != AFF_UNSET && (x.state == AFF_TOP || x.kt != form[pc].kt || x.kc != form[pc].kc || x.c != form[pc].c))
-              form[pc] = aff_top();
+            form[pc] = aff_join(form[pc], aff_add(A[in->a], aff_const(in->imm), 1));
           }
         }
         int d = kir_ins_writes(in);
@@ -267,11 +272,9 @@ static int flow(const launch_shape *s, uint64_t *roots, aff *form) {
           for (int r = 0; r < nr; r++) {
             uint64_t u = tR[r] | R[r];
             if (u != tR[r]) { tR[r] = u; changed = 1; }
-            aff x = A[r], y = tA[r];
-            if (x.state == AFF_UNSET || y.state == AFF_TOP) continue;
-            if (y.state == AFF_UNSET) tA[r] = x;
-            else if (x.state == AFF_TOP || x.kt != y.kt || x.kc != y.kc || x.c != y.c) tA[r] = aff_top();
-            else continue;
+            aff j = aff_join(tA[r], A[r]);
+            if (aff_same(j, tA[r])) continue;
+            tA[r] = j;
             changed = 1;
           }
           seen[t] = 1;
@@ -383,19 +386,35 @@ prov *prov_new(gr_module *mod, const kir_func *f, const uint64_t *args, gr_dim3 
     if (in->op != OP_LD && in->op != OP_ST && in->op != OP_ATOM) continue;
     for (uint64_t r = p->roots[pc]; r; r &= r - 1) note_use(&root[__builtin_ctzll(r)], in, fl->dead[pc]);
   }
-  /* stores per root (WO asks for one store instruction per allocation) */
-  int nst[64] = {0};
-  for (int pc = 0; pc < f->ncode; pc++)
-    if (f->code[pc].op == OP_ST)
-      for (uint64_t r = p->roots[pc]; r; r &= r - 1) nst[__builtin_ctzll(r)]++;
+  /* per root: the form and size all its stores share, else top (WO asks
+   * for one, so that no two threads write one address) */
+  aff sform[64];
+  int ssize[64];
+  for (int b = 0; b < 64; b++) { sform[b] = (aff){AFF_UNSET, 0, 0, 0, 0}; ssize[b] = 0; }
+  for (int pc = 0; pc < f->ncode; pc++) {
+    if (f->code[pc].op != OP_ST) continue;
+    int size = kir_sk_size[f->code[pc].flags & 0x7f];
+    for (uint64_t r = p->roots[pc]; r; r &= r - 1) {
+      int b = __builtin_ctzll(r);
+      if (sform[b].state == AFF_UNSET) { sform[b] = form[pc]; ssize[b] = size; }
+      else if (!aff_same(sform[b], form[pc]) || ssize[b] != size) sform[b] = aff_top();
+    }
+  }
+  if (sform[63].state != AFF_UNSET) for (int b = 0; b < 63; b++) sform[b] = aff_top();   /* a store anywhere */
   uses alloc[63];
-  int alloc_nst[63];
+  aff alloc_sform[63];
   for (int b = 0; b < 63; b++) {
     alloc[b] = root[63];   /* what unknown addresses may do, to every allocation */
-    alloc_nst[b] = nst[63];
+    alloc_sform[b] = (aff){AFF_UNSET, 0, 0, 0, 0};
     if (!p->src_alloc[b]) continue;
-    for (int c = 0; c < 63; c++)
-      if (p->src_alloc[c] == p->src_alloc[b]) { merge_uses(&alloc[b], &root[c]); alloc_nst[b] += nst[c]; }
+    int asize = 0;
+    for (int c = 0; c < 63; c++) {
+      if (p->src_alloc[c] != p->src_alloc[b]) continue;
+      merge_uses(&alloc[b], &root[c]);
+      if (sform[c].state == AFF_UNSET) continue;
+      if (alloc_sform[b].state == AFF_UNSET) { alloc_sform[b] = sform[c]; asize = ssize[c]; }
+      else if (!aff_same(sform[c], alloc_sform[b]) || ssize[c] != asize) alloc_sform[b] = aff_top();
+    }
   }
   p->cls = xcalloc((size_t)(f->ncode > 0 ? f->ncode : 1), 1);
   int any = 0;
@@ -416,12 +435,12 @@ prov *prov_new(gr_module *mod, const kir_func *f, const uint64_t *args, gr_dim3 
       if (!p->src_alloc[b]) continue;   /* an integer (an index, a size) that the address adds */
       some = 1;
       ro &= !u->st && !u->at;
-      wo &= !u->ld && !u->at && alloc_nst[b] == 1;
+      wo &= !u->ld && !u->at && alloc_sform[b].state == AFF_AFFINE;
       red &= !u->ld && !u->st && u->red;
     }
     if (!some) continue;
     if (wo && !flat) wo = 0;
-    if (wo) wo = one_address_per_thread(f, pc, form[pc], &shape, kir_sk_size[in->flags & 0x7f]);
+    if (wo) wo = one_writer_per_address(form[pc], &shape, kir_sk_size[in->flags & 0x7f]);
     p->cls[pc] = ro ? PROV_RO : wo ? PROV_WO : red ? PROV_RED : PROV_NONE;
     any |= p->cls[pc] != PROV_NONE;
   }

@@ -9,7 +9,9 @@
  * parameter or module global is a root; an 8-byte load or atomic yields
  * an unknown root (it may be a pointer), a narrower one none (its value
  * is an index: a global address has its allocation in its high 32 bits);
- * a constant in global space is unknown.  At a launch each root becomes
+ * a constant in global space is unknown.  It follows each register's form
+ * too (a thread's index times a stride, plus a loop's steps: see aff in
+ * prov.c).  At a launch each root becomes
  * the allocation its value points into, and an access instruction may
  * reach the allocations of its address's roots, or any where a root is
  * unknown.
@@ -22,10 +24,11 @@
  *     launch, so it is the same whenever it performs and through any
  *     cache;
  *   - a plain store to an allocation no instruction loads from or
- *     updates atomically (PROV_WO): nobody reads it during the launch, so
- *     only the order of stores to one address matters, and an immediate
- *     write keeps every order the model allows where nothing of the warp
- *     or its SM is in flight there and the lanes' addresses differ;
+ *     updates atomically, whose stores all have one form that gives no
+ *     two threads one address (PROV_WO): nobody reads it during the
+ *     launch, and each address's last write is its one writer's last in
+ *     program order, whatever order the stores reach L2 in, provided
+ *     nothing of the warp or its SM is in flight there;
  *   - a relaxed atomic of device scope or wider, whose result no
  *     instruction reads, to an allocation that only such atomics of one
  *     commutative integer operation reach (PROV_RED): the final value is

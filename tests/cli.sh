@@ -165,13 +165,13 @@ for f in "$S/tests/data/turns.cu" "$S/tests/data/quiet_shared.cu" "$S/tests/data
 done
 contains "$T/ahead" "digest " "the buffers compared (clock values among them)"
 
-# weak memory performs at L2 at once just the accesses no thread can tell apart (emu/prov.h): triad's
-# and a histogram's, none of the kept file's (each access there for one reason), and a launch whose
+# weak memory performs at L2 at once just the accesses no thread can tell apart (emu/prov.h): triad's,
+# a histogram's, a grid-stride loop's, none of the kept file's (each for one reason), and a launch whose
 # address the analysis cannot follow stops at it and says so; in every warp mode, both schedulers
 for mode in "" "--warps its" "--sched random --seed 9"; do
   # shellcheck disable=SC2086
   "$G" run "$S/tests/data/at_once.cu" --memory weak --stats $mode >"$T/out" 2>&1
-  contains "$T/out" " 1280 accesses at once" "triad and histogram at once ($mode)"
+  contains "$T/out" " 2304 accesses at once" "triad, histogram, grid-stride loop and rewrite at once ($mode)"
   contains "$T/out" "check bins: ok" "the histogram's bins ($mode)"
   # shellcheck disable=SC2086
   "$G" run "$S/tests/data/at_once_kept.cu" --memory weak --stats $mode >"$T/out" 2>&1
@@ -183,7 +183,7 @@ done
 # the same through nvcc's PTX, whose registers hold unrelated values in turn (the analysis follows
 # the control flow) and whose histogram atomic writes a register that is dead after it
 "$G" run "$S/tests/data/at_once.ptx" --memory weak --stats >"$T/out" 2>&1
-contains "$T/out" " 1280 accesses at once" "triad and histogram at once through the PTX front end"
+contains "$T/out" " 2304 accesses at once" "the same through the PTX front end"
 "$G" run "$S/tests/data/at_once_kept.ptx" --memory weak --stats >"$T/out" 2>&1
 contains "$T/out" " 0 accesses at once" "accesses kept in the model through the PTX front end"
 "$G" run "$S/tests/data/at_once.cu" --memory sc --stats >"$T/out" 2>&1

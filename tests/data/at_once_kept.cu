@@ -1,9 +1,10 @@
 // Accesses that weak memory keeps in its model (emu/prov.h), a kernel per
 // reason, each access the first of its warp (nothing else in flight),
 // written so that nvcc keeps each reason too (a barrier between stores it
-// would merge): tests/cli.sh expects none performed at once.  twice: two store
-// instructions (two threads' stores to one word could then reach L2 in
-// either order); loop: a store that runs more than once per thread;
+// would merge): tests/cli.sh expects none performed at once.  twice: two
+// stores whose addresses differ by a word (thread i's second store and
+// thread i+1's first write one word, and could reach L2 in either order);
+// loop: a loop whose steps are a word apart (the same);
 // per_block: the same addresses in every block; rw: stored and loaded;
 // used: an atomic whose result is read; fsum: a float atomicAdd (its
 // rounding depends on the order); blk: block-scope atomics (not atomic
@@ -16,19 +17,19 @@
 //@ launch fsum grid(4) block(64)
 //@ launch blk grid(4) block(64)
 //@ launch mixed grid(4) block(64)
-//@ buffer out u32[256]
+//@ buffer out u32[264]
 //@ buffer f f32[1]
 __global__ void twice(unsigned *out) {
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i] = 1u;
   __syncthreads();
-  out[i] = 2u;
+  out[i + 1u] = 2u;
 }
 
 __global__ void loop(unsigned *out) {
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   for (unsigned k = 0; k < 3u; k++) {
-    out[i] = k;
+    out[i + k] = k;
     __syncthreads();
   }
 }
