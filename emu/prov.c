@@ -114,7 +114,15 @@ static aff aff_add(aff a, aff b, int64_t mul) {
   if (a.state != AFF_AFFINE || b.state != AFF_AFFINE)
     return a.state == AFF_TOP || b.state == AFF_TOP ? aff_top() : (aff){AFF_UNSET, 0, 0, 0, 0};
   if (abs64(mul) >= AFF_K_MAX || (a.ki && b.ki)) return aff_top();
-  return (aff){AFF_AFFINE, a.kt + b.kt * mul, a.kc + b.kc * mul, a.c + b.c * mul, a.ki + b.ki * mul};
+  aff r = {AFF_AFFINE, 0, 0, 0, 0};
+  int64_t t;
+  /* a wrap is top (aff_fit then bounds what is left) */
+  if (__builtin_mul_overflow(b.kt, mul, &t) || __builtin_add_overflow(a.kt, t, &r.kt) ||
+      __builtin_mul_overflow(b.kc, mul, &t) || __builtin_add_overflow(a.kc, t, &r.kc) ||
+      __builtin_mul_overflow(b.c, mul, &t) || __builtin_add_overflow(a.c, t, &r.c) ||
+      __builtin_mul_overflow(b.ki, mul, &t) || __builtin_add_overflow(a.ki, t, &r.ki))
+    return aff_top();
+  return r;
 }
 
 /* A form that holds every value of x and of y, where they meet (a loop's
