@@ -25,8 +25,8 @@
 #include "access.h"
 #include "explore.h"
 #include "its.h"
-#include "prov.h"
 #include "kir_sem.h"
+#include "prov.h"
 #include "simt.h"
 #include "wmem.h"
 
