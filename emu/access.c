@@ -394,8 +394,18 @@ int access_ahead_load(launch *L, warp *w, const kir_ins *in) {
   if (L->ctx->supply || w->nviews || (w->npend && needs_pending(w, in, FULL))) return 0;
   uint64_t moved[32];
   const uint64_t *addr = warp_addrs(in, w->r + (size_t)in->a * 32, moved);
+  int sk = in->flags & 0x7f, size = kir_sk_size[sk], pc = (int)(in - L->f->code);
+  if (KIR_SPACE_OF(addr[0]) == SPACE_GLOBAL) {
+    /* an allocation nothing writes during the launch (prov.h), in one of the warp's spans */
+    prov *pv = L->prov;
+    const xspan *sp;
+    if (!pv || pv->off || pv->cls[pc] != PROV_RO || !(sp = warp_span(w, NULL, addr, size)) || !prov_check(pv, pc, addr[0]))
+      return 0;
+    if (L->mem) L->ctx->stats.memory_at_once += 32;
+    ldst_span(L, sp, addr, size, sk, 1, w->r + (size_t)in->dst * 32, NULL);
+    return 1;
+  }
   if (KIR_SPACE_OF(addr[0]) != SPACE_SHARED || !block_quiet(L, w->b)) return 0;
-  int sk = in->flags & 0x7f, size = kir_sk_size[sk];
   /* the block's shared memory is the span: no search for it */
   xspan shared = {KIR_ADDR(SPACE_SHARED, 0), KIR_OFFSET_MASK(SPACE_SHARED), L->shared_size, w->b->shared};
   const xspan *sp = warp_span(w, &shared, addr, size);
@@ -459,7 +469,7 @@ wm_hooks access_hooks(launch *L) {
 
 /* The launch's classes of weak-memory accesses performed at L2 at once
  * (prov.h), while none has fallen outside its roots; else NULL. */
-static inline prov *prov_on(const launch *L) { return L->prov && !L->prov->off ? L->prov : NULL; }
+static inline prov *prov_on(const launch *L) { return L->mem && L->prov && !L->prov->off ? L->prov : NULL; }
 
 /* Whether the access at pc of class cls (not PROV_NONE) by lanes m, at
  * addresses ad (per lane), is performed at L2 at once: every lane in
@@ -519,6 +529,10 @@ int access_ldst(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
   /* weak memory: performed at L2 at once, as sc memory performs it (prov.h); -1: not decided yet */
   prov *pv = prov_on(L);
   int cls = pv ? pv->cls[pc] : PROV_NONE, direct = cls ? -1 : 0;
+  /* that each access falls in its address's roots (prov.h): every global
+   * access under weak memory, and stores under sc, whose run-ahead loads
+   * trust that nothing writes their allocations */
+  prov *guard = L->prov && !L->prov->off && (L->mem || !is_ld) ? L->prov : NULL;
   if (m == FULL && !L->ctx->nobs && !w->nviews && !L->ctx->cfg.one_per_turn) {
     uint64_t moved[32];
     const uint64_t *addr = warp_addrs(in, A, moved);
@@ -527,10 +541,11 @@ int access_ldst(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
     if (global && direct < 0) direct = prov_direct_span(L, w, pv, cls, pc, addr, size);
     if (sp && (!L->mem || !global || direct)) {
       if (L->mem && global) L->ctx->stats.memory_at_once += 32;
+      else if (global && guard) prov_check(guard, pc, addr[0]);
       ldst_span(L, sp, addr, size, sk, is_ld, d, B);
       return 0;
     }
-    if (global && pv && !prov_check(pv, pc, addr[0])) pv = NULL;
+    if (global && guard && !prov_check(guard, pc, addr[0])) guard = NULL;
     if (sp && is_ld && order == MO_RELAXED && !w->wm->entries && !L->ctx->supply &&
         (defer = ld_weak_warp(L, w, in, sp, addr, size, sk, strong, d)) == 0)
       return 0;
@@ -540,7 +555,7 @@ int access_ldst(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
     lane_addrs(in, A, m, ad);
     direct = prov_direct(L, w, pv, cls, pc, m, ad, size);
   }
-  if (direct) pv = NULL;   /* its lanes were checked */
+  if (direct) guard = NULL;   /* its lanes were checked */
   uint32_t mm = m, now = 0;
   xspan span = span_start(w, m, A, in->imm);
   while (mm) {
@@ -553,7 +568,7 @@ int access_ldst(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
       if (is_ld) d[l] = 0;   /* --keep-going: the access is dropped, a load yields 0 */
       continue;
     }
-    if (g2 && pv) prov_check(pv, pc, addr);
+    if (g2 && guard) prov_check(guard, pc, addr);
     g2 &= !direct;
     if (g2 && L->mem && lockstep && w->wm->entries) wm_warp_order(L->mem, w->wm, l, addr, size, !is_ld, strong);
     if (is_ld) {
@@ -616,9 +631,9 @@ int access_atom(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
   /* weak memory: a relaxed atomic may be left pending like a load
    * (wm_atomic_defer); not while observers watch, which see each access
    * when its instruction issues */
-  prov *pv = prov_on(L);
+  prov *pv = prov_on(L), *guard = L->prov && !L->prov->off ? L->prov : NULL;   /* as in access_ldst */
   int direct = 0;
-  if (pv && pv->cls[pc] == PROV_RED && (direct = prov_direct(L, w, pv, PROV_RED, pc, m, A, size))) pv = NULL;   /* its lanes were checked */
+  if (pv && pv->cls[pc] == PROV_RED && (direct = prov_direct(L, w, pv, PROV_RED, pc, m, A, size))) guard = NULL;   /* its lanes were checked */
   int defer = L->mem && !direct && !L->ctx->supply && !L->ctx->nobs && order == MO_RELAXED &&
               (L->ctx->explore || rng_below(&L->rng, 1024) < L->defer_odds);
   uint32_t mm = m, done = 0, later = 0;
@@ -640,7 +655,7 @@ int access_atom(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
       if (d) d[l] = 0;
       continue;
     }
-    if (g2 && pv) prov_check(pv, pc, A[l]);
+    if (g2 && guard) prov_check(guard, pc, A[l]);
     g2 &= !direct;
     if (g2 && L->mem && lockstep) {
       wm_warp_order(L->mem, w->wm, l, A[l], size, 1, 1);

@@ -968,9 +968,6 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
     /* in half the runs one SM's writes linger; in half, newer writes go first */
     L->hold_sm = (int)rng_below(&L->rng, 2u * (uint32_t)cfg->sms);
     L->newest = (int)rng_below(&L->rng, 2);
-    /* not while observers watch each access, an exhaustive run enumerates
-     * every order, or a trace supplies the values */
-    if (!ctx->nobs && !ctx->explore && !ctx->supply) L->prov = prov_new(mod, f, L->args, grid, bdim);
   }
   /* ITS, sampled: each launch draws one way for lanes to drift, so that
    * what GPUs make of racy warp-synchronous code is within reach: groups
@@ -987,8 +984,13 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   ctx->L = L;
   if (ctx->explore) explore_launch_begun(ctx->explore);
   /* ITS draws the lanes of each step from the seed under the random scheduler: no run-ahead there */
-  if ((cfg->warps != GR_WARPS_ITS || cfg->sched != GR_SCHED_RANDOM) && !ctx->explore && !cfg->one_per_turn)
-    L->ahead = simt_plan_new(f, L->args);
+  int ahead = (cfg->warps != GR_WARPS_ITS || cfg->sched != GR_SCHED_RANDOM) && !ctx->explore && !cfg->one_per_turn;
+  /* which accesses read memory that holds still, or no thread can tell
+   * apart from performing at once (prov.h): for weak memory, and for the
+   * run-ahead's loads; not while observers watch each access, an
+   * exhaustive run enumerates every order, or a trace supplies the values */
+  if (!ctx->nobs && !ctx->explore && !ctx->supply) L->prov = prov_new(mod, f, L->args, grid, bdim);
+  if (ahead) L->ahead = simt_plan_new(f, L->args, L->prov ? L->prov->cls : NULL);
   if (ctx->nobs) {
     gr_event ev;
     ev_init(L, &ev, GR_EV_LAUNCH_BEGIN, NULL, -1);

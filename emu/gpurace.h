@@ -169,8 +169,9 @@ typedef struct {
   uint64_t barriers;              /* block barriers completed */
   uint64_t memory_actions;        /* weak memory: drains and deferred loads performed in the background */
   /* weak memory: lanes' global accesses performed at L2 at once, where no
-   * thread can tell (docs/memory-model.md), and launches that stopped doing
-   * so at an access outside its address's roots */
+   * thread can tell (docs/memory-model.md); and launches that met an access
+   * outside its address's roots, and stopped performing accesses at once
+   * (weak) and loads of allocations nothing writes ahead of their turns */
   uint64_t memory_at_once, memory_at_once_stopped;
   /* lanes' memory operations in global ([0]) and shared ([1]) memory, by
    * kind (GR_LOAD, GR_STORE, GR_ATOMIC), and their bytes; a warp's access

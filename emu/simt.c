@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "kir_sem.h"
+#include "prov.h"
 
 static uint64_t math_lane(int fn, uint64_t a, uint64_t b, uint64_t c) {
   float fa = sem_f32(a), fb = sem_f32(b), fc = sem_f32(c);
@@ -348,7 +349,7 @@ static uint8_t *plan_quiet(const kir_func *f) {
   return loud;
 }
 
-simt_plan *simt_plan_new(const kir_func *f, const uint64_t *args) {
+simt_plan *simt_plan_new(const kir_func *f, const uint64_t *args, const uint8_t *cls) {
   size_t n = (size_t)(f->ncode ? f->ncode : 1), nr = (size_t)(f->nregs ? f->nregs : 1);
   simt_plan *p = xcalloc(1, sizeof *p);
   p->marks = xcalloc(n, 1);
@@ -365,7 +366,7 @@ simt_plan *simt_plan_new(const kir_func *f, const uint64_t *args) {
     case OP_SREG: alu = in->imm != SR_CLOCK; break;
     case OP_PARAM: alu = in->dst >= 0; break;
     case OP_JMP: case OP_BRT: case OP_BRF: ok[pc] = AHEAD_BRANCH; continue;
-    case OP_LD: if (p->quiet[pc]) ok[pc] = AHEAD_LOAD; continue;
+    case OP_LD: if (p->quiet[pc] || (cls && cls[pc] == PROV_RO)) ok[pc] = AHEAD_LOAD; continue;
     default: alu = kir_is_alu(in->op);
     }
     if (!alu) continue;

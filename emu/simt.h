@@ -67,7 +67,10 @@ void simt_reconverge(launch *L, warp *w);
  * can write, holds still: a load from it reads at once what it would read
  * at its turn.  A load at a quiet pc is marked AHEAD_LOAD: the run-ahead
  * performs it where it falls in shared memory and the block holds still
- * (access_ahead_load), and stops at it otherwise. */
+ * (access_ahead_load), and stops at it otherwise.  So is a load that cls
+ * (prov.h's classes, or NULL) says reads an allocation nothing writes
+ * during the launch (PROV_RO): it reads at once what it reads at its turn,
+ * wherever it falls in one span of global memory. */
 #define AHEAD_BRANCH 255
 #define AHEAD_LOAD 254
 #define AHEAD_RUN_MAX 253
@@ -76,7 +79,7 @@ struct simt_plan {
   uint64_t *kv;
   uint8_t *quiet;
 };
-simt_plan *simt_plan_new(const kir_func *f, const uint64_t *args);
+simt_plan *simt_plan_new(const kir_func *f, const uint64_t *args, const uint8_t *cls);
 void simt_plan_free(simt_plan *p);
 
 /* Runs the warp's instructions from its pc while L->ahead's marks allow, at most cap:

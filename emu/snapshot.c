@@ -176,7 +176,7 @@ void apply_restore(launch *L) {
   /* the registers may come from another launch of the kernel, whose
    * parameters were other values: the run-ahead no longer takes them as
    * this launch's (simt_plan) */
-  if (L->ahead) { simt_plan_free(L->ahead); L->ahead = simt_plan_new(L->f, NULL); }
+  if (L->ahead) { simt_plan_free(L->ahead); L->ahead = simt_plan_new(L->f, NULL, NULL); }
   if (s->block_only) {
     /* one block goes back; the rest of the machine runs on, and the block
      * keeps the views its detector gave it */

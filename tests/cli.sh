@@ -178,7 +178,10 @@ for mode in "" "--warps its" "--sched random --seed 9"; do
   contains "$T/out" " 0 accesses at once" "accesses kept in the model ($mode)"
   # shellcheck disable=SC2086
   "$G" run "$S/tests/data/at_once_stop.cu" --memory weak --stats $mode >"$T/out" 2>&1
-  contains "$T/out" "(1 launch stopped at an address outside its roots)" "a rebuilt pointer stops the launch's accesses at once ($mode)"
+  contains "$T/out" ", 1 launch stopped at an address outside its roots" "a rebuilt pointer stops the launch's accesses at once ($mode)"
+  # shellcheck disable=SC2086
+  "$G" run "$S/tests/data/at_once_stop.cu" --memory sc --stats $mode >"$T/out" 2>&1
+  contains "$T/out" ", 1 launch stopped at an address outside its roots" "and its loads ahead of their turns under sc ($mode)"
 done
 # the same through nvcc's PTX, whose registers hold unrelated values in turn (the analysis follows
 # the control flow) and whose histogram atomic writes a register that is dead after it
