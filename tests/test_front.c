@@ -10,6 +10,7 @@
 #include "testutil.h"
 #include "front.h"
 #include "ptx.h"
+#include "prov.h"
 #include "simt.h"
 
 static char *slurp(const char *path) {
@@ -205,7 +206,7 @@ START_TEST(run_ahead_plan_reads_launch_constants) {
   ck_assert_msg(m != NULL, "%s", err);
   const kir_func *f = m->funcs[0];
   uint64_t args[3] = {0, 256, 77};
-  simt_plan *p = simt_plan_new(f, args);
+  simt_plan *p = simt_plan_new(f, args, NULL);
   int kb = 0, mul_a = 0, add_s = 0;
   for (int pc = 0; pc < f->ncode; pc++) {
     if (!p->kb[pc]) continue;
@@ -233,7 +234,7 @@ START_TEST(run_ahead_plan_reads_launch_constants) {
     {.op = OP_EXIT, .dst = -1, .a = -1, .b = -1, .c = -1},
   };
   kir_func hand = {.name = "hand", .code = code, .ncode = (int)(sizeof code / sizeof code[0]), .nregs = 6};
-  p = simt_plan_new(&hand, args);
+  p = simt_plan_new(&hand, args, NULL);
   ck_assert_int_eq(p->kb[2], 1);
   ck_assert_uint_eq(p->kv[2], 5);
   ck_assert_int_eq(p->kb[6], 0);
@@ -263,7 +264,7 @@ START_TEST(run_ahead_plan_quiet_loads) {
     {.op = OP_EXIT, .dst = -1, .a = -1, .b = -1, .c = -1},
   };
   kir_func hand = {.name = "hand", .code = code, .ncode = (int)(sizeof code / sizeof code[0]), .nregs = 3};
-  simt_plan *p = simt_plan_new(&hand, NULL);
+  simt_plan *p = simt_plan_new(&hand, NULL, NULL);
   ck_assert_int_eq(p->marks[1], AHEAD_LOAD);
   ck_assert_int_eq(p->marks[3], 0);
   ck_assert_int_eq(p->marks[5], 0);
@@ -271,6 +272,17 @@ START_TEST(run_ahead_plan_quiet_loads) {
   ck_assert_int_eq(p->marks[11], 0);
   ck_assert(p->quiet[2] && p->quiet[8] && !p->quiet[6] && !p->quiet[7] && !p->quiet[12]);
   ck_assert_int_eq(p->marks[0], 1);   /* a run of arithmetic ends at a load */
+  simt_plan_free(p);
+  /* a load of an allocation nothing writes (prov.h) runs ahead wherever it is; no other access does */
+  uint8_t cls[14] = {0};
+  cls[3] = PROV_RO;
+  cls[5] = PROV_WO;
+  cls[7] = PROV_WO;
+  p = simt_plan_new(&hand, NULL, cls);
+  ck_assert_int_eq(p->marks[3], AHEAD_LOAD);
+  ck_assert_int_eq(p->marks[5], 0);
+  ck_assert_int_eq(p->marks[7], 0);
+  ck_assert_int_eq(p->marks[1], AHEAD_LOAD);
   simt_plan_free(p);
 }
 END_TEST
