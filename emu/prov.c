@@ -29,45 +29,6 @@ static uint64_t value_roots(const kir_func *f, const kir_ins *in, const uint64_t
   }
 }
 
-/* What the launch's accesses do to one allocation (or, for the unknown
- * root, to any). */
-typedef struct {
-  uint8_t ld, st, at;
-  uint8_t red;          /* every atomic is a red of one kind (below) */
-  int kind, sk;         /* that kind and value kind, once an atomic is seen */
-} uses;
-
-/* An atomic whose result nobody reads, of a commutative integer
- * operation, relaxed, of device scope or wider. */
-static int is_red(const kir_ins *in, uint8_t result_dead) {
-  int sk = in->flags & 0x7f, kind = in->flags >> 8 & 0xf;
-  if (in->dst >= 0 && !result_dead) return 0;
-  if (sk == SK_F32 || sk == SK_F64) return 0;
-  if (KIR_MF_SCOPE(in->flags) == SCOPE_BLOCK || KIR_MF_ORDER(in->flags) != MO_RELAXED) return 0;
-  return kind == AT_ADD || kind == AT_AND || kind == AT_OR || kind == AT_XOR || kind == AT_MIN || kind == AT_MAX;
-}
-
-static void note_use(uses *u, const kir_ins *in, uint8_t result_dead) {
-  if (in->op == OP_LD) u->ld = 1;
-  else if (in->op == OP_ST) u->st = 1;
-  else {
-    int sk = in->flags & 0x7f, kind = in->flags >> 8 & 0xf;
-    if (!u->at) { u->red = 1; u->kind = kind; u->sk = sk; }
-    u->at = 1;
-    if (!is_red(in, result_dead) || kind != u->kind || sk != u->sk) u->red = 0;
-  }
-}
-
-static void merge_uses(uses *into, const uses *u) {
-  if (u->at) {
-    if (!into->at) { into->red = u->red; into->kind = u->kind; into->sk = u->sk; }
-    else if (!u->red || u->kind != into->kind || u->sk != into->sk) into->red = 0;
-  }
-  into->ld |= u->ld;
-  into->st |= u->st;
-  into->at |= u->at;
-}
-
 /* ------------------------------------------------------------- one writer per address */
 
 /* A register's value as k_tid * threadIdx.x + k_cta * blockIdx.x + c +
@@ -208,6 +169,49 @@ static int one_writer_per_address(aff x, const launch_shape *s, int size) {
   return 1;
 }
 
+/* What the launch's accesses do to one allocation (or, for the unknown
+ * root, to any). */
+typedef struct {
+  uint8_t ld, st, at;
+  uint8_t red;          /* every atomic is a red of one kind (below) */
+  int kind, sk;         /* that kind and value kind, once an atomic is seen */
+  aff form;             /* the form all its stores share (top: not one), */
+  int size;             /* and their size (write-only asks for one writer per address) */
+} uses;
+
+/* An atomic whose result nobody reads, of a commutative integer
+ * operation, relaxed, of device scope or wider. */
+static int is_red(const kir_ins *in, uint8_t result_dead) {
+  int sk = in->flags & 0x7f, kind = in->flags >> 8 & 0xf;
+  if (in->dst >= 0 && !result_dead) return 0;
+  if (sk == SK_F32 || sk == SK_F64) return 0;
+  if (KIR_MF_SCOPE(in->flags) == SCOPE_BLOCK || KIR_MF_ORDER(in->flags) != MO_RELAXED) return 0;
+  return kind == AT_ADD || kind == AT_AND || kind == AT_OR || kind == AT_XOR || kind == AT_MIN || kind == AT_MAX;
+}
+
+static void merge_uses(uses *into, const uses *u) {
+  if (u->at) {
+    if (!into->at) { into->red = u->red; into->kind = u->kind; into->sk = u->sk; }
+    else if (!u->red || u->kind != into->kind || u->sk != into->sk) into->red = 0;
+  }
+  if (u->st) {
+    if (!into->st) { into->form = u->form; into->size = u->size; }
+    else if (!aff_same(u->form, into->form) || u->size != into->size) into->form = aff_top();
+  }
+  into->ld |= u->ld;
+  into->st |= u->st;
+  into->at |= u->at;
+}
+
+/* The access at pc, its store's address of form `form`. */
+static void note_use(uses *u, const kir_ins *in, uint8_t result_dead, aff form) {
+  uses one = {0};
+  if (in->op == OP_LD) one.ld = 1;
+  else if (in->op == OP_ST) { one.st = 1; one.form = form; one.size = kir_sk_size[in->flags & 0x7f]; }
+  else { one.at = 1; one.red = (uint8_t)is_red(in, result_dead); one.kind = in->flags >> 8 & 0xf; one.sk = in->flags & 0x7f; }
+  merge_uses(u, &one);
+}
+
 /* ------------------------------------------------------------- the analysis */
 
 /* A forward analysis over the control flow graph (a register's roots and
@@ -346,7 +350,7 @@ static struct prov_flow *flow_of(gr_module *mod, const kir_func *f, const uint64
   fl->form = xcalloc((size_t)(f->ncode > 0 ? f->ncode : 1), sizeof *fl->form);
   launch_shape shape = {f, args, B, G};
   size_t W = (size_t)(f->nregs > 0 ? (f->nregs + 63) / 64 : 1);
-  if (!flow(&shape, fl->roots, fl->form) || ((size_t)f->ncode + 1) * W > FLOW_MAX_CELLS) {
+  if (((size_t)f->ncode + 1) * W > FLOW_MAX_CELLS || !flow(&shape, fl->roots, fl->form)) {
     free(fl->roots);
     fl->roots = NULL;
   } else {
@@ -380,10 +384,7 @@ prov *prov_new(gr_module *mod, const kir_func *f, const uint64_t *args, gr_dim3 
   struct prov_flow *fl = flow_of(mod, f, args, bdim.x, grid.x);
   if (!fl->roots) return NULL;
   prov *p = xcalloc(1, sizeof *p);
-  launch_shape shape = {f, args, bdim.x, grid.x};
-  p->roots = xmalloc((size_t)(f->ncode > 0 ? f->ncode : 1) * sizeof *p->roots);
-  memcpy(p->roots, fl->roots, (size_t)f->ncode * sizeof *p->roots);
-  const aff *form = fl->form;
+  p->roots = fl->roots;
   /* each root's value: a parameter's, or the address of a module global the code takes */
   uint64_t val[63] = {0};
   for (int b = 0; b < f->nparams && b < 63; b++) val[b] = args[b];
@@ -402,60 +403,41 @@ prov *prov_new(gr_module *mod, const kir_func *f, const uint64_t *args, gr_dim3 
   if (fl->last_cls && fl->last_flat == flat && !memcmp(fl->last_src, p->src_alloc, sizeof p->src_alloc)) {
     /* the same allocations as the last launch (a sampled litmus test's runs) */
     if (!fl->last_any) {
-      prov_free(p);
+      free(p);
       return NULL;
     }
-    p->cls = xmalloc(ncls);
-    memcpy(p->cls, fl->last_cls, ncls);
+    p->cls = fl->last_cls;
     return p;
   }
-  /* per root, then per allocation (two roots may point into one) */
-  uses root[64];
+  /* per root, then per allocation (two roots may point into one); an
+   * unknown address's store may write any word: no one form */
+  uses root[64], alloc[63];
   memset(root, 0, sizeof root);
   for (int pc = 0; pc < f->ncode; pc++) {
     const kir_ins *in = &f->code[pc];
     if (in->op != OP_LD && in->op != OP_ST && in->op != OP_ATOM) continue;
-    for (uint64_t r = p->roots[pc]; r; r &= r - 1) note_use(&root[__builtin_ctzll(r)], in, fl->dead[pc]);
-  }
-  /* per root: the form and size all its stores share, else top (WO asks
-   * for one, so that no two threads write one address) */
-  aff sform[64];
-  int ssize[64];
-  for (int b = 0; b < 64; b++) { sform[b] = (aff){AFF_UNSET, 0, 0, 0, 0}; ssize[b] = 0; }
-  for (int pc = 0; pc < f->ncode; pc++) {
-    if (f->code[pc].op != OP_ST) continue;
-    int size = kir_sk_size[f->code[pc].flags & 0x7f];
     for (uint64_t r = p->roots[pc]; r; r &= r - 1) {
       int b = __builtin_ctzll(r);
-      if (sform[b].state == AFF_UNSET) { sform[b] = form[pc]; ssize[b] = size; }
-      else if (!aff_same(sform[b], form[pc]) || ssize[b] != size) sform[b] = aff_top();
+      note_use(&root[b], in, fl->dead[pc], b == 63 ? aff_top() : fl->form[pc]);
     }
   }
-  if (sform[63].state != AFF_UNSET) for (int b = 0; b < nroot; b++) sform[b] = aff_top();   /* a store anywhere */
-  uses alloc[63];
-  aff alloc_sform[63];
   for (int b = 0; b < nroot; b++) {
     alloc[b] = root[63];   /* what unknown addresses may do, to every allocation */
-    alloc_sform[b] = (aff){AFF_UNSET, 0, 0, 0, 0};
     if (!p->src_alloc[b]) continue;
-    int asize = 0;
-    for (int c = 0; c < nroot; c++) {
-      if (p->src_alloc[c] != p->src_alloc[b]) continue;
-      merge_uses(&alloc[b], &root[c]);
-      if (sform[c].state == AFF_UNSET) continue;
-      if (alloc_sform[b].state == AFF_UNSET) { alloc_sform[b] = sform[c]; asize = ssize[c]; }
-      else if (!aff_same(sform[c], alloc_sform[b]) || ssize[c] != asize) alloc_sform[b] = aff_top();
-    }
+    for (int c = 0; c < nroot; c++)
+      if (p->src_alloc[c] == p->src_alloc[b]) merge_uses(&alloc[b], &root[c]);
   }
-  p->cls = xcalloc(ncls, 1);
+  if (!fl->last_cls) fl->last_cls = xmalloc(ncls);
+  uint8_t *cls = fl->last_cls;
+  memset(cls, PROV_NONE, ncls);
+  launch_shape shape = {f, args, bdim.x, grid.x};
   int any = 0;
-
   for (int pc = 0; pc < f->ncode; pc++) {
     const kir_ins *in = &f->code[pc];
     uint64_t r = p->roots[pc];
     if ((in->op != OP_LD && in->op != OP_ST && in->op != OP_ATOM) || !r || (r & PROV_UNKNOWN)) continue;
     int ro = in->op == OP_LD && KIR_MF_ORDER(in->flags) == MO_RELAXED;
-    int wo = in->op == OP_ST && !(in->flags & MF_VOLATILE) && KIR_MF_ORDER(in->flags) == MO_RELAXED;
+    int wo = in->op == OP_ST && !(in->flags & MF_VOLATILE) && KIR_MF_ORDER(in->flags) == MO_RELAXED && flat;
     int red = in->op == OP_ATOM && is_red(in, fl->dead[pc]);
     int some = 0;
     for (; r; r &= r - 1) {
@@ -464,30 +446,23 @@ prov *prov_new(gr_module *mod, const kir_func *f, const uint64_t *args, gr_dim3 
       if (!p->src_alloc[b]) continue;   /* an integer (an index, a size) that the address adds */
       some = 1;
       ro &= !u->st && !u->at;
-      wo &= !u->ld && !u->at && alloc_sform[b].state == AFF_AFFINE;
+      wo &= !u->ld && !u->at && u->form.state == AFF_AFFINE;
       red &= !u->ld && !u->st && u->red;
     }
     if (!some) continue;
-    if (wo && !flat) wo = 0;
-    if (wo) wo = one_writer_per_address(form[pc], &shape, kir_sk_size[in->flags & 0x7f]);
-    p->cls[pc] = ro ? PROV_RO : wo ? PROV_WO : red ? PROV_RED : PROV_NONE;
-    any |= p->cls[pc] != PROV_NONE;
+    if (wo) wo = one_writer_per_address(fl->form[pc], &shape, kir_sk_size[in->flags & 0x7f]);
+    cls[pc] = ro ? PROV_RO : wo ? PROV_WO : red ? PROV_RED : PROV_NONE;
+    any |= cls[pc] != PROV_NONE;
   }
-  if (!fl->last_cls) fl->last_cls = xmalloc(ncls);
-  memcpy(fl->last_cls, p->cls, ncls);
   memcpy(fl->last_src, p->src_alloc, sizeof p->src_alloc);
   fl->last_flat = flat;
   fl->last_any = any;
   if (!any) {
-    prov_free(p);
+    free(p);
     return NULL;
   }
+  p->cls = cls;
   return p;
 }
 
-void prov_free(prov *p) {
-  if (!p) return;
-  free(p->cls);
-  free(p->roots);
-  free(p);
-}
+void prov_free(prov *p) { free(p); }

@@ -49,9 +49,11 @@
 
 enum { PROV_NONE, PROV_RO, PROV_WO, PROV_RED };
 
+/* A launch's view of its kernel's analysis, whose arrays the module keeps
+ * (prov_new) and no later launch changes before this one ends. */
 typedef struct prov {
-  uint8_t *cls;        /* per pc: PROV_* of a global access there */
-  uint64_t *roots;     /* per pc of an access: its address's roots; bit 63: unknown */
+  const uint8_t *cls;       /* per pc: PROV_* of a global access there */
+  const uint64_t *roots;    /* per pc of an access: its address's roots; bit 63: unknown */
   uint32_t src_alloc[63];   /* per root: the allocation id its value points into, 0 if none */
   int off;             /* an access fell outside its roots: nothing is performed at once */
 } prov;
