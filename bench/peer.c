@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "detectors.h"
+#include "floor.h"
 #include "ocl.h"
 #include "peer.h"
 
@@ -257,6 +258,24 @@ static double pocl_best(ocl *o, const peer_kernel *k, inst *in, int reps, char *
   return best;
 }
 
+/* Triad with no interpreter (floor.h), against PoCL's time p (or none) */
+static void floor_rows(inst *in, double p, int *bad) {
+  static const struct { int variant; const char *label, *what; } rows[] = {
+    {FLOOR_REGISTERS, "  floor 1", "floor.h: triad's KIR as straight-line C over one warp's registers"},
+    {FLOOR_UNIFORM, "  floor 2", "floor 1 with the uniform values as scalars"},
+  };
+  for (size_t j = 0; j < sizeof rows / sizeof rows[0]; j++) {
+    double t = floor_triad(rows[j].variant, in->init[0], in->init[1], in->work[in->out], (int)in->n, 10);
+    printf("%-10s", rows[j].label);
+    if (t < 0) printf(" %12s", "FAILED"), *bad = 1;
+    else printf(" %12.4f", t);
+    printf(" %12s %12s", "", "");
+    if (t > 0 && p > 0) printf(" %13.1fx", t / p);
+    else printf(" %14s", "n/a");
+    printf(" %14s   %s\n", "", rows[j].what);
+  }
+}
+
 static const peer_mode base_mode = {GR_MEMORY_SC, GR_WARPS_LOCKSTEP, GR_CC_SUBSET, NULL};
 /* the modes table's columns; `bench peer KERNEL REPS MODE` runs one (its name's first word) */
 static const struct { const char *name; peer_mode m; } modes[] = {
@@ -309,6 +328,7 @@ int peer_tables(const char *srcdir) {
     printf("   %s\n", kernels[k].what);
     if (base[k] < 0) printf("  gpurace: %s\n", why);
     if (p < 0 && o) { printf("  PoCL: %s\n", pwhy); bad = 1; }
+    if (!strcmp(kernels[k].name, "triad")) floor_rows(&in, p, &bad);
     inst_free(&in);
   }
 

@@ -173,11 +173,35 @@ static inline xspan span_start(const warp *w, uint32_t m, const uint64_t *A, int
  * where the machine has it).  lanes_inside: every address is in the span
  * with size bytes under its limit, and aligned: addr - tag <= last (=
  * limit - size), unsigned, as limit <= mask + 1 and tag's offset bits are
- * 0; one subtraction and one comparison a lane. */
-SIMT_CLONES static int lanes_inside(const uint64_t *addr, uint64_t tag, uint64_t last, uint64_t align) {
-  uint64_t far = 0, bits = 0;
-  for (int l = 0; l < 32; l++) far |= (uint64_t)(addr[l] - tag > last), bits |= addr[l];
-  return !(far | (bits & align));
+ * 0; one subtraction and one comparison a lane.  2 where, besides, lane l
+ * is l elements past lane 0 (size 1 << shift): a coalesced access, which
+ * the lane loops then make without a gather or scatter. */
+SIMT_CLONES static int lanes_inside(const uint64_t *addr, uint64_t tag, uint64_t last, uint64_t align, int shift) {
+  uint64_t far = 0, bits = 0, apart = 0, a0 = addr[0];
+  for (int l = 0; l < 32; l++) {
+    far |= (uint64_t)(addr[l] - tag > last), bits |= addr[l];
+    apart |= addr[l] - a0 - ((uint64_t)l << shift);
+  }
+  return far | (bits & align) ? 0 : apart ? 1 : 2;
+}
+
+/* A coalesced access's 4-byte loads and stores: 32 words from p on */
+SIMT_CLONES static void lanes_load4_run(uint64_t *d, const uint8_t *p, int sign) {
+  if (sign)
+    for (int l = 0; l < 32; l++) { int32_t v; memcpy(&v, p + 4 * l, 4); d[l] = (uint64_t)(int64_t)v; }
+  else
+    for (int l = 0; l < 32; l++) { uint32_t v; memcpy(&v, p + 4 * l, 4); d[l] = v; }
+}
+
+SIMT_CLONES static uint64_t lanes_store4_run(uint8_t *p, const uint64_t *B) {
+  uint64_t changed = 0;
+  for (int l = 0; l < 32; l++) {
+    uint32_t o, n = (uint32_t)B[l];
+    memcpy(&o, p + 4 * l, 4);
+    changed += o != n;
+    memcpy(p + 4 * l, &n, 4);
+  }
+  return changed;
 }
 
 /* Loads of 4 bytes (sign-extended or not) and 8, in the kind's canonical
@@ -225,24 +249,30 @@ static inline const uint64_t *warp_addrs(const kir_ins *in, const uint64_t *A, u
 
 /* The span that all 32 addresses fall in, size bytes under its limit and
  * aligned: sp where given, else the warp's span of the first address; or
- * NULL (the lane-by-lane path then does the access, faults and all). */
-static inline const xspan *warp_span(const warp *w, const xspan *sp, const uint64_t *addr, int size) {
+ * NULL (the lane-by-lane path then does the access, faults and all).
+ * *run: whether the access is coalesced (lanes_inside's 2). */
+static inline const xspan *warp_span(const warp *w, const xspan *sp, const uint64_t *addr, int size, int *run) {
   if (!sp) sp = span_find(w, addr[0]);
-  if (!sp || sp->limit < (uint64_t)size || !lanes_inside(addr, sp->tag, sp->limit - (uint64_t)size, (uint64_t)(size - 1)))
-    return NULL;
-  return sp;
+  int in = sp && sp->limit >= (uint64_t)size
+               ? lanes_inside(addr, sp->tag, sp->limit - (uint64_t)size, (uint64_t)(size - 1), __builtin_ctz((unsigned)size))
+               : 0;
+  *run = in == 2;
+  return in ? sp : NULL;
 }
 
 /* A full warp's load or store with no observer, all of whose addresses
  * fall in the span sp (warp_span), under sequentially consistent memory
  * or in shared memory (which weak memory leaves sequentially consistent:
  * only global accesses go through its buffers): in one pass, and counted. */
-static inline void ldst_span(launch *L, const xspan *sp, const uint64_t *addr, int size, int sk, int is_ld, uint64_t *d,
-                      const uint64_t *B) {
+static inline void ldst_span(launch *L, const xspan *sp, int run, const uint64_t *addr, int size, int sk, int is_ld,
+                             uint64_t *d, const uint64_t *B) {
   uint8_t *base = sp->base;
   uint64_t mask = sp->mask, first = addr[0];   /* before a load into the address's register */
+  int word = size == 4 && (sk == SK_U32 || sk == SK_F32 || sk == SK_I32);
   /* the kind's canonical form chosen once, not per lane */
-  if (is_ld && size == 4 && (sk == SK_U32 || sk == SK_F32 || sk == SK_I32)) lanes_load4(d, base, addr, mask, sk == SK_I32);
+  if (run && is_ld && word) lanes_load4_run(d, base + (first & mask), sk == SK_I32);
+  else if (run && !is_ld && size == 4) L->write_epoch += lanes_store4_run(base + (first & mask), B);
+  else if (is_ld && word) lanes_load4(d, base, addr, mask, sk == SK_I32);
   else if (is_ld && size == 8 && sem_canon(sk, UINT64_MAX) == UINT64_MAX) lanes_load8(d, base, addr, mask);
   else if (is_ld) for (int l = 0; l < 32; l++) d[l] = sem_canon(sk, mem_read(L, base + (addr[l] & mask), size));
   else if (size == 4) L->write_epoch += lanes_store4(base, addr, mask, B);
@@ -399,18 +429,20 @@ int access_ahead_load(launch *L, warp *w, const kir_ins *in) {
     /* an allocation nothing writes during the launch (prov.h), in one of the warp's spans */
     prov *pv = L->prov;
     const xspan *sp;
-    if (!pv || pv->off || pv->cls[pc] != PROV_RO || !(sp = warp_span(w, NULL, addr, size)) || !prov_check(pv, pc, addr[0]))
+    int run;
+    if (!pv || pv->off || pv->cls[pc] != PROV_RO || !(sp = warp_span(w, NULL, addr, size, &run)) || !prov_check(pv, pc, addr[0]))
       return 0;
     if (L->mem) L->ctx->stats.memory_at_once += 32;
-    ldst_span(L, sp, addr, size, sk, 1, w->r + (size_t)in->dst * 32, NULL);
+    ldst_span(L, sp, run, addr, size, sk, 1, w->r + (size_t)in->dst * 32, NULL);
     return 1;
   }
   if (KIR_SPACE_OF(addr[0]) != SPACE_SHARED || !block_quiet(L, w->b)) return 0;
   /* the block's shared memory is the span: no search for it */
   xspan shared = {KIR_ADDR(SPACE_SHARED, 0), KIR_OFFSET_MASK(SPACE_SHARED), L->shared_size, w->b->shared};
-  const xspan *sp = warp_span(w, &shared, addr, size);
+  int run;
+  const xspan *sp = warp_span(w, &shared, addr, size, &run);
   if (!sp) return 0;
-  ldst_span(L, sp, addr, size, sk, 1, w->r + (size_t)in->dst * 32, NULL);
+  ldst_span(L, sp, run, addr, size, sk, 1, w->r + (size_t)in->dst * 32, NULL);
   return 1;
 }
 
@@ -536,13 +568,14 @@ int access_ldst(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
   if (m == FULL && !L->ctx->nobs && !w->nviews && !L->ctx->cfg.one_per_turn) {
     uint64_t moved[32];
     const uint64_t *addr = warp_addrs(in, A, moved);
-    const xspan *sp = warp_span(w, NULL, addr, size);
+    int run;
+    const xspan *sp = warp_span(w, NULL, addr, size, &run);
     int global = sp && KIR_SPACE_OF(sp->tag) == SPACE_GLOBAL;
     if (global && direct < 0) direct = prov_direct_span(L, w, pv, cls, pc, addr, size);
     if (sp && (!L->mem || !global || direct)) {
       if (L->mem && global) L->ctx->stats.memory_at_once += 32;
       else if (global && guard) prov_check(guard, pc, addr[0]);
-      ldst_span(L, sp, addr, size, sk, is_ld, d, B);
+      ldst_span(L, sp, run, addr, size, sk, is_ld, d, B);
       return 0;
     }
     if (global && guard && !prov_check(guard, pc, addr[0])) guard = NULL;

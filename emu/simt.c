@@ -349,6 +349,38 @@ static uint8_t *plan_quiet(const kir_func *f) {
   return loud;
 }
 
+/* Whether register r is written before it is read on every path from pc,
+ * as far as *budget instructions show (a path that goes further counts
+ * as a read); an exit ends a path unread.  Per lane: each of a diverged
+ * warp's lanes follows one of the paths. */
+static int dead_from(const kir_func *f, int pc, int r, int *budget) {
+  while (pc >= 0 && pc < f->ncode && (*budget)-- > 0) {
+    const kir_ins *in = &f->code[pc];
+    int u[4], nu = kir_ins_reads(in, u), s0, s1;
+    for (int k = 0; k < nu; k++) if (u[k] == r) return 0;
+    if (kir_ins_writes(in) == r || in->op == OP_EXIT) return 1;
+    kir_successors(in, pc, &s0, &s1);
+    if (s1 >= 0 && !dead_from(f, s1, r, budget)) return 0;
+    pc = s0;
+  }
+  return 0;
+}
+
+static int is_compare(int op) { return op >= OP_EQ_I32 && op <= OP_GE_F64; }
+
+/* simt.h's fused: a comparison, then a branch on its result only */
+static uint8_t *plan_fused(const kir_func *f, const uint8_t *marks) {
+  uint8_t *fu = xcalloc((size_t)(f->ncode ? f->ncode : 1), 1);
+  for (int pc = 0; pc + 1 < f->ncode; pc++) {
+    const kir_ins *in = &f->code[pc], *br = &f->code[pc + 1];
+    if (!is_compare(in->op) || !marks[pc] || marks[pc] > AHEAD_RUN_MAX || in->dst < 0) continue;
+    if ((br->op != OP_BRT && br->op != OP_BRF) || br->b != in->dst) continue;
+    int budget = 64;
+    fu[pc] = dead_from(f, br->a, in->dst, &budget) && dead_from(f, pc + 2, in->dst, &budget);
+  }
+  return fu;
+}
+
 simt_plan *simt_plan_new(const kir_func *f, const uint64_t *args, const uint8_t *cls) {
   size_t n = (size_t)(f->ncode ? f->ncode : 1), nr = (size_t)(f->nregs ? f->nregs : 1);
   simt_plan *p = xcalloc(1, sizeof *p);
@@ -397,6 +429,7 @@ simt_plan *simt_plan_new(const kir_func *f, const uint64_t *args, const uint8_t 
   }
   free(writes);
   free(def);
+  p->fused = plan_fused(f, p->marks);
   return p;
 }
 
@@ -406,7 +439,27 @@ void simt_plan_free(simt_plan *p) {
   free(p->kb);
   free(p->kv);
   free(p->quiet);
+  free(p->fused);
   free(p);
+}
+
+/* The lanes of a full warp for which the comparison in holds (its b the
+ * launch's value bk where kb): the fused pair's mask (simt.h) */
+__attribute__((always_inline)) static inline uint32_t compare_mask(const warp *w, const kir_ins *in, int kb, uint64_t bk) {
+  const uint64_t *A = w->r + (size_t)in->a * 32, *B = w->r + (size_t)in->b * 32;
+  uint32_t t = 0;
+  switch (in->op) {
+#define CMPCASE(OPC) case OPC:                                                          \
+    if (kb) for (int l = 0; l < 32; l++) t |= (uint32_t)sem_bin(OPC, A[l], bk) << l;     \
+    else for (int l = 0; l < 32; l++) t |= (uint32_t)sem_bin(OPC, A[l], B[l]) << l;      \
+    break;
+#define CMPV(n) CMPCASE(OP_##n##_I32) CMPCASE(OP_##n##_U32) CMPCASE(OP_##n##_I64) CMPCASE(OP_##n##_U64) CMPCASE(OP_##n##_F32) CMPCASE(OP_##n##_F64)
+    CMPV(EQ) CMPV(NE) CMPV(LT) CMPV(LE) CMPV(GT) CMPV(GE)
+#undef CMPV
+#undef CMPCASE
+  default: break;
+  }
+  return t;
 }
 
 /* How many of the run of k instructions from pc the lanes m may run
@@ -419,9 +472,10 @@ static int run_before_pending(const warp *w, const kir_ins *code, int pc, int k,
 SIMT_CLONES
 int simt_run_ahead(launch *L, warp *w, int cap, int uniform, int edges, int *edge_at, int *nedge) {
   const kir_func *f = L->f;
-  const uint8_t *marks = L->ahead->marks, *kbs = L->ahead->kb;
+  const uint8_t *marks = L->ahead->marks, *kbs = L->ahead->kb, *fused = L->ahead->fused;
   const uint64_t *kvs = L->ahead->kv;
-  int n = 0, stop = 0;
+  int n = 0, stop = 0, have_ft = 0;
+  uint32_t ft = 0;   /* have_ft: the fused comparison's lanes, for the branch at pc */
   uint64_t threads = 0;
   *nedge = 0;
   while (!stop && n < cap && w->sp > 0) {
@@ -437,14 +491,23 @@ int simt_run_ahead(launch *L, warp *w, int cap, int uniform, int edges, int *edg
       const kir_ins *in = &f->code[pc];
       if (mark == AHEAD_BRANCH) {
         /* a backward branch: the livelock detector's point, at most `edges` a stretch */
-        int back = in->a <= pc;
-        if (back && *nedge >= edges) { stop = 1; break; }
+        int back = in->a <= pc, fusedhere = have_ft, halt = back && *nedge >= edges;
+        uint32_t t = 0;
+        have_ft = 0;
         /* a register a load is pending into: performing it is the memory system's business */
-        if (w->npend && needs_pending(w, in, m)) { stop = 1; break; }
-        uint32_t t = taken_mask(w, in, m);
+        if (!halt && w->npend && needs_pending(w, in, m)) halt = 1;
+        if (!halt) {
+          t = !fusedhere ? taken_mask(w, in, m) : in->op == OP_BRT ? ft : ~ft & m;
+          /* the lanes part: under ITS its_step schedules the groups; where
+           * the stack might overflow, warp_step says so */
+          if (t && t != m && (uniform || w->sp + 2 > STACK_MAX)) halt = 1;
+        }
+        if (halt) {
+          if (fusedhere) alu_exec(L, w, in - 1, FULL);   /* the register the branch's turn reads */
+          stop = 1;
+          break;
+        }
         if (t && t != m) {
-          if (uniform) { stop = 1; break; }   /* the lanes part: ITS schedules the groups (its_step) */
-          if (w->sp + 2 > STACK_MAX) { stop = 1; break; }   /* it might overflow the stack: warp_step says so */
           if (back) edge_at[(*nedge)++] = n;
           top->pc = pc;
           branch_with(L, w, in, pc, m, t);
@@ -466,9 +529,13 @@ int simt_run_ahead(launch *L, warp *w, int cap, int uniform, int edges, int *edg
         if (rpc > pc && rpc - pc < k) k = rpc - pc;
         if (w->npend && !(k = run_before_pending(w, f->code, pc, k, m))) { stop = 1; break; }
         if (m == FULL) {
-          for (int j = 0; j < k; j++)
+          /* a comparison that ends the run, fused with the branch after it
+           * (simt.h), which this stretch then reaches */
+          int last = pc + k - 1, fuse = fused[last] && !w->npend && last + 1 != rpc && n + k < cap;
+          for (int j = 0; j < k - fuse; j++)
             if (kbs[pc + j]) alu_exec_kb(w, in + j, kvs[pc + j]);
             else alu_exec(L, w, in + j, FULL);
+          if (fuse) ft = compare_mask(w, in + k - 1, kbs[last], kvs[last]), have_ft = 1;
         } else for (int j = 0; j < k; j++) alu_exec(L, w, in + j, m);
         pc += k;
         n += k;

@@ -74,10 +74,18 @@ void simt_reconverge(launch *L, warp *w);
 #define AHEAD_BRANCH 255
 #define AHEAD_LOAD 254
 #define AHEAD_RUN_MAX 253
+/*
+ * fused: 1 at a comparison that a conditional branch on its result
+ * follows, the result read nowhere else (written before it is read on
+ * every path from the branch, as far as the straight lines from it show):
+ * a full warp runs the pair as one, the lanes' results going straight
+ * into the branch's mask instead of through the register (loop tests:
+ * hash's loop, `lt` then `brf`).  Where the run-ahead stops at the branch,
+ * it writes the comparison's register first. */
 struct simt_plan {
   uint8_t *marks, *kb;
   uint64_t *kv;
-  uint8_t *quiet;
+  uint8_t *quiet, *fused;
 };
 simt_plan *simt_plan_new(const kir_func *f, const uint64_t *args, const uint8_t *cls);
 void simt_plan_free(simt_plan *p);

@@ -150,7 +150,7 @@ expect 2 "detect needs a value" -- "$G" run "$M/race_interblock_blkatom.cu" --de
 # not, the examples, the shared-memory suite and nvcc's PTX of a stencil (whose loads overwrite
 # their own address registers); and nor does ITS's path for converged warps and its run-ahead
 # under round-robin, there and on the ITS kernels
-for f in "$S/tests/data/turns.cu" "$S/tests/data/quiet_shared.cu" "$S/tests/data/its_spin.cu" "$S/tests/data/its_lead_spin.cu" \
+for f in "$S/tests/data/turns.cu" "$S/tests/data/quiet_shared.cu" "$S/tests/data/fused_branch.cu" "$S/tests/data/coalesced.cu" "$S/tests/data/its_spin.cu" "$S/tests/data/its_lead_spin.cu" \
          "$S/tests/data/at_once.cu" "$S/tests/data/at_once_kept.cu" "$S/tests/data/at_once_stop.cu" \
          "$S/tests/ptx/G/kernels/shared/neighbour_before_barrier.ptx" "$S"/kernels/examples/*.cu \
          "$S"/kernels/shared/*.cu "$S"/kernels/its/*.cu; do
@@ -164,6 +164,15 @@ for f in "$S/tests/data/turns.cu" "$S/tests/data/quiet_shared.cu" "$S/tests/data
   done
 done
 contains "$T/ahead" "digest " "the buffers compared (clock values among them)"
+# a comparison fused with its branch (emu/simt.h) computes what the checks say where the lanes
+# agree, part, stop at the branch (whose turn reads the comparison's register) and keep the
+# result; a coalesced access (emu/access.c) where its lanes are consecutive elements, and only there
+for mode in "" "--warps its" "--memory weak" "--memory weak --warps its" "--sched random --seed 4"; do
+  for f in fused_branch coalesced; do
+    # shellcheck disable=SC2086
+    expect 0 "$f ($mode)" -- "$G" run "$S/tests/data/$f.cu" $mode
+  done
+done
 
 # weak memory performs at L2 at once just the accesses no thread can tell apart (emu/prov.h): triad's,
 # a histogram's, a grid-stride loop's, none of the kept file's (each for one reason), and a launch whose

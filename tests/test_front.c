@@ -287,6 +287,44 @@ START_TEST(run_ahead_plan_quiet_loads) {
 }
 END_TEST
 
+/* simt.h's fused: a comparison whose result only the branch after it
+ * reads, as far as the straight lines from the branch show */
+START_TEST(run_ahead_plan_fused_compares) {
+  kir_ins code[] = {
+    {.op = OP_SREG, .dst = 0, .a = -1, .b = -1, .c = -1, .imm = SR_TID_X},
+    {.op = OP_CONST, .dst = 1, .a = -1, .b = -1, .c = -1, .imm = 4},
+    {.op = OP_LT_I32, .dst = 2, .a = 0, .b = 1, .c = -1},                       /* 2: fused: both sides write r2 first */
+    {.op = OP_BRF, .dst = -1, .a = 6, .b = 2, .c = 6},
+    {.op = OP_ADD_I32, .dst = 2, .a = 0, .b = 1, .c = -1},
+    {.op = OP_JMP, .dst = -1, .a = 7, .b = -1, .c = -1},
+    {.op = OP_EXIT, .dst = -1, .a = -1, .b = -1, .c = -1},
+    {.op = OP_GE_U32, .dst = 2, .a = 0, .b = 1, .c = -1},                       /* 7: r2 read after the branch */
+    {.op = OP_BRT, .dst = -1, .a = 10, .b = 2, .c = 10},
+    {.op = OP_ADD_I32, .dst = 1, .a = 2, .b = 1, .c = -1},
+    {.op = OP_EQ_I32, .dst = 2, .a = 0, .b = 1, .c = -1},                       /* 10: a branch on another register */
+    {.op = OP_BRT, .dst = -1, .a = 13, .b = 1, .c = 13},
+    {.op = OP_NE_I32, .dst = 2, .a = 0, .b = 1, .c = -1},                       /* 12: no branch after it */
+    {.op = OP_GT_F32, .dst = 2, .a = 0, .b = 1, .c = -1},                       /* 13: a back edge; the loop reads r2 */
+    {.op = OP_BRT, .dst = -1, .a = 12, .b = 2, .c = 15},
+    {.op = OP_EXIT, .dst = -1, .a = -1, .b = -1, .c = -1},
+  };
+  kir_func hand = {.name = "hand", .code = code, .ncode = (int)(sizeof code / sizeof code[0]), .nregs = 3};
+  simt_plan *p = simt_plan_new(&hand, NULL, NULL);
+  ck_assert_int_eq(p->fused[2], 1);
+  ck_assert_int_eq(p->fused[7], 0);
+  ck_assert_int_eq(p->fused[10], 0);
+  ck_assert_int_eq(p->fused[12], 0);
+  ck_assert_int_eq(p->fused[13], 1);   /* 12 writes r2 before the loop reads it: dead */
+  ck_assert_int_eq(p->fused[0] | p->fused[1] | p->fused[3] | p->fused[4], 0);
+  simt_plan_free(p);
+  code[12].op = OP_ADD_I32;            /* now the loop's head reads r2 */
+  code[12].a = 2;
+  p = simt_plan_new(&hand, NULL, NULL);
+  ck_assert_int_eq(p->fused[13], 0);
+  simt_plan_free(p);
+}
+END_TEST
+
 /* Runs the PTX text's kernel k(out) on grid x block threads (cfg: NULL
  * for the defaults), out's first n words into o. */
 static void run_ptx_text(const char *ptx, const gr_config *cfg, unsigned grid, unsigned block, uint32_t *o, size_t n) {
@@ -456,6 +494,7 @@ Suite *front_suite(void) {
   tcase_add_test(tc, ptx_unsigned_division_reads_the_low_bits);
   tcase_add_test(tc, run_ahead_plan_reads_launch_constants);
   tcase_add_test(tc, run_ahead_plan_quiet_loads);
+  tcase_add_test(tc, run_ahead_plan_fused_compares);
   suite_add_tcase(s, tc);
   return s;
 }

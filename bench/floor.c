@@ -1,0 +1,96 @@
+/* The floor of gpurace's design on triad (floor.h). */
+#include "floor.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpurace.h"
+
+/* The most favourable code for the floor: vectorised at -O3 for the best
+ * vector unit the machine has, as the interpreter's lane loops are. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define FLOOR_CODE __attribute__((noinline, optimize("O3"), target_clones("avx512f", "avx2", "default")))
+#else
+#define FLOOR_CODE __attribute__((noinline))
+#endif
+
+#define BLOCK 256
+#define NREGS 19
+
+static float f32(uint64_t x) { uint32_t u = (uint32_t)x; float f; memcpy(&f, &u, 4); return f; }
+static uint64_t bits32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+
+/* One warp of triad's KIR, instruction by instruction (the register
+ * numbers are the front end's); 0 where a lane fails the bounds test,
+ * which n a multiple of the block size never does */
+#define R(k) (r + (k) * 32)
+#define LANES(stmt) for (int l = 0; l < 32; l++) { stmt; }
+FLOOR_CODE static int warp_registers(uint64_t *r, uint32_t cta, uint32_t wid, const float *a, const float *b, float *c, int n) {
+  LANES(R(18)[l] = 0x40000000)                                   /* const r18, 2.0f */
+  LANES(R(0)[l] = (uint64_t)(uintptr_t)a)                        /* param r0..r3 */
+  LANES(R(1)[l] = (uint64_t)(uintptr_t)b)
+  LANES(R(2)[l] = (uint64_t)(uintptr_t)c)
+  LANES(R(3)[l] = (uint64_t)(int64_t)n)
+  LANES(R(5)[l] = cta)                                           /* sreg %ctaid.x */
+  LANES(R(6)[l] = BLOCK)                                         /* sreg %ntid.x */
+  LANES(R(7)[l] = (uint32_t)(R(5)[l] * R(6)[l]))                 /* mul.u32 */
+  LANES(R(8)[l] = wid * 32 + (uint32_t)l)                        /* sreg %tid.x */
+  LANES(R(9)[l] = (uint32_t)(R(7)[l] + R(8)[l]))                 /* add.u32 */
+  LANES(R(4)[l] = (uint64_t)(int64_t)(int32_t)R(9)[l])           /* cvt.i32.u32 */
+  LANES(R(11)[l] = (int32_t)R(4)[l] < (int32_t)R(3)[l])          /* lt.i32 */
+  uint64_t out = 0;                                              /* brf */
+  LANES(out |= R(11)[l] == 0)
+  if (out) return 0;
+  LANES(R(11)[l] = R(2)[l] + (R(4)[l] << 2))                     /* padd */
+  LANES(R(12)[l] = R(0)[l] + (R(4)[l] << 2))                     /* padd */
+  LANES(uint32_t v; memcpy(&v, (const void *)(uintptr_t)R(12)[l], 4); R(13)[l] = v)   /* ld.f32 */
+  LANES(R(14)[l] = bits32(f32(R(13)[l]) * f32(R(18)[l])))        /* mul.f32 */
+  LANES(R(15)[l] = R(1)[l] + (R(4)[l] << 2))                     /* padd */
+  LANES(uint32_t v; memcpy(&v, (const void *)(uintptr_t)R(15)[l], 4); R(16)[l] = v)   /* ld.f32 */
+  LANES(R(17)[l] = bits32(f32(R(14)[l]) + f32(R(16)[l])))        /* add.f32 */
+  LANES(uint32_t v = (uint32_t)R(17)[l]; memcpy((void *)(uintptr_t)R(11)[l], &v, 4))  /* st.f32 */
+  return 1;
+}
+
+/* The same with the launch's and the block's uniform values as scalars */
+FLOOR_CODE static int warp_uniform(uint64_t *r, uint32_t cta, uint32_t wid, const float *a, const float *b, float *c, int n) {
+  uint64_t two = 0x40000000, pa = (uint64_t)(uintptr_t)a, pb = (uint64_t)(uintptr_t)b, pc = (uint64_t)(uintptr_t)c;
+  uint32_t base = cta * BLOCK;
+  LANES(R(8)[l] = wid * 32 + (uint32_t)l)
+  LANES(R(9)[l] = (uint32_t)(base + R(8)[l]))
+  LANES(R(4)[l] = (uint64_t)(int64_t)(int32_t)R(9)[l])
+  LANES(R(11)[l] = (int32_t)R(4)[l] < n)
+  uint64_t out = 0;
+  LANES(out |= R(11)[l] == 0)
+  if (out) return 0;
+  LANES(R(11)[l] = pc + (R(4)[l] << 2))
+  LANES(R(12)[l] = pa + (R(4)[l] << 2))
+  LANES(uint32_t v; memcpy(&v, (const void *)(uintptr_t)R(12)[l], 4); R(13)[l] = v)
+  LANES(R(14)[l] = bits32(f32(R(13)[l]) * f32(two)))
+  LANES(R(15)[l] = pb + (R(4)[l] << 2))
+  LANES(uint32_t v; memcpy(&v, (const void *)(uintptr_t)R(15)[l], 4); R(16)[l] = v)
+  LANES(R(17)[l] = bits32(f32(R(14)[l]) + f32(R(16)[l])))
+  LANES(uint32_t v = (uint32_t)R(17)[l]; memcpy((void *)(uintptr_t)R(11)[l], &v, 4))
+  return 1;
+}
+
+double floor_triad(int variant, const float *a, const float *b, float *c, int n, int reps) {
+  uint64_t *regs = aligned_alloc(64, NREGS * 32 * sizeof(uint64_t));
+  if (!regs) return -1;
+  memset(regs, 0, NREGS * 32 * sizeof(uint64_t));
+  double best = -1;
+  int ok = 1;
+  for (int rep = 0; rep < reps && ok; rep++) {
+    memset(c, 0, (size_t)n * sizeof *c);
+    double t0 = gr_now();
+    for (uint32_t cta = 0; cta < (uint32_t)n / BLOCK && ok; cta++)
+      for (uint32_t w = 0; w < BLOCK / 32; w++)
+        ok &= variant == FLOOR_UNIFORM ? warp_uniform(regs, cta, w, a, b, c, n) : warp_registers(regs, cta, w, a, b, c, n);
+    double t = gr_now() - t0;
+    if (best < 0 || t < best) best = t;
+  }
+  for (int i = 0; i < n && ok; i++) ok = c[i] == a[i] * 2.0f + b[i];
+  free(regs);
+  return ok ? best : -1;
+}
