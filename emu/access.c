@@ -173,26 +173,48 @@ static inline xspan span_start(const warp *w, uint32_t m, const uint64_t *A, int
  * where the machine has it).  lanes_inside: every address is in the span
  * with size bytes under its limit, and aligned: addr - tag <= last (=
  * limit - size), unsigned, as limit <= mask + 1 and tag's offset bits are
- * 0; one subtraction and one comparison a lane.  2 where, besides, lane l
- * is l elements past lane 0 (size 1 << shift): a coalesced access, which
- * the lane loops then make without a gather or scatter. */
+ * 0; one subtraction and one comparison a lane.  2 where, besides, each
+ * half-warp's lanes read one element (a broadcast) or consecutive ones (a
+ * run), from its first lane's address on (size 1 << shift): a coalesced
+ * access, or the half-warps of a 16-wide tile's row (a matrix multiply's),
+ * which the lane loops then make without a gather. */
 SIMT_CLONES static int lanes_inside(const uint64_t *addr, uint64_t tag, uint64_t last, uint64_t align, int shift) {
-  uint64_t far = 0, bits = 0, apart = 0, a0 = addr[0];
-  for (int l = 0; l < 32; l++) {
-    far |= (uint64_t)(addr[l] - tag > last), bits |= addr[l];
-    apart |= addr[l] - a0 - ((uint64_t)l << shift);
-  }
+  /* a half's second lane says which (a lane l elements apart otherwise shows) */
+  uint64_t far = 0, bits = 0, apart = 0, a0 = addr[0], a1 = addr[16];
+  uint64_t m0 = addr[1] != a0 ? ~(uint64_t)0 : 0, m1 = addr[17] != a1 ? ~(uint64_t)0 : 0;
+  for (int l = 0; l < 32; l++) far |= (uint64_t)(addr[l] - tag > last), bits |= addr[l];
+  for (int l = 0; l < 16; l++) apart |= addr[l] - a0 - (((uint64_t)l << shift) & m0);
+  for (int l = 0; l < 16; l++) apart |= addr[16 + l] - a1 - (((uint64_t)l << shift) & m1);
   return far | (bits & align) ? 0 : apart ? 1 : 2;
 }
 
-/* A coalesced access's 4-byte loads and stores: 32 words from p on */
-SIMT_CLONES static void lanes_load4_run(uint64_t *d, const uint8_t *p, int sign) {
-  if (sign)
-    for (int l = 0; l < 32; l++) { int32_t v; memcpy(&v, p + 4 * l, 4); d[l] = (uint64_t)(int64_t)v; }
+/* 4-byte loads of lanes_inside's 2: each half-warp's 16 words from p0 and
+ * p1 on, or the word there in each of its lanes (run0, run1 0) */
+static inline void load4_half(uint64_t *d, const uint8_t *p, int run, int sign) {
+  if (!run) {
+    uint32_t u;
+    memcpy(&u, p, 4);
+    uint64_t v = sign ? (uint64_t)(int64_t)(int32_t)u : u;
+    for (int l = 0; l < 16; l++) d[l] = v;
+  } else if (sign)
+    for (int l = 0; l < 16; l++) { int32_t v; memcpy(&v, p + 4 * l, 4); d[l] = (uint64_t)(int64_t)v; }
   else
-    for (int l = 0; l < 32; l++) { uint32_t v; memcpy(&v, p + 4 * l, 4); d[l] = v; }
+    for (int l = 0; l < 16; l++) { uint32_t v; memcpy(&v, p + 4 * l, 4); d[l] = v; }
 }
 
+SIMT_CLONES static void lanes_load4_halves(uint64_t *d, const uint8_t *p0, const uint8_t *p1, int run0, int run1, int sign) {
+  if (run0 && run1 && p1 == p0 + 64) {   /* the whole warp's run, the common case */
+    if (sign)
+      for (int l = 0; l < 32; l++) { int32_t v; memcpy(&v, p0 + 4 * l, 4); d[l] = (uint64_t)(int64_t)v; }
+    else
+      for (int l = 0; l < 32; l++) { uint32_t v; memcpy(&v, p0 + 4 * l, 4); d[l] = v; }
+    return;
+  }
+  load4_half(d, p0, run0, sign);
+  load4_half(d + 16, p1, run1, sign);
+}
+
+/* A coalesced access's 4-byte stores: 32 words from p on */
 SIMT_CLONES static uint64_t lanes_store4_run(uint8_t *p, const uint64_t *B) {
   uint64_t changed = 0;
   for (int l = 0; l < 32; l++) {
@@ -269,9 +291,14 @@ static inline void ldst_span(launch *L, const xspan *sp, int run, const uint64_t
   uint8_t *base = sp->base;
   uint64_t mask = sp->mask, first = addr[0];   /* before a load into the address's register */
   int word = size == 4 && (sk == SK_U32 || sk == SK_F32 || sk == SK_I32);
+  /* the half-warps' runs and broadcasts (warp_span's run); a store, only a
+   * run of the whole warp: a broadcast's lanes would store in turn */
+  uint64_t half = addr[16];
+  int run0 = addr[1] != first, run1 = addr[17] != half;
   /* the kind's canonical form chosen once, not per lane */
-  if (run && is_ld && word) lanes_load4_run(d, base + (first & mask), sk == SK_I32);
-  else if (run && !is_ld && size == 4) L->write_epoch += lanes_store4_run(base + (first & mask), B);
+  if (run && is_ld && word) lanes_load4_halves(d, base + (first & mask), base + (half & mask), run0, run1, sk == SK_I32);
+  else if (run && !is_ld && size == 4 && run0 && run1 && half == first + 64)
+    L->write_epoch += lanes_store4_run(base + (first & mask), B);
   else if (is_ld && word) lanes_load4(d, base, addr, mask, sk == SK_I32);
   else if (is_ld && size == 8 && sem_canon(sk, UINT64_MAX) == UINT64_MAX) lanes_load8(d, base, addr, mask);
   else if (is_ld) for (int l = 0; l < 32; l++) d[l] = sem_canon(sk, mem_read(L, base + (addr[l] & mask), size));
