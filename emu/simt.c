@@ -349,16 +349,20 @@ static uint8_t *plan_quiet(const kir_func *f) {
   return loud;
 }
 
-/* Whether register r is written before it is read on every path from pc,
- * as far as *budget instructions show (a path that goes further counts
- * as a read); an exit ends a path unread.  Per lane: each of a diverged
- * warp's lanes follows one of the paths. */
+/* Whether register r is written before it is read, and before any
+ * backward branch, on every path from pc, as far as *budget instructions
+ * show (a path that goes further counts as a read); an exit ends a path
+ * unread.  Per lane: each of a diverged warp's lanes follows one of the
+ * paths.  The backward branches: where the livelock detector hashes the
+ * warp's registers (note_backedge), which must never see one that a fused
+ * comparison left stale. */
 static int dead_from(const kir_func *f, int pc, int r, int *budget) {
   while (pc >= 0 && pc < f->ncode && (*budget)-- > 0) {
     const kir_ins *in = &f->code[pc];
     int u[4], nu = kir_ins_reads(in, u), s0, s1;
     for (int k = 0; k < nu; k++) if (u[k] == r) return 0;
     if (kir_ins_writes(in) == r || in->op == OP_EXIT) return 1;
+    if ((in->op == OP_JMP || in->op == OP_BRT || in->op == OP_BRF) && in->a <= pc) return 0;
     kir_successors(in, pc, &s0, &s1);
     if (s1 >= 0 && !dead_from(f, s1, r, budget)) return 0;
     pc = s0;

@@ -76,8 +76,9 @@ void simt_reconverge(launch *L, warp *w);
 #define AHEAD_RUN_MAX 253
 /*
  * fused: 1 at a comparison that a conditional branch on its result
- * follows, the result read nowhere else (written before it is read on
- * every path from the branch, as far as the straight lines from it show):
+ * follows, the result read nowhere else (written again before it is read,
+ * and before any backward branch, where the livelock detector hashes every
+ * register, on every path from the branch, as far as 64 instructions show):
  * a full warp runs the pair as one, the lanes' results going straight
  * into the branch's mask instead of through the register (loop tests:
  * hash's loop, `lt` then `brf`).  Where the run-ahead stops at the branch,

@@ -322,6 +322,25 @@ START_TEST(run_ahead_plan_fused_compares) {
   p = simt_plan_new(&hand, NULL, NULL);
   ck_assert_int_eq(p->fused[13], 0);
   simt_plan_free(p);
+  /* a loop's test whose exit path goes around an outer loop before writing
+   * the register: the livelock detector would hash it there */
+  kir_ins nest[] = {
+    {.op = OP_CONST, .dst = 0, .a = -1, .b = -1, .c = -1, .imm = 0},
+    {.op = OP_LT_I32, .dst = 1, .a = 0, .b = 0, .c = -1},                       /* 1: the inner test */
+    {.op = OP_BRF, .dst = -1, .a = 5, .b = 1, .c = 5},
+    {.op = OP_ADD_I32, .dst = 1, .a = 0, .b = 0, .c = -1},
+    {.op = OP_JMP, .dst = -1, .a = 1, .b = -1, .c = -1},
+    {.op = OP_ADD_I32, .dst = 0, .a = 0, .b = 0, .c = -1},                      /* 5: the outer loop's step */
+    {.op = OP_JMP, .dst = -1, .a = 1, .b = -1, .c = -1},
+  };
+  kir_func loops = {.name = "loops", .code = nest, .ncode = (int)(sizeof nest / sizeof nest[0]), .nregs = 2};
+  p = simt_plan_new(&loops, NULL, NULL);
+  ck_assert_int_eq(p->fused[1], 0);
+  simt_plan_free(p);
+  nest[5].dst = 1;                     /* the exit path writes it first */
+  p = simt_plan_new(&loops, NULL, NULL);
+  ck_assert_int_eq(p->fused[1], 1);
+  simt_plan_free(p);
 }
 END_TEST
 
