@@ -4,7 +4,7 @@
  * gpurace keeps a warp's registers in memory, 32 lanes of 64 bits each,
  * and every KIR instruction reads its operands' lanes there and writes its
  * destination's.  floor_triad runs bench/peer/triad.cu's KIR (`gpurace ir
- * bench/peer/triad.cu`: 16 instructions of arithmetic, two loads and a
+ * bench/peer/triad.cu`: 17 instructions of arithmetic, a branch, two loads and a
  * store a warp) as straight-line C over one warp's register file, always
  * in L1: no decoding, no dispatch, no scheduling, no address checks, no
  * statistics.  Whatever an interpreter of this design adds, it cannot run

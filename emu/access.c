@@ -203,13 +203,6 @@ static inline void load4_half(uint64_t *d, const uint8_t *p, int run, int sign) 
 }
 
 SIMT_CLONES static void lanes_load4_halves(uint64_t *d, const uint8_t *p0, const uint8_t *p1, int run0, int run1, int sign) {
-  if (run0 && run1 && p1 == p0 + 64) {   /* the whole warp's run, the common case */
-    if (sign)
-      for (int l = 0; l < 32; l++) { int32_t v; memcpy(&v, p0 + 4 * l, 4); d[l] = (uint64_t)(int64_t)v; }
-    else
-      for (int l = 0; l < 32; l++) { uint32_t v; memcpy(&v, p0 + 4 * l, 4); d[l] = v; }
-    return;
-  }
   load4_half(d, p0, run0, sign);
   load4_half(d + 16, p1, run1, sign);
 }
