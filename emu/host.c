@@ -6,7 +6,6 @@
 #include "prov.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 #include "kir_sem.h"
 #include "ptx.h"
 #include "source.h"
+#include "textcache.h"
 
 /* ------------------------------------------------------------- context */
 
@@ -335,20 +335,19 @@ static int ends_with(const char *s, const char *suffix) {
  * table loads one file once per seed and cell, and the compiler takes far
  * longer than the run.  Keyed by everything that goes into the
  * compilation: compiler, flags, defines, and the file's contents. */
-typedef struct ptx_entry { struct ptx_entry *next; char *key; char *ptx; size_t n; } ptx_entry;
-static ptx_entry *ptx_cache;
-static pthread_mutex_t ptx_cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static text_cache ptx_cache = TEXT_CACHE_INIT((size_t)256 << 20);
 
-static char *ptx_cache_key(const gr_context *ctx, const char *path, const char *text, size_t len, const char *const *defines, int ndefines) {
+/* The key, or a vec without data where the file cannot be read. */
+static vec ptx_cache_key(const gr_context *ctx, const char *path, const char *text, size_t len, const char *const *defines, int ndefines) {
+  vec k;
+  vec_init(&k, 1);
   char *owned = NULL;
   if (!text) {
     char e[256];
     owned = source_read_file(path, 0, &len, e, sizeof e);
-    if (!owned) return NULL;
+    if (!owned) return k;
     text = owned;
   }
-  vec k;
-  vec_init(&k, 1);
   char head[512];
   int hn = snprintf(head, sizeof head, "%d\n%s\n%s\n", (int)ctx->cfg.cc, ctx->cfg.cc_flags, path);
   for (int i = 0; i < hn; i++) *(char *)vec_push(&k) = head[i];
@@ -357,43 +356,8 @@ static char *ptx_cache_key(const gr_context *ctx, const char *path, const char *
     *(char *)vec_push(&k) = '\n';
   }
   for (size_t i = 0; i < len; i++) *(char *)vec_push(&k) = text[i];
-  *(char *)vec_push(&k) = 0;
   free(owned);
-  return k.data;
-}
-
-static int ptx_cache_get(const gr_context *ctx, const char *path, const char *text, size_t len, const char *const *defines,
-                         int ndefines, char **ptx, size_t *n) {
-  char *key = ptx_cache_key(ctx, path, text, len, defines, ndefines);
-  if (!key) return 0;
-  int found = 0;
-  pthread_mutex_lock(&ptx_cache_lock);
-  for (ptx_entry *e = ptx_cache; e && !found; e = e->next)
-    if (!strcmp(e->key, key)) {
-      *ptx = xmalloc(e->n + 1);
-      memcpy(*ptx, e->ptx, e->n + 1);
-      *n = e->n;
-      found = 1;
-    }
-  pthread_mutex_unlock(&ptx_cache_lock);
-  free(key);
-  return found;
-}
-
-static void ptx_cache_put(const gr_context *ctx, const char *path, const char *text, size_t len, const char *const *defines,
-                          int ndefines, const char *ptx, size_t n) {
-  char *key = ptx_cache_key(ctx, path, text, len, defines, ndefines);
-  if (!key) return;
-  ptx_entry *e = xcalloc(1, sizeof *e);
-  e->key = key;
-  e->ptx = xmalloc(n + 1);
-  memcpy(e->ptx, ptx, n);
-  e->ptx[n] = 0;
-  e->n = n;
-  pthread_mutex_lock(&ptx_cache_lock);
-  e->next = ptx_cache;
-  ptx_cache = e;
-  pthread_mutex_unlock(&ptx_cache_lock);
+  return k;
 }
 
 /* PTX says how big a struct parameter is, not what it holds: `//@ arg`
@@ -445,15 +409,17 @@ static kir_module *compile_file(gr_context *ctx, const char *path, const char *t
     return km;
   }
   if (ctx->cfg.cc == GR_CC_SUBSET) return front_compile_file(path, text, len, defines, ndefines, &lim, ctx->err, sizeof ctx->err);
-  char *ptx = NULL;
   size_t n = 0;
-  if (!ptx_cache_get(ctx, path, text, len, defines, ndefines, &ptx, &n)) {
+  vec key = ptx_cache_key(ctx, path, text, len, defines, ndefines);
+  char *ptx = key.data ? text_cache_get(&ptx_cache, key.data, key.len, &n) : NULL;
+  if (!ptx) {
     int rc = ctx->cfg.cc == GR_CC_NVRTC
       ? cuda_compile_ptx_nvrtc(path, text, defines, ndefines, ctx->cfg.cc_flags, &ptx, &n, ctx->err, sizeof ctx->err)
       : cuda_compile_ptx_nvcc(path, defines, ndefines, ctx->cfg.cc_flags, &ptx, &n, ctx->err, sizeof ctx->err);
-    if (rc) return NULL;
-    ptx_cache_put(ctx, path, text, len, defines, ndefines, ptx, n);
+    if (rc) { free(key.data); return NULL; }
+    if (key.data) text_cache_put(&ptx_cache, key.data, key.len, ptx, n);
   }
+  free(key.data);
   char *name = xmalloc(strlen(path) + 16);
   sprintf(name, "%s (%s PTX)", path, ctx->cfg.cc == GR_CC_NVRTC ? "NVRTC" : "nvcc");
   kir_module *km = ptx_compile(name, ptx, n, path, &lim, ctx->err, sizeof ctx->err);

@@ -25,6 +25,7 @@
 #ifndef GR_KERNEL_CPP
 #define GR_KERNEL_CPP "cpp"
 #endif
+#include "textcache.h"
 #include "util.h"
 
 extern char **environ;
@@ -257,6 +258,32 @@ static char *copy_for_cpp(const char *path, const char *text, size_t len, char *
 }
 
 
+/* The preprocessed texts of this process: a verdict table loads each file
+ * once per cell and seed, and the preprocessor (two processes, cpp and
+ * cc1plus) took most of a table's time.  The key names everything that
+ * goes into a run (include directory, bound, path, defines, the file's
+ * contents); the headers a file includes are taken to stay as they are for
+ * the life of the process, as the PTX cache takes them.  Failures are not
+ * kept (they are rare, and run again to say the same). */
+static text_cache pp_cache = TEXT_CACHE_INIT((size_t)64 << 20);
+
+static void key_put(vec *k, const void *p, size_t n) {
+  for (size_t i = 0; i < n; i++) *(char *)vec_push(k) = ((const char *)p)[i];
+}
+
+static vec pp_key(const char *path, const char *text, size_t len, const char *const *defines, int ndefines, size_t max) {
+  vec k;
+  vec_init(&k, 1);
+  const char *inc = source_include_dir();
+  key_put(&k, inc, strlen(inc) + 1);
+  key_put(&k, &max, sizeof max);
+  key_put(&k, path, strlen(path) + 1);
+  key_put(&k, &ndefines, sizeof ndefines);
+  for (int d = 0; d < ndefines; d++) key_put(&k, defines[d], strlen(defines[d]) + 1);
+  key_put(&k, text, len);
+  return k;
+}
+
 char *source_preprocess(const char *path, const char *text, size_t len, const char *const *defines, int ndefines,
                         size_t max, size_t *outlen, char *err, size_t errlen) {
   if (!max) max = SOURCE_MAX;
@@ -264,13 +291,18 @@ char *source_preprocess(const char *path, const char *text, size_t len, const ch
     snprintf(err, errlen, "%s: error: the file is larger than %zu bytes (raise the bound with --max-source)", path, max);
     return NULL;
   }
+  vec key = pp_key(path, text, len, defines, ndefines, max);
+  char *pp = text_cache_get(&pp_cache, key.data, key.len, outlen);
+  if (pp) { free(key.data); return pp; }
   struct stat st;
   char *tmp = NULL;
   if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
     tmp = copy_for_cpp(path, text, len, err, errlen);
-    if (!tmp) return NULL;
+    if (!tmp) { free(key.data); return NULL; }
   }
-  char *pp = run_cpp(tmp ? tmp : path, defines, ndefines, max, outlen, err, errlen);
+  pp = run_cpp(tmp ? tmp : path, defines, ndefines, max, outlen, err, errlen);
   if (tmp) { unlink(tmp); free(tmp); }
+  if (pp) text_cache_put(&pp_cache, key.data, key.len, pp, *outlen);
+  free(key.data);
   return pp;
 }

@@ -19,7 +19,10 @@ char *source_read_file(const char *path, size_t max, size_t *len, char *err, siz
 /* The preprocessed text of the file at `path`, whose contents the caller
  * has read (`text`, `len`): a malloc'd buffer of *outlen bytes, or NULL with
  * the message in err.  A file that is not a regular file is preprocessed
- * from a temporary copy whose line markers name the original. */
+ * from a temporary copy whose line markers name the original.  The process
+ * keeps what it preprocessed (up to 64 MiB), keyed by the path, the
+ * contents, the defines, the bound and the include directory: the headers
+ * a file includes are taken to stay as they are while it runs. */
 char *source_preprocess(const char *path, const char *text, size_t len, const char *const *defines, int ndefines,
                         size_t max, size_t *outlen, char *err, size_t errlen);
 

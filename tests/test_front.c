@@ -12,6 +12,8 @@
 #include "ptx.h"
 #include "prov.h"
 #include "simt.h"
+#include "source.h"
+#include "textcache.h"
 
 static char *slurp(const char *path) {
   FILE *f = fopen(path, "rb");
@@ -344,6 +346,93 @@ START_TEST(run_ahead_plan_fused_compares) {
 }
 END_TEST
 
+/* The cache's bound: past it the oldest text goes first, a text larger
+ * than a quarter of it is not kept, and a key kept twice holds one copy. */
+START_TEST(text_cache_drops_the_oldest) {
+  static text_cache c = TEXT_CACHE_INIT(400);
+  char text[64];
+  memset(text, 'x', sizeof text);
+  size_t n = 0;
+  for (char k = 'a'; k <= 'f'; k++) text_cache_put(&c, &k, 1, text, 63);   /* 64 bytes each: six fit */
+  ck_assert_uint_eq(c.bytes, 6 * 64);
+  char g = 'g';
+  text_cache_put(&c, &g, 1, text, 63);   /* the seventh pushes 'a' out */
+  ck_assert_uint_eq(c.bytes, 6 * 64);
+  char a = 'a', b = 'b';
+  ck_assert_ptr_null(text_cache_get(&c, &a, 1, &n));
+  char *t = text_cache_get(&c, &b, 1, &n);
+  ck_assert_ptr_nonnull(t);
+  ck_assert_uint_eq(n, 63);
+  ck_assert_int_eq(t[63], 0);
+  free(t);
+  t = text_cache_get(&c, &g, 1, &n);
+  ck_assert_ptr_nonnull(t);
+  free(t);
+  text_cache_put(&c, &g, 1, "other", 5);   /* kept already: the first stays */
+  t = text_cache_get(&c, &g, 1, &n);
+  ck_assert_uint_eq(n, 63);
+  free(t);
+  char big[128] = {0}, z = 'z';
+  text_cache_put(&c, &z, 1, big, 101);   /* over a quarter of 400 */
+  ck_assert_ptr_null(text_cache_get(&c, &z, 1, &n));
+  ck_assert_uint_eq(c.bytes, 6 * 64);
+}
+END_TEST
+
+/* The kernel in the file at path, run on one thread with the defines: its
+ * out[0]. */
+static int32_t run_file_defines(const char *path, const char *const *defines, int ndefines) {
+  gr_context *ctx = gr_context_create(NULL);
+  gr_module *mod;
+  ck_assert_int_eq(gr_module_load(ctx, path, defines, ndefines, &mod), GR_OK);
+  gr_ptr out;
+  ck_assert_int_eq(gr_malloc(ctx, 4, "out", &out), GR_OK);
+  gr_arg a = gr_arg_ptr(out);
+  gr_dim3 one = {1, 1, 1};
+  ck_assert_int_eq(gr_launch(mod, "k", one, one, 0, &a, 1), GR_OK);
+  int32_t v = 0;
+  ck_assert_int_eq(gr_memcpy_dtoh(ctx, &v, out, 4), GR_OK);
+  gr_context_destroy(ctx);
+  return v;
+}
+
+/* The process keeps preprocessed texts (a table loads a file per cell and
+ * seed), keyed by the file's contents and defines: a define, or a file
+ * rewritten under the same name, gets its own text, and the same load
+ * again the same bytes. */
+START_TEST(preprocessing_is_kept_by_contents_and_defines) {
+  const char *v1 = "#ifndef V\n#define V 1\n#endif\n__global__ void k(int *out) { out[0] = V; }\n";
+  const char *v3 = "#ifndef V\n#define V 3\n#endif\n__global__ void k(int *out) { out[0] = V; }\n";
+  const char *two[] = {"V=2"}, *four[] = {"V=4"};
+  char path[] = "/tmp/gpurace-pp-XXXXXX.cu";
+  temp_file(path, 3, v1);
+  ck_assert_int_eq(run_file_defines(path, NULL, 0), 1);
+  ck_assert_int_eq(run_file_defines(path, two, 1), 2);
+  ck_assert_int_eq(run_file_defines(path, four, 1), 4);
+  ck_assert_int_eq(run_file_defines(path, NULL, 0), 1);
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs(v3, f);
+  fclose(f);
+  ck_assert_int_eq(run_file_defines(path, NULL, 0), 3);
+  ck_assert_int_eq(run_file_defines(path, two, 1), 2);
+  char err[512];
+  size_t n1 = 0, n2 = 0;
+  char *a = source_preprocess(path, v3, strlen(v3), NULL, 0, 0, &n1, err, sizeof err);
+  char *b = source_preprocess(path, v3, strlen(v3), NULL, 0, 0, &n2, err, sizeof err);
+  ck_assert_ptr_nonnull(a);
+  ck_assert_ptr_nonnull(b);
+  ck_assert_ptr_ne(a, b);   /* each caller's own copy */
+  ck_assert_uint_eq(n1, n2);
+  ck_assert_int_eq(memcmp(a, b, n1), 0);
+  ck_assert_int_eq(a[n1], 0);
+  ck_assert_ptr_null(source_preprocess(path, v3, strlen(v3), NULL, 0, 8, &n1, err, sizeof err));   /* a smaller bound is its own key */
+  free(a);
+  free(b);
+  unlink(path);
+}
+END_TEST
+
 /* Runs the PTX text's kernel k(out) on grid x block threads (cfg: NULL
  * for the defaults), out's first n words into o. */
 static void run_ptx_text(const char *ptx, const gr_config *cfg, unsigned grid, unsigned block, uint32_t *o, size_t n) {
@@ -514,6 +603,8 @@ Suite *front_suite(void) {
   tcase_add_test(tc, run_ahead_plan_reads_launch_constants);
   tcase_add_test(tc, run_ahead_plan_quiet_loads);
   tcase_add_test(tc, run_ahead_plan_fused_compares);
+  tcase_add_test(tc, preprocessing_is_kept_by_contents_and_defines);
+  tcase_add_test(tc, text_cache_drops_the_oldest);
   suite_add_tcase(s, tc);
   return s;
 }
