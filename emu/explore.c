@@ -74,30 +74,6 @@ void explore_set_each(const explore_set *s, void (*fn)(void *user, const uint8_t
     if (s->tab[k].len) fn(user, s->keys + s->tab[k].off, s->tab[k].len);
 }
 
-/* Eight bytes a step (a byte a step was a quarter of an exhaustive
- * search's time): multiply and fold, then a finaliser that spreads every
- * input bit over the low bits that pick a slot and an owner rank. */
-uint64_t explore_hash(const void *key, size_t n) {
-  const uint8_t *p = key;
-  uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
-  size_t k = 0;
-  for (; k + 8 <= n; k += 8) {
-    uint64_t w;
-    memcpy(&w, p + k, 8);
-    h = (h ^ w) * 0xff51afd7ed558ccdull;
-    h ^= h >> 32;
-  }
-  if (k < n) {
-    uint64_t w = 0;
-    for (size_t j = 0; k + j < n; j++) w |= (uint64_t)p[k + j] << (8 * j);
-    h = (h ^ w) * 0xff51afd7ed558ccdull;
-    h ^= h >> 32;
-  }
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ull;
-  return h ^ (h >> 33);
-}
-
 static void grow(explore_set *s) {
   size_t n = s->ntab * 2;
   slot *t = xcalloc(n, sizeof(slot));
@@ -240,7 +216,7 @@ int explore_visit(gr_explore *x, const void *key, size_t len) {
     x->cut = 1;
     return 1;
   }
-  uint64_t h = explore_hash(key, len);
+  uint64_t h = hash_bytes(key, len);
   if (x->nshards > 1 && h % (uint64_t)x->nshards != (uint64_t)x->shard) {
     /* another process's state: it explores it, from the choices that led here */
     x->forward(x->forward_user, key, len, x->trail, x->ntrail, tail);

@@ -49,11 +49,10 @@ explore_set *explore_set_new(uint64_t max_states);
 void explore_set_free(explore_set *s);
 uint64_t explore_set_count(const explore_set *s);
 int explore_set_full(const explore_set *s);       /* a state was refused at the bound */
-/* 1: key added; 0: there already; -1: refused at the bound.  h: explore_hash(key, len). */
+/* 1: key added; 0: there already; -1: refused at the bound.  h: hash_bytes(key, len). */
 int explore_set_add(explore_set *s, const void *key, size_t len, uint64_t h);
 int explore_set_has(explore_set *s, const void *key, size_t len, uint64_t h);
 void explore_set_each(const explore_set *s, void (*fn)(void *user, const uint8_t *key, size_t len), void *user);
-uint64_t explore_hash(const void *key, size_t len);
 
 /* The subtree under a prefix, recording its states in set: every run
  * replays the prefix, and the search never backtracks into it.  Its root

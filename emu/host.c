@@ -337,10 +337,10 @@ static int ends_with(const char *s, const char *suffix) {
  * compilation: compiler, flags, defines, and the file's contents. */
 static text_cache ptx_cache = TEXT_CACHE_INIT((size_t)256 << 20);
 
-/* The key, or a vec without data where the file cannot be read. */
-static vec ptx_cache_key(const gr_context *ctx, const char *path, const char *text, size_t len, const char *const *defines, int ndefines) {
-  vec k;
-  vec_init(&k, 1);
+/* The key, or none (no bytes) where the file cannot be read. */
+static bytes ptx_cache_key(const gr_context *ctx, const char *path, const char *text, size_t len, const char *const *defines,
+                           int ndefines) {
+  bytes k = {0};
   char *owned = NULL;
   if (!text) {
     char e[256];
@@ -348,14 +348,10 @@ static vec ptx_cache_key(const gr_context *ctx, const char *path, const char *te
     if (!owned) return k;
     text = owned;
   }
-  char head[512];
-  int hn = snprintf(head, sizeof head, "%d\n%s\n%s\n", (int)ctx->cfg.cc, ctx->cfg.cc_flags, path);
-  for (int i = 0; i < hn; i++) *(char *)vec_push(&k) = head[i];
-  for (int d = 0; d < ndefines; d++) {
-    for (const char *c = defines[d]; *c; c++) *(char *)vec_push(&k) = *c;
-    *(char *)vec_push(&k) = '\n';
-  }
-  for (size_t i = 0; i < len; i++) *(char *)vec_push(&k) = text[i];
+  int cc = (int)ctx->cfg.cc;
+  bytes_put(&k, &cc, sizeof cc);
+  bytes_put(&k, ctx->cfg.cc_flags, strlen(ctx->cfg.cc_flags) + 1);
+  text_key_file(&k, path, text, len, defines, ndefines);
   free(owned);
   return k;
 }
@@ -410,16 +406,16 @@ static kir_module *compile_file(gr_context *ctx, const char *path, const char *t
   }
   if (ctx->cfg.cc == GR_CC_SUBSET) return front_compile_file(path, text, len, defines, ndefines, &lim, ctx->err, sizeof ctx->err);
   size_t n = 0;
-  vec key = ptx_cache_key(ctx, path, text, len, defines, ndefines);
-  char *ptx = key.data ? text_cache_get(&ptx_cache, key.data, key.len, &n) : NULL;
+  bytes key = ptx_cache_key(ctx, path, text, len, defines, ndefines);
+  char *ptx = key.len ? text_cache_get(&ptx_cache, key.p, key.len, &n) : NULL;
   if (!ptx) {
     int rc = ctx->cfg.cc == GR_CC_NVRTC
       ? cuda_compile_ptx_nvrtc(path, text, defines, ndefines, ctx->cfg.cc_flags, &ptx, &n, ctx->err, sizeof ctx->err)
       : cuda_compile_ptx_nvcc(path, defines, ndefines, ctx->cfg.cc_flags, &ptx, &n, ctx->err, sizeof ctx->err);
-    if (rc) { free(key.data); return NULL; }
-    if (key.data) text_cache_put(&ptx_cache, key.data, key.len, ptx, n);
+    if (rc) { free(key.p); return NULL; }
+    if (key.len) text_cache_put(&ptx_cache, key.p, key.len, ptx, n);
   }
-  free(key.data);
+  free(key.p);
   char *name = xmalloc(strlen(path) + 16);
   sprintf(name, "%s (%s PTX)", path, ctx->cfg.cc == GR_CC_NVRTC ? "NVRTC" : "nvcc");
   kir_module *km = ptx_compile(name, ptx, n, path, &lim, ctx->err, sizeof ctx->err);

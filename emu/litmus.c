@@ -278,7 +278,7 @@ static int split_frontier(gr_context *ctx, gr_script *s, uint64_t max_states, re
       u[n].prefix = xmalloc((len ? len : 1) * sizeof(explore_step));
       memcpy(u[n].prefix, p, len * sizeof(explore_step));
       u[n].len = len;
-      u[n].root = explore_hash(key, klen);
+      u[n].root = hash_bytes(key, klen);
       u[n].skip = 0;   /* the horizon is met at the first point past it */
       n++;
     } while (gr_explore_next(x));
@@ -410,7 +410,7 @@ static void forward_state(void *user, const void *key, size_t len, const explore
 #pragma omp critical(explore_forward)
 #endif
   {
-    bytes *b = &ob->out[explore_hash(key, len) % (uint64_t)ob->n];
+    bytes *b = &ob->out[hash_bytes(key, len) % (uint64_t)ob->n];
     put64(b, len);
     bytes_put(b, key, len);
     put64(b, skip);
@@ -438,7 +438,7 @@ static int take_forwarded(const uint8_t *in, size_t inlen, explore_set *set, sub
       const uint8_t *key = getbytes(&rd, kl);
       uint64_t skip = get64(&rd), pl = get64(&rd);
       if (rd.bad || pl > (rd.len - rd.at) / 16) { rd.bad = 1; break; }
-      uint64_t h = explore_hash(key, (size_t)kl);
+      uint64_t h = hash_bytes(key, (size_t)kl);
       int fresh = !explore_set_has(set, key, (size_t)kl, h) && explore_set_add(round, key, (size_t)kl, h) == 1;
       explore_step *p = fresh ? xmalloc((size_t)(pl ? pl : 1) * sizeof *p) : NULL;
       for (uint64_t k = 0; k < pl; k++) {
@@ -617,7 +617,7 @@ typedef struct { uint64_t n; int shard, nshards; } owned_count;
 
 static void count_owned(void *user, const uint8_t *key, size_t len) {
   owned_count *c = user;
-  c->n += explore_hash(key, len) % (uint64_t)c->nshards == (uint64_t)c->shard;
+  c->n += hash_bytes(key, len) % (uint64_t)c->nshards == (uint64_t)c->shard;
 }
 
 /* The exhaustive search of the script s (loaded from path in ctx), split

@@ -267,20 +267,12 @@ static char *copy_for_cpp(const char *path, const char *text, size_t len, char *
  * kept (they are rare, and run again to say the same). */
 static text_cache pp_cache = TEXT_CACHE_INIT((size_t)64 << 20);
 
-static void key_put(vec *k, const void *p, size_t n) {
-  for (size_t i = 0; i < n; i++) *(char *)vec_push(k) = ((const char *)p)[i];
-}
-
-static vec pp_key(const char *path, const char *text, size_t len, const char *const *defines, int ndefines, size_t max) {
-  vec k;
-  vec_init(&k, 1);
+static bytes pp_key(const char *path, const char *text, size_t len, const char *const *defines, int ndefines, size_t max) {
+  bytes k = {0};
   const char *inc = source_include_dir();
-  key_put(&k, inc, strlen(inc) + 1);
-  key_put(&k, &max, sizeof max);
-  key_put(&k, path, strlen(path) + 1);
-  key_put(&k, &ndefines, sizeof ndefines);
-  for (int d = 0; d < ndefines; d++) key_put(&k, defines[d], strlen(defines[d]) + 1);
-  key_put(&k, text, len);
+  bytes_put(&k, inc, strlen(inc) + 1);
+  bytes_put(&k, &max, sizeof max);
+  text_key_file(&k, path, text, len, defines, ndefines);
   return k;
 }
 
@@ -291,18 +283,18 @@ char *source_preprocess(const char *path, const char *text, size_t len, const ch
     snprintf(err, errlen, "%s: error: the file is larger than %zu bytes (raise the bound with --max-source)", path, max);
     return NULL;
   }
-  vec key = pp_key(path, text, len, defines, ndefines, max);
-  char *pp = text_cache_get(&pp_cache, key.data, key.len, outlen);
-  if (pp) { free(key.data); return pp; }
+  bytes key = pp_key(path, text, len, defines, ndefines, max);
+  char *pp = text_cache_get(&pp_cache, key.p, key.len, outlen);
+  if (pp) { free(key.p); return pp; }
   struct stat st;
   char *tmp = NULL;
   if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
     tmp = copy_for_cpp(path, text, len, err, errlen);
-    if (!tmp) { free(key.data); return NULL; }
+    if (!tmp) { free(key.p); return NULL; }
   }
   pp = run_cpp(tmp ? tmp : path, defines, ndefines, max, outlen, err, errlen);
   if (tmp) { unlink(tmp); free(tmp); }
-  if (pp) text_cache_put(&pp_cache, key.data, key.len, pp, *outlen);
-  free(key.data);
+  if (pp) text_cache_put(&pp_cache, key.p, key.len, pp, *outlen);
+  free(key.p);
   return pp;
 }

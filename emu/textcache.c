@@ -7,20 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
-
 struct text_entry {
   text_entry *next;
   uint64_t hash;
   char *key, *text;
   size_t klen, n;
 };
-
-static uint64_t key_hash(const void *key, size_t klen) {
-  uint64_t h = 0xcbf29ce484222325u;   /* FNV-1a */
-  for (size_t i = 0; i < klen; i++) h = (h ^ ((const uint8_t *)key)[i]) * 0x100000001b3u;
-  return h;
-}
 
 static text_entry *find(text_cache *c, const void *key, size_t klen, uint64_t h) {
   for (text_entry *e = c->head; e; e = e->next)
@@ -29,7 +21,7 @@ static text_entry *find(text_cache *c, const void *key, size_t klen, uint64_t h)
 }
 
 char *text_cache_get(text_cache *c, const void *key, size_t klen, size_t *n) {
-  uint64_t h = key_hash(key, klen);
+  uint64_t h = hash_bytes(key, klen);
   char *out = NULL;
   pthread_mutex_lock(&c->lock);
   text_entry *e = find(c, key, klen, h);
@@ -50,7 +42,7 @@ static void entry_free(text_entry *e) {
 
 void text_cache_put(text_cache *c, const void *key, size_t klen, const char *text, size_t n) {
   if (klen + n > c->max / 4) return;
-  uint64_t h = key_hash(key, klen);
+  uint64_t h = hash_bytes(key, klen);
   text_entry *e = xcalloc(1, sizeof *e);
   e->hash = h;
   e->key = xmalloc(klen ? klen : 1);
@@ -78,4 +70,11 @@ void text_cache_put(text_cache *c, const void *key, size_t klen, const char *tex
     entry_free(old);
   }
   pthread_mutex_unlock(&c->lock);
+}
+
+void text_key_file(bytes *k, const char *path, const char *text, size_t len, const char *const *defines, int ndefines) {
+  bytes_put(k, path, strlen(path) + 1);
+  bytes_put(k, &ndefines, sizeof ndefines);
+  for (int d = 0; d < ndefines; d++) bytes_put(k, defines[d], strlen(defines[d]) + 1);
+  bytes_put(k, text, len);
 }

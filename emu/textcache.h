@@ -9,6 +9,8 @@
 #include <pthread.h>
 #include <stddef.h>
 
+#include "util.h"
+
 typedef struct text_entry text_entry;
 typedef struct {
   pthread_mutex_t lock;
@@ -25,5 +27,10 @@ char *text_cache_get(text_cache *c, const void *key, size_t klen, size_t *n);
 /* Keeps copies of key and text (n bytes) unless the key is there already
  * or the pair is larger than a quarter of the bound. */
 void text_cache_put(text_cache *c, const void *key, size_t klen, const char *text, size_t n);
+
+/* Puts what a kernel file gives any text computed from it into a key: its
+ * path, its defines and its contents (the caller adds the rest: the
+ * compiler, its options). */
+void text_key_file(bytes *k, const char *path, const char *text, size_t len, const char *const *defines, int ndefines);
 
 #endif

@@ -34,6 +34,9 @@ typedef struct { uint8_t *p; size_t len, cap; } bytes;
 void bytes_reserve(bytes *b, size_t n);   /* room for n more bytes */
 /* inline: a state key is built from thousands of 8-byte pieces, whose
  * copies the compiler then makes without a call */
+/* A 64-bit hash of n bytes, eight at a time, every input bit spread over
+ * the low bits. */
+uint64_t hash_bytes(const void *key, size_t n);
 static inline void bytes_put(bytes *b, const void *p, size_t n) {
   if (b->len + n > b->cap) bytes_reserve(b, n);
   memcpy(b->p + b->len, p, n);
