@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "source.h"
+#include "front.h"
 #include "util.h"
 
 #if GR_HAVE_CUDA

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "backend.h"
-#include "source.h"
+#include "front.h"
 #include "util.h"
 
 #ifndef GR_CUDA_PATH

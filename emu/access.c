@@ -49,7 +49,7 @@ static uint8_t *xlate(launch *L, warp *w, int lane, uint64_t addr, int size, int
     char gname[300];
     uint64_t osize = sp == SPACE_SHARED ? L->shared_size : L->f->frame;
     if (sp == SPACE_GLOBAL) {
-      galloc *a = ctx_alloc_of(L->ctx, (addr & ~KIR_STATE_MASK) | (uint64_t)KIR_INSIDE << KIR_SPACE_SHIFT);
+      galloc *a = emu_alloc_of(L->ctx, (addr & ~KIR_STATE_MASK) | (uint64_t)KIR_INSIDE << KIR_SPACE_SHIFT);
       snprintf(gname, sizeof gname, "'%s'", a ? a->name : "a freed allocation");
       oname = gname;
       osize = a ? a->size : 0;
@@ -60,7 +60,7 @@ static uint8_t *xlate(launch *L, warp *w, int lane, uint64_t addr, int size, int
     return NULL;
   }
   if (sp == SPACE_GLOBAL) {
-    galloc *a = ctx_alloc_of(L->ctx, addr);
+    galloc *a = emu_alloc_of(L->ctx, addr);
     off = (uint32_t)addr;
     if (a) { base = a->data; limit = a->size; obj = a->name; }
   } else if (sp == SPACE_SHARED) {

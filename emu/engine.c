@@ -33,8 +33,7 @@
 
 /* ------------------------------------------------------------- observers */
 
-int gr_observe(gr_context *ctx, const gr_observer *obs) {
-  if (ON_GPU(ctx)) return ctx_fail(ctx, -1, "error: observers (race detectors) need the emulator backend");
+int emu_observe(emu_dev *ctx, const gr_observer *obs) {
   for (int k = 0; k < GR_MAX_OBSERVERS; k++) {
     if (!ctx->obs_live[k]) {
       ctx->obs[k] = *obs;
@@ -43,17 +42,17 @@ int gr_observe(gr_context *ctx, const gr_observer *obs) {
       return k;
     }
   }
-  return ctx_fail(ctx, -1, "error: too many observers");
+  return emu_fail(ctx, -1, "error: too many observers");
 }
 
-void gr_unobserve(gr_context *ctx, int h) {
+void emu_unobserve(emu_dev *ctx, int h) {
   if (h < 0 || h >= GR_MAX_OBSERVERS) return;
   ctx->obs_live[h] = 0;
   while (ctx->nobs && !ctx->obs_live[ctx->nobs - 1]) ctx->nobs--;
 }
 
 void deliver(launch *L, gr_event *ev) {
-  gr_context *ctx = L->ctx;
+  emu_dev *ctx = L->ctx;
   for (int k = 0; k < ctx->nobs; k++) if (ctx->obs_live[k]) ctx->obs[k].on_event(ctx->obs[k].user, ev);
 }
 
@@ -107,7 +106,7 @@ void fault(launch *L, int pc, const char *fmt, ...) {
   vsnprintf(body, sizeof body, fmt, ap);
   va_end(ap);
   fault_line(L, pc, body, line, sizeof line);
-  ctx_fail(L->ctx, GR_EEMU, "%s", line);
+  emu_fail(L->ctx, GR_EEMU, "%s", line);
   L->failed = GR_EEMU;
 }
 
@@ -122,7 +121,7 @@ void mem_fault(launch *L, int pc, const char *fmt, ...) {
   vsnprintf(body, sizeof body, fmt, ap);
   va_end(ap);
   if (!L->ctx->cfg.keep_going) { fault(L, pc, "%s", body); return; }
-  gr_context *ctx = L->ctx;
+  emu_dev *ctx = L->ctx;
   if (L->kept_errors++ >= MAX_LOGGED_ERRORS) return;
   char line[1024];
   int n = fault_line(L, pc, body, line, sizeof line - 1);
@@ -442,7 +441,7 @@ static void check_deadlock(launch *L) {
   if (L->next_block < L->nblocks)
     snprintf(msg + len, sizeof msg - (size_t)len, "\n  %llu blocks not yet started wait for these to finish",
              (unsigned long long)(L->nblocks - L->next_block));
-  ctx_fail(L->ctx, GR_EEMU, "error: %s", msg);
+  emu_fail(L->ctx, GR_EEMU, "error: %s", msg);
   L->failed = GR_EEMU;
 }
 
@@ -856,7 +855,7 @@ static void state_key(launch *L) {
       if (w->wm) for (int l = 0; l < 32; l++) wm_serialize_lane(&w->wm->lane[l], k);
     }
   }
-  gr_context *ctx = L->ctx;
+  emu_dev *ctx = L->ctx;
   for (size_t a = 1; a < ctx->allocs.len; a++) {
     galloc *g = vec_at(&ctx->allocs, a);
     if (g->live) bytes_put(k, g->data, g->size);
@@ -890,38 +889,24 @@ static warp *explore_pick(launch *L) {
   return NULL;
 }
 
-void gr_context_explore(gr_context *ctx, gr_explore *x) { ctx->explore = x; }
+void emu_explore(emu_dev *ctx, gr_explore *x) { ctx->explore = x; }
 
-/* Checks and converts argument k to its parameter's type, as the emulator
- * passes it: bits in the low bytes of *out. */
-int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, size_t dyn_shared, const gr_arg *args, int nargs) {
-  gr_context *ctx = mod->ctx;
+int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, size_t dyn_shared, const uint64_t *args,
+               const void *const *argdata) {
+  emu_dev *ctx = mod->ctx;
   const gr_config *cfg = &ctx->cfg;
+  const char *kernel = f->name;
+  int nargs = f->nparams;
   memset(&ctx->stats, 0, sizeof ctx->stats);
-  if (ctx->L) return ctx_fail(ctx, GR_EINPUT, "error: gr_launch called during a launch");
-  const kir_func *f = kir_find(mod->km, kernel);
-  if (!f) return ctx_fail(ctx, GR_EINPUT, "%s: error: no __global__ function named '%s'", mod->path, kernel);
-  if (!grid.x || !grid.y || !grid.z || !bdim.x || !bdim.y || !bdim.z)
-    return ctx_fail(ctx, GR_EINPUT, "error: launch of '%s' with a zero grid or block dimension", kernel);
-  uint64_t nthreads = (uint64_t)bdim.x * bdim.y * bdim.z;
-  if (nthreads > 1024 || bdim.z > 64)
-    return ctx_fail(ctx, GR_EINPUT, "error: block (%u,%u,%u) of '%s' exceeds 1024 threads (or z > 64)", bdim.x, bdim.y, bdim.z, kernel);
-  if (grid.y > 65535 || grid.z > 65535) return ctx_fail(ctx, GR_EINPUT, "error: grid y and z dimensions are limited to 65535");
-  if (nargs != f->nparams)
-    return ctx_fail(ctx, GR_EINPUT, "%s:%d:%d: error: kernel '%s' takes %d argument%s, %d given", f->decl.file, f->decl.line,
-                    f->decl.col, kernel, f->nparams, f->nparams == 1 ? "" : "s", nargs);
-  /* CUDA passes up to 32,764 bytes of parameters; each takes at most 8 */
-  if (nargs > 4095) return ctx_fail(ctx, GR_EINPUT, "%s:%d:%d: error: kernel '%s' has %d parameters, more than a launch can pass (4095)",
-                                    f->decl.file, f->decl.line, f->decl.col, kernel, nargs);
-  if (ON_GPU(ctx)) return host_launch_on_gpu(mod, f, grid, bdim, dyn_shared, args, nargs);
+  if (ctx->L) return emu_fail(ctx, GR_EINPUT, "error: gr_launch called during a launch");
   if (dyn_shared && !mod->km->uses_dyn_shared)
-    return ctx_fail(ctx, GR_EINPUT, "error: dynamic shared memory requested but '%s' declares no extern __shared__ array", mod->path);
+    return emu_fail(ctx, GR_EINPUT, "error: dynamic shared memory requested but '%s' declares no extern __shared__ array", mod->path);
   uint64_t shared = ((uint64_t)mod->km->shared_static + 15) / 16 * 16 + dyn_shared;
   if (shared > cfg->shared_per_sm)
-    return ctx_fail(ctx, GR_EINPUT, "error: block needs %llu bytes of shared memory, an SM has %u", (unsigned long long)shared, cfg->shared_per_sm);
+    return emu_fail(ctx, GR_EINPUT, "error: block needs %llu bytes of shared memory, an SM has %u", (unsigned long long)shared, cfg->shared_per_sm);
   launch *L = xcalloc(1, sizeof *L);
   L->ctx = ctx; L->mod = mod; L->f = f; L->grid = grid; L->bdim = bdim;
-  L->nthreads = (uint32_t)nthreads;
+  L->nthreads = bdim.x * bdim.y * bdim.z;
   L->wpb = (L->nthreads + 31) / 32;
   L->nblocks = (uint64_t)grid.x * grid.y * grid.z;
   L->shared_size = (uint32_t)shared;
@@ -933,14 +918,10 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   L->args = xcalloc((size_t)nargs + 1, sizeof *L->args);
   L->argdata = xcalloc((size_t)nargs + 1, sizeof *L->argdata);
   for (int k = 0; k < nargs; k++) {
-    int rc = host_convert_arg(ctx, f, k, &args[k], &L->args[k]);
-    if (rc == GR_OK && f->params[k].sk == SK_COUNT) {
+    L->args[k] = args[k];
+    if (f->params[k].sk == SK_COUNT) {
       L->argdata[k] = xmalloc(f->params[k].size + 1u);
-      memcpy(L->argdata[k], args[k].data, f->params[k].size);
-    }
-    if (rc) {
-      for (int j = 0; j < k; j++) free(L->argdata[j]);
-      return free(L->argdata), free(L->args), free(L), rc;
+      memcpy(L->argdata[k], argdata[k], f->params[k].size);
     }
   }
   /* residency: blocks per SM by threads, shared memory and the block limit */
@@ -1020,7 +1001,7 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
     if (L->pending_restore) apply_restore(L);
     if (L->deadlock_check) check_deadlock(L);
     if (L->steps >= max_steps && !L->failed) {
-      ctx_fail(ctx, GR_EEMU, "error: step limit reached: '%s' ran %llu warp instructions without finishing (raise it with --max-steps)",
+      emu_fail(ctx, GR_EEMU, "error: step limit reached: '%s' ran %llu warp instructions without finishing (raise it with --max-steps)",
                kernel, (unsigned long long)max_steps);
       L->failed = GR_EEMU;
     }
@@ -1044,7 +1025,7 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
     char sum[256];
     snprintf(sum, sizeof sum, "error: %llu memory error%s in '%s' (accesses dropped, loads read 0)%s", n, n == 1 ? "" : "s",
              L->f->name, n > shown ? "; the first 1000 are shown" : "");
-    ctx_fail(ctx, GR_EEMU, "%s", sum);
+    emu_fail(ctx, GR_EEMU, "%s", sum);
     size_t sl = strlen(sum);
     if (ctx->log_len + sl + 1 > ctx->log_cap) { ctx->log_cap = ctx->log_len + sl + 1; ctx->log = xrealloc(ctx->log, ctx->log_cap); }
     memcpy(ctx->log + ctx->log_len, sum, sl + 1);

@@ -1,8 +1,9 @@
-/* engine: the context internals shared by the emulator's modules.  Private
- * to emu/: the public face is gpurace.h. */
+/* engine: the device's internals shared by the emulator's modules.  Private
+ * to emu/: the public face is emu.h. */
 #ifndef GR_ENGINE_H
 #define GR_ENGINE_H
 
+#include "emu.h"
 #include "explore.h"
 #include "gpurace.h"
 #include "kir.h"
@@ -16,12 +17,11 @@ typedef struct {
   int live;
 } galloc;
 
-struct gr_module {
-  gr_context *ctx;
-  kir_module *km;
-  gr_ptr *gaddr;      /* device address of each module global */
-  char *path;
-  struct cuda_mod *cm; /* the CUDA backend's module: kernels, then globals, by km's order */
+struct emu_module {
+  emu_dev *ctx;
+  const kir_module *km;      /* the host's, borrowed */
+  gr_ptr *gaddr;             /* device address of each module global (the host's array) */
+  const char *path;
   struct prov_flow *flows;   /* prov's analyses of its kernels, by launch shape (prov.c) */
 };
 
@@ -29,11 +29,11 @@ typedef struct launch launch;
 
 #define GR_MAX_OBSERVERS 16
 
-struct gr_context {
+struct emu_dev {
   gr_config cfg;
-  char err[1024];
+  char *err;          /* the caller's error buffer (emu_new) */
+  size_t errlen;
   vec allocs;         /* galloc; id 0 is never used, so no address is 0 */
-  vec modules;        /* gr_module * */
   gr_observer obs[GR_MAX_OBSERVERS];
   int obs_live[GR_MAX_OBSERVERS];
   int nobs;
@@ -41,72 +41,26 @@ struct gr_context {
   launch *L;          /* the launch in progress, or NULL */
   struct wm *wm_spare;  /* the last launch's weak memory system, for the next (wm_renew) */
   gr_explore *explore; /* exhaustive runs draw their choices here */
-  struct cuda_dev *cu;  /* the CUDA backend's GPU, or NULL on the emulator */
-  int backend_rc;       /* the CUDA backend could not start: every call fails with backend_err */
-  char backend_err[1024];
   uint64_t live_bytes;  /* global memory allocated and not freed (bounded by cfg.max_memory) */
   char *log;            /* --keep-going: the memory errors of the last launch, one a line */
   size_t log_len, log_cap;
-  int log_shown;        /* gr_error gives the log (it ends with the summary) */
-  /* the axiomatic checker's trace runs: global loads and atomics take
-   * their values from here (thread: the block's linear index and the
-   * thread's index in it), and global memory is left untouched */
-  uint64_t (*supply)(void *user, uint32_t block, uint32_t thread, uint64_t addr, int size);
-  void (*rmw_result)(void *user, uint32_t block, uint32_t thread, uint64_t value, int stored);
+  int log_shown;        /* emu_log gives the log (it ends with the summary) */
+  /* the axiomatic checker's trace runs (emu_supply) */
+  emu_supply_fn supply;
+  emu_rmw_fn rmw_result;
   void *supply_user;
 };
 
-int ctx_fail(gr_context *ctx, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-#define ON_GPU(ctx) ((ctx)->cfg.backend == GR_BACKEND_CUDA)
+int emu_fail(emu_dev *ctx, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The live allocation an address falls in, or NULL (inline: every global
  * access of the interpreter asks). */
-static inline galloc *ctx_alloc_of(gr_context *ctx, uint64_t addr) {
+static inline galloc *emu_alloc_of(emu_dev *ctx, uint64_t addr) {
   if (KIR_SPACE_OF(addr) != SPACE_GLOBAL || KIR_STATE_OF(addr) != KIR_INSIDE) return NULL;
   uint64_t id = (addr >> 32) & 0xffffff;
   if (id == 0 || id >= ctx->allocs.len) return NULL;
   galloc *a = (galloc *)ctx->allocs.data + id;
   return a->live ? a : NULL;
 }
-/* host.c: a launch argument as the kernel's parameter k takes it (a struct's
- * bytes stay in the gr_arg); and a launch on the CUDA backend */
-int host_convert_arg(gr_context *ctx, const kir_func *f, int k, const gr_arg *a, uint64_t *out);
-int host_launch_on_gpu(gr_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, size_t dyn_shared, const gr_arg *args, int nargs);
-/* Host pointer for [addr, addr+n) of global memory, or NULL with an error set. */
-uint8_t *ctx_global_span(gr_context *ctx, gr_ptr addr, uint64_t n);
-
-/* gr_module_load on text the caller has read already (NULL: read the file),
- * so that a kernel file that is a pipe is read once. */
-int module_load_text(gr_context *ctx, const char *path, const char *text, size_t len, const char *const *defines,
-                     int ndefines, gr_module **out);
-
-/* script.c, for the litmus runner: the test's header, and the observed
- * outcome after a run ("r1=1 r2=0"), with whether it is the weak one. */
-void script_litmus(const gr_script *s, char *id, size_t idn, char *placement, gr_verdict *v, const char **weak);
-int script_outcome(gr_script *s, char *buf, size_t n, int *is_weak);
-/* The placement as written: W, B, G or a list bBwW,... (placement 'M'). */
-const char *script_placement(const gr_script *s);
-/* For the axiomatic checker: where each observed value lives. */
-size_t script_nobserves(const gr_script *s);
-int script_observed(gr_script *s, size_t k, gr_ptr *addr, int *size);
-void gr_context_reseed(gr_context *ctx, uint64_t seed);
-/* litmus.c, shared with the axiomatic checker: an outcome counted into a
- * result, the outcomes sorted by text. */
-void litmus_record(gr_litmus_result *r, const char *text, int weak, uint64_t seed);
-void litmus_sort(gr_litmus_result *r);
-/* script.c, for the hardware litmus harness: allocate and initialise every
- * buffer without launching; the buffers in directive order; the launch. */
-int script_prepare(gr_script *s);
-size_t script_nbuffers(const gr_script *s);
-gr_context *script_context(const gr_script *s);
-void script_buffer(const gr_script *s, size_t k, const char **name, gr_ptr *ptr, size_t *bytes);
-const char *script_launch(const gr_script *s, gr_dim3 *grid, gr_dim3 *block);
-size_t script_nargs(const gr_script *s);
-/* BabyCUDA's checker: an integer scalar argument's value (1 if found), and
- * the //@ assume lines (the condition's text and its line). */
-int script_arg_int(const gr_script *s, const char *name, int64_t *v);
-size_t script_nassume(const gr_script *s);
-const char *script_assume(const gr_script *s, size_t k, int *line);
-
 
 /* ---- the emulator's launch state, shared by engine.c and snapshot.c ---- */
 
@@ -198,8 +152,8 @@ struct blk {
 };
 
 struct launch {
-  gr_context *ctx;
-  gr_module *mod;
+  emu_dev *ctx;
+  emu_module *mod;
   const kir_func *f;
   gr_dim3 grid, bdim;
   uint32_t nthreads, wpb;        /* threads and warps per block */

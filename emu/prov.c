@@ -332,7 +332,7 @@ static int same_shape(const struct prov_flow *fl, const kir_func *f, const uint6
 }
 
 #define PROV_FLOWS_KEPT 8
-static struct prov_flow *flow_of(gr_module *mod, const kir_func *f, const uint64_t *args, uint64_t B, uint64_t G) {
+static struct prov_flow *flow_of(emu_module *mod, const kir_func *f, const uint64_t *args, uint64_t B, uint64_t G) {
   int n = 0;
   for (struct prov_flow **at = &mod->flows; *at; at = &(*at)->next, n++) {
     struct prov_flow *fl = *at;
@@ -378,8 +378,8 @@ static struct prov_flow *flow_of(gr_module *mod, const kir_func *f, const uint64
   return fl;
 }
 
-prov *prov_new(gr_module *mod, const kir_func *f, const uint64_t *args, gr_dim3 grid, gr_dim3 bdim) {
-  gr_context *ctx = mod->ctx;
+prov *prov_new(emu_module *mod, const kir_func *f, const uint64_t *args, gr_dim3 grid, gr_dim3 bdim) {
+  emu_dev *ctx = mod->ctx;
   const gr_ptr *gaddr = mod->gaddr;
   struct prov_flow *fl = flow_of(mod, f, args, bdim.x, grid.x);
   if (!fl->roots) return NULL;
@@ -396,7 +396,7 @@ prov *prov_new(gr_module *mod, const kir_func *f, const uint64_t *args, gr_dim3 
   used &= ~PROV_UNKNOWN;
   int nroot = used ? 64 - __builtin_clzll(used) : 0;
   for (int b = 0; b < nroot; b++)
-    p->src_alloc[b] = val[b] && ctx_alloc_of(ctx, val[b]) ? (uint32_t)((val[b] >> 32) & 0xffffff) : 0;
+    p->src_alloc[b] = val[b] && emu_alloc_of(ctx, val[b]) ? (uint32_t)((val[b] >> 32) & 0xffffff) : 0;
   /* one-dimensional launches only: the thread's index is then threadIdx.x and blockIdx.x */
   int flat = grid.y == 1 && grid.z == 1 && bdim.y == 1 && bdim.z == 1;
   size_t ncls = (size_t)(f->ncode > 0 ? f->ncode : 1);

@@ -64,7 +64,7 @@ typedef struct prov {
  * the control flow is kept in the module for the next launch of the
  * kernel with the same block and grid sizes and scalar arguments (a
  * sampled litmus test launches it thousands of times). */
-prov *prov_new(gr_module *mod, const kir_func *f, const uint64_t *args, gr_dim3 grid, gr_dim3 bdim);
+prov *prov_new(emu_module *mod, const kir_func *f, const uint64_t *args, gr_dim3 grid, gr_dim3 bdim);
 void prov_free(prov *p);
 void prov_flows_free(struct prov_flow *fl);
 

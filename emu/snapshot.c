@@ -59,7 +59,7 @@ static void snap_block_take(launch *L, int slot, snap_block *sb) {
   }
 }
 
-gr_snapshot *gr_snapshot_take(gr_context *ctx) {
+gr_snapshot *emu_snapshot_take(emu_dev *ctx) {
   /* weak memory: everything in flight lands first (a legal run of the
    * memory system), so that the snapshot is global memory and warps alone */
   if (ctx->L && ctx->L->mem) wm_quiesce(ctx->L->mem);
@@ -97,11 +97,11 @@ static int slot_of_block(const launch *L, uint32_t lin) {
   return -1;
 }
 
-gr_snapshot *gr_snapshot_take_block(gr_context *ctx, uint32_t block) {
+gr_snapshot *emu_snapshot_take_block(emu_dev *ctx, uint32_t block) {
   launch *L = ctx->L;
-  if (!L) { ctx_fail(ctx, GR_EINPUT, "error: a block snapshot exists only during a launch"); return NULL; }
+  if (!L) { emu_fail(ctx, GR_EINPUT, "error: a block snapshot exists only during a launch"); return NULL; }
   int slot = slot_of_block(L, block);
-  if (slot < 0) { ctx_fail(ctx, GR_EINPUT, "error: block %u is not resident", block); return NULL; }
+  if (slot < 0) { emu_fail(ctx, GR_EINPUT, "error: block %u is not resident", block); return NULL; }
   if (L->mem) wm_quiesce(L->mem);
   gr_snapshot *s = xcalloc(1, sizeof *s);
   s->in_launch = 1;
@@ -115,13 +115,13 @@ gr_snapshot *gr_snapshot_take_block(gr_context *ctx, uint32_t block) {
   return s;
 }
 
-int gr_snapshot_restore(gr_context *ctx, const gr_snapshot *s) {
+int emu_snapshot_restore(emu_dev *ctx, const gr_snapshot *s) {
   if (s->in_launch && (!ctx->L || ctx->L->f != s->f))
-    return ctx_fail(ctx, GR_EINPUT, "error: snapshot was taken during another launch");
+    return emu_fail(ctx, GR_EINPUT, "error: snapshot was taken during another launch");
   if (s->in_launch && (memcmp(&ctx->L->grid, &s->grid, sizeof s->grid) || memcmp(&ctx->L->bdim, &s->bdim, sizeof s->bdim)))
-    return ctx_fail(ctx, GR_EINPUT, "error: snapshot was taken during a launch of another grid or block shape");
+    return emu_fail(ctx, GR_EINPUT, "error: snapshot was taken during a launch of another grid or block shape");
   if (s->block_only && slot_of_block(ctx->L, s->blocks[0].b.lin) < 0)
-    return ctx_fail(ctx, GR_EINPUT, "error: block %llu of the snapshot is no longer resident", (unsigned long long)s->blocks[0].b.lin);
+    return emu_fail(ctx, GR_EINPUT, "error: block %llu of the snapshot is no longer resident", (unsigned long long)s->blocks[0].b.lin);
   if (ctx->L) { ctx->L->pending_restore = s; return GR_OK; }
   for (size_t k = 1; k < s->nallocs && k < ctx->allocs.len; k++) {
     galloc *a = vec_at(&ctx->allocs, k);
@@ -171,7 +171,7 @@ static void block_restore(launch *L, const snap_block *sb, blk *keep) {
 
 void apply_restore(launch *L) {
   const gr_snapshot *s = L->pending_restore;
-  gr_context *ctx = L->ctx;
+  emu_dev *ctx = L->ctx;
   L->pending_restore = NULL;
   /* the registers may come from another launch of the kernel, whose
    * parameters were other values: the run-ahead no longer takes them as
@@ -227,10 +227,10 @@ static warp *find_warp(launch *L, uint32_t gid) {
   return s < 0 ? NULL : &L->slots[s]->warps[gid % L->wpb];
 }
 
-int gr_view_add(gr_context *ctx, uint32_t gid, gr_ptr base, size_t len, void *copy) {
-  if (!ctx->L) return ctx_fail(ctx, GR_EINPUT, "error: memory views exist only during a launch");
+int emu_view_add(emu_dev *ctx, uint32_t gid, gr_ptr base, size_t len, void *copy) {
+  if (!ctx->L) return emu_fail(ctx, GR_EINPUT, "error: memory views exist only during a launch");
   warp *w = find_warp(ctx->L, gid);
-  if (!w) return ctx_fail(ctx, GR_EINPUT, "error: warp %u is not resident", gid);
+  if (!w) return emu_fail(ctx, GR_EINPUT, "error: warp %u is not resident", gid);
   w->views = xrealloc(w->views, sizeof(mview) * (size_t)(w->nviews + 1));
   w->views[w->nviews].base = base;
   w->views[w->nviews].len = len;
@@ -239,16 +239,16 @@ int gr_view_add(gr_context *ctx, uint32_t gid, gr_ptr base, size_t len, void *co
   return GR_OK;
 }
 
-void gr_launch_fail(gr_context *ctx, int code, const char *msg) {
+void emu_launch_fail(emu_dev *ctx, int code, const char *msg) {
   launch *L = ctx->L;
   if (!L || L->failed) return;
-  snprintf(ctx->err, sizeof ctx->err, "%s", msg);
+  snprintf(ctx->err, ctx->errlen, "%s", msg);
   L->failed = code ? code : GR_EEMU;
 }
 
 gr_ptr gr_shared_base(void) { return KIR_ADDR(SPACE_SHARED, 0); }
 
-void gr_view_clear(gr_context *ctx, uint32_t gid) {
+void emu_view_clear(emu_dev *ctx, uint32_t gid) {
   if (!ctx->L) return;
   warp *w = find_warp(ctx->L, gid);
   if (!w) return;

@@ -16,7 +16,7 @@
 
 #include "babycuda/babycuda.h"
 #include "gpurace.h"
-#include "ptx.h"
+#include "front.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -7,7 +7,7 @@
 set -u
 OUT=${1:?usage: hw-real.sh OUT}
 B=${BUILD:-.}
-export GPURACE_INCLUDE=${GPURACE_INCLUDE:-$PWD/emu/include}
+export GPURACE_INCLUDE=${GPURACE_INCLUDE:-$PWD/front/include}
 mkdir -p "$OUT"
 R="$OUT/real.txt"
 : > "$R"

@@ -9,11 +9,8 @@
 
 #include "testutil.h"
 #include "front.h"
-#include "ptx.h"
 #include "prov.h"
 #include "simt.h"
-#include "source.h"
-#include "textcache.h"
 
 static char *slurp(const char *path) {
   FILE *f = fopen(path, "rb");

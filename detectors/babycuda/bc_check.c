@@ -8,9 +8,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine.h"
+#include "front.h"
 #include "gpurace.h"
-#include "source.h"
+#include "host.h"
 
 static int ends_with(const char *s, const char *suf) {
   size_t n = strlen(s), m = strlen(suf);
@@ -97,7 +97,7 @@ bc_program *bc_load(const char *path, const bc_check_opts *o, int *outside, char
   } else {
     gr_dim3 grid, block;
     const char *kname = script_launch(s, &grid, &block);
-    kir_module *km = gr_script_module(s)->km;
+    const kir_module *km = host_module_kir(gr_script_module(s));
     const kir_func *f = kname ? kir_find(km, kname) : NULL;
     if (!kname) snprintf(err, errlen, "%s: error: no //@ launch line: the checker needs the launch's grid", path);
     else if (!f) snprintf(err, errlen, "%s: error: no kernel '%s'", path, kname);

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
+#include "host.h"
 #include "loops.h"
 #include "util.h"
 

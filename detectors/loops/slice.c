@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
+#include "host.h"
 #include "loops.h"
 #include "util.h"
 
@@ -165,7 +165,7 @@ static void print_slice(FILE *out, const slicer *s, const uint8_t *keep, int kep
 }
 
 int loop_print_slice(FILE *out, gr_module *mod, const char *arrays, char *err, size_t errlen) {
-  const kir_module *m = mod->km;
+  const kir_module *m = host_module_kir(mod);
   char *copy = xstrdup(arrays);
   int rc = 0;
   for (int fi = 0; fi < m->nfuncs && !rc; fi++) {

@@ -1,9 +1,9 @@
 /* The host API: contexts and their configuration, global memory,
- * modules, kernel signatures and arguments, and the dispatch of a launch to
- * the CUDA backend; the emulator's own launch is engine.c's.  Every call
- * returns GR_OK or a status with its message in the context. */
-#include "engine.h"
-#include "prov.h"
+ * modules, kernel signatures and arguments, and launches, each given to
+ * the context's device (device.h) after the checks every backend shares;
+ * and the engine API, which only the emulator has.  Every call returns
+ * GR_OK or a status with its message in the context. */
+#include "host.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -11,11 +11,9 @@
 #include <string.h>
 
 #include "backend.h"
+#include "context.h"
 #include "front.h"
 #include "kir_sem.h"
-#include "ptx.h"
-#include "source.h"
-#include "textcache.h"
 
 /* ------------------------------------------------------------- context */
 
@@ -39,12 +37,12 @@ void gr_config_default(gr_config *c) {
   c->one_per_turn = opt && !strcmp(opt, "1");
 }
 
-int ctx_fail(gr_context *ctx, int code, const char *fmt, ...) {
+int host_fail(gr_context *ctx, int code, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(ctx->err, sizeof ctx->err, fmt, ap);
   va_end(ap);
-  ctx->log_shown = 0;
+  if (ctx->emu) emu_log_forget(ctx->emu);
   return code;
 }
 
@@ -59,46 +57,43 @@ gr_context *gr_context_create(const gr_config *cfg) {
   if (ctx->cfg.max_threads_per_sm <= 0) ctx->cfg.max_threads_per_sm = d.max_threads_per_sm;
   if (!ctx->cfg.shared_per_sm) ctx->cfg.shared_per_sm = d.shared_per_sm;
   if (!ctx->cfg.max_memory) ctx->cfg.max_memory = d.max_memory;
-  vec_init(&ctx->allocs, sizeof(galloc));
-  vec_push(&ctx->allocs);   /* id 0: never an allocation */
   vec_init(&ctx->modules, sizeof(gr_module *));
   if (ctx->cfg.backend == GR_BACKEND_CUDA) {
-    ctx->backend_rc = cuda_open(&ctx->cu, ctx->backend_err, sizeof ctx->backend_err);
-    if (ctx->backend_rc) snprintf(ctx->err, sizeof ctx->err, "%s", ctx->backend_err);
+    ctx->backend_rc = dev_cuda_open(&ctx->cfg, ctx->err, sizeof ctx->err, &ctx->ops, &ctx->dev);
+    if (ctx->backend_rc) snprintf(ctx->backend_err, sizeof ctx->backend_err, "%s", ctx->err);
+  } else {
+    dev_emu_open(&ctx->cfg, ctx->err, sizeof ctx->err, &ctx->ops, &ctx->dev);
+    ctx->emu = ctx->dev;
   }
   return ctx;
 }
 
 int gr_context_ok(const gr_context *ctx) { return ctx->backend_rc; }
-const char *gr_context_device(const gr_context *ctx) { return ctx->cu ? cuda_describe(ctx->cu) : "emulator"; }
+const char *gr_context_device(const gr_context *ctx) { return ctx->dev ? ctx->ops->describe(ctx->dev) : "emulator"; }
+emu_dev *host_emu(gr_context *ctx) { return ctx->emu; }
 
-/* The CUDA backend failed to start: the reason, again, as this call's error. */
-static int backend_down(gr_context *ctx) { return ctx_fail(ctx, ctx->backend_rc, "%s", ctx->backend_err); }
+/* The backend failed to start: the reason, again, as this call's error. */
+static int backend_down(gr_context *ctx) { return host_fail(ctx, ctx->backend_rc, "%s", ctx->backend_err); }
 
 void gr_context_destroy(gr_context *ctx) {
   if (!ctx) return;
-  for (size_t k = 0; k < ctx->allocs.len; k++) {
-    galloc *a = vec_at(&ctx->allocs, k);
-    free(a->data); free(a->name);
-  }
-  vec_free(&ctx->allocs);
   for (size_t k = 0; k < ctx->modules.len; k++) {
     gr_module *m = *(gr_module **)vec_at(&ctx->modules, k);
+    if (m->dm) ctx->ops->module_free(m->dm);
     kir_module_free(m->km);
-    cuda_module_free(m->cm);
-    prov_flows_free(m->flows);
     free(m->gaddr); free(m->path); free(m);
   }
   vec_free(&ctx->modules);
-  cuda_close(ctx->cu);
-  wm_free(ctx->wm_spare);
-  free(ctx->log);
+  if (ctx->dev) ctx->ops->close(ctx->dev);
   free(ctx);
 }
 
 /* With --keep-going, the error of a launch is every memory error it met,
  * one a line, then the summary. */
-const char *gr_error(const gr_context *ctx) { return ctx->log_shown ? ctx->log : ctx->err; }
+const char *gr_error(const gr_context *ctx) {
+  const char *log = ctx->emu ? emu_log(ctx->emu) : NULL;
+  return log ? log : ctx->err;
+}
 static int opt_u64(const char *val, uint64_t lo, uint64_t hi, uint64_t *out) {
   if (!val || !*val || *val == '-') return 0;
   char *e;
@@ -167,131 +162,41 @@ int gr_config_option(gr_config *c, const char *opt, const char *val, char *err, 
 }
 
 const gr_config *gr_context_config(const gr_context *ctx) { return &ctx->cfg; }
-void gr_context_reseed(gr_context *ctx, uint64_t seed) { ctx->cfg.seed = seed; }
+void host_reseed(gr_context *ctx, uint64_t seed) {
+  ctx->cfg.seed = seed;
+  if (ctx->emu) emu_reseed(ctx->emu, seed);
+}
 
 /* ------------------------------------------------------------- global memory */
 
-
-uint8_t *ctx_global_span(gr_context *ctx, gr_ptr addr, uint64_t n) {
-  galloc *a = ctx_alloc_of(ctx, addr);
-  uint64_t off = (uint32_t)addr;
-  if (!a) { ctx_fail(ctx, GR_EINPUT, "error: 0x%llx is not the address of a live allocation", (unsigned long long)addr); return NULL; }
-  if (off > a->size || n > a->size - off) {
-    ctx_fail(ctx, GR_EINPUT, "error: %llu bytes at offset %llu exceed allocation '%s' of %llu bytes",
-             (unsigned long long)n, (unsigned long long)off, a->name, (unsigned long long)a->size);
-    return NULL;
-  }
-  return a->data + off;
-}
-
 int gr_malloc(gr_context *ctx, size_t bytes, const char *name, gr_ptr *out) {
-  if (ON_GPU(ctx)) return ctx->cu ? cuda_malloc(ctx->cu, bytes, out, ctx->err, sizeof ctx->err) : backend_down(ctx);
-  if (bytes > 0xffffffffull) return ctx_fail(ctx, GR_EINPUT, "error: allocation of %zu bytes exceeds the 4 GiB limit of one allocation", bytes);
-  if (ctx->allocs.len >= 0xffffff) return ctx_fail(ctx, GR_EINPUT, "error: too many allocations");
-  if (bytes > ctx->cfg.max_memory || ctx->live_bytes > ctx->cfg.max_memory - bytes)
-    return ctx_fail(ctx, GR_EINPUT, "error: allocating %zu bytes for '%s' would pass the %llu bytes of global memory the context may hold (--max-memory)",
-                    bytes, name ? name : "a buffer", (unsigned long long)ctx->cfg.max_memory);
-  ctx->live_bytes += bytes;
-  galloc *a = vec_push(&ctx->allocs);
-  a->data = xcalloc(bytes ? (bytes + 31) / 32 * 32 : 32, 1);   /* whole 32-byte L1 lines */
-  a->size = bytes;
-  a->live = 1;
-  char buf[64];
-  if (!name) { snprintf(buf, sizeof buf, "alloc#%zu", ctx->allocs.len - 1); name = buf; }
-  a->name = xstrdup(name);
-  *out = KIR_GLOBAL_ADDR(ctx->allocs.len - 1, 0);
-  return GR_OK;
+  if (!ctx->dev) return backend_down(ctx);
+  return ctx->ops->malloc(ctx->dev, bytes, name, out);
 }
 
 int gr_free(gr_context *ctx, gr_ptr p) {
-  if (ON_GPU(ctx)) return ctx->cu ? cuda_free(ctx->cu, p, ctx->err, sizeof ctx->err) : backend_down(ctx);
-  galloc *a = ctx_alloc_of(ctx, p);
-  if (!a || (uint32_t)p != 0) return ctx_fail(ctx, GR_EINPUT, "error: gr_free of 0x%llx, which is not the start of a live allocation", (unsigned long long)p);
-  free(a->data);
-  a->data = NULL;
-  a->live = 0;
-  ctx->live_bytes -= a->size;
-  return GR_OK;
+  if (!ctx->dev) return backend_down(ctx);
+  return ctx->ops->free(ctx->dev, p);
 }
 
 int gr_memcpy_htod(gr_context *ctx, gr_ptr dst, const void *src, size_t n) {
-  if (ON_GPU(ctx)) return ctx->cu ? cuda_htod(ctx->cu, dst, src, n, ctx->err, sizeof ctx->err) : backend_down(ctx);
-  uint8_t *d = ctx_global_span(ctx, dst, n);
-  if (!d) return GR_EINPUT;
-  if (n) memcpy(d, src, n);
-  return GR_OK;
+  if (!ctx->dev) return backend_down(ctx);
+  return ctx->ops->htod(ctx->dev, dst, src, n);
 }
+
 int gr_memcpy_dtoh(gr_context *ctx, void *dst, gr_ptr src, size_t n) {
-  if (ON_GPU(ctx)) return ctx->cu ? cuda_dtoh(ctx->cu, dst, src, n, ctx->err, sizeof ctx->err) : backend_down(ctx);
-  uint8_t *s = ctx_global_span(ctx, src, n);
-  if (!s) return GR_EINPUT;
-  if (n) memcpy(dst, s, n);
-  return GR_OK;
+  if (!ctx->dev) return backend_down(ctx);
+  return ctx->ops->dtoh(ctx->dev, dst, src, n);
 }
+
 int gr_memset(gr_context *ctx, gr_ptr dst, int v, size_t n) {
-  if (ON_GPU(ctx)) return ctx->cu ? cuda_memset(ctx->cu, dst, v, n, ctx->err, sizeof ctx->err) : backend_down(ctx);
-  uint8_t *d = ctx_global_span(ctx, dst, n);
-  if (!d) return GR_EINPUT;
-  memset(d, v, n);
-  return GR_OK;
-}
-
-size_t gr_allocation_count(const gr_context *ctx) { return ctx->allocs.len ? ctx->allocs.len - 1 : 0; }
-
-int gr_allocation_info(const gr_context *ctx, size_t id, uint64_t *size, const char **name) {
-  if (id == 0 || id >= ctx->allocs.len) return GR_EINPUT;
-  const galloc *a = vec_at(&ctx->allocs, id);
-  if (!a->live) return GR_EINPUT;
-  if (size) *size = a->size;
-  if (name) *name = a->name;
-  return GR_OK;
-}
-
-gr_ptr gr_allocation_base(size_t id) { return KIR_GLOBAL_ADDR(id, 0); }
-
-size_t gr_allocation_id(gr_ptr addr) {
-  return KIR_SPACE_OF(addr) == SPACE_GLOBAL && KIR_STATE_OF(addr) == KIR_INSIDE ? (size_t)(addr >> 32 & 0xffffff) : 0;
-}
-
-int gr_describe_address(const gr_context *ctx, gr_ptr addr, const char **name, uint64_t *offset) {
-  galloc *a = ctx_alloc_of((gr_context *)ctx, addr);
-  if (!a) return GR_EINPUT;
-  *name = a->name;
-  *offset = (uint32_t)addr;
-  return GR_OK;
+  if (!ctx->dev) return backend_down(ctx);
+  return ctx->ops->memset(ctx->dev, dst, v, n);
 }
 
 /* ------------------------------------------------------------- modules */
 
-/* The module on the GPU: NVRTC compiles the file, and its __device__
- * variables live in the CUDA module, initialised by the compiler. */
-/* The names NVRTC must lower: the kernels, then the __device__ variables. */
-static const char **gpu_names(const kir_module *km, int *n) {
-  *n = km->nfuncs + km->nglobals;
-  const char **names = xcalloc((size_t)*n + 1, sizeof(char *));
-  /* from PTX: the symbols themselves, which the module already has */
-  for (int k = 0; k < km->nfuncs; k++) names[k] = km->funcs[k]->sym ? km->funcs[k]->sym : km->funcs[k]->name;
-  for (int k = 0; k < km->nglobals; k++) names[km->nfuncs + k] = km->globals[k].sym ? km->globals[k].sym : km->globals[k].name;
-  return names;
-}
-
-static int module_on_gpu(gr_context *ctx, gr_module *m, const char *const *defines, int ndefines) {
-  kir_module *km = m->km;
-  int nnames;
-  const char **names = gpu_names(km, &nnames);
-  int rc = km->ptx ? cuda_module_load_ptx(ctx->cu, m->path, km->ptx, names, nnames, &m->cm, ctx->err, sizeof ctx->err)
-                   : cuda_module_load(ctx->cu, 0, m->path, defines, ndefines, names, nnames, NULL, 0, &m->cm, ctx->err, sizeof ctx->err);
-  for (int k = 0; rc == GR_OK && k < km->nglobals; k++) {
-    size_t size;
-    rc = cuda_module_global(m->cm, km->nfuncs + k, &m->gaddr[k], &size, ctx->err, sizeof ctx->err);
-    if (rc == GR_OK && size != km->globals[k].size)
-      rc = ctx_fail(ctx, GR_EINPUT, "%s: error: __device__ variable '%s' has %zu bytes on the GPU, %u in the emulator",
-                    m->path, km->globals[k].name, size, km->globals[k].size);
-  }
-  free(names);
-  return rc;
-}
-
+/* The module on the context's device; km is the module's from here on. */
 static int module_finish(gr_context *ctx, kir_module *km, const char *path, const char *const *defines, int ndefines,
                          gr_module **out) {
   gr_module *m = xcalloc(1, sizeof *m);
@@ -299,23 +204,14 @@ static int module_finish(gr_context *ctx, kir_module *km, const char *path, cons
   m->km = km;
   m->path = xstrdup(path);
   m->gaddr = xcalloc((size_t)km->nglobals + 1, sizeof(gr_ptr));
-  if (ON_GPU(ctx)) {
-    int rc = module_on_gpu(ctx, m, defines, ndefines);
-    if (rc) { kir_module_free(km); cuda_module_free(m->cm); free(m->gaddr); free(m->path); free(m); return rc; }
-    *(gr_module **)vec_push(&ctx->modules) = m;
-    *out = m;
-    return GR_OK;
-  }
-  for (int k = 0; k < km->nglobals; k++) {
-    kir_global *g = &km->globals[k];
-    int rc = gr_malloc(ctx, g->size, g->name, &m->gaddr[k]);
-    if (rc) { kir_module_free(km); free(m->gaddr); free(m->path); free(m); return rc; }
-    if (g->init) memcpy(ctx_global_span(ctx, m->gaddr[k], g->size), g->init, g->size);  /* else zero-filled */
-  }
+  int rc = ctx->ops->module_load(ctx->dev, km, m->path, defines, ndefines, m->gaddr, &m->dm);
+  if (rc) { kir_module_free(km); free(m->gaddr); free(m->path); free(m); return rc; }
   *(gr_module **)vec_push(&ctx->modules) = m;
   *out = m;
   return GR_OK;
 }
+
+const kir_module *host_module_kir(const gr_module *mod) { return mod->km; }
 
 static front_limits ctx_limits(const gr_context *ctx) {
   front_limits l = {(size_t)ctx->cfg.max_code, (size_t)ctx->cfg.max_source, ctx->cfg.max_nesting};
@@ -323,7 +219,7 @@ static front_limits ctx_limits(const gr_context *ctx) {
 }
 
 int gr_module_load(gr_context *ctx, const char *path, const char *const *defines, int ndefines, gr_module **out) {
-  return module_load_text(ctx, path, NULL, 0, defines, ndefines, out);
+  return host_module_load_text(ctx, path, NULL, 0, defines, ndefines, out);
 }
 
 static int ends_with(const char *s, const char *suffix) {
@@ -425,7 +321,7 @@ static kir_module *compile_file(gr_context *ctx, const char *path, const char *t
   return km;
 }
 
-int module_load_text(gr_context *ctx, const char *path, const char *text, size_t len, const char *const *defines,
+int host_module_load_text(gr_context *ctx, const char *path, const char *text, size_t len, const char *const *defines,
                      int ndefines, gr_module **out) {
   if (ctx->backend_rc) return backend_down(ctx);
   kir_module *km = compile_file(ctx, path, text, len, defines, ndefines);
@@ -434,7 +330,8 @@ int module_load_text(gr_context *ctx, const char *path, const char *text, size_t
 }
 
 int gr_module_load_source(gr_context *ctx, const char *name, const char *src, size_t len, gr_module **out) {
-  if (ON_GPU(ctx)) return ctx_fail(ctx, GR_EINPUT, "%s: error: the CUDA backend compiles kernel files, not source text", name);
+  if (ctx->backend_rc) return backend_down(ctx);
+  if (!ctx->emu) return host_fail(ctx, GR_EINPUT, "%s: error: the CUDA backend compiles kernel files, not source text", name);
   front_limits lim = ctx_limits(ctx);
   kir_module *km = front_compile(name, src, len, 0, &lim, ctx->err, sizeof ctx->err);
   if (!km) return GR_EINPUT;
@@ -451,7 +348,7 @@ int gr_module_global(gr_module *mod, const char *name, gr_ptr *addr, size_t *siz
       return GR_OK;
     }
   }
-  return ctx_fail(mod->ctx, GR_EINPUT, "error: module '%s' has no __device__ variable '%s'", mod->path, name);
+  return host_fail(mod->ctx, GR_EINPUT, "error: module '%s' has no __device__ variable '%s'", mod->path, name);
 }
 
 int gr_kernel_nparams(gr_module *mod, const char *kernel) {
@@ -491,58 +388,124 @@ gr_arg gr_arg_f64(double v) { gr_arg a = {GR_F64, sem_bits64(v), NULL, 0}; retur
 gr_arg gr_arg_ptr(gr_ptr p) { gr_arg a = {GR_PTR, p, NULL, 0}; return a; }
 gr_arg gr_arg_struct(const void *bytes, size_t size) { gr_arg a = {GR_STRUCT, 0, bytes, size}; return a; }
 
-void gr_last_stats(const gr_context *ctx, gr_stats *out) { *out = ctx->stats; }
-
-int host_convert_arg(gr_context *ctx, const kir_func *f, int k, const gr_arg *a, uint64_t *out) {
+static int convert_arg(gr_context *ctx, const kir_func *f, int k, const gr_arg *a, uint64_t *out) {
   kir_sk want = f->params[k].sk;
   if (want == SK_COUNT || a->type == GR_STRUCT) {   /* a struct by value: its bytes, of its size */
-    if (want != SK_COUNT) return ctx_fail(ctx, GR_EINPUT, "error: argument %d ('%s') of '%s' is a %s, not a struct", k + 1, f->params[k].name, f->name, kir_sk_name[want]);
+    if (want != SK_COUNT) return host_fail(ctx, GR_EINPUT, "error: argument %d ('%s') of '%s' is a %s, not a struct", k + 1, f->params[k].name, f->name, kir_sk_name[want]);
     if (a->type != GR_STRUCT || a->size != f->params[k].size || (!a->data && a->size))
-      return ctx_fail(ctx, GR_EINPUT, "error: argument %d ('%s') of '%s' must be a struct of %u bytes (gr_arg_struct)", k + 1, f->params[k].name, f->name, f->params[k].size);
+      return host_fail(ctx, GR_EINPUT, "error: argument %d ('%s') of '%s' must be a struct of %u bytes (gr_arg_struct)", k + 1, f->params[k].name, f->name, f->params[k].size);
     *out = 0;
     return GR_OK;
   }
   if (want == SK_PTR && a->type != GR_PTR && !(a->bits == 0))
-    return ctx_fail(ctx, GR_EINPUT, "error: argument %d ('%s') of '%s' must be a pointer", k + 1, f->params[k].name, f->name);
+    return host_fail(ctx, GR_EINPUT, "error: argument %d ('%s') of '%s' must be a pointer", k + 1, f->params[k].name, f->name);
   if (want != SK_PTR && a->type == GR_PTR)
-    return ctx_fail(ctx, GR_EINPUT, "error: argument %d ('%s') of '%s' must be a %s, not a pointer", k + 1, f->params[k].name, f->name, kir_sk_name[want]);
+    return host_fail(ctx, GR_EINPUT, "error: argument %d ('%s') of '%s' must be a %s, not a pointer", k + 1, f->params[k].name, f->name, kir_sk_name[want]);
   *out = want == SK_PTR ? a->bits : sem_cvt((int)a->type, want, a->bits);
   return GR_OK;
 }
 
-/* The launch on the GPU: the same argument conversion, then each value in
- * its parameter's size (little-endian, as both machines are). */
-int host_launch_on_gpu(gr_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, size_t dyn_shared, const gr_arg *args, int nargs) {
+/* ------------------------------------------------------------- launches */
+
+int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, size_t dyn_shared, const gr_arg *args, int nargs) {
   gr_context *ctx = mod->ctx;
-  if (!ctx->cu) return backend_down(ctx);
+  memset(&ctx->stats, 0, sizeof ctx->stats);
+  if (!ctx->dev) return backend_down(ctx);
+  int index = -1;
+  for (int k = 0; k < mod->km->nfuncs && index < 0; k++) if (!strcmp(mod->km->funcs[k]->name, kernel)) index = k;
+  if (index < 0) return host_fail(ctx, GR_EINPUT, "%s: error: no __global__ function named '%s'", mod->path, kernel);
+  const kir_func *f = mod->km->funcs[index];
+  if (!grid.x || !grid.y || !grid.z || !bdim.x || !bdim.y || !bdim.z)
+    return host_fail(ctx, GR_EINPUT, "error: launch of '%s' with a zero grid or block dimension", kernel);
+  uint64_t nthreads = (uint64_t)bdim.x * bdim.y * bdim.z;
+  if (nthreads > 1024 || bdim.z > 64)
+    return host_fail(ctx, GR_EINPUT, "error: block (%u,%u,%u) of '%s' exceeds 1024 threads (or z > 64)", bdim.x, bdim.y, bdim.z, kernel);
+  if (grid.y > 65535 || grid.z > 65535) return host_fail(ctx, GR_EINPUT, "error: grid y and z dimensions are limited to 65535");
+  if (nargs != f->nparams)
+    return host_fail(ctx, GR_EINPUT, "%s:%d:%d: error: kernel '%s' takes %d argument%s, %d given", f->decl.file, f->decl.line,
+                     f->decl.col, kernel, f->nparams, f->nparams == 1 ? "" : "s", nargs);
+  /* CUDA passes up to 32,764 bytes of parameters; each takes at most 8 */
+  if (nargs > 4095) return host_fail(ctx, GR_EINPUT, "%s:%d:%d: error: kernel '%s' has %d parameters, more than a launch can pass (4095)",
+                                     f->decl.file, f->decl.line, f->decl.col, kernel, nargs);
   uint64_t *vals = xcalloc((size_t)nargs + 1, sizeof *vals);
-  void **params = xcalloc((size_t)nargs + 1, sizeof *params);
+  const void **data = xcalloc((size_t)nargs + 1, sizeof *data);
   int rc = GR_OK;
   for (int k = 0; k < nargs && rc == GR_OK; k++) {
-    rc = host_convert_arg(ctx, f, k, &args[k], &vals[k]);
-    params[k] = f->params[k].sk == SK_COUNT ? (void *)args[k].data : (void *)&vals[k];
+    rc = convert_arg(ctx, f, k, &args[k], &vals[k]);
+    if (f->params[k].sk == SK_COUNT) data[k] = args[k].data;
   }
-  int index = -1;
-  for (int k = 0; k < mod->km->nfuncs; k++) if (mod->km->funcs[k] == f) index = k;
-  if (rc == GR_OK) rc = cuda_launch(mod->cm, index, grid, bdim, dyn_shared, params, ctx->err, sizeof ctx->err);
+  if (rc == GR_OK) {
+    rc = ctx->ops->launch(ctx->dev, mod->dm, index, grid, bdim, dyn_shared, vals, data);
+    ctx->ops->stats(ctx->dev, &ctx->stats);
+  }
   free(vals);
-  free(params);
+  free(data);
   return rc;
 }
 
-/* ------------------------------------------------------------- CUDA backend tools */
+void gr_last_stats(const gr_context *ctx, gr_stats *out) { *out = ctx->stats; }
 
-int gr_cuda_built(void) { return cuda_built(); }
+/* ------------------------------------------------------------- the engine API: the emulator's */
 
-int gr_cuda_compile_check(const char *path, const char *const *defines, int ndefines, int arch, char *err, size_t errlen) {
-  kir_module *km = front_compile_file(path, NULL, 0, defines, ndefines, NULL, err, errlen);
-  if (!km) return GR_EINPUT;
-  int nnames;
-  const char **names = gpu_names(km, &nnames);
-  cuda_mod *m = NULL;
-  int rc = cuda_module_load(NULL, arch, path, defines, ndefines, names, nnames, NULL, 0, &m, err, errlen);
-  cuda_module_free(m);
-  free(names);
-  kir_module_free(km);
-  return rc;
+/* The emulator of the context, or NULL with an error naming what needs it. */
+static emu_dev *need_emu(gr_context *ctx, const char *what) {
+  if (!ctx->emu) host_fail(ctx, GR_EINPUT, "error: %s need the emulator backend", what);
+  return ctx->emu;
+}
+
+int gr_observe(gr_context *ctx, const gr_observer *obs) {
+  emu_dev *e = need_emu(ctx, "observers (race detectors)");
+  return e ? emu_observe(e, obs) : -1;
+}
+
+void gr_unobserve(gr_context *ctx, int handle) {
+  if (ctx->emu) emu_unobserve(ctx->emu, handle);
+}
+
+void gr_launch_fail(gr_context *ctx, int code, const char *msg) {
+  if (ctx->emu) emu_launch_fail(ctx->emu, code, msg);
+}
+
+gr_snapshot *gr_snapshot_take(gr_context *ctx) {
+  emu_dev *e = need_emu(ctx, "snapshots");
+  return e ? emu_snapshot_take(e) : NULL;
+}
+
+gr_snapshot *gr_snapshot_take_block(gr_context *ctx, uint32_t block) {
+  emu_dev *e = need_emu(ctx, "snapshots");
+  return e ? emu_snapshot_take_block(e, block) : NULL;
+}
+
+int gr_snapshot_restore(gr_context *ctx, const gr_snapshot *snap) {
+  emu_dev *e = need_emu(ctx, "snapshots");
+  return e ? emu_snapshot_restore(e, snap) : GR_EINPUT;
+}
+
+int gr_view_add(gr_context *ctx, uint32_t warp, gr_ptr base, size_t len, void *copy) {
+  emu_dev *e = need_emu(ctx, "memory views");
+  return e ? emu_view_add(e, warp, base, len, copy) : GR_EINPUT;
+}
+
+void gr_view_clear(gr_context *ctx, uint32_t warp) {
+  if (ctx->emu) emu_view_clear(ctx->emu, warp);
+}
+
+void gr_context_explore(gr_context *ctx, gr_explore *x) {
+  if (ctx->emu) emu_explore(ctx->emu, x);
+}
+
+size_t gr_allocation_count(const gr_context *ctx) { return ctx->emu ? emu_allocation_count(ctx->emu) : 0; }
+
+int gr_allocation_info(const gr_context *ctx, size_t id, uint64_t *size, const char **name) {
+  return ctx->emu ? emu_allocation_info(ctx->emu, id, size, name) : GR_EINPUT;
+}
+
+gr_ptr gr_allocation_base(size_t id) { return KIR_GLOBAL_ADDR(id, 0); }
+
+size_t gr_allocation_id(gr_ptr addr) {
+  return KIR_SPACE_OF(addr) == SPACE_GLOBAL && KIR_STATE_OF(addr) == KIR_INSIDE ? (size_t)(addr >> 32 & 0xffffff) : 0;
+}
+
+int gr_describe_address(const gr_context *ctx, gr_ptr addr, const char **name, uint64_t *offset) {
+  return ctx->emu ? emu_describe_address(ctx->emu, addr, name, offset) : GR_EINPUT;
 }

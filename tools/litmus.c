@@ -7,7 +7,10 @@
 #include <omp.h>
 #endif
 
-#include "engine.h"
+#include "emu.h"
+#include "host.h"
+#include "litmus.h"
+#include "util.h"
 
 void gr_litmus_opts_default(gr_litmus_opts *o) {
   memset(o, 0, sizeof *o);
@@ -79,7 +82,7 @@ static void sample_run_part(const char *path, const gr_config *cfg, sample_part 
   p->rc = gr_script_load(ctx, path, NULL, 0, &s);
   for (uint64_t k = 0; k < p->count && p->rc == GR_OK; k++) {
     uint64_t seed = p->first + k;
-    gr_context_reseed(ctx, seed);
+    host_reseed(ctx, seed);
     p->rc = one_run(s, &p->part, seed);
     p->runs++;
     if (p->rc != GR_OK) p->failed_seed = seed;
@@ -158,7 +161,7 @@ static int sample_range(const char *path, const gr_config *cfg, gr_context *ctx,
   uint64_t seed = first;
   for (uint64_t k = 0; k < runs && rc == GR_OK; k++) {
     seed = first + k;
-    gr_context_reseed(ctx, seed);
+    host_reseed(ctx, seed);
     rc = one_run(s, r, seed);
     r->runs++;
     if (rc == GR_OK && k + 1 >= 64 && !((k + 1) & 63) && (gr_now() - t0) / (double)(k + 1) * (double)(runs - k - 1) > 1.0 &&
@@ -211,7 +214,7 @@ static int record_digest(gr_context *ctx, gr_script *s, gr_litmus_result *r) {
   char *text = NULL;
   size_t len = 0;
   FILE *m = open_memstream(&text, &len);
-  if (!m) return ctx_fail(ctx, GR_EEMU, "error: out of memory");
+  if (!m) return host_fail(ctx, GR_EEMU, "error: out of memory");
   int rc = gr_script_digest(s, m);
   fclose(m);
   if (rc == GR_OK) litmus_record(r, text, 0, 0);
@@ -288,7 +291,7 @@ static int split_frontier(gr_context *ctx, gr_script *s, uint64_t max_states, re
     gr_explore_free(x);
     free(roots.p);
     if (rc == GR_OK && info.nondeterministic)
-      rc = ctx_fail(ctx, GR_EEMU, "internal error: a replayed run diverged while the search was split (engine bug)");
+      rc = host_fail(ctx, GR_EEMU, "internal error: a replayed run diverged while the search was split (engine bug)");
     if (rc != GR_OK || n >= SPLIT_UNITS || !deeper || depth == SPLIT_MAX_DEPTH || runs >= SPLIT_MAX_RUNS) break;
     for (size_t k = 0; k < n; k++) free(u[k].prefix);
     explore_set_free(set);
@@ -744,7 +747,7 @@ static int explore_split(const char *path, const gr_config *cfg, gr_context *ctx
   }
   explore_set_free(set);
   if (xr) {
-    rc = ctx_fail(ctx, GR_EEMU, "error: %s: the split search's results: %s", path, err);
+    rc = host_fail(ctx, GR_EEMU, "error: %s: the split search's results: %s", path, err);
     snprintf(r->reason, sizeof r->reason, "%s", gr_error(ctx));
   }
   /* a search stopped by its bound says the bound: how far past it each
@@ -771,7 +774,7 @@ int gr_litmus_run(const char *path, const gr_litmus_opts *o, gr_litmus_result *r
     script_litmus(s, r->id, sizeof r->id, &r->placement, &r->verdict, &weak);
     snprintf(r->where, sizeof r->where, "%s", script_placement(s));
     snprintf(r->weak, sizeof r->weak, "%s", weak);
-    if (!r->id[0]) rc = ctx_fail(ctx, GR_EINPUT, "%s: error: not a litmus test (no '//@ litmus' directive)", path);
+    if (!r->id[0]) rc = host_fail(ctx, GR_EINPUT, "%s: error: not a litmus test (no '//@ litmus' directive)", path);
   }
   int split = 0;
   int reasoned = 0;   /* a failure's reason written by the runs' part that failed */

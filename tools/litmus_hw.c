@@ -24,8 +24,8 @@
 #include <string.h>
 
 #include "backend.h"
-#include "engine.h"
-#include "source.h"
+#include "front.h"
+#include "host.h"
 #include "util.h"
 
 #define SLOT_IDLE 0xfffffffeu

@@ -36,7 +36,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
+#include "emu.h"
+#include "host.h"
+#include "litmus.h"
+#include "util.h"
 
 #define MAX_EV 64          /* events of one candidate execution (bitset rows) */
 #define MAX_TEV 48         /* events of one thread's trace */
@@ -139,7 +142,7 @@ static ax_loc *loc_of(ax *a, uint64_t addr, int size, int line, int col) {
   memset(L, 0, sizeof *L);
   L->addr = addr;
   L->size = size;
-  uint8_t *p = ctx_global_span(a->ctx, addr, (uint64_t)size);
+  uint8_t *p = emu_global_span(host_emu(a->ctx), addr, (uint64_t)size);
   uint64_t v = 0;
   if (p) for (int k = size - 1; k >= 0; k--) v = v << 8 | p[k];
   L->init = v;
@@ -873,7 +876,7 @@ int gr_litmus_axiomatic(const char *path, const gr_litmus_opts *o, gr_litmus_res
     script_litmus(s, r->id, sizeof r->id, &r->placement, &r->verdict, &weak);
     snprintf(r->where, sizeof r->where, "%s", script_placement(s));
     snprintf(r->weak, sizeof r->weak, "%s", weak);
-    if (!r->id[0]) rc = ctx_fail(ctx, GR_EINPUT, "%s: error: not a litmus test (no '//@ litmus' directive)", path);
+    if (!r->id[0]) rc = host_fail(ctx, GR_EINPUT, "%s: error: not a litmus test (no '//@ litmus' directive)", path);
   }
   if (rc == GR_OK) rc = script_prepare(s);
   if (rc == GR_OK) {
@@ -881,7 +884,7 @@ int gr_litmus_axiomatic(const char *path, const gr_litmus_opts *o, gr_litmus_res
     script_launch(s, &grid, &block);
     a.per_block = (block.x * block.y * block.z + 31) / 32 * 32;
     uint64_t nth = (uint64_t)a.per_block * grid.x * grid.y * grid.z;
-    if (nth > 1u << 16) rc = ctx_fail(ctx, GR_EINPUT, "%s: error: the axiomatic checker takes launches of up to 65536 threads", path);
+    if (nth > 1u << 16) rc = host_fail(ctx, GR_EINPUT, "%s: error: the axiomatic checker takes launches of up to 65536 threads", path);
     else {
       a.nth = (uint32_t)nth;
       a.th = xcalloc(a.nth, sizeof *a.th);
@@ -900,9 +903,7 @@ int gr_litmus_axiomatic(const char *path, const gr_litmus_opts *o, gr_litmus_res
   if (rc == GR_OK) {
     gr_observer ob = {on_event, &a};
     h = gr_observe(ctx, &ob);
-    ctx->supply = supply;
-    ctx->rmw_result = rmw_result;
-    ctx->supply_user = &a;
+    emu_supply(host_emu(ctx), supply, rmw_result, &a);
     /* the value domains grow to a fixpoint */
     int round = 0;
     for (;; round++) {
@@ -939,8 +940,7 @@ int gr_litmus_axiomatic(const char *path, const gr_litmus_opts *o, gr_litmus_res
       }
     }
     if (!a.failed) probe_dependencies(&a);
-    ctx->supply = NULL;
-    ctx->rmw_result = NULL;
+    emu_supply(host_emu(ctx), NULL, NULL, NULL);
     gr_unobserve(ctx, h);
     /* every combination of one trace per thread */
     int *choice = xcalloc(a.nth, sizeof *choice);
@@ -954,7 +954,7 @@ int gr_litmus_axiomatic(const char *path, const gr_litmus_opts *o, gr_litmus_res
     }
     free(x);
     free(choice);
-    if (a.failed) rc = ctx_fail(ctx, GR_EINPUT, "%s", a.err);
+    if (a.failed) rc = host_fail(ctx, GR_EINPUT, "%s", a.err);
   }
   r->candidates = a.candidates;
   r->consistent = a.consistent;

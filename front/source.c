@@ -4,7 +4,7 @@
  * project's include directory first and its cuda_runtime.h included, as
  * nvcc includes the toolkit's; the child gets bounded memory and CPU time,
  * its output is bounded, and its first error is the message. */
-#include "source.h"
+#include "front.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,7 +25,6 @@
 #ifndef GR_KERNEL_CPP
 #define GR_KERNEL_CPP "cpp"
 #endif
-#include "textcache.h"
 #include "util.h"
 
 extern char **environ;
@@ -79,7 +78,7 @@ const char *source_include_dir(void) {
 #ifdef GR_INSTALL_INCLUDE
   return GR_INSTALL_INCLUDE;
 #else
-  return "emu/include";
+  return "front/include";
 #endif
 }
 

@@ -21,8 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
-#include "source.h"
+#include "context.h"
+#include "front.h"
+#include "host.h"
 #include "kir_sem.h"
 
 /* A directive's number: f always holds its value as a double; an integer
@@ -109,7 +110,7 @@ static int derr(dp *d, const char *at, const char *fmt, ...) {
   va_end(ap);
   if (d->too_long) { at = d->too_long; snprintf(body, sizeof body, "name too long (at most %d characters)", MAX_NAME - 1); }
   int col = (int)((at ? at : d->p) - d->line_start) + 1;
-  return ctx_fail(d->s->ctx, GR_EINPUT, "%s:%d:%d: error: %s", d->s->path, d->line, col, body);
+  return host_fail(d->s->ctx, GR_EINPUT, "%s:%d:%d: error: %s", d->s->path, d->line, col, body);
 }
 
 static void skipws(dp *d) { while (*d->p == ' ' || *d->p == '\t') d->p++; }
@@ -715,7 +716,7 @@ static int parse_directives(gr_script *s, char *text, size_t len) {
     int line = 1;
     const char *ls = text;
     for (const char *c = text; c < nul; c++) if (*c == '\n') { line++; ls = c + 1; }
-    return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:%d: error: the file holds a NUL byte (not a text file?)", s->path, line, (int)(nul - ls) + 1);
+    return host_fail(s->ctx, GR_EINPUT, "%s:%d:%d: error: the file holds a NUL byte (not a text file?)", s->path, line, (int)(nul - ls) + 1);
   }
   if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) text += 3;   /* a UTF-8 byte-order mark */
   dp d = {s, text, text, 1, NULL};
@@ -732,7 +733,7 @@ static int parse_directives(gr_script *s, char *text, size_t len) {
     }
     line = nl ? nl + 1 : NULL;
   }
-  if (!s->nlaunches) return ctx_fail(s->ctx, GR_EINPUT, "%s: error: no '//@ launch' directive: the file does not say how to run it", s->path);
+  if (!s->nlaunches) return host_fail(s->ctx, GR_EINPUT, "%s: error: no '//@ launch' directive: the file does not say how to run it", s->path);
   return GR_OK;
 }
 
@@ -741,14 +742,14 @@ static int check_litmus(gr_script *s) {
   if (!s->nobs && !s->nweak && !s->litmus_id[0]) return GR_OK;
   gr_context *ctx = s->ctx;
   if (!s->litmus_id[0] || !s->nobs || !s->nweak)
-    return ctx_fail(ctx, GR_EINPUT, "%s: error: a litmus test needs '//@ litmus', '//@ observe' and '//@ outcome' directives", s->path);
+    return host_fail(ctx, GR_EINPUT, "%s: error: a litmus test needs '//@ litmus', '//@ observe' and '//@ outcome' directives", s->path);
   for (size_t k = 0; k < s->nweak; k++) {
     size_t j = 0;
     while (j < s->nobs && strcmp(s->obs[j].var, s->weak[k].var)) j++;
-    if (j == s->nobs) return ctx_fail(ctx, GR_EINPUT, "%s: error: the outcome names '%s', which no '//@ observe' defines", s->path, s->weak[k].var);
+    if (j == s->nobs) return host_fail(ctx, GR_EINPUT, "%s: error: the outcome names '%s', which no '//@ observe' defines", s->path, s->weak[k].var);
   }
   if (s->nlaunches != 1)
-    return ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: a litmus test has one launch (this is the second)", s->path, s->launches[1].line);
+    return host_fail(ctx, GR_EINPUT, "%s:%d:1: error: a litmus test has one launch (this is the second)", s->path, s->launches[1].line);
   /* the placement is a claim about the launch: hold the file to it */
   slaunch *l = &s->launches[0];
   uint64_t nb = (uint64_t)l->grid.x * l->grid.y * l->grid.z, nt = (uint64_t)l->block.x * l->block.y * l->block.z;
@@ -769,7 +770,7 @@ static int check_litmus(gr_script *s) {
     if (!bad && nt <= (uint64_t)maxw * 32) bad = "a block has too few threads for the warps the list names";
     if (!bad && nb > (uint64_t)ctx->cfg.sms) bad = "each block needs an SM of its own: more blocks than SMs";
   }
-  if (bad) return ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: placement %s does not match the launch: %s", s->path, s->litmus_line, s->where, bad);
+  if (bad) return host_fail(ctx, GR_EINPUT, "%s:%d:1: error: placement %s does not match the launch: %s", s->path, s->litmus_line, s->where, bad);
   return GR_OK;
 }
 
@@ -798,13 +799,13 @@ static int check_checks(gr_script *s) {
     gr_type t;
     uint64_t count;
     if (!named_data(s, c->name, &t, &count))
-      return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: check names '%s', which is neither a buffer nor a __device__ variable", s->path, c->line, c->name);
+      return host_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: check names '%s', which is neither a buffer nor a __device__ variable", s->path, c->line, c->name);
     for (size_t j = 0; j < c->n; j++) {
       const char *why = num_misfit(c->vals[j], t);
-      if (why) return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: check value %zu of '%s' is %s (%s)", s->path, c->line, j + 1, c->name, why, gr_type_name(t));
+      if (why) return host_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: check value %zu of '%s' is %s (%s)", s->path, c->line, j + 1, c->name, why, gr_type_name(t));
     }
     if (c->tol > 0 && t != GR_F32 && t != GR_F64)
-      return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: tol() applies to float values; '%s' holds %s", s->path, c->line, c->name, gr_type_name(t));
+      return host_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: tol() applies to float values; '%s' holds %s", s->path, c->line, c->name, gr_type_name(t));
   }
   return GR_OK;
 }
@@ -816,9 +817,9 @@ static int check_observes(gr_script *s) {
     sobserve *o = &s->obs[k];
     gr_type t;
     uint64_t count;
-    if (!named_data(s, o->buf, &t, &count)) return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: observe %s=%s[%llu]: no buffer or __device__ variable '%s'", s->path, o->line, o->var, o->buf, (unsigned long long)o->index, o->buf);
+    if (!named_data(s, o->buf, &t, &count)) return host_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: observe %s=%s[%llu]: no buffer or __device__ variable '%s'", s->path, o->line, o->var, o->buf, (unsigned long long)o->index, o->buf);
     if (o->index >= count)
-      return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: observe %s=%s[%llu]: '%s' has %llu elements", s->path, o->line, o->var, o->buf,
+      return host_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: observe %s=%s[%llu]: '%s' has %llu elements", s->path, o->line, o->var, o->buf,
                       (unsigned long long)o->index, o->buf, (unsigned long long)count);
   }
   return GR_OK;
@@ -846,13 +847,13 @@ int gr_script_load(gr_context *ctx, const char *path, const char *const *defines
   char err[1024];
   /* read once: the file may be a pipe */
   char *text = source_read_file(path, (size_t)ctx->cfg.max_source, &len, err, sizeof err);
-  if (!text) return ctx_fail(ctx, GR_EINPUT, "%s", err);
+  if (!text) return host_fail(ctx, GR_EINPUT, "%s", err);
   char *copy = xmalloc(len + 1);
   memcpy(copy, text, len + 1);
   gr_script *s = script_new(ctx, path);
   int rc = parse_directives(s, copy, len);
   free(copy);
-  if (rc == GR_OK) rc = module_load_text(ctx, path, text, len, defines, ndefines, &s->mod);
+  if (rc == GR_OK) rc = host_module_load_text(ctx, path, text, len, defines, ndefines, &s->mod);
   free(text);
   if (rc == GR_OK && s->nknobs) {
     /* expect race if KNOB...: racy when one of them is defined */
@@ -871,10 +872,10 @@ int gr_script_load(gr_context *ctx, const char *path, const char *const *defines
     else free(l->kernel);
   }
   s->nlaunches = kept;
-  if (rc == GR_OK && declared && !kept) rc = ctx_fail(ctx, GR_EINPUT, "%s: error: every '//@ launch' has a knob that is not defined: nothing to run", path);
+  if (rc == GR_OK && declared && !kept) rc = host_fail(ctx, GR_EINPUT, "%s: error: every '//@ launch' has a knob that is not defined: nothing to run", path);
   for (size_t k = 0; k < s->nlaunches && rc == GR_OK; k++) {
     int np = gr_kernel_nparams(s->mod, s->launches[k].kernel);
-    if (np < 0) rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: the launch names '%s', which is not a __global__ function of the file", path, s->launches[k].line, s->launches[k].kernel);
+    if (np < 0) rc = host_fail(ctx, GR_EINPUT, "%s:%d:1: error: the launch names '%s', which is not a __global__ function of the file", path, s->launches[k].line, s->launches[k].kernel);
   }
   if (rc == GR_OK) rc = check_litmus(s);
   if (rc == GR_OK) rc = check_checks(s);
@@ -973,11 +974,11 @@ static int bind_struct(gr_script *s, slaunch *l, int k, sarg *a, gr_arg *out, ui
   const gr_type *types;
   gr_kernel_param_struct(s->mod, l->kernel, k, &size, &nleaves, &off, &types);
   if (nleaves == 0 && size > 0)
-    return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: argument '%s' is a struct whose fields are unknown: PTX gives only its size (%zu bytes), and the subset front end, which would give them, cannot read this file",
+    return host_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: argument '%s' is a struct whose fields are unknown: PTX gives only its size (%zu bytes), and the subset front end, which would give them, cannot read this file",
                     s->path, a->line, a->name, size);
-  if (!a->is_list) return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: argument '%s' is a struct: give its %d values as {V, ...}", s->path, a->line, a->name, nleaves);
+  if (!a->is_list) return host_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: argument '%s' is a struct: give its %d values as {V, ...}", s->path, a->line, a->name, nleaves);
   if ((int)a->n != nleaves)
-    return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: argument '%s' has %zu values; the struct has %d scalar fields", s->path, a->line, a->name, a->n, nleaves);
+    return host_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: argument '%s' has %zu values; the struct has %d scalar fields", s->path, a->line, a->name, a->n, nleaves);
   uint8_t *b = xcalloc(size + 1, 1);
   bytes[k] = b;
   for (int j = 0; j < nleaves; j++) {
@@ -986,15 +987,15 @@ static int bind_struct(gr_script *s, slaunch *l, int k, sarg *a, gr_arg *out, ui
       if (a->refs[j]) {
         sbuffer *buf = NULL;
         for (size_t q = 0; q < s->nbufs; q++) if (!strcmp(s->bufs[q].name, a->refs[j])) buf = &s->bufs[q];
-        if (!buf) return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: argument '%s': value %d names '%s', which is no buffer", s->path, a->line, a->name, j + 1, a->refs[j]);
+        if (!buf) return host_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: argument '%s': value %d names '%s', which is no buffer", s->path, a->line, a->name, j + 1, a->refs[j]);
         buf->used = 1;
         bits = buf->ptr;
       } else if (!a->list[j].is_float && !a->list[j].neg && a->list[j].u == 0) bits = 0;
-      else return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: argument '%s': value %d is a pointer: a buffer name or 0", s->path, a->line, a->name, j + 1);
+      else return host_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: argument '%s': value %d is a pointer: a buffer name or 0", s->path, a->line, a->name, j + 1);
     } else {
-      if (a->refs[j]) return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: argument '%s': value %d is a %s, not a buffer", s->path, a->line, a->name, j + 1, gr_type_name(types[j]));
+      if (a->refs[j]) return host_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: argument '%s': value %d is a %s, not a buffer", s->path, a->line, a->name, j + 1, gr_type_name(types[j]));
       const char *why = num_misfit(a->list[j], types[j]);
-      if (why) return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: argument '%s': value %d is %s (%s)", s->path, a->line, a->name, j + 1, why, gr_type_name(types[j]));
+      if (why) return host_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: argument '%s': value %d is %s (%s)", s->path, a->line, a->name, j + 1, why, gr_type_name(types[j]));
       bits = num_to_bits(a->list[j], types[j]);
     }
     memcpy(b + off[j], &bits, (size_t)(types[j] == GR_PTR ? 8 : gr_type_size(types[j])));
@@ -1017,22 +1018,22 @@ static int bind_launch(gr_script *s, slaunch *l, gr_arg **out, int *nout, uint8_
     if (pt == GR_PTR) {
       sbuffer *b = NULL;
       for (size_t j = 0; j < s->nbufs; j++) if (!strcmp(s->bufs[j].name, pname)) b = &s->bufs[j];
-      if (!b) { rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: pointer parameter '%s' of '%s' has no '//@ buffer %s ...'", s->path, l->line, pname, l->kernel, pname); break; }
+      if (!b) { rc = host_fail(ctx, GR_EINPUT, "%s:%d:1: error: pointer parameter '%s' of '%s' has no '//@ buffer %s ...'", s->path, l->line, pname, l->kernel, pname); break; }
       b->used = 1;
       args[k] = gr_arg_ptr(b->ptr);
     } else {
       sarg *a = NULL;
       for (size_t j = 0; j < s->nargs; j++) if (!strcmp(s->args[j].name, pname)) a = &s->args[j];
-      if (!a) { rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: parameter '%s' of '%s' has no '//@ arg %s = VALUE'", s->path, l->line, pname, l->kernel, pname); break; }
+      if (!a) { rc = host_fail(ctx, GR_EINPUT, "%s:%d:1: error: parameter '%s' of '%s' has no '//@ arg %s = VALUE'", s->path, l->line, pname, l->kernel, pname); break; }
       a->used = 1;
       if (pt == GR_STRUCT) {
         rc = bind_struct(s, l, k, a, &args[k], structs);
         if (rc) break;
         continue;
       }
-      if (a->is_list) { rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: argument '%s' is a list, but parameter '%s' is a %s", s->path, a->line, pname, pname, gr_type_name(pt)); break; }
+      if (a->is_list) { rc = host_fail(ctx, GR_EINPUT, "%s:%d:1: error: argument '%s' is a list, but parameter '%s' is a %s", s->path, a->line, pname, pname, gr_type_name(pt)); break; }
       const char *why = num_misfit(a->v, pt);
-      if (why) { rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: argument '%s' is %s for parameter type %s", s->path, a->line, pname, why, gr_type_name(pt)); break; }
+      if (why) { rc = host_fail(ctx, GR_EINPUT, "%s:%d:1: error: argument '%s' is %s for parameter type %s", s->path, a->line, pname, why, gr_type_name(pt)); break; }
       if (pt == GR_F32 || pt == GR_F64) args[k] = gr_arg_f64(a->v.f);
       else args[k] = gr_arg_i64(a->v.i);
     }
@@ -1053,9 +1054,9 @@ int gr_script_run(gr_script *s) {
   for (size_t k = 0; k < s->nlaunches && rc == GR_OK; k++) rc = bind_launch(s, &s->launches[k], &args[k], &np[k], &structs[k]);
   const char *kname = s->nlaunches == 1 ? s->launches[0].kernel : "any launched kernel";
   for (size_t j = 0; j < s->nbufs && rc == GR_OK; j++)
-    if (!s->bufs[j].used) rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: buffer '%s' is not a parameter of '%s'", s->path, s->bufs[j].line, s->bufs[j].name, kname);
+    if (!s->bufs[j].used) rc = host_fail(ctx, GR_EINPUT, "%s:%d:1: error: buffer '%s' is not a parameter of '%s'", s->path, s->bufs[j].line, s->bufs[j].name, kname);
   for (size_t j = 0; j < s->nargs && rc == GR_OK; j++)
-    if (!s->args[j].used) rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: error: argument '%s' is not a parameter of '%s'", s->path, s->args[j].line, s->args[j].name, kname);
+    if (!s->args[j].used) rc = host_fail(ctx, GR_EINPUT, "%s:%d:1: error: argument '%s' is not a parameter of '%s'", s->path, s->args[j].line, s->args[j].name, kname);
   memset(&s->stats, 0, sizeof s->stats);
   /* in order, over the same buffers; a failed launch ends the sequence */
   for (size_t k = 0; k < s->nlaunches && rc == GR_OK; k++) {
@@ -1079,7 +1080,7 @@ int gr_script_run(gr_script *s) {
       /* the launch was refused (grid, block, shared memory): say which directive */
       char msg[sizeof ctx->err];
       snprintf(msg, sizeof msg, "%s", gr_error(ctx));
-      rc = ctx_fail(ctx, GR_EINPUT, "%s:%d:1: %s", s->path, l->line, msg);
+      rc = host_fail(ctx, GR_EINPUT, "%s:%d:1: %s", s->path, l->line, msg);
     }
   }
   for (size_t k = 0; k < s->nlaunches; k++) {
@@ -1099,7 +1100,7 @@ static int fetch(gr_script *s, const char *name, uint8_t **data, gr_type *t, siz
   for (size_t k = 0; k < s->nbufs; k++) {
     sbuffer *b = &s->bufs[k];
     if (strcmp(b->name, name)) continue;
-    if (!b->ptr) return ctx_fail(s->ctx, GR_EINPUT, "error: buffer '%s' does not exist before the run", name);
+    if (!b->ptr) return host_fail(s->ctx, GR_EINPUT, "error: buffer '%s' does not exist before the run", name);
     size_t bytes = (size_t)b->count * (size_t)gr_type_size(b->type);
     *data = xmalloc(bytes ? bytes : 1);
     int rc = gr_memcpy_dtoh(s->ctx, *data, b->ptr, bytes);
@@ -1120,7 +1121,7 @@ static int fetch(gr_script *s, const char *name, uint8_t **data, gr_type *t, siz
     if (rc) { free(*data); return rc; }
     return GR_OK;
   }
-  return ctx_fail(s->ctx, GR_EINPUT, "%s: error: no buffer or __device__ variable named '%s'", s->path, name);
+  return host_fail(s->ctx, GR_EINPUT, "%s: error: no buffer or __device__ variable named '%s'", s->path, name);
 }
 
 static uint64_t read_elem(const uint8_t *p, gr_type t) {
@@ -1330,7 +1331,7 @@ int script_outcome(gr_script *s, char *buf, size_t n, int *is_weak) {
     if (rc) return rc;
     if (o->index >= count) {
       free(data);
-      return ctx_fail(s->ctx, GR_EINPUT, "%s: error: observe %s=%s[%llu]: '%s' has %zu elements", s->path, o->var, o->buf,
+      return host_fail(s->ctx, GR_EINPUT, "%s: error: observe %s=%s[%llu]: '%s' has %zu elements", s->path, o->var, o->buf,
                       (unsigned long long)o->index, o->buf, count);
     }
     uint64_t v = read_elem(data + o->index * (size_t)gr_type_size(t), t);
@@ -1353,11 +1354,11 @@ int script_observed(gr_script *s, size_t k, gr_ptr *addr, int *size) {
     const sbuffer *b = &s->bufs[j];
     if (strcmp(b->name, o->buf)) continue;
     if (!b->ptr || o->index >= b->count)
-      return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: observe %s=%s[%llu] names no element of a buffer", s->path, o->line, o->var,
+      return host_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: observe %s=%s[%llu] names no element of a buffer", s->path, o->line, o->var,
                       o->buf, (unsigned long long)o->index);
     *size = gr_type_size(b->type);
     *addr = b->ptr + o->index * (uint64_t)*size;
     return GR_OK;
   }
-  return ctx_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: observe %s=%s[...]: no buffer '%s'", s->path, o->line, o->var, o->buf, o->buf);
+  return host_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: observe %s=%s[...]: no buffer '%s'", s->path, o->line, o->var, o->buf, o->buf);
 }

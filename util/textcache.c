@@ -1,7 +1,7 @@
 /* textcache: see textcache.h.  A list is enough: a process keeps a text
  * per file, defines and compiler, and a hash of the key spares the
  * comparison of keys that hold whole files. */
-#include "textcache.h"
+#include "util.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "config.h"
-#include "ptx.h"
+#include "front.h"
 #include "ptx_int.h"
 #include "util.h"
 

@@ -23,9 +23,8 @@
 #include <string.h>
 
 #include "kir_sem.h"
-#include "ptx.h"
+#include "front.h"
 #include "ptx_int.h"
-#include "source.h"
 
 typedef struct { const ptx_var *var; int reg; int64_t frame; } slot;   /* reg >= 0, or a frame offset */
 typedef struct { const char *name; int pc; } label;

@@ -13,7 +13,6 @@
 
 #include "kir_sem.h"
 #include "lex.h"
-#include "source.h"
 
 /* ---------------------------------------------------------------- types */
 
