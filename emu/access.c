@@ -54,8 +54,8 @@ static uint8_t *xlate(launch *L, warp *w, int lane, uint64_t addr, int size, int
       oname = gname;
       osize = a ? a->size : 0;
     }
-    lane_coords(w, lane, where, sizeof where);
-    mem_fault(L, pc, "out-of-bounds %s %s of %d bytes at offset %lld of %s (%llu bytes): the address was computed by arithmetic that left it, by %s",
+    engine_lane_coords(w, lane, where, sizeof where);
+    engine_mem_fault(L, pc, "out-of-bounds %s %s of %d bytes at offset %lld of %s (%llu bytes): the address was computed by arithmetic that left it, by %s",
               space_name(sp), what, size, (long long)kir_ptr_offset(addr), oname, (unsigned long long)osize, where);
     return NULL;
   }
@@ -69,19 +69,19 @@ static uint8_t *xlate(launch *L, warp *w, int lane, uint64_t addr, int size, int
     base = w->local + (size_t)lane * L->f->frame; limit = L->f->frame; obj = "local memory of the thread";
   }
   if (addr & (uint64_t)(size - 1)) {
-    lane_coords(w, lane, where, sizeof where);
-    mem_fault(L, pc, "misaligned %s %s of %d bytes at 0x%llx by %s", space_name(sp), what, size, (unsigned long long)addr, where);
+    engine_lane_coords(w, lane, where, sizeof where);
+    engine_mem_fault(L, pc, "misaligned %s %s of %d bytes at 0x%llx by %s", space_name(sp), what, size, (unsigned long long)addr, where);
     return NULL;
   }
   if (!base || off + (uint64_t)size > limit) {
-    lane_coords(w, lane, where, sizeof where);
+    engine_lane_coords(w, lane, where, sizeof where);
     if (addr == 0 || (sp == SPACE_NONE && addr < 4096))
-      mem_fault(L, pc, "invalid %s of %d bytes at address 0x%llx (null pointer) by %s", what, size, (unsigned long long)addr, where);
+      engine_mem_fault(L, pc, "invalid %s of %d bytes at address 0x%llx (null pointer) by %s", what, size, (unsigned long long)addr, where);
     else if (obj)
-      mem_fault(L, pc, "out-of-bounds %s %s of %d bytes at 0x%llx (offset %llu of %s, %llu bytes) by %s", space_name(sp), what,
+      engine_mem_fault(L, pc, "out-of-bounds %s %s of %d bytes at 0x%llx (offset %llu of %s, %llu bytes) by %s", space_name(sp), what,
                 size, (unsigned long long)addr, (unsigned long long)off, obj, (unsigned long long)limit, where);
     else
-      mem_fault(L, pc, "invalid %s %s of %d bytes at 0x%llx (no live allocation there) by %s", space_name(sp), what, size,
+      engine_mem_fault(L, pc, "invalid %s %s of %d bytes at 0x%llx (no live allocation there) by %s", space_name(sp), what, size,
                 (unsigned long long)addr, where);
     return NULL;
   }
@@ -393,13 +393,13 @@ static int ins_regs(const kir_ins *in, int *r) {
 }
 
 /* Lanes of m that must perform loads before the instruction can issue. */
-int needs_pending(const warp *w, const kir_ins *in, uint32_t m) {
+int access_needs_pending(const warp *w, const kir_ins *in, uint32_t m) {
   int r[5], n = ins_regs(in, r);
   for (int k = 0; k < n; k++) if (w->pend[r[k]] & m) return 1;
   return 0;
 }
 
-void resolve_pending(launch *L, warp *w, const kir_ins *in, uint32_t m) {
+void access_resolve_pending(launch *L, warp *w, const kir_ins *in, uint32_t m) {
   int r[5], n = ins_regs(in, r);
   for (int k = 0; k < n; k++) {
     uint32_t lanes = w->pend[r[k]] & m;
@@ -441,7 +441,7 @@ static int block_quiet(launch *L, blk *b) {
 }
 
 int access_ahead_load(launch *L, warp *w, const kir_ins *in) {
-  if (L->ctx->supply || w->nviews || (w->npend && needs_pending(w, in, FULL))) return 0;
+  if (L->ctx->supply || w->nviews || (w->npend && access_needs_pending(w, in, FULL))) return 0;
   uint64_t moved[32];
   const uint64_t *addr = warp_addrs(in, w->r + (size_t)in->a * 32, moved);
   int sk = in->flags & 0x7f, size = kir_sk_size[sk], pc = (int)(in - L->f->code);
@@ -477,7 +477,7 @@ static void load_done(void *user, wm_lane *t, const wm_load *ld, uint64_t value)
   if (ld->reg < 0) return;   /* an atomic without a destination (red); deferred ones are unobserved */
   w->r[(size_t)ld->reg * 32 + (size_t)l] = v;
   /* a lane has at most one load pending per register: a load into a
-   * pending register first performs the older one (resolve_pending) */
+   * pending register first performs the older one (access_resolve_pending) */
   w->pend[ld->reg] &= ~(1u << l);
   w->npend--;
   if (!ld->rmw) count_mem(L, ld->addr, GR_LOAD, 1u << l, ld->size);
@@ -486,7 +486,7 @@ static void load_done(void *user, wm_lane *t, const wm_load *ld, uint64_t value)
     addr[l] = ld->addr;
     val[l] = v;
     gr_event ev;
-    ev_init(L, &ev, GR_EV_ACCESS, w, ld->pc);
+    engine_ev_init(L, &ev, GR_EV_ACCESS, w, ld->pc);
     ev.access = GR_LOAD;
     ev.space = GR_SPACE_GLOBAL;
     ev.size = ld->size;
@@ -495,7 +495,7 @@ static void load_done(void *user, wm_lane *t, const wm_load *ld, uint64_t value)
     ev.mask = 1u << l;
     ev.addr = addr;
     ev.value = val;
-    deliver(L, &ev);
+    engine_deliver(L, &ev);
   }
 }
 
@@ -658,7 +658,7 @@ int access_ldst(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
   if (now) count_mem(L, L->ev_addr[__builtin_ctz(now)], is_ld ? GR_LOAD : GR_STORE, now, size);
   if (L->ctx->nobs && now) {
     gr_event ev;
-    ev_init(L, &ev, GR_EV_ACCESS, w, pc);
+    engine_ev_init(L, &ev, GR_EV_ACCESS, w, pc);
     ev.access = is_ld ? GR_LOAD : GR_STORE;
     ev.space = (gr_space)KIR_SPACE_OF(L->ev_addr[__builtin_ctz(now)]);
     ev.size = size;
@@ -668,7 +668,7 @@ int access_ldst(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
     ev.mask = now;
     ev.addr = L->ev_addr;
     ev.value = L->ev_val;
-    deliver(L, &ev);
+    engine_deliver(L, &ev);
   }
   return 0;
 }
@@ -697,8 +697,8 @@ int access_atom(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
     mm &= mm - 1;
     if (KIR_SPACE_OF(A[l]) == SPACE_LOCAL) {
       char where[160];
-      lane_coords(w, l, where, sizeof where);
-      fault(L, pc, "atomic %s on local memory (address 0x%llx) by %s: CUDA's atomics act on global and shared memory only",
+      engine_lane_coords(w, l, where, sizeof where);
+      engine_fault(L, pc, "atomic %s on local memory (address 0x%llx) by %s: CUDA's atomics act on global and shared memory only",
             kir_atom_name[kind], (unsigned long long)A[l], where);
       return 1;
     }
@@ -745,7 +745,7 @@ int access_atom(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
   if (L->ctx->nobs && done) {
     m = done;
     gr_event ev;
-    ev_init(L, &ev, GR_EV_ACCESS, w, pc);
+    engine_ev_init(L, &ev, GR_EV_ACCESS, w, pc);
     ev.access = GR_ATOMIC;
     ev.space = (gr_space)KIR_SPACE_OF(L->ev_addr[__builtin_ctz(m)]);
     ev.size = size;
@@ -758,7 +758,7 @@ int access_atom(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
     ev.value = L->ev_val;
     ev.operand = L->ev_op;
     ev.operand2 = L->ev_op2;
-    deliver(L, &ev);
+    engine_deliver(L, &ev);
   }
   return 0;
 }

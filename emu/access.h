@@ -23,10 +23,10 @@ int access_ldst(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
 int access_atom(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int lockstep);
 
 /* Whether the instruction reads or overwrites a register with a load
- * pending for a lane of m (weak memory); resolve_pending performs those
+ * pending for a lane of m (weak memory); access_resolve_pending performs those
  * loads (the scoreboard). */
-int needs_pending(const warp *w, const kir_ins *in, uint32_t m);
-void resolve_pending(launch *L, warp *w, const kir_ins *in, uint32_t m);
+int access_needs_pending(const warp *w, const kir_ins *in, uint32_t m);
+void access_resolve_pending(launch *L, warp *w, const kir_ins *in, uint32_t m);
 
 /* For simt.c: the load at AHEAD_LOAD run ahead of its turn by a full warp
  * (under ITS, a converged one) with no observer, where its 32 addresses

@@ -51,12 +51,12 @@ void emu_unobserve(emu_dev *ctx, int h) {
   while (ctx->nobs && !ctx->obs_live[ctx->nobs - 1]) ctx->nobs--;
 }
 
-void deliver(launch *L, gr_event *ev) {
+void engine_deliver(launch *L, gr_event *ev) {
   emu_dev *ctx = L->ctx;
   for (int k = 0; k < ctx->nobs; k++) if (ctx->obs_live[k]) ctx->obs[k].on_event(ctx->obs[k].user, ev);
 }
 
-void ev_init(launch *L, gr_event *ev, gr_event_kind kind, warp *w, int pc) {
+void engine_ev_init(launch *L, gr_event *ev, gr_event_kind kind, warp *w, int pc) {
   memset(ev, 0, sizeof *ev);
   ev->kind = kind;
   ev->kernel = L->f->name;
@@ -84,7 +84,7 @@ void ev_init(launch *L, gr_event *ev, gr_event_kind kind, warp *w, int pc) {
 
 /* ------------------------------------------------------------- faults */
 
-void lane_coords(const warp *w, int lane, char *buf, size_t n) {
+void engine_lane_coords(const warp *w, int lane, char *buf, size_t n) {
   snprintf(buf, n, "thread (%u,%u,%u) of block (%u,%u,%u) [warp %u lane %d]",
            w->tid[0][lane], w->tid[1][lane], w->tid[2][lane], w->b->idx[0], w->b->idx[1], w->b->idx[2], w->wib, lane);
 }
@@ -98,7 +98,7 @@ static int fault_line(launch *L, int pc, const char *body, char *out, size_t n) 
   return snprintf(out, n, "error: %s", body);
 }
 
-void fault(launch *L, int pc, const char *fmt, ...) {
+void engine_fault(launch *L, int pc, const char *fmt, ...) {
   if (L->failed) return;
   char body[700], line[1024];
   va_list ap;
@@ -113,14 +113,14 @@ void fault(launch *L, int pc, const char *fmt, ...) {
 /* A memory error: under --keep-going it is logged and the access dropped
  * (the caller sees NULL with the launch not failed); else it ends the run. */
 #define MAX_LOGGED_ERRORS 1000
-void mem_fault(launch *L, int pc, const char *fmt, ...) {
+void engine_mem_fault(launch *L, int pc, const char *fmt, ...) {
   if (L->failed) return;
   char body[700];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(body, sizeof body, fmt, ap);
   va_end(ap);
-  if (!L->ctx->cfg.keep_going) { fault(L, pc, "%s", body); return; }
+  if (!L->ctx->cfg.keep_going) { engine_fault(L, pc, "%s", body); return; }
   emu_dev *ctx = L->ctx;
   if (L->kept_errors++ >= MAX_LOGGED_ERRORS) return;
   char line[1024];
@@ -139,12 +139,12 @@ void mem_fault(launch *L, int pc, const char *fmt, ...) {
 
 /* ------------------------------------------------------------- warps and blocks */
 
-void ready_add(launch *L, warp *w) {
+void engine_ready_add(launch *L, warp *w) {
   if (w->rpos >= 0) return;
   w->rpos = L->nready;
   L->ready[L->nready++] = w;
 }
-void ready_remove(launch *L, warp *w) {
+void engine_ready_remove(launch *L, warp *w) {
   if (w->rpos < 0) return;
   warp *last = L->ready[--L->nready];
   L->ready[w->rpos] = last;
@@ -152,7 +152,7 @@ void ready_remove(launch *L, warp *w) {
   w->rpos = -1;
 }
 
-void rebuild_run(launch *L) {
+void engine_rebuild_run(launch *L) {
   L->nrun = 0;
   for (int s = 0; s < L->nslots; s++) {
     blk *b = L->slots[s];
@@ -163,7 +163,7 @@ void rebuild_run(launch *L) {
 }
 
 /* A new block `lin` for `slot`: its coordinates and SM. */
-blk *block_new(launch *L, int slot, uint64_t lin) {
+blk *engine_block_new(launch *L, int slot, uint64_t lin) {
   blk *b = xcalloc(1, sizeof *b);
   b->lin = (uint32_t)lin;
   b->idx[0] = (uint32_t)(lin % L->grid.x);
@@ -219,7 +219,7 @@ static blk *block_recycle(launch *L, blk *old, int slot, uint64_t lin) {
   return b;
 }
 
-void launch_tids(launch *L) {
+void engine_launch_tids(launch *L) {
   if (L->tids) return;
   L->tids = xcalloc(L->wpb, sizeof *L->tids);
   for (uint32_t j = 0; j < L->wpb; j++)
@@ -236,7 +236,7 @@ void launch_tids(launch *L) {
 /* Starts block lin in slot, in the memory of a retired block where there
  * is one (reuse), else in new memory. */
 static void block_start_in(launch *L, int slot, uint64_t lin, blk *reuse) {
-  blk *b = reuse ? block_recycle(L, reuse, slot, lin) : block_new(L, slot, lin);
+  blk *b = reuse ? block_recycle(L, reuse, slot, lin) : engine_block_new(L, slot, lin);
   b->nwarps = (int)L->wpb;
   b->live = b->nwarps;
   if (!reuse) {
@@ -244,7 +244,7 @@ static void block_start_in(launch *L, int slot, uint64_t lin, blk *reuse) {
     b->shared = xcalloc(L->shared_size ? L->shared_size : 1, 1);
   }
   const kir_func *f = L->f;
-  launch_tids(L);
+  engine_launch_tids(L);
   for (uint32_t k = 0; k < L->wpb; k++) {
     warp *w = &b->warps[k];
     w->b = b;
@@ -271,20 +271,20 @@ static void block_start_in(launch *L, int slot, uint64_t lin, blk *reuse) {
     w->stk[0].mask = w->alive;
     w->sp = 1;
     w->state = W_READY;
-    ready_add(L, w);
+    engine_ready_add(L, w);
   }
   L->slots[slot] = b;
   if (L->ctx->nobs) {
     gr_event ev;
-    ev_init(L, &ev, GR_EV_BLOCK_BEGIN, &b->warps[0], -1);
+    engine_ev_init(L, &ev, GR_EV_BLOCK_BEGIN, &b->warps[0], -1);
     ev.mask = b->warps[0].alive;
-    deliver(L, &ev);
+    engine_deliver(L, &ev);
   }
 }
 
-void block_start(launch *L, int slot, uint64_t lin) { block_start_in(L, slot, lin, NULL); }
+void engine_block_start(launch *L, int slot, uint64_t lin) { block_start_in(L, slot, lin, NULL); }
 
-void block_free(blk *b) {
+void engine_block_free(blk *b) {
   for (int k = 0; k < b->nwarps; k++) {
     warp *w = &b->warps[k];
     free(w->r); free(w->local); free(w->views); free(w->wm); free(w->pend);
@@ -307,14 +307,14 @@ static void barrier_maybe_release(launch *L, blk *b, int pc) {
       uint64_t *d = w->r + (size_t)in->dst * 32;
       for (int l = 0; l < 32; l++) if (w->alive >> l & 1) d[l] = v;
     }
-    w->state = W_READY; w->bar_pc = -1; ready_add(L, w);
+    w->state = W_READY; w->bar_pc = -1; engine_ready_add(L, w);
   }
   b->bar_count = 0; b->bar_and = 1; b->bar_or = 0;
   L->ctx->stats.barriers++;
   if (L->ctx->nobs) {
     gr_event ev;
-    ev_init(L, &ev, GR_EV_BARRIER, &b->warps[0], pc);
-    deliver(L, &ev);
+    engine_ev_init(L, &ev, GR_EV_BARRIER, &b->warps[0], pc);
+    engine_deliver(L, &ev);
   }
 }
 
@@ -324,14 +324,14 @@ static void warp_finish(launch *L, warp *w) {
   /* its stores drain to the SM, whose queue outlives the warp */
   if (L->mem) wm_warp_retire(L->mem, w->wm);
   w->state = W_DONE;
-  ready_remove(L, w);
+  engine_ready_remove(L, w);
   blk *b = w->b;
   b->live--;
   if (b->live > 0) { barrier_maybe_release(L, b, -1); return; }
   if (L->ctx->nobs) {
     gr_event ev;
-    ev_init(L, &ev, GR_EV_BLOCK_END, w, -1);
-    deliver(L, &ev);
+    engine_ev_init(L, &ev, GR_EV_BLOCK_END, w, -1);
+    engine_deliver(L, &ev);
     /* an observer that wants the block to run again keeps it resident */
     const gr_snapshot *p = L->pending_restore;
     if (p && snapshot_is_block(p, b->lin)) return;
@@ -341,10 +341,10 @@ static void warp_finish(launch *L, warp *w) {
     L->slots[s] = NULL;
     /* the next block in the same memory and slot: the run list stays as it is */
     if (L->next_block < L->nblocks) { block_start_in(L, s, L->next_block++, b); return; }
-    block_free(b);
+    engine_block_free(b);
     break;
   }
-  rebuild_run(L);
+  engine_rebuild_run(L);
 }
 
 /* ------------------------------------------------------------- livelock detection */
@@ -394,7 +394,7 @@ static void note_backedge(launch *L, warp *w) {
   w->spin_hash = h;
 }
 
-int fmt_mask_lanes(char *buf, size_t n, uint32_t m) {
+int engine_fmt_mask_lanes(char *buf, size_t n, uint32_t m) {
   int len = 0, first = 1;
   for (int l = 0; l < 32 && (size_t)len < n - 16;) {
     if (!(m >> l & 1)) { l++; continue; }
@@ -426,14 +426,14 @@ static void check_deadlock(launch *L) {
     int pc = w->state == W_BAR ? w->bar_pc : w->stk[w->sp - 1].pc;
     srcpos p = pc >= 0 && pc < L->f->ncode ? L->f->pos[pc] : L->f->decl;
     char lanes[96];
-    fmt_mask_lanes(lanes, sizeof lanes, w->state == W_BAR ? w->alive : w->stk[w->sp - 1].mask);
+    engine_fmt_mask_lanes(lanes, sizeof lanes, w->state == W_BAR ? w->alive : w->stk[w->sp - 1].mask);
     len += snprintf(msg + len, sizeof msg - (size_t)len, "\n  block (%u,%u,%u) warp %u lanes %s: %s at %s:%d:%d", w->b->idx[0],
                     w->b->idx[1], w->b->idx[2], w->wib, lanes, w->state == W_BAR ? "waits at __syncthreads" : "spins",
                     p.file, p.line, p.col);
     if (w->state == W_READY && w->sp > 1) {
       uint32_t parked = w->alive & ~w->stk[w->sp - 1].mask;
       if (parked) {
-        fmt_mask_lanes(lanes, sizeof lanes, parked);
+        engine_fmt_mask_lanes(lanes, sizeof lanes, parked);
         len += snprintf(msg + len, sizeof msg - (size_t)len, " (lanes %s wait for them to reconverge)", lanes);
       }
     }
@@ -462,14 +462,14 @@ static int warp_mask_ok(launch *L, warp *w, int pc, const uint64_t *M, uint32_t 
     if (!mask) why = "the mask is 0";
     else if (!(mask >> l & 1)) why = "the mask does not name the calling lane";
     else if (mask & w->alive & ~m) {   /* exited lanes may be named (CUDA: "all non-exited threads named") */
-      fmt_mask_lanes(lanes, sizeof lanes, mask & w->alive & ~m);
+      engine_fmt_mask_lanes(lanes, sizeof lanes, mask & w->alive & ~m);
       why = "the mask names live lanes that are not executing it with this lane";
     }
     if (why) {
       char where[160];
       uint32_t away = mask & w->alive & ~m;
-      lane_coords(w, l, where, sizeof where);
-      fault(L, pc, "%s(0x%08x) by %s: %s%s%s%s", what, mask, where, why, away ? " (lanes " : "", away ? lanes : "", away ? ")" : "");
+      engine_lane_coords(w, l, where, sizeof where);
+      engine_fault(L, pc, "%s(0x%08x) by %s: %s%s%s%s", what, mask, where, why, away ? " (lanes " : "", away ? lanes : "", away ? ")" : "");
       return 0;
     }
   }
@@ -477,7 +477,7 @@ static int warp_mask_ok(launch *L, warp *w, int pc, const uint64_t *M, uint32_t 
 }
 
 /* Executes the warp's next instruction. */
-void warp_step(launch *L, warp *w) {
+void engine_warp_step(launch *L, warp *w) {
   const kir_func *f = L->f;
   simt_entry *top = &w->stk[w->sp - 1];
   int pc = top->pc;
@@ -491,7 +491,7 @@ void warp_step(launch *L, warp *w) {
   int next = pc + 1;
   /* a warp is one agent of the memory model under lockstep, each lane is under ITS */
   int lockstep = L->ctx->cfg.warps != GR_WARPS_ITS;
-  if (w->npend && needs_pending(w, in, m)) resolve_pending(L, w, in, m);
+  if (w->npend && access_needs_pending(w, in, m)) access_resolve_pending(L, w, in, m);
   L->steps++;
   /* a full warp needs no popcount (a libgcc call where the target lacks the instruction) */
   L->ctx->stats.thread_instructions += m == FULL ? 32u : (uint64_t)__builtin_popcount(m);
@@ -513,19 +513,19 @@ void warp_step(launch *L, warp *w) {
     }
     if (L->ctx->nobs) {
       gr_event ev;
-      ev_init(L, &ev, GR_EV_FENCE, w, pc);
+      engine_ev_init(L, &ev, GR_EV_FENCE, w, pc);
       ev.scope = (gr_scope)in->imm;
       ev.order = in->flags == FENCE_ACQ_REL ? GR_ORDER_ACQ_REL : GR_ORDER_SC;
       ev.mask = m;
-      deliver(L, &ev);
+      engine_deliver(L, &ev);
     }
     break;
   case OP_BAR: {
     if (m != w->alive) {
       char act[96], rest[96];
-      fmt_mask_lanes(act, sizeof act, m);
-      fmt_mask_lanes(rest, sizeof rest, w->alive & ~m);
-      fault(L, pc, "barrier divergence: __syncthreads reached by lanes %s of warp %u in block (%u,%u,%u) while lanes %s of the same warp are elsewhere",
+      engine_fmt_mask_lanes(act, sizeof act, m);
+      engine_fmt_mask_lanes(rest, sizeof rest, w->alive & ~m);
+      engine_fault(L, pc, "barrier divergence: __syncthreads reached by lanes %s of warp %u in block (%u,%u,%u) while lanes %s of the same warp are elsewhere",
             act, w->wib, w->b->idx[0], w->b->idx[1], w->b->idx[2], rest);
       return;
     }
@@ -541,14 +541,14 @@ void warp_step(launch *L, warp *w) {
     }
     if (L->ctx->nobs) {
       gr_event ev;
-      ev_init(L, &ev, GR_EV_ARRIVE, w, pc);
+      engine_ev_init(L, &ev, GR_EV_ARRIVE, w, pc);
       ev.mask = m;
-      deliver(L, &ev);
+      engine_deliver(L, &ev);
     }
     top->pc = next;
     w->state = W_BAR;
     w->bar_pc = pc;
-    ready_remove(L, w);
+    engine_ready_remove(L, w);
     w->b->at_bar++;
     barrier_maybe_release(L, w->b, pc);
     return;
@@ -558,9 +558,9 @@ void warp_step(launch *L, warp *w) {
     if (L->mem && w->wm->entries) LANES(m, wm_barrier(L->mem, &w->wm->lane[l]));
     if (L->ctx->nobs) {
       gr_event ev;
-      ev_init(L, &ev, GR_EV_SYNCWARP, w, pc);
+      engine_ev_init(L, &ev, GR_EV_SYNCWARP, w, pc);
       ev.mask = m;
-      deliver(L, &ev);
+      engine_deliver(L, &ev);
     }
     break;
   case OP_VOTE: {
@@ -585,8 +585,8 @@ void warp_step(launch *L, warp *w) {
     if (bad) {
       int l = __builtin_ctz(bad);
       char where[160];
-      lane_coords(w, l, where, sizeof where);
-      fault(L, pc, "shuffle width %d by %s: the width must be a power of two from 1 to 32", (int)(int32_t)C[l], where);
+      engine_lane_coords(w, l, where, sizeof where);
+      engine_fault(L, pc, "shuffle width %d by %s: the width must be a power of two from 1 to 32", (int)(int32_t)C[l], where);
       return;
     }
     uint64_t src[32];
@@ -608,7 +608,7 @@ void warp_step(launch *L, warp *w) {
   case OP_JMP: case OP_BRT: case OP_BRF:
     if (in->a <= pc) note_backedge(L, w);
     if (simt_branch(L, w, in, pc, m)) {
-      fault(L, pc, "reconvergence stack overflow (more than %d nested divergent paths)", STACK_MAX);
+      engine_fault(L, pc, "reconvergence stack overflow (more than %d nested divergent paths)", STACK_MAX);
       return;
     }
     goto reconverge;
@@ -620,15 +620,15 @@ void warp_step(launch *L, warp *w) {
   }
   case OP_TRAP: {
     char where[160];
-    lane_coords(w, __builtin_ctz(m), where, sizeof where);
-    if (in->imm == TRAP_ASSERT) fault(L, pc, "assertion failed in %s", where);
-    else if (in->imm == TRAP_BARRIER_ID) fault(L, pc, "barrier with an id other than 0 in %s: named barriers are not supported", where);
-    else fault(L, pc, "__trap() executed by %s", where);
+    engine_lane_coords(w, __builtin_ctz(m), where, sizeof where);
+    if (in->imm == TRAP_ASSERT) engine_fault(L, pc, "assertion failed in %s", where);
+    else if (in->imm == TRAP_BARRIER_ID) engine_fault(L, pc, "barrier with an id other than 0 in %s: named barriers are not supported", where);
+    else engine_fault(L, pc, "__trap() executed by %s", where);
     return;
   }
   default:
     if (!kir_is_alu(in->op)) {
-      fault(L, pc, "internal error: unknown opcode %d", in->op);
+      engine_fault(L, pc, "internal error: unknown opcode %d", in->op);
       return;
     }
     simt_alu(L, w, in, m);
@@ -648,7 +648,7 @@ reconverge:
 
 /* A stretch of n instructions just ran ahead of their turns, the first in
  * this one; each backward branch among them (its index j in edge_at) meets
- * the livelock detector at its own turn, as warp_step would have it: now
+ * the livelock detector at its own turn, as engine_warp_step would have it: now
  * for j = 0, else at the turn where ahead is n - j.  The stretch ran them
  * only while the detector's count stays below SPIN_PATIENCE through their
  * turns, so the detector does not hash the warp's (later) state there: its
@@ -711,7 +711,7 @@ static void warp_run(launch *L, warp *w) {
   }
   /* a spinning warp stays exact where it is: a deadlock report shows where
    * it spins.  A turn at a memory access or barrier (most turns that are
-   * not counted) goes straight to warp_step. */
+   * not counted) goes straight to engine_warp_step. */
   int can = L->ahead && w->sp > 0 && !w->stuck && !L->ctx->nobs;
   if (can && L->ahead->marks[w->stk[w->sp - 1].pc]) {
     int n = simt_run_ahead(L, w, RUN_AHEAD_MAX, 0, edges_allowed(w), edge_at, &nedge);
@@ -721,7 +721,7 @@ static void warp_run(launch *L, warp *w) {
     }
   }
   int op = can ? L->f->code[w->stk[w->sp - 1].pc].op : OP_NOP;
-  warp_step(L, w);
+  engine_warp_step(L, w);
   /* after an access, the stretch that follows runs now, while the warp is
    * in the cache, its turns all to come: the next turn only counts, and
    * rounds of such turns are skipped at once (skip_rounds) */
@@ -814,7 +814,7 @@ static int at_visible(const launch *L, const warp *w) {
   const kir_ins *in = &L->f->code[top->pc];
   switch (in->op) {
   case OP_LD: case OP_ST: case OP_ATOM: case OP_FENCE: case OP_BAR: case OP_SYNCWARP: return 1;
-  default: return w->npend && needs_pending(w, in, top->mask);
+  default: return w->npend && access_needs_pending(w, in, top->mask);
   }
 }
 
@@ -974,12 +974,12 @@ int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, s
   if (ahead) L->ahead = simt_plan_new(f, L->args, L->prov ? L->prov->cls : NULL);
   if (ctx->nobs) {
     gr_event ev;
-    ev_init(L, &ev, GR_EV_LAUNCH_BEGIN, NULL, -1);
-    deliver(L, &ev);
+    engine_ev_init(L, &ev, GR_EV_LAUNCH_BEGIN, NULL, -1);
+    engine_deliver(L, &ev);
   }
   /* block b goes to SM b mod sms, so that neighbouring blocks land on different SMs */
-  for (int s = 0; s < L->nslots; s++) block_start(L, s, L->next_block++);
-  rebuild_run(L);
+  for (int s = 0; s < L->nslots; s++) engine_block_start(L, s, L->next_block++);
+  engine_rebuild_run(L);
   uint64_t max_steps = cfg->max_steps;
   while (!L->failed && !L->pruned) {
     warp *w;
@@ -998,7 +998,7 @@ int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, s
       if (!w) break;
     }
     if (w) warp_run(L, w);
-    if (L->pending_restore) apply_restore(L);
+    if (L->pending_restore) snapshot_apply_restore(L);
     if (L->deadlock_check) check_deadlock(L);
     if (L->steps >= max_steps && !L->failed) {
       emu_fail(ctx, GR_EEMU, "error: step limit reached: '%s' ran %llu warp instructions without finishing (raise it with --max-steps)",
@@ -1008,7 +1008,7 @@ int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, s
   }
   if (!L->failed && !L->pruned) {
     /* everything left is waiting: cannot happen with exited warps ignored, but be exact */
-    for (int s = 0; s < L->nslots; s++) if (L->slots[s]) { check_deadlock(L); if (!L->failed) fault(L, -1, "internal error: blocks left unfinished"); break; }
+    for (int s = 0; s < L->nslots; s++) if (L->slots[s]) { check_deadlock(L); if (!L->failed) engine_fault(L, -1, "internal error: blocks left unfinished"); break; }
   }
   /* the end of a kernel orders everything: the host reads L2 (a run cut
    * short by the explorer has no outcome, and must make no more choices) */
@@ -1016,8 +1016,8 @@ int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, s
   ctx->stats.warp_steps = L->steps;
   if (ctx->nobs) {
     gr_event ev;
-    ev_init(L, &ev, GR_EV_LAUNCH_END, NULL, -1);
-    deliver(L, &ev);
+    engine_ev_init(L, &ev, GR_EV_LAUNCH_END, NULL, -1);
+    engine_deliver(L, &ev);
   }
   if (L->kept_errors && !L->failed) {
     /* --keep-going: the run went to its end; it still failed, with every error */
@@ -1034,7 +1034,7 @@ int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, s
     L->failed = GR_EEMU;
   }
   int rc = L->failed;
-  for (int s = 0; s < L->nslots; s++) if (L->slots[s]) block_free(L->slots[s]);
+  for (int s = 0; s < L->nslots; s++) if (L->slots[s]) engine_block_free(L->slots[s]);
   free(L->slots); free(L->run); free(L->ready);
   simt_plan_free(L->ahead);
   if (L->prov && L->prov->off) ctx->stats.memory_at_once_stopped++;

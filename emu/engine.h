@@ -195,33 +195,33 @@ struct launch {
     else while (mm_) { int l = __builtin_ctz(mm_); mm_ &= mm_ - 1; __VA_ARGS__; } } while (0)
 
 /* engine.c, for simt.c and access.c: observers' events */
-void ev_init(launch *L, gr_event *ev, gr_event_kind kind, warp *w, int pc);
-void deliver(launch *L, gr_event *ev);
+void engine_ev_init(launch *L, gr_event *ev, gr_event_kind kind, warp *w, int pc);
+void engine_deliver(launch *L, gr_event *ev);
 /* engine.c, for access.c: the run fails at pc ("file:line:col: error:
  * ..."); a memory error, which under --keep-going is logged instead and
  * the access dropped (the launch not failed); "thread (x,y,z) of block
  * (x,y,z) [warp w lane l]" */
-void fault(launch *L, int pc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-void mem_fault(launch *L, int pc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-void lane_coords(const warp *w, int lane, char *buf, size_t n);
+void engine_fault(launch *L, int pc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void engine_mem_fault(launch *L, int pc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void engine_lane_coords(const warp *w, int lane, char *buf, size_t n);
 
 /* engine.c, for its.c: one warp instruction for the top entry of the
  * warp's stack (ITS puts the group that runs there); lanes "0-3,8" */
-void warp_step(launch *L, warp *w);
-int fmt_mask_lanes(char *buf, size_t n, uint32_t m);
+void engine_warp_step(launch *L, warp *w);
+int engine_fmt_mask_lanes(char *buf, size_t n, uint32_t m);
 
 /* engine.c, for snapshot.c: warps, blocks and the resident set */
-void rebuild_run(launch *L);
+void engine_rebuild_run(launch *L);
 /* The launch's tids, made on first use: every block's warp k has the same threads. */
-void launch_tids(launch *L);
-void block_free(blk *b);
-void ready_add(launch *L, warp *w);
-void ready_remove(launch *L, warp *w);
-blk *block_new(launch *L, int slot, uint64_t lin);
-void block_start(launch *L, int slot, uint64_t lin);
+void engine_launch_tids(launch *L);
+void engine_block_free(blk *b);
+void engine_ready_add(launch *L, warp *w);
+void engine_ready_remove(launch *L, warp *w);
+blk *engine_block_new(launch *L, int slot, uint64_t lin);
+void engine_block_start(launch *L, int slot, uint64_t lin);
 /* snapshot.c, for engine.c: a block-only restore pending for block lin;
  * and the restore an observer asked for, after the current instruction */
 int snapshot_is_block(const gr_snapshot *s, uint32_t lin);
-void apply_restore(launch *L);
+void snapshot_apply_restore(launch *L);
 
 #endif

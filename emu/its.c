@@ -58,7 +58,7 @@ static void its_bar_whole(launch *L, warp *w, int pc) {
   w->wait_bar |= S;
   w->sp = 1;
   w->stk[0] = (simt_entry){pc, -1, S};
-  warp_step(L, w);
+  engine_warp_step(L, w);
   int npc = w->stk[0].pc;
   LANES(S, (w->lwait[l] = LW_RUN, w->lpc[l] = npc));
   w->wait_bar &= ~S;
@@ -124,7 +124,7 @@ static int its_step_converged(launch *L, warp *w) {
   }
   w->stk[0] = (simt_entry){pc, -1, S};
   L->finished = NULL;
-  warp_step(L, w);
+  engine_warp_step(L, w);
   if (L->failed || L->finished == w) return 1;   /* retired: w may be freed with its block */
   if (w->sp == 1 && w->stk[0].mask == w->alive && w->alive) {
     /* still converged: every live lane is at the entry's pc, none waits */
@@ -161,9 +161,9 @@ static int its_release(launch *L, warp *w) {
     }
     if (L->ctx->nobs) {
       gr_event ev;
-      ev_init(L, &ev, GR_EV_SYNCWARP, w, w->lpc[l] - 1);
+      engine_ev_init(L, &ev, GR_EV_SYNCWARP, w, w->lpc[l] - 1);
       ev.mask = named;
-      deliver(L, &ev);
+      engine_deliver(L, &ev);
     }
     any = 1;
   }
@@ -174,7 +174,7 @@ static int its_release(launch *L, warp *w) {
       if (w->lwait[l] != LW_BAR) all = 0;
       else if (pc < 0) pc = w->lpc[l];
       else if (w->lpc[l] != pc) {
-        fault(L, w->lpc[l], "barrier divergence under independent thread scheduling: lanes of warp %u of block (%u,%u,%u) wait at different __syncthreads",
+        engine_fault(L, w->lpc[l], "barrier divergence under independent thread scheduling: lanes of warp %u of block (%u,%u,%u) wait at different __syncthreads",
               w->wib, w->b->idx[0], w->b->idx[1], w->b->idx[2]);
         return 0;
       }
@@ -193,7 +193,7 @@ static int its_release(launch *L, warp *w) {
 int its_visible(const launch *L, const warp *w, const kir_ins *in, uint32_t group) {
   switch (in->op) {
   case OP_LD: case OP_ST: case OP_ATOM: case OP_FENCE: case OP_BAR: case OP_SYNCWARP: case OP_VOTE: case OP_SHFL: return 1;
-  default: return its_members(L, w, in, group) || (w->npend && needs_pending(w, in, group));
+  default: return its_members(L, w, in, group) || (w->npend && access_needs_pending(w, in, group));
   }
 }
 
@@ -218,7 +218,7 @@ static void its_sync_across(launch *L, warp *w, int pc, uint32_t S, uint32_t awa
   }
   w->sp = 1;
   w->stk[0] = (simt_entry){pc, -1, S | away};
-  warp_step(L, w);
+  engine_warp_step(L, w);
   if (L->failed) return;
   for (uint32_t o = away; o; o &= o - 1) {
     int l = __builtin_ctz(o);
@@ -275,8 +275,8 @@ void its_step(launch *L, warp *w) {
   }
   if (ne == 0) {
     char lanes[96];
-    fmt_mask_lanes(lanes, sizeof lanes, w->alive);
-    fault(L, w->stk[0].pc, "deadlock within warp %u of block (%u,%u,%u): lanes %s wait at __syncwarp or a *_sync intrinsic for lanes that cannot arrive",
+    engine_fmt_mask_lanes(lanes, sizeof lanes, w->alive);
+    engine_fault(L, w->stk[0].pc, "deadlock within warp %u of block (%u,%u,%u): lanes %s wait at __syncwarp or a *_sync intrinsic for lanes that cannot arrive",
           w->wib, w->b->idx[0], w->b->idx[1], w->b->idx[2], lanes);
     return;
   }
@@ -351,8 +351,8 @@ void its_step(launch *L, warp *w) {
       uint32_t mask = in->a >= 0 ? (uint32_t)w->r[(size_t)in->a * 32 + (size_t)l] : FULL;
       if (!mask || !(mask >> l & 1)) {
         char where[160];
-        lane_coords(w, l, where, sizeof where);
-        fault(L, pc, "__syncwarp(0x%08x) by %s: %s", mask, where, mask ? "the mask does not name the calling lane" : "the mask is 0");
+        engine_lane_coords(w, l, where, sizeof where);
+        engine_fault(L, pc, "__syncwarp(0x%08x) by %s: %s", mask, where, mask ? "the mask does not name the calling lane" : "the mask is 0");
         return;
       }
       its_wait(w, l, LW_SYNCWARP);
@@ -364,7 +364,7 @@ void its_step(launch *L, warp *w) {
     w->sp = 1;
     w->stk[0] = (simt_entry){pc, -1, S};
     L->finished = NULL;
-    warp_step(L, w);
+    engine_warp_step(L, w);
     if (L->failed || L->finished == w) return;   /* retired: w may be freed with its block */
     its_lanes_follow(w, S);
   }

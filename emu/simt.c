@@ -273,10 +273,10 @@ static inline int branch_with(launch *L, warp *w, const kir_ins *in, int pc, uin
   L->ctx->stats.divergences++;
   if (L->ctx->nobs) {
     gr_event ev;
-    ev_init(L, &ev, GR_EV_DIVERGE, w, pc);
+    engine_ev_init(L, &ev, GR_EV_DIVERGE, w, pc);
     ev.mask = m;
     ev.taken = t;
-    deliver(L, &ev);
+    engine_deliver(L, &ev);
   }
   if (top->rpc == rpc && rpc >= 0) {
     /* the lanes that go straight to the reconvergence point are already
@@ -303,9 +303,9 @@ void simt_reconverge(launch *L, warp *w) {
       w->sp--;
       if (L->ctx->nobs && w->sp > 0) {
         gr_event ev;
-        ev_init(L, &ev, GR_EV_RECONVERGE, w, e->rpc);
+        engine_ev_init(L, &ev, GR_EV_RECONVERGE, w, e->rpc);
         ev.mask = w->stk[w->sp - 1].mask;
-        deliver(L, &ev);
+        engine_deliver(L, &ev);
       }
       continue;
     }
@@ -469,7 +469,7 @@ __attribute__((always_inline)) static inline uint32_t compare_mask(const warp *w
 /* How many of the run of k instructions from pc the lanes m may run
  * before one reads or overwrites a register a load is pending into */
 static int run_before_pending(const warp *w, const kir_ins *code, int pc, int k, uint32_t m) {
-  for (int j = 0; j < k; j++) if (needs_pending(w, &code[pc + j], m)) return j;
+  for (int j = 0; j < k; j++) if (access_needs_pending(w, &code[pc + j], m)) return j;
   return k;
 }
 
@@ -499,11 +499,11 @@ int simt_run_ahead(launch *L, warp *w, int cap, int uniform, int edges, int *edg
         uint32_t t = 0;
         have_ft = 0;
         /* a register a load is pending into: performing it is the memory system's business */
-        if (!halt && w->npend && needs_pending(w, in, m)) halt = 1;
+        if (!halt && w->npend && access_needs_pending(w, in, m)) halt = 1;
         if (!halt) {
           t = !fusedhere ? taken_mask(w, in, m) : in->op == OP_BRT ? ft : ~ft & m;
           /* the lanes part: under ITS its_step schedules the groups; where
-           * the stack might overflow, warp_step says so */
+           * the stack might overflow, engine_warp_step says so */
           if (t && t != m && (uniform || w->sp + 2 > STACK_MAX)) halt = 1;
         }
         if (halt) {

@@ -97,6 +97,9 @@ void simt_plan_free(simt_plan *p);
  * take different ways.  Backward branches (where the livelock detector
  * counts) it runs at most `edges` of (at most WARP_EDGES): their indices
  * in the stretch into edge_at, their count into *nedge. */
-int simt_run_ahead(launch *L, warp *w, int cap, int uniform, int edges, int *edge_at, int *nedge);
+/* (hidden by name: gcc gives a target_clones function's dispatcher default
+ * visibility whatever -fvisibility says) */
+__attribute__((visibility("hidden"))) int simt_run_ahead(launch *L, warp *w, int cap, int uniform, int edges, int *edge_at,
+                                                         int *nedge);
 
 #endif

@@ -133,8 +133,8 @@ int emu_snapshot_restore(emu_dev *ctx, const gr_snapshot *s) {
 /* Rebuilds a block in its slot from the snapshot.  The warps take over
  * the views of the block `keep` replaces (NULL: no views). */
 static void block_restore(launch *L, const snap_block *sb, blk *keep) {
-  launch_tids(L);
-  blk *b = block_new(L, sb->slot, sb->b.lin);
+  engine_launch_tids(L);
+  blk *b = engine_block_new(L, sb->slot, sb->b.lin);
   *b = sb->b;   /* every scalar of the block, as taken */
   b->quiet = 0;   /* asked again of the restored warps */
   b->shared = xmalloc(L->shared_size ? L->shared_size : 1);
@@ -164,12 +164,12 @@ static void block_restore(launch *L, const snap_block *sb, blk *keep) {
       wm_warp_init(w->wm, b->sm, (int)b->lin, w);
       w->pend = xcalloc((size_t)(L->f->nregs ? L->f->nregs : 1), sizeof(uint32_t));
     }
-    if (w->state == W_READY) ready_add(L, w);
+    if (w->state == W_READY) engine_ready_add(L, w);
   }
   L->slots[sb->slot] = b;
 }
 
-void apply_restore(launch *L) {
+void snapshot_apply_restore(launch *L) {
   const gr_snapshot *s = L->pending_restore;
   emu_dev *ctx = L->ctx;
   L->pending_restore = NULL;
@@ -182,12 +182,12 @@ void apply_restore(launch *L) {
      * keeps the views its detector gave it */
     const snap_block *sb = &s->blocks[0];
     blk *old = L->slots[sb->slot];   /* a resident block never changes slot */
-    for (int j = 0; j < old->nwarps; j++) ready_remove(L, &old->warps[j]);
+    for (int j = 0; j < old->nwarps; j++) engine_ready_remove(L, &old->warps[j]);
     if (L->mem) wm_quiesce(L->mem);
     block_restore(L, sb, old);
-    block_free(old);
+    engine_block_free(old);
     L->write_epoch++;
-    rebuild_run(L);
+    engine_rebuild_run(L);
     return;
   }
   for (size_t k = 1; k < s->nallocs && k < ctx->allocs.len; k++) {
@@ -195,7 +195,7 @@ void apply_restore(launch *L) {
     if (a->live && s->allocs[k].live && a->size == s->allocs[k].size) memcpy(a->data, s->allocs[k].data, a->size);
   }
   if (L->mem) wm_reset(L->mem);
-  for (int k = 0; k < L->nslots; k++) if (L->slots[k]) { block_free(L->slots[k]); L->slots[k] = NULL; }
+  for (int k = 0; k < L->nslots; k++) if (L->slots[k]) { engine_block_free(L->slots[k]); L->slots[k] = NULL; }
   L->nready = 0;
   for (int k = 0; k < s->nblocks; k++) block_restore(L, &s->blocks[k], NULL);
   L->next_block = s->next_block;
@@ -205,8 +205,8 @@ void apply_restore(launch *L) {
   /* a snapshot from before the first blocks started (LAUNCH_BEGIN) runs
    * the kernel again: its free slots take the next blocks, as at launch */
   for (int k = 0; k < L->nslots; k++)
-    if (!L->slots[k] && L->next_block < L->nblocks) block_start(L, k, L->next_block++);
-  rebuild_run(L);
+    if (!L->slots[k] && L->next_block < L->nblocks) engine_block_start(L, k, L->next_block++);
+  engine_rebuild_run(L);
 }
 
 void gr_snapshot_free(gr_snapshot *s) {

@@ -50,43 +50,43 @@ typedef struct {
 } gr_race;
 
 typedef struct race_log race_log;
-race_log *race_log_new(void);
-void race_log_free(race_log *log);
+GR_API race_log *race_log_new(void);
+GR_API void race_log_free(race_log *log);
 /* Adds a report (its strings are copied), or counts it against an earlier
  * report with the same detector, class and pair of source positions. */
-void race_log_add(race_log *log, const gr_race *r);
+GR_API void race_log_add(race_log *log, const gr_race *r);
 /* The distinct reports, sorted by detector, then the two source positions,
  * then class; valid until the next race_log_add. */
-const gr_race *race_log_reports(race_log *log, size_t *n);
+GR_API const gr_race *race_log_reports(race_log *log, size_t *n);
 /* Distinct reports of one detector. */
-size_t race_log_count(race_log *log, const char *detector);
-void race_log_clear(race_log *log);
+GR_API size_t race_log_count(race_log *log, const char *detector);
+GR_API void race_log_clear(race_log *log);
 /* A detector that stops watching a run (a bound it cannot go past) says
  * so here, with why; its reports of that run are then incomplete, and the
  * run is a failure in every front end (exit status, table cell "not
  * watched"), never a clean one.  The first reason per detector is kept. */
-void race_log_unwatched(race_log *log, const char *detector, const char *why);
+GR_API void race_log_unwatched(race_log *log, const char *detector, const char *why);
 /* Why the detector stopped watching, or NULL if it watched everything. */
-const char *race_log_unwatched_why(race_log *log, const char *detector);
+GR_API const char *race_log_unwatched_why(race_log *log, const char *detector);
 
-void race_print_text(FILE *out, const gr_race *r);
-void race_print_json(FILE *out, const gr_race *r);   /* one object, one line */
+GR_API void race_print_text(FILE *out, const gr_race *r);
+GR_API void race_print_json(FILE *out, const gr_race *r);   /* one object, one line */
 
 /* Names for reports. */
-const char *gr_access_kind_name(gr_access_kind k);
-const char *gr_scope_name(gr_scope s);
-const char *gr_space_name(gr_space s);
-const char *gr_atomic_op_name(int op);
+GR_API const char *gr_access_kind_name(gr_access_kind k);
+GR_API const char *gr_scope_name(gr_scope s);
+GR_API const char *gr_space_name(gr_space s);
+GR_API const char *gr_atomic_op_name(int op);
 
 /* Fills a report side from an event's lane. */
-void race_access_from_event(gr_race_access *a, const gr_event *ev, int lane);
+GR_API void race_access_from_event(gr_race_access *a, const gr_event *ev, int lane);
 
 /* Source positions by pc, learnt from events, for detectors that keep a pc
  * in their shadow state and report it later. */
 typedef struct { struct pc_pos *pos; size_t n; } pc_table;
-void pc_table_note(pc_table *t, const gr_event *ev);
-void pc_table_fill(const pc_table *t, uint32_t pc, gr_race_access *a);   /* file, line, col */
-void pc_table_free(pc_table *t);
+GR_API void pc_table_note(pc_table *t, const gr_event *ev);
+GR_API void pc_table_fill(const pc_table *t, uint32_t pc, gr_race_access *a);   /* file, line, col */
+GR_API void pc_table_free(pc_table *t);
 
 /* ---------------------------------------------------------------- detectors */
 
@@ -112,14 +112,14 @@ typedef struct {
   const char *loop_arrays;   /* loopdep, wise, wise-fp, paragon: the loop's arrays (comma-separated buffer
                                 names); the file's //@ loop line where not given; NULL: every global buffer */
 } det_options;
-void det_options_default(det_options *o);
+GR_API void det_options_default(det_options *o);
 /* One command-line option of the detectors, shared by every front end, as
  * gr_config_option: the number of words taken (--scord-granularity 4|8|16,
  * --hb-model scord|ptx, --hb-max-memory MIB, --scord-device-memory KIB, --ld-targets LIST, --ld-copies M (2 or more),
  * --ld-shuffle SEED, --ld-rounds K, --loop-arrays LIST: 2; --boyer-waw, --ld-deterministic,
  * --ld-timing: 1), 0 when `opt` is none of them, -1 on a missing or bad
  * value, with the message in err. */
-int det_options_option(det_options *o, const char *opt, const char *val, char *err, size_t errlen);
+GR_API int det_options_option(det_options *o, const char *opt, const char *val, char *err, size_t errlen);
 
 /* A registry entry. */
 typedef struct {
@@ -139,24 +139,24 @@ typedef struct {
   int (*check_options)(const det_options *o, char *err, size_t n);
 } detector_kind;
 
-const detector_kind *detector_lookup(const char *name);
+GR_API const detector_kind *detector_lookup(const char *name);
 /* Registry entries in order, NULL past the end. */
-const detector_kind *detector_at(size_t k);
+GR_API const detector_kind *detector_at(size_t k);
 
 /* A set of detectors watching one context. */
 typedef struct detector_set detector_set;
 /* `list` is comma-separated registry names.  GR_EINPUT with a message in
  * err for an unknown or repeated name, a detector that runs alone named
  * with others, or options that contradict each other. */
-int detectors_attach(gr_context *ctx, const char *list, const det_options *o, race_log *log,
+GR_API int detectors_attach(gr_context *ctx, const char *list, const det_options *o, race_log *log,
                      detector_set **out, char *err, size_t errlen);
-void detectors_detach(detector_set *set);
-size_t detectors_size(const detector_set *set);
-const char *detectors_name(const detector_set *set, size_t k);
+GR_API void detectors_detach(detector_set *set);
+GR_API size_t detectors_size(const detector_set *set);
+GR_API const char *detectors_name(const detector_set *set, size_t k);
 /* The k-th detector's instance, for its own header's queries (ld_get_stats). */
-void *detectors_instance(const detector_set *set, size_t k);
+GR_API void *detectors_instance(const detector_set *set, size_t k);
 /* Prints the summaries of the detectors that have one, in list order. */
-void detectors_summary(const detector_set *set, FILE *out);
+GR_API void detectors_summary(const detector_set *set, FILE *out);
 
 /* ---------------------------------------------------------------- verdict tables */
 
@@ -187,26 +187,26 @@ typedef struct {
   int shard, nshards;        /* this process runs the tasks k with k % nshards == shard (default
                                 0 of 1: all); the others' come by table_unpack (MPI ranks) */
 } table_opts;
-void table_opts_default(table_opts *o);
+GR_API void table_opts_default(table_opts *o);
 
 typedef struct table table;
 /* GR_EINPUT with err set for an unknown detector or an unreadable file;
  * a file whose runs fail is still a row (its cells say so). */
-int table_run(const char *const *files, size_t nfiles, const table_opts *o, table **out, char *err, size_t errlen);
-void table_free(table *t);
+GR_API int table_run(const char *const *files, size_t nfiles, const table_opts *o, table **out, char *err, size_t errlen);
+GR_API void table_free(table *t);
 /* Sharded tables (table_opts.nshards > 1): a shard's results as bytes, and
  * those bytes added to the table of the shard that writes it; when every
  * shard is in, table_complete, after which the table is what one process
  * would have made, byte for byte.  table_unpack: GR_EINPUT with err for
  * bytes that are not a shard of this table. */
-void table_pack(const table *t, uint8_t **buf, size_t *len);
-int table_unpack(table *t, const uint8_t *buf, size_t len, char *err, size_t errlen);
-void table_complete(table *t);
+GR_API void table_pack(const table *t, uint8_t **buf, size_t *len);
+GR_API int table_unpack(table *t, const uint8_t *buf, size_t len, char *err, size_t errlen);
+GR_API void table_complete(table *t);
 /* `command` is printed as the way to regenerate the table. */
-void table_write_md(FILE *out, const table *t, const char *title, const char *command);
-void table_write_csv(FILE *out, const table *t);
+GR_API void table_write_md(FILE *out, const table *t, const char *title, const char *command);
+GR_API void table_write_csv(FILE *out, const table *t);
 /* Cells whose verdict differs from the expected one on some seed, for one
  * detector (or all, with NULL).  A test without an expect line is not counted. */
-size_t table_mismatches(const table *t, const char *detector);
+GR_API size_t table_mismatches(const table *t, const char *detector);
 
 #endif

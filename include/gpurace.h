@@ -25,6 +25,16 @@
 extern "C" {
 #endif
 
+/* What the installed library exports: the declarations of this header and
+ * of detectors.h, each marked GR_API.  Everything else of the library is
+ * built hidden and made local to it (Makefile.am's libgpurace.a;
+ * tests/layers.sh checks that the two sets are one). */
+#if defined(__GNUC__)
+#define GR_API __attribute__((visibility("default")))
+#else
+#define GR_API
+#endif
+
 /* Status codes; the CLI uses them as exit statuses. */
 enum {
   GR_OK = 0,
@@ -93,7 +103,7 @@ typedef struct {
 /* Fills in the defaults.  The environment variables GPURACE_MEMORY (sc or
  * weak) and GPURACE_CC (subset, nvrtc or nvcc) set the default memory
  * model and compiler, so that a whole test suite can run under either. */
-void gr_config_default(gr_config *cfg);
+GR_API void gr_config_default(gr_config *cfg);
 /* One command-line option of a configuration, shared by every front end:
  * --seed N, --sched rr|random, --memory sc|weak, --sms N, --max-steps N,
  * --backend emu|cuda, --warps lockstep|its, --cc subset|nvrtc|nvcc, --cc-flags "FLAGS",
@@ -101,7 +111,7 @@ void gr_config_default(gr_config *cfg);
  * Returns the number of words taken (2: `opt` and `val`; 1 for a flag), 0
  * when `opt` is not one of them, -1 on a missing (NULL) or bad value, with
  * the message in err. */
-int gr_config_option(gr_config *cfg, const char *opt, const char *val, char *err, size_t errlen);
+GR_API int gr_config_option(gr_config *cfg, const char *opt, const char *val, char *err, size_t errlen);
 
 typedef struct gr_context gr_context;
 typedef struct gr_module gr_module;
@@ -109,57 +119,57 @@ typedef struct gr_module gr_module;
 /* A context on the CUDA backend opens the GPU here; where that fails (no
  * backend built, no driver, no GPU) every later call fails with the
  * reason, and gr_context_ok says so at once. */
-gr_context *gr_context_create(const gr_config *cfg);
-void gr_context_destroy(gr_context *ctx);
-int gr_context_ok(const gr_context *ctx);   /* GR_OK, or the error of the backend's start */
+GR_API gr_context *gr_context_create(const gr_config *cfg);
+GR_API void gr_context_destroy(gr_context *ctx);
+GR_API int gr_context_ok(const gr_context *ctx);   /* GR_OK, or the error of the backend's start */
 /* The device: "emulator" or the GPU's name, architecture and driver. */
-const char *gr_context_device(const gr_context *ctx);
-const char *gr_error(const gr_context *ctx);
-const gr_config *gr_context_config(const gr_context *ctx);
+GR_API const char *gr_context_device(const gr_context *ctx);
+GR_API const char *gr_error(const gr_context *ctx);
+GR_API const gr_config *gr_context_config(const gr_context *ctx);
 
 /* Loads a kernel file through the preprocessor; defines are "NAME" or
  * "NAME=VALUE".  The module lives until the context is destroyed. */
-int gr_module_load(gr_context *ctx, const char *path, const char *const *defines, int ndefines, gr_module **out);
+GR_API int gr_module_load(gr_context *ctx, const char *path, const char *const *defines, int ndefines, gr_module **out);
 /* Compiles source text without preprocessing (used by tests and fuzzing). */
-int gr_module_load_source(gr_context *ctx, const char *name, const char *src, size_t len, gr_module **out);
+GR_API int gr_module_load_source(gr_context *ctx, const char *name, const char *src, size_t len, gr_module **out);
 /* Prints the module's KIR. */
-void gr_module_print_ir(const gr_module *mod, FILE *out);
+GR_API void gr_module_print_ir(const gr_module *mod, FILE *out);
 /* Device address and size of a __device__ variable of the module. */
-int gr_module_global(gr_module *mod, const char *name, gr_ptr *addr, size_t *size);
+GR_API int gr_module_global(gr_module *mod, const char *name, gr_ptr *addr, size_t *size);
 
 /* Kernel signature queries, for drivers that bind arguments by name. */
 typedef enum { GR_BOOL, GR_I8, GR_U8, GR_I16, GR_U16, GR_I32, GR_U32, GR_I64, GR_U64, GR_F32, GR_F64, GR_PTR, GR_STRUCT } gr_type;
-int gr_kernel_nparams(gr_module *mod, const char *kernel);   /* -1 if there is no such kernel */
-int gr_kernel_param(gr_module *mod, const char *kernel, int k, const char **name, gr_type *type, gr_type *pointee);
-int gr_type_size(gr_type t);   /* 0 for GR_STRUCT: see gr_kernel_param_struct */
+GR_API int gr_kernel_nparams(gr_module *mod, const char *kernel);   /* -1 if there is no such kernel */
+GR_API int gr_kernel_param(gr_module *mod, const char *kernel, int k, const char **name, gr_type *type, gr_type *pointee);
+GR_API int gr_type_size(gr_type t);   /* 0 for GR_STRUCT: see gr_kernel_param_struct */
 /* A struct parameter passed by value: its size, and its scalar leaves
  * (fields, array elements, nested structs) in declaration order, each with
  * its offset and type, as //@ arg NAME = {V, ...} fills them. */
-int gr_kernel_param_struct(gr_module *mod, const char *kernel, int k, size_t *size, int *nleaves,
+GR_API int gr_kernel_param_struct(gr_module *mod, const char *kernel, int k, size_t *size, int *nleaves,
                            const uint32_t **offsets, const gr_type **types);
-const char *gr_type_name(gr_type t);
+GR_API const char *gr_type_name(gr_type t);
 
 /* Global memory.  Allocations are zero-filled and 256-byte aligned; an
  * access outside every live allocation is an emulation error. */
-int gr_malloc(gr_context *ctx, size_t bytes, const char *name, gr_ptr *out);
-int gr_free(gr_context *ctx, gr_ptr p);
-int gr_memcpy_htod(gr_context *ctx, gr_ptr dst, const void *src, size_t n);
-int gr_memcpy_dtoh(gr_context *ctx, void *dst, gr_ptr src, size_t n);
-int gr_memset(gr_context *ctx, gr_ptr dst, int value, size_t n);
+GR_API int gr_malloc(gr_context *ctx, size_t bytes, const char *name, gr_ptr *out);
+GR_API int gr_free(gr_context *ctx, gr_ptr p);
+GR_API int gr_memcpy_htod(gr_context *ctx, gr_ptr dst, const void *src, size_t n);
+GR_API int gr_memcpy_dtoh(gr_context *ctx, void *dst, gr_ptr src, size_t n);
+GR_API int gr_memset(gr_context *ctx, gr_ptr dst, int value, size_t n);
 
 /* Kernel arguments: a value and its type, converted to the parameter's type. */
 typedef struct { gr_type type; uint64_t bits; const void *data; size_t size; } gr_arg;   /* data, size: GR_STRUCT */
-gr_arg gr_arg_i32(int32_t v);
-gr_arg gr_arg_u32(uint32_t v);
-gr_arg gr_arg_i64(int64_t v);
-gr_arg gr_arg_u64(uint64_t v);
-gr_arg gr_arg_f32(float v);
-gr_arg gr_arg_f64(double v);
-gr_arg gr_arg_ptr(gr_ptr p);
-gr_arg gr_arg_struct(const void *bytes, size_t size);   /* a struct by value; the bytes are copied at launch */
+GR_API gr_arg gr_arg_i32(int32_t v);
+GR_API gr_arg gr_arg_u32(uint32_t v);
+GR_API gr_arg gr_arg_i64(int64_t v);
+GR_API gr_arg gr_arg_u64(uint64_t v);
+GR_API gr_arg gr_arg_f32(float v);
+GR_API gr_arg gr_arg_f64(double v);
+GR_API gr_arg gr_arg_ptr(gr_ptr p);
+GR_API gr_arg gr_arg_struct(const void *bytes, size_t size);   /* a struct by value; the bytes are copied at launch */
 
 /* Runs kernel<<<grid, block, dyn_shared>>>(args...) to completion. */
-int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 block, size_t dyn_shared,
+GR_API int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 block, size_t dyn_shared,
               const gr_arg *args, int nargs);
 
 typedef struct {
@@ -180,7 +190,7 @@ typedef struct {
   uint64_t mem_ops[2][3], mem_bytes[2][3];
 } gr_stats;
 /* Statistics of the last launch. */
-void gr_last_stats(const gr_context *ctx, gr_stats *out);
+GR_API void gr_last_stats(const gr_context *ctx, gr_stats *out);
 
 /* ---------------------------------------------------------------- engine API */
 
@@ -247,20 +257,20 @@ typedef struct {
  * returns `code` with msg as gr_error.  For a detector that cannot go on
  * (LD given a target that does not exist).  No effect outside a launch or
  * after the launch failed. */
-void gr_launch_fail(gr_context *ctx, int code, const char *msg);
+GR_API void gr_launch_fail(gr_context *ctx, int code, const char *msg);
 
 /* Attaches an observer to every later launch; returns a handle >= 0. */
-int gr_observe(gr_context *ctx, const gr_observer *obs);
-void gr_unobserve(gr_context *ctx, int handle);
+GR_API int gr_observe(gr_context *ctx, const gr_observer *obs);
+GR_API void gr_unobserve(gr_context *ctx, int handle);
 
 /* Snapshots: the whole machine state (global memory, and during a launch
  * every resident block's shared and local memory and warp state).  A
  * restore requested from an observer takes effect after the current
  * instruction, so a detector can re-run a region. */
 typedef struct gr_snapshot gr_snapshot;
-gr_snapshot *gr_snapshot_take(gr_context *ctx);
-int gr_snapshot_restore(gr_context *ctx, const gr_snapshot *snap);
-void gr_snapshot_free(gr_snapshot *snap);
+GR_API gr_snapshot *gr_snapshot_take(gr_context *ctx);
+GR_API int gr_snapshot_restore(gr_context *ctx, const gr_snapshot *snap);
+GR_API void gr_snapshot_free(gr_snapshot *snap);
 /* A whole-machine snapshot taken at LAUNCH_BEGIN holds no block: restoring
  * it runs the kernel again from its first block, on the global memory of
  * that moment.
@@ -271,7 +281,7 @@ void gr_snapshot_free(gr_snapshot *snap);
  * keep the memory views they have, and a restore requested at the block's
  * BLOCK_END keeps the block resident to run again.  NULL with gr_error
  * set when no launch is running or the block is not resident. */
-gr_snapshot *gr_snapshot_take_block(gr_context *ctx, uint32_t block);
+GR_API gr_snapshot *gr_snapshot_take_block(gr_context *ctx, uint32_t block);
 
 /* Per-warp memory views: accesses of warp `warp` (global warp id) to
  * [base, base+len) go to `copy` instead, so a detector can privatise data.
@@ -280,9 +290,9 @@ gr_snapshot *gr_snapshot_take_block(gr_context *ctx, uint32_t block);
  * warp's block's shared memory.  Accesses through a view bypass the weak
  * memory system: a private copy has one writer.  Valid during a launch;
  * cleared at its end and by whole-machine restores. */
-gr_ptr gr_shared_base(void);
-int gr_view_add(gr_context *ctx, uint32_t warp, gr_ptr base, size_t len, void *copy);
-void gr_view_clear(gr_context *ctx, uint32_t warp);
+GR_API gr_ptr gr_shared_base(void);
+GR_API int gr_view_add(gr_context *ctx, uint32_t warp, gr_ptr base, size_t len, void *copy);
+GR_API void gr_view_clear(gr_context *ctx, uint32_t warp);
 
 /* Exhaustive exploration.  A context given an explorer draws every choice
  * of its launches (which warp issues, and in weak memory every buffer,
@@ -300,27 +310,27 @@ typedef struct {
   int complete;               /* the whole space was explored within the state bound */
   int nondeterministic;       /* a replay diverged: an engine bug, the result is void */
 } gr_explore_info;
-gr_explore *gr_explore_new(uint64_t max_states);
-void gr_explore_free(gr_explore *x);
-void gr_context_explore(gr_context *ctx, gr_explore *x);   /* NULL: back to sampled runs */
-int gr_explore_next(gr_explore *x);
-int gr_explore_last_pruned(const gr_explore *x);
-void gr_explore_stats(const gr_explore *x, gr_explore_info *out);
+GR_API gr_explore *gr_explore_new(uint64_t max_states);
+GR_API void gr_explore_free(gr_explore *x);
+GR_API void gr_context_explore(gr_context *ctx, gr_explore *x);   /* NULL: back to sampled runs */
+GR_API int gr_explore_next(gr_explore *x);
+GR_API int gr_explore_last_pruned(const gr_explore *x);
+GR_API void gr_explore_stats(const gr_explore *x, gr_explore_info *out);
 
 /* Allocations (buffers and __device__ variables), for detectors that lay
  * out shadow memory: ids 1..gr_allocation_count in creation order;
  * gr_allocation_info fails for a freed one.  gr_allocation_id gives the id
  * of a global address (0 for other spaces); its offset is (uint32_t)addr. */
-size_t gr_allocation_count(const gr_context *ctx);
-int gr_allocation_info(const gr_context *ctx, size_t id, uint64_t *size, const char **name);
-size_t gr_allocation_id(gr_ptr addr);
-gr_ptr gr_allocation_base(size_t id);   /* the address of offset 0 of allocation id */
+GR_API size_t gr_allocation_count(const gr_context *ctx);
+GR_API int gr_allocation_info(const gr_context *ctx, size_t id, uint64_t *size, const char **name);
+GR_API size_t gr_allocation_id(gr_ptr addr);
+GR_API gr_ptr gr_allocation_base(size_t id);   /* the address of offset 0 of allocation id */
 
 /* Decodes a device address for reports: the allocation's name and offset. */
-int gr_describe_address(const gr_context *ctx, gr_ptr addr, const char **name, uint64_t *offset);
+GR_API int gr_describe_address(const gr_context *ctx, gr_ptr addr, const char **name, uint64_t *offset);
 
 /* A monotonic clock in seconds, for timings the tools print on request. */
-double gr_now(void);
+GR_API double gr_now(void);
 
 /* ---------------------------------------------------------------- kernel files */
 
@@ -328,43 +338,43 @@ double gr_now(void);
  * expect, check) parsed, run and checked.  See README.md for the syntax. */
 typedef struct gr_script gr_script;
 
-int gr_script_load(gr_context *ctx, const char *path, const char *const *defines, int ndefines, gr_script **out);
-void gr_script_free(gr_script *s);
+GR_API int gr_script_load(gr_context *ctx, const char *path, const char *const *defines, int ndefines, gr_script **out);
+GR_API void gr_script_free(gr_script *s);
 /* Parses and checks only the //@ directives of source text (no compilation):
  * for tools and fuzzing.  GR_OK or GR_EINPUT with "name:line:col: error: ...". */
-int gr_script_check_directives(gr_context *ctx, const char *name, const char *text, size_t len);
+GR_API int gr_script_check_directives(gr_context *ctx, const char *name, const char *text, size_t len);
 /* Allocates and initialises the buffers, then runs the launch. */
-int gr_script_run(gr_script *s);
+GR_API int gr_script_run(gr_script *s);
 /* Prints a buffer or __device__ variable by name; GR_EINPUT if unknown. */
-int gr_script_dump(gr_script *s, const char *name, FILE *out);
+GR_API int gr_script_dump(gr_script *s, const char *name, FILE *out);
 /* Prints every buffer of the file, in the order of its directives. */
-int gr_script_dump_all(gr_script *s, FILE *out);
+GR_API int gr_script_dump_all(gr_script *s, FILE *out);
 /* Prints "digest NAME BYTES HASH" for every buffer, then every __device__
  * variable: the FNV-1a 64-bit hash of its raw bytes.  Two runs (two
  * backends) whose digests match ended with the same memory, byte for byte. */
-int gr_script_digest(gr_script *s, FILE *out);
+GR_API int gr_script_digest(gr_script *s, FILE *out);
 /* The FNV-1a 64-bit hash of n bytes, the digest above. */
-uint64_t gr_digest_bytes(const void *p, size_t n);
+GR_API uint64_t gr_digest_bytes(const void *p, size_t n);
 /* Evaluates every check; prints one line per check; GR_ECHECK if one failed. */
-int gr_script_check(gr_script *s, FILE *out);
+GR_API int gr_script_check(gr_script *s, FILE *out);
 /* Restores every buffer and __device__ variable to its initial value, so
  * that the file can run again in the same context. */
-int gr_script_reset(gr_script *s);
+GR_API int gr_script_reset(gr_script *s);
 /* The expected verdict: 1 race, 0 no race, -1 not stated.  For
  * "expect race if KNOB...", 1 when one of the knobs was among the defines
  * the file was loaded with (NAME or NAME=VALUE, as #ifdef sees it). */
-int gr_script_expect_race(const gr_script *s);
+GR_API int gr_script_expect_race(const gr_script *s);
 /* A loop kernel's //@ loop ARRAY... (comma-separated), or NULL.  Its
  * `//@ expect dependency` / `nodependency` is gr_script_expect_race's 1 / 0. */
-const char *gr_script_loop_arrays(const gr_script *s);
+GR_API const char *gr_script_loop_arrays(const gr_script *s);
 /* The knobs of "expect race if KNOB...", in order. */
-int gr_script_knob_count(const gr_script *s);
-const char *gr_script_knob(const gr_script *s, int k);
+GR_API int gr_script_knob_count(const gr_script *s);
+GR_API const char *gr_script_knob(const gr_script *s, int k);
 /* The value of a //@ meta KEY VALUE line, or NULL. */
-const char *gr_script_meta(const gr_script *s, const char *key);
-gr_module *gr_script_module(gr_script *s);
+GR_API const char *gr_script_meta(const gr_script *s, const char *key);
+GR_API gr_module *gr_script_module(gr_script *s);
 /* The statistics of the last gr_script_run, summed over its launches. */
-void gr_script_stats(const gr_script *s, gr_stats *out);
+GR_API void gr_script_stats(const gr_script *s, gr_stats *out);
 
 /* ---------------------------------------------------------------- litmus tests */
 
@@ -374,7 +384,7 @@ void gr_script_stats(const gr_script *s, gr_stats *out);
  *   //@ observe VAR=NAME[INDEX] ...        the outcome, read after the run
  *   //@ outcome VAR=VALUE ... VERDICT      the weak outcome and its verdict */
 typedef enum { GR_VERDICT_NONE, GR_FORBIDDEN, GR_ALLOWED_REQUIRED, GR_ALLOWED_OPTIONAL } gr_verdict;
-const char *gr_verdict_name(gr_verdict v);
+GR_API const char *gr_verdict_name(gr_verdict v);
 
 typedef struct {
   uint64_t runs;          /* sampled runs (default 10000) */
@@ -402,7 +412,7 @@ typedef struct {
                   size_t errlen);
   void *alltoall_user;
 } gr_litmus_opts;
-void gr_litmus_opts_default(gr_litmus_opts *o);
+GR_API void gr_litmus_opts_default(gr_litmus_opts *o);
 
 typedef struct { char *text; uint64_t count, first_seed; int weak; } gr_outcome;
 
@@ -428,36 +438,36 @@ typedef struct {
  * random scheduler, or the exhaustive exploration.  GR_OK when the test
  * ran (pass or not: see r->pass), else an error with gr_error text in
  * r->reason. */
-int gr_litmus_run(const char *path, const gr_litmus_opts *o, gr_litmus_result *r);
+GR_API int gr_litmus_run(const char *path, const gr_litmus_opts *o, gr_litmus_result *r);
 /* Every final memory state of the kernel file at path (any script, its
  * launches and buffers), explored exhaustively under `memory` with the
  * random scheduler's choices: r->outcomes are the distinct states, each
  * written as its 'digest NAME BYTES HASH' lines (gr_script_digest).
  * r->pass: the search completed within o->max_states and o->max_seconds
  * (r->reason says which bound stopped it otherwise). */
-int gr_final_states(const char *path, const gr_litmus_opts *o, gr_memory memory, gr_litmus_result *r);
+GR_API int gr_final_states(const char *path, const gr_litmus_opts *o, gr_memory memory, gr_litmus_result *r);
 /* The PTX memory model's verdict on the litmus file at path, computed
  * axiomatically (emu/axiom.c): r->outcomes is the allowed set (count: the
  * consistent candidate executions giving each), r->pass whether the
  * file's verdict agrees with the model's.  Loop-free tests on global
  * memory, up to 64 events per execution. */
-int gr_litmus_axiomatic(const char *path, const gr_litmus_opts *o, gr_litmus_result *r);
+GR_API int gr_litmus_axiomatic(const char *path, const gr_litmus_opts *o, gr_litmus_result *r);
 /* Compares an exhaustive run's reachable set with the axiomatic allowed
  * set: prints each outcome reachable but forbidden ("beyond PTX") and each
  * allowed but unreachable (a completeness gap) to out (NULL: none), and
  * returns how many are beyond PTX (a soundness failure). */
-int gr_litmus_compare(FILE *out, const gr_litmus_result *op, const gr_litmus_result *ax);
+GR_API int gr_litmus_compare(FILE *out, const gr_litmus_result *op, const gr_litmus_result *ax);
 /* The histogram and the verdict line. */
-void gr_litmus_print(FILE *out, const char *path, const gr_litmus_result *r);
-void gr_litmus_result_free(gr_litmus_result *r);
+GR_API void gr_litmus_print(FILE *out, const char *path, const gr_litmus_result *r);
+GR_API void gr_litmus_result_free(gr_litmus_result *r);
 
 /* ---------------------------------------------------------------- the CUDA backend's tools */
 
 /* 1 when this build has the CUDA backend. */
-int gr_cuda_built(void);
+GR_API int gr_cuda_built(void);
 /* Compiles a kernel file with NVRTC for sm_<arch> exactly as the CUDA
  * backend would, without loading or running it: needs NVRTC, not a GPU. */
-int gr_cuda_compile_check(const char *path, const char *const *defines, int ndefines, int arch, char *err, size_t errlen);
+GR_API int gr_cuda_compile_check(const char *path, const char *const *defines, int ndefines, int arch, char *err, size_t errlen);
 
 /* Runs a litmus file on the GPU: `iterations` instances of the test, many
  * per launch, each on its own copy of the buffers, with the incantations
@@ -474,8 +484,8 @@ typedef struct {
   uint64_t seed;         /* placement seed (default 1) */
   int stress;            /* stress iterations per stressing thread (default 64; 0: none) */
 } gr_hw_litmus_opts;
-void gr_hw_litmus_opts_default(gr_hw_litmus_opts *o);
-int gr_litmus_run_hw(const char *path, const gr_hw_litmus_opts *o, gr_litmus_result *r);
+GR_API void gr_hw_litmus_opts_default(gr_hw_litmus_opts *o);
+GR_API int gr_litmus_run_hw(const char *path, const gr_hw_litmus_opts *o, gr_litmus_result *r);
 
 #ifdef __cplusplus
 }
