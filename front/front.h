@@ -63,8 +63,9 @@ char *source_preprocess(const char *path, const char *text, size_t len, const ch
                         size_t max, size_t *outlen, char *err, size_t errlen);
 
 /* The include directory of the device pass (cuda_runtime.h and friends):
- * $GPURACE_INCLUDE, else the source tree's front/include, else the installed
- * copy. */
+ * $GPURACE_INCLUDE; else beside the executable (front/include of a build
+ * tree or a bundle, ../share/gpurace/include of an installed one); else
+ * the source tree it was built from; else the installed copy. */
 const char *source_include_dir(void);
 
 /* ---------------------------------------------------------------- ptx

@@ -69,17 +69,53 @@ char *source_read_file(const char *path, size_t max, size_t *len, char *err, siz
   return buf;
 }
 
+/* The folder of the running executable, with a '/' at its end ("" where
+ * /proc cannot tell). */
+static void exe_dir(char *buf, size_t n) {
+  ssize_t k = readlink("/proc/self/exe", buf, n - 1);
+  if (k <= 0 || (size_t)k >= n - 1) { buf[0] = 0; return; }
+  buf[k] = 0;
+  char *slash = strrchr(buf, '/');
+  if (slash) slash[1] = 0; else buf[0] = 0;
+}
+
+/* Where the device pass's headers are, in this order: $GPURACE_INCLUDE;
+ * beside the executable, so that a copied build or bundle finds its own
+ * (front/include in a build tree or bundle, ../share/gpurace/include
+ * installed); the source tree it was built from; the installed copy. */
+static char include_dir[4096];
+static pthread_once_t include_once = PTHREAD_ONCE_INIT;
+
+static int has_headers(const char *dir) {
+  char p[4200];
+  snprintf(p, sizeof p, "%s/cuda_runtime.h", dir);
+  return access(p, R_OK) == 0;
+}
+
+static void find_include_dir(void) {
+  char exe[4096];
+  exe_dir(exe, sizeof exe);
+  static const char *const beside[] = {"front/include", "../share/gpurace/include"};
+  for (size_t k = 0; exe[0] && k < sizeof beside / sizeof *beside; k++) {
+    char cand[sizeof include_dir];
+    snprintf(cand, sizeof cand, "%s%s", exe, beside[k]);
+    if (has_headers(cand)) { snprintf(include_dir, sizeof include_dir, "%s", cand); return; }
+  }
+#ifdef GR_SOURCE_INCLUDE
+  if (has_headers(GR_SOURCE_INCLUDE)) { snprintf(include_dir, sizeof include_dir, "%s", GR_SOURCE_INCLUDE); return; }
+#endif
+#ifdef GR_INSTALL_INCLUDE
+  snprintf(include_dir, sizeof include_dir, "%s", GR_INSTALL_INCLUDE);
+#else
+  snprintf(include_dir, sizeof include_dir, "front/include");
+#endif
+}
+
 const char *source_include_dir(void) {
   const char *env = getenv("GPURACE_INCLUDE");
   if (env && *env) return env;
-#ifdef GR_SOURCE_INCLUDE
-  if (access(GR_SOURCE_INCLUDE "/cuda_runtime.h", R_OK) == 0) return GR_SOURCE_INCLUDE;
-#endif
-#ifdef GR_INSTALL_INCLUDE
-  return GR_INSTALL_INCLUDE;
-#else
-  return "front/include";
-#endif
+  pthread_once(&include_once, find_include_dir);
+  return include_dir;
 }
 
 /* cpp's message for a failure: its first "error:" line, which a long chain

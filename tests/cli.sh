@@ -220,5 +220,25 @@ for f in "$S/kernels/examples/spin_handoff.cu" "$S/tests/data/turns.cu" "$R"; do
   done
 done
 
+# relocatable: a copy of the binary finds the device pass's headers beside
+# itself (front/include), wherever it is run from, before the source tree's;
+# GPURACE_INCLUDE still overrides
+mkdir -p "$T/reloc/front"
+cp "$G" "$T/reloc/gpurace"
+cp -r "$S/front/include" "$T/reloc/front/include"
+printf '\n#define GR_HEADERS_BESIDE_THE_BINARY 1\n' >>"$T/reloc/front/include/cuda_runtime.h"
+cat >"$T/reloc.cu" <<'EOS'
+//@ launch k grid(1) block(1)
+//@ buffer out i32[1]
+//@ check out = {1}
+#ifndef GR_HEADERS_BESIDE_THE_BINARY
+#error the headers of the source tree, not those beside the binary
+#endif
+__global__ void k(int *out) { out[0] = 1; }
+EOS
+expect 0 "a copied binary preprocesses with the headers beside it" -- sh -c "cd / && env -u GPURACE_INCLUDE '$T/reloc/gpurace' run '$T/reloc.cu'"
+expect 2 "GPURACE_INCLUDE overrides the headers beside the binary" -- sh -c "cd / && GPURACE_INCLUDE='$S/front/include' '$T/reloc/gpurace' run '$T/reloc.cu'"
+contains "$T/err" "the headers of the source tree" "the override's headers were read"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
