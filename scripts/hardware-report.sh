@@ -8,7 +8,7 @@ R=${2:-reports/hardware.md}
 for f in device.txt kernels.tsv its.tsv litmus.md litmus.txt sanitizer.tsv; do
   [ -f "$D/$f" ] || { echo "hardware-report: $D/$f is missing (run scripts/validate-hw.sh first)" >&2; exit 2; }
 done
-gpu=$(sed -n 3p "$D/device.txt")
+gpu=$(tail -n 1 "$D/device.txt")   # nvidia-smi's line, after gpurace devices' lines
 api=$(sed -n 's/^cuda *//p' "$D/device.txt")
 {
 echo "# Validation of the emulator against hardware"
