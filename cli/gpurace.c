@@ -523,6 +523,19 @@ static void report_row(FILE *f, const char *path, const gr_litmus_result *sr, co
   fprintf(f, " | %llu | %s |\n", (unsigned long long)xr->explored.states, base);
 }
 
+/* The end of a litmus command, on the emulator or the GPU: the report's
+ * last line, the summary, and the exit status (the worst error, else 1
+ * where a test failed; a test that did not run has failed). */
+static int litmus_summary(FILE *rep, const char *where, int nfiles, int failed, int worst) {
+  if (rep) {
+    fprintf(rep, "\n%d tests, %d failed.\n", nfiles, failed);
+    fclose(rep);
+  }
+  printf("%d tests%s, %d passed, %d failed\n", nfiles, where, nfiles - failed, failed);
+  if (worst) return worst;
+  return failed ? 1 : 0;
+}
+
 /* Litmus tests on the GPU, judged against the emulator: every outcome the
  * hardware shows must be in the exhaustive reachable set of the weak mode. */
 static int litmus_on_gpu(char **files, int nfiles, const gr_hw_litmus_opts *ho, const gr_litmus_opts *lo, const char *report) {
@@ -571,9 +584,10 @@ static int litmus_on_gpu(char **files, int nfiles, const gr_hw_litmus_opts *ho, 
   for (int k = 0; k < nfiles; k++) {
     gr_litmus_result r, xr;
     int rc = gr_litmus_run_hw(files[k], ho, &r);
-    if (rc) {
+    if (rc) {   /* a test that does not run is a failed test, never a passed one */
       fprintf(stderr, "%s\n", r.reason);
       if (rc > worst) worst = rc;
+      failed++;
       gr_litmus_result_free(&r);
       continue;
     }
@@ -583,6 +597,7 @@ static int litmus_on_gpu(char **files, int nfiles, const gr_hw_litmus_opts *ho, 
     if (rc) {
       fprintf(stderr, "%s\n", xr.reason);
       if (rc > worst) worst = rc;
+      failed++;
       gr_litmus_result_free(&r);
       gr_litmus_result_free(&xr);
       continue;
@@ -622,13 +637,7 @@ static int litmus_on_gpu(char **files, int nfiles, const gr_hw_litmus_opts *ho, 
     gr_litmus_result_free(&xr);
     fflush(stdout);
   }
-  if (rep) {
-    fprintf(rep, "\n%d tests, %d failed.\n", nfiles, failed);
-    fclose(rep);
-  }
-  printf("%d tests on the GPU, %d passed, %d failed\n", nfiles, nfiles - failed, failed);
-  if (worst) return worst;
-  return failed ? 1 : 0;
+  return litmus_summary(rep, " on the GPU", nfiles, failed, worst);
 }
 
 /* --warps for the commands that take no gr_config, parsed as gr_config_option parses it */
@@ -782,13 +791,7 @@ static int litmus_emulated(char **files, int nfiles, const gr_litmus_opts *lop, 
     gr_litmus_result_free(&r);
     fflush(stdout);
   }
-  if (rep) {
-    fprintf(rep, "\n%d tests, %d failed.\n", nfiles, failed);
-    fclose(rep);
-  }
-  printf("%d tests, %d passed, %d failed\n", nfiles, nfiles - failed, failed);
-  if (worst) return worst;
-  return failed ? 1 : 0;
+  return litmus_summary(rep, "", nfiles, failed, worst);
 }
 
 /* ------------------------------------------------------------- detectors, table */

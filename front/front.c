@@ -2470,75 +2470,6 @@ static void compile_inline(P *p, funcdef *f, expr *args, int nargs, expr *res, s
 
 /* ------------------------------------------------------------- reconvergence */
 
-/* Immediate post-dominators on the instruction-level CFG (Cooper, Harvey and
- * Kennedy's iterative algorithm on the reversed graph), so that a branch
- * reconverges where every path from it meets again: break, continue and
- * return in divergent code reconverge where they must. */
-static void compute_reconvergence(kir_func *f) {
-  int n = f->ncode, exitn = n;
-  int *nsucc = xcalloc((size_t)n + 1, sizeof(int));
-  int (*succ)[2] = xcalloc((size_t)n + 1, sizeof *succ);
-  for (int i = 0; i < n; i++) {
-    kir_ins *in = &f->code[i];
-    switch (in->op) {
-    case OP_JMP: succ[i][0] = in->a; nsucc[i] = 1; break;
-    case OP_BRT: case OP_BRF: succ[i][0] = in->a; succ[i][1] = i + 1; nsucc[i] = 2; break;
-    case OP_EXIT: case OP_TRAP: succ[i][0] = exitn; nsucc[i] = 1; break;
-    default: succ[i][0] = i + 1; nsucc[i] = 1;
-    }
-    for (int k = 0; k < nsucc[i]; k++) if (succ[i][k] >= n) succ[i][k] = exitn;
-  }
-  /* predecessors in the original graph = successors in the reversed one */
-  int *npred = xcalloc((size_t)n + 1, sizeof(int)), *pstart = xcalloc((size_t)n + 2, sizeof(int));
-  for (int i = 0; i < n; i++) for (int k = 0; k < nsucc[i]; k++) npred[succ[i][k]]++;
-  for (int i = 0; i <= n; i++) pstart[i + 1] = pstart[i] + npred[i];
-  int *preds = xcalloc((size_t)pstart[n + 1] + 1, sizeof(int)), *fill = xcalloc((size_t)n + 1, sizeof(int));
-  for (int i = 0; i < n; i++) for (int k = 0; k < nsucc[i]; k++) { int s = succ[i][k]; preds[pstart[s] + fill[s]++] = i; }
-  /* postorder of the reversed graph from the exit, iteratively */
-  int *po = xcalloc((size_t)n + 1, sizeof(int)), *order = xcalloc((size_t)n + 1, sizeof(int));
-  int *stk = xcalloc((size_t)n + 1, sizeof(int)), *it = xcalloc((size_t)n + 1, sizeof(int));
-  char *seen = xcalloc((size_t)n + 1, 1);
-  int np = 0, sp = 0;
-  for (int i = 0; i <= n; i++) po[i] = -1;
-  stk[sp++] = exitn; seen[exitn] = 1;
-  while (sp) {
-    int x = stk[sp - 1];
-    if (it[x] < npred[x]) {
-      int y = preds[pstart[x] + it[x]++];
-      if (!seen[y]) { seen[y] = 1; stk[sp++] = y; }
-    } else { po[x] = np; order[np++] = x; sp--; }
-  }
-  int *idom = xcalloc((size_t)n + 1, sizeof(int));
-  for (int i = 0; i <= n; i++) idom[i] = -1;
-  idom[exitn] = exitn;
-  for (int changed = 1; changed;) {
-    changed = 0;
-    for (int k = np - 1; k >= 0; k--) {
-      int b = order[k];
-      if (b == exitn) continue;
-      int nd = -1;
-      for (int j = 0; j < nsucc[b]; j++) {
-        int s = succ[b][j];
-        if (idom[s] < 0) continue;
-        if (nd < 0) { nd = s; continue; }
-        int x = s, y = nd;
-        while (x != y) {
-          while (po[x] < po[y]) x = idom[x];
-          while (po[y] < po[x]) y = idom[y];
-        }
-        nd = x;
-      }
-      if (nd >= 0 && idom[b] != nd) { idom[b] = nd; changed = 1; }
-    }
-  }
-  for (int i = 0; i < n; i++) {
-    kir_ins *in = &f->code[i];
-    if (in->op == OP_BRT || in->op == OP_BRF) in->c = idom[i] < 0 ? -1 : idom[i];  /* n means: at the end */
-  }
-  free(nsucc); free(succ); free(npred); free(pstart); free(preds); free(fill);
-  free(po); free(order); free(stk); free(it); free(seen); free(idom);
-}
-
 /* ------------------------------------------------------------- functions */
 
 static kir_sk param_sk(type *t) { return t->k == TY_PTR ? SK_PTR : t->sk; }
@@ -2702,7 +2633,7 @@ static kir_func *compile_function(P *p, funcdef *f, int keep) {
     kir_ins *in = &kf->code[i];
     if (in->op == OP_JMP || in->op == OP_BRT || in->op == OP_BRF) in->a = *(int *)vec_at(&fs.labels, (size_t)in->a);
   }
-  compute_reconvergence(kf);
+  kir_set_reconvergence(kf->code, kf->ncode);
   return kf;
 }
 

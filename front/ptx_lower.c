@@ -1416,77 +1416,6 @@ static void lower_body(L *l) {
 /* The successors of instruction i of n (n: the end, after which nothing runs). */
 /* ------------------------------------------------------------- reconvergence */
 
-/* Immediate post-dominators on KIR's control-flow graph (Cooper, Harvey and
- * Kennedy's iterative algorithm on the reverse graph), at the granularity of
- * instructions: small kernels, and no block bookkeeping to get wrong. */
-static void set_reconvergence(L *l) {
-  int n = (int)l->code.len, exit = n;
-  kir_ins *code = l->code.data;
-  int *succ = xmalloc(sizeof(int) * (size_t)(2 * n + 2));
-  for (int i = 0; i < n; i++) {
-    int s0, s1;
-    kir_successors(&code[i], i, &s0, &s1);
-    if (s0 < 0 && s1 < 0) s0 = exit;   /* exit, trap */
-    if (s0 > n) s0 = exit;
-    if (s1 > n) s1 = exit;
-    succ[2 * i] = s0;
-    succ[2 * i + 1] = s1;
-  }
-  /* post-order of the reverse graph from exit = a DFS over predecessors; we
-   * iterate on a reverse-postorder of the forward graph's reversal, which
-   * plain descending instruction order approximates well enough for the
-   * fixpoint to converge in a few rounds */
-  int *ipdom = xmalloc(sizeof(int) * (size_t)(n + 1));
-  int *order = xmalloc(sizeof(int) * (size_t)(n + 1));   /* postorder number in the reverse graph */
-  for (int i = 0; i <= n; i++) { ipdom[i] = -1; order[i] = -1; }
-  /* number the nodes by a DFS from exit over predecessors */
-  int *npred = xcalloc((size_t)n + 2, sizeof(int));
-  for (int i = 0; i < n; i++) for (int k = 0; k < 2; k++) if (succ[2 * i + k] >= 0) npred[succ[2 * i + k]]++;
-  int **pred = xmalloc(sizeof(int *) * (size_t)(n + 1));
-  for (int i = 0; i <= n; i++) { pred[i] = xmalloc(sizeof(int) * (size_t)(npred[i] + 1)); npred[i] = 0; }
-  for (int i = 0; i < n; i++) for (int k = 0; k < 2; k++) { int s = succ[2 * i + k]; if (s >= 0) pred[s][npred[s]++] = i; }
-  int *stack = xmalloc(sizeof(int) * (size_t)(n + 1) * 2), sp = 0, num = 0;
-  char *seen = xcalloc((size_t)n + 1, 1);
-  int *post = xmalloc(sizeof(int) * (size_t)(n + 1));   /* nodes in postorder */
-  stack[sp++] = exit; stack[sp++] = 0; seen[exit] = 1;
-  while (sp) {
-    int v = stack[sp - 2], k = stack[sp - 1];
-    if (k < npred[v]) {
-      stack[sp - 1]++;
-      int u = pred[v][k];
-      if (!seen[u]) { seen[u] = 1; stack[sp++] = u; stack[sp++] = 0; }
-    } else {
-      sp -= 2;
-      order[v] = num;
-      post[num++] = v;
-    }
-  }
-  ipdom[exit] = exit;
-  for (int changed = 1; changed;) {
-    changed = 0;
-    for (int k = num - 1; k >= 0; k--) {   /* reverse postorder */
-      int v = post[k];
-      if (v == exit) continue;
-      int nd = -1;
-      for (int j = 0; j < 2; j++) {
-        int s = succ[2 * v + j];
-        if (s < 0 || ipdom[s] < 0) continue;
-        if (nd < 0) { nd = s; continue; }
-        int a = s, b = nd;
-        while (a != b) {
-          while (order[a] < order[b]) a = ipdom[a];
-          while (order[b] < order[a]) b = ipdom[b];
-        }
-        nd = a;
-      }
-      if (nd >= 0 && ipdom[v] != nd) { ipdom[v] = nd; changed = 1; }
-    }
-  }
-  for (int i = 0; i < n; i++)
-    if (code[i].op == OP_BRT || code[i].op == OP_BRF) code[i].c = (ipdom[i] < 0 || ipdom[i] == exit) ? -1 : ipdom[i];
-  for (int i = 0; i <= n; i++) free(pred[i]);
-  free(pred); free(npred); free(stack); free(seen); free(post); free(order); free(ipdom); free(succ);
-}
 
 /* ------------------------------------------------------------- copies */
 
@@ -1697,7 +1626,7 @@ static kir_func *lower_kernel(L *l, const ptx_func *f, const char *source) {
   finish_registers(l, f->ncode ? f->code[0].pos : f->decl);
   coalesce_copies(l);
   allocate_registers(l);
-  set_reconvergence(l);
+  kir_set_reconvergence(l->code.data, (int)l->code.len);
   kir_func *kf = arena_alloc(l->ar, sizeof *kf);
   const char *sig = NULL;
   kf->name = ptx_names_display(l->ar, f->name, &sig);

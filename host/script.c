@@ -99,6 +99,7 @@ typedef struct {
   const char *line_start, *p;
   int line;
   const char *too_long;    /* where word() met a name longer than its field */
+  const char *at;      /* the directive being parsed: where its keyword starts */
 } dp;
 
 static int derr(dp *d, const char *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -285,407 +286,438 @@ static int parse_knobs(dp *d, char *out, size_t stride, int max, int *n) {
   return GR_OK;
 }
 
+static int dir_launch(dp *d, gr_script *s) {
+  slaunch l;
+  memset(&l, 0, sizeof l);
+  char name[MAX_NAME];
+  const char *np = (skipws(d), d->p);
+  if (!word(d, name, sizeof name)) return derr(d, np, "expected a kernel name after 'launch'");
+  /* a C++ name: ns::kernel, or a template instance kernel<int, 256> */
+  while (d->p[0] == ':' && d->p[1] == ':') {
+    size_t k = strlen(name);
+    if (k + 3 >= sizeof name) return derr(d, np, "kernel name too long");
+    memcpy(name + k, "::", 3);
+    d->p += 2;
+    char more[MAX_NAME];
+    if (!word(d, more, sizeof more) || strlen(name) + strlen(more) + 1 >= sizeof name) return derr(d, np, "expected a name after '::'");
+    strcat(name, more);
+  }
+  if (*d->p == '<') {
+    const char *q = d->p;
+    int depth = 0;
+    do {
+      if (*q == '<') depth++;
+      else if (*q == '>') depth--;
+      else if (!*q || *q == '\n') return derr(d, d->p, "unterminated template arguments in the kernel name");
+      q++;
+    } while (depth > 0);
+    size_t k = strlen(name), m = (size_t)(q - d->p);
+    if (k + m + 1 >= sizeof name) return derr(d, np, "kernel name too long");
+    memcpy(name + k, d->p, m);
+    name[k + m] = 0;
+    d->p = q;
+  }
+  l.line = d->line;
+  int have_grid = 0, have_block = 0, have_shared = 0;
+  while (!at_end(d)) {
+    char w[32];
+    const char *wp = d->p;
+    if (!word(d, w, sizeof w)) return derr(d, wp, "unexpected '%c' in launch directive", *wp);
+    if (!strcmp(w, "if")) {
+      int nk = 0;
+      if (parse_knobs(d, l.knobs[0], sizeof l.knobs[0], 4, &nk)) return GR_EINPUT;
+      break;
+    }
+    int *seen = !strcmp(w, "grid") ? &have_grid : !strcmp(w, "block") ? &have_block : !strcmp(w, "shared") ? &have_shared : NULL;
+    if (seen && *seen) return derr(d, wp, "'%s' given twice in one launch", w);
+    if (!strcmp(w, "grid")) { if (parse_dims(d, "grid", &l.grid)) return GR_EINPUT; have_grid = 1; }
+    else if (!strcmp(w, "block")) { if (parse_dims(d, "block", &l.block)) return GR_EINPUT; have_block = 1; }
+    else if (!strcmp(w, "shared")) {
+      num n;
+      if (!eat(d, '(')) return derr(d, NULL, "expected '(' after 'shared'");
+      const char *vp = (skipws(d), d->p);
+      if (parse_num(d, &n)) return GR_EINPUT;
+      if (n.is_float || n.i < 0 || n.u > 0xffffffffu) return derr(d, vp, "shared bytes must be an integer from 0 to 2^32-1");
+      l.shared = n.u;
+      have_shared = 1;
+      if (!eat(d, ')')) return derr(d, NULL, "expected ')'");
+    } else return derr(d, wp, "unknown launch option '%s' (grid, block, shared, if)", w);
+  }
+  if (!have_grid || !have_block) return derr(d, d->at, "launch needs grid(...) and block(...)");
+  l.kernel = xstrdup(name);
+  s->launches = xrealloc(s->launches, (s->nlaunches + 1) * sizeof *s->launches);
+  s->launches[s->nlaunches++] = l;
+  return GR_OK;
+}
+
+static int dir_buffer(dp *d, gr_script *s) {
+  sbuffer b;
+  memset(&b, 0, sizeof b);
+  char name[MAX_NAME];
+  const char *np = (skipws(d), d->p);
+  if (!word(d, name, sizeof name)) return derr(d, np, "expected a buffer name");
+  for (size_t k = 0; k < s->nbufs; k++) if (!strcmp(s->bufs[k].name, name)) return derr(d, np, "buffer '%s' declared twice", name);
+  if (parse_type(d, &b.type)) return GR_EINPUT;
+  if (!eat(d, '[')) return derr(d, NULL, "expected '[COUNT]' after the element type");
+  num c;
+  const char *cp = (skipws(d), d->p);
+  if (parse_num(d, &c)) return GR_EINPUT;
+  if (c.is_float || c.i < 1 || c.u > (1ull << 28)) return derr(d, cp, "buffer count must be an integer from 1 to 2^28");
+  b.count = c.u;
+  if (!eat(d, ']')) return derr(d, NULL, "expected ']'");
+  b.init = INIT_ZEROS;
+  const char *cat = NULL, *loat = NULL, *hiat = NULL, *ip = NULL;
+  if (eat(d, '=')) {
+    skipws(d);
+    ip = d->p;
+    char w[32];
+    if (*d->p == '{') {
+      d->p++;
+      b.init = INIT_LIST;
+      if (parse_list(d, &b.list, &b.nlist)) { free(b.list); return GR_EINPUT; }
+      if (b.nlist != b.count) { free(b.list); return derr(d, ip, "list has %zu values for %llu elements", b.nlist, (unsigned long long)b.count); }
+    } else if (isalpha((unsigned char)*d->p) && strncmp(d->p, "inf", 3) && strncmp(d->p, "nan", 3)) {
+      word(d, w, sizeof w);
+      if (!strcmp(w, "zeros")) b.init = INIT_ZEROS;
+      else if (!strcmp(w, "iota")) {
+        b.init = INIT_IOTA;
+        b.step.u = 1; b.step.i = 1; b.step.f = 1;
+        if (eat(d, '(')) {
+          cat = (skipws(d), d->p);
+          if (parse_num(d, &b.c)) return GR_EINPUT;
+          if (eat(d, ',') && parse_num(d, &b.step)) return GR_EINPUT;
+          if (!eat(d, ')')) return derr(d, NULL, "expected ')'");
+        }
+      } else if (!strcmp(w, "random")) {
+        b.init = INIT_RANDOM;
+        if (!eat(d, '(')) return derr(d, NULL, "random needs a seed: random(SEED[, LO, HI])");
+        num sd;
+        if (parse_num(d, &sd)) return GR_EINPUT;
+        b.seed = sd.u;
+        if (eat(d, ',')) {
+          loat = (skipws(d), d->p);
+          if (parse_num(d, &b.lo)) return GR_EINPUT;
+          if (!eat(d, ',')) return derr(d, NULL, "random range needs LO and HI");
+          hiat = (skipws(d), d->p);
+          if (parse_num(d, &b.hi)) return GR_EINPUT;
+          b.has_range = 1;
+        }
+        if (!eat(d, ')')) return derr(d, NULL, "expected ')'");
+      } else return derr(d, ip, "unknown initialiser '%s' (zeros, VALUE, {list}, iota, random)", w);
+    } else {
+      b.init = INIT_CONST;
+      cat = d->p;
+      if (parse_num(d, &b.c)) return GR_EINPUT;
+    }
+  }
+  if (!at_end(d)) { free(b.list); return derr(d, NULL, "unexpected text after the buffer directive"); }
+  int is_f = b.type == GR_F32 || b.type == GR_F64;
+  if (!is_f) {
+    num *vals[4] = {&b.c, &b.step, &b.lo, &b.hi};
+    for (int k = 0; k < 4; k++) if (vals[k]->is_float) { free(b.list); return derr(d, np, "buffer '%s' of %s has a non-integer initialiser", name, gr_type_name(b.type)); }
+    for (size_t k = 0; k < b.nlist; k++) if (b.list[k].is_float) { free(b.list); return derr(d, np, "buffer '%s' of %s has a non-integer value in its list", name, gr_type_name(b.type)); }
+  }
+  /* values of the element type, never wrapped into it */
+  if ((cat && check_num(d, cat, b.c, b.type, "value")) || (loat && check_num(d, loat, b.lo, b.type, "LO")) ||
+      (hiat && check_num(d, hiat, b.hi, b.type, "HI"))) { free(b.list); return GR_EINPUT; }
+  for (size_t k = 0; k < b.nlist; k++) {
+    const char *why = num_misfit(b.list[k], b.type);
+    if (why) { free(b.list); return derr(d, ip, "list value %zu of buffer '%s' is %s (%s)", k + 1, name, why, gr_type_name(b.type)); }
+  }
+  if (b.init == INIT_IOTA && !is_f && b.count > 1) {
+    /* the last element must be a value of the type too */
+    __int128 last = num_wide(b.c) + (__int128)(b.count - 1) * num_wide(b.step);
+    num lv;
+    memset(&lv, 0, sizeof lv);
+    int fits64 = last >= (__int128)INT64_MIN && last <= (__int128)UINT64_MAX;
+    lv.neg = last < 0; lv.i = (int64_t)last; lv.u = (uint64_t)last;
+    if (!fits64 || num_misfit(lv, b.type)) { free(b.list); return derr(d, ip, "iota's last element (index %llu) leaves the range of %s", (unsigned long long)(b.count - 1), gr_type_name(b.type)); }
+  }
+  if (b.has_range) {
+    int empty = is_f ? b.lo.f > b.hi.f
+              : (b.lo.neg || b.hi.neg) ? b.lo.i > b.hi.i : b.lo.u > b.hi.u;
+    if (empty) { free(b.list); return derr(d, ip, "random range is empty"); }
+  }
+  b.name = xstrdup(name);
+  b.line = d->line;
+  s->bufs = xrealloc(s->bufs, (s->nbufs + 1) * sizeof(sbuffer));
+  s->bufs[s->nbufs++] = b;
+  return GR_OK;
+}
+
+static int dir_arg(dp *d, gr_script *s) {
+  char name[MAX_NAME];
+  const char *np = (skipws(d), d->p);
+  if (!word(d, name, sizeof name)) return derr(d, np, "expected an argument name");
+  if (!eat(d, '=')) return derr(d, NULL, "expected '=' after the argument name");
+  for (size_t k = 0; k < s->nargs; k++) if (!strcmp(s->args[k].name, name)) return derr(d, np, "argument '%s' given twice", name);
+  sarg a;
+  memset(&a, 0, sizeof a);
+  if (eat(d, '{')) {   /* a struct: its leaves in order, numbers or buffer names */
+    a.is_list = 1;
+    size_t cap = 8;
+    a.list = xcalloc(cap, sizeof(num));
+    a.refs = xcalloc(cap, sizeof(char *));
+    int bad = GR_OK;
+    while (bad == GR_OK && !eat(d, '}')) {
+      if (a.n == cap) {
+        cap *= 2;
+        a.list = xrealloc(a.list, cap * sizeof(num));
+        a.refs = xrealloc(a.refs, cap * sizeof(char *));
+      }
+      memset(&a.list[a.n], 0, sizeof(num));
+      a.refs[a.n] = NULL;
+      skipws(d);
+      if (isalpha((unsigned char)*d->p) || *d->p == '_') {
+        char ref[MAX_NAME];
+        if (!word(d, ref, sizeof ref)) bad = derr(d, NULL, "expected a buffer name");
+        else a.refs[a.n] = xstrdup(ref);
+      } else bad = parse_num(d, &a.list[a.n]);
+      a.n++;
+      if (bad == GR_OK && a.n > 4096) bad = derr(d, NULL, "more than 4096 values");
+      if (bad == GR_OK && !eat(d, ',') && (skipws(d), *d->p != '}')) bad = derr(d, NULL, "expected ',' or '}' in the list");
+    }
+    if (bad != GR_OK) {
+      for (size_t k = 0; k < a.n; k++) free(a.refs[k]);
+      free(a.list); free(a.refs);
+      return bad;
+    }
+  } else if (parse_num(d, &a.v)) return GR_EINPUT;
+  if (!at_end(d)) {
+    for (size_t k = 0; k < a.n; k++) free(a.refs[k]);
+    free(a.list); free(a.refs);
+    return derr(d, NULL, "unexpected text after the argument value");
+  }
+  a.name = xstrdup(name);
+  a.line = d->line;
+  s->args = xrealloc(s->args, (s->nargs + 1) * sizeof(sarg));
+  s->args[s->nargs++] = a;
+  return GR_OK;
+}
+
+static int dir_expect(dp *d, gr_script *s) {
+  if (s->expect_line) return derr(d, d->at, "a second expect directive (the first is on line %d)", s->expect_line);
+  s->expect_line = d->line;
+  char w[32];
+  const char *wp = (skipws(d), d->p);
+  word(d, w, sizeof w);
+  /* a loop kernel's ground truth: a cross-iteration dependency (a violation of sequential order) */
+  if (!strcmp(w, "race") || !strcmp(w, "dependency")) s->expect = 1;
+  else if (!strcmp(w, "norace") || !strcmp(w, "nodependency")) s->expect = 0;
+  else return derr(d, wp, "expect takes 'race', 'norace', 'dependency' or 'nodependency'");
+  if (s->expect == 1 && !at_end(d)) {
+    char kw2[8];
+    const char *ip = (skipws(d), d->p);
+    if (!word(d, kw2, sizeof kw2) || strcmp(kw2, "if")) return derr(d, ip, "expected 'if KNOB...' or the end of the line after 'expect race'");
+    if (parse_knobs(d, s->knobs[0], sizeof s->knobs[0], 16, &s->nknobs)) return GR_EINPUT;
+  }
+  if (!at_end(d)) return derr(d, NULL, "unexpected text after expect");
+  return GR_OK;
+}
+
+static int dir_meta(dp *d, gr_script *s) {
+  smeta m;
+  memset(&m, 0, sizeof m);
+  const char *kp = (skipws(d), d->p);
+  if (!word(d, m.key, sizeof m.key)) return derr(d, kp, "expected a key after 'meta'");
+  const char *vp = (skipws(d), d->p);
+  if (!word(d, m.val, sizeof m.val)) {
+    if (d->too_long) { d->too_long = NULL; return derr(d, vp, "meta value too long (at most %zu characters)", sizeof m.val - 1); }
+    return derr(d, vp, "expected a value (letters, digits, '_') after the key");
+  }
+  if (!at_end(d)) return derr(d, NULL, "unexpected text after the meta value");
+  for (size_t k = 0; k < s->nmeta; k++)
+    if (!strcmp(s->meta[k].key, m.key)) return derr(d, kp, "meta key '%s' given twice", m.key);
+  s->meta = xrealloc(s->meta, (s->nmeta + 1) * sizeof *s->meta);
+  s->meta[s->nmeta++] = m;
+  return GR_OK;
+}
+
+static int dir_loop(dp *d, gr_script *s) {
+  /* a loop kernel: iteration i is flattened thread i; the arrays whose accesses may carry dependencies */
+  if (s->loop_line) return derr(d, d->at, "a second loop directive (the first is on line %d)", s->loop_line);
+  s->loop_line = d->line;
+  while (!at_end(d)) {
+    char name[MAX_NAME];
+    const char *np = (skipws(d), d->p);
+    if (!word(d, name, sizeof name)) return derr(d, np, "expected an array (a buffer or __device__ variable) after 'loop'");
+    if (strlen(s->loop_arrays) + strlen(name) + 2 > sizeof s->loop_arrays) return derr(d, np, "too many loop arrays");
+    if (s->loop_arrays[0]) strcat(s->loop_arrays, ",");
+    strcat(s->loop_arrays, name);
+    eat(d, ',');   /* names apart by spaces or commas */
+  }
+  if (!s->loop_arrays[0]) return derr(d, NULL, "expected at least one array after 'loop'");
+  return GR_OK;
+}
+
+static int dir_assume(dp *d, gr_script *s) {
+  /* read by BabyCUDA's checker, which parses and checks the expression */
+  skipws(d);
+  const char *e = d->p;
+  while (*d->p && *d->p != '\n' && *d->p != '\r') d->p++;
+  if (d->p == e) return derr(d, e, "expected a condition on the kernel's parameters after 'assume'");
+  s->assume = xrealloc(s->assume, (s->nassume + 1) * sizeof *s->assume);
+  s->assume_line = xrealloc(s->assume_line, (s->nassume + 1) * sizeof *s->assume_line);
+  s->assume[s->nassume] = xmalloc((size_t)(d->p - e) + 1);
+  memcpy(s->assume[s->nassume], e, (size_t)(d->p - e));
+  s->assume[s->nassume][d->p - e] = 0;
+  s->assume_line[s->nassume++] = d->line;
+  return GR_OK;
+}
+
+static int dir_check(dp *d, gr_script *s) {
+  scheck c;
+  memset(&c, 0, sizeof c);
+  char name[MAX_NAME];
+  const char *np = (skipws(d), d->p);
+  if (!word(d, name, sizeof name)) return derr(d, np, "expected a buffer or variable name");
+  if (!eat(d, '=')) return derr(d, NULL, "expected '=' after the name");
+  if (eat(d, '{')) { if (parse_list(d, &c.vals, &c.n)) { free(c.vals); return GR_EINPUT; } }
+  else { c.vals = xmalloc(sizeof(num)); c.n = 1; c.all_equal = 1; if (parse_num(d, &c.vals[0])) { free(c.vals); return GR_EINPUT; } }
+  if (!at_end(d)) {
+    char w[16];
+    const char *wp = d->p;
+    num t;
+    if (!word(d, w, sizeof w) || strcmp(w, "tol") || !eat(d, '(') || parse_num(d, &t) || !eat(d, ')') || t.f < 0) {
+      free(c.vals);
+      return derr(d, wp, "expected 'tol(EPS)' or the end of the check");
+    }
+    c.tol = t.f;
+    if (!at_end(d)) { free(c.vals); return derr(d, NULL, "unexpected text after the check"); }
+  }
+  c.name = xstrdup(name);
+  c.line = d->line;
+  s->checks = xrealloc(s->checks, (s->nchecks + 1) * sizeof(scheck));
+  s->checks[s->nchecks++] = c;
+  return GR_OK;
+}
+
+static int dir_litmus(dp *d, gr_script *s) {
+  if (s->litmus_id[0]) return derr(d, d->at, "a second litmus directive");
+  const char *ip = (skipws(d), d->p);
+  if (!word(d, s->litmus_id, sizeof s->litmus_id)) return derr(d, ip, "expected the test's id after 'litmus'");
+  const char *pp = (skipws(d), d->p);
+  size_t n = 0;
+  while (pp[n] && pp[n] != ' ' && pp[n] != '\t' && pp[n] != '\n' && pp[n] != '\r') n++;
+  if (n == 1 && strchr("WBG", pp[0])) {
+    s->placement = pp[0];
+    s->where[0] = pp[0];
+    s->where[1] = 0;
+  } else {
+    /* one entry per test thread: bBwW, its block and its warp in the block */
+    if (!n || n >= sizeof s->where || pp[0] != 'b')
+      return derr(d, pp, "expected the placement: W (one warp), B (one block, several warps), G (one thread per block) or a "
+                         "list bBwW,... giving each thread's block and warp");
+    const char *q = pp;
+    s->nwhere = 0;
+    while (q < pp + n) {
+      char *e;
+      if (*q != 'b' || !(q[1] >= '0' && q[1] <= '9')) return derr(d, q, "expected bBLOCKwWARP in the placement list");
+      unsigned long b = strtoul(q + 1, &e, 10);
+      if (*e != 'w' || !(e[1] >= '0' && e[1] <= '9')) return derr(d, e, "expected wWARP after the block in the placement list");
+      unsigned long w = strtoul(e + 1, &e, 10);
+      if (b > 1023 || w > 31) return derr(d, q, "a placement names blocks 0 to 1023 and warps 0 to 31");
+      if (s->nwhere == 32) return derr(d, q, "a placement list names at most 32 threads");
+      s->where_b[s->nwhere] = (int)b;
+      s->where_w[s->nwhere++] = (int)w;
+      q = e;
+      if (q < pp + n && *q++ != ',') return derr(d, q - 1, "expected ',' between the threads of the placement list");
+      if (q == pp + n && q[-1] == ',') return derr(d, q - 1, "a placement list does not end with ','");
+    }
+    memcpy(s->where, pp, n);
+    s->where[n] = 0;
+    s->placement = 'M';
+  }
+  d->p = pp + n;
+  s->litmus_line = d->line;
+  if (!at_end(d)) return derr(d, NULL, "unexpected text after the litmus directive");
+  return GR_OK;
+}
+
+static int dir_observe(dp *d, gr_script *s) {
+  while (!at_end(d)) {
+    sobserve o;
+    memset(&o, 0, sizeof o);
+    const char *vp = d->p;
+    if (!word(d, o.var, sizeof o.var)) return derr(d, vp, "expected VAR=BUFFER[INDEX]");
+    for (size_t k = 0; k < s->nobs; k++) if (!strcmp(s->obs[k].var, o.var)) return derr(d, vp, "'%s' observed twice", o.var);
+    if (!eat(d, '=')) return derr(d, NULL, "expected '=' after '%s'", o.var);
+    const char *bp = (skipws(d), d->p);
+    if (!word(d, o.buf, sizeof o.buf)) return derr(d, bp, "expected a buffer or variable name");
+    if (eat(d, '[')) {
+      num n;
+      const char *np = (skipws(d), d->p);
+      if (parse_num(d, &n)) return GR_EINPUT;
+      if (n.is_float || n.i < 0) return derr(d, np, "index must be a non-negative integer");
+      o.index = n.u;
+      if (!eat(d, ']')) return derr(d, NULL, "expected ']'");
+    }
+    o.line = d->line;
+    s->obs = xrealloc(s->obs, (s->nobs + 1) * sizeof(sobserve));
+    s->obs[s->nobs++] = o;
+  }
+  if (!s->nobs) return derr(d, d->at, "observe needs at least one VAR=BUFFER[INDEX]");
+  return GR_OK;
+}
+
+static int dir_outcome(dp *d, gr_script *s) {
+  if (s->verdict != GR_VERDICT_NONE) return derr(d, d->at, "a second outcome directive");
+  const char *start = (skipws(d), d->p);
+  for (;;) {
+    const char *vp = (skipws(d), d->p);
+    char w[32];
+    if (!word(d, w, sizeof w)) return derr(d, vp, "expected VAR=VALUE ... and a verdict");
+    if (!strcmp(w, "forbidden") || !strcmp(w, "allowed")) {
+      const char *end = vp;
+      if (!strcmp(w, "forbidden")) s->verdict = GR_FORBIDDEN;
+      else {
+        char w2[32];
+        if (!eat(d, '-') || !word(d, w2, sizeof w2) || (strcmp(w2, "required") && strcmp(w2, "optional")))
+          return derr(d, vp, "expected forbidden, allowed-required or allowed-optional");
+        s->verdict = !strcmp(w2, "required") ? GR_ALLOWED_REQUIRED : GR_ALLOWED_OPTIONAL;
+      }
+      while (end > start && (end[-1] == ' ' || end[-1] == '\t')) end--;
+      snprintf(s->weak_text, sizeof s->weak_text, "%.*s", (int)(end - start), start);
+      break;
+    }
+    sweak x;
+    memset(&x, 0, sizeof x);
+    snprintf(x.var, sizeof x.var, "%s", w);
+    if (!eat(d, '=')) return derr(d, NULL, "expected '=' after '%s'", w);
+    if (parse_num(d, &x.v)) return GR_EINPUT;
+    s->weak = xrealloc(s->weak, (s->nweak + 1) * sizeof(sweak));
+    s->weak[s->nweak++] = x;
+  }
+  if (!s->nweak) return derr(d, d->at, "outcome needs at least one VAR=VALUE before the verdict");
+  if (!at_end(d)) return derr(d, NULL, "unexpected text after the verdict");
+  return GR_OK;
+}
+
+/* The directives, each parsed by its handler after its keyword. */
+static const struct {
+  const char *name;
+  int (*parse)(dp *d, gr_script *s);
+} directives[] = {
+  {"launch", dir_launch},
+  {"buffer", dir_buffer},
+  {"arg", dir_arg},
+  {"expect", dir_expect},
+  {"meta", dir_meta},
+  {"loop", dir_loop},
+  {"assume", dir_assume},
+  {"check", dir_check},
+  {"litmus", dir_litmus},
+  {"observe", dir_observe},
+  {"outcome", dir_outcome},
+};
+
 static int directive(dp *d) {
-  gr_script *s = d->s;
   char kw[32];
   const char *at = (skipws(d), d->p);
   if (!word(d, kw, sizeof kw)) return derr(d, at, "expected a directive (launch, buffer, arg, expect, meta, check, litmus, observe, outcome)");
-  if (!strcmp(kw, "launch")) {
-    slaunch l;
-    memset(&l, 0, sizeof l);
-    char name[MAX_NAME];
-    const char *np = (skipws(d), d->p);
-    if (!word(d, name, sizeof name)) return derr(d, np, "expected a kernel name after 'launch'");
-    /* a C++ name: ns::kernel, or a template instance kernel<int, 256> */
-    while (d->p[0] == ':' && d->p[1] == ':') {
-      size_t k = strlen(name);
-      if (k + 3 >= sizeof name) return derr(d, np, "kernel name too long");
-      memcpy(name + k, "::", 3);
-      d->p += 2;
-      char more[MAX_NAME];
-      if (!word(d, more, sizeof more) || strlen(name) + strlen(more) + 1 >= sizeof name) return derr(d, np, "expected a name after '::'");
-      strcat(name, more);
-    }
-    if (*d->p == '<') {
-      const char *q = d->p;
-      int depth = 0;
-      do {
-        if (*q == '<') depth++;
-        else if (*q == '>') depth--;
-        else if (!*q || *q == '\n') return derr(d, d->p, "unterminated template arguments in the kernel name");
-        q++;
-      } while (depth > 0);
-      size_t k = strlen(name), m = (size_t)(q - d->p);
-      if (k + m + 1 >= sizeof name) return derr(d, np, "kernel name too long");
-      memcpy(name + k, d->p, m);
-      name[k + m] = 0;
-      d->p = q;
-    }
-    l.line = d->line;
-    int have_grid = 0, have_block = 0, have_shared = 0;
-    while (!at_end(d)) {
-      char w[32];
-      const char *wp = d->p;
-      if (!word(d, w, sizeof w)) return derr(d, wp, "unexpected '%c' in launch directive", *wp);
-      if (!strcmp(w, "if")) {
-        int nk = 0;
-        if (parse_knobs(d, l.knobs[0], sizeof l.knobs[0], 4, &nk)) return GR_EINPUT;
-        break;
-      }
-      int *seen = !strcmp(w, "grid") ? &have_grid : !strcmp(w, "block") ? &have_block : !strcmp(w, "shared") ? &have_shared : NULL;
-      if (seen && *seen) return derr(d, wp, "'%s' given twice in one launch", w);
-      if (!strcmp(w, "grid")) { if (parse_dims(d, "grid", &l.grid)) return GR_EINPUT; have_grid = 1; }
-      else if (!strcmp(w, "block")) { if (parse_dims(d, "block", &l.block)) return GR_EINPUT; have_block = 1; }
-      else if (!strcmp(w, "shared")) {
-        num n;
-        if (!eat(d, '(')) return derr(d, NULL, "expected '(' after 'shared'");
-        const char *vp = (skipws(d), d->p);
-        if (parse_num(d, &n)) return GR_EINPUT;
-        if (n.is_float || n.i < 0 || n.u > 0xffffffffu) return derr(d, vp, "shared bytes must be an integer from 0 to 2^32-1");
-        l.shared = n.u;
-        have_shared = 1;
-        if (!eat(d, ')')) return derr(d, NULL, "expected ')'");
-      } else return derr(d, wp, "unknown launch option '%s' (grid, block, shared, if)", w);
-    }
-    if (!have_grid || !have_block) return derr(d, at, "launch needs grid(...) and block(...)");
-    l.kernel = xstrdup(name);
-    s->launches = xrealloc(s->launches, (s->nlaunches + 1) * sizeof *s->launches);
-    s->launches[s->nlaunches++] = l;
-    return GR_OK;
-  }
-  if (!strcmp(kw, "buffer")) {
-    sbuffer b;
-    memset(&b, 0, sizeof b);
-    char name[MAX_NAME];
-    const char *np = (skipws(d), d->p);
-    if (!word(d, name, sizeof name)) return derr(d, np, "expected a buffer name");
-    for (size_t k = 0; k < s->nbufs; k++) if (!strcmp(s->bufs[k].name, name)) return derr(d, np, "buffer '%s' declared twice", name);
-    if (parse_type(d, &b.type)) return GR_EINPUT;
-    if (!eat(d, '[')) return derr(d, NULL, "expected '[COUNT]' after the element type");
-    num c;
-    const char *cp = (skipws(d), d->p);
-    if (parse_num(d, &c)) return GR_EINPUT;
-    if (c.is_float || c.i < 1 || c.u > (1ull << 28)) return derr(d, cp, "buffer count must be an integer from 1 to 2^28");
-    b.count = c.u;
-    if (!eat(d, ']')) return derr(d, NULL, "expected ']'");
-    b.init = INIT_ZEROS;
-    const char *cat = NULL, *loat = NULL, *hiat = NULL, *ip = NULL;
-    if (eat(d, '=')) {
-      skipws(d);
-      ip = d->p;
-      char w[32];
-      if (*d->p == '{') {
-        d->p++;
-        b.init = INIT_LIST;
-        if (parse_list(d, &b.list, &b.nlist)) { free(b.list); return GR_EINPUT; }
-        if (b.nlist != b.count) { free(b.list); return derr(d, ip, "list has %zu values for %llu elements", b.nlist, (unsigned long long)b.count); }
-      } else if (isalpha((unsigned char)*d->p) && strncmp(d->p, "inf", 3) && strncmp(d->p, "nan", 3)) {
-        word(d, w, sizeof w);
-        if (!strcmp(w, "zeros")) b.init = INIT_ZEROS;
-        else if (!strcmp(w, "iota")) {
-          b.init = INIT_IOTA;
-          b.step.u = 1; b.step.i = 1; b.step.f = 1;
-          if (eat(d, '(')) {
-            cat = (skipws(d), d->p);
-            if (parse_num(d, &b.c)) return GR_EINPUT;
-            if (eat(d, ',') && parse_num(d, &b.step)) return GR_EINPUT;
-            if (!eat(d, ')')) return derr(d, NULL, "expected ')'");
-          }
-        } else if (!strcmp(w, "random")) {
-          b.init = INIT_RANDOM;
-          if (!eat(d, '(')) return derr(d, NULL, "random needs a seed: random(SEED[, LO, HI])");
-          num sd;
-          if (parse_num(d, &sd)) return GR_EINPUT;
-          b.seed = sd.u;
-          if (eat(d, ',')) {
-            loat = (skipws(d), d->p);
-            if (parse_num(d, &b.lo)) return GR_EINPUT;
-            if (!eat(d, ',')) return derr(d, NULL, "random range needs LO and HI");
-            hiat = (skipws(d), d->p);
-            if (parse_num(d, &b.hi)) return GR_EINPUT;
-            b.has_range = 1;
-          }
-          if (!eat(d, ')')) return derr(d, NULL, "expected ')'");
-        } else return derr(d, ip, "unknown initialiser '%s' (zeros, VALUE, {list}, iota, random)", w);
-      } else {
-        b.init = INIT_CONST;
-        cat = d->p;
-        if (parse_num(d, &b.c)) return GR_EINPUT;
-      }
-    }
-    if (!at_end(d)) { free(b.list); return derr(d, NULL, "unexpected text after the buffer directive"); }
-    int is_f = b.type == GR_F32 || b.type == GR_F64;
-    if (!is_f) {
-      num *vals[4] = {&b.c, &b.step, &b.lo, &b.hi};
-      for (int k = 0; k < 4; k++) if (vals[k]->is_float) { free(b.list); return derr(d, np, "buffer '%s' of %s has a non-integer initialiser", name, gr_type_name(b.type)); }
-      for (size_t k = 0; k < b.nlist; k++) if (b.list[k].is_float) { free(b.list); return derr(d, np, "buffer '%s' of %s has a non-integer value in its list", name, gr_type_name(b.type)); }
-    }
-    /* values of the element type, never wrapped into it */
-    if ((cat && check_num(d, cat, b.c, b.type, "value")) || (loat && check_num(d, loat, b.lo, b.type, "LO")) ||
-        (hiat && check_num(d, hiat, b.hi, b.type, "HI"))) { free(b.list); return GR_EINPUT; }
-    for (size_t k = 0; k < b.nlist; k++) {
-      const char *why = num_misfit(b.list[k], b.type);
-      if (why) { free(b.list); return derr(d, ip, "list value %zu of buffer '%s' is %s (%s)", k + 1, name, why, gr_type_name(b.type)); }
-    }
-    if (b.init == INIT_IOTA && !is_f && b.count > 1) {
-      /* the last element must be a value of the type too */
-      __int128 last = num_wide(b.c) + (__int128)(b.count - 1) * num_wide(b.step);
-      num lv;
-      memset(&lv, 0, sizeof lv);
-      int fits64 = last >= (__int128)INT64_MIN && last <= (__int128)UINT64_MAX;
-      lv.neg = last < 0; lv.i = (int64_t)last; lv.u = (uint64_t)last;
-      if (!fits64 || num_misfit(lv, b.type)) { free(b.list); return derr(d, ip, "iota's last element (index %llu) leaves the range of %s", (unsigned long long)(b.count - 1), gr_type_name(b.type)); }
-    }
-    if (b.has_range) {
-      int empty = is_f ? b.lo.f > b.hi.f
-                : (b.lo.neg || b.hi.neg) ? b.lo.i > b.hi.i : b.lo.u > b.hi.u;
-      if (empty) { free(b.list); return derr(d, ip, "random range is empty"); }
-    }
-    b.name = xstrdup(name);
-    b.line = d->line;
-    s->bufs = xrealloc(s->bufs, (s->nbufs + 1) * sizeof(sbuffer));
-    s->bufs[s->nbufs++] = b;
-    return GR_OK;
-  }
-  if (!strcmp(kw, "arg")) {
-    char name[MAX_NAME];
-    const char *np = (skipws(d), d->p);
-    if (!word(d, name, sizeof name)) return derr(d, np, "expected an argument name");
-    if (!eat(d, '=')) return derr(d, NULL, "expected '=' after the argument name");
-    for (size_t k = 0; k < s->nargs; k++) if (!strcmp(s->args[k].name, name)) return derr(d, np, "argument '%s' given twice", name);
-    sarg a;
-    memset(&a, 0, sizeof a);
-    if (eat(d, '{')) {   /* a struct: its leaves in order, numbers or buffer names */
-      a.is_list = 1;
-      size_t cap = 8;
-      a.list = xcalloc(cap, sizeof(num));
-      a.refs = xcalloc(cap, sizeof(char *));
-      int bad = GR_OK;
-      while (bad == GR_OK && !eat(d, '}')) {
-        if (a.n == cap) {
-          cap *= 2;
-          a.list = xrealloc(a.list, cap * sizeof(num));
-          a.refs = xrealloc(a.refs, cap * sizeof(char *));
-        }
-        memset(&a.list[a.n], 0, sizeof(num));
-        a.refs[a.n] = NULL;
-        skipws(d);
-        if (isalpha((unsigned char)*d->p) || *d->p == '_') {
-          char ref[MAX_NAME];
-          if (!word(d, ref, sizeof ref)) bad = derr(d, NULL, "expected a buffer name");
-          else a.refs[a.n] = xstrdup(ref);
-        } else bad = parse_num(d, &a.list[a.n]);
-        a.n++;
-        if (bad == GR_OK && a.n > 4096) bad = derr(d, NULL, "more than 4096 values");
-        if (bad == GR_OK && !eat(d, ',') && (skipws(d), *d->p != '}')) bad = derr(d, NULL, "expected ',' or '}' in the list");
-      }
-      if (bad != GR_OK) {
-        for (size_t k = 0; k < a.n; k++) free(a.refs[k]);
-        free(a.list); free(a.refs);
-        return bad;
-      }
-    } else if (parse_num(d, &a.v)) return GR_EINPUT;
-    if (!at_end(d)) {
-      for (size_t k = 0; k < a.n; k++) free(a.refs[k]);
-      free(a.list); free(a.refs);
-      return derr(d, NULL, "unexpected text after the argument value");
-    }
-    a.name = xstrdup(name);
-    a.line = d->line;
-    s->args = xrealloc(s->args, (s->nargs + 1) * sizeof(sarg));
-    s->args[s->nargs++] = a;
-    return GR_OK;
-  }
-  if (!strcmp(kw, "expect")) {
-    if (s->expect_line) return derr(d, at, "a second expect directive (the first is on line %d)", s->expect_line);
-    s->expect_line = d->line;
-    char w[32];
-    const char *wp = (skipws(d), d->p);
-    word(d, w, sizeof w);
-    /* a loop kernel's ground truth: a cross-iteration dependency (a violation of sequential order) */
-    if (!strcmp(w, "race") || !strcmp(w, "dependency")) s->expect = 1;
-    else if (!strcmp(w, "norace") || !strcmp(w, "nodependency")) s->expect = 0;
-    else return derr(d, wp, "expect takes 'race', 'norace', 'dependency' or 'nodependency'");
-    if (s->expect == 1 && !at_end(d)) {
-      char kw2[8];
-      const char *ip = (skipws(d), d->p);
-      if (!word(d, kw2, sizeof kw2) || strcmp(kw2, "if")) return derr(d, ip, "expected 'if KNOB...' or the end of the line after 'expect race'");
-      if (parse_knobs(d, s->knobs[0], sizeof s->knobs[0], 16, &s->nknobs)) return GR_EINPUT;
-    }
-    if (!at_end(d)) return derr(d, NULL, "unexpected text after expect");
-    return GR_OK;
-  }
-  if (!strcmp(kw, "meta")) {
-    smeta m;
-    memset(&m, 0, sizeof m);
-    const char *kp = (skipws(d), d->p);
-    if (!word(d, m.key, sizeof m.key)) return derr(d, kp, "expected a key after 'meta'");
-    const char *vp = (skipws(d), d->p);
-    if (!word(d, m.val, sizeof m.val)) {
-      if (d->too_long) { d->too_long = NULL; return derr(d, vp, "meta value too long (at most %zu characters)", sizeof m.val - 1); }
-      return derr(d, vp, "expected a value (letters, digits, '_') after the key");
-    }
-    if (!at_end(d)) return derr(d, NULL, "unexpected text after the meta value");
-    for (size_t k = 0; k < s->nmeta; k++)
-      if (!strcmp(s->meta[k].key, m.key)) return derr(d, kp, "meta key '%s' given twice", m.key);
-    s->meta = xrealloc(s->meta, (s->nmeta + 1) * sizeof *s->meta);
-    s->meta[s->nmeta++] = m;
-    return GR_OK;
-  }
-  if (!strcmp(kw, "loop")) {
-    /* a loop kernel: iteration i is flattened thread i; the arrays whose accesses may carry dependencies */
-    if (s->loop_line) return derr(d, at, "a second loop directive (the first is on line %d)", s->loop_line);
-    s->loop_line = d->line;
-    while (!at_end(d)) {
-      char name[MAX_NAME];
-      const char *np = (skipws(d), d->p);
-      if (!word(d, name, sizeof name)) return derr(d, np, "expected an array (a buffer or __device__ variable) after 'loop'");
-      if (strlen(s->loop_arrays) + strlen(name) + 2 > sizeof s->loop_arrays) return derr(d, np, "too many loop arrays");
-      if (s->loop_arrays[0]) strcat(s->loop_arrays, ",");
-      strcat(s->loop_arrays, name);
-      eat(d, ',');   /* names apart by spaces or commas */
-    }
-    if (!s->loop_arrays[0]) return derr(d, NULL, "expected at least one array after 'loop'");
-    return GR_OK;
-  }
-  if (!strcmp(kw, "assume")) {
-    /* read by BabyCUDA's checker, which parses and checks the expression */
-    skipws(d);
-    const char *e = d->p;
-    while (*d->p && *d->p != '\n' && *d->p != '\r') d->p++;
-    if (d->p == e) return derr(d, e, "expected a condition on the kernel's parameters after 'assume'");
-    s->assume = xrealloc(s->assume, (s->nassume + 1) * sizeof *s->assume);
-    s->assume_line = xrealloc(s->assume_line, (s->nassume + 1) * sizeof *s->assume_line);
-    s->assume[s->nassume] = xmalloc((size_t)(d->p - e) + 1);
-    memcpy(s->assume[s->nassume], e, (size_t)(d->p - e));
-    s->assume[s->nassume][d->p - e] = 0;
-    s->assume_line[s->nassume++] = d->line;
-    return GR_OK;
-  }
-  if (!strcmp(kw, "check")) {
-    scheck c;
-    memset(&c, 0, sizeof c);
-    char name[MAX_NAME];
-    const char *np = (skipws(d), d->p);
-    if (!word(d, name, sizeof name)) return derr(d, np, "expected a buffer or variable name");
-    if (!eat(d, '=')) return derr(d, NULL, "expected '=' after the name");
-    if (eat(d, '{')) { if (parse_list(d, &c.vals, &c.n)) { free(c.vals); return GR_EINPUT; } }
-    else { c.vals = xmalloc(sizeof(num)); c.n = 1; c.all_equal = 1; if (parse_num(d, &c.vals[0])) { free(c.vals); return GR_EINPUT; } }
-    if (!at_end(d)) {
-      char w[16];
-      const char *wp = d->p;
-      num t;
-      if (!word(d, w, sizeof w) || strcmp(w, "tol") || !eat(d, '(') || parse_num(d, &t) || !eat(d, ')') || t.f < 0) {
-        free(c.vals);
-        return derr(d, wp, "expected 'tol(EPS)' or the end of the check");
-      }
-      c.tol = t.f;
-      if (!at_end(d)) { free(c.vals); return derr(d, NULL, "unexpected text after the check"); }
-    }
-    c.name = xstrdup(name);
-    c.line = d->line;
-    s->checks = xrealloc(s->checks, (s->nchecks + 1) * sizeof(scheck));
-    s->checks[s->nchecks++] = c;
-    return GR_OK;
-  }
-  if (!strcmp(kw, "litmus")) {
-    if (s->litmus_id[0]) return derr(d, at, "a second litmus directive");
-    const char *ip = (skipws(d), d->p);
-    if (!word(d, s->litmus_id, sizeof s->litmus_id)) return derr(d, ip, "expected the test's id after 'litmus'");
-    const char *pp = (skipws(d), d->p);
-    size_t n = 0;
-    while (pp[n] && pp[n] != ' ' && pp[n] != '\t' && pp[n] != '\n' && pp[n] != '\r') n++;
-    if (n == 1 && strchr("WBG", pp[0])) {
-      s->placement = pp[0];
-      s->where[0] = pp[0];
-      s->where[1] = 0;
-    } else {
-      /* one entry per test thread: bBwW, its block and its warp in the block */
-      if (!n || n >= sizeof s->where || pp[0] != 'b')
-        return derr(d, pp, "expected the placement: W (one warp), B (one block, several warps), G (one thread per block) or a "
-                           "list bBwW,... giving each thread's block and warp");
-      const char *q = pp;
-      s->nwhere = 0;
-      while (q < pp + n) {
-        char *e;
-        if (*q != 'b' || !(q[1] >= '0' && q[1] <= '9')) return derr(d, q, "expected bBLOCKwWARP in the placement list");
-        unsigned long b = strtoul(q + 1, &e, 10);
-        if (*e != 'w' || !(e[1] >= '0' && e[1] <= '9')) return derr(d, e, "expected wWARP after the block in the placement list");
-        unsigned long w = strtoul(e + 1, &e, 10);
-        if (b > 1023 || w > 31) return derr(d, q, "a placement names blocks 0 to 1023 and warps 0 to 31");
-        if (s->nwhere == 32) return derr(d, q, "a placement list names at most 32 threads");
-        s->where_b[s->nwhere] = (int)b;
-        s->where_w[s->nwhere++] = (int)w;
-        q = e;
-        if (q < pp + n && *q++ != ',') return derr(d, q - 1, "expected ',' between the threads of the placement list");
-        if (q == pp + n && q[-1] == ',') return derr(d, q - 1, "a placement list does not end with ','");
-      }
-      memcpy(s->where, pp, n);
-      s->where[n] = 0;
-      s->placement = 'M';
-    }
-    d->p = pp + n;
-    s->litmus_line = d->line;
-    if (!at_end(d)) return derr(d, NULL, "unexpected text after the litmus directive");
-    return GR_OK;
-  }
-  if (!strcmp(kw, "observe")) {
-    while (!at_end(d)) {
-      sobserve o;
-      memset(&o, 0, sizeof o);
-      const char *vp = d->p;
-      if (!word(d, o.var, sizeof o.var)) return derr(d, vp, "expected VAR=BUFFER[INDEX]");
-      for (size_t k = 0; k < s->nobs; k++) if (!strcmp(s->obs[k].var, o.var)) return derr(d, vp, "'%s' observed twice", o.var);
-      if (!eat(d, '=')) return derr(d, NULL, "expected '=' after '%s'", o.var);
-      const char *bp = (skipws(d), d->p);
-      if (!word(d, o.buf, sizeof o.buf)) return derr(d, bp, "expected a buffer or variable name");
-      if (eat(d, '[')) {
-        num n;
-        const char *np = (skipws(d), d->p);
-        if (parse_num(d, &n)) return GR_EINPUT;
-        if (n.is_float || n.i < 0) return derr(d, np, "index must be a non-negative integer");
-        o.index = n.u;
-        if (!eat(d, ']')) return derr(d, NULL, "expected ']'");
-      }
-      o.line = d->line;
-      s->obs = xrealloc(s->obs, (s->nobs + 1) * sizeof(sobserve));
-      s->obs[s->nobs++] = o;
-    }
-    if (!s->nobs) return derr(d, at, "observe needs at least one VAR=BUFFER[INDEX]");
-    return GR_OK;
-  }
-  if (!strcmp(kw, "outcome")) {
-    if (s->verdict != GR_VERDICT_NONE) return derr(d, at, "a second outcome directive");
-    const char *start = (skipws(d), d->p);
-    for (;;) {
-      const char *vp = (skipws(d), d->p);
-      char w[32];
-      if (!word(d, w, sizeof w)) return derr(d, vp, "expected VAR=VALUE ... and a verdict");
-      if (!strcmp(w, "forbidden") || !strcmp(w, "allowed")) {
-        const char *end = vp;
-        if (!strcmp(w, "forbidden")) s->verdict = GR_FORBIDDEN;
-        else {
-          char w2[32];
-          if (!eat(d, '-') || !word(d, w2, sizeof w2) || (strcmp(w2, "required") && strcmp(w2, "optional")))
-            return derr(d, vp, "expected forbidden, allowed-required or allowed-optional");
-          s->verdict = !strcmp(w2, "required") ? GR_ALLOWED_REQUIRED : GR_ALLOWED_OPTIONAL;
-        }
-        while (end > start && (end[-1] == ' ' || end[-1] == '\t')) end--;
-        snprintf(s->weak_text, sizeof s->weak_text, "%.*s", (int)(end - start), start);
-        break;
-      }
-      sweak x;
-      memset(&x, 0, sizeof x);
-      snprintf(x.var, sizeof x.var, "%s", w);
-      if (!eat(d, '=')) return derr(d, NULL, "expected '=' after '%s'", w);
-      if (parse_num(d, &x.v)) return GR_EINPUT;
-      s->weak = xrealloc(s->weak, (s->nweak + 1) * sizeof(sweak));
-      s->weak[s->nweak++] = x;
-    }
-    if (!s->nweak) return derr(d, at, "outcome needs at least one VAR=VALUE before the verdict");
-    if (!at_end(d)) return derr(d, NULL, "unexpected text after the verdict");
-    return GR_OK;
-  }
+  d->at = at;
+  for (size_t k = 0; k < sizeof directives / sizeof *directives; k++)
+    if (!strcmp(kw, directives[k].name)) return directives[k].parse(d, d->s);
   return derr(d, at, "unknown directive '%s' (launch, buffer, arg, expect, check, assume, loop, litmus, observe, outcome)", kw);
 }
 
@@ -719,7 +751,7 @@ static int parse_directives(gr_script *s, char *text, size_t len) {
     return host_fail(s->ctx, GR_EINPUT, "%s:%d:%d: error: the file holds a NUL byte (not a text file?)", s->path, line, (int)(nul - ls) + 1);
   }
   if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) text += 3;   /* a UTF-8 byte-order mark */
-  dp d = {s, text, text, 1, NULL};
+  dp d = {s, text, text, 1, NULL, NULL};
   for (char *line = text; line && *line; d.line++) {
     char *nl = strchr(line, '\n');
     if (nl) *nl = 0;

@@ -251,3 +251,76 @@ int kir_ins_reads(const kir_ins *in, int *u) {
   }
   return n;
 }
+
+/* ------------------------------------------------------------- reconvergence */
+
+/* Immediate post-dominators on the instruction-level CFG (Cooper, Harvey and
+ * Kennedy's iterative algorithm on the reversed graph, from the end), so
+ * that a branch reconverges where every path from it meets again: break,
+ * continue and return in divergent code reconverge where they must.  At
+ * the granularity of instructions: kernels are small, and there is no
+ * block bookkeeping to get wrong. */
+void kir_set_reconvergence(kir_ins *code, int n) {
+  int exitn = n;
+  int *nsucc = xcalloc((size_t)n + 1, sizeof(int));
+  int (*succ)[2] = xcalloc((size_t)n + 1, sizeof *succ);
+  for (int i = 0; i < n; i++) {
+    int s0, s1;
+    kir_successors(&code[i], i, &s0, &s1);
+    if (s0 < 0) s0 = exitn;   /* exit, trap: the end */
+    succ[i][nsucc[i]++] = s0 > n ? exitn : s0;
+    if (s1 >= 0) succ[i][nsucc[i]++] = s1 > n ? exitn : s1;
+  }
+  /* predecessors in the original graph = successors in the reversed one */
+  int *npred = xcalloc((size_t)n + 1, sizeof(int)), *pstart = xcalloc((size_t)n + 2, sizeof(int));
+  for (int i = 0; i < n; i++) for (int k = 0; k < nsucc[i]; k++) npred[succ[i][k]]++;
+  for (int i = 0; i <= n; i++) pstart[i + 1] = pstart[i] + npred[i];
+  int *preds = xcalloc((size_t)pstart[n + 1] + 1, sizeof(int)), *fill = xcalloc((size_t)n + 1, sizeof(int));
+  for (int i = 0; i < n; i++) for (int k = 0; k < nsucc[i]; k++) { int s = succ[i][k]; preds[pstart[s] + fill[s]++] = i; }
+  /* postorder of the reversed graph from the end, iteratively */
+  int *po = xcalloc((size_t)n + 1, sizeof(int)), *order = xcalloc((size_t)n + 1, sizeof(int));
+  int *stk = xcalloc((size_t)n + 1, sizeof(int)), *it = xcalloc((size_t)n + 1, sizeof(int));
+  char *seen = xcalloc((size_t)n + 1, 1);
+  int np = 0, sp = 0;
+  for (int i = 0; i <= n; i++) po[i] = -1;
+  stk[sp++] = exitn;
+  seen[exitn] = 1;
+  while (sp) {
+    int x = stk[sp - 1];
+    if (it[x] < npred[x]) {
+      int y = preds[pstart[x] + it[x]++];
+      if (!seen[y]) { seen[y] = 1; stk[sp++] = y; }
+    } else {
+      po[x] = np;
+      order[np++] = x;
+      sp--;
+    }
+  }
+  int *idom = xcalloc((size_t)n + 1, sizeof(int));
+  for (int i = 0; i <= n; i++) idom[i] = -1;
+  idom[exitn] = exitn;
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (int k = np - 1; k >= 0; k--) {   /* reverse postorder */
+      int b = order[k];
+      if (b == exitn) continue;
+      int nd = -1;
+      for (int j = 0; j < nsucc[b]; j++) {
+        int s = succ[b][j];
+        if (idom[s] < 0) continue;
+        if (nd < 0) { nd = s; continue; }
+        int x = s, y = nd;
+        while (x != y) {
+          while (po[x] < po[y]) x = idom[x];
+          while (po[y] < po[x]) y = idom[y];
+        }
+        nd = x;
+      }
+      if (nd >= 0 && idom[b] != nd) { idom[b] = nd; changed = 1; }
+    }
+  }
+  for (int i = 0; i < n; i++)
+    if (code[i].op == OP_BRT || code[i].op == OP_BRF) code[i].c = idom[i];
+  free(nsucc); free(succ); free(npred); free(pstart); free(preds); free(fill);
+  free(po); free(order); free(stk); free(it); free(seen); free(idom);
+}

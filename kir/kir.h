@@ -179,6 +179,12 @@ void kir_print_func(FILE *out, const kir_func *f);
  * registers it reads, into u (at most 4), returning how many. */
 void kir_successors(const kir_ins *in, int i, int *s0, int *s1);
 int kir_ins_reads(const kir_ins *in, int *u);
+/* Sets each conditional branch's reconvergence point (its c) to its
+ * immediate post-dominator among the n instructions: n where the paths
+ * from it meet only at the function's end, -1 where they never reach the
+ * end (an endless loop).  Every front end calls it once its code is laid
+ * out. */
+void kir_set_reconvergence(kir_ins *code, int n);
 /* The register an instruction writes for each lane it runs on, or -1. */
 int kir_ins_writes(const kir_ins *in);
 /* 1 for the ops that compute each lane's destination from that lane's

@@ -870,14 +870,7 @@ int gr_litmus_axiomatic(const char *path, const gr_litmus_opts *o, gr_litmus_res
   a.r = r;
   a.t0 = gr_now();
   a.max_seconds = o->max_seconds;
-  int rc = gr_script_load(ctx, path, NULL, 0, &s);
-  const char *weak = "";
-  if (rc == GR_OK) {
-    script_litmus(s, r->id, sizeof r->id, &r->placement, &r->verdict, &weak);
-    snprintf(r->where, sizeof r->where, "%s", script_placement(s));
-    snprintf(r->weak, sizeof r->weak, "%s", weak);
-    if (!r->id[0]) rc = host_fail(ctx, GR_EINPUT, "%s: error: not a litmus test (no '//@ litmus' directive)", path);
-  }
+  int rc = litmus_open(ctx, path, &s, r);
   if (rc == GR_OK) rc = script_prepare(s);
   if (rc == GR_OK) {
     gr_dim3 grid, block;

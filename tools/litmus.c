@@ -757,6 +757,17 @@ static int explore_split(const char *path, const gr_config *cfg, gr_context *ctx
   return rc;
 }
 
+int litmus_open(gr_context *ctx, const char *path, gr_script **s, gr_litmus_result *r) {
+  int rc = gr_script_load(ctx, path, NULL, 0, s);
+  if (rc) return rc;
+  const char *weak = "";
+  script_litmus(*s, r->id, sizeof r->id, &r->placement, &r->verdict, &weak);
+  snprintf(r->where, sizeof r->where, "%s", script_placement(*s));
+  snprintf(r->weak, sizeof r->weak, "%s", weak);
+  if (!r->id[0]) return host_fail(ctx, GR_EINPUT, "%s: error: not a litmus test (no '//@ litmus' directive)", path);
+  return GR_OK;
+}
+
 int gr_litmus_run(const char *path, const gr_litmus_opts *o, gr_litmus_result *r) {
   memset(r, 0, sizeof *r);
   gr_config cfg;
@@ -768,14 +779,7 @@ int gr_litmus_run(const char *path, const gr_litmus_opts *o, gr_litmus_result *r
   cfg.seed = o->seed;
   gr_context *ctx = gr_context_create(&cfg);
   gr_script *s = NULL;
-  int rc = gr_script_load(ctx, path, NULL, 0, &s);
-  const char *weak = "";
-  if (rc == GR_OK) {
-    script_litmus(s, r->id, sizeof r->id, &r->placement, &r->verdict, &weak);
-    snprintf(r->where, sizeof r->where, "%s", script_placement(s));
-    snprintf(r->weak, sizeof r->weak, "%s", weak);
-    if (!r->id[0]) rc = host_fail(ctx, GR_EINPUT, "%s: error: not a litmus test (no '//@ litmus' directive)", path);
-  }
+  int rc = litmus_open(ctx, path, &s, r);
   int split = 0;
   int reasoned = 0;   /* a failure's reason written by the runs' part that failed */
   if (rc == GR_OK && o->exhaustive) {

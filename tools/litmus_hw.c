@@ -26,6 +26,7 @@
 #include "backend.h"
 #include "front.h"
 #include "host.h"
+#include "litmus.h"
 #include "util.h"
 
 #define SLOT_IDLE 0xfffffffeu
@@ -130,13 +131,8 @@ int gr_litmus_run_hw(const char *path, const gr_hw_litmus_opts *o, gr_litmus_res
   cuda_mod *m = NULL;
   char *src = NULL;
   sbuf w = {0};
-  int rc = gr_script_load(emu, path, NULL, 0, &s);
+  int rc = litmus_open(emu, path, &s, r);
   if (rc) { rc = fail(r, rc, gr_error(emu)); goto done; }
-  const char *weak_text;
-  script_litmus(s, r->id, sizeof r->id, &r->placement, &r->verdict, &weak_text);
-  snprintf(r->where, sizeof r->where, "%s", script_placement(s));
-  snprintf(r->weak, sizeof r->weak, "%s", weak_text);
-  if (!r->placement) { snprintf(err, sizeof err, "%s: error: not a litmus test (no //@ litmus line)", path); rc = fail(r, GR_EINPUT, err); goto done; }
   if ((rc = script_prepare(s))) { rc = fail(r, rc, gr_error(emu)); goto done; }
   gr_dim3 tgrid, tblock;
   const char *kernel = script_launch(s, &tgrid, &tblock);
