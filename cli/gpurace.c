@@ -22,62 +22,30 @@
 #include "loops/loops.h"
 #include "gpurace.h"
 
-static const char *const usage_main =
+static const char *const usage_main_head =
   "usage: gpurace COMMAND [OPTIONS] FILE\n"
   "\n"
   "gpurace is a reference emulator for CUDA kernels (a CUDA C subset) with\n"
   "explicit warp lockstep, and a conformance suite for GPU race detectors.\n"
   "\n"
-  "commands:\n"
-  "  run    run a kernel file's //@ launch, print dumps and check results\n"
-  "  ir     print the file's kernels as KIR, the SIMT bytecode\n"
-  "  litmus run litmus tests under weak memory: outcome histograms and verdicts\n"
-  "  states every final memory state of a kernel file, explored exhaustively (--compare: weak against sc)\n"
-  "  table  run a suite under race detectors over seeds: verdict tables (Markdown, CSV)\n"
-  "  check  decide data-race freedom statically (BabyCUDA: MAP typing and Z3), no run\n"
-  "  babycuda  the core calculus: eval (access-history semantics), print, cuda\n"
-  "  detectors  list the race detectors\n"
-  "  devices    the backends and the GPU the CUDA backend would use\n"
-  "  nvrtc  compile kernel files with NVRTC as the CUDA backend does (no GPU needed)\n"
-  "  help   show help for a command (gpurace help run)\n"
+  "commands:\n";
+static const char *const usage_main_tail =
   "\n"
   "exit status: 0 ok, 1 a check failed, 2 bad input or usage,\n"
   "             3 emulation error (invalid access, deadlock, barrier divergence, step limit),\n"
   "             4 a race detector reported a race (check: a racy array),\n"
   "             5 no verdict (check: outside the calculus, or unknown)\n";
 
-static const char *const usage_run =
+static const char *const usage_run_head =
   "usage: gpurace run FILE [OPTIONS]\n"
   "\n"
   "Runs the launch that FILE's //@ directives describe, then evaluates its\n"
   "//@ check lines.\n"
   "\n"
   "options:\n"
-  "  -D NAME[=VALUE]   define a preprocessor macro, as with nvcc (repeatable)\n"
-  "  --seed N          scheduler seed (default 1); same seed, same run\n"
-  "  --sched rr|random warp scheduling policy (default rr)\n"
-  "  --memory sc|weak  memory model (default sc, or $GPURACE_MEMORY)\n"
-  "  --sms N           number of SMs (default 4)\n"
-  "  --warps lockstep|its  warps in pre-Volta lockstep (default) or with independent\n"
-  "                    thread scheduling (every lane its own program counter)\n"
-  "  --cc subset|nvrtc|nvcc  read a .cu file with gpurace's CUDA-subset front end\n"
-  "                    (default, or $GPURACE_CC), or compile it to PTX with NVRTC or\n"
-  "                    nvcc and run that (any CUDA C++); a .ptx FILE is always PTX\n"
-  "  --cc-flags FLAGS  more options for the CUDA compiler (e.g. -G, -O0, -arch=sm_90)\n"
-  "  --max-steps N     give up after N warp instructions (default 100000000)\n"
-  "  --keep-going      report a memory error, drop the access (a load reads 0) and run\n"
-  "                    on to the end with every detector; the run still fails (status 3)\n"
-  "                    with every error it met (the first 1000 printed)\n"
-  "  --max-code N      refuse a kernel of more than N KIR instructions after inlining\n"
-  "                    (default 1048576)\n"
-  "  --max-source BYTES  refuse a kernel file, or its preprocessed text, larger than\n"
-  "                    BYTES (default 67108864)\n"
-  "  --max-nesting N   refuse source nested deeper than N levels (default 200, at most\n"
-  "                    1000: the recursive descent's share of the C stack)\n"
-  "  --max-memory BYTES  refuse buffers and __device__ variables beyond BYTES of global\n"
-  "                    memory in all (default 8589934592)\n"
-  "  --backend emu|cuda  run on the emulator (default) or on the GPU (NVRTC and the\n"
-  "                    driver API; same output; no detectors, --stats or schedules there)\n"
+  "  -D NAME[=VALUE]   define a preprocessor macro, as with nvcc (repeatable)\n";
+/* run's own options, after the configuration's */
+static const char *const usage_run_own =
   "  --dump NAME       print a buffer or __device__ variable after the run (repeatable)\n"
   "  --digest          print 'digest NAME BYTES HASH' for every buffer and __device__\n"
   "                    variable: the FNV-1a hash of its final bytes, to compare backends\n"
@@ -90,31 +58,14 @@ static const char *const usage_run =
   "  -q, --quiet       print only failures and errors\n"
   "  --detect LIST     race detectors to run, comma-separated (see 'gpurace detectors')\n"
   "  --json            print race reports as JSON, one object per line, on stdout;\n"
-  "                    everything else goes to stderr\n"
-  "  --scord-granularity 4|8|16  bytes per ScoRD metadata entry (default 4)\n"
-  "  --hb-model scord|ptx        semantics of the hb detector (default scord)\n"
-  "  --scord-device-memory KIB   the device memory scord's metadata cache covers (default\n"
-  "                              1.5 GiB; granules a sixteenth of it apart share an entry)\n"
-  "  --hb-max-memory MIB         hb and hb-ptx stop watching a launch whose detector state\n"
-  "                              passes MIB MiB, and the run fails as not watched (default:\n"
-  "                              no bound)\n"
-  "  --boyer-waw       the boyer detector also reports write-after-write hazards\n"
-  "  --ld-targets LIST ld privatises these buffers and __device__ variables (default:\n"
-  "                    every one the kernel writes, found by a plain run)\n"
-  "  --ld-copies M     ld: M private copies per pass (2 or more); rounds regroup the\n"
-  "                    units so that any race is found within ceil(log_M N) rounds\n"
-  "  --ld-shuffle SEED ld: regroup at random each round; --ld-rounds K rounds\n"
-  "  --ld-deterministic  ld merges the copies in warp order instead of checking: the\n"
-  "                    result is the same on every seed, racy kernels included\n"
-  "  --ld-timing       ld adds the time of each phase to its summary\n"
-  "  --loop-arrays LIST  loopdep, wise, wise-fp, paragon: the loop's arrays (default:\n"
-  "                    the file's //@ loop line)\n"
+  "                    everything else goes to stderr\n";
+static const char *const usage_run_tail =
   "\n"
   "exit status: 0 ok, 1 a check failed, 2 bad input or usage, 3 emulation error,\n"
   "             4 a detector reported a race (checks and emulation errors are still reported),\n"
   "             5 a detector stopped watching the run (it says why): its verdict is void\n";
 
-static const char *const usage_table =
+static const char *const usage_table_head =
   "usage: gpurace table DIR|FILE... --detect LIST [OPTIONS]\n"
   "\n"
   "Runs every kernel file (a DIR means its *.cu files, in name order) once per\n"
@@ -127,23 +78,10 @@ static const char *const usage_table =
   "options:\n"
   "  --detect LIST     detectors, comma-separated (required)\n"
   "  --seeds K         seeds 1..K (default 1)\n"
-  "  --memory sc|weak  memory model (default sc, or $GPURACE_MEMORY)\n"
-  "  --sched rr|random scheduler (default random, so that seeds vary the interleaving)\n"
-  "  --sms N           number of SMs (default 4)\n"
-  "  --warps lockstep|its  warps in pre-Volta lockstep (default) or with independent\n"
-  "                    thread scheduling (every lane its own program counter)\n"
-  "  --cc subset|nvrtc|nvcc  read a .cu file with gpurace's CUDA-subset front end\n"
-  "                    (default, or $GPURACE_CC), or compile it to PTX with NVRTC or\n"
-  "                    nvcc and run that (any CUDA C++); a .ptx FILE is always PTX\n"
-  "  --cc-flags FLAGS  more options for the CUDA compiler (e.g. -G, -O0, -arch=sm_90)\n"
-  "  --max-steps N     step limit of one run (default 10000000)\n"
-  "  --keep-going      memory errors are dropped and each run goes on, so detectors see\n"
-  "                    it whole; a run that met one is still marked failed in its cell\n"
-  "  --max-code N, --max-source BYTES, --max-nesting N   front-end bounds, as for run\n"
   "  --out BASE        write BASE.md and BASE.csv (default reports/ and the DIR's\n"
   "                    path with '/' as '-', e.g. reports/scor-micro)\n"
-  "  --scord-granularity 4|8|16, --hb-model scord|ptx, --hb-max-memory MIB,\n"
-  "  --boyer-waw, --ld-...   as for run\n"
+  ;
+static const char *const usage_table_own =
   "  --notes FILE      append FILE (Markdown) to the .md table, e.g. what explains it\n"
   "  -D NAME[=VALUE]   define a macro for every run (repeatable)\n"
   "  --knobs           a file with '//@ expect race if KNOB...' gives a row without\n"
@@ -234,6 +172,79 @@ static const char *const usage_ir =
   "the loop arrays A and B: only what computes their accesses' addresses, the\n"
   "control flow, and the accesses (docs/detectors.md, loop dependencies).\n";
 
+/* ---------------------------------------------------------------- help */
+
+/* One option's help line: its spelling, its text from column 20, the
+ * text's further lines under it. */
+static void print_option(FILE *out, const gr_option *o) {
+  char head[96];
+  snprintf(head, sizeof head, "%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+  if (strlen(head) < 18) fprintf(out, "  %-18s", head);
+  else fprintf(out, "  %s  ", head);
+  for (const char *p = o->help; *p;) {
+    const char *nl = strchr(p, '\n');
+    size_t n = nl ? (size_t)(nl - p) : strlen(p);
+    fprintf(out, "%.*s\n", (int)n, p);
+    if (!nl) break;
+    p = nl + 1;
+    fprintf(out, "%20s", "");
+  }
+}
+
+/* The registry's options of the scopes in mask (1 << GR_OPT_*), all but
+ * those named in skip (NULL-terminated). */
+static void print_registry(FILE *out, unsigned mask, const char *const *skip) {
+  for (int pass = 0; pass < 2; pass++) {
+    for (size_t k = 0;; k++) {
+      const gr_option *o = pass ? det_option_at(k) : gr_option_at(k);
+      if (!o) break;
+      if (!(mask & 1u << o->scope)) continue;
+      int skipped = 0;
+      for (int j = 0; skip && skip[j]; j++) skipped |= !strcmp(skip[j], o->name);
+      if (!skipped) print_option(out, o);
+    }
+  }
+}
+
+/* The variables that set the options' defaults for every context. */
+static void print_environment(FILE *out) {
+  fputs("\nenvironment (a bad value stops every command):\n", out);
+  for (size_t k = 0; gr_option_at(k); k++) {
+    const gr_option *o = gr_option_at(k);
+    if (!o->env) continue;
+    char head[96];
+    snprintf(head, sizeof head, "%s=%s", o->env, o->arg ? o->arg : "1");
+    fprintf(out, "  %-30s the default of %s\n", head, o->name);
+  }
+}
+
+#define SCOPE(s) (1u << (s))
+
+static void help_run(FILE *out) {
+  fputs(usage_run_head, out);
+  print_registry(out, SCOPE(GR_OPT_RUN) | SCOPE(GR_OPT_FRONT), NULL);
+  fputs(usage_run_own, out);
+  print_registry(out, SCOPE(GR_OPT_DETECTOR), NULL);
+  print_environment(out);
+  fputs(usage_run_tail, out);
+}
+
+static void help_ir(FILE *out) {
+  fputs(usage_ir, out);
+  fputs("\noptions:\n  -D NAME[=VALUE]   define a preprocessor macro (repeatable)\n", out);
+  print_registry(out, SCOPE(GR_OPT_FRONT), NULL);
+  fputs("  --slice A,B       the two-pass inspector's slice for the loop arrays A and B\n", out);
+}
+
+static void help_table(FILE *out) {
+  static const char *const not_table[] = {"--seed", "--backend", NULL};   /* --seeds; the emulator only */
+  fputs(usage_table_head, out);
+  fputs("  the run options, as for run, but --sched is random and --max-steps\n"
+        "  10000000 unless given:\n", out);
+  print_registry(out, SCOPE(GR_OPT_RUN) | SCOPE(GR_OPT_FRONT) | SCOPE(GR_OPT_DETECTOR), not_table);
+  fputs(usage_table_own, out);
+}
+
 typedef struct {
   const char *file;
   const char **defines;
@@ -281,6 +292,13 @@ static int lib_option(const char *cmd, int argc, char **argv, int *i, gr_config 
   return 1;
 }
 
+/* Whether a is an option of the front end (the registry's GR_OPT_FRONT), which ir takes. */
+static int front_option(const char *a) {
+  for (size_t k = 0; gr_option_at(k); k++)
+    if (!strcmp(gr_option_at(k)->name, a)) return gr_option_at(k)->scope == GR_OPT_FRONT;
+  return 0;
+}
+
 static int parse_opts(const char *cmd, int argc, char **argv, opts *o, int allow_run_opts) {
   int rc = 0;
   memset(o, 0, sizeof *o);
@@ -292,7 +310,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, opts *o, int allow
     const char *a = argv[i];
     const char *val = NULL;
 #define NEEDVAL() do { if (i + 1 >= argc) return usage_error(cmd, "option '%s' needs a value", a); val = argv[++i]; } while (0)
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(!strcmp(cmd, "run") ? usage_run : usage_ir, stdout); exit(0); }
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) { (!strcmp(cmd, "run") ? help_run : help_ir)(stdout); exit(0); }
     if (!strncmp(a, "-D", 2)) {
       val = a[2] ? a + 2 : NULL;
       if (!val) NEEDVAL();
@@ -316,8 +334,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, opts *o, int allow
       if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { o->quiet = 1; continue; }
     }
     if (!allow_run_opts && !strcmp(a, "--slice")) { NEEDVAL(); o->slice = val; continue; }
-    if (!allow_run_opts && (!strcmp(a, "--max-code") || !strcmp(a, "--max-source") || !strcmp(a, "--max-nesting") ||
-                            !strcmp(a, "--cc") || !strcmp(a, "--cc-flags"))) {
+    if (!allow_run_opts && front_option(a)) {
       if (lib_option(cmd, argc, argv, &i, &o->cfg, NULL, &rc)) { if (rc) return rc; continue; }
     }
     if (a[0] == '-' && a[1]) return usage_error(cmd, "unknown option '%s'", a);
@@ -640,13 +657,16 @@ static int litmus_on_gpu(char **files, int nfiles, const gr_hw_litmus_opts *ho, 
   return litmus_summary(rep, " on the GPU", nfiles, failed, worst);
 }
 
-/* --warps for the commands that take no gr_config, parsed as gr_config_option parses it */
-static int warps_option(const char *cmd, const char *val, gr_warps *out) {
+/* --sms or --warps for the commands that keep their own options (litmus,
+ * states: gr_litmus_opts), parsed by the registry as every command parses
+ * it: 0, or 1 after the usage error. */
+static int litmus_config_option(const char *cmd, const char *opt, const char *val, gr_litmus_opts *lo) {
   gr_config c;
   gr_config_default(&c);
-  char err[160];
-  if (gr_config_option(&c, "--warps", val, err, sizeof err) < 0) { usage_error(cmd, "%s", err); return 1; }
-  *out = c.warps;
+  char err[256];
+  if (gr_config_option(&c, opt, val, err, sizeof err) < 0) { usage_error(cmd, "%s", err); return 1; }
+  if (!strcmp(opt, "--sms")) lo->sms = c.sms;
+  else lo->warps = c.warps;
   return 0;
 }
 
@@ -689,8 +709,11 @@ static int cmd_litmus(int argc, char **argv) {
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(usage_litmus, stdout); return 0; }
     if (!strcmp(a, "--runs")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1) { return usage_error(cmd, "--runs needs a positive integer, not '%s'", val); } lo.runs = n; continue; }
     if (!strcmp(a, "--seed")) { NEEDVAL(); if (!parse_u64(val, &n)) { return usage_error(cmd, "--seed needs a non-negative integer, not '%s'", val); } lo.seed = n; continue; }
-    if (!strcmp(a, "--sms")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1 || n > 1024) { return usage_error(cmd, "--sms needs an integer from 1 to 1024, not '%s'", val); } lo.sms = (int)n; continue; }
-    if (!strcmp(a, "--warps")) { NEEDVAL(); if (warps_option(cmd, val, &lo.warps)) return 2; continue; }
+    if (!strcmp(a, "--sms") || !strcmp(a, "--warps")) {
+      NEEDVAL();
+      if (litmus_config_option(cmd, a, val, &lo)) return 2;
+      continue;
+    }
     if (!strcmp(a, "--max-states")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1) { return usage_error(cmd, "--max-states needs a positive integer, not '%s'", val); } lo.max_states = n; continue; }
     if (!strcmp(a, "--exhaustive")) { lo.exhaustive = 1; continue; }
     if (!strcmp(a, "--axiomatic")) { axiomatic = 1; continue; }
@@ -859,7 +882,7 @@ static int parse_table_args(int argc, char **argv, table_args *ta) {
   for (int i = 0; i < argc && !rc; i++) {
     const char *a = argv[i], *val = NULL;
     uint64_t n;
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(usage_table, stdout); exit(0); }
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) { help_table(stdout); exit(0); }
     if (!strcmp(a, "--detect")) { NEEDVAL(); to->detectors = val; continue; }
     if (!strcmp(a, "--seeds")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1 || n > 100000) return usage_error(cmd, "--seeds needs an integer from 1 to 100000, not '%s'", val); to->seeds = (int)n; continue; }
     if (strcmp(a, "--seed") && lib_option(cmd, argc, argv, &i, &cfg, &to->dopts, &rc)) {   /* the table's seeds are --seeds */
@@ -1140,8 +1163,11 @@ static int cmd_states(int argc, char **argv) {
       continue;
     }
     if (!strcmp(a, "--compare")) { compare = 1; continue; }
-    if (!strcmp(a, "--sms")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1 || n > 1024) { return usage_error(cmd, "--sms needs an integer from 1 to 1024, not '%s'", val); } lo.sms = (int)n; continue; }
-    if (!strcmp(a, "--warps")) { NEEDVAL(); if (warps_option(cmd, val, &lo.warps)) return 2; continue; }
+    if (!strcmp(a, "--sms") || !strcmp(a, "--warps")) {
+      NEEDVAL();
+      if (litmus_config_option(cmd, a, val, &lo)) return 2;
+      continue;
+    }
     if (!strcmp(a, "--max-states")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1) { return usage_error(cmd, "--max-states needs a positive integer, not '%s'", val); } lo.max_states = n; continue; }
     if (!strcmp(a, "--max-seconds")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1) { return usage_error(cmd, "--max-seconds needs a positive integer, not '%s'", val); } lo.max_seconds = (double)n; continue; }
     if (a[0] == '-' && a[1]) return usage_error(cmd, "unknown option '%s'", a);
@@ -1199,38 +1225,75 @@ static int states_files(char **files, int nfiles, const gr_litmus_opts *lop, gr_
   return failed ? 1 : 0;
 }
 
+/* ---------------------------------------------------------------- commands */
+
+static int run_detectors(int argc, char **argv) { (void)argc, (void)argv; return cmd_detectors(); }
+static int run_devices(int argc, char **argv) { (void)argc, (void)argv; return cmd_devices(); }
+static void help_litmus(FILE *out) { fputs(usage_litmus, out); }
+static void help_states(FILE *out) { fputs(usage_states, out); }
+static void help_check(FILE *out) { fputs(usage_check, out); }
+static void help_babycuda(FILE *out) { fputs(usage_babycuda, out); }
+static void help_nvrtc(FILE *out) { fputs(usage_nvrtc, out); }
+static void help_devices(FILE *out) { fputs(usage_devices, out); }
+
+/* The commands, each once: its name, what it does (gpurace help), how it
+ * runs and its help (NULL: none beyond this line). */
+static const struct {
+  const char *name, *summary;
+  int (*run)(int argc, char **argv);
+  void (*help)(FILE *out);
+} commands[] = {
+  {"run", "run a kernel file's //@ launch, print dumps and check results", cmd_run, help_run},
+  {"ir", "print the file's kernels as KIR, the SIMT bytecode", cmd_ir, help_ir},
+  {"litmus", "run litmus tests under weak memory: outcome histograms and verdicts", cmd_litmus, help_litmus},
+  {"states", "every final memory state of a kernel file, explored exhaustively (--compare: weak against sc)", cmd_states, help_states},
+  {"table", "run a suite under race detectors over seeds: verdict tables (Markdown, CSV)", cmd_table, help_table},
+  {"check", "decide data-race freedom statically (BabyCUDA: MAP typing and Z3), no run", cmd_check, help_check},
+  {"babycuda", "the core calculus: eval (access-history semantics), print, cuda, prop", cmd_babycuda, help_babycuda},
+  {"detectors", "list the race detectors", run_detectors, NULL},
+  {"devices", "the backends and the GPU the CUDA backend would use", run_devices, help_devices},
+  {"nvrtc", "compile kernel files with NVRTC as the CUDA backend does (no GPU needed)", cmd_nvrtc, help_nvrtc},
+};
+#define NCOMMANDS (sizeof commands / sizeof *commands)
+
+/* gpurace help options: the registry, an option a line (name, value, the
+ * variable of its default, what reads it), tab-separated, for scripts. */
+static void list_options(FILE *out) {
+  static const char *const scope[] = {"run", "front", "detector"};
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t k = 0;; k++) {
+      const gr_option *o = pass ? det_option_at(k) : gr_option_at(k);
+      if (!o) break;
+      fprintf(out, "%s\t%s\t%s\t%s\n", o->name, o->arg ? o->arg : "-", o->env ? o->env : "-", scope[o->scope]);
+    }
+}
+
+static void help_main(FILE *out) {
+  fputs(usage_main_head, out);
+  for (size_t k = 0; k < NCOMMANDS; k++) fprintf(out, "  %-10s %s\n", commands[k].name, commands[k].summary);
+  fprintf(out, "  %-10s %s\n", "help", "show help for a command (gpurace help run; gpurace help options lists the options)");
+  fputs(usage_main_tail, out);
+}
+
 int main(int argc, char **argv) {
-  if (argc < 2) { fputs(usage_main, stderr); return 2; }
-  const char *mem = getenv("GPURACE_MEMORY");
-  if (mem && *mem && strcmp(mem, "sc") && strcmp(mem, "weak")) {
-    fprintf(stderr, "gpurace: GPURACE_MEMORY must be sc or weak, not '%s'\n", mem);
+  if (argc < 2) { help_main(stderr); return 2; }
+  /* a variable of the options with a bad value stops every command, never a silent default */
+  char err[256];
+  if (gr_config_env(err, sizeof err)) {
+    fprintf(stderr, "gpurace: %s\n", err);
     return 2;
   }
   const char *cmd = argv[1];
-  if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) { fputs(usage_main, stdout); return 0; }
+  if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) { help_main(stdout); return 0; }
   if (!strcmp(cmd, "--version")) { puts("gpurace " PACKAGE_VERSION); return 0; }
   if (!strcmp(cmd, "help")) {
-    if (argc < 3) { fputs(usage_main, stdout); return 0; }
-    if (!strcmp(argv[2], "run")) { fputs(usage_run, stdout); return 0; }
-    if (!strcmp(argv[2], "ir")) { fputs(usage_ir, stdout); return 0; }
-    if (!strcmp(argv[2], "litmus")) { fputs(usage_litmus, stdout); return 0; }
-    if (!strcmp(argv[2], "states")) { fputs(usage_states, stdout); return 0; }
-    if (!strcmp(argv[2], "table")) { fputs(usage_table, stdout); return 0; }
-    if (!strcmp(argv[2], "check")) { fputs(usage_check, stdout); return 0; }
-    if (!strcmp(argv[2], "babycuda")) { fputs(usage_babycuda, stdout); return 0; }
-    if (!strcmp(argv[2], "nvrtc")) { fputs(usage_nvrtc, stdout); return 0; }
-    if (!strcmp(argv[2], "devices")) { fputs(usage_devices, stdout); return 0; }
+    if (argc < 3) { help_main(stdout); return 0; }
+    if (!strcmp(argv[2], "options")) { list_options(stdout); return 0; }
+    for (size_t k = 0; k < NCOMMANDS; k++)
+      if (!strcmp(argv[2], commands[k].name) && commands[k].help) { commands[k].help(stdout); return 0; }
     return usage_error(NULL, "no help for '%s'", argv[2]);
   }
-  if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
-  if (!strcmp(cmd, "ir")) return cmd_ir(argc - 2, argv + 2);
-  if (!strcmp(cmd, "litmus")) return cmd_litmus(argc - 2, argv + 2);
-  if (!strcmp(cmd, "states")) return cmd_states(argc - 2, argv + 2);
-  if (!strcmp(cmd, "table")) return cmd_table(argc - 2, argv + 2);
-  if (!strcmp(cmd, "check")) return cmd_check(argc - 2, argv + 2);
-  if (!strcmp(cmd, "babycuda")) return cmd_babycuda(argc - 2, argv + 2);
-  if (!strcmp(cmd, "detectors")) return cmd_detectors();
-  if (!strcmp(cmd, "devices")) return cmd_devices();
-  if (!strcmp(cmd, "nvrtc")) return cmd_nvrtc(argc - 2, argv + 2);
+  for (size_t k = 0; k < NCOMMANDS; k++)
+    if (!strcmp(cmd, commands[k].name)) return commands[k].run(argc - 2, argv + 2);
   return usage_error(NULL, "unknown command '%s'", cmd);
 }

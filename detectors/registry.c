@@ -1,4 +1,5 @@
 /* The registry: every detector of the project, one line each. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,70 +66,100 @@ static int parse_count(const char *val, uint64_t min, uint64_t *out) {
   return 1;
 }
 
-static int ld_option(det_options *o, const char *opt, const char *val, char *err, size_t n) {
-  if (!strcmp(opt, "--ld-deterministic")) { o->ld_deterministic = 1; return 1; }
-  if (!strcmp(opt, "--ld-timing")) { o->ld_timing = 1; return 1; }
-  if (strcmp(opt, "--ld-targets") && strcmp(opt, "--ld-copies") && strcmp(opt, "--ld-shuffle") && strcmp(opt, "--ld-rounds")) return 0;
-  if (!val) { snprintf(err, n, "option '%s' needs a value", opt); return -1; }
-  uint64_t v;
-  if (!strcmp(opt, "--ld-targets")) {
-    if (!val[0] || val[0] == ',' || val[strlen(val) - 1] == ',' || strstr(val, ",,")) {
-      snprintf(err, n, "--ld-targets takes buffer names separated by commas, not '%s'", val);
-      return -1;
-    }
-    o->ld_targets = val;
-  } else if (!strcmp(opt, "--ld-copies")) {
-    if (!parse_count(val, 2, &v)) { snprintf(err, n, "--ld-copies takes a number of copies, 2 or more, not '%s'", val); return -1; }
-    o->ld_copies = (int)v;
-  } else if (!strcmp(opt, "--ld-shuffle")) {
-    if (!parse_count(val, 1, &v)) { snprintf(err, n, "--ld-shuffle takes a seed, 1 or more, not '%s'", val); return -1; }
-    o->ld_shuffle = v;
-  } else {
-    if (!parse_count(val, 1, &v) || v > 64) { snprintf(err, n, "--ld-rounds takes a number of rounds from 1 to 64, not '%s'", val); return -1; }
-    o->ld_rounds = (int)v;
-  }
-  return 2;
+#define SETTER(fn) static int fn(det_options *o, const char *v, const char *name, char *err, size_t n)
+#define BAD(...) do { snprintf(err, n, __VA_ARGS__); return -1; } while (0)
+
+SETTER(set_granularity) {
+  if (strcmp(v, "4") && strcmp(v, "8") && strcmp(v, "16")) BAD("%s takes 4, 8 or 16, not '%s'", name, v);
+  o->scord_granularity = atoi(v);
+  return 0;
+}
+SETTER(set_device_memory) {
+  uint64_t kib;
+  if (!parse_count(v, 1, &kib) || kib > ((uint64_t)1 << 40)) BAD("%s takes a size in KiB (1 or more), not '%s'", name, v);
+  o->scord_device_memory = kib << 10;
+  return 0;
+}
+SETTER(set_hb_model) {
+  if (!strcmp(v, "scord")) o->hb_model = HB_MODEL_SCORD;
+  else if (!strcmp(v, "ptx")) o->hb_model = HB_MODEL_PTX;
+  else BAD("%s takes scord or ptx, not '%s'", name, v);
+  return 0;
+}
+SETTER(set_hb_max_memory) {
+  uint64_t mib;
+  if (!parse_count(v, 1, &mib) || mib > ((uint64_t)1 << 40)) BAD("%s takes a size in MiB (1 or more), not '%s'", name, v);
+  o->hb_max_memory = mib << 20;
+  return 0;
+}
+SETTER(set_boyer_waw) { (void)v, (void)name, (void)err, (void)n; o->boyer_waw = 1; return 0; }
+SETTER(set_ld_targets) {
+  if (!v[0] || v[0] == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,")) BAD("%s takes buffer names separated by commas, not '%s'", name, v);
+  o->ld_targets = v;
+  return 0;
+}
+SETTER(set_ld_copies) {
+  uint64_t x;
+  if (!parse_count(v, 2, &x)) BAD("%s takes a number of copies, 2 or more, not '%s'", name, v);
+  o->ld_copies = (int)x;
+  return 0;
+}
+SETTER(set_ld_shuffle) {
+  uint64_t x;
+  if (!parse_count(v, 1, &x)) BAD("%s takes a seed, 1 or more, not '%s'", name, v);
+  o->ld_shuffle = x;
+  return 0;
+}
+SETTER(set_ld_rounds) {
+  uint64_t x;
+  if (!parse_count(v, 1, &x) || x > 64) BAD("%s takes a number of rounds from 1 to 64, not '%s'", name, v);
+  o->ld_rounds = (int)x;
+  return 0;
+}
+SETTER(set_ld_deterministic) { (void)v, (void)name, (void)err, (void)n; o->ld_deterministic = 1; return 0; }
+SETTER(set_ld_timing) { (void)v, (void)name, (void)err, (void)n; o->ld_timing = 1; return 0; }
+SETTER(set_loop_arrays) {
+  if (!*v || *v == '-') BAD("%s takes buffer names (A,B,...)", name);
+  o->loop_arrays = v;
+  return 0;
 }
 
+/* The detectors' options, each declared once (gr_option_at's kind). */
+static const struct {
+  gr_option o;
+  int (*set)(det_options *o, const char *v, const char *name, char *err, size_t n);
+} options[] = {
+  {{"--scord-granularity", "4|8|16", NULL, "bytes per ScoRD metadata entry (default 4)", GR_OPT_DETECTOR}, set_granularity},
+  {{"--hb-model", "scord|ptx", NULL, "semantics of the hb detector (default scord)", GR_OPT_DETECTOR}, set_hb_model},
+  {{"--scord-device-memory", "KIB", NULL,
+    "the device memory scord's metadata cache covers (default\n1.5 GiB; granules a sixteenth of it apart share an entry)", GR_OPT_DETECTOR}, set_device_memory},
+  {{"--hb-max-memory", "MIB", NULL,
+    "hb and hb-ptx stop watching a launch whose detector state\npasses MIB MiB, and the run fails as not watched (default:\nno bound)", GR_OPT_DETECTOR}, set_hb_max_memory},
+  {{"--boyer-waw", NULL, NULL, "the boyer detector also reports write-after-write hazards", GR_OPT_DETECTOR}, set_boyer_waw},
+  {{"--ld-targets", "LIST", NULL,
+    "ld privatises these buffers and __device__ variables (default:\nevery one the kernel writes, found by a plain run)", GR_OPT_DETECTOR}, set_ld_targets},
+  {{"--ld-copies", "M", NULL,
+    "ld: M private copies per pass (2 or more); rounds regroup the\nunits so that any race is found within ceil(log_M N) rounds", GR_OPT_DETECTOR}, set_ld_copies},
+  {{"--ld-shuffle", "SEED", NULL, "ld: regroup at random each round (with --ld-rounds K rounds)", GR_OPT_DETECTOR}, set_ld_shuffle},
+  {{"--ld-rounds", "K", NULL, "ld with --ld-shuffle: the number of rounds (default ceil(log_M N))", GR_OPT_DETECTOR}, set_ld_rounds},
+  {{"--ld-deterministic", NULL, NULL,
+    "ld merges the copies in warp order instead of checking: the\nresult is the same on every seed, racy kernels included", GR_OPT_DETECTOR}, set_ld_deterministic},
+  {{"--ld-timing", NULL, NULL, "ld adds the time of each phase to its summary", GR_OPT_DETECTOR}, set_ld_timing},
+  {{"--loop-arrays", "LIST", NULL,
+    "loopdep, wise, wise-fp, paragon: the loop's arrays (default:\nthe file's //@ loop line)", GR_OPT_DETECTOR}, set_loop_arrays},
+};
+#define NOPTIONS (sizeof options / sizeof *options)
+
+const gr_option *det_option_at(size_t k) { return k < NOPTIONS ? &options[k].o : NULL; }
+
 int det_options_option(det_options *o, const char *opt, const char *val, char *err, size_t n) {
-  if (!strcmp(opt, "--boyer-waw")) { o->boyer_waw = 1; return 1; }
-  if (!strncmp(opt, "--ld-", 5)) return ld_option(o, opt, val, err, n);
-  if (!strcmp(opt, "--loop-arrays")) {
-    if (!val || !*val || *val == '-') { snprintf(err, n, "--loop-arrays takes buffer names (A,B,...)"); return -1; }
-    o->loop_arrays = val;
-    return 2;
+  for (size_t k = 0; k < NOPTIONS; k++) {
+    if (strcmp(opt, options[k].o.name)) continue;
+    if (!options[k].o.arg) return options[k].set(o, NULL, opt, err, n) ? -1 : 1;
+    if (!val) { snprintf(err, n, "option '%s' needs a value", opt); return -1; }
+    return options[k].set(o, val, opt, err, n) ? -1 : 2;
   }
-  if (strcmp(opt, "--scord-granularity") && strcmp(opt, "--hb-model") && strcmp(opt, "--hb-max-memory") &&
-      strcmp(opt, "--scord-device-memory"))
-    return 0;
-  if (!val) { snprintf(err, n, "option '%s' needs a value", opt); return -1; }
-  if (!strcmp(opt, "--scord-device-memory")) {
-    uint64_t kib;
-    if (!parse_count(val, 1, &kib) || kib > ((uint64_t)1 << 40)) {
-      snprintf(err, n, "--scord-device-memory takes a size in KiB (1 or more), not '%s'", val);
-      return -1;
-    }
-    o->scord_device_memory = kib << 10;
-    return 2;
-  }
-  if (!strcmp(opt, "--hb-max-memory")) {
-    uint64_t mib;
-    if (!parse_count(val, 1, &mib) || mib > ((uint64_t)1 << 40)) {
-      snprintf(err, n, "--hb-max-memory takes a size in MiB (1 or more), not '%s'", val);
-      return -1;
-    }
-    o->hb_max_memory = mib << 20;
-    return 2;
-  }
-  if (!strcmp(opt, "--hb-model")) {
-    if (!strcmp(val, "scord")) o->hb_model = HB_MODEL_SCORD;
-    else if (!strcmp(val, "ptx")) o->hb_model = HB_MODEL_PTX;
-    else { snprintf(err, n, "--hb-model takes scord or ptx, not '%s'", val); return -1; }
-    return 2;
-  }
-  if (!strcmp(val, "4") || !strcmp(val, "8") || !strcmp(val, "16")) o->scord_granularity = atoi(val);
-  else { snprintf(err, n, "--scord-granularity takes 4, 8 or 16, not '%s'", val); return -1; }
-  return 2;
+  return 0;
 }
 
 typedef struct { const detector_kind *kind; void *self; int handle; } attached;

@@ -140,12 +140,14 @@ void engine_mem_fault(launch *L, int pc, const char *fmt, ...) {
 /* ------------------------------------------------------------- warps and blocks */
 
 void engine_ready_add(launch *L, warp *w) {
-  if (w->rpos >= 0) return;
+  if (w->rpos >= 0) { emu_assert(L->ready[w->rpos] == w); return; }
+  emu_assert(w->state == W_READY && L->nready < L->nslots * (int)L->wpb);
   w->rpos = L->nready;
   L->ready[L->nready++] = w;
 }
 void engine_ready_remove(launch *L, warp *w) {
   if (w->rpos < 0) return;
+  emu_assert(w->rpos < L->nready && L->ready[w->rpos] == w);
   warp *last = L->ready[--L->nready];
   L->ready[w->rpos] = last;
   last->rpos = w->rpos;
@@ -479,9 +481,11 @@ static int warp_mask_ok(launch *L, warp *w, int pc, const uint64_t *M, uint32_t 
 /* Executes the warp's next instruction. */
 void engine_warp_step(launch *L, warp *w) {
   const kir_func *f = L->f;
+  emu_assert(w->sp > 0 && w->sp <= STACK_MAX && w->state == W_READY);
   simt_entry *top = &w->stk[w->sp - 1];
   int pc = top->pc;
   uint32_t m = top->mask;
+  emu_assert(pc >= 0 && pc < f->ncode);
   const kir_ins *in = &f->code[pc];
   uint64_t *R = w->r;
   uint64_t *d = in->dst >= 0 ? R + (size_t)in->dst * 32 : NULL;

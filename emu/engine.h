@@ -6,6 +6,7 @@
 #include "emu.h"
 #include "explore.h"
 #include "gpurace.h"
+#include "invariant.h"
 #include "kir.h"
 #include "util.h"
 #include "wmem.h"

@@ -266,6 +266,7 @@ static inline uint32_t taken_mask(const warp *w, const kir_ins *in, uint32_t m) 
 static inline int branch_with(launch *L, warp *w, const kir_ins *in, int pc, uint32_t m, uint32_t t) {
   simt_entry *top = &w->stk[w->sp - 1];
   int target = in->a, next = pc + 1;
+  emu_assert((t & ~m) == 0);   /* only lanes that ran the branch take it */
   if (t == 0) { top->pc = next; return 0; }
   if (t == m) { top->pc = target; return 0; }
   uint32_t nt = m & ~t;

@@ -12,6 +12,7 @@
  *     coherence order, and only another SM's write can leave an L1 stale;
  *   - every write that reaches L2 from an SM updates that SM's L1 line. */
 #include "wmem.h"
+#include "invariant.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -112,11 +113,15 @@ static unsigned bucket_of(uint64_t word) { return (unsigned)((word * 0x9E3779B97
 
 /* An entry over [addr, addr+size) comes (delta 1) or goes (-1). */
 static void inflight(uint16_t *c, uint64_t addr, int size, int delta) {
-  for (uint64_t wd = addr >> 2; wd <= (addr + (uint64_t)size - 1) >> 2; wd++) c[bucket_of(wd)] += (uint16_t)delta;
+  for (uint64_t wd = addr >> 2; wd <= (addr + (uint64_t)size - 1) >> 2; wd++) {
+    emu_assert(delta > 0 ? c[bucket_of(wd)] < UINT16_MAX : c[bucket_of(wd)] > 0);   /* an entry goes only after it came */
+    c[bucket_of(wd)] += (uint16_t)delta;
+  }
 }
 
 /* An entry of lane t comes (1) or goes (-1): its warp's counts. */
 static void warp_entry(wm_lane *t, uint64_t addr, int size, int delta) {
+  emu_assert(delta > 0 || t->warp->entries > 0);
   inflight(t->warp->inflight, addr, size, delta);
   t->warp->entries += (uint32_t)delta;
 }

@@ -17,25 +17,6 @@
 
 /* ------------------------------------------------------------- context */
 
-void gr_config_default(gr_config *c) {
-  memset(c, 0, sizeof *c);
-  c->sms = 4;
-  c->seed = 1;
-  c->sched = GR_SCHED_RR;
-  c->max_steps = 100000000ull;
-  c->max_blocks_per_sm = 16;
-  c->max_threads_per_sm = 2048;
-  c->shared_per_sm = 100 * 1024;
-  c->max_memory = (uint64_t)8 << 30;
-  const char *m = getenv("GPURACE_MEMORY");
-  c->memory = m && !strcmp(m, "weak") ? GR_MEMORY_WEAK : GR_MEMORY_SC;
-  const char *cc = getenv("GPURACE_CC");
-  c->cc = cc && !strcmp(cc, "nvrtc") ? GR_CC_NVRTC : cc && !strcmp(cc, "nvcc") ? GR_CC_NVCC : GR_CC_SUBSET;
-  const char *fl = getenv("GPURACE_CC_FLAGS");
-  if (fl) snprintf(c->cc_flags, sizeof c->cc_flags, "%s", fl);
-  const char *opt = getenv("GPURACE_ONE_PER_TURN");
-  c->one_per_turn = opt && !strcmp(opt, "1");
-}
 
 int host_fail(gr_context *ctx, int code, const char *fmt, ...) {
   va_list ap;
@@ -94,73 +75,6 @@ const char *gr_error(const gr_context *ctx) {
   const char *log = ctx->emu ? emu_log(ctx->emu) : NULL;
   return log ? log : ctx->err;
 }
-static int opt_u64(const char *val, uint64_t lo, uint64_t hi, uint64_t *out) {
-  if (!val || !*val || *val == '-') return 0;
-  char *e;
-  errno = 0;
-  unsigned long long v = strtoull(val, &e, 0);
-  if (*e || errno || v < lo || v > hi) return 0;
-  *out = v;
-  return 1;
-}
-
-int gr_config_option(gr_config *c, const char *opt, const char *val, char *err, size_t n) {
-  uint64_t v;
-  if (!strcmp(opt, "--keep-going")) { c->keep_going = 1; return 1; }
-  if (strcmp(opt, "--seed") && strcmp(opt, "--sched") && strcmp(opt, "--memory") && strcmp(opt, "--sms") && strcmp(opt, "--max-steps") &&
-      strcmp(opt, "--backend") && strcmp(opt, "--max-code") && strcmp(opt, "--max-source") && strcmp(opt, "--max-nesting") &&
-      strcmp(opt, "--max-memory") && strcmp(opt, "--warps") && strcmp(opt, "--cc") && strcmp(opt, "--cc-flags"))
-    return 0;
-  if (!val) { snprintf(err, n, "option '%s' needs a value", opt); return -1; }
-  if (!strcmp(opt, "--seed")) {
-    if (!opt_u64(val, 0, UINT64_MAX, &v)) { snprintf(err, n, "--seed needs a non-negative integer, not '%s'", val); return -1; }
-    c->seed = v;
-  } else if (!strcmp(opt, "--sms")) {
-    if (!opt_u64(val, 1, 1024, &v)) { snprintf(err, n, "--sms needs an integer from 1 to 1024, not '%s'", val); return -1; }
-    c->sms = (int)v;
-  } else if (!strcmp(opt, "--max-steps")) {
-    if (!opt_u64(val, 1, UINT64_MAX, &v)) { snprintf(err, n, "--max-steps needs a positive integer, not '%s'", val); return -1; }
-    c->max_steps = v;
-  } else if (!strcmp(opt, "--max-code")) {
-    if (!opt_u64(val, 1, (uint64_t)1 << 30, &v)) { snprintf(err, n, "--max-code needs an integer from 1 to 2^30, not '%s'", val); return -1; }
-    c->max_code = v;
-  } else if (!strcmp(opt, "--max-memory")) {
-    if (!opt_u64(val, 1, UINT64_MAX, &v)) { snprintf(err, n, "--max-memory needs a positive byte count, not '%s'", val); return -1; }
-    c->max_memory = v;
-  } else if (!strcmp(opt, "--max-nesting")) {
-    if (!opt_u64(val, 1, 1000, &v)) { snprintf(err, n, "--max-nesting needs an integer from 1 to 1000 (the C stack's share), not '%s'", val); return -1; }
-    c->max_nesting = (int)v;
-  } else if (!strcmp(opt, "--max-source")) {
-    if (!opt_u64(val, 1, (uint64_t)1 << 34, &v)) { snprintf(err, n, "--max-source needs a byte count from 1 to 2^34, not '%s'", val); return -1; }
-    c->max_source = v;
-  } else if (!strcmp(opt, "--sched")) {
-    if (!strcmp(val, "rr")) c->sched = GR_SCHED_RR;
-    else if (!strcmp(val, "random")) c->sched = GR_SCHED_RANDOM;
-    else { snprintf(err, n, "--sched takes rr or random, not '%s'", val); return -1; }
-  } else if (!strcmp(opt, "--cc")) {
-    if (!strcmp(val, "subset")) c->cc = GR_CC_SUBSET;
-    else if (!strcmp(val, "nvrtc")) c->cc = GR_CC_NVRTC;
-    else if (!strcmp(val, "nvcc")) c->cc = GR_CC_NVCC;
-    else { snprintf(err, n, "--cc takes subset, nvrtc or nvcc, not '%s'", val); return -1; }
-  } else if (!strcmp(opt, "--cc-flags")) {
-    if (strlen(val) >= sizeof c->cc_flags) { snprintf(err, n, "--cc-flags: at most %zu characters", sizeof c->cc_flags - 1); return -1; }
-    snprintf(c->cc_flags, sizeof c->cc_flags, "%s", val);
-  } else if (!strcmp(opt, "--warps")) {
-    if (!strcmp(val, "lockstep")) c->warps = GR_WARPS_LOCKSTEP;
-    else if (!strcmp(val, "its")) c->warps = GR_WARPS_ITS;
-    else { snprintf(err, n, "--warps takes lockstep or its, not '%s'", val); return -1; }
-  } else if (!strcmp(opt, "--backend")) {
-    if (!strcmp(val, "emu")) c->backend = GR_BACKEND_EMU;
-    else if (!strcmp(val, "cuda")) c->backend = GR_BACKEND_CUDA;
-    else { snprintf(err, n, "--backend takes emu or cuda, not '%s'", val); return -1; }
-  } else {
-    if (!strcmp(val, "sc")) c->memory = GR_MEMORY_SC;
-    else if (!strcmp(val, "weak")) c->memory = GR_MEMORY_WEAK;
-    else { snprintf(err, n, "--memory takes sc or weak, not '%s'", val); return -1; }
-  }
-  return 2;
-}
-
 const gr_config *gr_context_config(const gr_context *ctx) { return &ctx->cfg; }
 void host_reseed(gr_context *ctx, uint64_t seed) {
   ctx->cfg.seed = seed;

@@ -120,6 +120,8 @@ GR_API void det_options_default(det_options *o);
  * --ld-timing: 1), 0 when `opt` is none of them, -1 on a missing or bad
  * value, with the message in err. */
 GR_API int det_options_option(det_options *o, const char *opt, const char *val, char *err, size_t errlen);
+/* The k-th detector option (as gr_option_at), or NULL past the last. */
+GR_API const gr_option *det_option_at(size_t k);
 
 /* A registry entry. */
 typedef struct {

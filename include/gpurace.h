@@ -100,17 +100,34 @@ typedef struct {
                                  testing that it is the same (GPURACE_ONE_PER_TURN=1) */
 } gr_config;
 
-/* Fills in the defaults.  The environment variables GPURACE_MEMORY (sc or
- * weak) and GPURACE_CC (subset, nvrtc or nvcc) set the default memory
- * model and compiler, so that a whole test suite can run under either. */
+/* The run options, each declared once (host/options.c; the detectors'
+ * by det_option_at, detectors.h): the command line's spelling, its value
+ * (NULL: a flag), the environment variable that sets its default for every
+ * context of the process (NULL: none; a flag's takes 1 or 0), and its help,
+ * lines separated by '\n'.  scope: what reads it (a launch; the front end,
+ * which `gpurace ir` runs too; a detector).  Every command's help and
+ * docs/commands.md are checked against this list (tests/options.sh). */
+typedef enum { GR_OPT_RUN, GR_OPT_FRONT, GR_OPT_DETECTOR } gr_option_scope;
+typedef struct {
+  const char *name, *arg, *env, *help;
+  gr_option_scope scope;
+} gr_option;
+/* The k-th option of a configuration, or NULL past the last. */
+GR_API const gr_option *gr_option_at(size_t k);
+
+/* Fills in the defaults, then the environment's: GPURACE_MEMORY=weak makes
+ * weak memory the default of every context, so that a whole test suite
+ * runs under it; so GPURACE_SEED, GPURACE_WARPS and every option
+ * gr_option_at names with a variable.  A variable with a bad value is left
+ * out here: gr_config_env says which. */
 GR_API void gr_config_default(gr_config *cfg);
-/* One command-line option of a configuration, shared by every front end:
- * --seed N, --sched rr|random, --memory sc|weak, --sms N, --max-steps N,
- * --backend emu|cuda, --warps lockstep|its, --cc subset|nvrtc|nvcc, --cc-flags "FLAGS",
- * --max-code N, --max-source BYTES, --max-nesting N, --max-memory BYTES, --keep-going.
- * Returns the number of words taken (2: `opt` and `val`; 1 for a flag), 0
- * when `opt` is not one of them, -1 on a missing (NULL) or bad value, with
- * the message in err. */
+/* GR_OK, or GR_EINPUT with the message when a variable of the options has
+ * a bad value. */
+GR_API int gr_config_env(char *err, size_t errlen);
+/* One command-line option of a configuration, shared by every front end
+ * (gr_option_at lists them).  Returns the number of words taken (2: `opt`
+ * and `val`; 1 for a flag), 0 when `opt` is not one of them, -1 on a
+ * missing (NULL) or bad value, with the message in err. */
 GR_API int gr_config_option(gr_config *cfg, const char *opt, const char *val, char *err, size_t errlen);
 
 typedef struct gr_context gr_context;

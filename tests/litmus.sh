@@ -81,7 +81,7 @@ expect 0 "weak stats" -- "$G" run --memory weak --stats "$S/kernels/examples/red
 contains "$T/out" "background memory actions" "weak stats count memory actions"
 expect 2 "run --memory bogus" -- "$G" run --memory tso "$S/kernels/examples/reduce.cu"
 expect 2 "GPURACE_MEMORY bogus" -- env GPURACE_MEMORY=tso "$G" run "$S/kernels/examples/reduce.cu"
-contains "$T/err" "GPURACE_MEMORY must be sc or weak" "env var checked"
+contains "$T/err" "GPURACE_MEMORY takes sc or weak" "env var checked"
 
 # -- sampled runs split across threads (OpenMP) print exactly what one thread prints: outcomes, counts,
 #    first seeds, and on a failure the first failing seed
