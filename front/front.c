@@ -1,5 +1,6 @@
-/* The front end: one pass from tokens to KIR, in the manner of Lua's
- * lparser.c.  Expressions produce descriptors (constant, register value,
+/* The CUDA subset's parser: one pass from tokens to KIR, in the manner of
+ * Lua's lparser.c, with its code generator in code.c as lcode.c is
+ * lparser.c's.  Expressions produce descriptors (constant, register value,
  * register variable, memory lvalue) and code is emitted as they are parsed,
  * so constant expressions fold as a matter of course.  Device functions are
  * inlined at each call by re-parsing their body tokens with the arguments
@@ -11,231 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "code.h"
 #include "kir_sem.h"
 #include "lex.h"
-
-/* ---------------------------------------------------------------- types */
-
-typedef enum { TY_VOID, TY_SCALAR, TY_PTR, TY_ARRAY, TY_STRUCT, TY_REF } tyk;
-typedef struct type type;
-typedef struct sdef sdef;
-struct type { tyk k; kir_sk sk; type *base; uint64_t n; int vol, cnst, unsized; sdef *s; uint32_t align; };
-typedef struct { const char *name; type *ty; uint64_t off; } field;
-struct sdef { const char *name; field *f; int nf; uint64_t size; uint32_t align; int complete; };
-
-typedef struct funcdef {
-  const char *name;
-  type *ret;
-  int np;
-  const char **pnames;
-  type **ptypes;
-  size_t body, body_end;    /* token index of '{' and of its matching '}' */
-  int is_kernel, is_device, defined, inlining;
-  size_t vis;               /* symbols visible in the body: those declared before it */
-  srcpos pos;
-} funcdef;
-
-typedef enum { SYM_REG, SYM_MEM, SYM_GLOBAL, SYM_TYPEDEF, SYM_FUNC, SYM_ECONST, SYM_ALIAS } symk;
-typedef struct {
-  const char *name;
-  symk k;
-  type *ty;
-  int reg;          /* SYM_REG */
-  uint64_t addr;    /* SYM_MEM: constant generic address (shared or local) */
-  int gidx;         /* SYM_GLOBAL */
-  int64_t cval;     /* SYM_ECONST: the constant's bits, of type ty */
-  int dyn_shared;   /* SYM_MEM: the extern __shared__ array, placed after static shared */
-  int is_extern;    /* SYM_GLOBAL: a declaration that a definition may follow */
-  funcdef *fn;
-  srcpos pos;       /* where it was declared */
-  struct expr *alias; /* SYM_ALIAS: the lvalue a reference is bound to */
-} sym;
-
-typedef enum { E_VOID, E_CONST, E_REG, E_VAR, E_MEM } ek;
-typedef struct expr { ek k; type *ty; int reg; int64_t off; uint64_t bits; } expr;
-
-/* A top-level declaration the device pass left out (host code, or a type
- * the subset cannot express), so that a use of its name says why. */
-typedef struct { const char *name; const char *why; srcpos pos; } skipped;
-
-typedef struct { int brk, cont; } loopctx;
-typedef struct { int label; int64_t val; int is_default; } caselab;
-typedef struct { funcdef *fn; int ret_label, ret_reg; type *ret; } inlctx;
-
-typedef struct fstate {
-  vec code, pos;        /* kir_ins, srcpos */
-  vec labels;           /* int pc per label */
-  int nreg, maxreg;
-  uint32_t frame;
-  vec loops;            /* loopctx */
-  vec *cases;           /* caselab of the innermost switch, or NULL */
-  vec inl;              /* inlctx stack; empty at kernel level */
-  vec addr_taken;       /* const char * names whose address is taken somewhere */
-  vec kconst;           /* uint64_t: the constant pool, one register each (KREG + index) */
-  size_t last_label_pc; /* a label points here: the last instruction is a join, not to be retargeted */
-} fstate;
-
-/* Constants live in registers loaded once at kernel entry; until the kernel
- * is finished they are named KREG + index, then renumbered above the others. */
-#define KREG (1 << 24)
-
-typedef struct P {
-  arena *a;
-  diag *d;
-  token *t;
-  size_t nt, i;
-  vec syms;             /* sym; scopes are marks into it */
-  vec tags;             /* sdef * */
-  vec globals;          /* kir_global */
-  vec kernels;          /* kir_func * */
-  vec shared_at;        /* (token index, address) of function-level __shared__ */
-  vec shared_vars;      /* kir_shared: every static __shared__ variable, for the module */
-  uint32_t shared_off;
-  int dyn_shared;
-  fstate *fs;           /* NULL outside function bodies */
-  size_t discard_at;    /* token index where an expression whose value is unused begins */
-  int depth;            /* nesting of the recursive descent, bounded so that input cannot overflow the C stack */
-  size_t scope_start;   /* first symbol of the innermost scope: redeclarations there are errors */
-  size_t body_scope;    /* a function's parameters: its body's block shares their scope */
-  size_t vis_lo, vis_hi;/* symbols in [vis_lo, vis_hi) are hidden: an inlined body sees only what preceded it */
-  vec skipped;          /* skipped: host-only and unparsable top-level declarations */
-  vec pending;          /* funcdef *: bodies compiled at the end of the file (they call functions defined later) */
-  int may_defer;        /* a call of a declared, not yet defined function defers the body instead of failing */
-  int deferred_hit;
-  size_t max_code;      /* bound on the KIR instructions of one kernel (inlining can multiply code) */
-  int max_nesting;      /* bound on the recursive descent, so that input cannot overflow the C stack */
-} P;
-
-
-static type ty_void = {TY_VOID, SK_U8, 0, 0, 0, 0, 0, 0, 0};
-/* Constant after initialisation, so that contexts can compile in parallel threads. */
-#define SCALAR(sk) {TY_SCALAR, sk, 0, 0, 0, 0, 0, 0, 0}
-static type ty_sk[SK_COUNT] = {
-  SCALAR(SK_BOOL), SCALAR(SK_I8), SCALAR(SK_U8), SCALAR(SK_I16), SCALAR(SK_U16), SCALAR(SK_I32),
-  SCALAR(SK_U32), SCALAR(SK_I64), SCALAR(SK_U64), SCALAR(SK_F32), SCALAR(SK_F64), {TY_PTR, SK_PTR, &ty_void, 0, 0, 0, 0, 0, 0},
-};
-#undef SCALAR
-
-static type *sk_type(kir_sk sk) { return &ty_sk[sk]; }
-
-static _Noreturn void fail(P *p, srcpos pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static _Noreturn void fail(P *p, srcpos pos, const char *fmt, ...) {
-  char buf[700];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  diag_fail(p->d, pos, "%s", buf);
-}
-
-/* No object may reach 2^40 bytes: every size computed from it then fits in
- * 64 bits without wrapping, and an offset fits a global address's 32 bits
- * only where checked (KIR_GLOBAL_ADDR). */
-#define MAX_OBJECT ((uint64_t)1 << 40)
-
-static uint32_t ty_align(P *p, type *t);
-static uint64_t ty_size(P *p, type *t, srcpos pos) {
-  switch (t->k) {
-  case TY_VOID: fail(p, pos, "invalid use of void type");
-  case TY_SCALAR: return (uint64_t)kir_sk_size[t->sk];
-  case TY_PTR: return 8;
-  case TY_ARRAY: {
-    uint64_t es = ty_size(p, t->base, pos);
-    if (es && t->n > MAX_OBJECT / es) fail(p, pos, "array too large (2^40 bytes or more)");
-    return t->n * es;
-  }
-  case TY_STRUCT:
-    if (!t->s->complete) fail(p, pos, "incomplete type 'struct %s'", t->s->name);
-    return t->s->size;
-  case TY_REF: fail(p, pos, "unsupported: the size of a reference");
-  }
-  return 0;
-}
-static uint32_t ty_align(P *p, type *t) {
-  uint32_t a = 1;
-  switch (t->k) {
-  case TY_SCALAR: a = (uint32_t)kir_sk_size[t->sk]; break;
-  case TY_PTR: a = 8; break;
-  case TY_ARRAY: a = ty_align(p, t->base); break;
-  case TY_STRUCT: a = t->s->align ? t->s->align : 1; break;
-  default: break;
-  }
-  return t->align > a ? t->align : a;   /* __align__ / aligned(N) only raise it */
-}
-
-/* A static __shared__ variable, named for static analyses (BabyCUDA's
- * checker speaks of arrays by name). */
-static void note_shared(P *p, const char *name, type *t, uint64_t off, uint64_t size, srcpos pos) {
-  kir_shared *v = vec_push(&p->shared_vars);
-  v->name = name;
-  v->offset = (uint32_t)off;
-  v->size = (uint32_t)size;
-  type *e = t;
-  while (e->k == TY_ARRAY) e = e->base;
-  v->elem = e->k == TY_SCALAR ? e->sk : e->k == TY_PTR ? SK_PTR : SK_U8;
-  v->decl = pos;
-}
-
-static type *ty_new(P *p, tyk k) { type *t = arena_alloc(p->a, sizeof *t); t->k = k; return t; }
-static type *ty_ptr(P *p, type *base) { type *t = ty_new(p, TY_PTR); t->base = base; return t; }
-static type *ty_qual(P *p, type *t, int vol, int cnst) {
-  if ((!vol || t->vol) && (!cnst || t->cnst)) return t;
-  type *q = ty_new(p, t->k);
-  *q = *t;
-  q->vol |= vol; q->cnst |= cnst;
-  return q;
-}
-static type *unqual(P *p, type *t) {
-  if (!t->vol && !t->cnst) return t;
-  type *u = ty_new(p, t->k);
-  *u = *t;
-  u->vol = u->cnst = 0;
-  return u;
-}
-static int is_int(type *t) { return t->k == TY_SCALAR && !sem_sk_is_float(t->sk); }
-static int is_arith(type *t) { return t->k == TY_SCALAR; }
-static int is_scalar(type *t) { return t->k == TY_SCALAR || t->k == TY_PTR; }
-static kir_sk reg_sk(type *t) { return t->k == TY_PTR ? SK_U64 : t->sk; }
-
-static const char *ty_name(P *p, type *t) {
-  switch (t->k) {
-  case TY_VOID: return "void";
-  case TY_SCALAR: return kir_sk_name[t->sk];
-  case TY_PTR: return arena_printf(p->a, "%s%s*", ty_name(p, t->base), t->base->vol ? " volatile" : "");
-  case TY_ARRAY: return arena_printf(p->a, "%s[%llu]", ty_name(p, t->base), (unsigned long long)t->n);
-  case TY_STRUCT: return arena_printf(p->a, "struct %s", t->s->name);
-  case TY_REF: return arena_printf(p->a, "%s&", ty_name(p, t->base));
-  }
-  return "?";
-}
-
-/* Integer promotion then the usual arithmetic conversions, on scalar kinds. */
-static kir_sk promote(kir_sk s) {
-  return (s == SK_BOOL || s == SK_I8 || s == SK_U8 || s == SK_I16 || s == SK_U16) ? SK_I32 : s;
-}
-static kir_sk usual(kir_sk a, kir_sk b) {
-  if (a == SK_F64 || b == SK_F64) return SK_F64;
-  if (a == SK_F32 || b == SK_F32) return SK_F32;
-  a = promote(a); b = promote(b);
-  if (a == b) return a;
-  int ra = (a == SK_I64 || a == SK_U64), rb = (b == SK_I64 || b == SK_U64);
-  int ua = (a == SK_U32 || a == SK_U64), ub = (b == SK_U32 || b == SK_U64);
-  if (ua == ub) return ra >= rb ? a : b;
-  kir_sk u = ua ? a : b, s = ua ? b : a;
-  int ru = ua ? ra : rb, rs = ua ? rb : ra;
-  if (ru >= rs) return u;
-  return s;  /* i64 represents every u32 */
-}
-static kir_vt vt_of(kir_sk s) {
-  switch (promote(s)) {
-  case SK_I32: return VT_I32;
-  case SK_U32: return VT_U32;
-  case SK_I64: return VT_I64;
-  case SK_F32: return VT_F32;
-  case SK_F64: return VT_F64;
-  default: return VT_U64;
-  }
-}
 
 /* ------------------------------------------------------------- tokens */
 
@@ -247,10 +26,10 @@ static int is_at(P *p, size_t k, const char *s) { token *t = tk_at(p, k); return
 static void next(P *p) { if (p->i + 1 < p->nt) p->i++; }
 static int accept(P *p, const char *s) { if (is(p, s)) { next(p); return 1; } return 0; }
 static void expect(P *p, const char *s) {
-  if (!accept(p, s)) fail(p, here(p), "expected '%s' before '%s'", s, tk(p)->text);
+  if (!accept(p, s)) front_fail(p, here(p), "expected '%s' before '%s'", s, tk(p)->text);
 }
 static const char *ident(P *p) {
-  if (tk(p)->kind != TK_IDENT) fail(p, here(p), "expected an identifier before '%s'", tk(p)->text);
+  if (tk(p)->kind != TK_IDENT) front_fail(p, here(p), "expected an identifier before '%s'", tk(p)->text);
   const char *s = tk(p)->text;
   next(p);
   return s;
@@ -290,8 +69,8 @@ static sym *declare_at(P *p, const char *name, symk k, type *ty, srcpos pos) {
     if (strcmp(o->name, name)) continue;
     if (k == SYM_TYPEDEF && o->k == SYM_TYPEDEF && same_type(o->ty, ty)) return o;
     if (o->pos.file)
-      fail(p, pos, "redefinition of '%s' (first declared at %s:%d:%d)", name, o->pos.file, o->pos.line, o->pos.col);
-    fail(p, pos, "redefinition of '%s'", name);
+      front_fail(p, pos, "redefinition of '%s' (first declared at %s:%d:%d)", name, o->pos.file, o->pos.line, o->pos.col);
+    front_fail(p, pos, "redefinition of '%s'", name);
   }
   sym *s = vec_push(&p->syms);
   s->name = name; s->k = k; s->ty = ty; s->pos = pos;
@@ -306,125 +85,6 @@ static sdef *find_tag(P *p, const char *name) {
   return NULL;
 }
 
-/* ------------------------------------------------------------- emission */
-
-static int emit(P *p, int op, int dst, int a, int b, int c, int64_t imm, int flags, srcpos pos) {
-  fstate *fs = p->fs;
-  if (!fs) fail(p, pos, "expression is not constant");
-  if (fs->code.len >= p->max_code)
-    fail(p, pos, "kernel code exceeds %zu KIR instructions (inlining or large struct copies; raise with --max-code)", p->max_code);
-  kir_ins *in = vec_push(&fs->code);
-  in->op = (uint16_t)op; in->dst = dst; in->a = a; in->b = b; in->c = c; in->imm = imm; in->flags = (uint16_t)flags;
-  *(srcpos *)vec_push(&fs->pos) = pos;
-  return (int)fs->code.len - 1;
-}
-static int reg_new(P *p, srcpos pos) {
-  fstate *fs = p->fs;
-  if (!fs) fail(p, pos, "expression is not constant");
-  if (fs->nreg >= 60000) fail(p, pos, "kernel needs too many registers");
-  int r = fs->nreg++;
-  if (fs->nreg > fs->maxreg) fs->maxreg = fs->nreg;
-  return r;
-}
-static int label_new(P *p) { int *l = vec_push(&p->fs->labels); *l = -1; return (int)p->fs->labels.len - 1; }
-static void label_here(P *p, int l) {
-  *(int *)vec_at(&p->fs->labels, (size_t)l) = (int)p->fs->code.len;
-  p->fs->last_label_pc = p->fs->code.len;
-}
-static void jump(P *p, int l, srcpos pos) { emit(p, OP_JMP, -1, l, -1, -1, 0, 0, pos); }
-static void branch(P *p, int op, int cond, int l, srcpos pos) { emit(p, op, -1, l, cond, -1, 0, 0, pos); }
-
-static expr e_const(type *ty, uint64_t bits) { expr e = {E_CONST, ty, -1, 0, bits}; return e; }
-static expr e_reg(type *ty, int r) { expr e = {E_REG, ty, r, 0, 0}; return e; }
-
-static uint64_t local_alloc(P *p, type *ty, srcpos pos) {
-  fstate *fs = p->fs;
-  uint32_t al = ty_align(p, ty);
-  uint64_t size = ty_size(p, ty, pos);
-  uint64_t off = ((uint64_t)fs->frame + al - 1) / al * al;
-  if (size > (1u << 20) || off + size > (1u << 20)) fail(p, pos, "local memory of a thread exceeds 1 MiB");
-  fs->frame = (uint32_t)(off + size);
-  return KIR_ADDR(SPACE_LOCAL, off);
-}
-
-/* ------------------------------------------------------------- rvalues */
-
-static void to_rvalue(P *p, expr *e, srcpos pos);
-
-static int const_reg(P *p, uint64_t bits, srcpos pos) {
-  fstate *fs = p->fs;
-  if (!fs) fail(p, pos, "expression is not constant");
-  for (size_t k = 0; k < fs->kconst.len; k++) if (*(uint64_t *)vec_at(&fs->kconst, k) == bits) return KREG + (int)k;
-  if (fs->kconst.len >= 4096) fail(p, pos, "kernel has too many distinct constants");
-  *(uint64_t *)vec_push(&fs->kconst) = bits;
-  return KREG + (int)fs->kconst.len - 1;
-}
-
-static int to_reg(P *p, expr *e, srcpos pos) {
-  to_rvalue(p, e, pos);
-  if (e->k == E_CONST) { e->reg = const_reg(p, e->bits, pos); e->k = E_REG; }
-  if (e->k != E_REG) fail(p, pos, "expression has no value");
-  return e->reg;
-}
-
-static int mem_base(P *p, expr *e, srcpos pos) {
-  if (e->off == 0) return e->reg;
-  int r = reg_new(p, pos), c = const_reg(p, (uint64_t)e->off, pos);
-  emit(p, OP_PADD, r, e->reg, c, -1, 0, 0, pos);
-  return r;
-}
-
-static void to_rvalue(P *p, expr *e, srcpos pos) {
-  switch (e->k) {
-  case E_VOID: fail(p, pos, "void value not ignored as it ought to be");
-  case E_CONST: case E_REG: return;
-  case E_VAR: e->k = E_REG; return;
-  case E_MEM:
-    if (e->ty->k == TY_ARRAY) {   /* decay */
-      int r = mem_base(p, e, pos);
-      *e = e_reg(ty_ptr(p, e->ty->base), r);
-      return;
-    }
-    if (e->ty->k == TY_STRUCT) return;   /* struct rvalues stay in memory; copied by assignment */
-    if (!is_scalar(e->ty)) fail(p, pos, "cannot load a value of type %s", ty_name(p, e->ty));
-    {
-      int r = reg_new(p, pos);
-      kir_sk sk = e->ty->k == TY_PTR ? SK_PTR : e->ty->sk;
-      emit(p, OP_LD, r, e->reg, -1, -1, e->off, KIR_MF_ACCESS(sk, e->ty->vol), pos);
-      *e = e_reg(unqual(p, e->ty), r);
-    }
-    return;
-  }
-}
-
-static void cast(P *p, expr *e, type *to, srcpos pos) {
-  if (to->k == TY_VOID) { if (e->k == E_MEM && e->ty->k != TY_STRUCT) to_rvalue(p, e, pos); e->k = E_VOID; e->ty = to; return; }
-  to_rvalue(p, e, pos);
-  type *from = e->ty;
-  if (to->k == TY_STRUCT || from->k == TY_STRUCT) {
-    if (to->k == TY_STRUCT && from->k == TY_STRUCT && to->s == from->s) return;
-    fail(p, pos, "cannot convert %s to %s", ty_name(p, from), ty_name(p, to));
-  }
-  if (!is_scalar(to) || !is_scalar(from)) fail(p, pos, "cannot convert %s to %s", ty_name(p, from), ty_name(p, to));
-  kir_sk fs = from->k == TY_PTR ? SK_U64 : from->sk, ts = to->k == TY_PTR ? SK_U64 : to->sk;
-  if ((from->k == TY_PTR || to->k == TY_PTR) && (sem_sk_is_float(fs) || sem_sk_is_float(ts)))
-    fail(p, pos, "cannot convert %s to %s", ty_name(p, from), ty_name(p, to));
-  int both64 = (fs == SK_I64 || fs == SK_U64) && (ts == SK_I64 || ts == SK_U64);
-  if (fs == ts || both64 || (from->k == TY_PTR && to->k == TY_PTR)) { e->ty = to; return; }
-  if (e->k == E_CONST) { e->bits = sem_cvt(fs, ts, e->bits); e->ty = to; return; }
-  int r = reg_new(p, pos);
-  emit(p, OP_CVT, r, e->reg, -1, -1, fs | (ts << 8), 0, pos);
-  *e = e_reg(to, r);
-}
-
-static int truth(P *p, expr *e, srcpos pos) {
-  /* a register holding non-zero for true; pointer and float truth included */
-  to_rvalue(p, e, pos);
-  if (!is_scalar(e->ty)) fail(p, pos, "used %s where a scalar is required", ty_name(p, e->ty));
-  if (e->ty->k == TY_SCALAR && (sem_sk_is_float(e->ty->sk) || e->ty->sk == SK_BOOL || kir_sk_size[e->ty->sk] < 4)) cast(p, e, sk_type(SK_BOOL), pos);
-  return to_reg(p, e, pos);
-}
-
 /* ------------------------------------------------------------- declarations */
 
 typedef struct {
@@ -434,7 +94,7 @@ typedef struct {
 } declspec;
 
 static void enter(P *p) {
-  if (++p->depth > p->max_nesting) fail(p, p->t[p->i].pos, "nesting too deep (more than %d levels; --max-nesting raises it)", p->max_nesting);
+  if (++p->depth > p->max_nesting) front_fail(p, p->t[p->i].pos, "nesting too deep (more than %d levels; --max-nesting raises it)", p->max_nesting);
 }
 static void leave(P *p) { p->depth--; }
 
@@ -475,7 +135,7 @@ static int64_t const_int(P *p, expr e, srcpos pos, const char *what);
 static void skip_parens(P *p, srcpos pos, const char *what) {
   expect(p, "(");
   for (int depth = 1; depth;) {
-    if (tk(p)->kind == TK_EOF) fail(p, pos, "unterminated %s", what);
+    if (tk(p)->kind == TK_EOF) front_fail(p, pos, "unterminated %s", what);
     if (is(p, "(")) depth++; else if (is(p, ")")) depth--;
     next(p);
   }
@@ -485,7 +145,7 @@ static void skip_parens(P *p, srcpos pos, const char *what) {
 static uint32_t parse_alignment(P *p) {
   srcpos vp = here(p);
   int64_t a = const_int(p, parse_cond(p), vp, "an alignment");
-  if (a <= 0 || (a & (a - 1)) || a > 4096) fail(p, vp, "alignment must be a power of two up to 4096");
+  if (a <= 0 || (a & (a - 1)) || a > 4096) front_fail(p, vp, "alignment must be a power of two up to 4096");
   return (uint32_t)a;
 }
 
@@ -502,7 +162,7 @@ static uint32_t parse_attributes(P *p) {
       expect(p, "(");
       expect(p, "(");
       while (!is(p, ")")) {
-        if (tk(p)->kind == TK_EOF) fail(p, pos, "unterminated __attribute__");
+        if (tk(p)->kind == TK_EOF) front_fail(p, pos, "unterminated __attribute__");
         int aligned = is(p, "aligned") || is(p, "__aligned__");
         next(p);
         if (aligned && is(p, "(") && !is_at(p, 1, ")")) {
@@ -520,7 +180,7 @@ static uint32_t parse_attributes(P *p) {
       next(p); next(p);
       int depth = 2;
       while (depth) {
-        if (tk(p)->kind == TK_EOF) fail(p, pos, "unterminated [[attribute]]");
+        if (tk(p)->kind == TK_EOF) front_fail(p, pos, "unterminated [[attribute]]");
         if (is(p, "[")) depth++; else if (is(p, "]")) depth--;
         next(p);
       }
@@ -551,7 +211,7 @@ static int nv_constant(const char *name, int64_t *v) {
 }
 
 static int64_t const_int(P *p, expr e, srcpos pos, const char *what) {
-  if (e.k != E_CONST || !is_int(e.ty)) fail(p, pos, "%s must be an integer constant expression", what);
+  if (e.k != E_CONST || !ty_is_int(e.ty)) front_fail(p, pos, "%s must be an integer constant expression", what);
   return (int64_t)e.bits;
 }
 
@@ -588,7 +248,7 @@ static void parse_declspec(P *p, declspec *ds) {
       if (a > align) align = a;
       continue;
     }
-    else if (!strcmp(s, "__managed__")) fail(p, pos, "unsupported: __managed__ memory");
+    else if (!strcmp(s, "__managed__")) front_fail(p, pos, "unsupported: __managed__ memory");
     else if (!strcmp(s, "constexpr")) { cnst = 1; ds->is_constexpr = 1; }
     else if (!strcmp(s, "const")) cnst = 1;
     else if (!strcmp(s, "volatile")) vol = 1;
@@ -597,46 +257,46 @@ static void parse_declspec(P *p, declspec *ds) {
     else if (!strcmp(s, "short")) nshort++;
     else if (!strcmp(s, "long")) nlong++;
     else if (!strcmp(s, "auto")) {   /* the type of the initialiser: local_decl deduces it */
-      if (base || named) fail(p, pos, "two or more data types in declaration specifiers");
+      if (base || named) front_fail(p, pos, "two or more data types in declaration specifiers");
       ds->is_auto = 1;
       named = &ty_void;
     }
-    else if (!strcmp(s, "union")) fail(p, pos, "unsupported: union");
+    else if (!strcmp(s, "union")) front_fail(p, pos, "unsupported: union");
     else if (!strcmp(s, "void") || !strcmp(s, "char") || !strcmp(s, "int") || !strcmp(s, "float") ||
              !strcmp(s, "double") || !strcmp(s, "bool") || !strcmp(s, "_Bool")) {
-      if (base || named) fail(p, pos, "two or more data types in declaration specifiers");
+      if (base || named) front_fail(p, pos, "two or more data types in declaration specifiers");
       base = s;
     } else if (!strcmp(s, "struct") || !strcmp(s, "enum")) {
-      if (base || named) fail(p, pos, "two or more data types in declaration specifiers");
+      if (base || named) front_fail(p, pos, "two or more data types in declaration specifiers");
       int is_enum = s[0] == 'e';
       next(p);
-      if (is_enum && (is(p, "class") || is(p, "struct"))) fail(p, here(p), "unsupported: scoped enumerations (enum %s)", tk(p)->text);
+      if (is_enum && (is(p, "class") || is(p, "struct"))) front_fail(p, here(p), "unsupported: scoped enumerations (enum %s)", tk(p)->text);
       uint32_t sa = parse_attributes(p);
       srcpos tagpos = here(p);
       const char *tag = tk(p)->kind == TK_IDENT ? ident(p) : NULL;
       if (is_enum) {
-        if (accept(p, ":")) fail(p, here(p), "unsupported: enumerations with an underlying type");
+        if (accept(p, ":")) front_fail(p, here(p), "unsupported: enumerations with an underlying type");
         if (accept(p, "{")) {
           int64_t v = 0;
           while (!accept(p, "}")) {
             srcpos ep = here(p);
             const char *n = ident(p);
             if (accept(p, "=")) { srcpos vp = here(p); v = const_int(p, parse_cond(p), vp, "an enumerator value"); }
-            if (v < INT32_MIN || v > INT32_MAX) fail(p, ep, "enumerator value %lld does not fit an int", (long long)v);
-            sym *e = declare_at(p, n, SYM_ECONST, sk_type(SK_I32), ep);
+            if (v < INT32_MIN || v > INT32_MAX) front_fail(p, ep, "enumerator value %lld does not fit an int", (long long)v);
+            sym *e = declare_at(p, n, SYM_ECONST, ty_of_sk(SK_I32), ep);
             e->cval = v++;
             if (!accept(p, ",")) { expect(p, "}"); break; }
           }
-          if (tag) declare_at(p, tag, SYM_TYPEDEF, sk_type(SK_I32), tagpos);  /* C++: the tag is a type name */
+          if (tag) declare_at(p, tag, SYM_TYPEDEF, ty_of_sk(SK_I32), tagpos);  /* C++: the tag is a type name */
         }
-        named = sk_type(SK_I32);
+        named = ty_of_sk(SK_I32);
         ds->any = 1;
         continue;
       }
       sdef *sd = tag ? find_tag(p, tag) : NULL;
-      if (is(p, ":")) fail(p, here(p), "unsupported: struct inheritance");
+      if (is(p, ":")) front_fail(p, here(p), "unsupported: struct inheritance");
       if (is(p, "{")) {
-        if (sd && sd->complete) fail(p, tagpos, "redefinition of 'struct %s'", tag);
+        if (sd && sd->complete) front_fail(p, tagpos, "redefinition of 'struct %s'", tag);
         if (!sd) {
           sd = arena_alloc(p->a, sizeof *sd);
           sd->name = tag ? tag : "<anonymous>";
@@ -645,7 +305,7 @@ static void parse_declspec(P *p, declspec *ds) {
         sd->align = sa;
         parse_struct_body(p, sd);
       } else if (!sd) {
-        if (!tag) fail(p, here(p), "expected '{' after 'struct'");
+        if (!tag) front_fail(p, here(p), "expected '{' after 'struct'");
         sd = arena_alloc(p->a, sizeof *sd);
         sd->name = tag;
         *(sdef **)vec_push(&p->tags) = sd;
@@ -665,13 +325,13 @@ static void parse_declspec(P *p, declspec *ds) {
     ds->any = 1;
     next(p);
   }
-  if (!ds->any) fail(p, start, "expected a type before '%s'", tk(p)->text);
+  if (!ds->any) front_fail(p, start, "expected a type before '%s'", tk(p)->text);
   type *t;
   if (named) t = named;
   else {
     kir_sk sk = SK_I32;
-    if (nshort && nlong) fail(p, start, "both 'long' and 'short' in declaration specifiers");
-    if (nsigned && nunsigned) fail(p, start, "both 'signed' and 'unsigned' in declaration specifiers");
+    if (nshort && nlong) front_fail(p, start, "both 'long' and 'short' in declaration specifiers");
+    if (nsigned && nunsigned) front_fail(p, start, "both 'signed' and 'unsigned' in declaration specifiers");
     if (base && !strcmp(base, "void")) t = &ty_void;
     else {
       if (!base || !strcmp(base, "int")) sk = nshort ? SK_I16 : nlong ? SK_I64 : SK_I32;
@@ -680,12 +340,12 @@ static void parse_declspec(P *p, declspec *ds) {
       else if (!strcmp(base, "double")) sk = SK_F64;
       else sk = SK_BOOL;
       if ((nshort || nlong) && base && strcmp(base, "int") && !(nlong == 1 && sk == SK_F64))
-        fail(p, start, "invalid combination of type specifiers");
+        front_fail(p, start, "invalid combination of type specifiers");
       if (nunsigned) {
         if (sk == SK_I8) sk = SK_U8; else if (sk == SK_I16) sk = SK_U16; else if (sk == SK_I32) sk = SK_U32;
-        else if (sk == SK_I64) sk = SK_U64; else fail(p, start, "'unsigned' with a non-integer type");
+        else if (sk == SK_I64) sk = SK_U64; else front_fail(p, start, "'unsigned' with a non-integer type");
       }
-      t = sk_type(sk);
+      t = ty_of_sk(sk);
     }
   }
   ds->ty = ty_qual(p, t, vol, cnst);
@@ -709,19 +369,19 @@ static void parse_struct_body(P *p, sdef *s) {
     do {
       const char *n; srcpos np; int isf = 0;
       type *ft = parse_declarator(p, ds.ty, &n, &np, &isf);
-      if (isf) fail(p, np, "unsupported: member functions");
-      if (!n) fail(p, np, "unsupported: anonymous struct members");
-      if (accept(p, ":")) fail(p, np, "unsupported: bit-fields");
-      if (ft->k == TY_REF) fail(p, np, "unsupported: reference members");
+      if (isf) front_fail(p, np, "unsupported: member functions");
+      if (!n) front_fail(p, np, "unsupported: anonymous struct members");
+      if (accept(p, ":")) front_fail(p, np, "unsupported: bit-fields");
+      if (ft->k == TY_REF) front_fail(p, np, "unsupported: reference members");
       for (size_t j = 0; j < fields.len; j++)
-        if (!strcmp(((field *)vec_at(&fields, j))->name, n)) fail(p, np, "duplicate member '%s'", n);
+        if (!strcmp(((field *)vec_at(&fields, j))->name, n)) front_fail(p, np, "duplicate member '%s'", n);
       uint32_t fa = ty_align(p, ft);
       uint64_t fsz = ty_size(p, ft, np);
       off = (off + fa - 1) / fa * fa;
       field *f = vec_push(&fields);
       f->name = n; f->ty = ft; f->off = off;
       off += fsz;
-      if (off >= MAX_OBJECT) fail(p, np, "struct too large (2^40 bytes or more)");
+      if (off >= MAX_OBJECT) front_fail(p, np, "struct too large (2^40 bytes or more)");
       if (fa > al) al = fa;
     } while (accept(p, ","));
     expect(p, ";");
@@ -740,15 +400,15 @@ static void parse_params(P *p, funcdef *f) {
   vec_init_arena(&types, sizeof(type *), p->a);
   if (!(is(p, "void") && is_at(p, 1, ")")) && !is(p, ")")) {
     do {
-      if (is(p, "...")) fail(p, here(p), "unsupported: variadic functions");
+      if (is(p, "...")) front_fail(p, here(p), "unsupported: variadic functions");
       declspec ds;
       parse_declspec(p, &ds);
       const char *n; srcpos np; int isf = 0;
       type *t = parse_declarator(p, ds.ty, &n, &np, &isf);
-      if (isf) fail(p, np, "unsupported: function pointer parameters");
+      if (isf) front_fail(p, np, "unsupported: function pointer parameters");
       if (t->k == TY_ARRAY) t = ty_ptr(p, t->base);  /* parameter arrays are pointers */
-      if (t->k == TY_VOID) fail(p, np, "parameter has void type");
-      if (accept(p, "=")) fail(p, np, "unsupported: default arguments");
+      if (t->k == TY_VOID) front_fail(p, np, "parameter has void type");
+      if (accept(p, "=")) front_fail(p, np, "unsupported: default arguments");
       *(const char **)vec_push(&names) = n;
       *(type **)vec_push(&types) = t;
     } while (accept(p, ","));
@@ -764,9 +424,9 @@ static type *parse_declarator(P *p, type *base, const char **name, srcpos *npos,
   type *t = base;
   parse_attributes(p);
   while (is(p, "*") || is(p, "&") || is(p, "&&")) {
-    if (is(p, "&&")) fail(p, here(p), "unsupported: rvalue references");
+    if (is(p, "&&")) front_fail(p, here(p), "unsupported: rvalue references");
     if (is(p, "&")) {
-      if (t->k == TY_REF) fail(p, here(p), "reference to a reference");
+      if (t->k == TY_REF) front_fail(p, here(p), "reference to a reference");
       next(p);
       type *r = ty_new(p, TY_REF);
       r->base = t;
@@ -774,7 +434,7 @@ static type *parse_declarator(P *p, type *base, const char **name, srcpos *npos,
       parse_attributes(p);
       continue;
     }
-    if (t->k == TY_REF) fail(p, here(p), "pointer to a reference");
+    if (t->k == TY_REF) front_fail(p, here(p), "pointer to a reference");
     next(p);
     t = ty_ptr(p, t);
     for (;;) {
@@ -787,11 +447,11 @@ static type *parse_declarator(P *p, type *base, const char **name, srcpos *npos,
   }
   *npos = here(p);
   *name = NULL;
-  if (is(p, "(")) fail(p, here(p), "unsupported: function pointers and parenthesised declarators");
+  if (is(p, "(")) front_fail(p, here(p), "unsupported: function pointers and parenthesised declarators");
   /* after the specifiers, an identifier is the declared name even where it
    * names a type elsewhere (typedef unsigned long size_t;) */
   if (tk(p)->kind == TK_IDENT && !is_decl_keyword(tk(p)->text)) *name = ident(p);
-  if (is(p, "::")) fail(p, here(p), "unsupported: qualified names (::)");
+  if (is(p, "::")) front_fail(p, here(p), "unsupported: qualified names (::)");
   uint32_t align = parse_attributes(p);
   if (is(p, "(")) {
     next(p);
@@ -802,7 +462,7 @@ static type *parse_declarator(P *p, type *base, const char **name, srcpos *npos,
       if (is(p, "__attribute__") || is(p, "[")) { if (is(p, "[") && !is_at(p, 1, "[")) break; parse_attributes(p); }
       else if (accept(p, "noexcept") || accept(p, "throw")) {
         if (is(p, "(")) skip_parens(p, here(p), "exception specification");
-      } else if (is(p, "const") || is(p, "override") || is(p, "final")) fail(p, here(p), "unsupported: member functions");
+      } else if (is(p, "const") || is(p, "override") || is(p, "final")) front_fail(p, here(p), "unsupported: member functions");
       else break;
     }
     *is_func = 1;
@@ -814,18 +474,18 @@ static type *parse_declarator(P *p, type *base, const char **name, srcpos *npos,
   /* array dimensions, outermost first */
   uint64_t dims[8]; int nd = 0, unsized = 0;
   while (accept(p, "[")) {
-    if (nd == 8) fail(p, here(p), "too many array dimensions");
-    if (is(p, "]")) { if (nd) fail(p, here(p), "only the first array dimension may be omitted"); unsized = 1; dims[nd++] = 0; }
+    if (nd == 8) front_fail(p, here(p), "too many array dimensions");
+    if (is(p, "]")) { if (nd) front_fail(p, here(p), "only the first array dimension may be omitted"); unsized = 1; dims[nd++] = 0; }
     else {
       srcpos dp = here(p);
       int64_t n = const_int(p, parse_cond(p), dp, "an array size");
-      if (n <= 0) fail(p, dp, "array size must be positive");
-      if ((uint64_t)n > (1ull << 32)) fail(p, dp, "array too large");
+      if (n <= 0) front_fail(p, dp, "array size must be positive");
+      if ((uint64_t)n > (1ull << 32)) front_fail(p, dp, "array too large");
       dims[nd++] = (uint64_t)n;
     }
     expect(p, "]");
   }
-  if (nd && t->k == TY_REF) fail(p, *npos, "array of references");
+  if (nd && t->k == TY_REF) front_fail(p, *npos, "array of references");
   for (int k = nd - 1; k >= 0; k--) {
     type *a = ty_new(p, TY_ARRAY);
     a->base = t; a->n = dims[k];
@@ -869,20 +529,20 @@ static expr parse_call_args_and_inline(P *p, funcdef *f, srcpos pos) {
   expect(p, "(");
   if (!is(p, ")")) {
     do {
-      if (n == 32) fail(p, here(p), "too many arguments");
+      if (n == 32) front_fail(p, here(p), "too many arguments");
       args[n++] = parse_assign(p);
     } while (accept(p, ","));
   }
   expect(p, ")");
-  if (n != f->np) fail(p, pos, "function '%s' takes %d argument%s, %d given", f->name, f->np, f->np == 1 ? "" : "s", n);
+  if (n != f->np) front_fail(p, pos, "function '%s' takes %d argument%s, %d given", f->name, f->np, f->np == 1 ? "" : "s", n);
   expr res;
   compile_inline(p, f, args, n, &res, pos);
   return res;
 }
 
 static expr member(P *p, expr e, const char *fname, srcpos pos) {
-  if (e.ty->k != TY_STRUCT) fail(p, pos, "request for member '%s' in something not a structure", fname);
-  if (e.k != E_MEM) fail(p, pos, "member access on a struct value that is not in memory");
+  if (e.ty->k != TY_STRUCT) front_fail(p, pos, "request for member '%s' in something not a structure", fname);
+  if (e.k != E_MEM) front_fail(p, pos, "member access on a struct value that is not in memory");
   for (int k = 0; k < e.ty->s->nf; k++) {
     field *f = &e.ty->s->f[k];
     if (!strcmp(f->name, fname)) {
@@ -892,27 +552,26 @@ static expr member(P *p, expr e, const char *fname, srcpos pos) {
       return m;
     }
   }
-  fail(p, pos, "'struct %s' has no member named '%s'", e.ty->s->name, fname);
+  front_fail(p, pos, "'struct %s' has no member named '%s'", e.ty->s->name, fname);
 }
 
 static expr deref(P *p, expr e, srcpos pos) {
-  to_rvalue(p, &e, pos);
-  if (e.ty->k != TY_PTR) fail(p, pos, "invalid type argument of unary '*' (have '%s')", ty_name(p, e.ty));
-  if (e.ty->base->k == TY_VOID) fail(p, pos, "dereferencing a 'void *' pointer");
-  int r = to_reg(p, &e, pos);
+  code_to_rvalue(p, &e, pos);
+  if (e.ty->k != TY_PTR) front_fail(p, pos, "invalid type argument of unary '*' (have '%s')", ty_name(p, e.ty));
+  if (e.ty->base->k == TY_VOID) front_fail(p, pos, "dereferencing a 'void *' pointer");
+  int r = code_to_reg(p, &e, pos);
   expr m = {E_MEM, e.ty->base, r, 0, 0};
   return m;
 }
 
-static expr binop(P *p, const char *op, expr l, expr r, srcpos pos);
 
 static expr index_expr(P *p, expr base, expr idx, srcpos pos) {
-  to_rvalue(p, &base, pos);
-  to_rvalue(p, &idx, pos);
+  code_to_rvalue(p, &base, pos);
+  code_to_rvalue(p, &idx, pos);
   if (base.ty->k != TY_PTR && idx.ty->k == TY_PTR) { expr t = base; base = idx; idx = t; }
-  if (base.ty->k != TY_PTR) fail(p, pos, "subscripted value is neither array nor pointer");
-  if (!is_int(idx.ty)) fail(p, pos, "array subscript is not an integer");
-  return deref(p, binop(p, "+", base, idx, pos), pos);
+  if (base.ty->k != TY_PTR) front_fail(p, pos, "subscripted value is neither array nor pointer");
+  if (!ty_is_int(idx.ty)) front_fail(p, pos, "array subscript is not an integer");
+  return deref(p, code_binop(p, "+", base, idx, pos), pos);
 }
 
 static expr parse_primary(P *p) {
@@ -928,23 +587,23 @@ static expr parse_primary(P *p) {
     else if (v <= 0x7fffffffull) sk = SK_I32;
     else sk = dec ? SK_I64 : SK_U32;
     if (t->is_long && t->is_unsigned) sk = SK_U64;
-    return e_const(sk_type(sk), sem_canon(sk, v));
+    return e_const(ty_of_sk(sk), sem_canon(sk, v));
   }
   if (t->kind == TK_FLOAT) {
     next(p);
-    if (t->is_f32) return e_const(sk_type(SK_F32), sem_bits32((float)t->fval));
-    return e_const(sk_type(SK_F64), sem_bits64(t->fval));
+    if (t->is_f32) return e_const(ty_of_sk(SK_F32), sem_bits32((float)t->fval));
+    return e_const(ty_of_sk(SK_F64), sem_bits64(t->fval));
   }
-  if (t->kind == TK_CHAR) { next(p); return e_const(sk_type(SK_I8), sem_canon(SK_I8, t->ival)); }
-  if (t->kind == TK_STRING) fail(p, pos, "unsupported: string literals");
+  if (t->kind == TK_CHAR) { next(p); return e_const(ty_of_sk(SK_I8), sem_canon(SK_I8, t->ival)); }
+  if (t->kind == TK_STRING) front_fail(p, pos, "unsupported: string literals");
   if (accept(p, "(")) {
     expr e = parse_expr(p);
     expect(p, ")");
     return e;
   }
-  if (t->kind != TK_IDENT) fail(p, pos, "expected an expression before '%s'", t->text);
+  if (t->kind != TK_IDENT) front_fail(p, pos, "expected an expression before '%s'", t->text);
   const char *name = t->text;
-  if (!strcmp(name, "true") || !strcmp(name, "false")) { next(p); return e_const(sk_type(SK_BOOL), name[0] == 't'); }
+  if (!strcmp(name, "true") || !strcmp(name, "false")) { next(p); return e_const(ty_of_sk(SK_BOOL), name[0] == 't'); }
   if (!strcmp(name, "static_cast") || !strcmp(name, "reinterpret_cast") || !strcmp(name, "const_cast")) {
     /* C++'s named casts: the subset's conversions, which cover what these allow of scalars and pointers */
     next(p);
@@ -954,8 +613,8 @@ static expr parse_primary(P *p) {
     expect(p, "(");
     expr e = parse_expr(p);
     expect(p, ")");
-    if (to->k == TY_REF) fail(p, pos, "unsupported: %s to a reference type", name);
-    cast(p, &e, to, pos);
+    if (to->k == TY_REF) front_fail(p, pos, "unsupported: %s to a reference type", name);
+    code_cast(p, &e, to, pos);
     return e;
   }
   if (!strcmp(name, "nullptr") || (!strcmp(name, "NULL") && !lookup(p, name))) { next(p); return e_const(ty_ptr(p, &ty_void), 0); }
@@ -968,27 +627,27 @@ static expr parse_primary(P *p) {
       srcpos cp = here(p);
       const char *c = ident(p);
       int off = !strcmp(c, "x") ? 0 : !strcmp(c, "y") ? 1 : !strcmp(c, "z") ? 2 : -1;
-      if (off < 0) fail(p, cp, "'%s' has no member named '%s'", name, c);
-      int r = reg_new(p, pos);
-      emit(p, OP_SREG, r, -1, -1, -1, spec[k].base + off, 0, pos);
-      return e_reg(sk_type(SK_U32), r);
+      if (off < 0) front_fail(p, cp, "'%s' has no member named '%s'", name, c);
+      int r = code_reg_new(p, pos);
+      code_emit(p, OP_SREG, r, -1, -1, -1, spec[k].base + off, 0, pos);
+      return e_reg(ty_of_sk(SK_U32), r);
     }
   }
   int64_t nvc;
   if (nv_constant(name, &nvc) && !lookup(p, name)) {
     next(p);
-    return e_const(sk_type(SK_I32), (uint64_t)nvc);
+    return e_const(ty_of_sk(SK_I32), (uint64_t)nvc);
   }
   if (!strcmp(name, "warpSize") && !lookup(p, name)) {
     next(p);
-    int r = reg_new(p, pos);
-    emit(p, OP_SREG, r, -1, -1, -1, SR_WARPSIZE, 0, pos);
-    return e_reg(sk_type(SK_I32), r);
+    int r = code_reg_new(p, pos);
+    code_emit(p, OP_SREG, r, -1, -1, -1, SR_WARPSIZE, 0, pos);
+    return e_reg(ty_of_sk(SK_I32), r);
   }
   sym *s = lookup(p, name);
   if (s && s->k == SYM_FUNC && is_at(p, 1, "(")) {
     next(p);
-    if (!s->fn->is_device) fail(p, pos, "cannot call %s function '%s' from device code", s->fn->is_kernel ? "__global__" : "host", name);
+    if (!s->fn->is_device) front_fail(p, pos, "cannot call %s function '%s' from device code", s->fn->is_kernel ? "__global__" : "host", name);
     return parse_call_args_and_inline(p, s->fn, pos);
   }
   if (!s && is_at(p, 1, "(")) {
@@ -997,13 +656,13 @@ static expr parse_primary(P *p) {
     expr res;
     if (builtin_call(p, name, pos, &res, unused)) return res;
     const skipped *k = find_skipped(p, name);
-    if (k) fail(p, pos, "'%s' is %s, declared at %s:%d:%d: device code cannot call it", name, k->why, k->pos.file, k->pos.line, k->pos.col);
-    fail(p, pos, "implicit declaration of function '%s'", name);
+    if (k) front_fail(p, pos, "'%s' is %s, declared at %s:%d:%d: device code cannot call it", name, k->why, k->pos.file, k->pos.line, k->pos.col);
+    front_fail(p, pos, "implicit declaration of function '%s'", name);
   }
   if (!s) {
     const skipped *k = find_skipped(p, name);
-    if (k) fail(p, pos, "'%s' is %s, declared at %s:%d:%d: device code cannot use it", name, k->why, k->pos.file, k->pos.line, k->pos.col);
-    fail(p, pos, "'%s' undeclared", name);
+    if (k) front_fail(p, pos, "'%s' is %s, declared at %s:%d:%d: device code cannot use it", name, k->why, k->pos.file, k->pos.line, k->pos.col);
+    front_fail(p, pos, "'%s' undeclared", name);
   }
   next(p);
   switch (s->k) {
@@ -1012,28 +671,26 @@ static expr parse_primary(P *p) {
     /* a fixed address is a constant of the kernel's pool, set once at its
      * entry (loops do not set it again); dynamic shared memory's base is
      * fixed up at the end of compilation, so each use sets it */
-    if (!s->dyn_shared) { expr e = {E_MEM, s->ty, const_reg(p, s->addr, pos), 0, 0}; return e; }
-    int r = reg_new(p, pos);
-    emit(p, OP_CONST, r, -1, -1, -1, (int64_t)s->addr, KIR_CONST_DYNSHARED, pos);
+    if (!s->dyn_shared) { expr e = {E_MEM, s->ty, code_const_reg(p, s->addr, pos), 0, 0}; return e; }
+    int r = code_reg_new(p, pos);
+    code_emit(p, OP_CONST, r, -1, -1, -1, (int64_t)s->addr, KIR_CONST_DYNSHARED, pos);
     expr e = {E_MEM, s->ty, r, 0, 0};
     return e;
   }
   case SYM_GLOBAL: {
-    int r = reg_new(p, pos);
-    emit(p, OP_GADDR, r, -1, -1, -1, s->gidx, 0, pos);
+    int r = code_reg_new(p, pos);
+    code_emit(p, OP_GADDR, r, -1, -1, -1, s->gidx, 0, pos);
     expr e = {E_MEM, s->ty, r, 0, 0};
     return e;
   }
   case SYM_ECONST: return e_const(s->ty, (uint64_t)s->cval);
   case SYM_ALIAS: return *s->alias;
-  case SYM_TYPEDEF: fail(p, pos, "unexpected type name '%s'", name);
-  case SYM_FUNC: fail(p, pos, "unsupported: function pointers ('%s' used as a value)", name);
+  case SYM_TYPEDEF: front_fail(p, pos, "unexpected type name '%s'", name);
+  case SYM_FUNC: front_fail(p, pos, "unsupported: function pointers ('%s' used as a value)", name);
   }
-  fail(p, pos, "bad symbol");
+  front_fail(p, pos, "bad symbol");
 }
 
-static void incdec(P *p, expr *e, int delta, int post, srcpos pos, expr *out);
-static void check_lvalue(P *p, expr *e, srcpos pos, const char *what);
 
 static expr parse_postfix(P *p) {
   size_t start = p->i;
@@ -1053,10 +710,10 @@ static expr parse_postfix(P *p) {
       expr out;
       /* `x++;` as a whole statement: the old value is unused, no copy */
       int unused = start == p->discard_at && (is(p, ";") || is(p, ")") || is(p, ","));
-      incdec(p, &e, p->t[p->i - 1].text[0] == '+' ? 1 : -1, !unused, pos, &out);
+      code_incdec(p, &e, p->t[p->i - 1].text[0] == '+' ? 1 : -1, !unused, pos, &out);
       e = out;
     } else if (is(p, "(")) {
-      fail(p, pos, "called object is not a function");
+      front_fail(p, pos, "called object is not a function");
     } else return e;
   }
 }
@@ -1067,7 +724,7 @@ static type *parse_typename(P *p) {
   parse_declspec(p, &ds);
   const char *n; srcpos np; int isf = 0;
   type *t = parse_declarator(p, ds.ty, &n, &np, &isf);
-  if (n || isf) fail(p, pos, "expected a type name");
+  if (n || isf) front_fail(p, pos, "expected a type name");
   return t;
 }
 
@@ -1082,12 +739,12 @@ static expr parse_sizeof(P *p, srcpos pos) {
     expect(p, ")");
   } else {
     p->i = open;
-    if (!fs) fail(p, pos, "sizeof of an expression outside a function is unsupported");
+    if (!fs) front_fail(p, pos, "sizeof of an expression outside a function is unsupported");
     expr e = parse_unary(p);   /* type only: its code is dropped below */
     t = e.ty;
   }
   if (fs) { fs->code.len = code0; fs->pos.len = code0; fs->labels.len = lab0; fs->nreg = reg0; }
-  return e_const(sk_type(SK_U64), ty_size(p, t, pos));
+  return e_const(ty_of_sk(SK_U64), ty_size(p, t, pos));
 }
 
 static expr parse_unary_inner(P *p);
@@ -1103,49 +760,49 @@ static expr parse_unary_inner(P *p) {
   if (accept(p, "++") || accept(p, "--")) {
     int d = p->t[p->i - 1].text[0] == '+' ? 1 : -1;
     expr e = parse_unary(p), out;
-    incdec(p, &e, d, 0, pos, &out);
+    code_incdec(p, &e, d, 0, pos, &out);
     return out;
   }
   if (accept(p, "sizeof")) return parse_sizeof(p, pos);
   if (accept(p, "alignof") || accept(p, "__alignof__") || accept(p, "_Alignof") || accept(p, "__alignof")) {
     expect(p, "(");
-    if (!is_type_start(p)) fail(p, here(p), "alignof needs a type");
+    if (!is_type_start(p)) front_fail(p, here(p), "alignof needs a type");
     type *t = parse_typename(p);
     expect(p, ")");
-    return e_const(sk_type(SK_U64), ty_align(p, t));
+    return e_const(ty_of_sk(SK_U64), ty_align(p, t));
   }
   if (accept(p, "&")) {
     expr e = parse_unary(p);
-    if (e.k == E_VAR) fail(p, pos, "unsupported: the address of a variable that a reference parameter is bound to");
-    if (e.k != E_MEM) fail(p, pos, "lvalue required as unary '&' operand");
+    if (e.k == E_VAR) front_fail(p, pos, "unsupported: the address of a variable that a reference parameter is bound to");
+    if (e.k != E_MEM) front_fail(p, pos, "lvalue required as unary '&' operand");
     type *t = ty_ptr(p, e.ty);
-    int r = mem_base(p, &e, pos);
+    int r = code_mem_base(p, &e, pos);
     return e_reg(t, r);
   }
   if (accept(p, "*")) return deref(p, parse_unary(p), pos);
   if (accept(p, "+") || accept(p, "-") || accept(p, "~") || accept(p, "!")) {
     char op = p->t[p->i - 1].text[0];
     expr e = parse_unary(p);
-    to_rvalue(p, &e, pos);
+    code_to_rvalue(p, &e, pos);
     if (op == '!') {
-      if (!is_scalar(e.ty)) fail(p, pos, "wrong type argument to unary '!'");
+      if (!ty_is_scalar(e.ty)) front_fail(p, pos, "wrong type argument to unary '!'");
       if (e.k == E_CONST) {
-        kir_sk sk = reg_sk(e.ty);
-        return e_const(sk_type(SK_I32), sem_un(OP_LNOT_I32 + vt_of(sk == SK_BOOL ? SK_I32 : sk), e.bits));
+        kir_sk sk = ty_reg_sk(e.ty);
+        return e_const(ty_of_sk(SK_I32), sem_un(OP_LNOT_I32 + ty_vt(sk == SK_BOOL ? SK_I32 : sk), e.bits));
       }
-      int c = truth(p, &e, pos), r = reg_new(p, pos);
-      emit(p, OP_LNOT_U64, r, c, -1, -1, 0, 0, pos);
-      return e_reg(sk_type(SK_I32), r);
+      int c = code_truth(p, &e, pos), r = code_reg_new(p, pos);
+      code_emit(p, OP_LNOT_U64, r, c, -1, -1, 0, 0, pos);
+      return e_reg(ty_of_sk(SK_I32), r);
     }
-    if (!is_arith(e.ty) || (op == '~' && !is_int(e.ty))) fail(p, pos, "wrong type argument to unary '%c'", op);
-    kir_sk sk = promote(e.ty->sk);
-    cast(p, &e, sk_type(sk), pos);
+    if (!ty_is_arith(e.ty) || (op == '~' && !ty_is_int(e.ty))) front_fail(p, pos, "wrong type argument to unary '%c'", op);
+    kir_sk sk = ty_promote(e.ty->sk);
+    code_cast(p, &e, ty_of_sk(sk), pos);
     if (op == '+') return e;
-    int opc = (op == '-' ? OP_NEG_I32 : OP_NOT_I32) + vt_of(sk);
-    if (e.k == E_CONST) return e_const(sk_type(sk), sem_un(opc, e.bits));
-    int r = reg_new(p, pos);
-    emit(p, opc, r, to_reg(p, &e, pos), -1, -1, 0, 0, pos);
-    return e_reg(sk_type(sk), r);
+    int opc = (op == '-' ? OP_NEG_I32 : OP_NOT_I32) + ty_vt(sk);
+    if (e.k == E_CONST) return e_const(ty_of_sk(sk), sem_un(opc, e.bits));
+    int r = code_reg_new(p, pos);
+    code_emit(p, opc, r, code_to_reg(p, &e, pos), -1, -1, 0, 0, pos);
+    return e_reg(ty_of_sk(sk), r);
   }
   if (is(p, "(")) {
     size_t open = p->i;
@@ -1153,9 +810,9 @@ static expr parse_unary_inner(P *p) {
     if (is_type_start(p)) {
       type *t = parse_typename(p);
       expect(p, ")");
-      if (is(p, "{")) fail(p, pos, "unsupported: compound literals");
+      if (is(p, "{")) front_fail(p, pos, "unsupported: compound literals");
       expr e = parse_unary(p);
-      cast(p, &e, t, pos);
+      code_cast(p, &e, t, pos);
       return e;
     }
     p->i = open;  /* a parenthesised expression, not a cast */
@@ -1165,169 +822,19 @@ static expr parse_unary_inner(P *p) {
     expect(p, "(");
     expr e = parse_assign(p);
     expect(p, ")");
-    cast(p, &e, t, pos);
+    code_cast(p, &e, t, pos);
     return e;
   }
   token *t = tk(p);
   if (t->kind == TK_IDENT) {
     static const char *unsup[] = {"goto", "new", "delete", "template", "class", "namespace", "throw", "try",
                                   "operator", "asm", "__asm__", "typeid", "this", "dynamic_cast", NULL};
-    for (int k = 0; unsup[k]; k++) if (!strcmp(t->text, unsup[k])) fail(p, pos, "unsupported: %s", t->text);
+    for (int k = 0; unsup[k]; k++) if (!strcmp(t->text, unsup[k])) front_fail(p, pos, "unsupported: %s", t->text);
   }
   return parse_postfix(p);
 }
 
 /* Binary operators on rvalues; pointer arithmetic scales by element size. */
-static expr arith(P *p, int opbase, expr l, expr r, kir_sk sk, srcpos pos) {
-  cast(p, &l, sk_type(sk), pos);
-  cast(p, &r, sk_type(sk), pos);
-  int opc = opbase + vt_of(sk);
-  int is_cmp = opbase >= OP_EQ_I32 && opbase <= OP_GE_I32;
-  type *rt = is_cmp ? sk_type(SK_I32) : sk_type(sk);
-  if (l.k == E_CONST && r.k == E_CONST) return e_const(rt, sem_bin(opc, l.bits, r.bits));
-  int a = to_reg(p, &l, pos), b = to_reg(p, &r, pos), d = reg_new(p, pos);
-  emit(p, opc, d, a, b, -1, 0, 0, pos);
-  return e_reg(rt, d);
-}
-
-static expr binop(P *p, const char *op, expr l, expr r, srcpos pos) {
-  to_rvalue(p, &l, pos);
-  to_rvalue(p, &r, pos);
-  static const struct { const char *s; int base; } ops[] = {
-    {"+", OP_ADD_I32}, {"-", OP_SUB_I32}, {"*", OP_MUL_I32}, {"/", OP_DIV_I32}, {"%", OP_REM_I32},
-    {"&", OP_AND_I32}, {"|", OP_OR_I32}, {"^", OP_XOR_I32}, {"<<", OP_SHL_I32}, {">>", OP_SHR_I32},
-    {"==", OP_EQ_I32}, {"!=", OP_NE_I32}, {"<", OP_LT_I32}, {"<=", OP_LE_I32}, {">", OP_GT_I32}, {">=", OP_GE_I32}};
-  int base = -1;
-  for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) if (!strcmp(ops[k].s, op)) base = ops[k].base;
-  int is_cmp = base >= OP_EQ_I32 && base <= OP_GE_I32;
-  if (!is_scalar(l.ty) || !is_scalar(r.ty)) fail(p, pos, "invalid operands to binary %s (have '%s' and '%s')", op, ty_name(p, l.ty), ty_name(p, r.ty));
-  if (l.ty->k == TY_PTR || r.ty->k == TY_PTR) {
-    if (is_cmp) {
-      if (l.ty->k != TY_PTR && !(l.k == E_CONST && l.bits == 0)) fail(p, pos, "comparison between pointer and integer");
-      if (r.ty->k != TY_PTR && !(r.k == E_CONST && r.bits == 0)) fail(p, pos, "comparison between pointer and integer");
-      l.ty = sk_type(SK_U64); r.ty = sk_type(SK_U64);
-      return arith(p, base, l, r, SK_U64, pos);
-    }
-    if ((base == OP_ADD_I32 || base == OP_SUB_I32) && l.ty->k == TY_PTR && is_int(r.ty)) {
-      type *pt = l.ty;
-      uint64_t es = pt->base->k == TY_VOID ? 1 : ty_size(p, pt->base, pos);
-      /* p + i with i in a register: one scaled padd (a 32- or 64-bit
-       * integer register holds its value as an i64 already, so no cvt) */
-      to_rvalue(p, &r, pos);
-      kir_sk isk = r.ty->sk;
-      if (base == OP_ADD_I32 && r.k != E_CONST && (isk == SK_I32 || isk == SK_U32 || isk == SK_I64 || isk == SK_U64) &&
-          es > 0 && es < ((uint64_t)1 << 32)) {
-        l.ty = sk_type(SK_U64);
-        int a = to_reg(p, &l, pos), b = to_reg(p, &r, pos), dreg = reg_new(p, pos);
-        emit(p, OP_PADD, dreg, a, b, -1, (int64_t)es, 0, pos);
-        return e_reg(pt, dreg);
-      }
-      expr idx = r;
-      cast(p, &idx, sk_type(SK_I64), pos);
-      expr scaled = arith(p, OP_MUL_I32, idx, e_const(sk_type(SK_I64), es), SK_I64, pos);
-      if (base == OP_SUB_I32) scaled = arith(p, OP_SUB_I32, e_const(sk_type(SK_I64), 0), scaled, SK_I64, pos);
-      l.ty = sk_type(SK_U64);
-      if (l.k == E_CONST && scaled.k == E_CONST) {
-        expr s = arith(p, OP_ADD_I32, l, scaled, SK_U64, pos);
-        s.ty = pt;
-        return s;
-      }
-      /* pointer arithmetic stays inside its object (kir_ptr_add) */
-      int a = to_reg(p, &l, pos), b = to_reg(p, &scaled, pos), dreg = reg_new(p, pos);
-      emit(p, OP_PADD, dreg, a, b, -1, 0, 0, pos);
-      return e_reg(pt, dreg);
-    }
-    if (base == OP_ADD_I32 && r.ty->k == TY_PTR && is_int(l.ty)) return binop(p, op, r, l, pos);
-    if (base == OP_SUB_I32 && l.ty->k == TY_PTR && r.ty->k == TY_PTR) {
-      uint64_t es = l.ty->base->k == TY_VOID ? 1 : ty_size(p, l.ty->base, pos);
-      l.ty = sk_type(SK_I64); r.ty = sk_type(SK_I64);
-      expr d;
-      if (l.k == E_CONST && r.k == E_CONST) d = arith(p, OP_SUB_I32, l, r, SK_I64, pos);
-      else {   /* in bytes, as flat addresses would give it, wild pointers included */
-        int a = to_reg(p, &l, pos), b = to_reg(p, &r, pos), dr = reg_new(p, pos);
-        emit(p, OP_PDIFF, dr, a, b, -1, 0, 0, pos);
-        d = e_reg(sk_type(SK_I64), dr);
-      }
-      return arith(p, OP_DIV_I32, d, e_const(sk_type(SK_I64), es), SK_I64, pos);
-    }
-    fail(p, pos, "invalid operands to binary %s (have '%s' and '%s')", op, ty_name(p, l.ty), ty_name(p, r.ty));
-  }
-  if (base >= OP_REM_I32 && base <= OP_SHR_I32 && (!is_int(l.ty) || !is_int(r.ty)))
-    fail(p, pos, "invalid operands to binary %s (have '%s' and '%s')", op, ty_name(p, l.ty), ty_name(p, r.ty));
-  if (base == OP_SHL_I32 || base == OP_SHR_I32) {
-    kir_sk sk = promote(l.ty->sk);
-    cast(p, &r, sk_type(sk), pos);  /* the shift count takes the left operand's type */
-    return arith(p, base, l, r, sk, pos);
-  }
-  return arith(p, base, l, r, usual(l.ty->sk, r.ty->sk), pos);
-}
-
-static void check_lvalue(P *p, expr *e, srcpos pos, const char *what) {
-  if (e->k != E_VAR && e->k != E_MEM) fail(p, pos, "lvalue required as %s", what);
-  if (e->ty->cnst) fail(p, pos, "assignment of read-only location");
-  if (e->ty->k == TY_ARRAY) fail(p, pos, "assignment to expression with array type");
-}
-
-static void store(P *p, expr *lv, expr v, srcpos pos) {
-  /* v already converted to lv's type */
-  if (lv->ty->k == TY_STRUCT) {
-    if (v.k != E_MEM || v.ty->k != TY_STRUCT || v.ty->s != lv->ty->s) fail(p, pos, "incompatible types in struct assignment");
-    uint64_t size = lv->ty->s->size, al = lv->ty->s->align, step = al >= 8 ? 8 : al >= 4 ? 4 : al >= 2 ? 2 : 1;
-    kir_sk sk = step == 8 ? SK_U64 : step == 4 ? SK_U32 : step == 2 ? SK_U16 : SK_U8;
-    for (uint64_t o = 0; o < size; o += step) {
-      int t = reg_new(p, pos);
-      emit(p, OP_LD, t, v.reg, -1, -1, v.off + (int64_t)o, KIR_MF_ACCESS(sk, v.ty->vol), pos);
-      emit(p, OP_ST, -1, lv->reg, t, -1, lv->off + (int64_t)o, KIR_MF_ACCESS(sk, lv->ty->vol), pos);
-    }
-    return;
-  }
-  int r = to_reg(p, &v, pos);
-  if (lv->k == E_VAR) { if (r != lv->reg) emit(p, OP_MOV, lv->reg, r, -1, -1, 0, 0, pos); }
-  else {
-    kir_sk sk = lv->ty->k == TY_PTR ? SK_PTR : lv->ty->sk;
-    emit(p, OP_ST, -1, lv->reg, r, -1, lv->off, KIR_MF_ACCESS(sk, lv->ty->vol), pos);
-  }
-}
-
-/* Assignment to a register variable of a value computed into a temporary
- * (allocated at or above `mark`, while evaluating the right side) by the
- * last instruction: compute it into the variable instead of adding a move.
- * Not across a label: a join's value has more than one producer. */
-static void store_var(P *p, expr *lv, int r, int mark, srcpos pos) {
-  fstate *fs = p->fs;
-  kir_ins *last = fs->code.len ? vec_at(&fs->code, fs->code.len - 1) : NULL;
-  if (last && r != lv->reg && last->dst == r && r >= mark && r < KREG && fs->last_label_pc != fs->code.len)
-    last->dst = lv->reg;
-  else store(p, lv, e_reg(lv->ty, r), pos);
-}
-
-static expr value_copy(P *p, expr lv, srcpos pos) {
-  /* the current value of an lvalue, in a fresh register */
-  expr v = lv;
-  to_rvalue(p, &v, pos);
-  if (lv.k == E_VAR) {
-    int r = reg_new(p, pos);
-    emit(p, OP_MOV, r, lv.reg, -1, -1, 0, 0, pos);
-    v = e_reg(lv.ty, r);
-  }
-  return v;
-}
-
-static void incdec(P *p, expr *e, int delta, int post, srcpos pos, expr *out) {
-  check_lvalue(p, e, pos, delta > 0 ? "increment operand" : "decrement operand");
-  if (!is_scalar(e->ty)) fail(p, pos, "wrong type argument to %s", delta > 0 ? "increment" : "decrement");
-  if (!p->fs) fail(p, pos, "expression is not constant");
-  int mark = p->fs->nreg;
-  expr old = post ? value_copy(p, *e, pos) : *e;
-  if (!post) to_rvalue(p, &old, pos);
-  expr nv = binop(p, delta > 0 ? "+" : "-", old, e_const(sk_type(SK_I32), 1), pos);
-  cast(p, &nv, e->ty, pos);
-  int r = to_reg(p, &nv, pos);
-  if (e->k == E_VAR) store_var(p, e, r, post ? old.reg + 1 : mark, pos);
-  else store(p, e, e_reg(e->ty, r), pos);
-  *out = post ? old : e->k == E_VAR ? e_reg(e->ty, e->reg) : e_reg(e->ty, r);
-}
-
 static expr parse_binary(P *p, int minprec);
 
 static int prec_of(P *p) {
@@ -1351,27 +858,27 @@ static expr logical(P *p, int is_and, expr l, int prec, srcpos pos) {
       int n0 = fs ? fs->nreg : 0;
       parse_binary(p, prec + 1);
       if (fs) { fs->code.len = c0; fs->pos.len = c0; fs->nreg = n0; }
-      return e_const(sk_type(SK_I32), lv);
+      return e_const(ty_of_sk(SK_I32), lv);
     }
     expr r = parse_binary(p, prec + 1);
-    to_rvalue(p, &r, pos);
-    if (r.k == E_CONST) return e_const(sk_type(SK_I32), sem_cvt(reg_sk(r.ty), SK_BOOL, r.bits));
-    int c = truth(p, &r, pos), d = reg_new(p, pos), z = reg_new(p, pos);
-    emit(p, OP_CONST, z, -1, -1, -1, 0, 0, pos);
-    emit(p, OP_NE_U64, d, c, z, -1, 0, 0, pos);
-    return e_reg(sk_type(SK_I32), d);
+    code_to_rvalue(p, &r, pos);
+    if (r.k == E_CONST) return e_const(ty_of_sk(SK_I32), sem_cvt(ty_reg_sk(r.ty), SK_BOOL, r.bits));
+    int c = code_truth(p, &r, pos), d = code_reg_new(p, pos), z = code_reg_new(p, pos);
+    code_emit(p, OP_CONST, z, -1, -1, -1, 0, 0, pos);
+    code_emit(p, OP_NE_U64, d, c, z, -1, 0, 0, pos);
+    return e_reg(ty_of_sk(SK_I32), d);
   }
-  int d = reg_new(p, pos), z = reg_new(p, pos);
-  emit(p, OP_CONST, z, -1, -1, -1, 0, 0, pos);
-  int c = truth(p, &l, pos);
-  emit(p, OP_NE_U64, d, c, z, -1, 0, 0, pos);
-  int done = label_new(p);
-  branch(p, is_and ? OP_BRF : OP_BRT, d, done, pos);
+  int d = code_reg_new(p, pos), z = code_reg_new(p, pos);
+  code_emit(p, OP_CONST, z, -1, -1, -1, 0, 0, pos);
+  int c = code_truth(p, &l, pos);
+  code_emit(p, OP_NE_U64, d, c, z, -1, 0, 0, pos);
+  int done = code_label_new(p);
+  code_branch(p, is_and ? OP_BRF : OP_BRT, d, done, pos);
   expr r = parse_binary(p, prec + 1);
-  int c2 = truth(p, &r, pos);
-  emit(p, OP_NE_U64, d, c2, z, -1, 0, 0, pos);
-  label_here(p, done);
-  return e_reg(sk_type(SK_I32), d);
+  int c2 = code_truth(p, &r, pos);
+  code_emit(p, OP_NE_U64, d, c2, z, -1, 0, 0, pos);
+  code_label_here(p, done);
+  return e_reg(ty_of_sk(SK_I32), d);
 }
 
 static expr parse_binary(P *p, int minprec) {
@@ -1384,29 +891,19 @@ static expr parse_binary(P *p, int minprec) {
     next(p);
     if (!strcmp(op, "&&") || !strcmp(op, "||")) { l = logical(p, op[0] == '&', l, prec, pos); continue; }
     expr r = parse_binary(p, prec + 1);
-    l = binop(p, op, l, r, pos);
+    l = code_binop(p, op, l, r, pos);
   }
 }
 
-static type *common_type(P *p, expr *a, expr *b, srcpos pos) {
-  to_rvalue(p, a, pos); to_rvalue(p, b, pos);
-  if (is_arith(a->ty) && is_arith(b->ty)) return sk_type(usual(a->ty->sk, b->ty->sk));
-  if (a->ty->k == TY_PTR && b->ty->k == TY_PTR) return a->ty;
-  if (a->ty->k == TY_PTR && b->k == E_CONST && b->bits == 0) return a->ty;
-  if (b->ty->k == TY_PTR && a->k == E_CONST && a->bits == 0) return b->ty;
-  if (a->ty->k == TY_VOID && b->ty->k == TY_VOID) return &ty_void;
-  if (a->ty->k == TY_STRUCT && b->ty->k == TY_STRUCT && a->ty->s == b->ty->s) fail(p, pos, "unsupported: conditional expression of struct type");
-  fail(p, pos, "type mismatch in conditional expression ('%s' and '%s')", ty_name(p, a->ty), ty_name(p, b->ty));
-}
 
 static expr parse_cond(P *p) {
   expr c = parse_binary(p, 1);
   srcpos pos = here(p);
   if (!accept(p, "?")) return c;
-  to_rvalue(p, &c, pos);
+  code_to_rvalue(p, &c, pos);
   if (c.k == E_CONST) {
     /* fold: still parse (and type-check) both arms, keep the chosen one's code */
-    int take_first = sem_cvt(reg_sk(c.ty), SK_BOOL, c.bits) != 0;
+    int take_first = sem_cvt(ty_reg_sk(c.ty), SK_BOOL, c.bits) != 0;
     fstate *fs = p->fs;
     size_t c0 = fs ? fs->code.len : 0;
     expr a;
@@ -1420,43 +917,43 @@ static expr parse_cond(P *p) {
     if (take_first && fs) { fs->code.len = c1; fs->pos.len = c1; }
     expr chosen = take_first ? a : b;
     if (chosen.k == E_CONST) {
-      type *t = common_type(p, &a, &b, pos);
-      cast(p, &chosen, t, pos);
+      type *t = code_common_type(p, &a, &b, pos);
+      code_cast(p, &chosen, t, pos);
     }
     return chosen;
   }
-  if (!p->fs) fail(p, pos, "conditional expression is not constant");
-  int cr = truth(p, &c, pos);
-  int lelse = label_new(p), lend = label_new(p);
-  branch(p, OP_BRF, cr, lelse, pos);
-  int d = reg_new(p, pos);
+  if (!p->fs) front_fail(p, pos, "conditional expression is not constant");
+  int cr = code_truth(p, &c, pos);
+  int lelse = code_label_new(p), lend = code_label_new(p);
+  code_branch(p, OP_BRF, cr, lelse, pos);
+  int d = code_reg_new(p, pos);
   enter(p);
   expr a = parse_assign(p);
-  if (a.k != E_VOID) to_rvalue(p, &a, pos);   /* void arms: (c) ? (void)0 : f() */
-  int ar = a.ty->k == TY_VOID ? -1 : to_reg(p, &a, pos);
+  if (a.k != E_VOID) code_to_rvalue(p, &a, pos);   /* void arms: (c) ? (void)0 : f() */
+  int ar = a.ty->k == TY_VOID ? -1 : code_to_reg(p, &a, pos);
   size_t mov_a = p->fs->code.len;
-  emit(p, OP_MOV, d, ar, -1, -1, 0, 0, pos);
-  jump(p, lend, pos);
+  code_emit(p, OP_MOV, d, ar, -1, -1, 0, 0, pos);
+  code_jump(p, lend, pos);
   expect(p, ":");
-  label_here(p, lelse);
+  code_label_here(p, lelse);
   expr b = parse_cond(p);
   leave(p);
-  if (b.k != E_VOID) to_rvalue(p, &b, pos);
-  type *t = a.k == E_VOID && b.k == E_VOID ? &ty_void : common_type(p, &a, &b, pos);
+  if (b.k != E_VOID) code_to_rvalue(p, &b, pos);
+  type *t = a.k == E_VOID && b.k == E_VOID ? &ty_void : code_common_type(p, &a, &b, pos);
   if (t->k == TY_VOID) {
     ((kir_ins *)vec_at(&p->fs->code, mov_a))->op = OP_NOP;
-    label_here(p, lend);
+    code_label_here(p, lend);
     expr v = {E_VOID, &ty_void, -1, 0, 0};
     return v;
   }
-  cast(p, &b, t, pos);
-  emit(p, OP_MOV, d, to_reg(p, &b, pos), -1, -1, 0, 0, pos);
-  label_here(p, lend);
+  code_cast(p, &b, t, pos);
+  code_emit(p, OP_MOV, d, code_to_reg(p, &b, pos), -1, -1, 0, 0, pos);
+  code_label_here(p, lend);
   /* the first arm was moved before its type was known: convert it in place */
-  if (a.ty != t && !(a.ty->k == TY_PTR && t->k == TY_PTR) && reg_sk(a.ty) != reg_sk(t)) {
+  if (a.ty != t && !(a.ty->k == TY_PTR && t->k == TY_PTR) && ty_reg_sk(a.ty) != ty_reg_sk(t)) {
     kir_ins *mv = vec_at(&p->fs->code, mov_a);
     mv->op = OP_CVT;
-    mv->imm = reg_sk(a.ty) | (reg_sk(t) << 8);
+    mv->imm = ty_reg_sk(a.ty) | (ty_reg_sk(t) << 8);
   }
   return e_reg(t, d);
 }
@@ -1470,7 +967,7 @@ static expr parse_assign(P *p) {
   size_t n = strlen(op);
   if (!(op[n - 1] == '=' && strcmp(op, "==") && strcmp(op, "!=") && strcmp(op, "<=") && strcmp(op, ">="))) return l;
   next(p);
-  check_lvalue(p, &l, pos, "left operand of assignment");
+  code_check_lvalue(p, &l, pos, "left operand of assignment");
   int mark = p->fs ? p->fs->nreg : 0;
   enter(p);   /* a = b = ... and a += b += ... recurse here: bounded like any nesting */
   expr r = parse_assign(p);
@@ -1480,23 +977,23 @@ static expr parse_assign(P *p) {
     memcpy(bop, op, n - 1);
     expr cur = l;
     if (l.k == E_VAR) cur.k = E_REG;
-    else cur = value_copy(p, l, pos);
-    r = binop(p, bop, cur, r, pos);
+    else cur = code_value_copy(p, l, pos);
+    r = code_binop(p, bop, cur, r, pos);
   }
-  to_rvalue(p, &r, pos);
+  code_to_rvalue(p, &r, pos);
   if (l.ty->k == TY_PTR && r.ty->k == TY_SCALAR && !(r.k == E_CONST && r.bits == 0))
-    fail(p, pos, "assignment makes pointer from integer without a cast");
+    front_fail(p, pos, "assignment makes pointer from integer without a cast");
   if (l.ty->k == TY_SCALAR && r.ty->k == TY_PTR && l.ty->sk != SK_BOOL)
-    fail(p, pos, "assignment makes integer from pointer without a cast");
+    front_fail(p, pos, "assignment makes integer from pointer without a cast");
   type *lt = l.ty;
   if (lt->vol || lt->cnst) { type *u = ty_new(p, lt->k); *u = *lt; u->vol = u->cnst = 0; lt = u; }
-  cast(p, &r, lt, pos);
+  code_cast(p, &r, lt, pos);
   if (l.k == E_VAR) {
-    store_var(p, &l, to_reg(p, &r, pos), mark, pos);
+    code_store_var(p, &l, code_to_reg(p, &r, pos), mark, pos);
     return e_reg(lt, l.reg);   /* the temporary may have been retargeted */
   }
-  if (lt->k != TY_STRUCT) { int rr = to_reg(p, &r, pos); r = e_reg(lt, rr); }
-  store(p, &l, r, pos);
+  if (lt->k != TY_STRUCT) { int rr = code_to_reg(p, &r, pos); r = e_reg(lt, rr); }
+  code_store(p, &l, r, pos);
   return r;
 }
 
@@ -1545,8 +1042,8 @@ static int nv_scope(P *p, expr e, srcpos pos, const char *name) {
   case NV_SCOPE_THREAD: case NV_SCOPE_BLOCK: return SCOPE_BLOCK;
   case NV_SCOPE_DEVICE: return SCOPE_DEVICE;
   case NV_SCOPE_SYSTEM: return SCOPE_SYSTEM;
-  case NV_SCOPE_CLUSTER: fail(p, pos, "'%s': cluster scope is not modelled (gpurace has no thread block clusters)", name);
-  default: fail(p, pos, "'%s': %lld is not a thread scope (__NV_THREAD_SCOPE_*)", name, (long long)v);
+  case NV_SCOPE_CLUSTER: front_fail(p, pos, "'%s': cluster scope is not modelled (gpurace has no thread block clusters)", name);
+  default: front_fail(p, pos, "'%s': %lld is not a thread scope (__NV_THREAD_SCOPE_*)", name, (long long)v);
   }
   return SCOPE_SYSTEM;
 }
@@ -1554,10 +1051,10 @@ static int nv_scope(P *p, expr e, srcpos pos, const char *name) {
 /* The memory order argument: 'l' a load, 's' a store, 'r' a read-modify-write. */
 static int nv_order(P *p, expr e, srcpos pos, const char *name, int what) {
   int64_t v = const_int(p, e, pos, "the memory order of an __nv_atomic builtin");
-  if (v < NV_RELAXED || v > NV_SEQ_CST) fail(p, pos, "'%s': %lld is not a memory order (__NV_ATOMIC_*)", name, (long long)v);
-  if (what == 'l' && (v == NV_RELEASE || v == NV_ACQ_REL)) fail(p, pos, "'%s': an atomic load's memory order cannot be release or acq_rel", name);
+  if (v < NV_RELAXED || v > NV_SEQ_CST) front_fail(p, pos, "'%s': %lld is not a memory order (__NV_ATOMIC_*)", name, (long long)v);
+  if (what == 'l' && (v == NV_RELEASE || v == NV_ACQ_REL)) front_fail(p, pos, "'%s': an atomic load's memory order cannot be release or acq_rel", name);
   if (what == 's' && (v == NV_CONSUME || v == NV_ACQUIRE || v == NV_ACQ_REL))
-    fail(p, pos, "'%s': an atomic store's memory order cannot be consume, acquire or acq_rel", name);
+    front_fail(p, pos, "'%s': an atomic store's memory order cannot be consume, acquire or acq_rel", name);
   return (int)v;
 }
 
@@ -1574,16 +1071,16 @@ static int nv_kir_order(int o, int what) {
 
 /* The pointed-to kind of an __nv_atomic builtin's first argument. */
 static kir_sk nv_target(P *p, expr *a, srcpos pos, const char *name) {
-  to_rvalue(p, a, pos);
+  code_to_rvalue(p, a, pos);
   if (a->ty->k != TY_PTR || (a->ty->base->k != TY_SCALAR && a->ty->base->k != TY_PTR))
-    fail(p, pos, "first argument of '%s' must be a pointer to an integer, floating or pointer type", name);
+    front_fail(p, pos, "first argument of '%s' must be a pointer to an integer, floating or pointer type", name);
   kir_sk sk = a->ty->base->k == TY_PTR ? SK_PTR : a->ty->base->sk;
-  if (kir_sk_size[sk] != 4 && kir_sk_size[sk] != 8) fail(p, pos, "'%s' on a %d-byte type: gpurace models 4- and 8-byte atomics", name, kir_sk_size[sk]);
+  if (kir_sk_size[sk] != 4 && kir_sk_size[sk] != 8) front_fail(p, pos, "'%s' on a %d-byte type: gpurace models 4- and 8-byte atomics", name, kir_sk_size[sk]);
   return sk;
 }
 
 static void nv_sc_fence(P *p, int o, int scope, srcpos pos) {
-  if (o == NV_SEQ_CST) emit(p, OP_FENCE, -1, -1, -1, -1, scope, FENCE_SC, pos);
+  if (o == NV_SEQ_CST) code_emit(p, OP_FENCE, -1, -1, -1, -1, scope, FENCE_SC, pos);
 }
 
 static int nv_atomic_call(P *p, const char *name, srcpos pos, expr *res, int unused) {
@@ -1604,41 +1101,41 @@ static int nv_atomic_call(P *p, const char *name, srcpos pos, expr *res, int unu
   int n = 0;
   expect(p, "(");
   if (!is(p, ")")) do {
-    if (n == 7) fail(p, here(p), "too many arguments to '%s'", name);
+    if (n == 7) front_fail(p, here(p), "too many arguments to '%s'", name);
     a[n++] = arg_expr(p);
   } while (accept(p, ","));
   expect(p, ")");
-  if (n != nargs) fail(p, pos, "'%s' takes %d arguments, %d given", name, nargs, n);
+  if (n != nargs) front_fail(p, pos, "'%s' takes %d arguments, %d given", name, nargs, n);
   expr v = {E_VOID, &ty_void, -1, 0, 0};
   *res = v;
   if (!strcmp(op, "thread_fence")) {
     int o = nv_order(p, a[0], pos, name, 'f'), scope = nv_scope(p, a[1], pos, name);
-    emit(p, OP_FENCE, -1, -1, -1, -1, scope, o == NV_ACQ_REL ? FENCE_ACQ_REL : FENCE_SC, pos);
+    code_emit(p, OP_FENCE, -1, -1, -1, -1, scope, o == NV_ACQ_REL ? FENCE_ACQ_REL : FENCE_SC, pos);
     return 1;
   }
   kir_sk sk = nv_target(p, &a[0], pos, name);
   type *ty = a[0].ty->base;
-  int addr = to_reg(p, &a[0], pos);
+  int addr = code_to_reg(p, &a[0], pos);
   int scope = nv_scope(p, a[n - 1], pos, name);
   if (!strcmp(op, "load_n") || !strcmp(op, "load")) {
-    int o = nv_order(p, a[n - 2], pos, name, 'l'), d = reg_new(p, pos);
+    int o = nv_order(p, a[n - 2], pos, name, 'l'), d = code_reg_new(p, pos);
     nv_sc_fence(p, o, scope, pos);
-    emit(p, OP_LD, d, addr, -1, -1, 0, KIR_MF_STRONG(sk, scope, nv_kir_order(o, 'l')), pos);
+    code_emit(p, OP_LD, d, addr, -1, -1, 0, KIR_MF_STRONG(sk, scope, nv_kir_order(o, 'l')), pos);
     expr val = e_reg(ty, d);
     if (n == 3) { *res = val; return 1; }
     expr lv = deref(p, a[1], pos);
-    check_lvalue(p, &lv, pos, "the result of '__nv_atomic_load'");
-    cast(p, &val, lv.ty, pos);
-    store(p, &lv, val, pos);
+    code_check_lvalue(p, &lv, pos, "the result of '__nv_atomic_load'");
+    code_cast(p, &val, lv.ty, pos);
+    code_store(p, &lv, val, pos);
     return 1;
   }
   if (!strcmp(op, "store_n") || !strcmp(op, "store")) {
     int o = nv_order(p, a[2], pos, name, 's');
     expr val = !strcmp(op, "store") ? deref(p, a[1], pos) : a[1];
-    cast(p, &val, ty, pos);
-    int r = to_reg(p, &val, pos);
+    code_cast(p, &val, ty, pos);
+    int r = code_to_reg(p, &val, pos);
     nv_sc_fence(p, o, scope, pos);
-    emit(p, OP_ST, -1, addr, r, -1, 0, KIR_MF_STRONG(sk, scope, nv_kir_order(o, 's')), pos);
+    code_emit(p, OP_ST, -1, addr, r, -1, 0, KIR_MF_STRONG(sk, scope, nv_kir_order(o, 's')), pos);
     return 1;
   }
   if (!strcmp(op, "compare_exchange_n") || !strcmp(op, "compare_exchange")) {
@@ -1646,50 +1143,50 @@ static int nv_atomic_call(P *p, const char *name, srcpos pos, expr *res, int unu
     int order = nv_kir_order(ok_o, 'r');
     /* one atom.cas carries both orders: a failure order that acquires makes it acquire */
     if (nv_kir_order(fail_o, 'l') == MO_ACQUIRE && (order == MO_RELAXED || order == MO_RELEASE)) order = order == MO_RELAXED ? MO_ACQUIRE : MO_ACQ_REL;
-    if (!atomic_sk_ok(AT_CAS, sk) && sk != SK_F32 && sk != SK_F64 && sk != SK_PTR) fail(p, pos, "no '%s' for '%s'", name, kir_sk_name[sk]);
+    if (!atomic_sk_ok(AT_CAS, sk) && sk != SK_F32 && sk != SK_F64 && sk != SK_PTR) front_fail(p, pos, "no '%s' for '%s'", name, kir_sk_name[sk]);
     expr ex = deref(p, a[1], pos);
-    check_lvalue(p, &ex, pos, "the expected value of a compare-and-exchange");
+    code_check_lvalue(p, &ex, pos, "the expected value of a compare-and-exchange");
     expr cmp = ex, des = !strcmp(op, "compare_exchange") ? deref(p, a[2], pos) : a[2];
-    cast(p, &cmp, ty, pos);
-    cast(p, &des, ty, pos);
-    int cr = to_reg(p, &cmp, pos), dr = to_reg(p, &des, pos);
-    truth(p, &a[3], pos);   /* weak: evaluated; a strong exchange is a valid weak one */
+    code_cast(p, &cmp, ty, pos);
+    code_cast(p, &des, ty, pos);
+    int cr = code_to_reg(p, &cmp, pos), dr = code_to_reg(p, &des, pos);
+    code_truth(p, &a[3], pos);   /* weak: evaluated; a strong exchange is a valid weak one */
     nv_sc_fence(p, ok_o, scope, pos);
-    int old = reg_new(p, pos), ok = reg_new(p, pos);
-    emit(p, OP_ATOM, old, addr, cr, dr, 0, sk | AT_CAS << 8 | scope << MF_SCOPE_SHIFT | order << MF_ORDER_SHIFT, pos);
-    emit(p, OP_EQ_U64, ok, old, cr, -1, 0, 0, pos);
+    int old = code_reg_new(p, pos), ok = code_reg_new(p, pos);
+    code_emit(p, OP_ATOM, old, addr, cr, dr, 0, sk | AT_CAS << 8 | scope << MF_SCOPE_SHIFT | order << MF_ORDER_SHIFT, pos);
+    code_emit(p, OP_EQ_U64, ok, old, cr, -1, 0, 0, pos);
     /* on failure the value seen goes to *expected, as in C11 */
-    int done = label_new(p);
-    branch(p, OP_BRT, ok, done, pos);
+    int done = code_label_new(p);
+    code_branch(p, OP_BRT, ok, done, pos);
     expr ov = e_reg(ty, old);
-    cast(p, &ov, ex.ty, pos);
-    store(p, &ex, ov, pos);
-    label_here(p, done);
-    *res = e_reg(sk_type(SK_BOOL), ok);
+    code_cast(p, &ov, ex.ty, pos);
+    code_store(p, &ex, ov, pos);
+    code_label_here(p, done);
+    *res = e_reg(ty_of_sk(SK_BOOL), ok);
     return 1;
   }
   if (!strcmp(op, "exchange")) {
     int o = nv_order(p, a[3], pos, name, 'r');
     expr val = deref(p, a[1], pos);
-    cast(p, &val, ty, pos);
-    int r = to_reg(p, &val, pos), d = reg_new(p, pos);
+    code_cast(p, &val, ty, pos);
+    int r = code_to_reg(p, &val, pos), d = code_reg_new(p, pos);
     nv_sc_fence(p, o, scope, pos);
-    emit(p, OP_ATOM, d, addr, r, -1, 0, sk | AT_EXCH << 8 | scope << MF_SCOPE_SHIFT | nv_kir_order(o, 'r') << MF_ORDER_SHIFT, pos);
+    code_emit(p, OP_ATOM, d, addr, r, -1, 0, sk | AT_EXCH << 8 | scope << MF_SCOPE_SHIFT | nv_kir_order(o, 'r') << MF_ORDER_SHIFT, pos);
     expr lv = deref(p, a[2], pos);
-    check_lvalue(p, &lv, pos, "the result of '__nv_atomic_exchange'");
+    code_check_lvalue(p, &lv, pos, "the result of '__nv_atomic_exchange'");
     expr ov = e_reg(ty, d);
-    cast(p, &ov, lv.ty, pos);
-    store(p, &lv, ov, pos);
+    code_cast(p, &ov, lv.ty, pos);
+    code_store(p, &lv, ov, pos);
     return 1;
   }
   int kind = rmws[rmw].kind;
-  if (kind != AT_EXCH && !atomic_sk_ok(kind, sk)) fail(p, pos, "no '%s' for '%s'", name, kir_sk_name[sk]);
+  if (kind != AT_EXCH && !atomic_sk_ok(kind, sk)) front_fail(p, pos, "no '%s' for '%s'", name, kir_sk_name[sk]);
   int o = nv_order(p, a[2], pos, name, 'r');
   expr val = a[1];
-  cast(p, &val, ty, pos);
-  int r = to_reg(p, &val, pos), d = rmws[rmw].fetch && !unused ? reg_new(p, pos) : -1;
+  code_cast(p, &val, ty, pos);
+  int r = code_to_reg(p, &val, pos), d = rmws[rmw].fetch && !unused ? code_reg_new(p, pos) : -1;
   nv_sc_fence(p, o, scope, pos);
-  emit(p, OP_ATOM, d, addr, r, -1, 0, sk | kind << 8 | scope << MF_SCOPE_SHIFT | nv_kir_order(o, 'r') << MF_ORDER_SHIFT, pos);
+  code_emit(p, OP_ATOM, d, addr, r, -1, 0, sk | kind << 8 | scope << MF_SCOPE_SHIFT | nv_kir_order(o, 'r') << MF_ORDER_SHIFT, pos);
   if (d >= 0) *res = e_reg(ty, d);
   return 1;
 }
@@ -1697,61 +1194,61 @@ static int nv_atomic_call(P *p, const char *name, srcpos pos, expr *res, int unu
 static int builtin_call(P *p, const char *name, srcpos pos, expr *res, int unused) {
   expr a[4];
   int n = 0;
-  #define ARGS(k) do { expect(p, "("); if (!is(p, ")")) do { if (n == 4) fail(p, here(p), "too many arguments to '%s'", name); a[n++] = arg_expr(p); } while (accept(p, ",")); expect(p, ")"); \
-    if (n != (k)) fail(p, pos, "'%s' takes %d argument%s, %d given", name, (k), (k) == 1 ? "" : "s", n); } while (0)
+  #define ARGS(k) do { expect(p, "("); if (!is(p, ")")) do { if (n == 4) front_fail(p, here(p), "too many arguments to '%s'", name); a[n++] = arg_expr(p); } while (accept(p, ",")); expect(p, ")"); \
+    if (n != (k)) front_fail(p, pos, "'%s' takes %d argument%s, %d given", name, (k), (k) == 1 ? "" : "s", n); } while (0)
   expr v = {E_VOID, &ty_void, -1, 0, 0};
   *res = v;
   if (!strncmp(name, "__nv_atomic_", 12)) return nv_atomic_call(p, name, pos, res, unused);
-  if (!strcmp(name, "__syncthreads")) { ARGS(0); emit(p, OP_BAR, -1, -1, -1, -1, BAR_SYNC, 0, pos); return 1; }
+  if (!strcmp(name, "__syncthreads")) { ARGS(0); code_emit(p, OP_BAR, -1, -1, -1, -1, BAR_SYNC, 0, pos); return 1; }
   if (!strcmp(name, "__syncthreads_count") || !strcmp(name, "__syncthreads_and") || !strcmp(name, "__syncthreads_or")) {
     ARGS(1);
     int kind = name[14] == 'c' ? BAR_COUNT : name[14] == 'a' ? BAR_AND : BAR_OR;   /* __syncthreads_X */
-    int pr = truth(p, &a[0], pos), d = reg_new(p, pos);
-    emit(p, OP_BAR, d, pr, -1, -1, kind, 0, pos);
-    *res = e_reg(sk_type(SK_I32), d);
+    int pr = code_truth(p, &a[0], pos), d = code_reg_new(p, pos);
+    code_emit(p, OP_BAR, d, pr, -1, -1, kind, 0, pos);
+    *res = e_reg(ty_of_sk(SK_I32), d);
     return 1;
   }
   if (!strcmp(name, "memcpy") || !strcmp(name, "__builtin_memcpy") || !strcmp(name, "memset") || !strcmp(name, "__builtin_memset")) {
     /* a byte loop: exact for any alignment, and each byte an access the detectors see */
     ARGS(3);
     int is_set = strstr(name, "memset") != NULL;
-    to_rvalue(p, &a[0], pos);
-    if (a[0].ty->k != TY_PTR) fail(p, pos, "first argument of '%s' must be a pointer", name);
-    if (!is_set) { to_rvalue(p, &a[1], pos); if (a[1].ty->k != TY_PTR) fail(p, pos, "second argument of '%s' must be a pointer", name); }
-    else cast(p, &a[1], sk_type(SK_U8), pos);
-    cast(p, &a[2], sk_type(SK_U64), pos);
-    int dst = to_reg(p, &a[0], pos), src = to_reg(p, &a[1], pos), n = to_reg(p, &a[2], pos);
-    int i = reg_new(p, pos), c = reg_new(p, pos), q = reg_new(p, pos), v = reg_new(p, pos);
-    int one = const_reg(p, 1, pos);
-    emit(p, OP_CONST, i, -1, -1, -1, 0, 0, pos);
-    int top = label_new(p), done = label_new(p);
-    label_here(p, top);
-    emit(p, OP_LT_U64, c, i, n, -1, 0, 0, pos);
-    branch(p, OP_BRF, c, done, pos);
+    code_to_rvalue(p, &a[0], pos);
+    if (a[0].ty->k != TY_PTR) front_fail(p, pos, "first argument of '%s' must be a pointer", name);
+    if (!is_set) { code_to_rvalue(p, &a[1], pos); if (a[1].ty->k != TY_PTR) front_fail(p, pos, "second argument of '%s' must be a pointer", name); }
+    else code_cast(p, &a[1], ty_of_sk(SK_U8), pos);
+    code_cast(p, &a[2], ty_of_sk(SK_U64), pos);
+    int dst = code_to_reg(p, &a[0], pos), src = code_to_reg(p, &a[1], pos), n = code_to_reg(p, &a[2], pos);
+    int i = code_reg_new(p, pos), c = code_reg_new(p, pos), q = code_reg_new(p, pos), v = code_reg_new(p, pos);
+    int one = code_const_reg(p, 1, pos);
+    code_emit(p, OP_CONST, i, -1, -1, -1, 0, 0, pos);
+    int top = code_label_new(p), done = code_label_new(p);
+    code_label_here(p, top);
+    code_emit(p, OP_LT_U64, c, i, n, -1, 0, 0, pos);
+    code_branch(p, OP_BRF, c, done, pos);
     if (!is_set) {
-      emit(p, OP_PADD, q, src, i, -1, 0, 0, pos);
-      emit(p, OP_LD, v, q, -1, -1, 0, KIR_MF_ACCESS(SK_U8, a[1].ty->base->vol), pos);
+      code_emit(p, OP_PADD, q, src, i, -1, 0, 0, pos);
+      code_emit(p, OP_LD, v, q, -1, -1, 0, KIR_MF_ACCESS(SK_U8, a[1].ty->base->vol), pos);
     }
-    emit(p, OP_PADD, q, dst, i, -1, 0, 0, pos);
-    emit(p, OP_ST, -1, q, is_set ? src : v, -1, 0, KIR_MF_ACCESS(SK_U8, a[0].ty->base->vol), pos);
-    emit(p, OP_ADD_U64, i, i, one, -1, 0, 0, pos);
-    jump(p, top, pos);
-    label_here(p, done);
+    code_emit(p, OP_PADD, q, dst, i, -1, 0, 0, pos);
+    code_emit(p, OP_ST, -1, q, is_set ? src : v, -1, 0, KIR_MF_ACCESS(SK_U8, a[0].ty->base->vol), pos);
+    code_emit(p, OP_ADD_U64, i, i, one, -1, 0, 0, pos);
+    code_jump(p, top, pos);
+    code_label_here(p, done);
     *res = e_reg(ty_ptr(p, &ty_void), dst);
     return 1;
   }
   if (!strcmp(name, "__syncwarp")) {
     expect(p, "(");
-    expr m = is(p, ")") ? e_const(sk_type(SK_U32), 0xffffffffu) : arg_expr(p);
+    expr m = is(p, ")") ? e_const(ty_of_sk(SK_U32), 0xffffffffu) : arg_expr(p);
     expect(p, ")");
-    cast(p, &m, sk_type(SK_U32), pos);
-    emit(p, OP_SYNCWARP, -1, to_reg(p, &m, pos), -1, -1, 0, 0, pos);
+    code_cast(p, &m, ty_of_sk(SK_U32), pos);
+    code_emit(p, OP_SYNCWARP, -1, code_to_reg(p, &m, pos), -1, -1, 0, 0, pos);
     return 1;
   }
   if (!strcmp(name, "__threadfence_block") || !strcmp(name, "__threadfence") || !strcmp(name, "__threadfence_system")) {
     ARGS(0);
     int sc = !strcmp(name, "__threadfence_block") ? SCOPE_BLOCK : !strcmp(name, "__threadfence") ? SCOPE_DEVICE : SCOPE_SYSTEM;
-    emit(p, OP_FENCE, -1, -1, -1, -1, sc, 0, pos);
+    code_emit(p, OP_FENCE, -1, -1, -1, -1, sc, 0, pos);
     return 1;
   }
   if (!strncmp(name, "atomic", 6)) {
@@ -1768,17 +1265,17 @@ static int builtin_call(P *p, const char *name, srcpos pos, expr *res, int unuse
     int scope = !*suf ? SCOPE_DEVICE : !strcmp(suf, "_block") ? SCOPE_BLOCK : !strcmp(suf, "_system") ? SCOPE_SYSTEM : -1;
     if (scope < 0) return 0;
     ARGS(kind == AT_CAS ? 3 : 2);
-    to_rvalue(p, &a[0], pos);
-    if (a[0].ty->k != TY_PTR || a[0].ty->base->k != TY_SCALAR) fail(p, pos, "first argument of '%s' must be a pointer to an integer or floating type", name);
+    code_to_rvalue(p, &a[0], pos);
+    if (a[0].ty->k != TY_PTR || a[0].ty->base->k != TY_SCALAR) front_fail(p, pos, "first argument of '%s' must be a pointer to an integer or floating type", name);
     kir_sk sk = a[0].ty->base->sk;
-    if (!atomic_sk_ok(kind, sk)) fail(p, pos, "no '%s' for '%s'", name, kir_sk_name[sk]);
+    if (!atomic_sk_ok(kind, sk)) front_fail(p, pos, "no '%s' for '%s'", name, kir_sk_name[sk]);
     if (kind == AT_INC || kind == AT_DEC) sk = SK_U32;
-    for (int k = 1; k < n; k++) cast(p, &a[k], sk_type(sk), pos);
-    int addr = to_reg(p, &a[0], pos);
-    int b = to_reg(p, &a[1], pos), c = n > 2 ? to_reg(p, &a[2], pos) : -1;
-    int d = unused ? -1 : reg_new(p, pos);
-    emit(p, OP_ATOM, d, addr, b, c, 0, sk | (kind << 8) | (scope << 12) | (a[0].ty->base->vol ? MF_VOLATILE : 0), pos);
-    if (d >= 0) *res = e_reg(sk_type(sk), d);
+    for (int k = 1; k < n; k++) code_cast(p, &a[k], ty_of_sk(sk), pos);
+    int addr = code_to_reg(p, &a[0], pos);
+    int b = code_to_reg(p, &a[1], pos), c = n > 2 ? code_to_reg(p, &a[2], pos) : -1;
+    int d = unused ? -1 : code_reg_new(p, pos);
+    code_emit(p, OP_ATOM, d, addr, b, c, 0, sk | (kind << 8) | (scope << 12) | (a[0].ty->base->vol ? MF_VOLATILE : 0), pos);
+    if (d >= 0) *res = e_reg(ty_of_sk(sk), d);
     return 1;
   }
   struct { const char *n; int kind; int args; } votes[] = {
@@ -1788,11 +1285,11 @@ static int builtin_call(P *p, const char *name, srcpos pos, expr *res, int unuse
     if (strcmp(name, votes[k].n)) continue;
     ARGS(votes[k].args);
     int mask = -1, pred = -1;
-    if (votes[k].args == 2) { cast(p, &a[0], sk_type(SK_U32), pos); mask = to_reg(p, &a[0], pos); pred = truth(p, &a[1], pos); }
-    else if (votes[k].args == 1) pred = truth(p, &a[0], pos);
-    int d = reg_new(p, pos);
-    emit(p, OP_VOTE, d, pred, mask, -1, votes[k].kind, 0, pos);
-    *res = e_reg(sk_type(votes[k].kind == VOTE_BALLOT || votes[k].kind == VOTE_ACTIVEMASK ? SK_U32 : SK_I32), d);
+    if (votes[k].args == 2) { code_cast(p, &a[0], ty_of_sk(SK_U32), pos); mask = code_to_reg(p, &a[0], pos); pred = code_truth(p, &a[1], pos); }
+    else if (votes[k].args == 1) pred = code_truth(p, &a[0], pos);
+    int d = code_reg_new(p, pos);
+    code_emit(p, OP_VOTE, d, pred, mask, -1, votes[k].kind, 0, pos);
+    *res = e_reg(ty_of_sk(votes[k].kind == VOTE_BALLOT || votes[k].kind == VOTE_ACTIVEMASK ? SK_U32 : SK_I32), d);
     return 1;
   }
   struct { const char *n; int kind; int sync; } shfls[] = {
@@ -1801,23 +1298,23 @@ static int builtin_call(P *p, const char *name, srcpos pos, expr *res, int unuse
   for (size_t k = 0; k < sizeof shfls / sizeof shfls[0]; k++) {
     if (strcmp(name, shfls[k].n)) continue;
     expect(p, "(");
-    do { if (n == 4) fail(p, here(p), "too many arguments to '%s'", name); a[n++] = arg_expr(p); } while (accept(p, ","));
+    do { if (n == 4) front_fail(p, here(p), "too many arguments to '%s'", name); a[n++] = arg_expr(p); } while (accept(p, ","));
     expect(p, ")");
     int base = shfls[k].sync;
-    if (n < 2 + base || n > 3 + base) fail(p, pos, "'%s' takes %d or %d arguments, %d given", name, 2 + base, 3 + base, n);
+    if (n < 2 + base || n > 3 + base) front_fail(p, pos, "'%s' takes %d or %d arguments, %d given", name, 2 + base, 3 + base, n);
     int mreg = -1;
-    if (base) { cast(p, &a[0], sk_type(SK_U32), pos); mreg = to_reg(p, &a[0], pos); }
+    if (base) { code_cast(p, &a[0], ty_of_sk(SK_U32), pos); mreg = code_to_reg(p, &a[0], pos); }
     expr val = a[base];
-    to_rvalue(p, &val, pos);
-    if (!is_scalar(val.ty)) fail(p, pos, "'%s' needs a scalar value", name);
-    if (val.ty->k == TY_SCALAR && kir_sk_size[val.ty->sk] < 4) cast(p, &val, sk_type(SK_I32), pos);
+    code_to_rvalue(p, &val, pos);
+    if (!ty_is_scalar(val.ty)) front_fail(p, pos, "'%s' needs a scalar value", name);
+    if (val.ty->k == TY_SCALAR && kir_sk_size[val.ty->sk] < 4) code_cast(p, &val, ty_of_sk(SK_I32), pos);
     expr lane = a[base + 1];
-    cast(p, &lane, sk_type(SK_I32), pos);
-    expr width = n > base + 2 ? a[base + 2] : e_const(sk_type(SK_I32), 32);
-    cast(p, &width, sk_type(SK_I32), pos);
-    int d = reg_new(p, pos);
+    code_cast(p, &lane, ty_of_sk(SK_I32), pos);
+    expr width = n > base + 2 ? a[base + 2] : e_const(ty_of_sk(SK_I32), 32);
+    code_cast(p, &width, ty_of_sk(SK_I32), pos);
+    int d = code_reg_new(p, pos);
     /* imm: the kind, and the member mask's register + 1 above bit 8 (0: the legacy form, no mask) */
-    emit(p, OP_SHFL, d, to_reg(p, &val, pos), to_reg(p, &lane, pos), to_reg(p, &width, pos),
+    code_emit(p, OP_SHFL, d, code_to_reg(p, &val, pos), code_to_reg(p, &lane, pos), code_to_reg(p, &width, pos),
          shfls[k].kind | (int64_t)(mreg + 1) << 8, 0, pos);
     *res = e_reg(val.ty, d);
     return 1;
@@ -1825,30 +1322,30 @@ static int builtin_call(P *p, const char *name, srcpos pos, expr *res, int unuse
   if (!strcmp(name, "__ldg")) {
     ARGS(1);
     *res = deref(p, a[0], pos);
-    to_rvalue(p, res, pos);
+    code_to_rvalue(p, res, pos);
     return 1;
   }
   if (!strcmp(name, "clock") || !strcmp(name, "clock64")) {
     ARGS(0);
-    int d = reg_new(p, pos);
-    emit(p, OP_SREG, d, -1, -1, -1, SR_CLOCK, 0, pos);
-    *res = e_reg(sk_type(name[5] ? SK_I64 : SK_I32), d);
-    if (!name[5]) cast(p, res, sk_type(SK_I32), pos);
+    int d = code_reg_new(p, pos);
+    code_emit(p, OP_SREG, d, -1, -1, -1, SR_CLOCK, 0, pos);
+    *res = e_reg(ty_of_sk(name[5] ? SK_I64 : SK_I32), d);
+    if (!name[5]) code_cast(p, res, ty_of_sk(SK_I32), pos);
     return 1;
   }
-  if (!strcmp(name, "__trap")) { ARGS(0); emit(p, OP_TRAP, -1, -1, -1, -1, TRAP_CALL, 0, pos); return 1; }
-  if (!strcmp(name, "__gpurace_assert_fail")) { ARGS(0); emit(p, OP_TRAP, -1, -1, -1, -1, TRAP_ASSERT, 0, pos); return 1; }
+  if (!strcmp(name, "__trap")) { ARGS(0); code_emit(p, OP_TRAP, -1, -1, -1, -1, TRAP_CALL, 0, pos); return 1; }
+  if (!strcmp(name, "__gpurace_assert_fail")) { ARGS(0); code_emit(p, OP_TRAP, -1, -1, -1, -1, TRAP_ASSERT, 0, pos); return 1; }
   if (!strcmp(name, "printf") || !strcmp(name, "malloc") || !strcmp(name, "free") || !strcmp(name, "assert"))
-    fail(p, pos, "unsupported: %s in device code", name);
+    front_fail(p, pos, "unsupported: %s in device code", name);
   /* min/max: typed by the usual conversions */
   if (!strcmp(name, "min") || !strcmp(name, "max") || !strcmp(name, "umin") || !strcmp(name, "umax") ||
       !strcmp(name, "llmin") || !strcmp(name, "llmax")) {
     ARGS(2);
-    to_rvalue(p, &a[0], pos); to_rvalue(p, &a[1], pos);
-    if (!is_arith(a[0].ty) || !is_arith(a[1].ty)) fail(p, pos, "'%s' needs arithmetic arguments", name);
-    kir_sk sk = usual(a[0].ty->sk, a[1].ty->sk);
+    code_to_rvalue(p, &a[0], pos); code_to_rvalue(p, &a[1], pos);
+    if (!ty_is_arith(a[0].ty) || !ty_is_arith(a[1].ty)) front_fail(p, pos, "'%s' needs arithmetic arguments", name);
+    kir_sk sk = ty_usual(a[0].ty->sk, a[1].ty->sk);
     if (name[0] == 'u') sk = SK_U32;
-    *res = arith(p, strstr(name, "min") ? OP_MIN_I32 : OP_MAX_I32, a[0], a[1], sk, pos);
+    *res = code_arith(p, strstr(name, "min") ? OP_MIN_I32 : OP_MAX_I32, a[0], a[1], sk, pos);
     return 1;
   }
   static const struct { const char *n; int fn; kir_sk sk; int args; kir_sk ret; } mf[] = {
@@ -1878,14 +1375,14 @@ static int builtin_call(P *p, const char *name, srcpos pos, expr *res, int unuse
     ARGS(mf[k].args);
     int r[3] = {-1, -1, -1};
     for (int j = 0; j < n; j++) {
-      to_rvalue(p, &a[j], pos);
-      if (!is_arith(a[j].ty)) fail(p, pos, "argument %d of '%s' is not arithmetic", j + 1, name);
-      cast(p, &a[j], sk_type((mf[k].fn == MATH_SAD || mf[k].fn == MATH_USAD) && j == 2 ? SK_U32 : mf[k].sk), pos);
-      r[j] = to_reg(p, &a[j], pos);
+      code_to_rvalue(p, &a[j], pos);
+      if (!ty_is_arith(a[j].ty)) front_fail(p, pos, "argument %d of '%s' is not arithmetic", j + 1, name);
+      code_cast(p, &a[j], ty_of_sk((mf[k].fn == MATH_SAD || mf[k].fn == MATH_USAD) && j == 2 ? SK_U32 : mf[k].sk), pos);
+      r[j] = code_to_reg(p, &a[j], pos);
     }
-    int d = reg_new(p, pos);
-    emit(p, OP_MATH, d, r[0], r[1], r[2], mf[k].fn, 0, pos);
-    *res = e_reg(sk_type(mf[k].ret), d);
+    int d = code_reg_new(p, pos);
+    code_emit(p, OP_MATH, d, r[0], r[1], r[2], mf[k].fn, 0, pos);
+    *res = e_reg(ty_of_sk(mf[k].ret), d);
     return 1;
   }
   #undef ARGS
@@ -1908,19 +1405,19 @@ static void init_mem(P *p, expr lv, srcpos pos) {
   enter(p);
   if (lv.ty->k == TY_ARRAY || lv.ty->k == TY_STRUCT) {
     if (!accept(p, "{")) {
-      if (lv.ty->k == TY_STRUCT) { expr v = parse_assign(p); cast(p, &v, lv.ty, pos); store(p, &lv, v, pos); leave(p); return; }
-      fail(p, here(p), "array initialiser must be a brace-enclosed list");
+      if (lv.ty->k == TY_STRUCT) { expr v = parse_assign(p); code_cast(p, &v, lv.ty, pos); code_store(p, &lv, v, pos); leave(p); return; }
+      front_fail(p, here(p), "array initialiser must be a brace-enclosed list");
     }
     uint64_t k = 0;
     while (!accept(p, "}")) {
       expr el = lv;
       if (lv.ty->k == TY_ARRAY) {
-        if (k >= lv.ty->n) fail(p, here(p), "excess elements in array initialiser");
+        if (k >= lv.ty->n) front_fail(p, here(p), "excess elements in array initialiser");
         uint64_t es = ty_size(p, lv.ty->base, pos);
         el.ty = lv.ty->base;
         el.off = lv.off + (int64_t)(k * es);
       } else {
-        if (k >= (uint64_t)lv.ty->s->nf) fail(p, here(p), "excess elements in struct initialiser");
+        if (k >= (uint64_t)lv.ty->s->nf) front_fail(p, here(p), "excess elements in struct initialiser");
         el.ty = lv.ty->s->f[k].ty;
         el.off = lv.off + (int64_t)lv.ty->s->f[k].off;
       }
@@ -1934,10 +1431,10 @@ static void init_mem(P *p, expr lv, srcpos pos) {
   expr v = parse_assign(p);
   type *t = lv.ty;
   if (t->cnst || t->vol) { type *u = ty_new(p, t->k); *u = *t; u->cnst = 0; t = u; }
-  cast(p, &v, t, pos);
+  code_cast(p, &v, t, pos);
   expr target = lv;
   target.ty = t;
-  store(p, &target, v, pos);
+  code_store(p, &target, v, pos);
   leave(p);
 }
 
@@ -1969,17 +1466,17 @@ static uint64_t count_init_elems(P *p) {
 static expr *bind_reference(P *p, expr v, type *rt, srcpos pos, const char *what) {
   expr *b = arena_alloc(p->a, sizeof *b);
   if (v.k == E_VAR || (v.k == E_MEM && v.ty->k != TY_ARRAY)) {
-    if (!same_type(unqual(p, v.ty), unqual(p, rt)))
-      fail(p, pos, "%s: cannot bind a reference to '%s' to a value of type '%s'", what, ty_name(p, rt), ty_name(p, v.ty));
-    if ((v.ty->cnst && !rt->cnst) || (v.ty->vol && !rt->vol)) fail(p, pos, "%s: binding the reference drops a qualifier", what);
+    if (!same_type(ty_unqual(p, v.ty), ty_unqual(p, rt)))
+      front_fail(p, pos, "%s: cannot bind a reference to '%s' to a value of type '%s'", what, ty_name(p, rt), ty_name(p, v.ty));
+    if ((v.ty->cnst && !rt->cnst) || (v.ty->vol && !rt->vol)) front_fail(p, pos, "%s: binding the reference drops a qualifier", what);
     *b = v;
     b->ty = rt;
     return b;
   }
-  if (!rt->cnst) fail(p, pos, "%s: a non-const reference needs an lvalue", what);
-  cast(p, &v, unqual(p, rt), pos);
-  int r = reg_new(p, pos);
-  emit(p, OP_MOV, r, to_reg(p, &v, pos), -1, -1, 0, 0, pos);
+  if (!rt->cnst) front_fail(p, pos, "%s: a non-const reference needs an lvalue", what);
+  code_cast(p, &v, ty_unqual(p, rt), pos);
+  int r = code_reg_new(p, pos);
+  code_emit(p, OP_MOV, r, code_to_reg(p, &v, pos), -1, -1, 0, 0, pos);
   b->k = E_VAR; b->ty = rt; b->reg = r;
   return b;
 }
@@ -1989,11 +1486,11 @@ static void local_decl(P *p, declspec *ds) {
     const char *n; srcpos np; int isf = 0;
     size_t decl_tok = p->i;
     type *t = parse_declarator(p, ds->ty, &n, &np, &isf);
-    if (isf) fail(p, np, "unsupported: local function declarations");
-    if (!n) fail(p, np, "expected an identifier in declaration");
+    if (isf) front_fail(p, np, "unsupported: local function declarations");
+    if (!n) front_fail(p, np, "expected an identifier in declaration");
     if (ds->is_typedef) {
-      if (t->k == TY_REF) fail(p, np, "unsupported: reference typedefs");
-      if (ds->is_auto) fail(p, np, "'auto' in a typedef");
+      if (t->k == TY_REF) front_fail(p, np, "unsupported: reference typedefs");
+      if (ds->is_auto) front_fail(p, np, "'auto' in a typedef");
       declare_at(p, n, SYM_TYPEDEF, t, np);
       continue;
     }
@@ -2002,36 +1499,36 @@ static void local_decl(P *p, declspec *ds) {
        * the declaration's const stays), as C++ deduces it */
       int star = t->k == TY_PTR && t->base->k == TY_VOID;   /* auto *p = e: e must be a pointer */
       if ((t->k != TY_VOID && !star) || ds->is_shared || ds->is_static || ds->is_extern)
-        fail(p, np, "unsupported: 'auto' other than 'auto NAME = EXPR' or 'auto *NAME = EXPR' for a local variable");
-      if (!accept(p, "=")) fail(p, np, "declaration of 'auto %s' has no initialiser", n);
+        front_fail(p, np, "unsupported: 'auto' other than 'auto NAME = EXPR' or 'auto *NAME = EXPR' for a local variable");
+      if (!accept(p, "=")) front_fail(p, np, "declaration of 'auto %s' has no initialiser", n);
       srcpos vp = here(p);
       expr v = parse_assign(p);
-      to_rvalue(p, &v, vp);
-      if (v.ty->k == TY_VOID) fail(p, vp, "'auto %s' initialised with a void value", n);
-      if (star && v.ty->k != TY_PTR) fail(p, vp, "'auto *%s' initialised with a value of type '%s', not a pointer", n, ty_name(p, v.ty));
-      type *dt = ty_qual(p, unqual(p, v.ty), 0, ds->ty->cnst);
+      code_to_rvalue(p, &v, vp);
+      if (v.ty->k == TY_VOID) front_fail(p, vp, "'auto %s' initialised with a void value", n);
+      if (star && v.ty->k != TY_PTR) front_fail(p, vp, "'auto *%s' initialised with a value of type '%s', not a pointer", n, ty_name(p, v.ty));
+      type *dt = ty_qual(p, ty_unqual(p, v.ty), 0, ds->ty->cnst);
       if (dt->k == TY_STRUCT || name_addr_taken(p, n)) {
-        uint64_t addr = local_alloc(p, dt, np);
+        uint64_t addr = code_local_alloc(p, dt, np);
         sym *ms = declare_at(p, n, SYM_MEM, dt, np);
         ms->addr = addr;
-        int r = reg_new(p, np);
-        emit(p, OP_CONST, r, -1, -1, -1, (int64_t)addr, 0, np);
-        expr lv = {E_MEM, unqual(p, dt), r, 0, 0};
-        if (dt->k != TY_STRUCT) { cast(p, &v, lv.ty, vp); v = e_reg(lv.ty, to_reg(p, &v, vp)); }
-        store(p, &lv, v, np);
+        int r = code_reg_new(p, np);
+        code_emit(p, OP_CONST, r, -1, -1, -1, (int64_t)addr, 0, np);
+        expr lv = {E_MEM, ty_unqual(p, dt), r, 0, 0};
+        if (dt->k != TY_STRUCT) { code_cast(p, &v, lv.ty, vp); v = e_reg(lv.ty, code_to_reg(p, &v, vp)); }
+        code_store(p, &lv, v, np);
         continue;
       }
-      int r = reg_new(p, np);
-      expr var = {E_VAR, unqual(p, dt), r, 0, 0};
-      store_var(p, &var, to_reg(p, &v, vp), r + 1, np);
+      int r = code_reg_new(p, np);
+      expr var = {E_VAR, ty_unqual(p, dt), r, 0, 0};
+      code_store_var(p, &var, code_to_reg(p, &v, vp), r + 1, np);
       sym *rs = declare_at(p, n, SYM_REG, dt, np);
       rs->reg = r;
       continue;
     }
-    if (t->k == TY_VOID) fail(p, np, "variable '%s' declared void", n);
+    if (t->k == TY_VOID) front_fail(p, np, "variable '%s' declared void", n);
     if (t->k == TY_REF) {   /* a local reference: an alias of the lvalue it is bound to */
-      if (ds->is_shared || ds->is_static || ds->is_extern) fail(p, np, "unsupported: %s references", ds->is_shared ? "__shared__" : "static or extern");
-      if (!accept(p, "=")) fail(p, np, "reference '%s' must be initialised", n);
+      if (ds->is_shared || ds->is_static || ds->is_extern) front_fail(p, np, "unsupported: %s references", ds->is_shared ? "__shared__" : "static or extern");
+      if (!accept(p, "=")) front_fail(p, np, "reference '%s' must be initialised", n);
       srcpos vp = here(p);
       expr *b = bind_reference(p, parse_assign(p), t->base, vp, arena_printf(p->a, "reference '%s'", n));
       type *rt = t->base;
@@ -2041,12 +1538,12 @@ static void local_decl(P *p, declspec *ds) {
     }
     if (t->k == TY_ARRAY && t->unsized && !ds->is_extern) {
       uint64_t cnt = is(p, "=") ? (p->i++, count_init_elems(p)) : 0;
-      if (!cnt) fail(p, np, "array size missing in '%s'", n);
+      if (!cnt) front_fail(p, np, "array size missing in '%s'", n);
       p->i--;
       type *u = ty_new(p, TY_ARRAY); *u = *t; u->n = cnt; u->unsized = 0; t = u;
     }
     if (ds->is_shared) {
-      if (is(p, "=")) fail(p, np, "initialization is not supported for __shared__ variables");
+      if (is(p, "=")) front_fail(p, np, "initialization is not supported for __shared__ variables");
       sym *s = declare_at(p, n, SYM_MEM, t, np);
       /* one address per declaration, however often its function is inlined */
       for (size_t k = 0; k < p->shared_at.len; k += 2) {
@@ -2054,51 +1551,51 @@ static void local_decl(P *p, declspec *ds) {
         if (e[0] == decl_tok) { s->addr = e[1]; s->dyn_shared = ds->is_extern; goto next_decl; }
       }
       if (ds->is_extern) {
-        if (t->k != TY_ARRAY || !t->unsized) fail(p, np, "extern __shared__ must be an unsized array");
+        if (t->k != TY_ARRAY || !t->unsized) front_fail(p, np, "extern __shared__ must be an unsized array");
         s->addr = 0;  /* fixed up once the static size is known: dynamic shared follows it */
         s->dyn_shared = 1;
         p->dyn_shared = 1;
       } else {
         uint32_t al = ty_align(p, t);
         uint64_t off = (p->shared_off + al - 1) / al * al, size = ty_size(p, t, np);
-        if (off + size > (1u << 30)) fail(p, np, "__shared__ memory too large");
+        if (off + size > (1u << 30)) front_fail(p, np, "__shared__ memory too large");
         s->addr = KIR_ADDR(SPACE_SHARED, off);
         p->shared_off = (uint32_t)(off + size);
-        note_shared(p, n, t, off, size, np);
+        code_note_shared(p, n, t, off, size, np);
       }
       *(uint64_t *)vec_push(&p->shared_at) = decl_tok;
       *(uint64_t *)vec_push(&p->shared_at) = s->addr;
       continue;
     }
-    if (ds->is_static || ds->is_extern) fail(p, np, "unsupported: %s local variables", ds->is_static ? "static" : "extern");
+    if (ds->is_static || ds->is_extern) front_fail(p, np, "unsupported: %s local variables", ds->is_static ? "static" : "extern");
     if (t->k == TY_SCALAR || t->k == TY_PTR) {
       if (!name_addr_taken(p, n)) {
-        int r = reg_new(p, np);
+        int r = code_reg_new(p, np);
         if (accept(p, "=")) {
           expr v = parse_assign(p);
           type *lt = t;
           if (lt->cnst || lt->vol) { type *u = ty_new(p, lt->k); *u = *lt; u->cnst = 0; lt = u; }
-          to_rvalue(p, &v, np);
+          code_to_rvalue(p, &v, np);
           if (t->k == TY_PTR && v.ty->k == TY_SCALAR && !(v.k == E_CONST && v.bits == 0))
-            fail(p, np, "initialization makes pointer from integer without a cast");
-          cast(p, &v, lt, np);
+            front_fail(p, np, "initialization makes pointer from integer without a cast");
+          code_cast(p, &v, lt, np);
           expr var = {E_VAR, lt, r, 0, 0};
-          store_var(p, &var, to_reg(p, &v, np), r + 1, np);
+          code_store_var(p, &var, code_to_reg(p, &v, np), r + 1, np);
         } else {
           /* uninitialised locals read as 0: deterministic, like zero-filled memory */
-          emit(p, OP_CONST, r, -1, -1, -1, 0, 0, np);
+          code_emit(p, OP_CONST, r, -1, -1, -1, 0, 0, np);
         }
         sym *s = declare_at(p, n, SYM_REG, t, np);
         s->reg = r;
         continue;
       }
     }
-    uint64_t addr = local_alloc(p, t, np);
+    uint64_t addr = code_local_alloc(p, t, np);
     sym *s = declare_at(p, n, SYM_MEM, t, np);
     s->addr = addr;
     if (accept(p, "=")) {
-      int r = reg_new(p, np);
-      emit(p, OP_CONST, r, -1, -1, -1, (int64_t)addr, 0, np);
+      int r = code_reg_new(p, np);
+      code_emit(p, OP_CONST, r, -1, -1, -1, (int64_t)addr, 0, np);
       expr lv = {E_MEM, t, r, 0, 0};
       init_mem(p, lv, np);
     }
@@ -2112,12 +1609,12 @@ static loopctx *loop_top(P *p) { return p->fs->loops.len ? vec_at(&p->fs->loops,
 static void cond_branch_false(P *p, int target) {
   srcpos pos = here(p);
   expr c = parse_expr(p);
-  to_rvalue(p, &c, pos);
+  code_to_rvalue(p, &c, pos);
   if (c.k == E_CONST) {
-    if (!sem_cvt(reg_sk(c.ty), SK_BOOL, c.bits)) jump(p, target, pos);
+    if (!sem_cvt(ty_reg_sk(c.ty), SK_BOOL, c.bits)) code_jump(p, target, pos);
     return;
   }
-  branch(p, OP_BRF, truth(p, &c, pos), target, pos);
+  code_branch(p, OP_BRF, code_truth(p, &c, pos), target, pos);
 }
 
 static void parse_stmt_inner(P *p);
@@ -2133,30 +1630,30 @@ static void parse_stmt_inner(P *p) {
   int reg_mark = fs->nreg;
   token *t = tk(p);
   if (t->kind == TK_IDENT && is_at(p, 1, ":") && !is_type_start(p) && strcmp(t->text, "default"))
-    fail(p, pos, "unsupported: labels and goto");
+    front_fail(p, pos, "unsupported: labels and goto");
   if (accept(p, ";")) return;
   if (is(p, "{")) { parse_block(p); return; }
   if (accept(p, "if")) {
     expect(p, "(");
-    int lelse = label_new(p), lend = label_new(p);
+    int lelse = code_label_new(p), lend = code_label_new(p);
     cond_branch_false(p, lelse);
     expect(p, ")");
     fs->nreg = reg_mark;
     parse_stmt(p);
     if (accept(p, "else")) {
-      jump(p, lend, pos);
-      label_here(p, lelse);
+      code_jump(p, lend, pos);
+      code_label_here(p, lelse);
       parse_stmt(p);
-      label_here(p, lend);
+      code_label_here(p, lend);
     } else {
-      label_here(p, lelse);
-      label_here(p, lend);
+      code_label_here(p, lelse);
+      code_label_here(p, lend);
     }
     return;
   }
   if (accept(p, "while")) {
-    int lcond = label_new(p), lend = label_new(p);
-    label_here(p, lcond);
+    int lcond = code_label_new(p), lend = code_label_new(p);
+    code_label_here(p, lcond);
     expect(p, "(");
     cond_branch_false(p, lend);
     expect(p, ")");
@@ -2164,27 +1661,27 @@ static void parse_stmt_inner(P *p) {
     loopctx *l = vec_push(&fs->loops); l->brk = lend; l->cont = lcond;
     parse_stmt(p);
     fs->loops.len--;
-    jump(p, lcond, pos);
-    label_here(p, lend);
+    code_jump(p, lcond, pos);
+    code_label_here(p, lend);
     return;
   }
   if (accept(p, "do")) {
-    int lbody = label_new(p), lcont = label_new(p), lend = label_new(p);
-    label_here(p, lbody);
+    int lbody = code_label_new(p), lcont = code_label_new(p), lend = code_label_new(p);
+    code_label_here(p, lbody);
     loopctx *l = vec_push(&fs->loops); l->brk = lend; l->cont = lcont;
     parse_stmt(p);
     fs->loops.len--;
-    if (!accept(p, "while")) fail(p, here(p), "expected 'while' after 'do' body");
-    label_here(p, lcont);
+    if (!accept(p, "while")) front_fail(p, here(p), "expected 'while' after 'do' body");
+    code_label_here(p, lcont);
     expect(p, "(");
     srcpos cp = here(p);
     expr c = parse_expr(p);
-    to_rvalue(p, &c, cp);
-    if (c.k == E_CONST) { if (sem_cvt(reg_sk(c.ty), SK_BOOL, c.bits)) jump(p, lbody, cp); }
-    else branch(p, OP_BRT, truth(p, &c, cp), lbody, cp);
+    code_to_rvalue(p, &c, cp);
+    if (c.k == E_CONST) { if (sem_cvt(ty_reg_sk(c.ty), SK_BOOL, c.bits)) code_jump(p, lbody, cp); }
+    else code_branch(p, OP_BRT, code_truth(p, &c, cp), lbody, cp);
     expect(p, ")");
     expect(p, ";");
-    label_here(p, lend);
+    code_label_here(p, lend);
     fs->nreg = reg_mark;
     return;
   }
@@ -2195,8 +1692,8 @@ static void parse_stmt_inner(P *p) {
     if (is_type_start(p)) { declspec ds; parse_declspec(p, &ds); local_decl(p, &ds); }
     else { if (!is(p, ";")) discarded_expr(p); expect(p, ";"); }
     int for_regs = fs->nreg;
-    int lcond = label_new(p), lcont = label_new(p), lend = label_new(p);
-    label_here(p, lcond);
+    int lcond = code_label_new(p), lcont = code_label_new(p), lend = code_label_new(p);
+    code_label_here(p, lcond);
     if (!is(p, ";")) cond_branch_false(p, lend);
     expect(p, ";");
     fs->nreg = for_regs;
@@ -2211,14 +1708,14 @@ static void parse_stmt_inner(P *p) {
     loopctx *l = vec_push(&fs->loops); l->brk = lend; l->cont = lcont;
     parse_stmt(p);
     fs->loops.len--;
-    label_here(p, lcont);
+    code_label_here(p, lcont);
     size_t after = p->i;
     p->i = step;
     if (!is(p, ")")) discarded_expr(p);
     p->i = after;
     fs->nreg = for_regs;
-    jump(p, lcond, pos);
-    label_here(p, lend);
+    code_jump(p, lcond, pos);
+    code_label_here(p, lend);
     p->syms.len = scope;
     p->scope_start = outer;
     fs->nreg = reg_mark;
@@ -2229,13 +1726,13 @@ static void parse_stmt_inner(P *p) {
     srcpos cp = here(p);
     expr x = parse_expr(p);
     expect(p, ")");
-    to_rvalue(p, &x, cp);
-    if (!is_int(x.ty)) fail(p, cp, "switch quantity not an integer");
-    kir_sk sk = promote(x.ty->sk);
-    cast(p, &x, sk_type(sk), cp);
-    int xr = to_reg(p, &x, cp);
-    int ldispatch = label_new(p), lend = label_new(p);
-    jump(p, ldispatch, pos);
+    code_to_rvalue(p, &x, cp);
+    if (!ty_is_int(x.ty)) front_fail(p, cp, "switch quantity not an integer");
+    kir_sk sk = ty_promote(x.ty->sk);
+    code_cast(p, &x, ty_of_sk(sk), cp);
+    int xr = code_to_reg(p, &x, cp);
+    int ldispatch = code_label_new(p), lend = code_label_new(p);
+    code_jump(p, ldispatch, pos);
     vec cases; vec_init_arena(&cases, sizeof(caselab), p->a);
     vec *outer = fs->cases;
     fs->cases = &cases;
@@ -2246,52 +1743,52 @@ static void parse_stmt_inner(P *p) {
     parse_stmt(p);
     fs->loops.len--;
     fs->cases = outer;
-    jump(p, lend, pos);
-    label_here(p, ldispatch);
+    code_jump(p, lend, pos);
+    code_label_here(p, ldispatch);
     int ldefault = lend;
     for (size_t k = 0; k < cases.len; k++) {
       caselab *c = vec_at(&cases, k);
       if (c->is_default) { ldefault = c->label; continue; }
-      int cr = const_reg(p, sem_canon(sk, (uint64_t)c->val), pos), t2 = reg_new(p, pos);
-      emit(p, OP_EQ_I32 + vt_of(sk), t2, xr, cr, -1, 0, 0, pos);
-      branch(p, OP_BRT, t2, c->label, pos);
+      int cr = code_const_reg(p, sem_canon(sk, (uint64_t)c->val), pos), t2 = code_reg_new(p, pos);
+      code_emit(p, OP_EQ_I32 + ty_vt(sk), t2, xr, cr, -1, 0, 0, pos);
+      code_branch(p, OP_BRT, t2, c->label, pos);
     }
-    jump(p, ldefault, pos);
-    label_here(p, lend);
+    code_jump(p, ldefault, pos);
+    code_label_here(p, lend);
     fs->nreg = reg_mark;
     return;
   }
   if (accept(p, "case") || accept(p, "default")) {
     int is_def = p->t[p->i - 1].text[0] == 'd';
-    if (!fs->cases) fail(p, pos, "'%s' label not within a switch statement", is_def ? "default" : "case");
-    caselab c = {label_new(p), 0, is_def};
+    if (!fs->cases) front_fail(p, pos, "'%s' label not within a switch statement", is_def ? "default" : "case");
+    caselab c = {code_label_new(p), 0, is_def};
     if (!is_def) {
       srcpos vp = here(p);
       c.val = const_int(p, parse_cond(p), vp, "a case label");
     }
     for (size_t k = 0; k < fs->cases->len; k++) {
       caselab *o = vec_at(fs->cases, k);
-      if (o->is_default && is_def) fail(p, pos, "multiple default labels in one switch");
-      if (!o->is_default && !is_def && o->val == c.val) fail(p, pos, "duplicate case value %lld", (long long)c.val);
+      if (o->is_default && is_def) front_fail(p, pos, "multiple default labels in one switch");
+      if (!o->is_default && !is_def && o->val == c.val) front_fail(p, pos, "duplicate case value %lld", (long long)c.val);
     }
     expect(p, ":");
-    label_here(p, c.label);
+    code_label_here(p, c.label);
     *(caselab *)vec_push(fs->cases) = c;
     if (!is(p, "}")) parse_stmt(p);
     return;
   }
   if (accept(p, "break")) {
     loopctx *l = loop_top(p);
-    if (!l) fail(p, pos, "break statement not within loop or switch");
-    jump(p, l->brk, pos);
+    if (!l) front_fail(p, pos, "break statement not within loop or switch");
+    code_jump(p, l->brk, pos);
     expect(p, ";");
     return;
   }
   if (accept(p, "continue")) {
     int target = -1;
     for (size_t k = fs->loops.len; k-- > 0;) { loopctx *l = vec_at(&fs->loops, k); if (l->cont >= 0) { target = l->cont; break; } }
-    if (target < 0) fail(p, pos, "continue statement not within a loop");
-    jump(p, target, pos);
+    if (target < 0) front_fail(p, pos, "continue statement not within a loop");
+    code_jump(p, target, pos);
     expect(p, ";");
     return;
   }
@@ -2300,27 +1797,27 @@ static void parse_stmt_inner(P *p) {
     if (!is(p, ";")) {
       srcpos vp = here(p);
       expr v = parse_expr(p);
-      if (!ic) fail(p, vp, "'return' with a value in a __global__ function");
-      if (ic->ret->k == TY_VOID) fail(p, vp, "'return' with a value, in function returning void");
-      to_rvalue(p, &v, vp);
-      cast(p, &v, ic->ret, vp);
+      if (!ic) front_fail(p, vp, "'return' with a value in a __global__ function");
+      if (ic->ret->k == TY_VOID) front_fail(p, vp, "'return' with a value, in function returning void");
+      code_to_rvalue(p, &v, vp);
+      code_cast(p, &v, ic->ret, vp);
       if (ic->ret->k == TY_STRUCT) {
         expr dst = {E_MEM, ic->ret, ic->ret_reg, 0, 0};
-        store(p, &dst, v, vp);
-      } else emit(p, OP_MOV, ic->ret_reg, to_reg(p, &v, vp), -1, -1, 0, 0, vp);
-    } else if (ic && ic->ret->k != TY_VOID) fail(p, pos, "'return' with no value, in function returning non-void");
+        code_store(p, &dst, v, vp);
+      } else code_emit(p, OP_MOV, ic->ret_reg, code_to_reg(p, &v, vp), -1, -1, 0, 0, vp);
+    } else if (ic && ic->ret->k != TY_VOID) front_fail(p, pos, "'return' with no value, in function returning non-void");
     expect(p, ";");
-    if (ic) jump(p, ic->ret_label, pos);
-    else emit(p, OP_EXIT, -1, -1, -1, -1, 0, 0, pos);
+    if (ic) code_jump(p, ic->ret_label, pos);
+    else code_emit(p, OP_EXIT, -1, -1, -1, -1, 0, 0, pos);
     fs->nreg = reg_mark;
     return;
   }
-  if (accept(p, "goto")) fail(p, pos, "unsupported: goto");
-  if (is(p, "asm") || is(p, "__asm__") || is(p, "__asm")) fail(p, pos, "unsupported: inline assembly");
+  if (accept(p, "goto")) front_fail(p, pos, "unsupported: goto");
+  if (is(p, "asm") || is(p, "__asm__") || is(p, "__asm")) front_fail(p, pos, "unsupported: inline assembly");
   if (is_type_start(p)) {
     declspec ds;
     parse_declspec(p, &ds);
-    if (ds.is_global || (ds.is_device && !ds.is_shared)) fail(p, pos, "unsupported: nested function or device variable declarations");
+    if (ds.is_global || (ds.is_device && !ds.is_shared)) front_fail(p, pos, "unsupported: nested function or device variable declarations");
     if (is(p, ";")) { next(p); return; }
     local_decl(p, &ds);
     return;
@@ -2338,7 +1835,7 @@ static void parse_block(P *p) {
   p->body_scope = (size_t)-1;
   int reg_mark = p->fs->nreg;
   while (!is(p, "}")) {
-    if (tk(p)->kind == TK_EOF) fail(p, here(p), "expected '}' at end of input");
+    if (tk(p)->kind == TK_EOF) front_fail(p, here(p), "expected '}' at end of input");
     parse_stmt(p);
   }
   next(p);
@@ -2367,18 +1864,18 @@ static void scan_addr_taken(P *p, funcdef *f, vec *out) {
 
 static void compile_inline(P *p, funcdef *f, expr *args, int nargs, expr *res, srcpos pos) {
   fstate *fs = p->fs;
-  if (f->inlining) fail(p, pos, "unsupported: recursion (call of '%s' inside itself)", f->name);
+  if (f->inlining) front_fail(p, pos, "unsupported: recursion (call of '%s' inside itself)", f->name);
   if (!f->defined) {
-    if (p->may_defer) { p->deferred_hit = 1; fail(p, pos, "function '%s' is not defined yet", f->name); }
-    fail(p, pos, "function '%s' is declared but never defined", f->name);
+    if (p->may_defer) { p->deferred_hit = 1; front_fail(p, pos, "function '%s' is not defined yet", f->name); }
+    front_fail(p, pos, "function '%s' is declared but never defined", f->name);
   }
-  if (fs->inl.len >= 64) fail(p, pos, "device functions nested too deeply");
+  if (fs->inl.len >= 64) front_fail(p, pos, "device functions nested too deeply");
   int ret_reg = -1;
   if (f->ret->k == TY_STRUCT) {
-    uint64_t a = local_alloc(p, f->ret, pos);
-    ret_reg = reg_new(p, pos);
-    emit(p, OP_CONST, ret_reg, -1, -1, -1, (int64_t)a, 0, pos);
-  } else if (f->ret->k != TY_VOID) ret_reg = reg_new(p, pos);
+    uint64_t a = code_local_alloc(p, f->ret, pos);
+    ret_reg = code_reg_new(p, pos);
+    code_emit(p, OP_CONST, ret_reg, -1, -1, -1, (int64_t)a, 0, pos);
+  } else if (f->ret->k != TY_VOID) ret_reg = code_reg_new(p, pos);
   /* bind arguments: by value, to fresh registers or local memory */
   int preg[32];
   uint64_t paddr[32];
@@ -2389,21 +1886,21 @@ static void compile_inline(P *p, funcdef *f, expr *args, int nargs, expr *res, s
       bound[k] = bind_reference(p, args[k], pt->base, pos, arena_printf(p->a, "argument %d of '%s'", k + 1, f->name));
       continue;
     }
-    to_rvalue(p, &args[k], pos);
+    code_to_rvalue(p, &args[k], pos);
     if (pt->k == TY_PTR && args[k].ty->k == TY_SCALAR && !(args[k].k == E_CONST && args[k].bits == 0))
-      fail(p, pos, "argument %d of '%s' makes pointer from integer without a cast", k + 1, f->name);
-    cast(p, &args[k], pt, pos);
+      front_fail(p, pos, "argument %d of '%s' makes pointer from integer without a cast", k + 1, f->name);
+    code_cast(p, &args[k], pt, pos);
     if (pt->k == TY_STRUCT) {
-      uint64_t a = local_alloc(p, pt, pos);
-      int r = reg_new(p, pos);
-      emit(p, OP_CONST, r, -1, -1, -1, (int64_t)a, 0, pos);
+      uint64_t a = code_local_alloc(p, pt, pos);
+      int r = code_reg_new(p, pos);
+      code_emit(p, OP_CONST, r, -1, -1, -1, (int64_t)a, 0, pos);
       expr dst = {E_MEM, pt, r, 0, 0};
-      store(p, &dst, args[k], pos);
+      code_store(p, &dst, args[k], pos);
       preg[k] = r;
       paddr[k] = a;
     } else {
-      int r = reg_new(p, pos);
-      emit(p, OP_MOV, r, to_reg(p, &args[k], pos), -1, -1, 0, 0, pos);
+      int r = code_reg_new(p, pos);
+      code_emit(p, OP_MOV, r, code_to_reg(p, &args[k], pos), -1, -1, 0, 0, pos);
       preg[k] = r;
     }
   }
@@ -2435,10 +1932,10 @@ static void compile_inline(P *p, funcdef *f, expr *args, int nargs, expr *res, s
       continue;
     }
     if (name_addr_taken(p, f->pnames[k])) {
-      uint64_t a = local_alloc(p, pt, pos);
-      int ar = reg_new(p, pos);
-      emit(p, OP_CONST, ar, -1, -1, -1, (int64_t)a, 0, pos);
-      emit(p, OP_ST, -1, ar, preg[k], -1, 0, (pt->k == TY_PTR ? SK_PTR : pt->sk), pos);
+      uint64_t a = code_local_alloc(p, pt, pos);
+      int ar = code_reg_new(p, pos);
+      code_emit(p, OP_CONST, ar, -1, -1, -1, (int64_t)a, 0, pos);
+      code_emit(p, OP_ST, -1, ar, preg[k], -1, 0, (pt->k == TY_PTR ? SK_PTR : pt->sk), pos);
       sym *s = declare_at(p, f->pnames[k], SYM_MEM, pt, pos);
       s->addr = a;
     } else {
@@ -2447,14 +1944,14 @@ static void compile_inline(P *p, funcdef *f, expr *args, int nargs, expr *res, s
     }
   }
   inlctx *ic = vec_push(&fs->inl);
-  ic->fn = f; ic->ret_label = label_new(p); ic->ret_reg = ret_reg; ic->ret = f->ret;
+  ic->fn = f; ic->ret_label = code_label_new(p); ic->ret_reg = ret_reg; ic->ret = f->ret;
   int ret_label = ic->ret_label;
   f->inlining = 1;
   p->i = f->body;
   p->body_scope = scope;
   parse_block(p);
   f->inlining = 0;
-  label_here(p, ret_label);
+  code_label_here(p, ret_label);
   fs->inl.len--;
   p->i = saved_i;
   p->syms.len = scope;
@@ -2478,7 +1975,7 @@ static kir_sk param_sk(type *t) { return t->k == TY_PTR ? SK_PTR : t->sk; }
  * a //@ arg list fills, one value each. */
 #define MAX_PARAM_BYTES 32764   /* CUDA's bound on a launch's parameters */
 static void struct_leaves(P *p, type *t, uint64_t base, vec *off, vec *sk, srcpos pos) {
-  if (off->len > 4096) fail(p, pos, "a struct parameter with more than 4096 scalar leaves");
+  if (off->len > 4096) front_fail(p, pos, "a struct parameter with more than 4096 scalar leaves");
   switch (t->k) {
   case TY_SCALAR: case TY_PTR:
     *(uint32_t *)vec_push(off) = (uint32_t)base;
@@ -2492,7 +1989,7 @@ static void struct_leaves(P *p, type *t, uint64_t base, vec *off, vec *sk, srcpo
   case TY_STRUCT:
     for (int i = 0; i < t->s->nf; i++) struct_leaves(p, t->s->f[i].ty, base + t->s->f[i].off, off, sk, pos);
     break;
-  default: fail(p, pos, "unsupported: this type in a struct parameter");
+  default: front_fail(p, pos, "unsupported: this type in a struct parameter");
   }
 }
 
@@ -2516,17 +2013,17 @@ static kir_func *compile_function(P *p, funcdef *f, int keep) {
   if (!f->is_kernel) {
     /* a device function checked on its own: parameters are opaque values */
     inlctx *ic = vec_push(&fs.inl);
-    ic->fn = f; ic->ret_label = label_new(p); ic->ret = f->ret;
-    ic->ret_reg = f->ret->k == TY_VOID ? -1 : reg_new(p, f->pos);
-    if (f->ret->k == TY_STRUCT) emit(p, OP_CONST, ic->ret_reg, -1, -1, -1, (int64_t)local_alloc(p, f->ret, f->pos), 0, f->pos);
+    ic->fn = f; ic->ret_label = code_label_new(p); ic->ret = f->ret;
+    ic->ret_reg = f->ret->k == TY_VOID ? -1 : code_reg_new(p, f->pos);
+    if (f->ret->k == TY_STRUCT) code_emit(p, OP_CONST, ic->ret_reg, -1, -1, -1, (int64_t)code_local_alloc(p, f->ret, f->pos), 0, f->pos);
   }
   for (int k = 0; k < f->np; k++) {
     type *pt = f->ptypes[k];
     if (pt->k == TY_REF) {
-      if (f->is_kernel) fail(p, f->pos, "a __global__ function cannot take a reference parameter ('%s')", f->pnames[k] ? f->pnames[k] : "");
+      if (f->is_kernel) front_fail(p, f->pos, "a __global__ function cannot take a reference parameter ('%s')", f->pnames[k] ? f->pnames[k] : "");
       /* checked on its own: the reference is an opaque address */
-      int r = reg_new(p, f->pos);
-      emit(p, OP_PARAM, r, -1, -1, -1, k, 0, f->pos);
+      int r = code_reg_new(p, f->pos);
+      code_emit(p, OP_PARAM, r, -1, -1, -1, k, 0, f->pos);
       if (!f->pnames[k]) continue;
       expr *b = arena_alloc(p->a, sizeof *b);
       b->k = E_MEM; b->ty = pt->base; b->reg = r;
@@ -2536,26 +2033,26 @@ static kir_func *compile_function(P *p, funcdef *f, int keep) {
     }
     if (pt->k == TY_STRUCT) {
       if (f->is_kernel && ty_size(p, pt, f->pos) > MAX_PARAM_BYTES)
-        fail(p, f->pos, "struct parameter '%s' of %llu bytes: a launch passes at most %d bytes of parameters", f->pnames[k] ? f->pnames[k] : "",
+        front_fail(p, f->pos, "struct parameter '%s' of %llu bytes: a launch passes at most %d bytes of parameters", f->pnames[k] ? f->pnames[k] : "",
              (unsigned long long)ty_size(p, pt, f->pos), MAX_PARAM_BYTES);
-      uint64_t a = local_alloc(p, pt, f->pos);
+      uint64_t a = code_local_alloc(p, pt, f->pos);
       if (f->is_kernel) {
         /* by value: every thread starts with its own copy of the bytes the launch passed */
-        int ar = reg_new(p, f->pos);
-        emit(p, OP_CONST, ar, -1, -1, -1, (int64_t)a, 0, f->pos);
-        emit(p, OP_PARAM, -1, ar, -1, -1, k, 0, f->pos);
+        int ar = code_reg_new(p, f->pos);
+        code_emit(p, OP_CONST, ar, -1, -1, -1, (int64_t)a, 0, f->pos);
+        code_emit(p, OP_PARAM, -1, ar, -1, -1, k, 0, f->pos);
       }
       if (f->pnames[k]) { sym *s = declare_at(p, f->pnames[k], SYM_MEM, pt, f->pos); s->addr = a; }
       continue;
     }
-    int r = reg_new(p, f->pos);
-    emit(p, OP_PARAM, r, -1, -1, -1, k, 0, f->pos);
+    int r = code_reg_new(p, f->pos);
+    code_emit(p, OP_PARAM, r, -1, -1, -1, k, 0, f->pos);
     if (!f->pnames[k]) continue;
     if (name_addr_taken(p, f->pnames[k])) {
-      uint64_t a = local_alloc(p, pt, f->pos);
-      int ar = reg_new(p, f->pos);
-      emit(p, OP_CONST, ar, -1, -1, -1, (int64_t)a, 0, f->pos);
-      emit(p, OP_ST, -1, ar, r, -1, 0, param_sk(pt), f->pos);
+      uint64_t a = code_local_alloc(p, pt, f->pos);
+      int ar = code_reg_new(p, f->pos);
+      code_emit(p, OP_CONST, ar, -1, -1, -1, (int64_t)a, 0, f->pos);
+      code_emit(p, OP_ST, -1, ar, r, -1, 0, param_sk(pt), f->pos);
       sym *s = declare_at(p, f->pnames[k], SYM_MEM, pt, f->pos);
       s->addr = a;
     } else {
@@ -2569,8 +2066,8 @@ static kir_func *compile_function(P *p, funcdef *f, int keep) {
   parse_block(p);
   f->inlining = 0;
   srcpos endpos = p->t[f->body_end].pos;
-  if (!f->is_kernel) label_here(p, ((inlctx *)vec_at(&fs.inl, 0))->ret_label);
-  emit(p, OP_EXIT, -1, -1, -1, -1, 0, 0, endpos);
+  if (!f->is_kernel) code_label_here(p, ((inlctx *)vec_at(&fs.inl, 0))->ret_label);
+  code_emit(p, OP_EXIT, -1, -1, -1, -1, 0, 0, endpos);
   p->i = saved_i;
   p->syms.len = scope;
   p->scope_start = saved_scope;
@@ -2641,14 +2138,14 @@ static kir_func *compile_function(P *p, funcdef *f, int keep) {
 static void init_bytes(P *p, type *t, uint8_t *buf, srcpos pos) {
   enter(p);
   if (t->k == TY_ARRAY || t->k == TY_STRUCT) {
-    if (!accept(p, "{")) fail(p, here(p), "initialiser must be a brace-enclosed list");
+    if (!accept(p, "{")) front_fail(p, here(p), "initialiser must be a brace-enclosed list");
     uint64_t k = 0;
     while (!accept(p, "}")) {
       if (t->k == TY_ARRAY) {
-        if (k >= t->n) fail(p, here(p), "excess elements in array initialiser");
+        if (k >= t->n) front_fail(p, here(p), "excess elements in array initialiser");
         init_bytes(p, t->base, buf + k * ty_size(p, t->base, pos), here(p));
       } else {
-        if (k >= (uint64_t)t->s->nf) fail(p, here(p), "excess elements in struct initialiser");
+        if (k >= (uint64_t)t->s->nf) front_fail(p, here(p), "excess elements in struct initialiser");
         init_bytes(p, t->s->f[k].ty, buf + t->s->f[k].off, here(p));
       }
       k++;
@@ -2659,10 +2156,10 @@ static void init_bytes(P *p, type *t, uint8_t *buf, srcpos pos) {
   }
   srcpos vp = here(p);
   expr v = parse_assign(p);
-  if (v.k != E_CONST) fail(p, vp, "initialiser element is not constant");
+  if (v.k != E_CONST) front_fail(p, vp, "initialiser element is not constant");
   type *dt = t;
   if (dt->cnst || dt->vol) { type *u = ty_new(p, dt->k); *u = *dt; u->cnst = u->vol = 0; dt = u; }
-  cast(p, &v, dt, vp);
+  code_cast(p, &v, dt, vp);
   size_t sz = (size_t)ty_size(p, t, vp);
   memcpy(buf, &v.bits, sz);  /* little-endian host: the low bytes */
   leave(p);
@@ -2672,7 +2169,7 @@ static void skip_body(P *p, funcdef *f) {
   f->body = p->i;
   int depth = 0;
   do {
-    if (tk(p)->kind == TK_EOF) fail(p, p->t[f->body].pos, "unterminated function body");
+    if (tk(p)->kind == TK_EOF) front_fail(p, p->t[f->body].pos, "unterminated function body");
     if (is(p, "{")) depth++;
     else if (is(p, "}")) depth--;
     if (depth) next(p);
@@ -2854,7 +2351,7 @@ static void toplevel(P *p) {
     next(p);
     if (accept(p, "{")) {
       while (!accept(p, "}")) {
-        if (tk(p)->kind == TK_EOF) fail(p, pos, "unterminated linkage block (extern \"...\" {)");
+        if (tk(p)->kind == TK_EOF) front_fail(p, pos, "unterminated linkage block (extern \"...\" {)");
         toplevel(p);
       }
       return;
@@ -2868,13 +2365,13 @@ static void toplevel(P *p) {
   if (t->kind == TK_IDENT)
     for (int k = 0; cxx_heads[k]; k++) if (!strcmp(t->text, cxx_heads[k])) cxx = cxx_heads[k];
   if (t->kind != TK_IDENT && !(t->kind == TK_PUNCT && (!strcmp(t->text, "[") || !strcmp(t->text, "::")))) {
-    if (dev) fail(p, pos, "expected a declaration before '%s'", t->text);
+    if (dev) front_fail(p, pos, "expected a declaration before '%s'", t->text);
     cxx = t->text;
   }
   if (cxx) {
     /* C++ outside the subset: host code is skipped whatever it holds, as
      * nvcc's device pass skips it; device code there needs the PTX front end */
-    if (dev) fail(p, pos, "unsupported: %s in device code", cxx);
+    if (dev) front_fail(p, pos, "unsupported: %s in device code", cxx);
     srcpos np = pos;
     note_skipped(p, decl_name(p, start, end, &np), np, "host-only C++");
     p->i = end;
@@ -2882,7 +2379,7 @@ static void toplevel(P *p) {
   }
   for (size_t k = start; k < end; k++)
     if (p->t[k].bad) {
-      if (dev) fail(p, p->t[k].pos, "%s", p->t[k].bad);
+      if (dev) front_fail(p, p->t[k].pos, "%s", p->t[k].bad);
       srcpos np = pos;
       note_skipped(p, decl_name(p, start, end, &np), np, arena_printf(p->a, "a host declaration the device pass skipped (%s)", p->t[k].bad));
       p->i = end;
@@ -2904,14 +2401,14 @@ static void toplevel(P *p) {
 /* One declaration; `device` when it carries a device marker.  A host
  * declaration keeps its types, enumerators and integer constants. */
 static void declaration(P *p, int device) {
-  if (!is_type_start(p)) fail(p, here(p), "expected a declaration before '%s'", tk(p)->text);
+  if (!is_type_start(p)) front_fail(p, here(p), "expected a declaration before '%s'", tk(p)->text);
   declspec ds;
   parse_declspec(p, &ds);
   if (accept(p, ";")) return;
   do {
     const char *n; srcpos np; int isf = 0;
     type *ty = parse_declarator(p, ds.ty, &n, &np, &isf);
-    if (!n) fail(p, np, "expected an identifier in declaration");
+    if (!n) front_fail(p, np, "expected an identifier in declaration");
     if (isf) {
       funcdef *f = (funcdef *)(void *)ty->base;
       f->name = n; f->pos = np;
@@ -2923,27 +2420,27 @@ static void declaration(P *p, int device) {
       }
       f->is_kernel = ds.is_global;
       f->is_device = ds.is_device && !ds.is_global;
-      if (ds.is_global && f->ret->k != TY_VOID) fail(p, np, "a __global__ function must return void");
-      if (ds.is_global && ds.is_device) fail(p, np, "a function cannot be both __global__ and __device__");
-      if (f->ret->k == TY_REF) fail(p, np, "unsupported: functions returning references");
+      if (ds.is_global && f->ret->k != TY_VOID) front_fail(p, np, "a __global__ function must return void");
+      if (ds.is_global && ds.is_device) front_fail(p, np, "a function cannot be both __global__ and __device__");
+      if (f->ret->k == TY_REF) front_fail(p, np, "unsupported: functions returning references");
       sym *old = lookup(p, n);
       if (old && old->k == SYM_FUNC) {
         int same = old->fn->np == f->np && same_type(old->fn->ret, f->ret) && old->fn->is_kernel == f->is_kernel;
-        for (int k = 0; same && k < f->np; k++) same = same_type(unqual(p, old->fn->ptypes[k]), unqual(p, f->ptypes[k]));
-        if (!same) fail(p, np, "conflicting types for '%s' (declared at %s:%d:%d; overloading is outside the subset)", n, old->pos.file, old->pos.line, old->pos.col);
+        for (int k = 0; same && k < f->np; k++) same = same_type(ty_unqual(p, old->fn->ptypes[k]), ty_unqual(p, f->ptypes[k]));
+        if (!same) front_fail(p, np, "conflicting types for '%s' (declared at %s:%d:%d; overloading is outside the subset)", n, old->pos.file, old->pos.line, old->pos.col);
         f = old->fn;
       } else {
         sym *s = declare_at(p, n, SYM_FUNC, &ty_void, np);
         s->fn = f;
       }
       if (is(p, "{")) {
-        if (f->defined) fail(p, np, "redefinition of '%s'", n);
+        if (f->defined) front_fail(p, np, "redefinition of '%s'", n);
         /* re-read the declarator's parameter names from this definition */
         funcdef *def = (funcdef *)(void *)ty->base;
         f->pnames = def->pnames; f->ptypes = def->ptypes; f->pos = np;
         for (int k = 0; k < f->np; k++)
           for (int j = 0; j < k; j++)
-            if (f->pnames[k] && f->pnames[j] && !strcmp(f->pnames[k], f->pnames[j])) fail(p, np, "redefinition of parameter '%s' of '%s'", f->pnames[k], n);
+            if (f->pnames[k] && f->pnames[j] && !strcmp(f->pnames[k], f->pnames[j])) front_fail(p, np, "redefinition of parameter '%s' of '%s'", f->pnames[k], n);
         f->defined = 1;
         f->vis = p->syms.len;
         skip_body(p, f);
@@ -2953,22 +2450,22 @@ static void declaration(P *p, int device) {
       continue;
     }
     if (ds.is_typedef) {
-      if (ty->k == TY_REF) fail(p, np, "unsupported: reference typedefs");
+      if (ty->k == TY_REF) front_fail(p, np, "unsupported: reference typedefs");
       declare_at(p, n, SYM_TYPEDEF, ty, np);
       continue;
     }
-    if (ty->k == TY_VOID) fail(p, np, "variable '%s' declared void", n);
-    if (ty->k == TY_REF) fail(p, np, "unsupported: references at file scope");
+    if (ty->k == TY_VOID) front_fail(p, np, "variable '%s' declared void", n);
+    if (ty->k == TY_REF) front_fail(p, np, "unsupported: references at file scope");
     if (!device || (!ds.is_shared && !ds.is_device && !ds.is_constant)) {
       /* host variables do not exist on the device; an integer constant
        * initialised by a constant expression is usable there, as in CUDA */
       if (accept(p, "=")) {
-        if (ty->cnst && !ty->vol && ty->k == TY_SCALAR && (is_int(ty) || ds.is_constexpr)) {
+        if (ty->cnst && !ty->vol && ty->k == TY_SCALAR && (ty_is_int(ty) || ds.is_constexpr)) {
           srcpos vp = here(p);
           expr v = parse_assign(p);
-          if (v.k != E_CONST) fail(p, vp, "initialiser of '%s' is not a constant expression", n);
-          type *u = unqual(p, ty);
-          cast(p, &v, u, vp);
+          if (v.k != E_CONST) front_fail(p, vp, "initialiser of '%s' is not a constant expression", n);
+          type *u = ty_unqual(p, ty);
+          code_cast(p, &v, u, vp);
           sym *s = declare_at(p, n, SYM_ECONST, u, np);
           s->cval = (int64_t)v.bits;
           continue;
@@ -2986,32 +2483,32 @@ static void declaration(P *p, int device) {
     if (ds.is_shared) {
       sym *s = declare_at(p, n, SYM_MEM, ty, np);
       if (ds.is_extern) {
-        if (ty->k != TY_ARRAY || !ty->unsized) fail(p, np, "extern __shared__ must be an unsized array");
+        if (ty->k != TY_ARRAY || !ty->unsized) front_fail(p, np, "extern __shared__ must be an unsized array");
         s->dyn_shared = 1;
         p->dyn_shared = 1;
       } else {
-        if (is(p, "=")) fail(p, np, "initialization is not supported for __shared__ variables");
+        if (is(p, "=")) front_fail(p, np, "initialization is not supported for __shared__ variables");
         uint32_t al = ty_align(p, ty);
         uint64_t off = (p->shared_off + al - 1) / al * al, size = ty_size(p, ty, np);
-        if (size > (1u << 30) || off + size > (1u << 30)) fail(p, np, "__shared__ memory too large");
+        if (size > (1u << 30) || off + size > (1u << 30)) front_fail(p, np, "__shared__ memory too large");
         s->addr = KIR_ADDR(SPACE_SHARED, off);
         p->shared_off = (uint32_t)(off + size);
-        note_shared(p, n, ty, off, size, np);
+        code_note_shared(p, n, ty, off, size, np);
       }
       continue;
     }
     if (ty->k == TY_ARRAY && ty->unsized) {
       uint64_t cnt = is(p, "=") ? (p->i++, count_init_elems(p)) : 0;
-      if (!cnt) fail(p, np, "array size missing in '%s'", n);
+      if (!cnt) front_fail(p, np, "array size missing in '%s'", n);
       p->i--;
       type *u = ty_new(p, TY_ARRAY); *u = *ty; u->n = cnt; u->unsized = 0; ty = u;
     }
     uint64_t size = ty_size(p, ty, np);
-    if (size > (1ull << 31)) fail(p, np, "__device__ variable '%s' too large", n);
+    if (size > (1ull << 31)) front_fail(p, np, "__device__ variable '%s' too large", n);
     /* __constant__ memory is read-only to kernels: writes are compile errors */
     if (ds.is_constant) ty = const_elems(p, ty);
     sym *old = lookup(p, n);
-    if (old && old->k == SYM_GLOBAL && old->is_extern && same_type(unqual(p, old->ty), unqual(p, ty))) {
+    if (old && old->k == SYM_GLOBAL && old->is_extern && same_type(ty_unqual(p, old->ty), ty_unqual(p, ty))) {
       /* extern __device__ T x; ... __device__ T x = ...; */
       if (ds.is_extern) continue;
       old->is_extern = 0;
@@ -3033,7 +2530,7 @@ static void declaration(P *p, int device) {
     s->gidx = (int)p->globals.len - 1;
     s->is_extern = ds.is_extern;
     if (accept(p, "=")) {
-      if (ds.is_extern) fail(p, np, "an extern declaration cannot be initialised");
+      if (ds.is_extern) front_fail(p, np, "an extern declaration cannot be initialised");
       g->init = arena_alloc(p->a, size ? size : 1);
       init_bytes(p, ty, g->init, np);
     }
@@ -3087,7 +2584,7 @@ static kir_module *front_compile_text(const char *file, const char *text, size_t
     {"int8_t", SK_I8}, {"uint8_t", SK_U8}, {"int16_t", SK_I16}, {"uint16_t", SK_U16}, {"int32_t", SK_I32},
     {"uint32_t", SK_U32}, {"int64_t", SK_I64}, {"uint64_t", SK_U64}, {"size_t", SK_U64}, {"uint", SK_U32},
     {"ptrdiff_t", SK_I64}, {"intptr_t", SK_I64}, {"uintptr_t", SK_U64}};
-  for (size_t k = 0; k < sizeof td / sizeof td[0]; k++) declare(p, td[k].n, SYM_TYPEDEF, sk_type(td[k].sk));
+  for (size_t k = 0; k < sizeof td / sizeof td[0]; k++) declare(p, td[k].n, SYM_TYPEDEF, ty_of_sk(td[k].sk));
   p->scope_start = p->syms.len;   /* the file may redefine those names */
   while (tk(p)->kind != TK_EOF) toplevel(p);
   /* bodies that called functions defined later in the file */
