@@ -1199,6 +1199,322 @@ static void lower_call(L *l, const ptx_ins *in) {
   l->nregs = saved;   /* the callee's registers are dead: the next call takes them */
 }
 
+/* ------------------------------------------------------------- instructions
+ * One handler an opcode (or a family that shares its lowering), found by
+ * name in ptx_ops; bra, guards and the unknown are lower_ins's. */
+
+static void lower_op_ld(L *l, const ptx_ins *in) {
+  lower_ldst(l, in, 1);
+}
+
+static void lower_op_st(L *l, const ptx_ins *in) {
+  lower_ldst(l, in, 0);
+}
+
+static void lower_op_add(L *l, const ptx_ins *in) {
+  const char *op = in->op;
+  static const char *const ok[] = {"rn", "ftz", "cc", "sat", NULL};
+  only_mods(l, in, ok);
+  ptx_type t = need_type(l, in);
+  if (has(in, "cc")) UNSUP(l, in, "modifier (carry)");
+  if (has(in, "ftz") && !is_float(t)) UNSUP(l, in, "modifier");
+  if (has(in, "sat")) {
+    if (t != PT_S32) UNSUP(l, in, "saturation (only .s32 has it)");
+    /* exact in 64 bits, then clamped to the 32-bit range */
+    nops(l, in, 3);
+    int a = canon(l, val(l, &in->ops[1], t), SK_I32), b = canon(l, val(l, &in->ops[2], t), SK_I32);
+    int r = tmp(l), lo = kconst(l, (uint64_t)(int64_t)INT32_MIN), hi = kconst(l, (uint64_t)INT32_MAX), q = tmp(l), q2 = tmp(l);
+    emit(l, op[0] == 'a' ? OP_ADD_I64 : OP_SUB_I64, r, a, b, -1, 0, 0);
+    emit(l, OP_MAX_I64, q, r, lo, -1, 0, 0);
+    emit(l, OP_MIN_I64, q2, q, hi, -1, 0, 0);
+    emit(l, OP_MOV, dst_reg(l, &in->ops[0]), q2, -1, -1, 0, 0);
+  } else lower_arith(l, in, op[0] == 'a' ? OP_ADD_I32 : OP_SUB_I32);
+}
+
+static void lower_op_mul(L *l, const ptx_ins *in) {
+  lower_mul(l, in, 0);
+}
+
+static void lower_op_mad(L *l, const ptx_ins *in) {
+  const char *op = in->op;
+  if (!strcmp(op, "fma") || is_float(need_type(l, in))) {
+    ptx_type t = need_type(l, in);
+    if (!is_float(t)) UNSUP(l, in, "type");
+    if (!has(in, "rn")) UNSUP(l, in, "rounding mode");
+  }
+  lower_mul(l, in, 1);
+}
+
+static void lower_op_div(L *l, const ptx_ins *in) {
+  const char *op = in->op;
+  ptx_type t = need_type(l, in);
+  if (is_float(t) && (has(in, "approx") || has(in, "full"))) {
+    nops(l, in, 3);
+    if (t != PT_F32) UNSUP(l, in, "type");
+    int a = val(l, &in->ops[1], t), b = val(l, &in->ops[2], t);
+    emit(l, OP_MATH, dst_reg(l, &in->ops[0]), a, b, -1, MATH_FDIVIDEF, 0);
+  } else {
+    if (is_float(t) && !has(in, "rn")) UNSUP(l, in, "rounding mode");
+    if (is_float(t) && op[0] == 'r') UNSUP(l, in, "type");
+    lower_arith(l, in, op[0] == 'd' ? OP_DIV_I32 : OP_REM_I32);
+  }
+}
+
+static void lower_op_min(L *l, const ptx_ins *in) {
+  const char *op = in->op;
+  static const char *const ok[] = {"ftz", NULL};
+  only_mods(l, in, ok);
+  lower_arith(l, in, op[1] == 'i' ? OP_MIN_I32 : OP_MAX_I32);
+}
+
+static void lower_op_and(L *l, const ptx_ins *in) {
+  const char *op = in->op;
+  ptx_type t = need_type(l, in);
+  nops(l, in, 3);
+  int vt = t == PT_PRED ? VT_U32 : vt_of(t);
+  int a = val(l, &in->ops[1], t), b = val(l, &in->ops[2], t);
+  int base = op[0] == 'a' ? OP_AND_I32 : op[0] == 'o' ? OP_OR_I32 : OP_XOR_I32;
+  emit(l, base + vt, dst_reg(l, &in->ops[0]), a, b, -1, 0, 0);
+}
+
+static void lower_op_shl(L *l, const ptx_ins *in) {
+  const char *op = in->op;
+  lower_arith(l, in, op[2] == 'l' ? OP_SHL_I32 : OP_SHR_I32);
+}
+
+static void lower_op_not(L *l, const ptx_ins *in) {
+  const char *op = in->op;
+  ptx_type t = need_type(l, in);
+  nops(l, in, 2);
+  int a = val(l, &in->ops[1], t), d = dst_reg(l, &in->ops[0]);
+  if (op[0] == 'c' || (op[0] == 'n' && op[1] == 'o' && t == PT_PRED)) emit(l, OP_LNOT_U32 + (is_wide(t) ? 2 : 0), d, a, -1, -1, 0, 0);
+  else if (op[0] == 'n' && op[1] == 'o') emit(l, OPV(OP_NOT_I32, t), d, a, -1, -1, 0, 0);
+  else if (op[0] == 'n') emit(l, OPV(OP_NEG_I32, t), d, a, -1, -1, 0, 0);
+  else {
+    int fn = t == PT_F32 ? MATH_FABSF : t == PT_F64 ? MATH_FABS : is_wide(t) ? MATH_LLABS : MATH_ABS;
+    emit(l, OP_MATH, d, a, -1, -1, fn, 0);
+  }
+}
+
+static void lower_op_popc(L *l, const ptx_ins *in) {
+  const char *op = in->op;
+  ptx_type t = need_type(l, in);
+  nops(l, in, 2);
+  int a = val(l, &in->ops[1], t);
+  int fn = op[0] == 'p' ? (is_wide(t) ? MATH_POPCLL : MATH_POPC) : op[0] == 'c' ? (is_wide(t) ? MATH_CLZLL : MATH_CLZ)
+                        : (is_wide(t) ? MATH_BREVLL : MATH_BREV);
+  emit(l, OP_MATH, dst_reg(l, &in->ops[0]), a, -1, -1, fn, 0);
+}
+
+static void lower_op_mul24(L *l, const ptx_ins *in) {
+  const char *op = in->op;
+  ptx_type t = need_type(l, in);
+  if (!has(in, "lo")) UNSUP(l, in, "form (mul24.hi)");
+  int mad = op[1] == 'a';
+  nops(l, in, mad ? 4 : 3);
+  int a = val(l, &in->ops[1], t), b = val(l, &in->ops[2], t), d = dst_reg(l, &in->ops[0]);
+  int r = mad ? tmp(l) : d;
+  emit(l, OP_MATH, r, a, b, -1, is_signed(t) ? MATH_MUL24 : MATH_UMUL24, 0);
+  if (mad) emit(l, OPV(OP_ADD_I32, t), d, r, val(l, &in->ops[3], t), -1, 0, 0);
+}
+
+static void lower_op_sad(L *l, const ptx_ins *in) {
+  ptx_type t = need_type(l, in);
+  nops(l, in, 4);
+  if (is_wide(t)) UNSUP(l, in, "type");
+  emit(l, OP_MATH, dst_reg(l, &in->ops[0]), val(l, &in->ops[1], t), val(l, &in->ops[2], t), val(l, &in->ops[3], t),
+       is_signed(t) ? MATH_SAD : MATH_USAD, 0);
+}
+
+static void lower_op_selp(L *l, const ptx_ins *in) {
+  ptx_type t = need_type(l, in);
+  nops(l, in, 4);
+  int a = val(l, &in->ops[1], t), b = val(l, &in->ops[2], t), c = val(l, &in->ops[3], PT_PRED);
+  emit(l, OP_SEL, dst_reg(l, &in->ops[0]), a, b, c, 0, 0);
+}
+
+static void lower_op_atom(L *l, const ptx_ins *in) {
+  lower_atom(l, in, 0);
+}
+
+static void lower_op_red(L *l, const ptx_ins *in) {
+  lower_atom(l, in, 1);
+}
+
+static void lower_op_membar(L *l, const ptx_ins *in) {
+  lower_fence(l, in, 1);
+}
+
+static void lower_op_fence(L *l, const ptx_ins *in) {
+  lower_fence(l, in, 0);
+}
+
+static void lower_op_bar(L *l, const ptx_ins *in) {
+  if (has(in, "warp")) {
+    nops(l, in, 1);
+    emit(l, OP_SYNCWARP, -1, mask_operand(l, &in->ops[0]), -1, -1, 0, 0);
+  } else lower_bar(l, in);
+}
+
+static void lower_op_activemask(L *l, const ptx_ins *in) {
+ nops(l, in, 1); emit(l, OP_VOTE, dst_reg(l, &in->ops[0]), -1, -1, -1, VOTE_ACTIVEMASK, 0);
+}
+
+static void lower_op_rcp(L *l, const ptx_ins *in) {
+  ptx_type t = need_type(l, in);
+  nops(l, in, 2);
+  if (!is_float(t)) UNSUP(l, in, "type");
+  int one = kconst(l, t == PT_F32 ? 0x3f800000u : 0x3ff0000000000000ull);
+  emit(l, OPV(OP_DIV_I32, t), dst_reg(l, &in->ops[0]), one, val(l, &in->ops[1], t), -1, 0, 0);
+}
+
+static void lower_op_sqrt(L *l, const ptx_ins *in) {
+  lower_math1(l, in, MATH_SQRTF, MATH_SQRT);
+}
+
+static void lower_op_rsqrt(L *l, const ptx_ins *in) {
+  lower_math1(l, in, MATH_RSQRTF, -1);
+}
+
+static void lower_op_ex2(L *l, const ptx_ins *in) {
+  lower_math1(l, in, MATH_EXP2F, -1);
+}
+
+static void lower_op_lg2(L *l, const ptx_ins *in) {
+  lower_math1(l, in, MATH_LOG2F, -1);
+}
+
+static void lower_op_sin(L *l, const ptx_ins *in) {
+  lower_math1(l, in, MATH_SINF, -1);
+}
+
+static void lower_op_cos(L *l, const ptx_ins *in) {
+  lower_math1(l, in, MATH_COSF, -1);
+}
+
+static void lower_op_tanh(L *l, const ptx_ins *in) {
+  lower_math1(l, in, MATH_TANHF, -1);
+}
+
+static void lower_op_copysign(L *l, const ptx_ins *in) {
+  ptx_type t = need_type(l, in);
+  nops(l, in, 3);
+  if (!is_float(t)) UNSUP(l, in, "type");
+  int w = t == PT_F64, vt = w ? VT_U64 : VT_U32;
+  int a = val(l, &in->ops[1], t), b = val(l, &in->ops[2], t);
+  int sm = kconst(l, w ? 0x8000000000000000ull : 0x80000000u), mm = kconst(l, w ? 0x7fffffffffffffffull : 0x7fffffffu);
+  int s = tmp(l), m = tmp(l);
+  emit(l, OP_AND_I32 + vt, s, a, sm, -1, 0, 0);
+  emit(l, OP_AND_I32 + vt, m, b, mm, -1, 0, 0);
+  emit(l, OP_OR_I32 + vt, dst_reg(l, &in->ops[0]), s, m, -1, 0, 0);
+}
+
+static void lower_op_testp(L *l, const ptx_ins *in) {
+  ptx_type t = need_type(l, in);
+  nops(l, in, 2);
+  int a = val(l, &in->ops[1], t), d = dst_reg(l, &in->ops[0]);
+  int vt = vt_of(t), r = tmp(l);
+  if (has(in, "number") || has(in, "notanumber")) {
+    emit(l, OP_EQ_I32 + vt, r, a, a, -1, 0, 0);
+    if (has(in, "number")) emit(l, OP_MOV, d, r, -1, -1, 0, 0);
+    else emit(l, OP_LNOT_U32, d, r, -1, -1, 0, 0);
+  } else if (has(in, "finite") || has(in, "infinite")) {
+    int inf = kconst(l, t == PT_F32 ? 0x7f800000u : 0x7ff0000000000000ull), ab = tmp(l);
+    emit(l, OP_MATH, ab, a, -1, -1, t == PT_F32 ? MATH_FABSF : MATH_FABS, 0);
+    emit(l, (has(in, "finite") ? OP_LT_I32 : OP_EQ_I32) + vt, d, ab, inf, -1, 0, 0);
+  } else UNSUP(l, in, "test");
+}
+
+static void lower_op_ret(L *l, const ptx_ins *in) {
+  nops(l, in, 0);
+  if (l->in->up) { int pc = emit(l, OP_JMP, -1, -1, -1, -1, 0, 0); *(int *)vec_push(&l->in->rets) = pc; }
+  else emit(l, OP_EXIT, -1, -1, -1, -1, 0, 0);
+}
+
+static void lower_op_exit(L *l, const ptx_ins *in) {
+ nops(l, in, 0); emit(l, OP_EXIT, -1, -1, -1, -1, 0, 0);
+}
+
+static void lower_op_trap(L *l, const ptx_ins *in) {
+ nops(l, in, 0); emit(l, OP_TRAP, -1, -1, -1, -1, TRAP_CALL, 0);
+}
+
+static void lower_op_nanosleep(L *l, const ptx_ins *in) {
+  (void)in;   /* no effect on what a kernel computes */
+  emit(l, OP_NOP, -1, -1, -1, -1, 0, 0);
+}
+
+static const struct {
+  const char *name;
+  void (*lower)(L *l, const ptx_ins *in);
+} ptx_ops[] = {
+  {"mov", lower_mov},
+  {"ld", lower_op_ld},
+  {"ldu", lower_op_ld},
+  {"st", lower_op_st},
+  {"add", lower_op_add},
+  {"sub", lower_op_add},
+  {"mul", lower_op_mul},
+  {"mad", lower_op_mad},
+  {"fma", lower_op_mad},
+  {"div", lower_op_div},
+  {"rem", lower_op_div},
+  {"min", lower_op_min},
+  {"max", lower_op_min},
+  {"and", lower_op_and},
+  {"or", lower_op_and},
+  {"xor", lower_op_and},
+  {"shl", lower_op_shl},
+  {"shr", lower_op_shl},
+  {"not", lower_op_not},
+  {"cnot", lower_op_not},
+  {"neg", lower_op_not},
+  {"abs", lower_op_not},
+  {"popc", lower_op_popc},
+  {"clz", lower_op_popc},
+  {"brev", lower_op_popc},
+  {"mul24", lower_op_mul24},
+  {"mad24", lower_op_mul24},
+  {"sad", lower_op_sad},
+  {"setp", lower_setp},
+  {"selp", lower_op_selp},
+  {"cvt", lower_cvt},
+  {"cvta", lower_cvta},
+  {"atom", lower_op_atom},
+  {"red", lower_op_red},
+  {"membar", lower_op_membar},
+  {"fence", lower_op_fence},
+  {"bar", lower_op_bar},
+  {"barrier", lower_op_bar},
+  {"shfl", lower_shfl},
+  {"vote", lower_vote},
+  {"match", lower_match},
+  {"activemask", lower_op_activemask},
+  {"rcp", lower_op_rcp},
+  {"sqrt", lower_op_sqrt},
+  {"rsqrt", lower_op_rsqrt},
+  {"ex2", lower_op_ex2},
+  {"lg2", lower_op_lg2},
+  {"sin", lower_op_sin},
+  {"cos", lower_op_cos},
+  {"tanh", lower_op_tanh},
+  {"bfe", lower_bfe},
+  {"bfi", lower_bfi},
+  {"lop3", lower_lop3},
+  {"shf", lower_shf},
+  {"prmt", lower_prmt},
+  {"copysign", lower_op_copysign},
+  {"testp", lower_op_testp},
+  {"ret", lower_op_ret},
+  {"exit", lower_op_exit},
+  {"trap", lower_op_trap},
+  {"call", lower_call},
+  {"nanosleep", lower_op_nanosleep},
+  {"prefetch", lower_op_nanosleep},
+  {"prefetchu", lower_op_nanosleep},
+  {"pmevent", lower_op_nanosleep},
+};
+
 static void lower_ins(L *l, const ptx_ins *in) {
   const char *op = in->op;
   if (!strcmp(op, "bra")) {
@@ -1213,166 +1529,10 @@ static void lower_ins(L *l, const ptx_ins *in) {
   /* any other guarded instruction: branch around it */
   int skip = -1;
   if (in->guard >= 0) skip = emit(l, in->guard_neg ? OP_BRT : OP_BRF, -1, -1, reg_of(l, in->guard), -1, 0, 0);
-  if (!strcmp(op, "mov")) lower_mov(l, in);
-  else if (!strcmp(op, "ld") || !strcmp(op, "ldu")) lower_ldst(l, in, 1);
-  else if (!strcmp(op, "st")) lower_ldst(l, in, 0);
-  else if (!strcmp(op, "add") || !strcmp(op, "sub")) {
-    static const char *const ok[] = {"rn", "ftz", "cc", "sat", NULL};
-    only_mods(l, in, ok);
-    ptx_type t = need_type(l, in);
-    if (has(in, "cc")) UNSUP(l, in, "modifier (carry)");
-    if (has(in, "ftz") && !is_float(t)) UNSUP(l, in, "modifier");
-    if (has(in, "sat")) {
-      if (t != PT_S32) UNSUP(l, in, "saturation (only .s32 has it)");
-      /* exact in 64 bits, then clamped to the 32-bit range */
-      nops(l, in, 3);
-      int a = canon(l, val(l, &in->ops[1], t), SK_I32), b = canon(l, val(l, &in->ops[2], t), SK_I32);
-      int r = tmp(l), lo = kconst(l, (uint64_t)(int64_t)INT32_MIN), hi = kconst(l, (uint64_t)INT32_MAX), q = tmp(l), q2 = tmp(l);
-      emit(l, op[0] == 'a' ? OP_ADD_I64 : OP_SUB_I64, r, a, b, -1, 0, 0);
-      emit(l, OP_MAX_I64, q, r, lo, -1, 0, 0);
-      emit(l, OP_MIN_I64, q2, q, hi, -1, 0, 0);
-      emit(l, OP_MOV, dst_reg(l, &in->ops[0]), q2, -1, -1, 0, 0);
-    } else lower_arith(l, in, op[0] == 'a' ? OP_ADD_I32 : OP_SUB_I32);
-  } else if (!strcmp(op, "mul")) lower_mul(l, in, 0);
-  else if (!strcmp(op, "mad") || !strcmp(op, "fma")) {
-    if (!strcmp(op, "fma") || is_float(need_type(l, in))) {
-      ptx_type t = need_type(l, in);
-      if (!is_float(t)) UNSUP(l, in, "type");
-      if (!has(in, "rn")) UNSUP(l, in, "rounding mode");
-    }
-    lower_mul(l, in, 1);
-  } else if (!strcmp(op, "div") || !strcmp(op, "rem")) {
-    ptx_type t = need_type(l, in);
-    if (is_float(t) && (has(in, "approx") || has(in, "full"))) {
-      nops(l, in, 3);
-      if (t != PT_F32) UNSUP(l, in, "type");
-      int a = val(l, &in->ops[1], t), b = val(l, &in->ops[2], t);
-      emit(l, OP_MATH, dst_reg(l, &in->ops[0]), a, b, -1, MATH_FDIVIDEF, 0);
-    } else {
-      if (is_float(t) && !has(in, "rn")) UNSUP(l, in, "rounding mode");
-      if (is_float(t) && op[0] == 'r') UNSUP(l, in, "type");
-      lower_arith(l, in, op[0] == 'd' ? OP_DIV_I32 : OP_REM_I32);
-    }
-  } else if (!strcmp(op, "min") || !strcmp(op, "max")) {
-    static const char *const ok[] = {"ftz", NULL};
-    only_mods(l, in, ok);
-    lower_arith(l, in, op[1] == 'i' ? OP_MIN_I32 : OP_MAX_I32);
-  } else if (!strcmp(op, "and") || !strcmp(op, "or") || !strcmp(op, "xor")) {
-    ptx_type t = need_type(l, in);
-    nops(l, in, 3);
-    int vt = t == PT_PRED ? VT_U32 : vt_of(t);
-    int a = val(l, &in->ops[1], t), b = val(l, &in->ops[2], t);
-    int base = op[0] == 'a' ? OP_AND_I32 : op[0] == 'o' ? OP_OR_I32 : OP_XOR_I32;
-    emit(l, base + vt, dst_reg(l, &in->ops[0]), a, b, -1, 0, 0);
-  } else if (!strcmp(op, "shl") || !strcmp(op, "shr")) lower_arith(l, in, op[2] == 'l' ? OP_SHL_I32 : OP_SHR_I32);
-  else if (!strcmp(op, "not") || !strcmp(op, "cnot") || !strcmp(op, "neg") || !strcmp(op, "abs")) {
-    ptx_type t = need_type(l, in);
-    nops(l, in, 2);
-    int a = val(l, &in->ops[1], t), d = dst_reg(l, &in->ops[0]);
-    if (op[0] == 'c' || (op[0] == 'n' && op[1] == 'o' && t == PT_PRED)) emit(l, OP_LNOT_U32 + (is_wide(t) ? 2 : 0), d, a, -1, -1, 0, 0);
-    else if (op[0] == 'n' && op[1] == 'o') emit(l, OPV(OP_NOT_I32, t), d, a, -1, -1, 0, 0);
-    else if (op[0] == 'n') emit(l, OPV(OP_NEG_I32, t), d, a, -1, -1, 0, 0);
-    else {
-      int fn = t == PT_F32 ? MATH_FABSF : t == PT_F64 ? MATH_FABS : is_wide(t) ? MATH_LLABS : MATH_ABS;
-      emit(l, OP_MATH, d, a, -1, -1, fn, 0);
-    }
-  } else if (!strcmp(op, "popc") || !strcmp(op, "clz") || !strcmp(op, "brev")) {
-    ptx_type t = need_type(l, in);
-    nops(l, in, 2);
-    int a = val(l, &in->ops[1], t);
-    int fn = op[0] == 'p' ? (is_wide(t) ? MATH_POPCLL : MATH_POPC) : op[0] == 'c' ? (is_wide(t) ? MATH_CLZLL : MATH_CLZ)
-                          : (is_wide(t) ? MATH_BREVLL : MATH_BREV);
-    emit(l, OP_MATH, dst_reg(l, &in->ops[0]), a, -1, -1, fn, 0);
-  } else if (!strcmp(op, "mul24") || !strcmp(op, "mad24")) {
-    ptx_type t = need_type(l, in);
-    if (!has(in, "lo")) UNSUP(l, in, "form (mul24.hi)");
-    int mad = op[1] == 'a';
-    nops(l, in, mad ? 4 : 3);
-    int a = val(l, &in->ops[1], t), b = val(l, &in->ops[2], t), d = dst_reg(l, &in->ops[0]);
-    int r = mad ? tmp(l) : d;
-    emit(l, OP_MATH, r, a, b, -1, is_signed(t) ? MATH_MUL24 : MATH_UMUL24, 0);
-    if (mad) emit(l, OPV(OP_ADD_I32, t), d, r, val(l, &in->ops[3], t), -1, 0, 0);
-  } else if (!strcmp(op, "sad")) {
-    ptx_type t = need_type(l, in);
-    nops(l, in, 4);
-    if (is_wide(t)) UNSUP(l, in, "type");
-    emit(l, OP_MATH, dst_reg(l, &in->ops[0]), val(l, &in->ops[1], t), val(l, &in->ops[2], t), val(l, &in->ops[3], t),
-         is_signed(t) ? MATH_SAD : MATH_USAD, 0);
-  } else if (!strcmp(op, "setp")) lower_setp(l, in);
-  else if (!strcmp(op, "selp")) {
-    ptx_type t = need_type(l, in);
-    nops(l, in, 4);
-    int a = val(l, &in->ops[1], t), b = val(l, &in->ops[2], t), c = val(l, &in->ops[3], PT_PRED);
-    emit(l, OP_SEL, dst_reg(l, &in->ops[0]), a, b, c, 0, 0);
-  } else if (!strcmp(op, "cvt")) lower_cvt(l, in);
-  else if (!strcmp(op, "cvta")) lower_cvta(l, in);
-  else if (!strcmp(op, "atom")) lower_atom(l, in, 0);
-  else if (!strcmp(op, "red")) lower_atom(l, in, 1);
-  else if (!strcmp(op, "membar")) lower_fence(l, in, 1);
-  else if (!strcmp(op, "fence")) lower_fence(l, in, 0);
-  else if (!strcmp(op, "bar") || !strcmp(op, "barrier")) {
-    if (has(in, "warp")) {
-      nops(l, in, 1);
-      emit(l, OP_SYNCWARP, -1, mask_operand(l, &in->ops[0]), -1, -1, 0, 0);
-    } else lower_bar(l, in);
-  } else if (!strcmp(op, "shfl")) lower_shfl(l, in);
-  else if (!strcmp(op, "vote")) lower_vote(l, in);
-  else if (!strcmp(op, "match")) lower_match(l, in);
-  else if (!strcmp(op, "activemask")) { nops(l, in, 1); emit(l, OP_VOTE, dst_reg(l, &in->ops[0]), -1, -1, -1, VOTE_ACTIVEMASK, 0); }
-  else if (!strcmp(op, "rcp")) {
-    ptx_type t = need_type(l, in);
-    nops(l, in, 2);
-    if (!is_float(t)) UNSUP(l, in, "type");
-    int one = kconst(l, t == PT_F32 ? 0x3f800000u : 0x3ff0000000000000ull);
-    emit(l, OPV(OP_DIV_I32, t), dst_reg(l, &in->ops[0]), one, val(l, &in->ops[1], t), -1, 0, 0);
-  } else if (!strcmp(op, "sqrt")) lower_math1(l, in, MATH_SQRTF, MATH_SQRT);
-  else if (!strcmp(op, "rsqrt")) lower_math1(l, in, MATH_RSQRTF, -1);
-  else if (!strcmp(op, "ex2")) lower_math1(l, in, MATH_EXP2F, -1);
-  else if (!strcmp(op, "lg2")) lower_math1(l, in, MATH_LOG2F, -1);
-  else if (!strcmp(op, "sin")) lower_math1(l, in, MATH_SINF, -1);
-  else if (!strcmp(op, "cos")) lower_math1(l, in, MATH_COSF, -1);
-  else if (!strcmp(op, "tanh")) lower_math1(l, in, MATH_TANHF, -1);
-  else if (!strcmp(op, "bfe")) lower_bfe(l, in);
-  else if (!strcmp(op, "bfi")) lower_bfi(l, in);
-  else if (!strcmp(op, "lop3")) lower_lop3(l, in);
-  else if (!strcmp(op, "shf")) lower_shf(l, in);
-  else if (!strcmp(op, "prmt")) lower_prmt(l, in);
-  else if (!strcmp(op, "copysign")) {
-    ptx_type t = need_type(l, in);
-    nops(l, in, 3);
-    if (!is_float(t)) UNSUP(l, in, "type");
-    int w = t == PT_F64, vt = w ? VT_U64 : VT_U32;
-    int a = val(l, &in->ops[1], t), b = val(l, &in->ops[2], t);
-    int sm = kconst(l, w ? 0x8000000000000000ull : 0x80000000u), mm = kconst(l, w ? 0x7fffffffffffffffull : 0x7fffffffu);
-    int s = tmp(l), m = tmp(l);
-    emit(l, OP_AND_I32 + vt, s, a, sm, -1, 0, 0);
-    emit(l, OP_AND_I32 + vt, m, b, mm, -1, 0, 0);
-    emit(l, OP_OR_I32 + vt, dst_reg(l, &in->ops[0]), s, m, -1, 0, 0);
-  } else if (!strcmp(op, "testp")) {
-    ptx_type t = need_type(l, in);
-    nops(l, in, 2);
-    int a = val(l, &in->ops[1], t), d = dst_reg(l, &in->ops[0]);
-    int vt = vt_of(t), r = tmp(l);
-    if (has(in, "number") || has(in, "notanumber")) {
-      emit(l, OP_EQ_I32 + vt, r, a, a, -1, 0, 0);
-      if (has(in, "number")) emit(l, OP_MOV, d, r, -1, -1, 0, 0);
-      else emit(l, OP_LNOT_U32, d, r, -1, -1, 0, 0);
-    } else if (has(in, "finite") || has(in, "infinite")) {
-      int inf = kconst(l, t == PT_F32 ? 0x7f800000u : 0x7ff0000000000000ull), ab = tmp(l);
-      emit(l, OP_MATH, ab, a, -1, -1, t == PT_F32 ? MATH_FABSF : MATH_FABS, 0);
-      emit(l, (has(in, "finite") ? OP_LT_I32 : OP_EQ_I32) + vt, d, ab, inf, -1, 0, 0);
-    } else UNSUP(l, in, "test");
-  } else if (!strcmp(op, "ret")) {
-    nops(l, in, 0);
-    if (l->in->up) { int pc = emit(l, OP_JMP, -1, -1, -1, -1, 0, 0); *(int *)vec_push(&l->in->rets) = pc; }
-    else emit(l, OP_EXIT, -1, -1, -1, -1, 0, 0);
-  } else if (!strcmp(op, "exit")) { nops(l, in, 0); emit(l, OP_EXIT, -1, -1, -1, -1, 0, 0); }
-  else if (!strcmp(op, "trap")) { nops(l, in, 0); emit(l, OP_TRAP, -1, -1, -1, -1, TRAP_CALL, 0); }
-  else if (!strcmp(op, "call")) lower_call(l, in);
-  else if (!strcmp(op, "nanosleep") || !strcmp(op, "prefetch") || !strcmp(op, "prefetchu") || !strcmp(op, "pmevent")) {
-    /* no effect on what a kernel computes */
-    emit(l, OP_NOP, -1, -1, -1, -1, 0, 0);
-  } else fail_at(l, in, "unsupported instruction '%s'", ins_name(l, in));
+  size_t k = 0;
+  while (k < sizeof ptx_ops / sizeof *ptx_ops && strcmp(op, ptx_ops[k].name)) k++;
+  if (k == sizeof ptx_ops / sizeof *ptx_ops) fail_at(l, in, "unsupported instruction '%s'", ins_name(l, in));
+  ptx_ops[k].lower(l, in);
   if (skip >= 0) {
     at(l, skip)->a = pc_now(l);
     at(l, skip)->c = pc_now(l);
