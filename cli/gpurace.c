@@ -93,7 +93,7 @@ static const char *const usage_table_own =
   "             expect line or a detector stopped watching a run (its cell\n"
   "             says \"not watched\", never a verdict), 2 bad input or usage\n";
 
-static const char *const usage_litmus =
+static const char *const usage_litmus_head =
   "usage: gpurace litmus FILE... [OPTIONS]\n"
   "\n"
   "Runs each litmus test (a kernel file with //@ litmus, observe and outcome\n"
@@ -108,9 +108,8 @@ static const char *const usage_litmus =
   "options:\n"
   "  --runs N          sampled runs per test (default 10000)\n"
   "  --seed S          first seed (default 1)\n"
-  "  --sms N           number of SMs (default 4)\n"
-  "  --warps lockstep|its  warps in pre-Volta lockstep (default) or with independent\n"
-  "                    thread scheduling (every lane its own program counter)\n"
+  ;
+static const char *const usage_litmus_tail =
   "  --exhaustive      enumerate every schedule and memory-system choice instead,\n"
   "                    and print the exact set of reachable outcomes\n"
   "  --max-states N    bound of the exhaustive search (default 2000000 states)\n"
@@ -219,6 +218,8 @@ static void print_environment(FILE *out) {
 }
 
 #define SCOPE(s) (1u << (s))
+static void help_litmus(FILE *out);
+static void help_states(FILE *out);
 
 static void help_run(FILE *out) {
   fputs(usage_run_head, out);
@@ -706,7 +707,7 @@ static int cmd_litmus(int argc, char **argv) {
     const char *a = argv[i], *val = NULL;
     const char *cmd = "litmus";
     uint64_t n;
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(usage_litmus, stdout); return 0; }
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) { help_litmus(stdout); return 0; }
     if (!strcmp(a, "--runs")) { NEEDVAL(); if (!parse_u64(val, &n) || n < 1) { return usage_error(cmd, "--runs needs a positive integer, not '%s'", val); } lo.runs = n; continue; }
     if (!strcmp(a, "--seed")) { NEEDVAL(); if (!parse_u64(val, &n)) { return usage_error(cmd, "--seed needs a non-negative integer, not '%s'", val); } lo.seed = n; continue; }
     if (!strcmp(a, "--sms") || !strcmp(a, "--warps")) {
@@ -1104,7 +1105,7 @@ static int cmd_nvrtc(int argc, char **argv) {
   return rc ? rc : failed ? 2 : 0;
 }
 
-static const char usage_states[] =
+static const char usage_states_head[] =
   "usage: gpurace states FILE... [OPTIONS]\n"
   "\n"
   "Explores each kernel file exhaustively (every schedule of the random\n"
@@ -1118,9 +1119,8 @@ static const char usage_states[] =
   "options:\n"
   "  --memory sc|weak  the memory model (default weak)\n"
   "  --compare         both models; fails when weak memory reaches a state sc does not\n"
-  "  --sms N           number of SMs (default 4)\n"
-  "  --warps lockstep|its  warps in pre-Volta lockstep (default) or with independent\n"
-  "                    thread scheduling (every lane its own program counter)\n"
+  ;
+static const char *const usage_states_tail =
   "  --max-states N    bound of each search (default 2000000 states)\n"
   "  --max-seconds N   time bound of each search (default 600)\n"
   "  A search that hits a bound fails: its set is incomplete.\n"
@@ -1154,7 +1154,7 @@ static int cmd_states(int argc, char **argv) {
     const char *a = argv[i], *val = NULL;
     const char *cmd = "states";
     uint64_t n;
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(usage_states, stdout); return 0; }
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) { help_states(stdout); return 0; }
     if (!strcmp(a, "--memory")) {
       NEEDVAL();
       if (!strcmp(val, "sc")) mem = GR_MEMORY_SC;
@@ -1229,8 +1229,13 @@ static int states_files(char **files, int nfiles, const gr_litmus_opts *lop, gr_
 
 static int run_detectors(int argc, char **argv) { (void)argc, (void)argv; return cmd_detectors(); }
 static int run_devices(int argc, char **argv) { (void)argc, (void)argv; return cmd_devices(); }
-static void help_litmus(FILE *out) { fputs(usage_litmus, out); }
-static void help_states(FILE *out) { fputs(usage_states, out); }
+/* The registry's --sms and --warps, which litmus and states take too. */
+static void print_sms_warps(FILE *out) {
+  for (size_t k = 0; gr_option_at(k); k++)
+    if (!strcmp(gr_option_at(k)->name, "--sms") || !strcmp(gr_option_at(k)->name, "--warps")) print_option(out, gr_option_at(k));
+}
+static void help_litmus(FILE *out) { fputs(usage_litmus_head, out); print_sms_warps(out); fputs(usage_litmus_tail, out); }
+static void help_states(FILE *out) { fputs(usage_states_head, out); print_sms_warps(out); fputs(usage_states_tail, out); }
 static void help_check(FILE *out) { fputs(usage_check, out); }
 static void help_babycuda(FILE *out) { fputs(usage_babycuda, out); }
 static void help_nvrtc(FILE *out) { fputs(usage_nvrtc, out); }
