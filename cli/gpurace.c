@@ -1282,6 +1282,7 @@ static void help_main(FILE *out) {
 
 int main(int argc, char **argv) {
   if (argc < 2) { help_main(stderr); return 2; }
+  ranks_handoff(argv);
   /* a variable of the options with a bad value stops every command, never a silent default */
   char err[256];
   if (gr_config_env(err, sizeof err)) {

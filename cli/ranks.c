@@ -22,6 +22,7 @@ static const char *launcher(void) {
 #include <mpi.h>
 
 int ranks_built(void) { return 1; }
+void ranks_handoff(char **argv) { (void)argv; }
 
 int ranks_start(ranks *r) {
   r->rank = 0, r->size = 1, r->active = 0;
@@ -125,8 +126,32 @@ void ranks_end(ranks *r) {
 }
 
 #else
+#include <unistd.h>
 
-int ranks_built(void) { return 0; }
+/* gpurace-mpi beside this executable, or "" */
+static const char *mpi_binary(void) {
+  static char path[4096 + 16];
+  char self[4096];
+  ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (k <= 0 || (size_t)k >= sizeof self - 1) return "";
+  self[k] = 0;
+  char *slash = strrchr(self, '/');
+  if (!slash) return "";
+  slash[1] = 0;
+  snprintf(path, sizeof path, "%sgpurace-mpi", self);
+  return access(path, X_OK) == 0 ? path : "";
+}
+
+int ranks_built(void) { return *mpi_binary() != 0; }
+
+void ranks_handoff(char **argv) {
+  if (!launcher()) return;
+  const char *mpi = mpi_binary();
+  if (!*mpi) return;
+  argv[0] = (char *)mpi;
+  execv(mpi, argv);
+  fprintf(stderr, "gpurace: cannot run %s under the launcher; going on without MPI\n", mpi);
+}
 
 int ranks_start(ranks *r) {
   r->rank = 0, r->size = 1, r->active = 0;

@@ -63,5 +63,16 @@ else
   contains "$T/bad.out" "nosuch" "the error names the detector"
 fi
 
+# gpurace loads no MPI library: under a launcher it hands the command to
+# gpurace-mpi beside it; a gpurace without one refuses, as one built without MPI
+B=$(dirname "$G")
+if [ -x "$B/gpurace-mpi" ]; then
+  if ldd "$G" | grep -q libmpi; then fail=$((fail + 1)); echo "FAIL: gpurace links an MPI library"; else pass=$((pass + 1)); fi
+  mkdir -p "$T/alone"
+  cp "$G" "$T/alone/gpurace"
+  expect 2 "a launcher's environment, no gpurace-mpi beside" -- env OMPI_COMM_WORLD_SIZE=2 "$T/alone/gpurace" table "$S/kernels/shared" --detect hb --out "$T/x"
+  contains "$T/err" "built without MPI" "says why it stops"
+fi
+
 echo "mpi.sh: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
