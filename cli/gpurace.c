@@ -1030,7 +1030,7 @@ static int cmd_table(int argc, char **argv) {
 static int cmd_devices(void) {
   printf("emu    the emulator (always)\n");
   printf("mpi    %s\n", ranks_built() ? "built with MPI: mpirun -np N gpurace table ... splits the runs across ranks"
-                                      : "not built: configure found no Open MPI (gpurace table runs on one machine)");
+                                      : "none: no gpurace-mpi beside this gpurace (configure found no Open MPI, or it was not copied): gpurace table runs on one machine");
   if (!gr_cuda_built()) {
     printf("cuda   not built: configure found no CUDA toolkit (--with-cuda=PATH)\n");
     return 1;
