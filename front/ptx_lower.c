@@ -1203,13 +1203,9 @@ static void lower_call(L *l, const ptx_ins *in) {
  * One handler an opcode (or a family that shares its lowering), found by
  * name in ptx_ops; bra, guards and the unknown are lower_ins's. */
 
-static void lower_op_ld(L *l, const ptx_ins *in) {
-  lower_ldst(l, in, 1);
-}
+static void lower_op_ld(L *l, const ptx_ins *in) { lower_ldst(l, in, 1); }
 
-static void lower_op_st(L *l, const ptx_ins *in) {
-  lower_ldst(l, in, 0);
-}
+static void lower_op_st(L *l, const ptx_ins *in) { lower_ldst(l, in, 0); }
 
 static void lower_op_add(L *l, const ptx_ins *in) {
   const char *op = in->op;
@@ -1231,9 +1227,7 @@ static void lower_op_add(L *l, const ptx_ins *in) {
   } else lower_arith(l, in, op[0] == 'a' ? OP_ADD_I32 : OP_SUB_I32);
 }
 
-static void lower_op_mul(L *l, const ptx_ins *in) {
-  lower_mul(l, in, 0);
-}
+static void lower_op_mul(L *l, const ptx_ins *in) { lower_mul(l, in, 0); }
 
 static void lower_op_mad(L *l, const ptx_ins *in) {
   const char *op = in->op;
@@ -1333,21 +1327,13 @@ static void lower_op_selp(L *l, const ptx_ins *in) {
   emit(l, OP_SEL, dst_reg(l, &in->ops[0]), a, b, c, 0, 0);
 }
 
-static void lower_op_atom(L *l, const ptx_ins *in) {
-  lower_atom(l, in, 0);
-}
+static void lower_op_atom(L *l, const ptx_ins *in) { lower_atom(l, in, 0); }
 
-static void lower_op_red(L *l, const ptx_ins *in) {
-  lower_atom(l, in, 1);
-}
+static void lower_op_red(L *l, const ptx_ins *in) { lower_atom(l, in, 1); }
 
-static void lower_op_membar(L *l, const ptx_ins *in) {
-  lower_fence(l, in, 1);
-}
+static void lower_op_membar(L *l, const ptx_ins *in) { lower_fence(l, in, 1); }
 
-static void lower_op_fence(L *l, const ptx_ins *in) {
-  lower_fence(l, in, 0);
-}
+static void lower_op_fence(L *l, const ptx_ins *in) { lower_fence(l, in, 0); }
 
 static void lower_op_bar(L *l, const ptx_ins *in) {
   if (has(in, "warp")) {
@@ -1368,33 +1354,19 @@ static void lower_op_rcp(L *l, const ptx_ins *in) {
   emit(l, OPV(OP_DIV_I32, t), dst_reg(l, &in->ops[0]), one, val(l, &in->ops[1], t), -1, 0, 0);
 }
 
-static void lower_op_sqrt(L *l, const ptx_ins *in) {
-  lower_math1(l, in, MATH_SQRTF, MATH_SQRT);
-}
+static void lower_op_sqrt(L *l, const ptx_ins *in) { lower_math1(l, in, MATH_SQRTF, MATH_SQRT); }
 
-static void lower_op_rsqrt(L *l, const ptx_ins *in) {
-  lower_math1(l, in, MATH_RSQRTF, -1);
-}
+static void lower_op_rsqrt(L *l, const ptx_ins *in) { lower_math1(l, in, MATH_RSQRTF, -1); }
 
-static void lower_op_ex2(L *l, const ptx_ins *in) {
-  lower_math1(l, in, MATH_EXP2F, -1);
-}
+static void lower_op_ex2(L *l, const ptx_ins *in) { lower_math1(l, in, MATH_EXP2F, -1); }
 
-static void lower_op_lg2(L *l, const ptx_ins *in) {
-  lower_math1(l, in, MATH_LOG2F, -1);
-}
+static void lower_op_lg2(L *l, const ptx_ins *in) { lower_math1(l, in, MATH_LOG2F, -1); }
 
-static void lower_op_sin(L *l, const ptx_ins *in) {
-  lower_math1(l, in, MATH_SINF, -1);
-}
+static void lower_op_sin(L *l, const ptx_ins *in) { lower_math1(l, in, MATH_SINF, -1); }
 
-static void lower_op_cos(L *l, const ptx_ins *in) {
-  lower_math1(l, in, MATH_COSF, -1);
-}
+static void lower_op_cos(L *l, const ptx_ins *in) { lower_math1(l, in, MATH_COSF, -1); }
 
-static void lower_op_tanh(L *l, const ptx_ins *in) {
-  lower_math1(l, in, MATH_TANHF, -1);
-}
+static void lower_op_tanh(L *l, const ptx_ins *in) { lower_math1(l, in, MATH_TANHF, -1); }
 
 static void lower_op_copysign(L *l, const ptx_ins *in) {
   ptx_type t = need_type(l, in);

@@ -5,7 +5,6 @@
  * GR_OK or a status with its message in the context. */
 #include "host.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,14 +236,14 @@ static kir_module *compile_file(gr_context *ctx, const char *path, const char *t
 
 int host_module_load_text(gr_context *ctx, const char *path, const char *text, size_t len, const char *const *defines,
                      int ndefines, gr_module **out) {
-  if (ctx->backend_rc) return backend_down(ctx);
+  if (!ctx->dev) return backend_down(ctx);
   kir_module *km = compile_file(ctx, path, text, len, defines, ndefines);
   if (!km) return GR_EINPUT;
   return module_finish(ctx, km, path, defines, ndefines, out);
 }
 
 int gr_module_load_source(gr_context *ctx, const char *name, const char *src, size_t len, gr_module **out) {
-  if (ctx->backend_rc) return backend_down(ctx);
+  if (!ctx->dev) return backend_down(ctx);
   if (!ctx->emu) return host_fail(ctx, GR_EINPUT, "%s: error: the CUDA backend compiles kernel files, not source text", name);
   front_limits lim = ctx_limits(ctx);
   kir_module *km = front_compile(name, src, len, 0, &lim, ctx->err, sizeof ctx->err);
@@ -325,10 +324,11 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
   gr_context *ctx = mod->ctx;
   memset(&ctx->stats, 0, sizeof ctx->stats);
   if (!ctx->dev) return backend_down(ctx);
-  int index = -1;
-  for (int k = 0; k < mod->km->nfuncs && index < 0; k++) if (!strcmp(mod->km->funcs[k]->name, kernel)) index = k;
-  if (index < 0) return host_fail(ctx, GR_EINPUT, "%s: error: no __global__ function named '%s'", mod->path, kernel);
-  const kir_func *f = mod->km->funcs[index];
+  /* any name kir_find takes: its PTX symbol, without spaces, a template's alone */
+  const kir_func *f = kir_find(mod->km, kernel);
+  if (!f) return host_fail(ctx, GR_EINPUT, "%s: error: no __global__ function named '%s'", mod->path, kernel);
+  int index = 0;
+  while (mod->km->funcs[index] != f) index++;
   if (!grid.x || !grid.y || !grid.z || !bdim.x || !bdim.y || !bdim.z)
     return host_fail(ctx, GR_EINPUT, "error: launch of '%s' with a zero grid or block dimension", kernel);
   uint64_t nthreads = (uint64_t)bdim.x * bdim.y * bdim.z;

@@ -171,11 +171,8 @@ int gr_config_option(gr_config *c, const char *opt, const char *val, char *err, 
 static int from_env(gr_config *c, const config_option *o, char *err, size_t n) {
   const char *v = o->o.env ? getenv(o->o.env) : NULL;
   if (!v) return 0;
-  if (!o->o.arg) {
-    if (!strcmp(v, "0") || !*v) return 0;
-    if (strcmp(v, "1")) { snprintf(err, n, "%s takes 1 or 0, not '%s'", o->o.env, v); return -1; }
-    return o->set(c, v, o->o.env, err, n);
-  }
+  if (!o->o.arg && (!strcmp(v, "0") || !*v)) return 0;
+  if (!o->o.arg && strcmp(v, "1")) { snprintf(err, n, "%s takes 1 or 0, not '%s'", o->o.env, v); return -1; }
   return o->set(c, v, o->o.env, err, n);
 }
 
@@ -199,10 +196,7 @@ static void config_defaults(gr_config *c) {
 void gr_config_default(gr_config *c) {
   config_defaults(c);
   char err[256];
-  for (size_t k = 0; k < NOPTIONS; k++) {
-    gr_config keep = *c;
-    if (from_env(c, &options[k], err, sizeof err)) *c = keep;
-  }
+  for (size_t k = 0; k < NOPTIONS; k++) from_env(c, &options[k], err, sizeof err);   /* a setter changes nothing on a bad value */
 }
 
 int gr_config_env(char *err, size_t n) {

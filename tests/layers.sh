@@ -49,7 +49,7 @@ check_file() {  # check_file PATH: its quoted includes against the rules
   uses=$(arrows "$top")
   grep -o '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*"' "$f" | sed 's/.*"\(.*\)"/\1/' | while read -r inc; do
     [ "$inc" = config.h ] && continue
-    case $inc in */*) target=$dir/$inc ;; *) target=$dir/$inc ;; esac
+    target=$dir/$inc
     # resolve: the including file's folder, then by name anywhere
     if [ -f "$target" ]; then path=$(echo "$target" | sed 's|/\./|/|g')
     else path=$(grep "/$(basename "$inc")\$" "$T/headers" | head -1); fi
