@@ -52,6 +52,8 @@ static struct {
   CUresult (*MemsetD8)(CUdeviceptr, unsigned char, size_t);
   CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                            CUstream, void **, void **);
+  CUresult (*LaunchCooperativeKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                      CUstream, void **);
   CUresult (*FuncSetAttribute)(CUfunction, CUfunction_attribute, int);
   const char *(*rtcErrorString)(nvrtcResult);
   nvrtcResult (*rtcCreateProgram)(nvrtcProgram *, const char *, const char *, int, const char *const *,
@@ -153,6 +155,7 @@ static int load_driver(void) {
   SYM(api.cu, MemcpyDtoH, "cuMemcpyDtoH_v2");
   SYM(api.cu, MemsetD8, "cuMemsetD8_v2");
   SYM(api.cu, LaunchKernel, "cuLaunchKernel");
+  SYM(api.cu, LaunchCooperativeKernel, "cuLaunchCooperativeKernel");
   SYM(api.cu, FuncSetAttribute, "cuFuncSetAttribute");
   return 1;
 }
@@ -479,7 +482,7 @@ int cuda_module_global(cuda_mod *m, int k, gr_ptr *addr, size_t *size, char *err
   return GR_OK;
 }
 
-int cuda_launch(cuda_mod *m, int k, gr_dim3 grid, gr_dim3 block, size_t dyn_shared, void **params,
+int cuda_launch(cuda_mod *m, int k, gr_dim3 grid, gr_dim3 block, size_t dyn_shared, unsigned flags, void **params,
                 char *err, size_t errlen) {
   if (!m->fn[k]) {
     CU(api.ModuleGetFunction(&m->fn[k], m->mod, m->lowered[k]), "cuModuleGetFunction");
@@ -487,8 +490,12 @@ int cuda_launch(cuda_mod *m, int k, gr_dim3 grid, gr_dim3 block, size_t dyn_shar
     if (dyn_shared > 48 * 1024)
       CU(api.FuncSetAttribute(m->fn[k], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)dyn_shared), "cuFuncSetAttribute");
   }
-  CU(api.LaunchKernel(m->fn[k], grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)dyn_shared, NULL, params, NULL),
-     "cuLaunchKernel");
+  if (flags & GR_LAUNCH_COOPERATIVE)
+    CU(api.LaunchCooperativeKernel(m->fn[k], grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)dyn_shared, NULL, params),
+       "cuLaunchCooperativeKernel");
+  else
+    CU(api.LaunchKernel(m->fn[k], grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)dyn_shared, NULL, params, NULL),
+       "cuLaunchKernel");
   CU(api.CtxSynchronize(), "kernel execution (cuCtxSynchronize)");
   return GR_OK;
 }
@@ -542,8 +549,9 @@ int cuda_module_load_text(cuda_dev *d, int arch, const char *path, const char *s
 }
 void cuda_module_free(cuda_mod *m) { (void)m; }
 int cuda_module_global(cuda_mod *m, int k, gr_ptr *addr, size_t *size, char *err, size_t errlen) { (void)m; (void)k; (void)addr; (void)size; return absent(err, errlen); }
-int cuda_launch(cuda_mod *m, int k, gr_dim3 grid, gr_dim3 block, size_t dyn_shared, void **params, char *err, size_t errlen) {
-  (void)m; (void)k; (void)grid; (void)block; (void)dyn_shared; (void)params;
+int cuda_launch(cuda_mod *m, int k, gr_dim3 grid, gr_dim3 block, size_t dyn_shared, unsigned flags, void **params, char *err,
+                size_t errlen) {
+  (void)m; (void)k; (void)grid; (void)block; (void)dyn_shared; (void)flags; (void)params;
   return absent(err, errlen);
 }
 

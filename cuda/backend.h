@@ -75,8 +75,8 @@ int cuda_compile_ptx_nvcc(const char *path, const char *const *defines, int ndef
 /* Address and size of the __device__ variable names[k]. */
 int cuda_module_global(cuda_mod *m, int k, gr_ptr *addr, size_t *size, char *err, size_t errlen);
 /* Launches the kernel names[k] and waits for it; params[i] points at the
- * i-th argument, already in the parameter's type. */
-int cuda_launch(cuda_mod *m, int k, gr_dim3 grid, gr_dim3 block, size_t dyn_shared, void **params,
+ * i-th argument, already in the parameter's type; flags: GR_LAUNCH_*. */
+int cuda_launch(cuda_mod *m, int k, gr_dim3 grid, gr_dim3 block, size_t dyn_shared, unsigned flags, void **params,
                 char *err, size_t errlen);
 
 #endif

@@ -58,7 +58,7 @@ const kir_module *emu_module_kir(const emu_module *m);
  * parameter, converted to its type (gr_arg's bits), and argdata the bytes
  * of each struct parameter (NULL for the others).  The caller has checked
  * the grid, the block and the argument count. */
-int emu_launch(emu_module *m, const kir_func *f, gr_dim3 grid, gr_dim3 block, size_t dyn_shared, const uint64_t *args,
+int emu_launch(emu_module *m, const kir_func *f, gr_dim3 grid, gr_dim3 block, size_t dyn_shared, unsigned flags, const uint64_t *args,
                const void *const *argdata);
 /* Statistics of the last launch. */
 void emu_stats(const emu_dev *e, gr_stats *out);

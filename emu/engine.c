@@ -895,7 +895,7 @@ static warp *explore_pick(launch *L) {
 
 void emu_explore(emu_dev *ctx, gr_explore *x) { ctx->explore = x; }
 
-int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, size_t dyn_shared, const uint64_t *args,
+int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, size_t dyn_shared, unsigned flags, const uint64_t *args,
                const void *const *argdata) {
   emu_dev *ctx = mod->ctx;
   const gr_config *cfg = &ctx->cfg;
@@ -908,11 +908,32 @@ int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, s
   uint64_t shared = ((uint64_t)mod->km->shared_static + 15) / 16 * 16 + dyn_shared;
   if (shared > cfg->shared_per_sm)
     return emu_fail(ctx, GR_EINPUT, "error: block needs %llu bytes of shared memory, an SM has %u", (unsigned long long)shared, cfg->shared_per_sm);
+  /* residency: blocks per SM by threads, shared memory and the block limit */
+  uint32_t wpb = (bdim.x * bdim.y * bdim.z + 31) / 32;
+  int per_sm = cfg->max_blocks_per_sm;
+  int by_threads = cfg->max_threads_per_sm / (int)(wpb * 32);
+  if (by_threads < per_sm) per_sm = by_threads;
+  if (shared && (int)(cfg->shared_per_sm / shared) < per_sm) per_sm = (int)(cfg->shared_per_sm / shared);
+  if (per_sm < 1) per_sm = 1;
+  uint64_t nslots = (uint64_t)per_sm * (uint64_t)cfg->sms, nblocks = (uint64_t)grid.x * grid.y * grid.z;
+  /* a cooperative grid runs whole or not at all (cudaErrorCooperativeLaunchTooLarge) */
+  if ((flags & GR_LAUNCH_COOPERATIVE) && nblocks > nslots)
+    return emu_fail(ctx, GR_EINPUT, "error: cooperative launch of '%s' with %llu blocks: the device holds %llu of them at once (%d SMs x %d blocks of %u threads; --sms raises it)",
+                    kernel, (unsigned long long)nblocks, (unsigned long long)nslots, cfg->sms, per_sm, wpb * 32);
+  /* the grid workspace cooperative_groups::this_grid() finds through
+   * %envreg1/%envreg2: its size, then the grid barrier's arrival count */
+  gr_ptr gridws = 0;
+  if (flags & GR_LAUNCH_COOPERATIVE) {
+    const uint32_t ws[2] = {8, 0};
+    if (emu_malloc(ctx, sizeof ws, "grid workspace", &gridws) != GR_OK) return GR_EINPUT;
+    emu_htod(ctx, gridws, ws, sizeof ws);
+  }
   launch *L = xcalloc(1, sizeof *L);
+  L->gridws = gridws;
   L->ctx = ctx; L->mod = mod; L->f = f; L->grid = grid; L->bdim = bdim;
   L->nthreads = bdim.x * bdim.y * bdim.z;
-  L->wpb = (L->nthreads + 31) / 32;
-  L->nblocks = (uint64_t)grid.x * grid.y * grid.z;
+  L->wpb = wpb;
+  L->nblocks = nblocks;
   L->shared_size = (uint32_t)shared;
   rng_seed(&L->rng, cfg->seed);
   L->ch.r = &L->rng;
@@ -928,13 +949,6 @@ int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, s
       memcpy(L->argdata[k], argdata[k], f->params[k].size);
     }
   }
-  /* residency: blocks per SM by threads, shared memory and the block limit */
-  int per_sm = cfg->max_blocks_per_sm;
-  int by_threads = cfg->max_threads_per_sm / (int)(L->wpb * 32);
-  if (by_threads < per_sm) per_sm = by_threads;
-  if (shared && (int)(cfg->shared_per_sm / shared) < per_sm) per_sm = (int)(cfg->shared_per_sm / shared);
-  if (per_sm < 1) per_sm = 1;
-  uint64_t nslots = (uint64_t)per_sm * (uint64_t)cfg->sms;
   if (nslots > L->nblocks) nslots = L->nblocks;
   L->nslots = (int)nslots;
   L->slots = xcalloc(nslots, sizeof(blk *));
@@ -1053,6 +1067,7 @@ int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, s
   free(L->args);
   free(L);
   ctx->L = NULL;
+  if (gridws) emu_free_ptr(ctx, gridws);
   return rc;
 }
 

@@ -157,6 +157,7 @@ struct launch {
   emu_module *mod;
   const kir_func *f;
   gr_dim3 grid, bdim;
+  gr_ptr gridws;                 /* a cooperative launch's grid workspace, else 0 */
   uint32_t nthreads, wpb;        /* threads and warps per block */
   uint64_t nblocks, next_block;
   uint32_t shared_size;

@@ -220,6 +220,8 @@ __attribute__((always_inline)) static inline void alu_exec(launch *L, warp *w, c
     case SR_LANEID: LANES(m, d[l] = (uint64_t)l); break;
     case SR_WARPSIZE: LANES(m, d[l] = 32); break;
     case SR_CLOCK: { uint64_t v = L->steps; LANES(m, d[l] = v); break; }
+    case SR_GRIDWS_LO: { uint64_t v = (uint32_t)L->gridws; LANES(m, d[l] = v); break; }
+    case SR_GRIDWS_HI: { uint64_t v = L->gridws >> 32; LANES(m, d[l] = v); break; }
     }
     break;
   }

@@ -291,6 +291,7 @@ static int sreg_value(L *l, int s) {
                             SR_CTAID_Z, SR_NCTAID_X, SR_NCTAID_Y, SR_NCTAID_Z, SR_LANEID, SR_CLOCK, SR_CLOCK};
   int r = tmp(l);
   if (s <= PSR_CLOCK64) { emit(l, OP_SREG, r, -1, -1, -1, map[s], 0); return r; }
+  if (s == PSR_ENVREG1 || s == PSR_ENVREG2) { emit(l, OP_SREG, r, -1, -1, -1, s == PSR_ENVREG1 ? SR_GRIDWS_HI : SR_GRIDWS_LO, 0); return r; }
   /* lane masks from the lane id */
   emit(l, OP_SREG, r, -1, -1, -1, SR_LANEID, 0);
   int one = kconst(l, 1), bit = tmp(l);
@@ -965,28 +966,35 @@ static void lower_prmt(L *l, const ptx_ins *in) {
   emit(l, OP_CVT, dst_reg(l, &in->ops[0]), acc, -1, -1, SK_U64 | (int64_t)SK_U32 << 8, 0);
 }
 
-/* Whether register r of the function is read anywhere (a guard, an operand, an address). */
-static int reg_read(const ptx_func *f, int r) {
-  for (int i = 0; i < f->ncode; i++) {
-    const ptx_ins *in = &f->code[i];
-    if (!in->op) continue;
-    if (in->guard == r) return 1;
-    for (int k = 1; k < in->nops; k++) {
-      const ptx_opnd *o = &in->ops[k];
-      if ((o->kind == PO_REG || o->kind == PO_ADDR) && o->reg == r) return 1;
-      for (int j = 0; o->kind == PO_VEC && j < o->nvec; j++) if (o->vec[j].kind == PO_REG && o->vec[j].reg == r) return 1;
-    }
-    /* stores and atomics read their first operand's address too */
-    if (in->nops > 0 && in->ops[0].kind == PO_ADDR && in->ops[0].reg == r) return 1;
-    if (in->nops > 0 && in->ops[0].kind == PO_VEC)
-      for (int j = 0; j < in->ops[0].nvec; j++) if (in->ops[0].vec[j].kind == PO_REG && in->ops[0].vec[j].reg == r && !strcmp(in->op, "st")) return 1;
-  }
-  return 0;
-}
-
 static int mask_operand(L *l, const ptx_opnd *o) {
   int m = val(l, o, PT_B32);
   return o->kind == PO_REG ? canon(l, m, SK_U32) : m;
+}
+
+/* shfl.sync's predicate result: whether the source lane j was inside the
+ * lane's segment, as the PTX ISA computes it (maxLane, minLane from the
+ * segment mask and clamp in c); where it was not, the lane reads its own
+ * value, which the KIR shuffle does too. */
+static void shfl_in_range(L *l, const ptx_ins *in, int kind, int b, int p) {
+  int c = val(l, &in->ops[3], PT_B32), k31 = kconst(l, 31), k8 = kconst(l, 8);
+  int lane = tmp(l), bval = tmp(l), cval = tmp(l), s8 = tmp(l), seg = tmp(l), nseg = tmp(l);
+  emit(l, OP_SREG, lane, -1, -1, -1, SR_LANEID, 0);
+  emit(l, OP_AND_U32, bval, b, k31, -1, 0, 0);
+  emit(l, OP_AND_U32, cval, c, k31, -1, 0, 0);
+  emit(l, OP_SHR_U32, s8, c, k8, -1, 0, 0);
+  emit(l, OP_AND_U32, seg, s8, k31, -1, 0, 0);
+  emit(l, OP_NOT_U32, nseg, seg, -1, -1, 0, 0);
+  int lo = tmp(l), hi = tmp(l), maxl = tmp(l), j = tmp(l);
+  emit(l, OP_AND_U32, lo, lane, seg, -1, 0, 0);       /* minLane */
+  emit(l, OP_AND_U32, hi, cval, nseg, -1, 0, 0);
+  emit(l, OP_OR_U32, maxl, lo, hi, -1, 0, 0);         /* maxLane */
+  switch (kind) {
+  case SHFL_UP: emit(l, OP_SUB_I32, j, lane, bval, -1, 0, 0); emit(l, OP_GE_I32, p, j, maxl, -1, 0, 0); return;
+  case SHFL_DOWN: emit(l, OP_ADD_U32, j, lane, bval, -1, 0, 0); break;
+  case SHFL_XOR: emit(l, OP_XOR_U32, j, lane, bval, -1, 0, 0); break;
+  default: { int m = tmp(l); emit(l, OP_AND_U32, m, bval, nseg, -1, 0, 0); emit(l, OP_OR_U32, j, lo, m, -1, 0, 0); break; }
+  }
+  emit(l, OP_LE_U32, p, j, maxl, -1, 0, 0);
 }
 
 static void lower_shfl(L *l, const ptx_ins *in) {
@@ -994,10 +1002,9 @@ static void lower_shfl(L *l, const ptx_ins *in) {
   nops(l, in, 5);
   int kind = has(in, "up") ? SHFL_UP : has(in, "down") ? SHFL_DOWN : has(in, "bfly") ? SHFL_XOR : has(in, "idx") ? SHFL_IDX : -1;
   if (kind < 0) fail_at(l, in, "'%s' needs .up, .down, .bfly or .idx", ins_name(l, in));
-  if (in->ops[0].reg2 >= 0 && reg_read(l->in->f, in->ops[0].reg2))
-    fail_at(l, in, "the predicate result of '%s' (whether the source lane was in range) is not supported", ins_name(l, in));
   int a = val(l, &in->ops[1], PT_B32), b = val(l, &in->ops[2], PT_B32);
   int mask = mask_operand(l, &in->ops[4]);
+  if (in->ops[0].reg2 >= 0) shfl_in_range(l, in, kind, b, reg_of(l, in->ops[0].reg2));
   /* c packs the segment mask (32 - width) << 8 and the clamp; KIR takes the width */
   int width;
   if (in->ops[3].kind == PO_IMM) {
@@ -1067,6 +1074,91 @@ static void lower_match(L *l, const ptx_ins *in) {
   emit(l, OP_EQ_U32, same, acc, mask, -1, 0, 0);
   emit(l, OP_SEL, d, mask, zero, same, 0, 0);
   if (in->ops[0].reg2 >= 0) emit(l, OP_MOV, reg_of(l, in->ops[0].reg2), same, -1, -1, 0, 0);
+}
+
+/* redux.sync.op.type d, a, membermask (sm_80: __reduce_*_sync): the
+ * reduction of a over the lanes of the mask.  As match: 32 shuffles from
+ * the lanes of the mask, each folded in where its bit is set, so the
+ * member-mask checks of shfl.sync hold under both warp models. */
+static void lower_redux(L *l, const ptx_ins *in) {
+  if (!has(in, "sync")) UNSUP(l, in, "form");
+  nops(l, in, 3);
+  ptx_type t = need_type(l, in);
+  if (ptx_type_size(t) != 4 || is_float(t)) UNSUP(l, in, "type (redux.sync on floating point needs sm_100a)");
+  int sgn = t == PT_S32;
+  int op, ident;
+  if (has(in, "add")) { op = OP_ADD_U32; ident = kconst(l, 0); }
+  else if (has(in, "min")) { op = sgn ? OP_MIN_I32 : OP_MIN_U32; ident = kconst(l, sgn ? 0x7fffffffu : 0xffffffffu); }
+  else if (has(in, "max")) { op = sgn ? OP_MAX_I32 : OP_MAX_U32; ident = sgn ? kconst(l, (uint64_t)(int64_t)INT32_MIN) : kconst(l, 0); }
+  else if (has(in, "and")) { op = OP_AND_U32; ident = kconst(l, 0xffffffffu); }
+  else if (has(in, "or")) { op = OP_OR_U32; ident = kconst(l, 0); }
+  else if (has(in, "xor")) { op = OP_XOR_U32; ident = kconst(l, 0); }
+  else fail_at(l, in, "'%s' needs .add, .min, .max, .and, .or or .xor", ins_name(l, in));
+  if (op == OP_AND_U32 || op == OP_OR_U32 || op == OP_XOR_U32 || op == OP_ADD_U32) {
+    if (t != PT_B32 && t != PT_U32 && t != PT_S32) UNSUP(l, in, "type");
+  }
+  int a = canon(l, val(l, &in->ops[1], t), sgn ? SK_I32 : SK_U32);
+  int mask = mask_operand(l, &in->ops[2]);
+  int k32 = kconst(l, 32), one = kconst(l, 1), acc = ident;
+  for (int k = 0; k < 32; k++) {
+    int src = kconst(l, (uint64_t)k), v = tmp(l), sh = tmp(l), bit = tmp(l), pick = tmp(l), o = tmp(l);
+    emit(l, OP_SHFL, v, a, src, k32, SHFL_IDX | (int64_t)(mask + 1) << 8, 0);
+    emit(l, OP_SHR_U32, sh, mask, src, -1, 0, 0);
+    emit(l, OP_AND_U32, bit, sh, one, -1, 0, 0);
+    emit(l, OP_SEL, pick, v, ident, bit, 0, 0);
+    emit(l, op, o, acc, pick, -1, 0, 0);
+    acc = o;
+  }
+  emit(l, OP_MOV, dst_reg(l, &in->ops[0]), acc, -1, -1, 0, 0);
+}
+
+/* bfind[.shiftamt].type d, a: the position of a's most significant
+ * non-sign bit (for a signed negative a, its most significant 0), or
+ * 0xffffffff where there is none; .shiftamt gives the left shift that
+ * brings it to the top instead. */
+static void lower_bfind(L *l, const ptx_ins *in) {
+  nops(l, in, 2);
+  ptx_type t = need_type(l, in);
+  int wide = is_wide(t);
+  if (ptx_type_size(t) != 4 && !wide) UNSUP(l, in, "type");
+  int a = val(l, &in->ops[1], t);
+  int x = a;
+  if (is_signed(t)) {   /* a negative value's sign bits are its leading ones */
+    int z = kconst(l, 0), neg = tmp(l), inv = tmp(l);
+    x = tmp(l);
+    emit(l, wide ? OP_LT_I64 : OP_LT_I32, neg, a, z, -1, 0, 0);
+    emit(l, wide ? OP_NOT_U64 : OP_NOT_U32, inv, a, -1, -1, 0, 0);
+    emit(l, OP_SEL, x, inv, a, neg, 0, 0);
+  }
+  if (!wide) x = canon(l, x, SK_U32);
+  int c = tmp(l), r = tmp(l), none = tmp(l), zero = kconst(l, 0);
+  emit(l, OP_MATH, c, x, -1, -1, wide ? MATH_CLZLL : MATH_CLZ, 0);
+  if (has(in, "shiftamt")) r = c;
+  else emit(l, OP_SUB_U32, r, kconst(l, wide ? 63 : 31), c, -1, 0, 0);
+  emit(l, wide ? OP_EQ_U64 : OP_EQ_U32, none, x, zero, -1, 0, 0);
+  emit(l, OP_SEL, dst_reg(l, &in->ops[0]), kconst(l, 0xffffffffu), r, none, 0, 0);
+}
+
+/* bmsk.{clamp,wrap}.b32 d, a, b: b bits set from bit a, by the PTX ISA's
+ * definition: .wrap takes a and b modulo 32; .clamp gives 0 from a >= 32
+ * and every bit from a up for b >= 32.  KIR's shifts give 0 from 32 on. */
+static void lower_bmsk(L *l, const ptx_ins *in) {
+  nops(l, in, 3);
+  int clamp = has(in, "clamp");
+  if (!clamp && !has(in, "wrap")) fail_at(l, in, "'%s' needs .clamp or .wrap", ins_name(l, in));
+  int a = canon(l, val(l, &in->ops[1], PT_B32), SK_U32), b = canon(l, val(l, &in->ops[2], PT_B32), SK_U32);
+  int k31 = kconst(l, 31), ones = kconst(l, 0xffffffffu), zero = kconst(l, 0);
+  int a1 = tmp(l), b1 = tmp(l), m0 = tmp(l), sum = tmp(l), m1 = tmp(l), bz = tmp(l), m1z = tmp(l), nm1 = tmp(l);
+  emit(l, OP_AND_U32, a1, a, k31, -1, 0, 0);
+  if (clamp) emit(l, OP_MIN_U32, b1, b, kconst(l, 32), -1, 0, 0);
+  else emit(l, OP_AND_U32, b1, b, k31, -1, 0, 0);
+  emit(l, OP_SHL_U32, m0, ones, clamp ? a : a1, -1, 0, 0);
+  emit(l, OP_ADD_U32, sum, a1, b1, -1, 0, 0);
+  emit(l, OP_SHL_U32, m1, ones, sum, -1, 0, 0);
+  emit(l, OP_EQ_U32, bz, b1, zero, -1, 0, 0);
+  emit(l, OP_SEL, m1z, ones, m1, bz, 0, 0);
+  emit(l, OP_NOT_U32, nm1, m1z, -1, -1, 0, 0);
+  emit(l, OP_AND_U32, dst_reg(l, &in->ops[0]), m0, nm1, -1, 0, 0);
 }
 
 static void lower_vote(L *l, const ptx_ins *in) {
@@ -1461,6 +1553,9 @@ static const struct {
   {"shfl", lower_shfl},
   {"vote", lower_vote},
   {"match", lower_match},
+  {"redux", lower_redux},
+  {"bfind", lower_bfind},
+  {"bmsk", lower_bmsk},
   {"activemask", lower_op_activemask},
   {"rcp", lower_op_rcp},
   {"sqrt", lower_op_sqrt},

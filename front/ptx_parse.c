@@ -411,7 +411,9 @@ static const struct { const char *n; ptx_sreg s; int has_dim; } sregs[] = {
   {"%tid", PSR_TID_X, 1}, {"%ntid", PSR_NTID_X, 1}, {"%ctaid", PSR_CTAID_X, 1}, {"%nctaid", PSR_NCTAID_X, 1},
   {"%laneid", PSR_LANEID, 0}, {"%clock", PSR_CLOCK, 0}, {"%clock64", PSR_CLOCK64, 0},
   {"%lanemask_eq", PSR_LANEMASK_EQ, 0}, {"%lanemask_le", PSR_LANEMASK_LE, 0}, {"%lanemask_lt", PSR_LANEMASK_LT, 0},
-  {"%lanemask_ge", PSR_LANEMASK_GE, 0}, {"%lanemask_gt", PSR_LANEMASK_GT, 0}};
+  {"%lanemask_ge", PSR_LANEMASK_GE, 0}, {"%lanemask_gt", PSR_LANEMASK_GT, 0},
+  /* the driver's: the grid workspace's address, high and low halves (cooperative_groups' driver_abi.h) */
+  {"%envreg1", PSR_ENVREG1, 0}, {"%envreg2", PSR_ENVREG2, 0}};
 
 static void name_operand(P *p, ptx_opnd *o, const char *name, srcpos at) {
   decl *d = lookup(p, name);
@@ -428,7 +430,11 @@ static void name_operand(P *p, ptx_opnd *o, const char *name, srcpos at) {
     }
     return;
   }
+  if (!strncmp(name, "%envreg", 7))
+    diag_fail(p->d, at, "'%s' is a driver-defined register gpurace does not model (only %%envreg1 and %%envreg2, the grid workspace of cooperative_groups::this_grid())", name);
   if (name[0] == '%') diag_fail(p->d, at, "unknown register or unsupported special register '%s'", name);
+  /* PTX's one predefined constant: warpSize in CUDA */
+  if (!strcmp(name, "WARP_SZ")) { o->kind = PO_IMM; o->imm = 32; return; }
   ptx_var *v = module_var(p, name);
   if (v) { o->kind = PO_SYM; o->var = v; return; }
   /* a label or a function: resolved by the lowering, which knows the labels */

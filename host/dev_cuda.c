@@ -83,8 +83,8 @@ static int g_module_load(void *p, const kir_module *km, const char *path, const 
 
 /* Each value in its parameter's size: the low bytes of its 64 bits, as
  * both machines are little-endian. */
-static int g_launch(void *p, void *mp, int kernel, gr_dim3 grid, gr_dim3 block, size_t dyn_shared, const uint64_t *args,
-                    const void *const *argdata) {
+static int g_launch(void *p, void *mp, int kernel, gr_dim3 grid, gr_dim3 block, size_t dyn_shared, unsigned flags,
+                    const uint64_t *args, const void *const *argdata) {
   gpu *g = p;
   gpu_module *m = mp;
   int nargs = m->km->funcs[kernel]->nparams;
@@ -94,7 +94,7 @@ static int g_launch(void *p, void *mp, int kernel, gr_dim3 grid, gr_dim3 block, 
     vals[k] = args[k];
     params[k] = argdata[k] ? (void *)argdata[k] : (void *)&vals[k];
   }
-  int rc = cuda_launch(m->cm, kernel, grid, block, dyn_shared, params, g->err, g->errlen);
+  int rc = cuda_launch(m->cm, kernel, grid, block, dyn_shared, flags, params, g->err, g->errlen);
   free(vals);
   free(params);
   return rc;

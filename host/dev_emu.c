@@ -22,10 +22,10 @@ static int e_module_load(void *d, const kir_module *km, const char *path, const 
 }
 
 /* The emulator's module knows its KIR: kernel is an index into it. */
-static int e_launch(void *d, void *m, int kernel, gr_dim3 grid, gr_dim3 block, size_t dyn_shared, const uint64_t *args,
-                    const void *const *argdata) {
+static int e_launch(void *d, void *m, int kernel, gr_dim3 grid, gr_dim3 block, size_t dyn_shared, unsigned flags,
+                    const uint64_t *args, const void *const *argdata) {
   (void)d;
-  return emu_launch(m, emu_module_kir(m)->funcs[kernel], grid, block, dyn_shared, args, argdata);
+  return emu_launch(m, emu_module_kir(m)->funcs[kernel], grid, block, dyn_shared, flags, args, argdata);
 }
 
 static const host_device_ops emu_ops = {e_close, e_describe, e_malloc, e_free, e_htod, e_dtoh, e_memset,

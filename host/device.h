@@ -27,9 +27,10 @@ typedef struct host_device_ops {
                      gr_ptr *gaddr, void **out);
   void (*module_free)(void *mod);
   /* Kernel km->funcs[kernel], its arguments converted (args: each value in
-   * its parameter's type; argdata: a struct parameter's bytes, else NULL). */
-  int (*launch)(void *dev, void *mod, int kernel, gr_dim3 grid, gr_dim3 block, size_t dyn_shared, const uint64_t *args,
-                const void *const *argdata);
+   * its parameter's type; argdata: a struct parameter's bytes, else NULL);
+   * flags: GR_LAUNCH_*. */
+  int (*launch)(void *dev, void *mod, int kernel, gr_dim3 grid, gr_dim3 block, size_t dyn_shared, unsigned flags,
+                const uint64_t *args, const void *const *argdata);
   void (*stats)(const void *dev, gr_stats *out);
 } host_device_ops;
 

@@ -132,7 +132,7 @@ static front_limits ctx_limits(const gr_context *ctx) {
 }
 
 int gr_module_load(gr_context *ctx, const char *path, const char *const *defines, int ndefines, gr_module **out) {
-  return host_module_load_text(ctx, path, NULL, 0, defines, ndefines, out);
+  return host_module_load_text(ctx, path, NULL, 0, defines, ndefines, 0, out);
 }
 
 static int ends_with(const char *s, const char *suffix) {
@@ -147,8 +147,8 @@ static int ends_with(const char *s, const char *suffix) {
 static text_cache ptx_cache = TEXT_CACHE_INIT((size_t)256 << 20);
 
 /* The key, or none (no bytes) where the file cannot be read. */
-static bytes ptx_cache_key(const gr_context *ctx, const char *path, const char *text, size_t len, const char *const *defines,
-                           int ndefines) {
+static bytes ptx_cache_key(const gr_context *ctx, const char *flags, const char *path, const char *text, size_t len,
+                           const char *const *defines, int ndefines) {
   bytes k = {0};
   char *owned = NULL;
   if (!text) {
@@ -159,7 +159,7 @@ static bytes ptx_cache_key(const gr_context *ctx, const char *path, const char *
   }
   int cc = (int)ctx->cfg.cc;
   bytes_put(&k, &cc, sizeof cc);
-  bytes_put(&k, ctx->cfg.cc_flags, strlen(ctx->cfg.cc_flags) + 1);
+  bytes_put(&k, flags, strlen(flags) + 1);
   text_key_file(&k, path, text, len, defines, ndefines);
   free(owned);
   return k;
@@ -200,7 +200,7 @@ static void struct_leaves_from_subset(kir_module *km, const char *path, const ch
 /* The kernel file's KIR through the front end its name and the
  * configuration choose: PTX as such, the CUDA compiler's PTX, or the subset. */
 static kir_module *compile_file(gr_context *ctx, const char *path, const char *text, size_t len, const char *const *defines,
-                                int ndefines) {
+                                int ndefines, int arch) {
   front_limits lim = ctx_limits(ctx);
   if (ends_with(path, ".ptx")) {
     char *owned = NULL;
@@ -214,13 +214,19 @@ static kir_module *compile_file(gr_context *ctx, const char *path, const char *t
     return km;
   }
   if (ctx->cfg.cc == GR_CC_SUBSET) return front_compile_file(path, text, len, defines, ndefines, &lim, ctx->err, sizeof ctx->err);
+  /* the file's own architecture where the flags name none */
+  char flags[sizeof ctx->cfg.cc_flags + 32];
+  const char *cf = ctx->cfg.cc_flags;
+  if (arch > atoi(GR_CC_ARCH) && !strstr(cf, "-arch") && !strstr(cf, "--gpu-architecture"))
+    snprintf(flags, sizeof flags, "%s%s-arch=compute_%d", cf, cf[0] ? " " : "", arch);
+  else snprintf(flags, sizeof flags, "%s", cf);
   size_t n = 0;
-  bytes key = ptx_cache_key(ctx, path, text, len, defines, ndefines);
+  bytes key = ptx_cache_key(ctx, flags, path, text, len, defines, ndefines);
   char *ptx = key.len ? text_cache_get(&ptx_cache, key.p, key.len, &n) : NULL;
   if (!ptx) {
     int rc = ctx->cfg.cc == GR_CC_NVRTC
-      ? cuda_compile_ptx_nvrtc(path, text, defines, ndefines, ctx->cfg.cc_flags, &ptx, &n, ctx->err, sizeof ctx->err)
-      : cuda_compile_ptx_nvcc(path, defines, ndefines, ctx->cfg.cc_flags, &ptx, &n, ctx->err, sizeof ctx->err);
+      ? cuda_compile_ptx_nvrtc(path, text, defines, ndefines, flags, &ptx, &n, ctx->err, sizeof ctx->err)
+      : cuda_compile_ptx_nvcc(path, defines, ndefines, flags, &ptx, &n, ctx->err, sizeof ctx->err);
     if (rc) { free(key.p); return NULL; }
     if (key.len) text_cache_put(&ptx_cache, key.p, key.len, ptx, n);
   }
@@ -235,9 +241,9 @@ static kir_module *compile_file(gr_context *ctx, const char *path, const char *t
 }
 
 int host_module_load_text(gr_context *ctx, const char *path, const char *text, size_t len, const char *const *defines,
-                     int ndefines, gr_module **out) {
+                          int ndefines, int arch, gr_module **out) {
   if (!ctx->dev) return backend_down(ctx);
-  kir_module *km = compile_file(ctx, path, text, len, defines, ndefines);
+  kir_module *km = compile_file(ctx, path, text, len, defines, ndefines, arch);
   if (!km) return GR_EINPUT;
   return module_finish(ctx, km, path, defines, ndefines, out);
 }
@@ -321,6 +327,11 @@ static int convert_arg(gr_context *ctx, const kir_func *f, int k, const gr_arg *
 /* ------------------------------------------------------------- launches */
 
 int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, size_t dyn_shared, const gr_arg *args, int nargs) {
+  return gr_launch_ex(mod, kernel, grid, bdim, dyn_shared, 0, args, nargs);
+}
+
+int gr_launch_ex(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, size_t dyn_shared, unsigned flags,
+                 const gr_arg *args, int nargs) {
   gr_context *ctx = mod->ctx;
   memset(&ctx->stats, 0, sizeof ctx->stats);
   if (!ctx->dev) return backend_down(ctx);
@@ -349,7 +360,7 @@ int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim, si
     if (f->params[k].sk == SK_COUNT) data[k] = args[k].data;
   }
   if (rc == GR_OK) {
-    rc = ctx->ops->launch(ctx->dev, mod->dm, index, grid, bdim, dyn_shared, vals, data);
+    rc = ctx->ops->launch(ctx->dev, mod->dm, index, grid, bdim, dyn_shared, flags, vals, data);
     ctx->ops->stats(ctx->dev, &ctx->stats);
   }
   free(vals);

@@ -29,9 +29,10 @@ void host_reseed(gr_context *ctx, uint64_t seed);
 const kir_module *host_module_kir(const gr_module *mod);
 
 /* gr_module_load on text the caller has read already (NULL: read the file),
- * so that a kernel file that is a pipe is read once. */
-int host_module_load_text(gr_context *ctx, const char *path, const char *text, size_t len, const char *const *defines,
-                          int ndefines, gr_module **out);
+ * so that a kernel file that is a pipe is read once; arch: the oldest
+ * architecture the file compiles for (//@ arch sm_NN), 0 for the default. */
+int host_module_load_text(gr_context *ctx, const char *path, const char *text, size_t len, const char *const *defines, int ndefines,
+                          int arch, gr_module **out);
 
 /* ---------------------------------------------------------------- scripts (script.c) */
 

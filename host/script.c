@@ -59,7 +59,7 @@ typedef struct { char var[32]; num v; } sweak;
 typedef struct { char key[32]; char val[256]; } smeta;
 /* knobs: with 'if KNOB...' the launch runs only where one of the -D knobs is
  * defined (an instrumented kernel's extra passes); knobs[0][0] == 0 otherwise */
-typedef struct { char *kernel; gr_dim3 grid, block; uint64_t shared; int line; char knobs[4][64]; } slaunch;
+typedef struct { char *kernel; gr_dim3 grid, block; uint64_t shared; unsigned flags; int line; char knobs[4][64]; } slaunch;
 
 #define MAX_NAME 256      /* buffer, argument, kernel and knob names */
 
@@ -72,6 +72,7 @@ struct gr_script {
   size_t nlaunches;
   int expect;
   int expect_line;
+  int arch;                  /* //@ arch sm_NN, else 0 */
   sbuffer *bufs; size_t nbufs;
   sarg *args; size_t nargs;
   scheck *checks; size_t nchecks;
@@ -328,6 +329,11 @@ static int dir_launch(dp *d, gr_script *s) {
       if (parse_knobs(d, l.knobs[0], sizeof l.knobs[0], 4, &nk)) return GR_EINPUT;
       break;
     }
+    if (!strcmp(w, "cooperative")) {   /* cudaLaunchCooperativeKernel */
+      if (l.flags & GR_LAUNCH_COOPERATIVE) return derr(d, wp, "'cooperative' given twice in one launch");
+      l.flags |= GR_LAUNCH_COOPERATIVE;
+      continue;
+    }
     int *seen = !strcmp(w, "grid") ? &have_grid : !strcmp(w, "block") ? &have_block : !strcmp(w, "shared") ? &have_shared : NULL;
     if (seen && *seen) return derr(d, wp, "'%s' given twice in one launch", w);
     if (!strcmp(w, "grid")) { if (parse_dims(d, "grid", &l.grid)) return GR_EINPUT; have_grid = 1; }
@@ -341,7 +347,7 @@ static int dir_launch(dp *d, gr_script *s) {
       l.shared = n.u;
       have_shared = 1;
       if (!eat(d, ')')) return derr(d, NULL, "expected ')'");
-    } else return derr(d, wp, "unknown launch option '%s' (grid, block, shared, if)", w);
+    } else return derr(d, wp, "unknown launch option '%s' (grid, block, shared, cooperative, if)", w);
   }
   if (!have_grid || !have_block) return derr(d, d->at, "launch needs grid(...) and block(...)");
   l.kernel = xstrdup(name);
@@ -693,6 +699,21 @@ static int dir_outcome(dp *d, gr_script *s) {
   return GR_OK;
 }
 
+/* //@ arch sm_NN: the oldest architecture the kernel compiles for (redux,
+ * cp.async and bf16 need sm_80): the CUDA compiler's target where --cc
+ * gives it none. */
+static int dir_arch(dp *d, gr_script *s) {
+  char w[32];
+  const char *wp = (skipws(d), d->p);
+  unsigned v = 0;
+  if (!word(d, w, sizeof w) || sscanf(w, "sm_%u", &v) != 1 || v < 50 || v > 200 || strspn(w + 3, "0123456789") != strlen(w + 3))
+    return derr(d, wp, "expected an architecture such as sm_80 after 'arch'");
+  if (s->arch) return derr(d, d->at, "'arch' given twice");
+  if (!at_end(d)) return derr(d, NULL, "unexpected text after the architecture");
+  s->arch = (int)v;
+  return GR_OK;
+}
+
 /* The directives, each parsed by its handler after its keyword. */
 static const struct {
   const char *name;
@@ -709,16 +730,26 @@ static const struct {
   {"litmus", dir_litmus},
   {"observe", dir_observe},
   {"outcome", dir_outcome},
+  {"arch", dir_arch},
 };
+
+/* The directives' names, for messages. */
+static const char *directive_names(void) {
+  static char names[256];
+  if (!names[0])
+    for (size_t k = 0; k < sizeof directives / sizeof *directives; k++)
+      snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "", directives[k].name);
+  return names;
+}
 
 static int directive(dp *d) {
   char kw[32];
   const char *at = (skipws(d), d->p);
-  if (!word(d, kw, sizeof kw)) return derr(d, at, "expected a directive (launch, buffer, arg, expect, meta, check, litmus, observe, outcome)");
+  if (!word(d, kw, sizeof kw)) return derr(d, at, "expected a directive (%s)", directive_names());
   d->at = at;
   for (size_t k = 0; k < sizeof directives / sizeof *directives; k++)
     if (!strcmp(kw, directives[k].name)) return directives[k].parse(d, d->s);
-  return derr(d, at, "unknown directive '%s' (launch, buffer, arg, expect, check, assume, loop, litmus, observe, outcome)", kw);
+  return derr(d, at, "unknown directive '%s' (%s)", kw, directive_names());
 }
 
 void gr_script_free(gr_script *s) {
@@ -885,7 +916,7 @@ int gr_script_load(gr_context *ctx, const char *path, const char *const *defines
   gr_script *s = script_new(ctx, path);
   int rc = parse_directives(s, copy, len);
   free(copy);
-  if (rc == GR_OK) rc = host_module_load_text(ctx, path, text, len, defines, ndefines, &s->mod);
+  if (rc == GR_OK) rc = host_module_load_text(ctx, path, text, len, defines, ndefines, s->arch, &s->mod);
   free(text);
   if (rc == GR_OK && s->nknobs) {
     /* expect race if KNOB...: racy when one of them is defined */
@@ -1093,7 +1124,7 @@ int gr_script_run(gr_script *s) {
   /* in order, over the same buffers; a failed launch ends the sequence */
   for (size_t k = 0; k < s->nlaunches && rc == GR_OK; k++) {
     slaunch *l = &s->launches[k];
-    rc = gr_launch(s->mod, l->kernel, l->grid, l->block, (size_t)l->shared, args[k], np[k]);
+    rc = gr_launch_ex(s->mod, l->kernel, l->grid, l->block, (size_t)l->shared, l->flags, args[k], np[k]);
     gr_stats st;
     gr_last_stats(ctx, &st);
     s->stats.warp_steps += st.warp_steps;

@@ -188,6 +188,13 @@ GR_API gr_arg gr_arg_struct(const void *bytes, size_t size);   /* a struct by va
 /* Runs kernel<<<grid, block, dyn_shared>>>(args...) to completion. */
 GR_API int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 block, size_t dyn_shared,
               const gr_arg *args, int nargs);
+/* gr_launch with flags: GR_LAUNCH_COOPERATIVE is cudaLaunchCooperativeKernel
+ * (every block resident at once, and a grid workspace for
+ * cooperative_groups::this_grid().sync(); a grid larger than the device
+ * holds at once is refused, as CUDA refuses it). */
+#define GR_LAUNCH_COOPERATIVE 1u
+GR_API int gr_launch_ex(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 block, size_t dyn_shared, unsigned flags,
+                        const gr_arg *args, int nargs);
 
 typedef struct {
   uint64_t warp_steps;            /* warp instructions issued */

@@ -16,7 +16,7 @@ const char *const kir_math_name[MATH_COUNT] = {
 
 static const char *const vt_name[VT_COUNT] = {"i32", "u32", "i64", "u64", "f32", "f64"};
 static const char *const sreg_name[SR_COUNT] = {"tid.x", "tid.y", "tid.z", "ctaid.x", "ctaid.y", "ctaid.z",
-  "ntid.x", "ntid.y", "ntid.z", "nctaid.x", "nctaid.y", "nctaid.z", "laneid", "warpsize", "clock"};
+  "ntid.x", "ntid.y", "ntid.z", "nctaid.x", "nctaid.y", "nctaid.z", "laneid", "warpsize", "clock", "gridws.lo", "gridws.hi"};
 static const char *const vote_name[] = {"all", "any", "ballot", "activemask"};
 static const char *const shfl_name[] = {"idx", "up", "down", "xor"};
 

@@ -65,7 +65,11 @@ typedef enum {
 
 typedef enum { SR_TID_X, SR_TID_Y, SR_TID_Z, SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z,
                SR_NTID_X, SR_NTID_Y, SR_NTID_Z, SR_NCTAID_X, SR_NCTAID_Y, SR_NCTAID_Z,
-               SR_LANEID, SR_WARPSIZE, SR_CLOCK, SR_COUNT } kir_sreg;
+               SR_LANEID, SR_WARPSIZE, SR_CLOCK,
+               /* the grid workspace of a cooperative launch (0 otherwise): PTX
+                * %envreg2 and %envreg1, its low and high halves, which
+                * cooperative_groups::this_grid() reads */
+               SR_GRIDWS_LO, SR_GRIDWS_HI, SR_COUNT } kir_sreg;
 
 typedef enum { SCOPE_BLOCK, SCOPE_DEVICE, SCOPE_SYSTEM } kir_scope;
 extern const char *const kir_scope_name[3];

@@ -299,7 +299,7 @@ int gr_litmus_run_hw(const char *path, const gr_hw_litmus_opts *o, gr_litmus_res
     uint32_t stress = (uint32_t)o->stress;
     params[np + 2] = &stress;
     gr_dim3 grid = {nblocks, 1, 1}, block = {TPB, 1, 1};
-    rc = cuda_launch(m, 0, grid, block, 0, params, err, sizeof err);
+    rc = cuda_launch(m, 0, grid, block, 0, 0, params, err, sizeof err);
     if (rc) break;
     for (size_t j = 0; j < nb && !rc; j++) rc = cuda_dtoh(d, image[j], dbuf[j], stride[j] * inst_now, err, sizeof err);
     /* each instance's memory, read through the emulator's copy of the buffers */
