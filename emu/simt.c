@@ -75,6 +75,15 @@ static uint64_t math_lane(int fn, uint64_t a, uint64_t b, uint64_t c) {
   case MATH_MUL64HI: return (uint64_t)(int64_t)(((__int128)(int64_t)a * (int64_t)b) >> 64);
   case MATH_UMUL64HI: return (uint64_t)(((unsigned __int128)a * b) >> 64);
   case MATH_BREVLL: { uint64_t x = a, r = 0; for (int k = 0; k < 64; k++) { r = (r << 1) | (x & 1); x >>= 1; } return r; }
+  case MATH_FNS: {   /* PTX fns.b32: the position of the c-th set bit of a from bit b on (c < 0: downwards), else ~0u */
+    uint32_t mask = ua, base = ub & 31;
+    int32_t off = (int32_t)c;
+    if (!off) return mask >> base & 1 ? base : 0xffffffffu;
+    uint32_t count = off > 0 ? (uint32_t)off - 1 : (uint32_t)(-(int64_t)off) - 1;
+    for (int pos = (int)base; pos >= 0 && pos < 32; pos += off > 0 ? 1 : -1)
+      if (mask >> pos & 1) { if (!count) return (uint64_t)pos; count--; }
+    return 0xffffffffu;
+  }
   default: return 0;
   }
 }

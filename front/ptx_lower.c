@@ -1412,6 +1412,15 @@ static void lower_op_sad(L *l, const ptx_ins *in) {
        is_signed(t) ? MATH_SAD : MATH_USAD, 0);
 }
 
+/* fns.b32 d, mask, base, offset: the offset-th set bit of mask from base
+ * (cooperative groups' coalesced_group at -G). */
+static void lower_op_fns(L *l, const ptx_ins *in) {
+  nops(l, in, 4);
+  int m = canon(l, val(l, &in->ops[1], PT_B32), SK_U32), b = val(l, &in->ops[2], PT_B32);
+  int o = canon(l, val(l, &in->ops[3], PT_S32), SK_I32);
+  emit(l, OP_MATH, dst_reg(l, &in->ops[0]), m, b, o, MATH_FNS, 0);
+}
+
 static void lower_op_selp(L *l, const ptx_ins *in) {
   ptx_type t = need_type(l, in);
   nops(l, in, 4);
@@ -1556,6 +1565,7 @@ static const struct {
   {"redux", lower_redux},
   {"bfind", lower_bfind},
   {"bmsk", lower_bmsk},
+  {"fns", lower_op_fns},
   {"activemask", lower_op_activemask},
   {"rcp", lower_op_rcp},
   {"sqrt", lower_op_sqrt},
@@ -1816,7 +1826,7 @@ static void finish_registers(L *l, srcpos entry) {
   free(oldpos);
 }
 
-static kir_func *lower_kernel(L *l, const ptx_func *f, const char *source) {
+static kir_func *lower_kernel(L *l, const ptx_func *f, const char *const *sources, int nsources) {
   l->code.len = l->pos.len = 0;
   l->frame = 0;
   l->pmax = l->ntemp = l->tmax = l->nconst = 0;
@@ -1878,7 +1888,9 @@ static kir_func *lower_kernel(L *l, const ptx_func *f, const char *source) {
     pts[k] = SK_U8;
     names[k] = NULL;
   }
-  ptx_names_params(l->ar, sig, source, kf->name, f->nparams, names, sks, pts);
+  /* the kernel's declaration wherever it is: the CUDA file, or a header of the user's it includes */
+  for (int k = 0; k < nsources && !ptx_names_params(l->ar, sig, sources[k], kf->name, f->nparams, names, sks, pts); k++) continue;
+  if (!nsources) ptx_names_params(l->ar, sig, NULL, kf->name, f->nparams, names, sks, pts);
   for (int k = 0; k < f->nparams; k++) {
     const ptx_var *v = f->params[k];
     const char *pn = v->name;
@@ -1893,13 +1905,17 @@ static kir_func *lower_kernel(L *l, const ptx_func *f, const char *source) {
   return kf;
 }
 
-/* A regular file's text, at most 16 MiB (a .file may name anything: /dev/zero, a FIFO). */
-static char *read_source(const char *path) {
+/* A regular file's text, at most 16 MiB (a .file may name anything: /dev/zero, a FIFO), in the arena. */
+static char *read_source(arena *ar, const char *path) {
   struct stat st;
   if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (16 << 20)) return NULL;
   char e[256];
   size_t n;
-  return source_read_file(path, (size_t)16 << 20, &n, e, sizeof e);
+  char *t = source_read_file(path, (size_t)16 << 20, &n, e, sizeof e);
+  if (!t) return NULL;
+  char *a = arena_strndup(ar, t, n);
+  free(t);
+  return a;
 }
 
 /* Whether two paths name one file. */
@@ -1918,11 +1934,8 @@ kir_module *ptx_compile(const char *path, const char *text, size_t len, const ch
   memset(&d, 0, sizeof d);
   jmp_buf bail;
   d.bail = &bail;
-  char *volatile owned_source = NULL;
-  const char *volatile src_text = NULL;
   if (setjmp(bail)) {
     snprintf(err, errlen, "%s", d.msg);
-    free(owned_source);
     kir_module_free(m);
     return NULL;
   }
@@ -1959,42 +1972,41 @@ kir_module *ptx_compile(const char *path, const char *text, size_t len, const ch
     v->index = -1;
     if (used[k] || (plain && !v->is_extern)) { l->cur = NULL; add_global(l, v); }
   }
-  /* the CUDA file: its text gives parameter names, and positions in it take the caller's name for it */
-  for (int k = 1; k < pm->nfiles && !owned_source; k++) {
+  /* the user's files the PTX names (the CUDA file, its own headers; not
+   * CUDA's): their texts give parameter names, the CUDA file's first, and
+   * positions in the CUDA file take the caller's name for it */
+  const char **srcs = arena_alloc(l->ar, sizeof(char *) * (size_t)(pm->nfiles + 2));
+  int nsrcs = 0, have_cu = 0;
+  if (cu_path && (srcs[0] = read_source(l->ar, cu_path))) nsrcs = 1;   /* PTX without line information: still the source's names */
+  for (int k = 1; k < pm->nfiles; k++) {
     const char *fk = pm->files[k];
     if (!fk || ptx_cuda_header(fk)) continue;
-    if (cu_path) {
-      if (!same_file(fk, cu_path)) continue;
-      owned_source = read_source(cu_path);
-    } else {
-      owned_source = read_source(fk);
-      /* a relative name: relative to the PTX file's folder or one above it
-       * (fixtures name their kernel files from the source tree's top) */
-      const char *slash = strrchr(path, '/');
-      for (int up = 0; !owned_source && fk[0] != '/' && slash && up < 8; up++) {
-        char *dir = arena_printf(l->ar, "%.*s", (int)(slash - path), path);
-        for (int u = 0; u < up; u++) dir = arena_printf(l->ar, "%s/..", dir);
-        owned_source = read_source(arena_printf(l->ar, "%s/%s", dir, fk));
-      }
-    }
-    if (owned_source && cu_path) {
+    if (cu_path && !have_cu && same_file(fk, cu_path)) {
+      have_cu = 1;
       const char *name = arena_strndup(l->ar, cu_path, strlen(cu_path));
       for (int j = 0; j < pm->nfuncs; j++)
         for (int i = 0; i < pm->funcs[j]->ncode; i++)
           if (pm->funcs[j]->code[i].pos.file == fk) pm->funcs[j]->code[i].pos.file = name;
+      continue;
     }
+    char *t = read_source(l->ar, fk);
+    /* a relative name: relative to the PTX file's folder or one above it
+     * (fixtures name their kernel files from the source tree's top) */
+    const char *slash = strrchr(path, '/');
+    for (int up = 0; !t && fk[0] != '/' && slash && up < 8; up++) {
+      char *dir = arena_printf(l->ar, "%.*s", (int)(slash - path), path);
+      for (int u = 0; u < up; u++) dir = arena_printf(l->ar, "%s/..", dir);
+      t = read_source(l->ar, arena_printf(l->ar, "%s/%s", dir, fk));
+    }
+    if (t) srcs[nsrcs++] = t;
   }
-  if (cu_path && !owned_source) owned_source = read_source(cu_path);   /* PTX without line information: still the source's names */
-  src_text = owned_source;
   vec kernels;
   vec_init_arena(&kernels, sizeof(kir_func *), l->ar);
   for (int k = 0; k < pm->nfuncs; k++) {
     if (!pm->funcs[k]->is_entry) continue;
     if (!pm->funcs[k]->defined) continue;
-    *(kir_func **)vec_push(&kernels) = lower_kernel(l, pm->funcs[k], src_text);
+    *(kir_func **)vec_push(&kernels) = lower_kernel(l, pm->funcs[k], srcs, nsrcs);
   }
-  free(owned_source);
-  owned_source = NULL;
 
   /* dynamic shared memory starts after the static, 16-byte aligned */
   uint32_t dyn = align_up(l->shared_off, 16);

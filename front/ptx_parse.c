@@ -773,7 +773,8 @@ static void module_var_decl(P *p, ptx_space sp, int is_extern) {
 int ptx_cuda_header(const char *f) {
   size_t n = strlen(f);
   int hdr = (n > 2 && !strcmp(f + n - 2, ".h")) || (n > 4 && !strcmp(f + n - 4, ".hpp"));
-  return hdr && (strstr(f, "/include/") || strstr(f, "cuda") || !strchr(f, '/'));
+  /* libcu++ names its headers without an extension */
+  return strstr(f, "/include/cccl/") || (hdr && (strstr(f, "/include/") || strstr(f, "cuda") || !strchr(f, '/')));
 }
 
 ptx_module *ptx_parse(arena *ar, diag *d, const char *path, const char *text, size_t len) {

@@ -34,21 +34,57 @@ static const char *op_base_name(int op) {
 
 static void lower(char *dst, const char *s) { while (*s) { char c = *s++; *dst++ = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c); } *dst = 0; }
 
-/* a and b equal once spaces are left out */
-static int same_but_spaces(const char *a, const char *b) {
-  for (;;) {
-    while (*a == ' ') a++;
-    while (*b == ' ') b++;
-    if (*a != *b) return 0;
-    if (!*a) return 1;
-    a++, b++;
+static int is_idch(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
+
+/* A C++ name as one spelling (malloc'd): spaces only between two words,
+ * integer literals without their suffixes (the demangler writes 256u and
+ * -2l where the source has 256 and -2), and `unsigned` alone as `unsigned
+ * int`, as the demangler writes it. */
+static char *name_canon(const char *s) {
+  char *out = xmalloc(strlen(s) * 2 + 8), *o = out;
+  while (*s) {
+    if (*s == ' ' || *s == '\t') { s++; continue; }
+    if (!is_idch(*s)) { *o++ = *s++; continue; }
+    const char *w = s;
+    while (is_idch(*s)) s++;
+    size_t n = (size_t)(s - w);
+    if (o > out && is_idch(o[-1])) *o++ = ' ';
+    if (*w >= '0' && *w <= '9') {   /* a number: its suffix letters go */
+      size_t k = n;
+      while (k > 1 && strchr("uUlL", w[k - 1])) k--;
+      memcpy(o, w, k), o += k;
+      continue;
+    }
+    memcpy(o, w, n), o += n;
+    if (n == 8 && !memcmp(w, "unsigned", 8)) {
+      const char *t = s;
+      while (*t == ' ') t++;
+      int typed = 0;
+      static const char *const ints[] = {"char", "short", "int", "long"};
+      for (int k = 0; k < 4; k++) {
+        size_t L = strlen(ints[k]);
+        if (!strncmp(t, ints[k], L) && !is_idch(t[L])) typed = 1;
+      }
+      if (!typed) memcpy(o, " int", 4), o += 4;
+    }
   }
+  *o = 0;
+  return out;
+}
+
+/* a and b one name, however spelled */
+static int same_name(const char *a, const char *b) {
+  char *ca = name_canon(a), *cb = name_canon(b);
+  int same = !strcmp(ca, cb);
+  free(ca);
+  free(cb);
+  return same;
 }
 
 const kir_func *kir_find(const kir_module *m, const char *name) {
   for (int k = 0; k < m->nfuncs; k++) if (!strcmp(m->funcs[k]->name, name)) return m->funcs[k];
   for (int k = 0; k < m->nfuncs; k++) if (m->funcs[k]->sym && !strcmp(m->funcs[k]->sym, name)) return m->funcs[k];
-  for (int k = 0; k < m->nfuncs; k++) if (same_but_spaces(m->funcs[k]->name, name)) return m->funcs[k];
+  for (int k = 0; k < m->nfuncs; k++) if (same_name(m->funcs[k]->name, name)) return m->funcs[k];
   if (strchr(name, '<')) return NULL;
   const kir_func *found = NULL;
   size_t n = strlen(name);

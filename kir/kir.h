@@ -103,7 +103,7 @@ typedef enum { SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_XOR } kir_shfl;
   X(COSF) X(COS) X(TANF) X(TANHF) X(POWF) X(POW) X(FABSF) X(FABS) X(FLOORF) X(FLOOR) X(CEILF) X(CEIL) \
   X(TRUNCF) X(ROUNDF) X(FMINF) X(FMAXF) X(FMIN) X(FMAX) X(FMAF) X(FMA) X(FMODF) X(ATAN2F) X(ATANF) \
   X(POPC) X(POPCLL) X(CLZ) X(CLZLL) X(FFS) X(FFSLL) X(BREV) X(ABS) X(LLABS) X(MUL24) X(UMUL24) \
-  X(MULHI) X(UMULHI) X(FDIVIDEF) X(SAD) X(USAD) X(RINTF) X(RINT) X(TRUNC) X(MUL64HI) X(UMUL64HI) X(BREVLL)
+  X(MULHI) X(UMULHI) X(FDIVIDEF) X(SAD) X(USAD) X(RINTF) X(RINT) X(TRUNC) X(MUL64HI) X(UMUL64HI) X(BREVLL) X(FNS)
 typedef enum {
 #define M(n) MATH_##n,
   KIR_MATHFNS(M)
@@ -174,7 +174,9 @@ typedef struct {
 } kir_module;
 
 /* The kernel a directive or a host call names: its name exactly, its PTX
- * symbol, its name with the spaces left out ("k<256,float>"), or the name
+ * symbol, its name however spaced and with template arguments as the
+ * source writes them ("k<256,float>" and "k<256, unsigned>" for the
+ * demangler's "k<256u, float>" and "k<256, unsigned int>"), or the name
  * without template arguments where one instance alone has it. */
 const kir_func *kir_find(const kir_module *m, const char *name);
 void kir_print_func(FILE *out, const kir_func *f);
