@@ -75,8 +75,12 @@ static uint8_t *xlate(launch *L, warp *w, int lane, uint64_t addr, int size, int
   }
   if (!base || off + (uint64_t)size > limit) {
     engine_lane_coords(w, lane, where, sizeof where);
+    galloc *next = sp == SPACE_GLOBAL && off >= 0x80000000u ? emu_alloc_of(L->ctx, (addr | 0xffffffffu) + 1) : NULL;
     if (addr == 0 || (sp == SPACE_NONE && addr < 4096))
       engine_mem_fault(L, pc, "invalid %s of %d bytes at address 0x%llx (null pointer) by %s", what, size, (unsigned long long)addr, where);
+    else if (next)   /* a flat address below an allocation: named by it, not by the one before */
+      engine_mem_fault(L, pc, "out-of-bounds %s %s of %d bytes at 0x%llx (%llu bytes below '%s', %llu bytes) by %s", space_name(sp), what,
+                size, (unsigned long long)addr, (unsigned long long)(0x100000000ull - off), next->name, (unsigned long long)next->size, where);
     else if (obj)
       engine_mem_fault(L, pc, "out-of-bounds %s %s of %d bytes at 0x%llx (offset %llu of %s, %llu bytes) by %s", space_name(sp), what,
                 size, (unsigned long long)addr, (unsigned long long)off, obj, (unsigned long long)limit, where);
@@ -258,7 +262,7 @@ static inline void count_mem(launch *L, uint64_t first_addr, int k, uint32_t m, 
  * instruction's offset (into moved). */
 static inline const uint64_t *warp_addrs(const kir_ins *in, const uint64_t *A, uint64_t *moved) {
   if (!in->imm) return A;
-  for (int l = 0; l < 32; l++) moved[l] = kir_ptr_add(A[l], (uint64_t)in->imm);
+  for (int l = 0; l < 32; l++) moved[l] = kir_access_addr(A[l], in->imm);
   return moved;
 }
 
@@ -559,7 +563,7 @@ static int prov_direct_span(launch *L, warp *w, prov *pv, int cls, int pc, const
 
 /* The lanes' addresses of an access (with its offset), for prov_direct. */
 static void lane_addrs(const kir_ins *in, const uint64_t *A, uint32_t m, uint64_t *ad) {
-  LANES(m, ad[l] = in->imm ? kir_ptr_add(A[l], (uint64_t)in->imm) : A[l]);
+  LANES(m, ad[l] = in->imm ? kir_access_addr(A[l], in->imm) : A[l]);
 }
 
 int access_ldst(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int lockstep) {
@@ -614,7 +618,7 @@ int access_ldst(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
   while (mm) {
     int l = __builtin_ctz(mm), g2;
     mm &= mm - 1;
-    uint64_t addr = in->imm ? kir_ptr_add(A[l], (uint64_t)in->imm) : A[l];
+    uint64_t addr = in->imm ? kir_access_addr(A[l], in->imm) : A[l];
     uint8_t *p = xlate_lane(L, w, l, addr, size, pc, is_ld ? "load" : "store", &g2, &span);
     if (!p) {
       if (L->failed) return 1;

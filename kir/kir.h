@@ -261,6 +261,17 @@ static inline uint64_t kir_ptr_add(uint64_t base, uint64_t delta) {
   unsigned st = n < 0 ? KIR_BELOW : (uint64_t)n > m ? KIR_ABOVE : KIR_INSIDE;
   return obj | (uint64_t)st << KIR_SPACE_SHIFT | ((uint64_t)n & m);
 }
+/* The address an access [a + imm] performs at.  A wild pointer moves in
+ * its object (kir_ptr_add); any other address moves as the GPU's flat
+ * address does, so that what arithmetic did on the way does not matter,
+ * only where the access lands: PTX's 64-bit adds are plain sums, and a
+ * pointer nvcc takes below its buffer, to come back through the access's
+ * offset ([%rd+64]), reads the buffer.  The access is checked at the final
+ * address (the engine's xlate). */
+static inline uint64_t kir_access_addr(uint64_t a, int64_t imm) {
+  if (KIR_STATE_OF(a) == KIR_INSIDE) return a + (uint64_t)imm;
+  return kir_ptr_add(a, (uint64_t)imm);
+}
 /* a - b in bytes for pointers into one object (wild ones included); raw
  * difference otherwise. */
 static inline uint64_t kir_ptr_diff(uint64_t a, uint64_t b) {
