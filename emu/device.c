@@ -11,6 +11,7 @@
 emu_dev *emu_new(const gr_config *cfg, char *err, size_t errlen) {
   emu_dev *e = xcalloc(1, sizeof *e);
   e->cfg = *cfg;
+  e->heap_limit = (uint64_t)8 << 20;   /* CUDA's default cudaLimitMallocHeapSize */
   e->err = err;
   e->errlen = errlen;
   vec_init(&e->allocs, sizeof(galloc));
@@ -159,3 +160,49 @@ void emu_module_free(emu_module *m) {
 }
 
 const kir_module *emu_module_kir(const emu_module *m) { return m->km; }
+
+/* Device malloc: each block an allocation of its own, so that an access
+ * past it faults naming it; 16-byte aligned (each starts its window).  The
+ * heap's bound is CUDA's: a request past it returns NULL, as the GPU's. */
+uint64_t engine_heap_malloc(launch *L, warp *w, int lane, uint64_t n) {
+  emu_dev *e = L->ctx;
+  uint64_t r = (n + 15) / 16 * 16;
+  if (n > e->heap_limit || r > e->heap_limit - e->heap_used || r > e->cfg.max_memory - e->live_bytes || e->allocs.len >= 0xffffff)
+    return 0;
+  char where[160], name[200];
+  engine_lane_coords(w, lane, where, sizeof where);
+  char *warp_part = strstr(where, " [");   /* the thread and block name it */
+  if (warp_part) *warp_part = 0;
+  snprintf(name, sizeof name, "device malloc by %s", where);
+  gr_ptr p;
+  if (emu_malloc(e, (size_t)n, name, &p) != GR_OK) return 0;
+  galloc *a = emu_alloc_of(e, p);
+  a->heap = 1;
+  e->heap_used += r;
+  return p;
+}
+
+int engine_heap_free(launch *L, uint64_t p) {
+  emu_dev *e = L->ctx;
+  if (!p) return 1;
+  galloc *a = KIR_SPACE_OF(p) == SPACE_GLOBAL && KIR_STATE_OF(p) == KIR_INSIDE ? emu_alloc_of(e, p) : NULL;
+  if (!a || !a->heap || (uint32_t)p != 0) return 0;
+  e->heap_used -= (a->size + 15) / 16 * 16;
+  a->heap = 0;
+  return emu_free_ptr(e, p) == GR_OK;
+}
+
+/* Allocations made after a snapshot (device malloc's, during the launch)
+ * are gone when it is restored: ids count from where they were. */
+void engine_allocs_truncate(emu_dev *e, size_t n) {
+  while (e->allocs.len > n) {
+    galloc *a = vec_at(&e->allocs, e->allocs.len - 1);
+    if (a->live) {
+      e->live_bytes -= a->size;
+      if (a->heap) e->heap_used -= (a->size + 15) / 16 * 16;
+    }
+    free(a->data);
+    free(a->name);
+    e->allocs.len--;
+  }
+}

@@ -557,6 +557,20 @@ void engine_warp_step(launch *L, warp *w) {
     barrier_maybe_release(L, w->b, pc);
     return;
   }
+  case OP_MALLOC:
+    LANES(m, d[l] = engine_heap_malloc(L, w, l, A[l]));
+    break;
+  case OP_FREE: {
+    int bad = -1;
+    LANES(m, if (bad < 0 && !engine_heap_free(L, A[l])) bad = l);
+    if (bad >= 0) {
+      char where[160];
+      engine_lane_coords(w, bad, where, sizeof where);
+      engine_fault(L, pc, "free of 0x%llx by %s, which device malloc did not return (or freed already)", (unsigned long long)A[bad], where);
+      return;
+    }
+    break;
+  }
   case OP_SYNCWARP:
     if (!warp_mask_ok(L, w, pc, A, m, "__syncwarp")) return;
     if (L->mem && w->wm->entries) LANES(m, wm_barrier(L->mem, &w->wm->lane[l]));
@@ -817,7 +831,7 @@ static int at_visible(const launch *L, const warp *w) {
   const simt_entry *top = &w->stk[w->sp - 1];
   const kir_ins *in = &L->f->code[top->pc];
   switch (in->op) {
-  case OP_LD: case OP_ST: case OP_ATOM: case OP_FENCE: case OP_BAR: case OP_SYNCWARP: return 1;
+  case OP_LD: case OP_ST: case OP_ATOM: case OP_FENCE: case OP_BAR: case OP_SYNCWARP: case OP_MALLOC: case OP_FREE: return 1;
   default: return w->npend && access_needs_pending(w, in, top->mask);
   }
 }

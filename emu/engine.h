@@ -16,6 +16,7 @@ typedef struct {
   uint64_t size;
   char *name;
   int live;
+  int heap;             /* device malloc's: device free may free it */
 } galloc;
 
 struct emu_module {
@@ -43,6 +44,8 @@ struct emu_dev {
   struct wm *wm_spare;  /* the last launch's weak memory system, for the next (wm_renew) */
   gr_explore *explore; /* exhaustive runs draw their choices here */
   uint64_t live_bytes;  /* global memory allocated and not freed (bounded by cfg.max_memory) */
+  uint64_t heap_used;   /* of it, device malloc's (bounded by heap_limit, cudaLimitMallocHeapSize) */
+  uint64_t heap_limit;
   char *log;            /* --keep-going: the memory errors of the last launch, one a line */
   size_t log_len, log_cap;
   int log_shown;        /* emu_log gives the log (it ends with the summary) */
@@ -206,6 +209,13 @@ void engine_deliver(launch *L, gr_event *ev);
 void engine_fault(launch *L, int pc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void engine_mem_fault(launch *L, int pc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void engine_lane_coords(const warp *w, int lane, char *buf, size_t n);
+/* Device malloc and free (device.c): a new allocation of n bytes from the
+ * heap, named by the lane's thread, or 0 where the heap is full; free: 1
+ * where p is what malloc returned, live, or 0.  engine_allocs_truncate
+ * drops the allocations from n on (a snapshot's restore). */
+uint64_t engine_heap_malloc(launch *L, warp *w, int lane, uint64_t n);
+int engine_heap_free(launch *L, uint64_t p);
+void engine_allocs_truncate(emu_dev *e, size_t n);
 
 /* engine.c, for its.c: one warp instruction for the top entry of the
  * warp's stack (ITS puts the group that runs there); lanes "0-3,8" */

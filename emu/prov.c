@@ -20,6 +20,7 @@ static uint64_t value_roots(const kir_func *f, const kir_ins *in, const uint64_t
   case OP_CONST: return KIR_SPACE_OF((uint64_t)in->imm) == SPACE_GLOBAL && in->imm ? PROV_UNKNOWN : 0;
   case OP_SREG: case OP_VOTE: case OP_BAR: return 0;
   case OP_LD: case OP_ATOM: return kir_sk_size[in->flags & 0x7f] >= 8 ? PROV_UNKNOWN : 0;
+  case OP_MALLOC: return PROV_UNKNOWN;
   default: {
     int u[4], n = kir_ins_reads(in, u);
     uint64_t r = 0;

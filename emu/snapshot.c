@@ -11,7 +11,7 @@
 
 /* ------------------------------------------------------------- snapshots and views */
 
-typedef struct { uint64_t id; uint8_t *data; uint64_t size; int live; } snap_alloc;
+typedef struct { uint64_t id; uint8_t *data; uint64_t size; int live, heap; } snap_alloc;
 typedef struct {
   warp w;                 /* copied state; pointers below are owned copies */
   size_t nr;
@@ -70,6 +70,7 @@ gr_snapshot *emu_snapshot_take(emu_dev *ctx) {
     galloc *a = vec_at(&ctx->allocs, k);
     s->allocs[k].id = k;
     s->allocs[k].live = a->live;
+    s->allocs[k].heap = a->heap;
     s->allocs[k].size = a->size;
     if (a->live) { s->allocs[k].data = xmalloc(a->size ? a->size : 1); memcpy(s->allocs[k].data, a->data, a->size); }
   }
@@ -190,8 +191,16 @@ void snapshot_apply_restore(launch *L) {
     engine_rebuild_run(L);
     return;
   }
+  /* device malloc and free since the snapshot are undone */
+  engine_allocs_truncate(ctx, s->nallocs);
   for (size_t k = 1; k < s->nallocs && k < ctx->allocs.len; k++) {
     galloc *a = vec_at(&ctx->allocs, k);
+    if (!a->live && s->allocs[k].live && s->allocs[k].heap) {
+      a->data = xcalloc(a->size ? (a->size + 31) / 32 * 32 : 32, 1);
+      a->live = a->heap = 1;
+      ctx->live_bytes += a->size;
+      ctx->heap_used += (a->size + 15) / 16 * 16;
+    }
     if (a->live && s->allocs[k].live && a->size == s->allocs[k].size) memcpy(a->data, s->allocs[k].data, a->size);
   }
   if (L->mem) wm_reset(L->mem);

@@ -1248,6 +1248,19 @@ static void lower_call(L *l, const ptx_ins *in) {
     }
     return;
   }
+  if ((!g || !g->defined) && (!strcmp(name, "malloc") || !strcmp(name, "free"))) {   /* device malloc and free: the device heap */
+    int is_malloc = name[0] == 'm';
+    if (in->nargs != 1 || in->nrets != is_malloc) fail_at(l, in, "call to '%s' with %d arguments and %d results", name, in->nargs, in->nrets);
+    if (in->args[0].kind != PO_SYM || in->args[0].var->space != PS_PARAM) fail_at(l, in, "call arguments must be .param variables");
+    slot *a = param_slot(l, in->args[0].var);
+    if (a->reg < 0) fail_at(l, in, "bad argument of the call to '%s'", name);
+    if (!is_malloc) { emit(l, OP_FREE, -1, a->reg, -1, -1, 0, 0); return; }
+    if (in->rets[0].kind != PO_SYM || in->rets[0].var->space != PS_PARAM) fail_at(l, in, "bad return operand of call");
+    slot *r = param_slot(l, in->rets[0].var);
+    if (r->reg < 0) fail_at(l, in, "bad return operand of the call to 'malloc'");
+    emit(l, OP_MALLOC, r->reg, a->reg, -1, -1, 0, 0);
+    return;
+  }
   if (!g) fail_at(l, in, "call to unknown function '%s'", name);
   if (!g->defined) fail_at(l, in, "call to '%s', which this PTX declares but does not define (an external function)", name);
   if (g->is_entry) fail_at(l, in, "call to kernel '%s'", name);

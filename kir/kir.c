@@ -28,7 +28,7 @@ static const char *op_base_name(int op) {
   };
   if (op < OP_CONST) return bin[op / VT_COUNT];
   static const char *rest[] = {"const", "mov", "cvt", "sreg", "param", "gaddr", "ld", "st", "atom", "fence",
-    "bar", "syncwarp", "vote", "shfl", "math", "jmp", "brt", "brf", "exit", "trap", "nop", "padd", "pdiff", "sel"};
+    "bar", "syncwarp", "vote", "shfl", "math", "jmp", "brt", "brf", "exit", "trap", "nop", "padd", "pdiff", "sel", "malloc", "free"};
   return rest[op - OP_CONST];
 }
 
@@ -154,6 +154,8 @@ void kir_print_func(FILE *out, const kir_func *f) {
       break;
     case OP_PDIFF: snprintf(buf, sizeof buf, "pdiff  r%d, r%d, r%d", in->dst, in->a, in->b); break;
     case OP_SEL: snprintf(buf, sizeof buf, "sel    r%d, r%d, r%d, r%d", in->dst, in->a, in->b, in->c); break;
+    case OP_MALLOC: snprintf(buf, sizeof buf, "malloc r%d, r%d", in->dst, in->a); break;
+    case OP_FREE: snprintf(buf, sizeof buf, "free   r%d", in->a); break;
     case OP_SYNCWARP: snprintf(buf, sizeof buf, "syncwarp r%d", in->a); break;
     case OP_VOTE: snprintf(buf, sizeof buf, "vote.%s r%d, r%d, mask r%d", vote_name[in->imm], in->dst, in->a, in->b); break;
     case OP_SHFL:
@@ -183,6 +185,7 @@ void kir_print_func(FILE *out, const kir_func *f) {
 int kir_ins_writes(const kir_ins *in) {
   switch (in->op) {
   case OP_ST: case OP_FENCE: case OP_SYNCWARP: case OP_JMP: case OP_BRT: case OP_BRF: case OP_EXIT: case OP_TRAP: case OP_NOP:
+  case OP_FREE:
     return -1;
   default: return in->dst >= 0 ? in->dst : -1;
   }

@@ -56,6 +56,8 @@ typedef enum {
   OP_PADD,     /* dst <- a + b * imm (imm 0: b is in bytes), pointer arithmetic: a result outside a's object is a wild pointer (kir_ptr_add) */
   OP_PDIFF,    /* dst <- a - b in bytes, for pointers into one object, wild ones included (kir_ptr_diff) */
   OP_SEL,      /* dst <- c ? a : b (PTX selp: a choice without a branch) */
+  OP_MALLOC,   /* dst <- device malloc(a): a new allocation from the device heap, or 0 where the heap is full */
+  OP_FREE,     /* device free(a): a pointer OP_MALLOC returned, or 0 */
   OP_COUNT
 } kir_op;
 

@@ -77,6 +77,38 @@ sed 's|^//@ arg off = -16|//@ arg off = -17|' tests/ptx/O3/kernels/samples/leave
 expect 3 "a load below its buffer" -- "$G" run "$T/below.ptx"
 contains "$T/err" "out-of-bounds global load of 4 bytes at 0x5000001fffffffc (4 bytes below 'src', 256 bytes) by thread (0,0,0)" "the fault names the buffer it is below"
 
+# -- device malloc: a block is an allocation of its own, and free takes
+# only what malloc returned, once (kernels/samples/device_malloc.cu runs
+# the good path)
+cat >"$T/malloc.ptx" <<'K'
+//@ launch k grid(1) block(1)
+//@ arg out = 0
+.version 8.0
+.target sm_75
+.address_size 64
+.extern .func (.param .b64 func_retval0) malloc (.param .b64 malloc_param_0);
+.extern .func free (.param .b64 free_param_0);
+.visible .entry k(.param .u64 out)
+{
+	.reg .b64 %rd<4>;
+	{
+	.param .b64 p0;
+	st.param.b64 [p0], 16;
+	.param .b64 rv;
+	call.uni (rv), malloc, (p0);
+	ld.param.b64 %rd1, [rv];
+	}
+	st.global.u32 [%rd1+16], 1;
+	ret;
+}
+K
+expect 3 "a store past a malloc'd block" -- "$G" run "$T/malloc.ptx"
+contains "$T/err" "malloc.ptx:18:2: error: out-of-bounds global store of 4 bytes at 0x500000100000010 (offset 16 of device malloc by thread (0,0,0) of block (0,0,0), 16 bytes)" "the fault names the block"
+sed 's/st.global.u32 \[%rd1+16\], 1;/{ .param .b64 q; st.param.b64 [q], %rd1; call.uni free, (q); }\n\t{ .param .b64 q2; st.param.b64 [q2], %rd1; call.uni free, (q2); }/' "$T/malloc.ptx" >"$T/free2.ptx"
+expect 3 "a block freed twice" -- "$G" run "$T/free2.ptx"
+contains "$T/err" "free2.ptx:19:45: error: free of 0x500000100000000 by thread (0,0,0) of block (0,0,0) [warp 0 lane 0], which device malloc did not return (or freed already)" "the second free faults"
+contains "$T/free2.ptx" "call.uni free, (q2)" "the test frees twice"
+
 # -- race reports point at the CUDA source
 expect 4 "hb on PTX" -- "$G" run tests/ptx/O3/scor/micro/race_interwarp_none-lock_waw.ptx --detect hb
 contains "$T/out" "scor/micro/race_interwarp_none-lock_waw.cu:27:5: volatile store by block (0,0,0) warp 1 lane 0" "the report names the .cu line"
