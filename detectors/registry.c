@@ -13,31 +13,31 @@
 
 static const detector_kind registry[] = {
   {"scord", "ScoRD (ISCA 2020): scoped races from per-word metadata, with the 16-word metadata cache",
-   scord_create_cached, scord_on_event, scord_destroy, NULL, 0, NULL},
+   scord_create_cached, scord_on_event, scord_destroy, NULL, 0, NULL, 0},
   {"scord-nocache", "ScoRD base design: one metadata entry per tracked granule, no cache",
-   scord_create_nocache, scord_on_event, scord_destroy, NULL, 0, NULL},
+   scord_create_nocache, scord_on_event, scord_destroy, NULL, 0, NULL, 0},
   {"hb", "exact happens-before oracle, global and shared memory, byte granularity (model from --hb-model, default scord)",
-   hb_create, hb_on_event, hb_destroy, NULL, 0, NULL},
+   hb_create, hb_on_event, hb_destroy, NULL, 0, NULL, 1},
   {"hb-ptx", "the hb oracle in the PTX memory model (thread granularity, causality order, morally strong)",
-   hb_create_ptx, hb_on_event, hb_destroy, NULL, 0, NULL},
+   hb_create_ptx, hb_on_event, hb_destroy, NULL, 0, NULL, 1},
   {"boyer", "Boyer et al. (2008): shared-memory RAW/WAR hazards from read/write counters between barriers (--boyer-waw adds WAW)",
-   boyer_create, boyer_on_event, boyer_destroy, NULL, 0, NULL},
+   boyer_create, boyer_on_event, boyer_destroy, NULL, 0, NULL, 0},
   {"boyer-banks", "Boyer et al. (2008): shared-memory bank conflicts per source line, 16 banks/half-warp and 32 banks/warp",
-   boyer_banks_create, boyer_banks_on_event, boyer_banks_destroy, boyer_banks_summary, 0, NULL},
+   boyer_banks_create, boyer_banks_on_event, boyer_banks_destroy, boyer_banks_summary, 0, NULL, 0},
   {"ld", "LD (TACO 2017): value-based two-pass checking on private copies, inter-block then inter-warp; runs alone",
-   ld_create, ld_on_event, ld_destroy, ld_summary, 1, ld_check_options},
+   ld_create, ld_on_event, ld_destroy, ld_summary, 1, ld_check_options, 0},
   {"loopdep", "loop kernels (//@ loop): the exact oracle of violated cross-iteration dependencies (iterations in two warps, or out of sequential order in one)",
-   loopdep_create, loopdep_on_event, loopdep_destroy, loopdep_summary, 0, NULL},
+   loopdep_create, loopdep_on_event, loopdep_destroy, loopdep_summary, 0, NULL, 0},
   {"wise", "WISE (Liu et al.): speculative reads and writes on write and read shadows, with the intra-warp cases lockstep allows",
-   wise_create, wise_on_event, wise_destroy, wise_summary, 0, NULL},
+   wise_create, wise_on_event, wise_destroy, wise_summary, 0, NULL, 0},
   {"wise-fp", "WISE without its intra-warp cases: every other iteration's access is a dependency",
-   wise_create_fp, wise_on_event, wise_destroy, wise_summary, 0, NULL},
+   wise_create_fp, wise_on_event, wise_destroy, wise_summary, 0, NULL, 0},
   {"twopass", "two-pass inspector (Liu et al.): a WAW pass, then a RAW/WAR pass, on 64-bit shadows with intra-warp timestamps",
-   twopass_create, twopass_on_event, twopass_destroy, twopass_summary, 0, NULL},
+   twopass_create, twopass_on_event, twopass_destroy, twopass_summary, 0, NULL, 0},
   {"twopass-fp", "the two-pass inspector without its intra-warp cases",
-   twopass_create_fp, twopass_on_event, twopass_destroy, twopass_summary, 0, NULL},
+   twopass_create_fp, twopass_on_event, twopass_destroy, twopass_summary, 0, NULL, 0},
   {"paragon", "Paragon, the baseline: read and write sets per thread, compared pairwise; any two iterations on one address with a write",
-   paragon_create, paragon_on_event, paragon_destroy, paragon_summary, 0, NULL},
+   paragon_create, paragon_on_event, paragon_destroy, paragon_summary, 0, NULL, 0},
 };
 
 #define NKINDS (sizeof registry / sizeof registry[0])
@@ -162,7 +162,16 @@ int det_options_option(det_options *o, const char *opt, const char *val, char *e
   return 0;
 }
 
-typedef struct { const detector_kind *kind; void *self; int handle; } attached;
+typedef struct { const detector_kind *kind; void *self; int handle; race_log *log; } attached;
+
+/* Every event on its way to a detector: one that does not model
+ * asynchronous copies did not watch a launch that makes them. */
+static void dispatch(void *p, const gr_event *ev) {
+  attached *a = p;
+  if (ev->kind == GR_EV_ASYNC_ISSUE && !a->kind->models_async)
+    race_log_unwatched(a->log, a->kind->name, "asynchronous copies (cp.async) are outside its model: it did not watch the launch (hb-ptx models them)");
+  a->kind->on_event(a->self, ev);
+}
 
 struct detector_set {
   gr_context *ctx;
@@ -220,7 +229,8 @@ int detectors_attach(gr_context *ctx, const char *list, const det_options *o, ra
     attached *a = &set->d[set->n];
     a->kind = k;
     a->self = k->create(ctx, o, log, k->name);
-    gr_observer obs = {k->on_event, a->self};
+    a->log = log;
+    gr_observer obs = {dispatch, a};
     a->handle = gr_observe(ctx, &obs);
     set->n++;
     if (a->handle < 0) {

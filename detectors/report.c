@@ -193,6 +193,7 @@ void race_access_from_event(gr_race_access *a, const gr_event *ev, int lane) {
   a->scope = ev->scope;
   a->order = ev->order;
   a->strong = ev->is_volatile || ev->access == GR_ATOMIC;
+  if (ev->async_copy) a->role = ev->access == GR_STORE ? "cp.async store" : "cp.async load";
 }
 
 struct pc_pos { const char *file; int line, col; };

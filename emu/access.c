@@ -766,3 +766,145 @@ int access_atom(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
   }
   return 0;
 }
+
+/* ------------------------------------------------------------- asynchronous copies (cp.async) */
+
+/* The lanes' copies join their queue, open until the lanes' next commit.
+ * A copy is a global load and a shared store that perform later, at the
+ * wait that waits for it or at the thread's exit: the latest a GPU may
+ * perform them, so a read of the destination that no wait orders after
+ * the copy reads what was there before, and the detectors see the copy
+ * where it may land. */
+int access_cp_issue(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc) {
+  const uint64_t *R = w->r, *A = R + (size_t)in->a * 32, *B = R + (size_t)in->b * 32;
+  const uint64_t *C = in->c >= 0 ? R + (size_t)in->c * 32 : NULL;
+  int size = (int)in->imm;
+  char where[160];
+  if (L->ctx->explore) {
+    engine_fault(L, pc, "cp.async: asynchronous copies are not supported by the exhaustive search");
+    return 1;
+  }
+  for (uint32_t mm = m; mm; mm &= mm - 1) {
+    int l = __builtin_ctz(mm);
+    uint64_t src = B[l], dst = A[l], n = C ? C[l] & 0xffffffffu : (uint64_t)size;
+    const char *bad = KIR_SPACE_OF(dst) != SPACE_SHARED ? "its destination is not shared memory"
+                      : KIR_SPACE_OF(src) != SPACE_GLOBAL ? "its source is not global memory"
+                      : n > (uint64_t)size ? "its source size is larger than the copy"
+                      : (src | dst) & (uint64_t)(size - 1) ? "its addresses are not aligned to its size" : NULL;
+    if (bad) {
+      engine_lane_coords(w, l, where, sizeof where);
+      engine_fault(L, pc, "cp.async of %d bytes from 0x%llx to 0x%llx by %s: %s", size, (unsigned long long)src,
+                   (unsigned long long)dst, where, bad);
+      return 1;
+    }
+  }
+  if (!w->cp) w->cp = xcalloc(1, sizeof *w->cp);
+  cp_state *s = w->cp;
+  for (uint32_t mm = m; mm; mm &= mm - 1) {
+    int l = __builtin_ctz(mm);
+    if (s->n == s->cap) { s->cap = s->cap ? 2 * s->cap : 16; s->q = xrealloc(s->q, s->cap * sizeof *s->q); }
+    s->q[s->n++] = (cp_copy){A[l], B[l], CP_OPEN, pc, (uint8_t)l, (uint8_t)size, (uint8_t)(C ? C[l] : (uint64_t)size)};
+  }
+  if (L->ctx->nobs) {
+    gr_event ev;
+    engine_ev_init(L, &ev, GR_EV_ASYNC_ISSUE, w, pc);
+    ev.mask = m;
+    engine_deliver(L, &ev);
+  }
+  return 0;
+}
+
+void access_cp_commit(warp *w, uint32_t m) {
+  if (!w->cp) w->cp = xcalloc(1, sizeof *w->cp);
+  cp_state *s = w->cp;
+  for (uint32_t k = 0; k < s->n; k++)
+    if (s->q[k].group == CP_OPEN && (m >> s->q[k].lane & 1)) s->q[k].group = s->groups[s->q[k].lane];
+  LANES(m, s->groups[l]++);   /* an empty group counts too */
+}
+
+/* One copy: its source read (the first srcsize bytes; the rest are
+ * zeroes), then its destination written, each an access event of the
+ * lane's copy. */
+static int cp_perform(launch *L, warp *w, const cp_copy *c) {
+  int l = c->lane, g2, size = c->size, n = c->srcsize;
+  uint8_t buf[16] = {0};
+  uint64_t addr[32], val[32] = {0};
+  if (n) {
+    int chunk = n == size ? (size > 8 ? 8 : size) : 1;
+    for (int k = 0; k < n; k += chunk) {
+      uint8_t *p = xlate(L, w, l, c->src + (uint64_t)k, chunk, c->pc, "load", &g2, NULL);
+      if (!p) return L->failed;
+      uint64_t v = g2 && L->mem ? wm_load_now(L->mem, &w->wm->lane[l], c->src + (uint64_t)k, p, chunk, 0) : mem_read(L, p, chunk);
+      memcpy(buf + k, &v, (size_t)chunk);
+    }
+    if (L->ctx->nobs) {
+      gr_event ev;
+      engine_ev_init(L, &ev, GR_EV_ACCESS, w, c->pc);
+      ev.access = GR_LOAD;
+      ev.space = GR_SPACE_GLOBAL;
+      ev.size = n;
+      ev.scope = GR_SCOPE_BLOCK;
+      ev.async_copy = 1;
+      ev.mask = 1u << l;
+      addr[l] = c->src;
+      memcpy(&val[l], buf, 8);
+      ev.addr = addr;
+      ev.value = val;
+      engine_deliver(L, &ev);
+      if (L->failed) return L->failed;
+    }
+  }
+  uint8_t *p = xlate(L, w, l, c->dst, size, c->pc, "store", &g2, NULL);
+  if (!p) return L->failed;
+  for (int k = 0; k < size; k += size > 8 ? 8 : size) {
+    uint64_t v;
+    memcpy(&v, buf + k, 8);
+    mem_write(L, p + k, size > 8 ? 8 : size, v);
+  }
+  if (L->ctx->nobs) {
+    gr_event ev;
+    engine_ev_init(L, &ev, GR_EV_ACCESS, w, c->pc);
+    ev.access = GR_STORE;
+    ev.space = GR_SPACE_SHARED;
+    ev.size = size;
+    ev.scope = GR_SCOPE_BLOCK;
+    ev.async_copy = 1;
+    ev.mask = 1u << l;
+    addr[l] = c->dst;
+    memcpy(&val[l], buf, 8);
+    ev.addr = addr;
+    ev.value = val;
+    engine_deliver(L, &ev);
+  }
+  return L->failed;
+}
+
+/* Performs, in issue order, the copies of lanes m that are due: those of
+ * groups older than the keep most recent (keep < 0: every copy, committed
+ * or not, at the threads' exit). */
+static int cp_drain(launch *L, warp *w, uint32_t m, int64_t keep) {
+  cp_state *s = w->cp;
+  if (!s) return 0;
+  uint32_t out = 0;
+  for (uint32_t k = 0; k < s->n; k++) {
+    cp_copy c = s->q[k];
+    int due = (m >> c.lane & 1) && (keep < 0 || (c.group != CP_OPEN && (int64_t)c.group + keep < (int64_t)s->groups[c.lane]));
+    if (!due) { s->q[out++] = c; continue; }
+    if (cp_perform(L, w, &c)) return 1;
+  }
+  s->n = out;
+  return 0;
+}
+
+int access_cp_wait(launch *L, warp *w, uint32_t m, uint32_t keep, int pc) {
+  if (cp_drain(L, w, m, keep)) return 1;
+  if (L->ctx->nobs) {
+    gr_event ev;
+    engine_ev_init(L, &ev, GR_EV_ASYNC_WAIT, w, pc);
+    ev.mask = m;
+    engine_deliver(L, &ev);
+  }
+  return 0;
+}
+
+int access_cp_exit(launch *L, warp *w, uint32_t m) { return cp_drain(L, w, m, -1); }

@@ -26,6 +26,14 @@ int access_atom(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
  * pending for a lane of m (weak memory); access_resolve_pending performs those
  * loads (the scoreboard). */
 int access_needs_pending(const warp *w, const kir_ins *in, uint32_t m);
+/* Asynchronous copies (cp.async) of lanes m: issued (queued, open), the
+ * open ones committed as a group, the due ones performed at a wait that
+ * keeps `keep` groups in flight, all of them at the lanes' exit.  Nonzero
+ * where the launch failed. */
+int access_cp_issue(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc);
+void access_cp_commit(warp *w, uint32_t m);
+int access_cp_wait(launch *L, warp *w, uint32_t m, uint32_t keep, int pc);
+int access_cp_exit(launch *L, warp *w, uint32_t m);
 void access_resolve_pending(launch *L, warp *w, const kir_ins *in, uint32_t m);
 
 /* For simt.c: the load at AHEAD_LOAD run ahead of its turn by a full warp

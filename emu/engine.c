@@ -192,6 +192,8 @@ static blk *block_recycle(launch *L, blk *old, int slot, uint64_t lin) {
     wm_warp *wm = w->wm;
     uint32_t *pend = w->pend;
     free(w->views);
+    if (w->cp) free(w->cp->q);
+    free(w->cp);
     /* registers start at 0; a register every path writes before reading
      * keeps the last block's values (a search's state keys read them all) */
     if (L->ctx->explore || L->nfirst_read == f->nregs) memset(r, 0, nr * 32 * sizeof(uint64_t));
@@ -290,6 +292,8 @@ void engine_block_free(blk *b) {
   for (int k = 0; k < b->nwarps; k++) {
     warp *w = &b->warps[k];
     free(w->r); free(w->local); free(w->views); free(w->wm); free(w->pend);
+    if (w->cp) free(w->cp->q);
+    free(w->cp);
   }
   free(b->warps);
   free(b->shared);
@@ -630,7 +634,17 @@ void engine_warp_step(launch *L, warp *w) {
       return;
     }
     goto reconverge;
+  case OP_CPASYNC:
+    if (access_cp_issue(L, w, in, m, pc)) return;
+    break;
+  case OP_CPCOMMIT:
+    access_cp_commit(w, m);
+    break;
+  case OP_CPWAIT:
+    if (access_cp_wait(L, w, m, (uint32_t)in->imm, pc)) return;
+    break;
   case OP_EXIT: {
+    if (w->cp && access_cp_exit(L, w, m)) return;   /* the copies still in flight land */
     if (L->mem && w->wm->entries) LANES(m, wm_perform_all(L->mem, &w->wm->lane[l]));
     w->alive &= ~m;
     for (int k = 0; k < w->sp; k++) w->stk[k].mask &= ~m;
@@ -831,7 +845,7 @@ static int at_visible(const launch *L, const warp *w) {
   const simt_entry *top = &w->stk[w->sp - 1];
   const kir_ins *in = &L->f->code[top->pc];
   switch (in->op) {
-  case OP_LD: case OP_ST: case OP_ATOM: case OP_FENCE: case OP_BAR: case OP_SYNCWARP: case OP_MALLOC: case OP_FREE: return 1;
+  case OP_LD: case OP_ST: case OP_ATOM: case OP_FENCE: case OP_BAR: case OP_SYNCWARP: case OP_MALLOC: case OP_FREE: case OP_CPASYNC: case OP_CPWAIT: return 1;
   default: return w->npend && access_needs_pending(w, in, top->mask);
   }
 }

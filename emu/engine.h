@@ -108,6 +108,7 @@ typedef struct warp {
   int32_t bar_pc;          /* where it waits, for reports */
   mview *views;
   int nviews;
+  struct cp_state *cp;     /* asynchronous copies in flight (cp.async), or NULL */
   int rpos;                /* index in the ready list, -1 if not there */
   wm_warp *wm;             /* weak memory: the lanes' buffers and pending loads */
   uint32_t *pend;          /* weak memory: per register, lanes with a load pending into it */
@@ -143,6 +144,12 @@ typedef struct warp {
 } warp;
 
 enum { LW_RUN, LW_SYNCWARP, LW_BAR };
+
+/* A warp's asynchronous copies in flight, in issue order; group: the
+ * lane's commit group, CP_OPEN before its commit. */
+#define CP_OPEN UINT32_MAX
+typedef struct { uint64_t dst, src; uint32_t group; int32_t pc; uint8_t lane, size, srcsize; } cp_copy;
+typedef struct cp_state { cp_copy *q; uint32_t n, cap; uint32_t groups[32]; } cp_state;
 
 struct blk {
   uint32_t idx[3], lin;

@@ -52,6 +52,7 @@ typedef struct {
   vec fshared;        /* (var, offset) of function-scope .shared variables */
   vec globals;        /* kir_global: the .global and .const variables, in order of first use */
   uint32_t shared_off;
+  int64_t reserved_off;    /* the block's reserved shared memory (%reserved_smem_offset_*), placed on first use; -1 */
   int uses_dyn;
   const ptx_ins *cur;
   inst *in;
@@ -240,6 +241,8 @@ static uint64_t float_bits(const ptx_opnd *o, ptx_type t) {
   return u;
 }
 
+static uint32_t align_up(uint32_t x, uint32_t a) { return (x + a - 1) / a * a; }
+
 static int sreg_value(L *l, int s);
 static int var_addr(L *l, const ptx_var *v, int generic);
 
@@ -291,6 +294,19 @@ static int sreg_value(L *l, int s) {
                             SR_CTAID_Z, SR_NCTAID_X, SR_NCTAID_Y, SR_NCTAID_Z, SR_LANEID, SR_CLOCK, SR_CLOCK};
   int r = tmp(l);
   if (s <= PSR_CLOCK64) { emit(l, OP_SREG, r, -1, -1, -1, map[s], 0); return r; }
+  if (s >= PSR_RSMEM_BEGIN && s <= PSR_RSMEM_1) {
+    /* sm_80+ reserves 1 KiB of each block's shared memory for the system
+     * (cooperative groups keeps its scratch there): a region of the
+     * block's static shared memory here, its offsets shared-window offsets */
+    if (l->reserved_off < 0) {
+      l->shared_off = align_up(l->shared_off, 16);
+      l->reserved_off = l->shared_off;
+      l->shared_off += 1024;
+    }
+    uint64_t v = s == PSR_RSMEM_CAP ? 1024 : s == PSR_RSMEM_END ? (uint64_t)l->reserved_off + 1024 : (uint64_t)l->reserved_off;
+    emit(l, OP_CONST, r, -1, -1, -1, (int64_t)v, 0);
+    return r;
+  }
   if (s == PSR_ENVREG1 || s == PSR_ENVREG2) { emit(l, OP_SREG, r, -1, -1, -1, s == PSR_ENVREG1 ? SR_GRIDWS_HI : SR_GRIDWS_LO, 0); return r; }
   /* lane masks from the lane id */
   emit(l, OP_SREG, r, -1, -1, -1, SR_LANEID, 0);
@@ -317,7 +333,6 @@ static int sreg_value(L *l, int s) {
 
 static uint64_t tag_of(ptx_space sp) { return sp == PS_SHARED ? KIR_ADDR(SPACE_SHARED, 0) : KIR_ADDR(SPACE_LOCAL, 0); }
 
-static uint32_t align_up(uint32_t x, uint32_t a) { return (x + a - 1) / a * a; }
 
 static uint32_t shared_offset(L *l, const ptx_var *v) {
   if (v->is_extern) {   /* dynamic shared memory: its base is known once all static shared is placed */
@@ -1425,6 +1440,70 @@ static void lower_op_sad(L *l, const ptx_ins *in) {
        is_signed(t) ? MATH_SAD : MATH_USAD, 0);
 }
 
+/* The generic address [o] names in space sp, its offset added. */
+static int addr_of(L *l, const ptx_opnd *o, ptx_space sp) {
+  int64_t off;
+  int r = mem_addr(l, o, sp, &off);
+  if (!off) return r;
+  int c = kconst(l, (uint64_t)off), q = tmp(l);
+  emit(l, OP_PADD, q, r, c, -1, 0, 0);
+  return q;
+}
+
+/* cp.async (sm_80: cuda::memcpy_async, __pipeline_memcpy_async): the
+ * copy, commit_group, wait_group N and wait_all, as KIR's asynchronous
+ * copies; the mbarrier and bulk (TMA) forms are refused. */
+static void lower_cp(L *l, const ptx_ins *in) {
+  if (!has(in, "async")) UNSUP(l, in, "form (cp without .async)");
+  if (has(in, "mbarrier") || has(in, "bulk")) UNSUP(l, in, "form (cp.async with an mbarrier or bulk copies: cuda::barrier, TMA)");
+  if (has(in, "commit_group")) { nops(l, in, 0); emit(l, OP_CPCOMMIT, -1, -1, -1, -1, 0, 0); return; }
+  if (has(in, "wait_group")) {
+    nops(l, in, 1);
+    if (in->ops[0].kind != PO_IMM || in->ops[0].imm < 0) fail_at(l, in, "'%s' needs a constant group count", ins_name(l, in));
+    emit(l, OP_CPWAIT, -1, -1, -1, -1, in->ops[0].imm, 0);
+    return;
+  }
+  if (has(in, "wait_all")) {   /* commit_group, then wait_group 0 */
+    nops(l, in, 0);
+    emit(l, OP_CPCOMMIT, -1, -1, -1, -1, 0, 0);
+    emit(l, OP_CPWAIT, -1, -1, -1, -1, 0, 0);
+    return;
+  }
+  if (!has(in, "global") || !(has(in, "shared") || has(in, "shared::cta"))) UNSUP(l, in, "form (only shared from global)");
+  if (in->nops < 3 || in->nops > 5) fail_at(l, in, "'%s' takes 3 to 5 operands, %d given", ins_name(l, in), in->nops);
+  if (in->ops[2].kind != PO_IMM) fail_at(l, in, "'%s' needs a constant copy size", ins_name(l, in));
+  int64_t size = in->ops[2].imm;
+  if (size != 4 && size != 8 && size != 16) fail_at(l, in, "'%s' copies 4, 8 or 16 bytes, not %lld", ins_name(l, in), (long long)size);
+  if (has(in, "cg") && size != 16) fail_at(l, in, "'%s': cp.async.cg copies 16 bytes", ins_name(l, in));
+  int dst = addr_of(l, &in->ops[0], PS_SHARED), src = addr_of(l, &in->ops[1], PS_GLOBAL), n = -1;
+  /* a fourth operand: the source size, or the predicate ignore-src (then 0 bytes are read); a
+   * cache policy (.L2::cache_hint) comes last and means nothing to the model */
+  int last = in->nops - (has(in, "L2::cache_hint") ? 1 : 0);
+  if (last == 4) {
+    const ptx_opnd *o = &in->ops[3];
+    if (o->kind == PO_REG && l->in->f->regs[o->reg] == PT_PRED) {
+      int p = val(l, o, PT_PRED);
+      n = tmp(l);
+      emit(l, OP_SEL, n, kconst(l, 0), kconst(l, (uint64_t)size), p, 0, 0);
+    } else n = canon(l, val(l, o, PT_U32), SK_U32);
+  }
+  emit(l, OP_CPASYNC, -1, dst, src, n, size, 0);
+}
+
+/* isspacep.space p, a: whether generic address a is in the space (KIR's
+ * generic addresses carry it).  .const and .param are module globals and
+ * kernel parameters here, not spaces of their own: refused. */
+static void lower_isspacep(L *l, const ptx_ins *in) {
+  nops(l, in, 2);
+  int sp = has(in, "global") ? SPACE_GLOBAL : has(in, "shared") || has(in, "shared::cta") ? SPACE_SHARED
+         : has(in, "local") ? SPACE_LOCAL : -1;
+  if (sp < 0) UNSUP(l, in, "space (isspacep of .const, .param or .shared::cluster)");
+  int a = val(l, &in->ops[1], PT_U64), s = tmp(l), t = tmp(l);
+  emit(l, OP_SHR_U64, s, a, kconst(l, KIR_SPACE_SHIFT + 2), -1, 0, 0);
+  emit(l, OP_AND_U64, t, s, kconst(l, 3), -1, 0, 0);
+  emit(l, OP_EQ_U64, dst_reg(l, &in->ops[0]), t, kconst(l, (uint64_t)sp), -1, 0, 0);
+}
+
 /* fns.b32 d, mask, base, offset: the offset-th set bit of mask from base
  * (cooperative groups' coalesced_group at -G). */
 static void lower_op_fns(L *l, const ptx_ins *in) {
@@ -1579,6 +1658,8 @@ static const struct {
   {"bfind", lower_bfind},
   {"bmsk", lower_bmsk},
   {"fns", lower_op_fns},
+  {"cp", lower_cp},
+  {"isspacep", lower_isspacep},
   {"activemask", lower_op_activemask},
   {"rcp", lower_op_rcp},
   {"sqrt", lower_op_sqrt},
@@ -1963,6 +2044,7 @@ kir_module *ptx_compile(const char *path, const char *text, size_t len, const ch
   vec_init_arena(&l->shared_at, sizeof(int64_t), l->ar);
   vec_init_arena(&l->fshared, sizeof(fsh), l->ar);
   vec_init_arena(&l->cvals, sizeof(uint64_t), l->ar);
+  l->reserved_off = -1;
   /* module variables: .global and .const become globals, in declaration
    * order, where code uses them or the user can name them (//@ check,
    * gr_module_global): not the constants CUDA's and libcu++'s headers

@@ -413,7 +413,10 @@ static const struct { const char *n; ptx_sreg s; int has_dim; } sregs[] = {
   {"%lanemask_eq", PSR_LANEMASK_EQ, 0}, {"%lanemask_le", PSR_LANEMASK_LE, 0}, {"%lanemask_lt", PSR_LANEMASK_LT, 0},
   {"%lanemask_ge", PSR_LANEMASK_GE, 0}, {"%lanemask_gt", PSR_LANEMASK_GT, 0},
   /* the driver's: the grid workspace's address, high and low halves (cooperative_groups' driver_abi.h) */
-  {"%envreg1", PSR_ENVREG1, 0}, {"%envreg2", PSR_ENVREG2, 0}};
+  {"%envreg1", PSR_ENVREG1, 0}, {"%envreg2", PSR_ENVREG2, 0},
+  /* sm_80's reserved shared memory (cooperative groups' scratch at -G) */
+  {"%reserved_smem_offset_begin", PSR_RSMEM_BEGIN, 0}, {"%reserved_smem_offset_end", PSR_RSMEM_END, 0},
+  {"%reserved_smem_offset_cap", PSR_RSMEM_CAP, 0}, {"%reserved_smem_offset_1", PSR_RSMEM_1, 0}};
 
 static void name_operand(P *p, ptx_opnd *o, const char *name, srcpos at) {
   decl *d = lookup(p, name);

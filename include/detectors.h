@@ -139,6 +139,10 @@ typedef struct {
   int runs_alone;
   /* Optional: refuses options that contradict each other (-1, message in err). */
   int (*check_options)(const det_options *o, char *err, size_t n);
+  /* 1: it sees asynchronous copies (GR_EV_ASYNC_*, async_copy accesses)
+   * for what they are, or says itself that it did not watch them; 0: the
+   * registry says it did not watch a launch that has them */
+  int models_async;
 } detector_kind;
 
 GR_API const detector_kind *detector_lookup(const char *name);

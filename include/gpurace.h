@@ -227,7 +227,14 @@ typedef enum {
   GR_EV_DIVERGE,       /* a branch split the warp's active lanes */
   GR_EV_RECONVERGE,    /* split lanes met again at the reconvergence point */
   GR_EV_BLOCK_BEGIN, GR_EV_BLOCK_END,
-  GR_EV_ARRIVE         /* lanes of one warp (mask) arrived at a block barrier; GR_EV_BARRIER follows when all have */
+  GR_EV_ARRIVE,        /* lanes of one warp (mask) arrived at a block barrier; GR_EV_BARRIER follows when all have */
+  /* Asynchronous copies (PTX cp.async).  ISSUE: lanes (mask) issued
+   * copies; what their threads know now, the copies know.  The copies'
+   * accesses come later as ACCESS events with async_copy set (a global
+   * load, then a shared store, per copy), when they perform: at the wait
+   * that waits for them, or at the thread's exit.  WAIT: lanes (mask)
+   * waited; what their performed copies did, they know now. */
+  GR_EV_ASYNC_ISSUE, GR_EV_ASYNC_WAIT
 } gr_event_kind;
 
 typedef enum { GR_LOAD, GR_STORE, GR_ATOMIC } gr_access_kind;
@@ -253,6 +260,7 @@ typedef struct {
   gr_space space;
   int size;                    /* bytes per lane */
   int is_volatile;             /* a strong access: volatile, atomic, or __nv_atomic_* (PTX .relaxed and stronger) */
+  int async_copy;              /* performed by the lanes' asynchronous copies (cp.async), not by their threads */
   int atomic_op;               /* for GR_ATOMIC: 0 add, 1 sub, 2 exch, 3 min, 4 max, 5 inc, 6 dec, 7 cas, 8 and, 9 or, 10 xor */
   gr_scope scope;              /* strong accesses (volatile: system) and fences */
   gr_order order;              /* accesses (relaxed unless __nv_atomic_* says otherwise) and fences (SC or ACQ_REL) */

@@ -28,7 +28,7 @@ static const char *op_base_name(int op) {
   };
   if (op < OP_CONST) return bin[op / VT_COUNT];
   static const char *rest[] = {"const", "mov", "cvt", "sreg", "param", "gaddr", "ld", "st", "atom", "fence",
-    "bar", "syncwarp", "vote", "shfl", "math", "jmp", "brt", "brf", "exit", "trap", "nop", "padd", "pdiff", "sel", "malloc", "free"};
+    "bar", "syncwarp", "vote", "shfl", "math", "jmp", "brt", "brf", "exit", "trap", "nop", "padd", "pdiff", "sel", "malloc", "free", "cp.async", "cp.commit", "cp.wait"};
   return rest[op - OP_CONST];
 }
 
@@ -156,6 +156,12 @@ void kir_print_func(FILE *out, const kir_func *f) {
     case OP_SEL: snprintf(buf, sizeof buf, "sel    r%d, r%d, r%d, r%d", in->dst, in->a, in->b, in->c); break;
     case OP_MALLOC: snprintf(buf, sizeof buf, "malloc r%d, r%d", in->dst, in->a); break;
     case OP_FREE: snprintf(buf, sizeof buf, "free   r%d", in->a); break;
+    case OP_CPASYNC:
+      if (in->c >= 0) snprintf(buf, sizeof buf, "cp.async [r%d], [r%d], %lld, r%d", in->a, in->b, (long long)in->imm, in->c);
+      else snprintf(buf, sizeof buf, "cp.async [r%d], [r%d], %lld", in->a, in->b, (long long)in->imm);
+      break;
+    case OP_CPCOMMIT: snprintf(buf, sizeof buf, "cp.commit"); break;
+    case OP_CPWAIT: snprintf(buf, sizeof buf, "cp.wait %lld", (long long)in->imm); break;
     case OP_SYNCWARP: snprintf(buf, sizeof buf, "syncwarp r%d", in->a); break;
     case OP_VOTE: snprintf(buf, sizeof buf, "vote.%s r%d, r%d, mask r%d", vote_name[in->imm], in->dst, in->a, in->b); break;
     case OP_SHFL:
@@ -185,7 +191,7 @@ void kir_print_func(FILE *out, const kir_func *f) {
 int kir_ins_writes(const kir_ins *in) {
   switch (in->op) {
   case OP_ST: case OP_FENCE: case OP_SYNCWARP: case OP_JMP: case OP_BRT: case OP_BRF: case OP_EXIT: case OP_TRAP: case OP_NOP:
-  case OP_FREE:
+  case OP_FREE: case OP_CPASYNC: case OP_CPCOMMIT: case OP_CPWAIT:
     return -1;
   default: return in->dst >= 0 ? in->dst : -1;
   }
@@ -280,7 +286,8 @@ void kir_successors(const kir_ins *in, int i, int *s0, int *s1) {
 int kir_ins_reads(const kir_ins *in, int *u) {
   int n = 0;
   switch (in->op) {
-  case OP_CONST: case OP_SREG: case OP_GADDR: case OP_FENCE: case OP_JMP: case OP_EXIT: case OP_TRAP: case OP_NOP: break;
+  case OP_CONST: case OP_SREG: case OP_GADDR: case OP_FENCE: case OP_JMP: case OP_EXIT: case OP_TRAP: case OP_NOP:
+  case OP_CPCOMMIT: case OP_CPWAIT: break;
   case OP_BRT: case OP_BRF: u[n++] = in->b; break;
   default:
     if (in->a >= 0) u[n++] = in->a;

@@ -58,6 +58,11 @@ typedef enum {
   OP_SEL,      /* dst <- c ? a : b (PTX selp: a choice without a branch) */
   OP_MALLOC,   /* dst <- device malloc(a): a new allocation from the device heap, or 0 where the heap is full */
   OP_FREE,     /* device free(a): a pointer OP_MALLOC returned, or 0 */
+  OP_CPASYNC,  /* asynchronous copy (PTX cp.async) of imm bytes from global [b] to shared [a], of which c (a register, or
+                * -1: all) are read and the rest zeroes: performed at a later OP_CPWAIT that waits for it, or when the
+                * thread exits */
+  OP_CPCOMMIT, /* the thread's copies since its last commit make a group (cp.async.commit_group) */
+  OP_CPWAIT,   /* waits until at most imm of the thread's most recent groups are in flight (cp.async.wait_group) */
   OP_COUNT
 } kir_op;
 

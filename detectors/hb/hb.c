@@ -50,6 +50,14 @@
  * its lanes.  In the ScoRD model, which has no acquire, a release access is
  * a fence of its scope followed by the access.  Conflicting accesses race unless
  * ordered or morally strong (both strong, each in the other's scope).
+ *
+ * Asynchronous copies (cp.async), PTX model: thread a's copies are an
+ * agent of their own, a + n (n threads), forked at each issue (the copies
+ * know what the thread knew; the thread ticks, so that its later accesses
+ * are unknown to them) and joined at each wait (the thread learns what
+ * they did; they tick).  Their clock has no block clock under it: a
+ * barrier the thread passes orders nothing of its copies in flight.  The
+ * ScoRD model has no such agent, and does not watch a launch with one.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -185,7 +193,12 @@ static void *mem_calloc(hb *h, size_t n, size_t size) {
   return xcalloc(n, size);
 }
 
-static uint32_t pages(const hb *h) { return (h->n + PAGE - 1) / PAGE; }
+/* Agents with state: threads, and in the PTX model their copies. */
+static uint32_t nagents(const hb *h) { return h->model == HB_MODEL_PTX ? 2 * h->n : h->n; }
+static uint32_t pages(const hb *h) { return (nagents(h) + PAGE - 1) / PAGE; }
+/* The thread an agent is, or whose copies it is. */
+static uint32_t thread_of(const hb *h, uint32_t agent) { return agent >= h->n ? agent - h->n : agent; }
+static int is_copy(const hb *h, uint32_t agent) { return agent >= h->n; }
 
 static void *hb_new(gr_context *ctx, const det_options *o, race_log *log, const char *name, hb_model model) {
   hb *h = xcalloc(1, sizeof *h);
@@ -311,8 +324,8 @@ static void hb_launch(hb *h, const gr_event *ev) {
       h->known = mem_calloc(h, (size_t)h->nblocks * h->wpb, sizeof *h->known);
     }
   } else {
-    h->own = mem_calloc(h, n, sizeof *h->own);
-    for (uint32_t a = 0; a < h->n; a++) h->own[a] = 1;
+    h->own = mem_calloc(h, nagents(h), sizeof *h->own);
+    for (uint32_t a = 0; a < nagents(h); a++) h->own[a] = 1;
     h->bbase = mem_calloc(h, h->nblocks, sizeof *h->bbase);
     h->tsp = mem_calloc(h, pages(h), sizeof *h->tsp);
     h->relp = mem_calloc(h, pages(h), sizeof *h->relp);
@@ -326,11 +339,11 @@ static void hb_launch(hb *h, const gr_event *ev) {
   h->nsets = 1;
 }
 
-static uint32_t block_of(const hb *h, uint32_t agent) { return agent / h->per_block; }
+static uint32_t block_of(const hb *h, uint32_t agent) { return thread_of(h, agent) / h->per_block; }
 
 /* Agents that are threads: the warp (launch-wide index) and lane of one. */
-static uint32_t warp_of(const hb *h, uint32_t agent) { return block_of(h, agent) * h->wpb + agent % h->per_block / 32; }
-static uint32_t lane_of(const hb *h, uint32_t agent) { return agent % h->per_block % 32; }
+static uint32_t warp_of(const hb *h, uint32_t agent) { return block_of(h, agent) * h->wpb + thread_of(h, agent) % h->per_block / 32; }
+static uint32_t lane_of(const hb *h, uint32_t agent) { return thread_of(h, agent) % h->per_block % 32; }
 static int same_warp(const hb *h, uint32_t a, uint32_t b) { return block_of(h, a) == block_of(h, b) && warp_of(h, a) == warp_of(h, b); }
 
 static tstate *ts_get(const hb *h, uint32_t a) {
@@ -360,10 +373,10 @@ static tstate *ts_of(hb *h, uint32_t a) {
   return pg[a % PAGE];
 }
 
-/* What thread a's clock says of agent b. */
+/* What agent a's clock says of agent b (copies have no block clock). */
 static uint32_t clock_of(const hb *h, uint32_t a, uint32_t b) {
   if (a == b) return h->own[a];
-  uint32_t c = vc_get(h->bbase[block_of(h, a)], b);
+  uint32_t c = is_copy(h, a) ? 0 : vc_get(h->bbase[block_of(h, a)], b);
   const tstate *t = ts_get(h, a);
   if (t) {
     uint32_t x = vc_find(t->x.e, t->x.n, b);
@@ -418,6 +431,32 @@ static vclock *clock_union(hb *h, const vclock *mine, const vclock *other) {
 }
 
 static void tick(hb *h, uint32_t a) { h->own[a]++; }
+
+/* Thread a issues copies: they learn its whole clock (its block clock's
+ * entries too), and it ticks. */
+static void copy_fork(hb *h, uint32_t a) {
+  tstate *c = ts_of(h, a + h->n);
+  const vclock *base = h->bbase[block_of(h, a)];
+  if (base) vc_list_join(&h->clocks, &c->x, base->e, base->n, NULL);
+  const tstate *t = ts_get(h, a);
+  if (t) vc_list_join(&h->clocks, &c->x, t->x.e, t->x.n, NULL);
+  vc_ent me = {a, h->own[a]};
+  vc_list_join(&h->clocks, &c->x, &me, 1, NULL);
+  tick(h, a);
+}
+
+/* Thread a waits for its copies: it learns what they knew and did, and
+ * they tick. */
+static void copy_join(hb *h, uint32_t a) {
+  uint32_t c = a + h->n;
+  const tstate *ct = ts_get(h, c);
+  tstate *t = ts_of(h, a);
+  const vclock *base = h->bbase[block_of(h, a)];
+  if (ct) vc_list_join(&h->clocks, &t->x, ct->x.e, ct->x.n, base);
+  vc_ent me = {c, h->own[c]};
+  vc_list_join(&h->clocks, &t->x, &me, 1, base);
+  tick(h, c);
+}
 
 /* Thread a's release clock (from its last fence), made on first use. */
 static vclock *release_of(hb *h, uint32_t a) {
@@ -521,7 +560,8 @@ static void lock_release(hb *h, uint32_t a, uint64_t word, uint32_t key) {
 static void side_of(const hb *h, const acc *e, gr_race_access *s) {
   memset(s, 0, sizeof *s);
   pc_table_fill(&h->pcs, e->pc, s);
-  uint32_t b = block_of(h, e->agent), in = e->agent % h->per_block;
+  uint32_t b = block_of(h, e->agent), in = thread_of(h, e->agent) % h->per_block;
+  if (h->model == HB_MODEL_PTX && is_copy(h, e->agent)) s->role = e->info & I_WRITE ? "cp.async store" : "cp.async load";
   s->block.x = b % h->grid.x;
   s->block.y = b / h->grid.x % h->grid.y;
   s->block.z = b / h->grid.x / h->grid.y;
@@ -586,6 +626,7 @@ static const char *classify_ptx(hb *h, const acc *e, const acc *x) {
   int strong = (e->info & I_STRONG) && (x->info & I_STRONG);
   if (strong && scope_includes(h, es, e->agent, x->agent) && scope_includes(h, xs, x->agent, e->agent)) return NULL;
   if (clock_of(h, x->agent, e->agent) >= e->clock) return NULL;
+  if (is_copy(h, e->agent) || is_copy(h, x->agent)) return "copy in flight (cp.async)";
   /* two lanes of one warp under independent thread scheduling: what
    * orders them is a __syncwarp */
   if (h->its && same_warp(h, e->agent, x->agent)) return "missing __syncwarp";
@@ -850,6 +891,7 @@ static void on_access(hb *h, const gr_event *ev) {
     int l = __builtin_ctz(mm);
     uint32_t a = agent_of(h, ev, l);
     if (a >= h->n) continue;
+    if (ev->async_copy) a += h->n;   /* its copies' agent (PTX model: ScoRD's does not watch them) */
     if (release && !ptx && (h->its || l == __builtin_ctz(ev->mask))) scord_fence(h, a, scope != GR_SCOPE_BLOCK);
     acc x = {a, ptx ? h->own[a] : h->releases, (uint32_t)ev->pc, info, ptx ? 0 : locks_of(h, a)->set, (uint8_t)l, 0};
     uint64_t addr = ev->addr[l];
@@ -1113,6 +1155,20 @@ void hb_on_event(void *self, const gr_event *ev) {
   case GR_EV_SYNCWARP:
     if (h->model == HB_MODEL_PTX) join_group(h, ev->block * h->per_block + ev->warp_in_block * 32, 32, ev->mask, 1);
     else if (h->its) scord_syncwarp(h, ev);
+    break;
+  case GR_EV_ASYNC_ISSUE: case GR_EV_ASYNC_WAIT:
+    if (h->model != HB_MODEL_PTX) {
+      race_log_unwatched(h->log, h->name, "asynchronous copies (cp.async) are outside the ScoRD model; it watched nothing of the launch (hb-ptx models them)");
+      hb_free_launch(h);
+      h->disabled = 1;
+      return;
+    }
+    for (uint32_t mm = ev->mask; mm; mm &= mm - 1) {
+      uint32_t a = agent_of(h, ev, __builtin_ctz(mm));
+      if (a >= h->n) continue;
+      if (ev->kind == GR_EV_ASYNC_ISSUE) copy_fork(h, a);
+      else copy_join(h, a);
+    }
     break;
   case GR_EV_BLOCK_END:   /* its shared memory ends with it */
     if (h->shared && ev->block < h->nblocks) shadow_free(h, &h->shared[ev->block]);
