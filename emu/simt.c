@@ -75,6 +75,12 @@ static uint64_t math_lane(int fn, uint64_t a, uint64_t b, uint64_t c) {
   case MATH_MUL64HI: return (uint64_t)(int64_t)(((__int128)(int64_t)a * (int64_t)b) >> 64);
   case MATH_UMUL64HI: return (uint64_t)(((unsigned __int128)a * b) >> 64);
   case MATH_BREVLL: { uint64_t x = a, r = 0; for (int k = 0; k < 64; k++) { r = (r << 1) | (x & 1); x >>= 1; } return r; }
+  case MATH_H2F: return sem_bits32(sem_h2f(ua & 0xffffu));
+  case MATH_BF2F: return sem_bits32(sem_bf2f(ua));
+  case MATH_D2H: return sem_d2h(da, (int)ub);
+  case MATH_D2BF: return sem_d2bf(da, (int)ub);
+  case MATH_HFMA: return sem_half_fma(sem_h2f(ua & 0xffffu), sem_h2f(ub & 0xffffu), sem_h2f((uint32_t)c & 0xffffu), 0);
+  case MATH_BFFMA: return sem_half_fma(sem_bf2f(ua), sem_bf2f(ub), sem_bf2f((uint32_t)c), 1);
   case MATH_FNS: {   /* PTX fns.b32: the position of the c-th set bit of a from bit b on (c < 0: downwards), else ~0u */
     uint32_t mask = ua, base = ub & 31;
     int32_t off = (int32_t)c;

@@ -15,7 +15,7 @@
 /* Fundamental types of registers, variables and instruction modifiers. */
 typedef enum {
   PT_NONE, PT_PRED, PT_B8, PT_B16, PT_B32, PT_B64, PT_U8, PT_U16, PT_U32, PT_U64,
-  PT_S8, PT_S16, PT_S32, PT_S64, PT_F16, PT_F16X2, PT_BF16, PT_F32, PT_F64, PT_B128, PT_COUNT
+  PT_S8, PT_S16, PT_S32, PT_S64, PT_F16, PT_F16X2, PT_BF16, PT_F32, PT_F64, PT_B128, PT_BF16X2, PT_COUNT
 } ptx_type;
 extern const char *const ptx_type_name[PT_COUNT];
 int ptx_type_size(ptx_type t);   /* bytes; a predicate counts 1 */

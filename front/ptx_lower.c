@@ -170,7 +170,7 @@ static ptx_type type_n(const ptx_ins *in, int n) {
 static ptx_type need_type(L *l, const ptx_ins *in) {
   ptx_type t = type_n(in, 0);
   if (!t) fail_at(l, in, "'%s' has no type", ins_name(l, in));
-  if (t == PT_F16 || t == PT_F16X2 || t == PT_BF16 || t == PT_B128) UNSUP(l, in, "type");
+  if (t == PT_B128) UNSUP(l, in, "type");
   return t;
 }
 /* Every modifier must be one the lowering of this opcode knows. */
@@ -184,6 +184,9 @@ static void only_mods(L *l, const ptx_ins *in, const char *const *ok) {
 }
 
 static int is_float(ptx_type t) { return t == PT_F32 || t == PT_F64; }
+/* Half precision: 0 for f16, 1 for bf16 (x2: two in a 32-bit register), -1 for the rest. */
+static int half_kind(ptx_type t) { return t == PT_F16 || t == PT_F16X2 ? 0 : t == PT_BF16 || t == PT_BF16X2 ? 1 : -1; }
+static int is_pair(ptx_type t) { return t == PT_F16X2 || t == PT_BF16X2; }
 static int is_signed(ptx_type t) { return t == PT_S8 || t == PT_S16 || t == PT_S32 || t == PT_S64; }
 static int is_wide(ptx_type t) { return ptx_type_size(t) == 8; }
 
@@ -204,7 +207,7 @@ static kir_sk sk_of(ptx_type t) {
   case PT_S8: return SK_I8;
   case PT_B16: case PT_U16: case PT_F16: case PT_BF16: return SK_U16;
   case PT_S16: return SK_I16;
-  case PT_B32: case PT_U32: return SK_U32;
+  case PT_B32: case PT_U32: case PT_F16X2: case PT_BF16X2: return SK_U32;
   case PT_S32: return SK_I32;
   case PT_B64: case PT_U64: return SK_U64;
   case PT_S64: return SK_I64;
@@ -732,13 +735,160 @@ static void lower_setp(L *l, const ptx_ins *in) {
   emit(l, op, p, r, c, -1, 0, 0);
 }
 
+/* ------------------------------------------------------------- half precision */
+
+static int kir_mode(const ptx_ins *in) { return has(in, "rz") ? KIR_RZ : has(in, "rm") ? KIR_RM : has(in, "rp") ? KIR_RP : KIR_RN; }
+
+/* A half in the low 16 bits of x as f32 bits (exact). */
+static int half_widen(L *l, int x, int bf) {
+  int r = tmp(l);
+  emit(l, OP_MATH, r, x, -1, -1, bf ? MATH_BF2F : MATH_H2F, 0);
+  return r;
+}
+/* f64 bits rounded to a half by mode. */
+static int half_round(L *l, int d64, int bf, int mode) {
+  int r = tmp(l);
+  emit(l, OP_MATH, r, d64, kconst(l, (uint64_t)mode), -1, bf ? MATH_D2BF : MATH_D2H, 0);
+  return r;
+}
+/* f32 bits to f64 bits (exact). */
+static int f32_to_f64(L *l, int x) {
+  int r = tmp(l);
+  emit(l, OP_CVT, r, x, -1, -1, SK_F32 | (int64_t)SK_F64 << 8, 0);
+  return r;
+}
+/* The low (k 0) or high (k 1) half of a 32-bit pair. */
+static int half_at(L *l, int x, int k) {
+  int r = tmp(l);
+  if (k) emit(l, OP_SHR_U32, r, x, kconst(l, 16), -1, 0, 0);
+  else emit(l, OP_AND_U32, r, x, kconst(l, 0xffff), -1, 0, 0);
+  return r;
+}
+static int half_pack(L *l, int lo, int hi) {
+  int s = tmp(l), r = tmp(l);
+  emit(l, OP_SHL_U32, s, hi, kconst(l, 16), -1, 0, 0);
+  emit(l, OP_OR_U32, r, lo, s, -1, 0, 0);
+  return r;
+}
+
+/* cvt with a half on either side: to f32/f64 exactly, from them rounded
+ * once by the mode; integers by way of f32 (exact for 8- to 32-bit
+ * integers and halves); cvt.f16x2.f32 d, a, b packs a high, b low. */
+static void lower_cvt_half(L *l, const ptx_ins *in, ptx_type dt, ptx_type st) {
+  static const char *const ok[] = {"rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "ftz", NULL};
+  only_mods(l, in, ok);
+  int dh = half_kind(dt), sh = half_kind(st), mode = kir_mode(in);
+  if (is_pair(st) || (is_pair(dt) && st != PT_F32)) UNSUP(l, in, "half-precision conversion");
+  if ((dh >= 0 && sh < 0 && !is_float(st) && ptx_type_size(st) == 8) || (sh >= 0 && dh < 0 && !is_float(dt) && ptx_type_size(dt) == 8))
+    UNSUP(l, in, "conversion between a half and a 64-bit integer");
+  if (is_pair(dt)) {
+    nops(l, in, 3);
+    int a = half_round(l, f32_to_f64(l, val(l, &in->ops[1], PT_F32)), dh, mode);
+    int b = half_round(l, f32_to_f64(l, val(l, &in->ops[2], PT_F32)), dh, mode);
+    emit(l, OP_MOV, dst_reg(l, &in->ops[0]), half_pack(l, b, a), -1, -1, 0, 0);
+    return;
+  }
+  nops(l, in, 2);
+  int d = dst_reg(l, &in->ops[0]);
+  int x = val(l, &in->ops[1], st);
+  if (sh >= 0) {   /* from a half: f32 first */
+    int f = half_widen(l, x, sh);
+    if (dh >= 0) { emit(l, OP_MOV, d, half_round(l, f32_to_f64(l, f), dh, mode), -1, -1, 0, 0); return; }
+    if (dt == PT_F32) { emit(l, OP_MOV, d, f, -1, -1, 0, 0); return; }
+    if (dt == PT_F64) { emit(l, OP_CVT, d, f, -1, -1, SK_F32 | (int64_t)SK_F64 << 8, 0); return; }
+    int fn = has(in, "rni") ? MATH_RINTF : has(in, "rmi") ? MATH_FLOORF : has(in, "rpi") ? MATH_CEILF : has(in, "rzi") ? MATH_TRUNCF : -1;
+    if (fn < 0) fail_at(l, in, "'%s' needs an integer rounding (.rni, .rzi, .rmi, .rpi)", ins_name(l, in));
+    int r = tmp(l);
+    emit(l, OP_MATH, r, f, -1, -1, fn, 0);
+    emit(l, OP_CVT, d, r, -1, -1, SK_F32 | (int64_t)sk_of(dt) << 8, 0);
+    return;
+  }
+  /* to a half */
+  int d64;
+  if (st == PT_F64) d64 = x;
+  else if (st == PT_F32) d64 = f32_to_f64(l, x);
+  else {
+    if (in->ops[1].kind == PO_REG && ptx_type_size(st) < 8) x = canon(l, x, sk_of(st));
+    d64 = tmp(l);
+    emit(l, OP_CVT, d64, x, -1, -1, sk_of(st) | (int64_t)SK_F64 << 8, 0);
+  }
+  emit(l, OP_MOV, d, half_round(l, d64, dh, mode), -1, -1, 0, 0);
+}
+
+/* One half's arithmetic (f16 or bf16, in the low 16 bits): add, sub and mul
+ * are a fused multiply-add with 1 or -0, rounded once; neg and abs touch
+ * the sign bit; min and max and the approximate functions go by way of
+ * f32 (exact for min and max). */
+static int half_op(L *l, const char *op, int bf, int a, int b, int c) {
+  int one = kconst(l, bf ? 0x3f80 : 0x3c00), nz = kconst(l, 0x8000), r = tmp(l);
+  int fma = bf ? MATH_BFFMA : MATH_HFMA;
+  if (!strcmp(op, "add")) emit(l, OP_MATH, r, a, one, b, fma, 0);
+  else if (!strcmp(op, "sub")) { int nb = tmp(l); emit(l, OP_XOR_U32, nb, b, nz, -1, 0, 0); emit(l, OP_MATH, r, a, one, nb, fma, 0); }
+  else if (!strcmp(op, "mul")) emit(l, OP_MATH, r, a, b, nz, fma, 0);
+  else if (!strcmp(op, "fma")) emit(l, OP_MATH, r, a, b, c, fma, 0);
+  else if (!strcmp(op, "neg")) emit(l, OP_XOR_U32, r, a, nz, -1, 0, 0);
+  else if (!strcmp(op, "abs")) emit(l, OP_AND_U32, r, a, kconst(l, 0x7fff), -1, 0, 0);
+  else if (!strcmp(op, "min") || !strcmp(op, "max")) {
+    int m = tmp(l);
+    emit(l, op[1] == 'i' ? OP_MIN_F32 : OP_MAX_F32, m, half_widen(l, a, bf), half_widen(l, b, bf), -1, 0, 0);
+    r = half_round(l, f32_to_f64(l, m), bf, KIR_RN);
+  } else {
+    int fn = !strcmp(op, "ex2") ? MATH_EXP2F : !strcmp(op, "tanh") ? MATH_TANHF : !strcmp(op, "sqrt") ? MATH_SQRTF
+           : !strcmp(op, "rsqrt") ? MATH_RSQRTF : !strcmp(op, "sin") ? MATH_SINF : !strcmp(op, "cos") ? MATH_COSF
+           : !strcmp(op, "lg2") ? MATH_LOG2F : -1;
+    if (fn < 0 && strcmp(op, "rcp")) fail_at(l, l->cur, "'%s' is not supported on half precision", ins_name(l, l->cur));
+    int m = tmp(l), w = half_widen(l, a, bf);
+    if (fn >= 0) emit(l, OP_MATH, m, w, -1, -1, fn, 0);
+    else emit(l, OP_DIV_F32, m, kconst(l, 0x3f800000u), w, -1, 0, 0);
+    r = half_round(l, f32_to_f64(l, m), bf, KIR_RN);
+  }
+  return r;
+}
+
+/* Arithmetic and comparisons on .f16, .bf16 and their pairs. */
+static void lower_half(L *l, const ptx_ins *in) {
+  static const char *const ok[] = {"rn", "ftz", "approx", NULL};
+  const char *op = in->op;
+  if (strcmp(op, "setp")) only_mods(l, in, ok);
+  ptx_type t = type_n(in, 0);
+  int bf = half_kind(t), pair = is_pair(t);
+  if (!strcmp(op, "setp")) {   /* setp.cmp.f16[x2] p[|q], a, b */
+    nops(l, in, 3);
+    const char *cmp = NULL;
+    for (int k = 0; k < in->nmods; k++) if (!mod_type(in->mods[k]) && strcmp(in->mods[k], "ftz")) cmp = in->mods[k];
+    if (!cmp) fail_at(l, in, "'%s' needs a comparison", ins_name(l, in));
+    int a = val(l, &in->ops[1], pair ? PT_B32 : PT_B16), b = val(l, &in->ops[2], pair ? PT_B32 : PT_B16);
+    for (int k = 0; k < (pair ? 2 : 1); k++) {
+      int ak = pair ? half_at(l, a, k) : a, bk = pair ? half_at(l, b, k) : b;
+      int r = compare(l, in, cmp, PT_F32, half_widen(l, ak, bf), half_widen(l, bk, bf));
+      int dr = k == 0 ? in->ops[0].reg : in->ops[0].reg2;
+      if (k == 1 && dr < 0) fail_at(l, in, "'%s' on a pair needs two predicates (p|q)", ins_name(l, in));
+      if (in->ops[0].kind != PO_REG) fail_at(l, in, "'%s' needs a predicate register", ins_name(l, in));
+      emit(l, OP_MOV, reg_of(l, dr), r, -1, -1, 0, 0);
+    }
+    return;
+  }
+  int n = !strcmp(op, "fma") ? 4 : !strcmp(op, "neg") || !strcmp(op, "abs") || !strcmp(op, "ex2") || !strcmp(op, "tanh") ||
+          !strcmp(op, "rcp") || !strcmp(op, "sqrt") || !strcmp(op, "rsqrt") || !strcmp(op, "sin") || !strcmp(op, "cos") ||
+          !strcmp(op, "lg2") ? 2 : 3;
+  nops(l, in, n);
+  int v[3] = {-1, -1, -1};
+  for (int k = 1; k < n; k++) v[k - 1] = val(l, &in->ops[k], pair ? PT_B32 : PT_B16);
+  int d = dst_reg(l, &in->ops[0]);
+  if (!pair) { emit(l, OP_MOV, d, half_op(l, op, bf, v[0], v[1], v[2]), -1, -1, 0, 0); return; }
+  int r[2];
+  for (int k = 0; k < 2; k++)
+    r[k] = half_op(l, op, bf, half_at(l, v[0], k), v[1] >= 0 ? half_at(l, v[1], k) : -1, v[2] >= 0 ? half_at(l, v[2], k) : -1);
+  emit(l, OP_MOV, d, half_pack(l, r[0], r[1]), -1, -1, 0, 0);
+}
+
 static void lower_cvt(L *l, const ptx_ins *in) {
   static const char *const ok[] = {"rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "sat", "ftz", NULL};
   only_mods(l, in, ok);
   nops(l, in, 2);
   ptx_type dt = type_n(in, 0), st = type_n(in, 1);
   if (!dt || !st) fail_at(l, in, "'%s' needs two types", ins_name(l, in));
-  if (dt == PT_F16 || st == PT_F16 || dt == PT_BF16 || st == PT_BF16 || dt == PT_F16X2 || st == PT_F16X2) UNSUP(l, in, "half-precision type");
+  if (half_kind(dt) >= 0 || half_kind(st) >= 0) { lower_cvt_half(l, in, dt, st); return; }
   int sat = has(in, "sat");
   if (sat && is_float(dt) && !is_float(st)) UNSUP(l, in, "saturation of an integer converted to floating point");
   int d = dst_reg(l, &in->ops[0]);
@@ -1700,6 +1850,15 @@ static void lower_ins(L *l, const ptx_ins *in) {
   /* any other guarded instruction: branch around it */
   int skip = -1;
   if (in->guard >= 0) skip = emit(l, in->guard_neg ? OP_BRT : OP_BRF, -1, -1, reg_of(l, in->guard), -1, 0, 0);
+  static const char *const half_ops[] = {"add", "sub", "mul", "fma", "neg", "abs", "min", "max", "setp", "ex2", "tanh",
+                                         "rcp", "sqrt", "rsqrt", "sin", "cos", "lg2", NULL};
+  if (half_kind(type_n(in, 0)) >= 0)
+    for (const char *const *h = half_ops; *h; h++)
+      if (!strcmp(op, *h)) {
+        lower_half(l, in);
+        if (skip >= 0) { at(l, skip)->a = pc_now(l); at(l, skip)->c = pc_now(l); }
+        return;
+      }
   size_t k = 0;
   while (k < sizeof ptx_ops / sizeof *ptx_ops && strcmp(op, ptx_ops[k].name)) k++;
   if (k == sizeof ptx_ops / sizeof *ptx_ops) fail_at(l, in, "unsupported instruction '%s'", ins_name(l, in));

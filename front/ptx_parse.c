@@ -16,11 +16,11 @@
 #include "ptx_int.h"
 
 const char *const ptx_type_name[PT_COUNT] = {"", "pred", "b8", "b16", "b32", "b64", "u8", "u16", "u32", "u64",
-  "s8", "s16", "s32", "s64", "f16", "f16x2", "bf16", "f32", "f64", "b128"};
+  "s8", "s16", "s32", "s64", "f16", "f16x2", "bf16", "f32", "f64", "b128", "bf16x2"};
 const char *const ptx_space_name[PS_COUNT] = {"", "reg", "global", "shared", "local", "const", "param"};
 
 int ptx_type_size(ptx_type t) {
-  static const int sz[PT_COUNT] = {0, 1, 1, 2, 4, 8, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 2, 4, 8, 16};
+  static const int sz[PT_COUNT] = {0, 1, 1, 2, 4, 8, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 2, 4, 8, 16, 4};
   return sz[t];
 }
 

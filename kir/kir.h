@@ -110,7 +110,14 @@ typedef enum { SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_XOR } kir_shfl;
   X(COSF) X(COS) X(TANF) X(TANHF) X(POWF) X(POW) X(FABSF) X(FABS) X(FLOORF) X(FLOOR) X(CEILF) X(CEIL) \
   X(TRUNCF) X(ROUNDF) X(FMINF) X(FMAXF) X(FMIN) X(FMAX) X(FMAF) X(FMA) X(FMODF) X(ATAN2F) X(ATANF) \
   X(POPC) X(POPCLL) X(CLZ) X(CLZLL) X(FFS) X(FFSLL) X(BREV) X(ABS) X(LLABS) X(MUL24) X(UMUL24) \
-  X(MULHI) X(UMULHI) X(FDIVIDEF) X(SAD) X(USAD) X(RINTF) X(RINT) X(TRUNC) X(MUL64HI) X(UMUL64HI) X(BREVLL) X(FNS)
+  X(MULHI) X(UMULHI) X(FDIVIDEF) X(SAD) X(USAD) X(RINTF) X(RINT) X(TRUNC) X(MUL64HI) X(UMUL64HI) X(BREVLL) X(FNS) \
+  X(H2F) X(BF2F) X(D2H) X(D2BF) X(HFMA) X(BFFMA)
+/* The half-precision functions (PTX .f16 and .bf16, whose values are the
+ * low 16 bits of a register): H2F and BF2F widen to f32 bits (exact);
+ * D2H and D2BF round f64 bits a with rounding b (KIR_RN, _RZ, _RM, _RP);
+ * HFMA and BFFMA are a*b+c rounded once to nearest even (add and multiply
+ * are fma with 1 and -0). */
+enum { KIR_RN, KIR_RZ, KIR_RM, KIR_RP };
 typedef enum {
 #define M(n) MATH_##n,
   KIR_MATHFNS(M)

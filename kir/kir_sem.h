@@ -102,6 +102,60 @@ __attribute__((always_inline)) static inline uint64_t sem_un(int op, uint64_t a)
 }
 
 /* Value of a register of kind `sk` as a signed/unsigned 64-bit integer or double. */
+/* ---- half precision: IEEE binary16 (f16) and bfloat16 (bf16) */
+
+/* The format's bits of the exact value s + err (err: what rounding s to
+ * double left out, or 0), rounded by mode (KIR_RN: to nearest even; _RZ,
+ * _RM, _RP: towards zero, -inf, +inf), in a format of p significant bits,
+ * minimum normal exponent emin, maximum emax and exponent width ebits.
+ * Subnormals are kept (no .ftz); NaN is the canonical 0x7fff. */
+static inline uint32_t sem_round_small(double s, double err, int p, int emin, int emax, int ebits, int mode) {
+  uint32_t sign = signbit(s) ? 1u << 15 : 0, inf = ((1u << ebits) - 1) << (p - 1);
+  if (isnan(s)) return 0x7fffu;
+  double a = fabs(s);
+  if (isinf(a)) return sign | inf;
+  if (a == 0 && err == 0) return sign;
+  int neg = sign != 0;
+  /* the exact value's distance from a, in direction: +1 above a (in magnitude), -1 below */
+  int dir = err == 0 ? 0 : ((err > 0) != neg) ? 1 : -1;
+  int up_mode = mode == KIR_RN ? 0 : mode == KIR_RZ ? -1 : (mode == KIR_RP) != neg ? 1 : -1;   /* -1: towards 0, 1: away */
+  double maxf = ldexp(2.0 - ldexp(1.0, 1 - p), emax);
+  int e;
+  frexp(a, &e);
+  int E = e - 1 < emin ? emin : e - 1;
+  double q = ldexp(1.0, E - (p - 1));
+  double n = a / q, fl = floor(n), frac = n - fl, mag;
+  if (up_mode == 0) {
+    int up = frac > 0.5 || (frac == 0.5 && (dir > 0 || (dir == 0 && fmod(fl, 2.0) != 0)));
+    mag = fl + up;
+  } else if (up_mode < 0) mag = frac == 0 && dir < 0 ? fl - 1 : fl;
+  else mag = frac > 0 || dir > 0 ? fl + 1 : fl;
+  double r = mag * q;
+  if (r > maxf) return up_mode < 0 ? sign | (inf - 1) : sign | inf;   /* overflow: the largest finite towards zero, else inf */
+  if (r < ldexp(1.0, emin)) return sign | (uint32_t)mag;   /* subnormal (or zero): the quantum is the smallest */
+  frexp(r, &e);
+  uint32_t m = (uint32_t)(ldexp(r, p - e) - ldexp(1.0, p - 1));
+  return sign | (uint32_t)(e - 1 + (1 << (ebits - 1)) - 1) << (p - 1) | m;
+}
+static inline uint32_t sem_d2h(double d, int mode) { return sem_round_small(d, 0, 11, -14, 15, 5, mode); }
+static inline uint32_t sem_d2bf(double d, int mode) { return sem_round_small(d, 0, 8, -126, 127, 8, mode); }
+/* f16 bits to float (exact) */
+static inline float sem_h2f(uint32_t h) {
+  uint32_t s = h >> 15 & 1, e = h >> 10 & 31, m = h & 1023;
+  float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(m | 1024), (int)e - 25);
+  return s ? -v : v;
+}
+static inline float sem_bf2f(uint32_t b) { return sem_f32((uint64_t)(b & 0xffffu) << 16); }
+/* a*b+c rounded once: the product of two halves is exact in double, and
+ * the sum's rounding error is exact too (two-sum), so one rounding of
+ * s + err is the fused result */
+static inline uint32_t sem_half_fma(double a, double b, double c, int bf) {
+  double pr = a * b, s = pr + c;
+  double bv = s - pr, err = (pr - (s - bv)) + (c - bv);
+  if (!isfinite(s)) err = 0;
+  return bf ? sem_round_small(s, err, 8, -126, 127, 8, KIR_RN) : sem_round_small(s, err, 11, -14, 15, 5, KIR_RN);
+}
+
 static inline int sem_sk_is_float(int sk) { return sk == SK_F32 || sk == SK_F64; }
 static inline int sem_sk_is_signed(int sk) { return sk == SK_I8 || sk == SK_I16 || sk == SK_I32 || sk == SK_I64; }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kir_sem.h"
 #include "testutil.h"
 
 static uint32_t out[4096];
@@ -539,6 +540,43 @@ START_TEST(spin_between_blocks_terminates) {
 }
 END_TEST
 
+/* Half precision rounds once, in every mode: every f16 value converts to
+ * itself; the midpoint of two neighbours goes to the even one to nearest,
+ * and by direction otherwise, and a hair off it to the nearer; overflow
+ * to inf or the largest finite; and bf16's fused multiply-add where a
+ * double's rounding of the exact sum lands on a midpoint (259/256 + 2^-133
+ * must give 262/256, not the tie's 260/256). */
+START_TEST(half_precision_rounds_once) {
+  for (uint32_t h = 0; h < 0x7c00; h++) {
+    double v = sem_h2f(h), w = sem_h2f(h + 1);
+    for (int mode = 0; mode < 4; mode++) {
+      ck_assert_uint_eq(sem_d2h(v, mode), h);
+      ck_assert_uint_eq(sem_d2h(-v, mode), h | 0x8000);
+    }
+    if (h + 1 >= 0x7c00) continue;
+    double mid = (v + w) / 2;
+    ck_assert_uint_eq(sem_d2h(mid, KIR_RN), h & 1 ? h + 1 : h);
+    ck_assert_uint_eq(sem_d2h(mid, KIR_RZ), h);
+    ck_assert_uint_eq(sem_d2h(mid, KIR_RM), h);
+    ck_assert_uint_eq(sem_d2h(mid, KIR_RP), h + 1);
+    ck_assert_uint_eq(sem_d2h(-mid, KIR_RM), (h + 1) | 0x8000);
+    ck_assert_uint_eq(sem_d2h(nextafter(mid, 0), KIR_RN), h);
+    ck_assert_uint_eq(sem_d2h(nextafter(mid, 1e9), KIR_RN), h + 1);
+  }
+  ck_assert_uint_eq(sem_d2h(65520.0, KIR_RN), 0x7c00);   /* max 65504's midpoint with 65536 */
+  ck_assert_uint_eq(sem_d2h(65520.0, KIR_RZ), 0x7bff);
+  ck_assert_uint_eq(sem_d2h(1e9, KIR_RM), 0x7bff);
+  ck_assert_uint_eq(sem_d2h(NAN, KIR_RN), 0x7fff);
+  ck_assert_uint_eq(sem_d2h(ldexp(1, -25), KIR_RN), 0);   /* half the smallest subnormal: to even, 0 */
+  ck_assert_uint_eq(sem_d2h(ldexp(3, -26), KIR_RN), 1);
+  ck_assert_uint_eq(sem_half_fma(9.0, 29.0 / 256, ldexp(1, -133), 1), 0x3f83);
+  ck_assert_uint_eq(sem_half_fma(9.0, 29.0 / 256, 0.0, 1), 0x3f82);
+  ck_assert_uint_eq(sem_half_fma(9.0, 29.0 / 256, -ldexp(1, -133), 1), 0x3f82);
+  ck_assert_uint_eq(sem_d2bf(1.0 + ldexp(1, -8), KIR_RN), 0x3f80);   /* a bf16 tie to even */
+  ck_assert_uint_eq(sem_bf2f(0x3f83) == 262.0f / 256, 1);
+}
+END_TEST
+
 Suite *engine_suite(void) {
   Suite *s = suite_create("engine");
   TCase *tc = tcase_create("engine");
@@ -562,6 +600,7 @@ Suite *engine_suite(void) {
   tcase_add_test(tc, same_seed_same_run);
   tcase_add_test(tc, waves_when_the_grid_does_not_fit);
   tcase_add_test(tc, spin_between_blocks_terminates);
+  tcase_add_test(tc, half_precision_rounds_once);
   suite_add_tcase(s, tc);
   return s;
 }
