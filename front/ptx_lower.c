@@ -1640,6 +1640,200 @@ static void lower_cp(L *l, const ptx_ins *in) {
   emit(l, OP_CPASYNC, -1, dst, src, n, size, 0);
 }
 
+/* ------------------------------------------------------------- wmma
+ *
+ * nvcuda::wmma's fragments, in a layout of gpurace's own (PTX leaves it to
+ * the implementation; load, mma and store agree on it): a fragment is a
+ * logical matrix (a: M x K, b: K x N, c and d: M x N) whose elements, in
+ * the order a[r][k], b's columns b[.][n] (index n*K + k), c[r][n], are
+ * dealt E = elements/32 to a lane, lane l holding elements l*E .. l*E+E-1:
+ * one piece of one row (of one column for b).  Halves are packed two to a
+ * register; registers beyond E elements hold copies.  mma gathers each
+ * lane's a row and b columns with shuffles and sums exactly in double,
+ * rounding once to the accumulator's type: tensor cores sum in their own
+ * order and precision, which differs in the last bits where the exact sum
+ * is not representable. */
+
+typedef struct {
+  int outer, inner;    /* the logical matrix in index order: outer x inner (b: N x K) */
+  int E;               /* elements per lane */
+  int half, bf;        /* 16-bit elements (f16 or bf16), packed two to a register */
+  int nregs;
+  int is_b;
+} frag;
+
+/* The fragment which (a, b, c, d) of shape MxNxK with element type t, in
+ * the vector operand o. */
+static void frag_of(L *l, const ptx_ins *in, char which, int M, int N, int K, ptx_type t, const ptx_opnd *o, frag *f) {
+  memset(f, 0, sizeof *f);
+  f->is_b = which == 'b';
+  f->outer = which == 'a' ? M : which == 'b' ? N : M;
+  f->inner = which == 'a' ? K : which == 'b' ? K : N;
+  f->E = f->outer * f->inner / 32;
+  f->half = t == PT_F16 || t == PT_BF16;
+  f->bf = t == PT_BF16;
+  if (!f->half && t != PT_F32) UNSUP(l, in, "type (wmma on f16, bf16 and f32 accumulators only)");
+  if (o->kind != PO_VEC) fail_at(l, in, "'%s' needs a vector of registers", ins_name(l, in));
+  f->nregs = o->nvec;
+  int cap = f->half ? 2 * f->nregs : f->nregs;
+  if (cap < f->E || cap % f->E) fail_at(l, in, "'%s': a fragment of %d registers for %d elements per thread", ins_name(l, in), f->nregs, f->E);
+  for (int k = 0; k < o->nvec; k++) if (o->vec[k].kind != PO_REG) fail_at(l, in, "'%s' needs registers in its fragment", ins_name(l, in));
+}
+
+static int wmma_shape(L *l, const ptx_ins *in, int *M, int *N, int *K) {
+  if (has(in, "m16n16k16")) { *M = 16; *N = 16; *K = 16; return 1; }
+  if (has(in, "m32n8k16")) { *M = 32; *N = 8; *K = 16; return 1; }
+  if (has(in, "m8n32k16")) { *M = 8; *N = 32; *K = 16; return 1; }
+  UNSUP(l, in, "shape (wmma: m16n16k16, m32n8k16 and m8n32k16)");
+}
+
+/* The lane's first element: its outer index and first inner index. */
+static void frag_lane(L *l, const frag *f, int *outer, int *inner0) {
+  int lane = tmp(l), e0 = tmp(l);
+  emit(l, OP_SREG, lane, -1, -1, -1, SR_LANEID, 0);
+  emit(l, OP_MUL_U32, e0, lane, kconst(l, (uint64_t)f->E), -1, 0, 0);
+  *outer = tmp(l);
+  *inner0 = tmp(l);
+  emit(l, OP_DIV_U32, *outer, e0, kconst(l, (uint64_t)f->inner), -1, 0, 0);
+  emit(l, OP_REM_U32, *inner0, e0, kconst(l, (uint64_t)f->inner), -1, 0, 0);
+}
+
+/* Element j of the fragment in registers o (its bits, a half in the low 16). */
+static int frag_get(L *l, const frag *f, const ptx_opnd *o, int j) {
+  if (!f->half) return reg_of(l, o->vec[j].reg);
+  return half_at(l, reg_of(l, o->vec[j / 2].reg), j % 2);
+}
+
+/* wmma.load.{a,b,c}.sync.aligned.layout.shape[.space].type {regs}, [p], stride */
+static void lower_wmma_load(L *l, const ptx_ins *in, char which, int M, int N, int K) {
+  ptx_type t = need_type(l, in);
+  if (in->nops != 3) fail_at(l, in, "'%s' needs a fragment, an address and a stride", ins_name(l, in));
+  frag f;
+  frag_of(l, in, which, M, N, K, t, &in->ops[0], &f);
+  int row = has(in, "row");
+  if (!row && !has(in, "col")) fail_at(l, in, "'%s' needs .row or .col", ins_name(l, in));
+  ptx_space sp = space_of(in);
+  int p = addr_of(l, &in->ops[1], sp == PS_GLOBAL || sp == PS_SHARED ? sp : PS_NONE);
+  int stride = canon(l, val(l, &in->ops[2], PT_U32), SK_U32);
+  int outer, inner0;
+  frag_lane(l, &f, &outer, &inner0);
+  int es = f.half ? 2 : 4;
+  int el[64];
+  for (int j = 0; j < f.E; j++) {
+    int inner = tmp(l);
+    emit(l, OP_ADD_U32, inner, inner0, kconst(l, (uint64_t)j), -1, 0, 0);
+    /* the logical matrix's row and column (b: its row is k, the inner index) */
+    int r = f.is_b ? inner : outer, c = f.is_b ? outer : inner;
+    int a = row ? r : c, b = row ? c : r, m = tmp(l), idx = tmp(l), ad = tmp(l);
+    emit(l, OP_MUL_U32, m, a, stride, -1, 0, 0);
+    emit(l, OP_ADD_U32, idx, m, b, -1, 0, 0);
+    emit(l, OP_PADD, ad, p, idx, -1, es, 0);
+    el[j] = tmp(l);
+    emit(l, OP_LD, el[j], ad, -1, -1, 0, f.half ? SK_U16 : SK_F32);
+  }
+  int cap = f.half ? 2 * f.nregs : f.nregs;
+  for (int k = 0; k < f.nregs; k++) {
+    int d = reg_of(l, in->ops[0].vec[k].reg);
+    if (!f.half) { emit(l, OP_MOV, d, el[k % f.E], -1, -1, 0, 0); continue; }
+    emit(l, OP_MOV, d, half_pack(l, el[(2 * k) % f.E], el[(2 * k + 1) % f.E]), -1, -1, 0, 0);
+  }
+  (void)cap;
+}
+
+/* wmma.store.d.sync.aligned.layout.shape[.space].type [p], {regs}, stride */
+static void lower_wmma_store(L *l, const ptx_ins *in, int M, int N, int K) {
+  ptx_type t = need_type(l, in);
+  if (in->nops != 3) fail_at(l, in, "'%s' needs an address, a fragment and a stride", ins_name(l, in));
+  frag f;
+  frag_of(l, in, 'd', M, N, K, t, &in->ops[1], &f);
+  int row = has(in, "row");
+  if (!row && !has(in, "col")) fail_at(l, in, "'%s' needs .row or .col", ins_name(l, in));
+  ptx_space sp = space_of(in);
+  int p = addr_of(l, &in->ops[0], sp == PS_GLOBAL || sp == PS_SHARED ? sp : PS_NONE);
+  int stride = canon(l, val(l, &in->ops[2], PT_U32), SK_U32);
+  int outer, inner0;
+  frag_lane(l, &f, &outer, &inner0);
+  for (int j = 0; j < f.E; j++) {
+    int inner = tmp(l);
+    emit(l, OP_ADD_U32, inner, inner0, kconst(l, (uint64_t)j), -1, 0, 0);
+    int a = row ? outer : inner, b = row ? inner : outer, m = tmp(l), idx = tmp(l), ad = tmp(l);
+    emit(l, OP_MUL_U32, m, a, stride, -1, 0, 0);
+    emit(l, OP_ADD_U32, idx, m, b, -1, 0, 0);
+    emit(l, OP_PADD, ad, p, idx, -1, f.half ? 2 : 4, 0);
+    emit(l, OP_ST, -1, ad, frag_get(l, &f, &in->ops[1], j), -1, 0, f.half ? SK_U16 : SK_F32);
+  }
+}
+
+/* An element's value as f64 bits. */
+static int frag_f64(L *l, const frag *f, int bits) {
+  return f32_to_f64(l, f->half ? half_widen(l, bits, f->bf) : bits);
+}
+
+/* wmma.mma.sync.aligned.alayout.blayout.shape.dtype[.atype.btype].ctype d, a, b, c */
+static void lower_wmma_mma(L *l, const ptx_ins *in, int M, int N, int K) {
+  static const char *const ok[] = {"sync", "aligned", "row", "col", "m16n16k16", "m32n8k16", "m8n32k16", "mma", NULL};
+  only_mods(l, in, ok);
+  nops(l, in, 4);
+  ptx_type dt = type_n(in, 0), ct = type_n(in, in->nmods > 0 && type_n(in, 3) ? 3 : 1);
+  ptx_type at = type_n(in, 3) ? type_n(in, 1) : PT_F16;
+  if (!dt || !ct) fail_at(l, in, "'%s' needs the accumulators' types", ins_name(l, in));
+  frag fa, fb, fc, fd;
+  frag_of(l, in, 'a', M, N, K, at, &in->ops[1], &fa);
+  frag_of(l, in, 'b', M, N, K, at, &in->ops[2], &fb);
+  frag_of(l, in, 'c', M, N, K, ct, &in->ops[3], &fc);
+  frag_of(l, in, 'd', M, N, K, dt, &in->ops[0], &fd);
+  int outer, inner0;
+  frag_lane(l, &fd, &outer, &inner0);
+  int k32 = kconst(l, 32), acc[32];
+  for (int j = 0; j < fd.E; j++) acc[j] = frag_f64(l, &fc, frag_get(l, &fc, &in->ops[3], j));
+  for (int k = 0; k < K; k++) {
+    /* a[r][k]: lane r*(K/Ea) + k/Ea, its element k % Ea */
+    int sa = k % fa.E, la = tmp(l), la2 = tmp(l), av = tmp(l);
+    emit(l, OP_MUL_U32, la, outer, kconst(l, (uint64_t)(K / fa.E)), -1, 0, 0);
+    emit(l, OP_ADD_U32, la2, la, kconst(l, (uint64_t)(k / fa.E)), -1, 0, 0);
+    emit(l, OP_SHFL, av, reg_of(l, in->ops[1].vec[fa.half ? sa / 2 : sa].reg), la2, k32, SHFL_IDX, 0);
+    int a64 = frag_f64(l, &fa, fa.half ? half_at(l, av, sa % 2) : av);
+    for (int j = 0; j < fd.E; j++) {
+      /* b[k][n], n = inner0 + j: lane n*(K/Eb) + k/Eb, its element k % Eb */
+      int sb = k % fb.E, n = tmp(l), lb = tmp(l), lb2 = tmp(l), bv = tmp(l), pr = tmp(l), s = tmp(l);
+      emit(l, OP_ADD_U32, n, inner0, kconst(l, (uint64_t)j), -1, 0, 0);
+      emit(l, OP_MUL_U32, lb, n, kconst(l, (uint64_t)(K / fb.E)), -1, 0, 0);
+      emit(l, OP_ADD_U32, lb2, lb, kconst(l, (uint64_t)(k / fb.E)), -1, 0, 0);
+      emit(l, OP_SHFL, bv, reg_of(l, in->ops[2].vec[fb.half ? sb / 2 : sb].reg), lb2, k32, SHFL_IDX, 0);
+      emit(l, OP_MUL_F64, pr, a64, frag_f64(l, &fb, fb.half ? half_at(l, bv, sb % 2) : bv), -1, 0, 0);
+      emit(l, OP_ADD_F64, s, acc[j], pr, -1, 0, 0);
+      acc[j] = s;
+    }
+  }
+  int out[32];
+  for (int j = 0; j < fd.E; j++) {
+    if (fd.half) out[j] = half_round(l, acc[j], fd.bf, KIR_RN);
+    else { out[j] = tmp(l); emit(l, OP_CVT, out[j], acc[j], -1, -1, SK_F64 | (int64_t)SK_F32 << 8, 0); }
+  }
+  for (int k = 0; k < fd.nregs; k++) {
+    int d = reg_of(l, in->ops[0].vec[k].reg);
+    if (!fd.half) emit(l, OP_MOV, d, out[k % fd.E], -1, -1, 0, 0);
+    else emit(l, OP_MOV, d, half_pack(l, out[(2 * k) % fd.E], out[(2 * k + 1) % fd.E]), -1, -1, 0, 0);
+  }
+}
+
+static void lower_wmma(L *l, const ptx_ins *in) {
+  int M, N, K;
+  if (!has(in, "sync") || !has(in, "aligned")) UNSUP(l, in, "form (wmma without .sync.aligned)");
+  wmma_shape(l, in, &M, &N, &K);
+  if (has(in, "load")) {
+    char w = has(in, "a") ? 'a' : has(in, "b") ? 'b' : has(in, "c") ? 'c' : 0;
+    if (!w) fail_at(l, in, "'%s' needs .a, .b or .c", ins_name(l, in));
+    lower_wmma_load(l, in, w, M, N, K);
+  } else if (has(in, "store")) {
+    if (!has(in, "d")) fail_at(l, in, "'%s' needs .d", ins_name(l, in));
+    lower_wmma_store(l, in, M, N, K);
+  } else if (has(in, "mma")) {
+    if (has(in, "satfinite")) UNSUP(l, in, "modifier (.satfinite)");
+    lower_wmma_mma(l, in, M, N, K);
+  } else UNSUP(l, in, "form");
+}
+
 /* isspacep.space p, a: whether generic address a is in the space (KIR's
  * generic addresses carry it).  .const and .param are module globals and
  * kernel parameters here, not spaces of their own: refused. */
@@ -1810,6 +2004,7 @@ static const struct {
   {"fns", lower_op_fns},
   {"cp", lower_cp},
   {"isspacep", lower_isspacep},
+  {"wmma", lower_wmma},
   {"activemask", lower_op_activemask},
   {"rcp", lower_op_rcp},
   {"sqrt", lower_op_sqrt},
