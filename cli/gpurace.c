@@ -295,9 +295,20 @@ static int lib_option(const char *cmd, int argc, char **argv, int *i, gr_config 
 
 /* Whether a is an option of the front end (the registry's GR_OPT_FRONT), which ir takes. */
 static int front_option(const char *a) {
-  for (size_t k = 0; gr_option_at(k); k++)
-    if (!strcmp(gr_option_at(k)->name, a)) return gr_option_at(k)->scope == GR_OPT_FRONT;
+  for (size_t k = 0; gr_option_at(k); k++) {
+    const gr_option *o = gr_option_at(k);
+    if (!strcmp(o->name, a) || (strlen(o->name) == 2 && o->arg && !strncmp(a, o->name, 2))) return o->scope == GR_OPT_FRONT;
+  }
   return 0;
+}
+
+/* --cc auto: which front end read the file, where it was not the subset's. */
+static void front_note(const char *file, const gr_module *m) {
+  const char *why, *fe = gr_module_front(m, &why);
+  if (!why) return;
+  const char *nl = strchr(why, '\n');
+  fprintf(stderr, "note: %s: read through %s's PTX (--cc auto), as the CUDA-subset front end cannot read it: %.*s\n", file,
+          !strcmp(fe, "nvrtc") ? "NVRTC" : "nvcc", nl ? (int)(nl - why) : (int)strlen(why), why);
 }
 
 static int parse_opts(const char *cmd, int argc, char **argv, opts *o, int allow_run_opts) {
@@ -376,7 +387,8 @@ static int cmd_run(int argc, char **argv) {
   rc = gr_context_ok(ctx);
   if (rc == GR_OK) rc = gr_script_load(ctx, o.file, o.defines, o.ndefines, &s);
   if (rc) fprintf(stderr, "%s\n", gr_error(ctx));
-  else if (o.detect) {
+  else if (!o.quiet) front_note(o.file, gr_script_module(s));
+  if (!rc && o.detect) {
     char err[512];
     if (!o.dopts.loop_arrays) o.dopts.loop_arrays = gr_script_loop_arrays(s);   /* a loop kernel's arrays */
     if (detectors_attach(ctx, o.detect, &o.dopts, log, &set, err, sizeof err)) rc = usage_error("run", "%s", err);
@@ -483,7 +495,13 @@ static int cmd_ir(int argc, char **argv) {
   gr_module *m;
   rc = gr_module_load(ctx, o.file, o.defines, o.ndefines, &m);
   if (rc) fprintf(stderr, "%s\n", gr_error(ctx));
-  else if (o.slice) {
+  else front_note(o.file, m);
+  if (!rc && !gr_kernel_count(m)) {
+    /* nothing to print is not success: a file whose kernels a header defined away says so */
+    fprintf(stderr, "%s: error: no __global__ function in the file\n", o.file);
+    rc = GR_EINPUT;
+  } else if (rc) {
+  } else if (o.slice) {
     char err[512];
     if ((rc = loop_print_slice(stdout, m, o.slice, err, sizeof err))) fprintf(stderr, "%s\n", err);
   } else gr_module_print_ir(m, stdout);

@@ -286,7 +286,12 @@ static int rtc_fail(nvrtcProgram prog, nvrtcResult r, const char *path, char *er
     log[n] = 0;
     while (n > 1 && (log[n - 2] == '\n' || log[n - 2] == ' ')) log[--n - 1] = 0;
   }
-  snprintf(err, errlen, "%s: error: NVRTC: %s%s%s", path, api.rtcErrorString(r), log && *log ? "\n" : "", log ? log : "");
+  /* the log's first error on the first line: what a one-line summary shows */
+  const char *first = log ? strstr(log, "error") : NULL;
+  const char *eol = first ? strchr(first, '\n') : NULL;
+  if (first)
+    snprintf(err, errlen, "%s: error: NVRTC: %s: %.*s\n%s", path, api.rtcErrorString(r), eol ? (int)(eol - first) : (int)strlen(first), first, log);
+  else snprintf(err, errlen, "%s: error: NVRTC: %s%s%s", path, api.rtcErrorString(r), log && *log ? "\n" : "", log ? log : "");
   free(log);
   return GR_EINPUT;
 }
@@ -404,6 +409,8 @@ int cuda_module_load_ptx(cuda_dev *d, const char *path, const char *ptx, const c
   return GR_OK;
 }
 
+int cuda_nvrtc_found(void) { return load_nvrtc(); }
+
 int cuda_compile_ptx_nvrtc(const char *path, const char *text, const char *const *defines, int ndefines, const char *flags,
                            char **ptx, size_t *len, char *err, size_t errlen) {
   *ptx = NULL;
@@ -501,6 +508,9 @@ int cuda_launch(cuda_mod *m, int k, gr_dim3 grid, gr_dim3 block, size_t dyn_shar
 }
 
 #else /* !GR_HAVE_CUDA */
+
+int cuda_nvrtc_found(void) { return 0; }
+
 
 int cuda_module_load_ptx(cuda_dev *d, const char *path, const char *ptx, const char *const *syms, int nsyms,
                          cuda_mod **out, char *err, size_t errlen) {

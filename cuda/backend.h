@@ -72,6 +72,9 @@ int cuda_compile_ptx_nvrtc(const char *path, const char *text, const char *const
 const char *const *cuda_toolkit_roots(void);
 int cuda_compile_ptx_nvcc(const char *path, const char *const *defines, int ndefines, const char *flags,
                           char **ptx, size_t *len, char *err, size_t errlen);
+/* Whether NVRTC loads, and whether nvcc is found, as the two above find them. */
+int cuda_nvrtc_found(void);
+int cuda_nvcc_found(void);
 /* Address and size of the __device__ variable names[k]. */
 int cuda_module_global(cuda_mod *m, int k, gr_ptr *addr, size_t *size, char *err, size_t errlen);
 /* Launches the kernel names[k] and waits for it; params[i] points at the

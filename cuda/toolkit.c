@@ -82,6 +82,12 @@ static char *find_nvcc(void) {
   return NULL;
 }
 
+int cuda_nvcc_found(void) {
+  char *n = find_nvcc();
+  free(n);
+  return n != NULL;
+}
+
 static char *slurp(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;

@@ -19,6 +19,7 @@ typedef struct {
   size_t max_code;      /* KIR instructions of one kernel, after inlining */
   size_t max_source;    /* bytes of a kernel file, and of its preprocessed text */
   int max_nesting;      /* levels of nested expressions, statements and initialisers (at most FRONT_NESTING_CAP) */
+  const char *include_path;   /* the user's #include directories, ':'-separated (-I), or NULL */
 } front_limits;
 #define FRONT_MAX_NESTING 200
 #define FRONT_NESTING_CAP 1000   /* the C stack's share: deeper input is refused whatever the option */
@@ -57,10 +58,15 @@ char *source_read_file(const char *path, size_t max, size_t *len, char *err, siz
  * the message in err.  A file that is not a regular file is preprocessed
  * from a temporary copy whose line markers name the original.  The process
  * keeps what it preprocessed (up to 64 MiB), keyed by the path, the
- * contents, the defines, the bound and the include directory: the headers
- * a file includes are taken to stay as they are while it runs. */
+ * contents, the defines, the bound and the include directories: the headers
+ * a file includes are taken to stay as they are while it runs.
+ * include_path: the user's directories (-I), ':'-separated, searched after
+ * the file's own folder and before the system's.  A file that includes one
+ * of the CUDA toolkit's own headers (cooperative groups, CUB, the real
+ * cuda_runtime.h) is refused, naming the #include: those are for the CUDA
+ * compiler (--cc). */
 char *source_preprocess(const char *path, const char *text, size_t len, const char *const *defines, int ndefines,
-                        size_t max, size_t *outlen, char *err, size_t errlen);
+                        const char *include_path, size_t max, size_t *outlen, char *err, size_t errlen);
 
 /* The include directory of the device pass (cuda_runtime.h and friends):
  * $GPURACE_INCLUDE; else beside the executable (front/include of a build

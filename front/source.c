@@ -4,6 +4,7 @@
  * project's include directory first and its cuda_runtime.h included, as
  * nvcc includes the toolkit's; the child gets bounded memory and CPU time,
  * its output is bounded, and its first error is the message. */
+#define _XOPEN_SOURCE 700   /* realpath */
 #include "front.h"
 
 #include <errno.h>
@@ -137,11 +138,17 @@ static void cpp_message(const char *path, char *ebuf, size_t en, char *err, size
   else snprintf(err, errlen, "%s: error: the preprocessor failed%s%s%s", path, show ? " (" : "", show ? show : "", show ? ")" : "");
 }
 
+static int toolkit_dir(const char *dir);
+
 /* Runs the kernel preprocessor as nvcc's device pass would, and captures
  * its output, at most `max` bytes of it. */
-static char *run_cpp(const char *path, const char *const *defines, int ndef, size_t max, size_t *outlen, char *err, size_t errlen) {
-  char **argv = xcalloc((size_t)ndef + 20, sizeof(char *));
-  char **owned = xcalloc((size_t)ndef + 3, sizeof(char *));
+static char *run_cpp(const char *path, const char *const *defines, int ndef, const char *include_path, size_t max, size_t *outlen,
+                     char *err, size_t errlen) {
+  int ninc = 0;
+  for (const char *q = include_path; q && *q; q++) ninc += *q == ':';
+  ninc += include_path && *include_path ? 1 : 0;
+  char **argv = xcalloc((size_t)ndef + (size_t)ninc + 20, sizeof(char *));
+  char **owned = xcalloc((size_t)ndef + (size_t)ninc + 3, sizeof(char *));
   int ac = 0, no = 0;
   argv[ac++] = (char *)GR_KERNEL_CPP;
   argv[ac++] = (char *)"-x";
@@ -161,6 +168,18 @@ static char *run_cpp(const char *path, const char *const *defines, int ndef, siz
   owned[no] = xmalloc(il);
   snprintf(owned[no], il, "-I%s", inc);
   argv[ac++] = owned[no++];
+  /* the user's directories after gpurace's device headers, which stand
+   * in for CUDA's (-I is searched in order; the file's own folder first) */
+  for (const char *q = include_path; q && *q;) {
+    const char *e = strchr(q, ':');
+    size_t n = e ? (size_t)(e - q) : strlen(q);
+    if (n) {
+      owned[no] = xmalloc(n + 3);
+      snprintf(owned[no], n + 3, "-I%.*s", (int)n, q);
+      argv[ac++] = owned[no++];
+    }
+    q += n + (e != NULL);
+  }
   argv[ac++] = (char *)"-include";
   argv[ac++] = (char *)"cuda_runtime.h";
   char **defs = xcalloc((size_t)ndef + 1, sizeof(char *));
@@ -253,6 +272,21 @@ static char *run_cpp(const char *path, const char *const *defines, int ndef, siz
   }
   if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
     cpp_message(path, ebuf, en, err, errlen);
+    /* an error inside CUDA's own headers: they are the CUDA compiler's to read */
+    char file[4096];
+    const char *colon = strchr(err, ':');
+    if (colon && (size_t)(colon - err) < sizeof file) {
+      snprintf(file, sizeof file, "%.*s", (int)(colon - err), err);
+      char *slash = strrchr(file, '/');
+      if (slash) {
+        *slash = 0;
+        if (toolkit_dir(file)) {
+          char was[2048];
+          snprintf(was, sizeof was, "%s", err);
+          snprintf(err, errlen, "%s: error: the CUDA toolkit's headers it includes are for the CUDA compiler, not the CUDA-subset front end (--cc nvcc or --cc nvrtc; --cc auto chooses); the preprocessor said: %s", path, was);
+        }
+      }
+    }
     goto done;
   }
   result = buf;
@@ -293,6 +327,81 @@ static char *copy_for_cpp(const char *path, const char *text, size_t len, char *
 }
 
 
+/* Whether dir is a CUDA toolkit's include folder (it has the real
+ * cuda_runtime_api.h and crt/), or lies under one; gpurace's own device
+ * headers are not. */
+static int toolkit_dir(const char *dir) {
+  char d[4096], probe[4200];
+  char *r = realpath(dir, NULL);
+  if (!r) return 0;
+  snprintf(d, sizeof d, "%s", r);
+  free(r);
+  char *own = realpath(source_include_dir(), NULL);
+  int hit = 0;
+  for (int up = 0; up < 6 && !hit && d[0]; up++) {
+    if (own && !strcmp(d, own)) break;
+    snprintf(probe, sizeof probe, "%s/cuda_runtime_api.h", d);
+    struct stat st;
+    if (stat(probe, &st) == 0) {
+      snprintf(probe, sizeof probe, "%s/crt", d);
+      hit = stat(probe, &st) == 0 && S_ISDIR(st.st_mode);
+    }
+    char *slash = strrchr(d, '/');
+    if (!slash || slash == d) break;
+    *slash = 0;
+  }
+  free(own);
+  return hit;
+}
+
+/* A file the user's code includes (directly or through headers of its own)
+ * that is one of the CUDA toolkit's: the preprocessed text's line markers
+ * ('# LINE "FILE" 1' enters FILE) say which, and where.  The subset front
+ * end reads gpurace's device headers, not CUDA's: with CUDA's it would see
+ * __global__ defined away, or fail deep in libcu++. */
+static int toolkit_include(const char *path, const char *pp, size_t n, char *err, size_t errlen) {
+  char cur[4096] = "", checked[64][512];
+  int line = 0, nchecked = 0;
+  for (size_t i = 0; i < n;) {
+    const char *l = pp + i, *nl = memchr(l, '\n', n - i);
+    size_t len = nl ? (size_t)(nl - l) : n - i;
+    i += len + 1;
+    if (len < 4 || l[0] != '#' || l[1] != ' ' || l[2] < '0' || l[2] > '9') { line++; continue; }
+    const char *q1 = memchr(l, '"', len), *q2 = q1 ? memchr(q1 + 1, '"', len - (size_t)(q1 + 1 - l)) : NULL;
+    if (!q2) { line++; continue; }
+    char file[4096];
+    snprintf(file, sizeof file, "%.*s", (int)(q2 - q1 - 1), q1 + 1);
+    /* flags after the name: the first 1 says the marker enters the file */
+    int enters = (size_t)(q2 + 3 - l) <= len && q2[1] == ' ' && q2[2] == '1' && ((size_t)(q2 + 3 - l) == len || q2[3] == ' ');
+    if (enters && file[0] != '<' && strcmp(cur, "<command-line>")) {
+      char dir[4096];
+      snprintf(dir, sizeof dir, "%s", file);
+      char *slash = strrchr(dir, '/');
+      if (slash) *slash = 0;
+      else snprintf(dir, sizeof dir, ".");
+      int known = -1;
+      for (int k = 0; k < nchecked; k++) if (!strcmp(checked[k] + 1, dir)) known = checked[k][0];
+      if (known < 0) {
+        known = toolkit_dir(dir);
+        if (nchecked < 64 && strlen(dir) < sizeof checked[0] - 1) {
+          checked[nchecked][0] = (char)known;
+          snprintf(checked[nchecked] + 1, sizeof checked[0] - 1, "%s", dir);
+          nchecked++;
+        }
+      }
+      if (known) {
+        const char *base = strrchr(file, '/');
+        snprintf(err, errlen, "%s:%d:1: error: '#include' of CUDA's own header '%s' (%s): the CUDA-subset front end reads gpurace's device headers, not the toolkit's; compile this file with the CUDA compiler (--cc nvcc or --cc nvrtc; --cc auto chooses)",
+                 cur[0] ? cur : path, line > 1 ? line - 1 : 1, base ? base + 1 : file, file);
+        return 1;
+      }
+    }
+    snprintf(cur, sizeof cur, "%s", file);
+    line = atoi(l + 2);
+  }
+  return 0;
+}
+
 /* The preprocessed texts of this process: a verdict table loads each file
  * once per cell and seed, and the preprocessor (two processes, cpp and
  * cc1plus) took most of a table's time.  The key names everything that
@@ -302,23 +411,25 @@ static char *copy_for_cpp(const char *path, const char *text, size_t len, char *
  * kept (they are rare, and run again to say the same). */
 static text_cache pp_cache = TEXT_CACHE_INIT((size_t)64 << 20);
 
-static bytes pp_key(const char *path, const char *text, size_t len, const char *const *defines, int ndefines, size_t max) {
+static bytes pp_key(const char *path, const char *text, size_t len, const char *const *defines, int ndefines,
+                    const char *include_path, size_t max) {
   bytes k = {0};
   const char *inc = source_include_dir();
   bytes_put(&k, inc, strlen(inc) + 1);
+  bytes_put(&k, include_path ? include_path : "", include_path ? strlen(include_path) + 1 : 1);
   bytes_put(&k, &max, sizeof max);
   text_key_file(&k, path, text, len, defines, ndefines);
   return k;
 }
 
 char *source_preprocess(const char *path, const char *text, size_t len, const char *const *defines, int ndefines,
-                        size_t max, size_t *outlen, char *err, size_t errlen) {
+                        const char *include_path, size_t max, size_t *outlen, char *err, size_t errlen) {
   if (!max) max = SOURCE_MAX;
   if (len > max) {
     snprintf(err, errlen, "%s: error: the file is larger than %zu bytes (raise the bound with --max-source)", path, max);
     return NULL;
   }
-  bytes key = pp_key(path, text, len, defines, ndefines, max);
+  bytes key = pp_key(path, text, len, defines, ndefines, include_path, max);
   char *pp = text_cache_get(&pp_cache, key.p, key.len, outlen);
   if (pp) { free(key.p); return pp; }
   struct stat st;
@@ -327,8 +438,9 @@ char *source_preprocess(const char *path, const char *text, size_t len, const ch
     tmp = copy_for_cpp(path, text, len, err, errlen);
     if (!tmp) { free(key.p); return NULL; }
   }
-  pp = run_cpp(tmp ? tmp : path, defines, ndefines, max, outlen, err, errlen);
+  pp = run_cpp(tmp ? tmp : path, defines, ndefines, include_path, max, outlen, err, errlen);
   if (tmp) { unlink(tmp); free(tmp); }
+  if (pp && toolkit_include(path, pp, *outlen, err, errlen)) { free(pp); pp = NULL; }
   if (pp) text_cache_put(&pp_cache, key.p, key.len, pp, *outlen);
   free(key.p);
   return pp;

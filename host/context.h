@@ -16,6 +16,8 @@ struct gr_module {
   gr_ptr *gaddr;      /* device address of each module global */
   char *path;
   void *dm;           /* the device's module */
+  const char *front;  /* the front end that read it: subset, nvrtc, nvcc or ptx */
+  char *front_why;    /* --cc auto passed the subset by: what it said (malloc'd), else NULL */
 };
 
 #define HOST_ERR_MAX 1024

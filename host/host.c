@@ -61,7 +61,7 @@ void gr_context_destroy(gr_context *ctx) {
     gr_module *m = *(gr_module **)vec_at(&ctx->modules, k);
     if (m->dm) ctx->ops->module_free(m->dm);
     kir_module_free(m->km);
-    free(m->gaddr); free(m->path); free(m);
+    free(m->gaddr); free(m->path); free(m->front_why); free(m);
   }
   vec_free(&ctx->modules);
   if (ctx->dev) ctx->ops->close(ctx->dev);
@@ -126,8 +126,16 @@ static int module_finish(gr_context *ctx, kir_module *km, const char *path, cons
 
 const kir_module *host_module_kir(const gr_module *mod) { return mod->km; }
 
+int gr_kernel_count(const gr_module *mod) { return mod->km->nfuncs; }
+const char *gr_kernel_name(const gr_module *mod, int k) { return k >= 0 && k < mod->km->nfuncs ? mod->km->funcs[k]->name : NULL; }
+
+const char *gr_module_front(const gr_module *mod, const char **why) {
+  if (why) *why = mod->front_why;
+  return mod->front ? mod->front : "subset";
+}
+
 static front_limits ctx_limits(const gr_context *ctx) {
-  front_limits l = {(size_t)ctx->cfg.max_code, (size_t)ctx->cfg.max_source, ctx->cfg.max_nesting};
+  front_limits l = {(size_t)ctx->cfg.max_code, (size_t)ctx->cfg.max_source, ctx->cfg.max_nesting, ctx->cfg.include_path};
   return l;
 }
 
@@ -147,7 +155,7 @@ static int ends_with(const char *s, const char *suffix) {
 static text_cache ptx_cache = TEXT_CACHE_INIT((size_t)256 << 20);
 
 /* The key, or none (no bytes) where the file cannot be read. */
-static bytes ptx_cache_key(const gr_context *ctx, const char *flags, const char *path, const char *text, size_t len,
+static bytes ptx_cache_key(gr_cc which, const char *flags, const char *path, const char *text, size_t len,
                            const char *const *defines, int ndefines) {
   bytes k = {0};
   char *owned = NULL;
@@ -157,7 +165,7 @@ static bytes ptx_cache_key(const gr_context *ctx, const char *flags, const char 
     if (!owned) return k;
     text = owned;
   }
-  int cc = (int)ctx->cfg.cc;
+  int cc = (int)which;
   bytes_put(&k, &cc, sizeof cc);
   bytes_put(&k, flags, strlen(flags) + 1);
   text_key_file(&k, path, text, len, defines, ndefines);
@@ -197,12 +205,56 @@ static void struct_leaves_from_subset(kir_module *km, const char *path, const ch
   kir_module_free(sub);
 }
 
-/* The kernel file's KIR through the front end its name and the
- * configuration choose: PTX as such, the CUDA compiler's PTX, or the subset. */
-static kir_module *compile_file(gr_context *ctx, const char *path, const char *text, size_t len, const char *const *defines,
-                                int ndefines, int arch) {
+/* The CUDA compiler's PTX of a .cu file (cc: NVRTC or nvcc), lowered. */
+static kir_module *compile_cuda(gr_context *ctx, gr_cc cc, const char *path, const char *text, size_t len,
+                                const char *const *defines, int ndefines, int arch) {
   front_limits lim = ctx_limits(ctx);
+  /* the file's own architecture where the flags name none; the include path's folders */
+  char flags[sizeof ctx->cfg.cc_flags + 2 * sizeof ctx->cfg.include_path + 32];
+  const char *cf = ctx->cfg.cc_flags;
+  if (arch > atoi(GR_CC_ARCH) && !strstr(cf, "-arch") && !strstr(cf, "--gpu-architecture"))
+    snprintf(flags, sizeof flags, "%s%s-arch=compute_%d", cf, cf[0] ? " " : "", arch);
+  else snprintf(flags, sizeof flags, "%s", cf);
+  for (const char *q = ctx->cfg.include_path; *q;) {
+    const char *e = strchr(q, ':');
+    int k = e ? (int)(e - q) : (int)strlen(q);
+    size_t have = strlen(flags);
+    if (k) snprintf(flags + have, sizeof flags - have, "%s-I%.*s", have ? " " : "", k, q);
+    q += k + (e != NULL);
+  }
+  size_t n = 0;
+  bytes key = ptx_cache_key(cc, flags, path, text, len, defines, ndefines);
+  char *ptx = key.len ? text_cache_get(&ptx_cache, key.p, key.len, &n) : NULL;
+  if (!ptx) {
+    int rc = cc == GR_CC_NVRTC
+      ? cuda_compile_ptx_nvrtc(path, text, defines, ndefines, flags, &ptx, &n, ctx->err, sizeof ctx->err)
+      : cuda_compile_ptx_nvcc(path, defines, ndefines, flags, &ptx, &n, ctx->err, sizeof ctx->err);
+    if (rc) { free(key.p); return NULL; }
+    if (key.len) text_cache_put(&ptx_cache, key.p, key.len, ptx, n);
+  }
+  free(key.p);
+  char *name = xmalloc(strlen(path) + 16);
+  sprintf(name, "%s (%s PTX)", path, cc == GR_CC_NVRTC ? "NVRTC" : "nvcc");
+  kir_module *km = ptx_compile(name, ptx, n, path, &lim, ctx->err, sizeof ctx->err);
+  free(name);
+  free(ptx);
+  if (km) struct_leaves_from_subset(km, path, text, len, defines, ndefines, &lim);
+  return km;
+}
+
+/* The kernel file's KIR through the front end its name and the
+ * configuration choose: PTX as such, the CUDA compiler's PTX, or the
+ * subset.  --cc auto: the subset where it reads the file, else the CUDA
+ * compiler's PTX (NVRTC, else nvcc) where one exists; *front names the one
+ * that read it, *why (malloc'd) what the subset said where auto passed it by. */
+static kir_module *compile_auto(gr_context *ctx, const char *path, const char *text, size_t len, const char *const *defines,
+                                int ndefines, int arch, const char **front, char **why);
+static kir_module *compile_file(gr_context *ctx, const char *path, const char *text, size_t len, const char *const *defines,
+                                int ndefines, int arch, const char **front, char **why) {
+  front_limits lim = ctx_limits(ctx);
+  *why = NULL;
   if (ends_with(path, ".ptx")) {
+    *front = "ptx";
     char *owned = NULL;
     if (!text) {
       owned = source_read_file(path, lim.max_source, &len, ctx->err, sizeof ctx->err);
@@ -213,39 +265,64 @@ static kir_module *compile_file(gr_context *ctx, const char *path, const char *t
     free(owned);
     return km;
   }
-  if (ctx->cfg.cc == GR_CC_SUBSET) return front_compile_file(path, text, len, defines, ndefines, &lim, ctx->err, sizeof ctx->err);
-  /* the file's own architecture where the flags name none */
-  char flags[sizeof ctx->cfg.cc_flags + 32];
-  const char *cf = ctx->cfg.cc_flags;
-  if (arch > atoi(GR_CC_ARCH) && !strstr(cf, "-arch") && !strstr(cf, "--gpu-architecture"))
-    snprintf(flags, sizeof flags, "%s%s-arch=compute_%d", cf, cf[0] ? " " : "", arch);
-  else snprintf(flags, sizeof flags, "%s", cf);
-  size_t n = 0;
-  bytes key = ptx_cache_key(ctx, flags, path, text, len, defines, ndefines);
-  char *ptx = key.len ? text_cache_get(&ptx_cache, key.p, key.len, &n) : NULL;
-  if (!ptx) {
-    int rc = ctx->cfg.cc == GR_CC_NVRTC
-      ? cuda_compile_ptx_nvrtc(path, text, defines, ndefines, flags, &ptx, &n, ctx->err, sizeof ctx->err)
-      : cuda_compile_ptx_nvcc(path, defines, ndefines, flags, &ptx, &n, ctx->err, sizeof ctx->err);
-    if (rc) { free(key.p); return NULL; }
-    if (key.len) text_cache_put(&ptx_cache, key.p, key.len, ptx, n);
+  gr_cc cc = ctx->cfg.cc;
+  if (cc == GR_CC_NVRTC || cc == GR_CC_NVCC) {
+    *front = cc == GR_CC_NVRTC ? "nvrtc" : "nvcc";
+    return compile_cuda(ctx, cc, path, text, len, defines, ndefines, arch);
   }
-  free(key.p);
-  char *name = xmalloc(strlen(path) + 16);
-  sprintf(name, "%s (%s PTX)", path, ctx->cfg.cc == GR_CC_NVRTC ? "NVRTC" : "nvcc");
-  kir_module *km = ptx_compile(name, ptx, n, path, &lim, ctx->err, sizeof ctx->err);
-  free(name);
-  free(ptx);
-  if (km) struct_leaves_from_subset(km, path, text, len, defines, ndefines, &lim);
+  *front = "subset";
+  char *owned = NULL;
+  if (cc == GR_CC_AUTO && !text) {   /* a file that cannot be read is no front end's to try */
+    owned = source_read_file(path, lim.max_source, &len, ctx->err, sizeof ctx->err);
+    if (!owned) return NULL;
+    text = owned;
+  }
+  kir_module *km = front_compile_file(path, text, len, defines, ndefines, &lim, ctx->err, sizeof ctx->err);
+  if (km || cc == GR_CC_SUBSET) { free(owned); return km; }
+  km = compile_auto(ctx, path, text, len, defines, ndefines, arch, front, why);
+  free(owned);
+  return km;
+}
+
+/* --cc auto, where the CUDA-subset front end could not read the file (its
+ * error in ctx->err): the CUDA compiler's PTX, NVRTC's else nvcc's. */
+static kir_module *compile_auto(gr_context *ctx, const char *path, const char *text, size_t len, const char *const *defines,
+                                int ndefines, int arch, const char **front, char **why) {
+  kir_module *km;
+  /* auto: the subset could not read it */
+  char said[HOST_ERR_MAX];
+  snprintf(said, sizeof said, "%s", ctx->err);
+  gr_cc other = cuda_nvrtc_found() ? GR_CC_NVRTC : cuda_nvcc_found() ? GR_CC_NVCC : GR_CC_SUBSET;
+  if (other == GR_CC_SUBSET) {
+    host_fail(ctx, GR_EINPUT, "%s\nnote: --cc auto: no CUDA compiler (NVRTC or nvcc) to try instead of the CUDA-subset front end", said);
+    return NULL;
+  }
+  const char *name = other == GR_CC_NVRTC ? "NVRTC" : "nvcc";
+  km = compile_cuda(ctx, other, path, text, len, defines, ndefines, arch);
+  if (!km) {
+    char theirs[HOST_ERR_MAX];
+    snprintf(theirs, sizeof theirs, "%s", ctx->err);
+    char *nl = strchr(theirs, '\n');
+    if (nl) *nl = 0;
+    host_fail(ctx, GR_EINPUT, "%s\nnote: --cc auto: %s could not compile it either: %s", said, name, theirs);
+    return NULL;
+  }
+  *front = other == GR_CC_NVRTC ? "nvrtc" : "nvcc";
+  *why = xstrdup(said);
   return km;
 }
 
 int host_module_load_text(gr_context *ctx, const char *path, const char *text, size_t len, const char *const *defines,
                           int ndefines, int arch, gr_module **out) {
   if (!ctx->dev) return backend_down(ctx);
-  kir_module *km = compile_file(ctx, path, text, len, defines, ndefines, arch);
+  const char *front;
+  char *why;
+  kir_module *km = compile_file(ctx, path, text, len, defines, ndefines, arch, &front, &why);
   if (!km) return GR_EINPUT;
-  return module_finish(ctx, km, path, defines, ndefines, out);
+  int rc = module_finish(ctx, km, path, defines, ndefines, out);
+  if (rc == GR_OK) { (*out)->front = front; (*out)->front_why = why; }
+  else free(why);
+  return rc;
 }
 
 int gr_module_load_source(gr_context *ctx, const char *name, const char *src, size_t len, gr_module **out) {

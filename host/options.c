@@ -64,10 +64,10 @@ SETTER(set_warps) {
   return 0;
 }
 SETTER(set_cc) {
-  static const char *const w[] = {"subset", "nvrtc", "nvcc", NULL};
+  static const char *const w[] = {"subset", "nvrtc", "nvcc", "auto", NULL};
   int k = opt_word(v, w);
-  if (k < 0) BAD("%s takes subset, nvrtc or nvcc, not '%s'", name, v);
-  c->cc = k == 0 ? GR_CC_SUBSET : k == 1 ? GR_CC_NVRTC : GR_CC_NVCC;
+  if (k < 0) BAD("%s takes auto, subset, nvrtc or nvcc, not '%s'", name, v);
+  c->cc = k == 0 ? GR_CC_SUBSET : k == 1 ? GR_CC_NVRTC : k == 2 ? GR_CC_NVCC : GR_CC_AUTO;
   return 0;
 }
 SETTER(set_cc_flags) {
@@ -123,6 +123,15 @@ SETTER(set_backend) {
   return 0;
 }
 
+/* -I DIR: appended to the path; the variable gives a ':'-separated list */
+SETTER(set_include) {
+  size_t have = strlen(c->include_path), add = strlen(v);
+  if (!add) BAD("%s needs a directory", name);
+  if (have + add + 2 > sizeof c->include_path) BAD("%s: the include path holds at most %zu characters", name, sizeof c->include_path - 1);
+  snprintf(c->include_path + have, sizeof c->include_path - have, "%s%s", have ? ":" : "", v);
+  return 0;
+}
+
 typedef struct {
   gr_option o;
   int (*set)(gr_config *c, const char *v, const char *name, char *err, size_t n);
@@ -136,9 +145,11 @@ static const config_option options[] = {
   {{"--sms", "N", "GPURACE_SMS", "number of SMs (default 4)", GR_OPT_RUN}, set_sms},
   {{"--warps", "lockstep|its", "GPURACE_WARPS",
     "warps in pre-Volta lockstep (default) or with independent\nthread scheduling (every lane its own program counter)", GR_OPT_RUN}, set_warps},
-  {{"--cc", "subset|nvrtc|nvcc", "GPURACE_CC",
-    "read a .cu file with gpurace's CUDA-subset front end\n(default), or compile it to PTX with NVRTC or nvcc and run\nthat (any CUDA C++); a .ptx FILE is always PTX", GR_OPT_FRONT}, set_cc},
+  {{"--cc", "auto|subset|nvrtc|nvcc", "GPURACE_CC",
+    "read a .cu file with gpurace's CUDA-subset front end, or compile\nit to PTX with NVRTC or nvcc and run that (any CUDA C++); auto\n(default): the subset where it reads the file, else the CUDA\ncompiler, and says so; a .ptx FILE is always PTX", GR_OPT_FRONT}, set_cc},
   {{"--cc-flags", "FLAGS", "GPURACE_CC_FLAGS", "more options for the CUDA compiler (e.g. -G, -O0, -arch=sm_90)", GR_OPT_FRONT}, set_cc_flags},
+  {{"-I", "DIR", "GPURACE_INCLUDE_PATH",
+    "search DIR for #include files, in both front ends (repeatable;\n-IDIR too; the variable: directories separated by ':')", GR_OPT_FRONT}, set_include},
   {{"--max-steps", "N", "GPURACE_MAX_STEPS", "give up after N warp instructions (default 100000000)", GR_OPT_RUN}, set_max_steps},
   {{"--keep-going", NULL, "GPURACE_KEEP_GOING",
     "report a memory error, drop the access (a load reads 0) and run\non to the end with every detector; the run still fails (status 3)\nwith every error it met (the first 1000 printed)", GR_OPT_RUN}, set_keep_going},
@@ -158,6 +169,9 @@ const gr_option *gr_option_at(size_t k) { return k < NOPTIONS ? &options[k].o : 
 int gr_config_option(gr_config *c, const char *opt, const char *val, char *err, size_t n) {
   for (size_t k = 0; k < NOPTIONS; k++) {
     const config_option *o = &options[k];
+    /* a one-letter option takes its value attached too (-IDIR) */
+    size_t nl = strlen(o->o.name);
+    if (nl == 2 && o->o.arg && !strncmp(opt, o->o.name, 2) && opt[2]) return o->set(c, opt + 2, o->o.name, err, n) ? -1 : 1;
     if (strcmp(opt, o->o.name)) continue;
     if (!o->o.arg) return o->set(c, NULL, opt, err, n) ? -1 : 1;
     if (!val) { snprintf(err, n, "option '%s' needs a value", opt); return -1; }
@@ -187,7 +201,7 @@ static void config_defaults(gr_config *c) {
   c->shared_per_sm = 100 * 1024;
   c->max_memory = (uint64_t)8 << 30;
   c->memory = GR_MEMORY_SC;
-  c->cc = GR_CC_SUBSET;
+  c->cc = GR_CC_AUTO;
 }
 
 /* A variable with a bad value leaves its option at its default here;

@@ -73,7 +73,8 @@ typedef enum { GR_WARPS_LOCKSTEP, GR_WARPS_ITS } gr_warps;
 /* What reads a .cu kernel file: gpurace's own CUDA-subset front end, or
  * the CUDA compiler (NVRTC, or nvcc found by path) to PTX, which the PTX
  * front end lowers.  A .ptx file is always read as PTX. */
-typedef enum { GR_CC_SUBSET, GR_CC_NVRTC, GR_CC_NVCC } gr_cc;
+/* auto: the subset where it reads the file, else the CUDA compiler's PTX */
+typedef enum { GR_CC_SUBSET, GR_CC_NVRTC, GR_CC_NVCC, GR_CC_AUTO } gr_cc;
 
 typedef struct {
   int sms;                    /* streaming multiprocessors (default 4) */
@@ -86,8 +87,9 @@ typedef struct {
   gr_memory memory;           /* default sc, or weak where GPURACE_MEMORY=weak is set */
   gr_backend backend;         /* default emu */
   gr_warps warps;             /* default lockstep */
-  gr_cc cc;                   /* default subset, or what GPURACE_CC=nvrtc|nvcc says */
+  gr_cc cc;                   /* default auto, or what GPURACE_CC=subset|nvrtc|nvcc says */
   char cc_flags[256];         /* more options for the CUDA compiler, space-separated (-G, -O0, -arch=sm_90) */
+  char include_path[1024];    /* directories both front ends search for #include, ':'-separated (-I DIR) */
   uint64_t max_code;          /* KIR instructions of one kernel after inlining (default 2^20) */
   uint64_t max_source;        /* bytes of a kernel file and of its preprocessed text (default 64 MiB) */
   int max_nesting;            /* levels of nesting in kernel source (default 200, at most 1000) */
@@ -151,11 +153,17 @@ GR_API int gr_module_load(gr_context *ctx, const char *path, const char *const *
 GR_API int gr_module_load_source(gr_context *ctx, const char *name, const char *src, size_t len, gr_module **out);
 /* Prints the module's KIR. */
 GR_API void gr_module_print_ir(const gr_module *mod, FILE *out);
+/* The front end that read the module: "subset", "nvrtc", "nvcc" or "ptx";
+ * where --cc auto passed the CUDA-subset front end by, *why (if not NULL)
+ * is what the subset said, else NULL. */
+GR_API const char *gr_module_front(const gr_module *mod, const char **why);
 /* Device address and size of a __device__ variable of the module. */
 GR_API int gr_module_global(gr_module *mod, const char *name, gr_ptr *addr, size_t *size);
 
 /* Kernel signature queries, for drivers that bind arguments by name. */
 typedef enum { GR_BOOL, GR_I8, GR_U8, GR_I16, GR_U16, GR_I32, GR_U32, GR_I64, GR_U64, GR_F32, GR_F64, GR_PTR, GR_STRUCT } gr_type;
+GR_API int gr_kernel_count(const gr_module *mod);
+GR_API const char *gr_kernel_name(const gr_module *mod, int k);   /* as C++ names it; NULL past the last */
 GR_API int gr_kernel_nparams(gr_module *mod, const char *kernel);   /* -1 if there is no such kernel */
 GR_API int gr_kernel_param(gr_module *mod, const char *kernel, int k, const char **name, gr_type *type, gr_type *pointee);
 GR_API int gr_type_size(gr_type t);   /* 0 for GR_STRUCT: see gr_kernel_param_struct */

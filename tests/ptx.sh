@@ -146,8 +146,48 @@ contains "$T/err" "absent.ptx" "names the file"
 
 # -- the CUDA compilers, where there are
 expect 2 "bad --cc" -- "$G" run kernels/examples/reduce.cu --cc clang
-contains "$T/err" "--cc takes subset, nvrtc or nvcc, not 'clang'" "says what it takes"
+contains "$T/err" "--cc takes auto, subset, nvrtc or nvcc, not 'clang'" "says what it takes"
+# --cc auto (the default; make check runs the subset unless GPURACE_CC says otherwise): a file the
+# subset reads is the subset's, silently
+expect 0 "auto on the subset's file" -- env -u GPURACE_CC "$G" run kernels/examples/reduce.cu
+lacks "$T/err" "note:" "no word of another front end"
+# the toolkit's own headers are the CUDA compiler's: the subset says so, naming the #include
+printf '// a kernel that includes a CUDA header\n#include <cuda_profiler_api.h>\n#include <cooperative_groups.h>\n__global__ void k(int *o) { o[threadIdx.x] = 1; }\n' >"$T/cg.cu"
+expect 2 "cooperative groups in the subset" -- "$G" ir "$T/cg.cu" --cc subset
+contains "$T/err" "the CUDA-subset front end" "the subset says whose headers they are"
+contains "$T/err" "--cc auto chooses" "and what to do"
+# gpurace's own cuda_profiler_api.h: such a file reads, and a file without kernels is no success
+printf '#include <cuda_profiler_api.h>\n__global__ void k(int *o) { o[threadIdx.x] = 1; }\n' >"$T/prof.cu"
+expect 0 "cuda_profiler_api.h in the subset" -- "$G" ir "$T/prof.cu" --cc subset
+contains "$T/out" ".kernel k" "the kernel is there"
+printf '#include <cuda_profiler_api.h>\n__device__ int x;\n' >"$T/nokernel.cu"
+expect 2 "ir of a file without kernels" -- "$G" ir "$T/nokernel.cu" --cc subset
+contains "$T/err" "nokernel.cu: error: no __global__ function in the file" "says there is none"
 if GPURACE_NVCC= PATH="$PATH" "$G" run kernels/examples/reduce.cu --cc nvcc -q >/dev/null 2>"$T/nvcc.err"; then
+  # auto: C++ the subset cannot read goes through the CUDA compiler, and says so
+  expect 0 "auto on C++" -- env -u GPURACE_CC "$G" run kernels/cxx/block_reduce.cu
+  contains "$T/err" "note: kernels/cxx/block_reduce.cu: read through" "names the compiler it used"
+  contains "$T/err" "as the CUDA-subset front end cannot read it: kernels/cxx/block_reduce.cu:" "and what the subset said"
+  contains "$T/out" "check out: ok" "the checks hold"
+  expect 0 "auto, quiet" -- "$G" run kernels/cxx/block_reduce.cu --cc auto -q
+  lacks "$T/err" "note:" "-q says nothing of it"
+  expect 0 "auto: ir of cooperative groups" -- "$G" ir "$T/cg.cu" --cc auto
+  contains "$T/out" ".kernel k" "the kernel through the compiler"
+  printf '__global__ void k(int *o) { o[0] = ; }\n' >"$T/bad.cu"
+  expect 2 "auto: neither reads it" -- "$G" ir "$T/bad.cu" --cc auto
+  contains "$T/err" "bad.cu:1:36: error: expected an expression" "the subset's error first"
+  contains "$T/err" "could not compile it either" "then the compiler's"
+  # -I DIR, for both front ends
+  mkdir -p "$T/inc/sub"
+  printf '#define SCALE 3\n' >"$T/inc/sub/scale.h"
+  printf '//@ launch k grid(1) block(4)\n//@ buffer o i32[4]\n//@ check o = 3\n#include <sub/scale.h>\n__global__ void k(int *o) { o[threadIdx.x] = SCALE; }\n' >"$T/inc.cu"
+  for cc in subset nvcc nvrtc; do
+    expect 0 "-I with --cc $cc" -- "$G" run "$T/inc.cu" --cc $cc -I "$T/inc"
+    expect 0 "-IDIR with --cc $cc" -- "$G" run "$T/inc.cu" --cc $cc "-I$T/inc"
+    expect 0 "GPURACE_INCLUDE_PATH with --cc $cc" -- env GPURACE_INCLUDE_PATH="/nonexistent:$T/inc" "$G" run "$T/inc.cu" --cc $cc
+  done
+  expect 2 "no -I" -- "$G" run "$T/inc.cu" --cc subset
+  contains "$T/err" "sub/scale.h" "the header is not found without it"
   expect 0 "--cc nvcc" -- "$G" run kernels/examples/scan.cu --cc nvcc
   contains "$T/out" "check out: ok" "scan through nvcc"
   expect 0 "--cc nvcc -G" -- "$G" run kernels/examples/reduce.cu --cc nvcc --cc-flags -G
