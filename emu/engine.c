@@ -565,6 +565,9 @@ void engine_warp_step(launch *L, warp *w) {
     LANES(m, d[l] = engine_heap_malloc(L, w, l, A[l]));
     break;
   case OP_FREE: {
+    /* weak memory: what is in flight lands first (a legal run of the memory
+     * system), so that no buffered store outlives the block it writes */
+    if (L->mem) wm_quiesce(L->mem);
     int bad = -1;
     LANES(m, if (bad < 0 && !engine_heap_free(L, A[l])) bad = l);
     if (bad >= 0) {

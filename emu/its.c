@@ -241,12 +241,16 @@ void its_step(launch *L, warp *w) {
     return;
   const kir_func *f = L->f;
   int gpc[32], ng = 0;
-  uint32_t gmask[32];
+  uint32_t gmask[32], gmem[32];
+  /* groups: the lanes at one pc, and at a *_sync with a member mask, of one
+   * mask (two coalesced groups may shuffle at the same instruction, each
+   * among its own lanes) */
   for (uint32_t al = w->alive; al; al &= al - 1) {
     int l = __builtin_ctz(al), g = 0;
     if (w->lwait[l] != LW_RUN) continue;
-    while (g < ng && gpc[g] != w->lpc[l]) g++;
-    if (g == ng) { gpc[ng] = w->lpc[l]; gmask[ng++] = 0; }
+    uint32_t mem = its_members(L, w, &f->code[w->lpc[l]], 1u << l);
+    while (g < ng && (gpc[g] != w->lpc[l] || gmem[g] != mem)) g++;
+    if (g == ng) { gpc[ng] = w->lpc[l]; gmem[ng] = mem; gmask[ng++] = 0; }
     gmask[g] |= 1u << l;
   }
   /* a *_sync intrinsic runs once every live lane it names is there, and

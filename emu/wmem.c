@@ -85,6 +85,8 @@ wm_warp *wm_warp_new(void) {
   memset(w->inflight, 0, sizeof w->inflight);
   w->entries = 0;
   w->sm = -1;
+  w->rel_lanes = 0;   /* wm_warp_init reads it before anything sets it */
+  w->owner = NULL;
   return w;
 }
 

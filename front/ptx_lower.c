@@ -1784,14 +1784,16 @@ static void lower_wmma_mma(L *l, const ptx_ins *in, int M, int N, int K) {
   frag_of(l, in, 'd', M, N, K, dt, &in->ops[0], &fd);
   int outer, inner0;
   frag_lane(l, &fd, &outer, &inner0);
-  int k32 = kconst(l, 32), acc[32];
+  /* .sync.aligned: every lane of the warp is a member of each shuffle */
+  int k32 = kconst(l, 32), full = kconst(l, 0xffffffffu), acc[32];
+  int64_t sync = SHFL_IDX | (int64_t)(full + 1) << 8;
   for (int j = 0; j < fd.E; j++) acc[j] = frag_f64(l, &fc, frag_get(l, &fc, &in->ops[3], j));
   for (int k = 0; k < K; k++) {
     /* a[r][k]: lane r*(K/Ea) + k/Ea, its element k % Ea */
     int sa = k % fa.E, la = tmp(l), la2 = tmp(l), av = tmp(l);
     emit(l, OP_MUL_U32, la, outer, kconst(l, (uint64_t)(K / fa.E)), -1, 0, 0);
     emit(l, OP_ADD_U32, la2, la, kconst(l, (uint64_t)(k / fa.E)), -1, 0, 0);
-    emit(l, OP_SHFL, av, reg_of(l, in->ops[1].vec[fa.half ? sa / 2 : sa].reg), la2, k32, SHFL_IDX, 0);
+    emit(l, OP_SHFL, av, reg_of(l, in->ops[1].vec[fa.half ? sa / 2 : sa].reg), la2, k32, sync, 0);
     int a64 = frag_f64(l, &fa, fa.half ? half_at(l, av, sa % 2) : av);
     for (int j = 0; j < fd.E; j++) {
       /* b[k][n], n = inner0 + j: lane n*(K/Eb) + k/Eb, its element k % Eb */
@@ -1799,7 +1801,7 @@ static void lower_wmma_mma(L *l, const ptx_ins *in, int M, int N, int K) {
       emit(l, OP_ADD_U32, n, inner0, kconst(l, (uint64_t)j), -1, 0, 0);
       emit(l, OP_MUL_U32, lb, n, kconst(l, (uint64_t)(K / fb.E)), -1, 0, 0);
       emit(l, OP_ADD_U32, lb2, lb, kconst(l, (uint64_t)(k / fb.E)), -1, 0, 0);
-      emit(l, OP_SHFL, bv, reg_of(l, in->ops[2].vec[fb.half ? sb / 2 : sb].reg), lb2, k32, SHFL_IDX, 0);
+      emit(l, OP_SHFL, bv, reg_of(l, in->ops[2].vec[fb.half ? sb / 2 : sb].reg), lb2, k32, sync, 0);
       emit(l, OP_MUL_F64, pr, a64, frag_f64(l, &fb, fb.half ? half_at(l, bv, sb % 2) : bv), -1, 0, 0);
       emit(l, OP_ADD_F64, s, acc[j], pr, -1, 0, 0);
       acc[j] = s;
