@@ -2033,6 +2033,52 @@ static const struct {
   {"pmevent", lower_op_nanosleep},
 };
 
+/* What CUDA writes that the PTX front end refuses: the construct an
+ * opcode comes from, for its error (docs/ptx.md's table says the same). */
+static const struct { const char *op, *construct; } refused[] = {
+  {"tex", "textures (tex1Dfetch, tex2D, cudaTextureObject_t)"},
+  {"tld4", "textures (tex2Dgather)"},
+  {"txq", "textures (texture queries)"},
+  {"suld", "surfaces (surf2Dread)"},
+  {"sust", "surfaces (surf2Dwrite)"},
+  {"sured", "surfaces"},
+  {"suq", "surfaces"},
+  {"istypep", "texture and surface handles"},
+  {"mbarrier", "mbarriers (cuda::barrier, cuda::pipeline over a barrier)"},
+  {"wgmma", "warpgroup matrix multiplies (sm_90a wgmma: CUTLASS 3)"},
+  {"mma", "mma.sync (inline PTX, CUTLASS 2); nvcuda::wmma is supported"},
+  {"ldmatrix", "ldmatrix (mma.sync's operand loads: CUTLASS)"},
+  {"stmatrix", "stmatrix (CUTLASS)"},
+  {"movmatrix", "movmatrix (CUTLASS)"},
+  {"mapa", "thread block clusters (distributed shared memory, sm_90)"},
+  {"getctarank", "thread block clusters (sm_90)"},
+  {"multimem", "multimem (NVLink multicast)"},
+  {"griddepcontrol", "programmatic dependent launch (cudaGridDependencySynchronize)"},
+  {"elect", "elect.sync (cooperative groups on sm_90)"},
+  {"setmaxnreg", "register reallocation (sm_90a)"},
+  {"dp4a", "integer dot products (__dp4a)"},
+  {"dp2a", "integer dot products (__dp2a)"},
+  {"addc", "extended-precision arithmetic (add.cc/addc: inline PTX, 128-bit integers)"},
+  {"subc", "extended-precision arithmetic (sub.cc/subc)"},
+  {"madc", "extended-precision arithmetic (mad.cc/madc)"},
+  {"alloca", "dynamic local memory (alloca)"},
+  {"stacksave", "dynamic local memory (alloca)"},
+  {"stackrestore", "dynamic local memory (alloca)"},
+  {"createpolicy", "cache policies (cuda::annotated_ptr, cuda::access_property)"},
+  {"applypriority", "cache policies (cuda::annotated_ptr)"},
+  {"discard", "cache policies (cuda::discard_memory)"},
+  {"clusterlaunchcontrol", "cluster launch control (sm_100)"},
+  {"tcgen05", "fifth-generation tensor cores (sm_100a tcgen05)"},
+  {"cvt.pack", "integer packing for dot products"},
+};
+
+/* The construct an unsupported opcode comes from, or NULL. */
+static const char *refused_construct(const char *op) {
+  for (size_t k = 0; k < sizeof refused / sizeof *refused; k++) if (!strcmp(op, refused[k].op)) return refused[k].construct;
+  if (op[0] == 'v' && strlen(op) > 3) return "SIMD video instructions (__vabsdiff4, __vadd2 and friends)";
+  return NULL;
+}
+
 static void lower_ins(L *l, const ptx_ins *in) {
   const char *op = in->op;
   if (!strcmp(op, "bra")) {
@@ -2058,7 +2104,11 @@ static void lower_ins(L *l, const ptx_ins *in) {
       }
   size_t k = 0;
   while (k < sizeof ptx_ops / sizeof *ptx_ops && strcmp(op, ptx_ops[k].name)) k++;
-  if (k == sizeof ptx_ops / sizeof *ptx_ops) fail_at(l, in, "unsupported instruction '%s'", ins_name(l, in));
+  if (k == sizeof ptx_ops / sizeof *ptx_ops) {
+    const char *c = refused_construct(op);
+    if (c) fail_at(l, in, "unsupported instruction '%s': %s, not supported by the PTX front end (docs/ptx.md)", ins_name(l, in), c);
+    fail_at(l, in, "unsupported instruction '%s': not supported by the PTX front end (docs/ptx.md)", ins_name(l, in));
+  }
   ptx_ops[k].lower(l, in);
   if (skip >= 0) {
     at(l, skip)->a = pc_now(l);

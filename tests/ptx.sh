@@ -129,7 +129,8 @@ err() {  # err FILE MESSAGE
   expect 2 "$1" -- "$G" ir "$M/$1"
   contains "$T/err" "$2" "$1"
 }
-err unknown_op.ptx "unknown_op.ptx:7:2: error: unsupported instruction 'vabsdiff.u32.u32.u32'"
+err unknown_op.ptx "unknown_op.ptx:7:2: error: unsupported instruction 'vabsdiff.u32.u32.u32': SIMD video instructions"
+err mbarrier.ptx "mbarrier.ptx:7:2: error: unsupported instruction 'mbarrier.init.shared.b64': mbarriers (cuda::barrier"
 err bad_mod.ptx "bad_mod.ptx:7:2: error: unsupported modifier (carry) in 'add.cc.u32'"
 err undeclared_reg.ptx "undeclared_reg.ptx:7:15: error: unknown register or unsupported special register '%r7'"
 err unknown_label.ptx "unknown_label.ptx:6:2: error: unknown label '\$L__nowhere'"
