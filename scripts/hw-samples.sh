@@ -31,6 +31,9 @@ if [ "${1:-}" = --one ]; then   # one file: hw-samples.sh --one FILE OUTDIR
     echo "== race knob $base -D $k on the GPU" >>"$LOG"
     timeout 120 "$G" run "$f" --cc nvrtc --backend cuda -D "$k" >>"$LOG" 2>&1
     echo "exit $?" >>"$LOG"
+    echo "== race knob $base -D $k on the emulator, hb-ptx watching" >>"$LOG"
+    "$G" run "$f" --cc nvrtc -D "$k" --detect hb-ptx >>"$LOG" 2>&1
+    echo "exit $?" >>"$LOG"
   done
   exit 0
 fi
