@@ -392,7 +392,7 @@ static int toolkit_include(const char *path, const char *pp, size_t n, char *err
       if (known) {
         const char *base = strrchr(file, '/');
         snprintf(err, errlen, "%s:%d:1: error: '#include' of CUDA's own header '%s' (%s): the CUDA-subset front end reads gpurace's device headers, not the toolkit's; compile this file with the CUDA compiler (--cc nvcc or --cc nvrtc; --cc auto chooses)",
-                 cur[0] ? cur : path, line > 1 ? line - 1 : 1, base ? base + 1 : file, file);
+                 cur[0] ? cur : path, line > 0 ? line : 1, base ? base + 1 : file, file);
         return 1;
       }
     }

@@ -157,6 +157,14 @@ printf '// a kernel that includes a CUDA header\n#include <cuda_profiler_api.h>\
 expect 2 "cooperative groups in the subset" -- "$G" ir "$T/cg.cu" --cc subset
 contains "$T/err" "the CUDA-subset front end" "the subset says whose headers they are"
 contains "$T/err" "--cc auto chooses" "and what to do"
+# a toolkit's include folder (it has cuda_runtime_api.h and crt/) on the include path: the
+# #include of one of its headers is named where it is
+mkdir -p "$T/fakecuda/include/crt"
+: >"$T/fakecuda/include/cuda_runtime_api.h"
+printf '#pragma once\n' >"$T/fakecuda/include/cuda_pipeline.h"
+printf '// one\n// two\n#include <cuda_pipeline.h>\n__global__ void k(int *o) { o[threadIdx.x] = 1; }\n' >"$T/pipe.cu"
+expect 2 "a toolkit header in the subset" -- "$G" ir "$T/pipe.cu" --cc subset -I "$T/fakecuda/include"
+contains "$T/err" "pipe.cu:3:1: error: '#include' of CUDA's own header 'cuda_pipeline.h'" "the #include, at its line"
 # gpurace's own cuda_profiler_api.h: such a file reads, and a file without kernels is no success
 printf '#include <cuda_profiler_api.h>\n__global__ void k(int *o) { o[threadIdx.x] = 1; }\n' >"$T/prof.cu"
 expect 0 "cuda_profiler_api.h in the subset" -- "$G" ir "$T/prof.cu" --cc subset
