@@ -47,7 +47,11 @@ while IFS="$(printf '\t')" read -r fx verdict; do
     want=0
     grep -q '^//@ expect race *$' "$src" && want=4
     rc=0; "$G" run "$fx" --detect hb-ptx -q >"$T/cxx" 2>&1 || rc=$?
-    if [ "$rc" -eq "$want" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $fx: exit $rc with hb-ptx, want $want"; cat "$T/cxx"; fi ;;
+    if [ "$rc" -eq "$want" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $fx: exit $rc with hb-ptx, want $want"; cat "$T/cxx"; fi
+    case "$fx" in */kernels/samples/*)   # the samples hold under independent thread scheduling too
+      rc=0; "$G" run "$fx" --detect hb-ptx --warps its -q >"$T/cxx" 2>&1 || rc=$?
+      if [ "$rc" -eq "$want" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $fx: exit $rc with hb-ptx under ITS, want $want"; cat "$T/cxx"; fi ;;
+    esac ;;
   *) fail=$((fail + 1)); echo "FAIL: manifest: bad verdict '$verdict' for $fx" ;;
   esac
 done <tests/ptx/manifest.tsv
@@ -206,6 +210,17 @@ if GPURACE_NVCC= PATH="$PATH" "$G" run kernels/examples/reduce.cu --cc nvcc -q >
     "$G" run "$f" --digest --cc nvcc 2>"$T/b.err" | grep '^digest' >"$T/b"
     if [ -s "$T/a" ] && cmp -s "$T/a" "$T/b"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $f through nvcc:"; cat "$T/b.err"; diff "$T/a" "$T/b"; fi
   done
+  # kernels/samples from their sources: NVRTC for each (its checks, hb-ptx silent, a race knob reported), nvcc for two
+  for f in kernels/samples/*.cu; do
+    expect 0 "$f through NVRTC" -- "$G" run "$f" --cc nvrtc --detect hb-ptx -q
+    for k in $(sed -n 's#^//@ expect race if ##p' "$f"); do
+      expect 4 "$f -D $k through NVRTC" -- "$G" run "$f" --cc nvrtc -D "$k" --detect hb-ptx -q
+    done
+  done
+  expect 0 "cub_scan through nvcc" -- "$G" run kernels/samples/cub_scan.cu --cc nvcc --detect hb-ptx -q
+  expect 4 "the pipeline without its wait through nvcc" -- "$G" run kernels/samples/pipeline.cu --cc nvcc -D NO_WAIT --detect hb-ptx
+  contains "$T/out" "copy in flight (cp.async)" "the race's class"
+  contains "$T/out" "cp.async store by block" "the copy's side"
   expect 2 "nvcc's error" -- "$G" ir tests/malformed/cpp_error.cu --cc nvcc
   contains "$T/err" "nvcc failed" "nvcc's message"
   # the ScoR applications' drivers load their kernels through GPURACE_CC: the same final memory where it
