@@ -38,6 +38,7 @@ typedef struct inst {
   vec labels, patches;
   vec rets;           /* pcs of jumps to the end (ret in a device function) */
   struct inst *up;
+  srcpos at;          /* a call's user position: where code of CUDA's headers in it is reported (-G calls) */
 } inst;
 
 typedef struct {
@@ -99,7 +100,10 @@ static int emit(L *l, int op, int dst, int a, int b, int c, int64_t imm, int fla
   k->flags = (uint16_t)flags;
   k->dst = dst, k->a = a, k->b = b, k->c = c;
   k->imm = imm;
-  *(srcpos *)vec_push(&l->pos) = l->cur ? l->cur->pos : (srcpos){l->pm->path, 1, 1};
+  srcpos pos = l->cur ? l->cur->pos : (srcpos){l->pm->path, 1, 1};
+  /* a function of CUDA's headers called (not inlined, as at -G): its code at the user's call */
+  if (l->in && l->in->at.file && pos.file && ptx_cuda_header(pos.file)) pos = l->in->at;
+  *(srcpos *)vec_push(&l->pos) = pos;
   return (int)l->code.len - 1;
 }
 /* Registers come from three pools, numbered apart while lowering and laid
@@ -1437,6 +1441,7 @@ static void lower_call(L *l, const ptx_ins *in) {
   inst *ci = arena_alloc(l->ar, sizeof *ci);
   ci->f = g;
   ci->up = l->in;
+  ci->at = in->pos.file && !ptx_cuda_header(in->pos.file) ? in->pos : l->in ? l->in->at : (srcpos){NULL, 0, 0};
   int saved = l->nregs;
   ci->regbase = l->nregs;
   l->nregs += g->nregs;

@@ -119,6 +119,11 @@ expect 3 "a block freed twice" -- "$G" run "$T/free2.ptx"
 contains "$T/err" "free2.ptx:19:45: error: free of 0x500000100000000 by thread (0,0,0) of block (0,0,0) [warp 0 lane 0], which device malloc did not return (or freed already)" "the second free faults"
 contains "$T/free2.ptx" "call.uni free, (q2)" "the test frees twice"
 
+# -- at -G CUDA's header functions are calls, not inlined: their code is reported at the user's call
+expect 4 "the pipeline without its wait, at -G" -- "$G" run tests/ptx/G/kernels/samples/pipeline.NO_WAIT.ptx --detect hb-ptx
+contains "$T/out" "second: kernels/samples/pipeline.cu:17:3: cp.async store by block (0,0,0) warp 0 lane 0" "the copy at the user's line"
+lacks "$T/out" "cuda_pipeline_helpers.h" "not in CUDA's header"
+
 # -- race reports point at the CUDA source
 expect 4 "hb on PTX" -- "$G" run tests/ptx/O3/scor/micro/race_interwarp_none-lock_waw.ptx --detect hb
 contains "$T/out" "scor/micro/race_interwarp_none-lock_waw.cu:27:5: volatile store by block (0,0,0) warp 1 lane 0" "the report names the .cu line"
