@@ -822,13 +822,32 @@ void access_cp_commit(warp *w, uint32_t m) {
   LANES(m, s->groups[l]++);   /* an empty group counts too */
 }
 
+/* The access event of a lane's copy: its load of the source or its store
+ * to the destination (the first 8 bytes of what it moved as the value). */
+static void cp_event(launch *L, warp *w, const cp_copy *c, gr_access_kind kind, int size, const uint8_t *buf) {
+  uint64_t addr[32], val[32] = {0};
+  int l = c->lane;
+  gr_event ev;
+  engine_ev_init(L, &ev, GR_EV_ACCESS, w, c->pc);
+  ev.access = kind;
+  ev.space = kind == GR_LOAD ? GR_SPACE_GLOBAL : GR_SPACE_SHARED;
+  ev.size = size;
+  ev.scope = GR_SCOPE_BLOCK;
+  ev.async_copy = 1;
+  ev.mask = 1u << l;
+  addr[l] = kind == GR_LOAD ? c->src : c->dst;
+  memcpy(&val[l], buf, 8);
+  ev.addr = addr;
+  ev.value = val;
+  engine_deliver(L, &ev);
+}
+
 /* One copy: its source read (the first srcsize bytes; the rest are
  * zeroes), then its destination written, each an access event of the
  * lane's copy. */
 static int cp_perform(launch *L, warp *w, const cp_copy *c) {
   int l = c->lane, g2, size = c->size, n = c->srcsize;
   uint8_t buf[16] = {0};
-  uint64_t addr[32], val[32] = {0};
   if (n) {
     int chunk = n == size ? (size > 8 ? 8 : size) : 1;
     for (int k = 0; k < n; k += chunk) {
@@ -838,19 +857,7 @@ static int cp_perform(launch *L, warp *w, const cp_copy *c) {
       memcpy(buf + k, &v, (size_t)chunk);
     }
     if (L->ctx->nobs) {
-      gr_event ev;
-      engine_ev_init(L, &ev, GR_EV_ACCESS, w, c->pc);
-      ev.access = GR_LOAD;
-      ev.space = GR_SPACE_GLOBAL;
-      ev.size = n;
-      ev.scope = GR_SCOPE_BLOCK;
-      ev.async_copy = 1;
-      ev.mask = 1u << l;
-      addr[l] = c->src;
-      memcpy(&val[l], buf, 8);
-      ev.addr = addr;
-      ev.value = val;
-      engine_deliver(L, &ev);
+      cp_event(L, w, c, GR_LOAD, n, buf);
       if (L->failed) return L->failed;
     }
   }
@@ -861,21 +868,7 @@ static int cp_perform(launch *L, warp *w, const cp_copy *c) {
     memcpy(&v, buf + k, 8);
     mem_write(L, p + k, size > 8 ? 8 : size, v);
   }
-  if (L->ctx->nobs) {
-    gr_event ev;
-    engine_ev_init(L, &ev, GR_EV_ACCESS, w, c->pc);
-    ev.access = GR_STORE;
-    ev.space = GR_SPACE_SHARED;
-    ev.size = size;
-    ev.scope = GR_SCOPE_BLOCK;
-    ev.async_copy = 1;
-    ev.mask = 1u << l;
-    addr[l] = c->dst;
-    memcpy(&val[l], buf, 8);
-    ev.addr = addr;
-    ev.value = val;
-    engine_deliver(L, &ev);
-  }
+  if (L->ctx->nobs) cp_event(L, w, c, GR_STORE, size, buf);
   return L->failed;
 }
 

@@ -1709,63 +1709,42 @@ static int frag_get(L *l, const frag *f, const ptx_opnd *o, int j) {
   return half_at(l, reg_of(l, o->vec[j / 2].reg), j % 2);
 }
 
-/* wmma.load.{a,b,c}.sync.aligned.layout.shape[.space].type {regs}, [p], stride */
-static void lower_wmma_load(L *l, const ptx_ins *in, char which, int M, int N, int K) {
+/* wmma.load.{a,b,c}.sync.aligned.layout.shape[.space].type {regs}, [p], stride
+ * wmma.store.d.sync.aligned.layout.shape[.space].type [p], {regs}, stride
+ * Each lane its own elements, at memory index row*stride+col (.row) or
+ * col*stride+row (.col) of the logical matrix (b's row is k, its inner index). */
+static void lower_wmma_ldst(L *l, const ptx_ins *in, char which, int M, int N, int K) {
+  int store = which == 'd';
   ptx_type t = need_type(l, in);
   if (in->nops != 3) fail_at(l, in, "'%s' needs a fragment, an address and a stride", ins_name(l, in));
+  const ptx_opnd *fo = &in->ops[store ? 1 : 0], *ao = &in->ops[store ? 0 : 1];
   frag f;
-  frag_of(l, in, which, M, N, K, t, &in->ops[0], &f);
+  frag_of(l, in, which, M, N, K, t, fo, &f);
   int row = has(in, "row");
   if (!row && !has(in, "col")) fail_at(l, in, "'%s' needs .row or .col", ins_name(l, in));
   ptx_space sp = space_of(in);
-  int p = addr_of(l, &in->ops[1], sp == PS_GLOBAL || sp == PS_SHARED ? sp : PS_NONE);
+  int p = addr_of(l, ao, sp == PS_GLOBAL || sp == PS_SHARED ? sp : PS_NONE);
   int stride = canon(l, val(l, &in->ops[2], PT_U32), SK_U32);
   int outer, inner0;
   frag_lane(l, &f, &outer, &inner0);
-  int es = f.half ? 2 : 4;
-  int el[64];
+  int sk = f.half ? SK_U16 : SK_F32, el[32];
   for (int j = 0; j < f.E; j++) {
     int inner = tmp(l);
     emit(l, OP_ADD_U32, inner, inner0, kconst(l, (uint64_t)j), -1, 0, 0);
-    /* the logical matrix's row and column (b: its row is k, the inner index) */
     int r = f.is_b ? inner : outer, c = f.is_b ? outer : inner;
     int a = row ? r : c, b = row ? c : r, m = tmp(l), idx = tmp(l), ad = tmp(l);
     emit(l, OP_MUL_U32, m, a, stride, -1, 0, 0);
     emit(l, OP_ADD_U32, idx, m, b, -1, 0, 0);
-    emit(l, OP_PADD, ad, p, idx, -1, es, 0);
-    el[j] = tmp(l);
-    emit(l, OP_LD, el[j], ad, -1, -1, 0, f.half ? SK_U16 : SK_F32);
-  }
-  int cap = f.half ? 2 * f.nregs : f.nregs;
-  for (int k = 0; k < f.nregs; k++) {
-    int d = reg_of(l, in->ops[0].vec[k].reg);
-    if (!f.half) { emit(l, OP_MOV, d, el[k % f.E], -1, -1, 0, 0); continue; }
-    emit(l, OP_MOV, d, half_pack(l, el[(2 * k) % f.E], el[(2 * k + 1) % f.E]), -1, -1, 0, 0);
-  }
-  (void)cap;
-}
-
-/* wmma.store.d.sync.aligned.layout.shape[.space].type [p], {regs}, stride */
-static void lower_wmma_store(L *l, const ptx_ins *in, int M, int N, int K) {
-  ptx_type t = need_type(l, in);
-  if (in->nops != 3) fail_at(l, in, "'%s' needs an address, a fragment and a stride", ins_name(l, in));
-  frag f;
-  frag_of(l, in, 'd', M, N, K, t, &in->ops[1], &f);
-  int row = has(in, "row");
-  if (!row && !has(in, "col")) fail_at(l, in, "'%s' needs .row or .col", ins_name(l, in));
-  ptx_space sp = space_of(in);
-  int p = addr_of(l, &in->ops[0], sp == PS_GLOBAL || sp == PS_SHARED ? sp : PS_NONE);
-  int stride = canon(l, val(l, &in->ops[2], PT_U32), SK_U32);
-  int outer, inner0;
-  frag_lane(l, &f, &outer, &inner0);
-  for (int j = 0; j < f.E; j++) {
-    int inner = tmp(l);
-    emit(l, OP_ADD_U32, inner, inner0, kconst(l, (uint64_t)j), -1, 0, 0);
-    int a = row ? outer : inner, b = row ? inner : outer, m = tmp(l), idx = tmp(l), ad = tmp(l);
-    emit(l, OP_MUL_U32, m, a, stride, -1, 0, 0);
-    emit(l, OP_ADD_U32, idx, m, b, -1, 0, 0);
     emit(l, OP_PADD, ad, p, idx, -1, f.half ? 2 : 4, 0);
-    emit(l, OP_ST, -1, ad, frag_get(l, &f, &in->ops[1], j), -1, 0, f.half ? SK_U16 : SK_F32);
+    if (store) { emit(l, OP_ST, -1, ad, frag_get(l, &f, fo, j), -1, 0, sk); continue; }
+    el[j] = tmp(l);
+    emit(l, OP_LD, el[j], ad, -1, -1, 0, sk);
+  }
+  if (store) return;
+  for (int k = 0; k < f.nregs; k++) {
+    int d = reg_of(l, fo->vec[k].reg);
+    if (!f.half) emit(l, OP_MOV, d, el[k % f.E], -1, -1, 0, 0);
+    else emit(l, OP_MOV, d, half_pack(l, el[(2 * k) % f.E], el[(2 * k + 1) % f.E]), -1, -1, 0, 0);
   }
 }
 
@@ -1831,10 +1810,10 @@ static void lower_wmma(L *l, const ptx_ins *in) {
   if (has(in, "load")) {
     char w = has(in, "a") ? 'a' : has(in, "b") ? 'b' : has(in, "c") ? 'c' : 0;
     if (!w) fail_at(l, in, "'%s' needs .a, .b or .c", ins_name(l, in));
-    lower_wmma_load(l, in, w, M, N, K);
+    lower_wmma_ldst(l, in, w, M, N, K);
   } else if (has(in, "store")) {
     if (!has(in, "d")) fail_at(l, in, "'%s' needs .d", ins_name(l, in));
-    lower_wmma_store(l, in, M, N, K);
+    lower_wmma_ldst(l, in, 'd', M, N, K);
   } else if (has(in, "mma")) {
     if (has(in, "satfinite")) UNSUP(l, in, "modifier (.satfinite)");
     lower_wmma_mma(l, in, M, N, K);
