@@ -19,6 +19,7 @@
 #include "check.h"
 #include "ranks.h"
 #include "detectors.h"
+#include "fatbin.h"
 #include "loops/loops.h"
 #include "gpurace.h"
 
@@ -133,6 +134,19 @@ static const char *const usage_litmus_tail =
   "  --stress N        stress iterations of each stressing thread (default 64; 0 none)\n"
   "\n"
   "exit status: 0 every test passed, 1 one failed, 2 bad input, 3 emulation error\n";
+
+static const char *const usage_fatbin =
+  "usage: gpurace fatbin PROGRAM [--ptx] [--arch N]\n"
+  "\n"
+  "Lists the device code a CUDA program carries (its .nv_fatbin: PTX and\n"
+  "cubins, their architectures and compression), whether it loads the\n"
+  "shared CUDA runtime (libcudart.so, which gpurace's runtime can replace)\n"
+  "or links the static one, and which PTX the emulator would run: the\n"
+  "newest not newer than --arch (default: any).  A program gpurace could not\n"
+  "run is exit status 2, with how to rebuild it.\n"
+  "\n"
+  "  --ptx      print that PTX (decompressed) instead of the list\n"
+  "  --arch N   the architecture to choose PTX for (75 for sm_75)\n";
 
 static const char *const usage_nvrtc =
   "usage: gpurace nvrtc FILE... [-D NAME[=VALUE]]... [--arch N] [--knobs]\n"
@@ -1075,6 +1089,72 @@ static int nvrtc_one(const char *file, const char **defines, int nd, int arch) {
   return rc;
 }
 
+static const char *const compression_name[] = {"plain", "lz4", "zstd", "unknown"};
+
+static int cmd_fatbin(int argc, char **argv) {
+  const char *path = NULL;
+  int ptx = 0;
+  unsigned arch = 100000;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(usage_fatbin, stdout); return 0; }
+    if (!strcmp(a, "--ptx")) { ptx = 1; continue; }
+    if (!strcmp(a, "--arch")) {
+      uint64_t v;
+      if (i + 1 >= argc || !parse_u64(argv[i + 1], &v) || v < 10 || v > 10000) return usage_error("fatbin", "%s", "--arch takes an architecture number such as 80");
+      arch = (unsigned)v;
+      i++;
+      continue;
+    }
+    if (a[0] == '-' && a[1]) return usage_error("fatbin", "unknown option '%s'", a);
+    if (path) return usage_error("fatbin", "one PROGRAM only; '%s' is a second", a);
+    path = a;
+  }
+  if (!path) return usage_error("fatbin", "%s", "no PROGRAM given");
+  uint8_t *data;
+  size_t len;
+  int shared;
+  char err[512];
+  if (fatbin_read_program(path, &data, &len, &shared, err, sizeof err)) { fprintf(stderr, "error: %s\n", err); return GR_EINPUT; }
+  if (!data) {
+    fprintf(stderr, "%s: error: no device code (.nv_fatbin): not a program nvcc built with kernels in it\n", path);
+    return GR_EINPUT;
+  }
+  int n = fatbin_entries(data, len, NULL, 0, err, sizeof err);
+  fatbin_entry *e = n > 0 ? calloc((size_t)n, sizeof *e) : NULL;
+  if (n < 0 || (n > 0 && fatbin_entries(data, len, e, n, err, sizeof err) != n)) {
+    fprintf(stderr, "%s: error: %s\n", path, err);
+    free(e);
+    free(data);
+    return GR_EINPUT;
+  }
+  int pick = fatbin_pick_ptx(e, n, arch), rc = GR_OK;
+  if (!ptx) {
+    printf("%s: %d device code entr%s\n", path, n, n == 1 ? "y" : "ies");
+    for (int k = 0; k < n; k++)
+      printf("  %-4s %s_%u  %-5s %zu bytes%s%s\n", e[k].kind == FATBIN_PTX ? "PTX" : e[k].kind == FATBIN_ELF ? "ELF" : "?",
+             e[k].kind == FATBIN_PTX ? "compute" : "sm", e[k].arch, compression_name[e[k].compression], e[k].size,
+             e[k].compression == FATBIN_PLAIN ? "" : " compressed", k == pick ? "  <- the emulator's" : "");
+    printf("runtime: %s\n", shared ? "the shared CUDA runtime (libcudart.so): gpurace's runtime can stand in for it"
+                                   : "the static CUDA runtime: rebuild with nvcc -cudart shared for gpurace to run it");
+  }
+  if (pick < 0) {
+    fprintf(stderr, "%s: error: no PTX%s in the program, only code for particular GPUs: rebuild with a virtual architecture kept, "
+                    "e.g. nvcc -gencode arch=compute_80,code=compute_80 (or -arch=sm_80, which keeps compute_80's PTX too)\n",
+            path, arch < 100000 ? " for this architecture" : "");
+    rc = GR_EINPUT;
+  } else if (ptx) {
+    size_t tl;
+    char *text = fatbin_payload(&e[pick], &tl, err, sizeof err);
+    if (!text) { fprintf(stderr, "%s: error: %s\n", path, err); rc = GR_EINPUT; }
+    else { fwrite(text, 1, tl, stdout); free(text); }
+  }
+  if (!shared && rc == GR_OK && !ptx) rc = GR_EINPUT;
+  free(e);
+  free(data);
+  return rc;
+}
+
 static int cmd_nvrtc(int argc, char **argv) {
   const char *cmd = "nvrtc";
   const char **defines = calloc((size_t)argc + 2, sizeof(char *));
@@ -1257,6 +1337,7 @@ static void help_states(FILE *out) { fputs(usage_states_head, out); print_sms_wa
 static void help_check(FILE *out) { fputs(usage_check, out); }
 static void help_babycuda(FILE *out) { fputs(usage_babycuda, out); }
 static void help_nvrtc(FILE *out) { fputs(usage_nvrtc, out); }
+static void help_fatbin(FILE *out) { fputs(usage_fatbin, out); }
 static void help_devices(FILE *out) { fputs(usage_devices, out); }
 
 /* The commands, each once: its name, what it does (gpurace help), how it
@@ -1276,6 +1357,7 @@ static const struct {
   {"detectors", "list the race detectors", run_detectors, NULL},
   {"devices", "the backends and the GPU the CUDA backend would use", run_devices, help_devices},
   {"nvrtc", "compile kernel files with NVRTC as the CUDA backend does (no GPU needed)", cmd_nvrtc, help_nvrtc},
+  {"fatbin", "the device code a CUDA program carries, and the PTX gpurace would run of it", cmd_fatbin, help_fatbin},
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)
 

@@ -2,7 +2,7 @@
 # The layers point one way, private headers stay private, and the installed
 # library exports its API and nothing else.
 #
-#  - every quoted #include of a library folder (util kir front emu cuda host
+#  - every quoted #include of a library folder (util kir front emu cuda host rt
 #    detectors tools cli) names a header of its own folder, of include/ (the
 #    installed API), or the public header of a folder it may use (ARROWS);
 #    so emu/ and cuda/ never include each other, and no folder reaches
@@ -18,7 +18,7 @@ B=${GR_BUILDDIR:-.}
 
 # each folder's public headers, and the folders each may use
 PUBLIC="include/gpurace.h include/detectors.h util/util.h kir/kir.h kir/kir_sem.h front/front.h emu/emu.h
-cuda/backend.h host/host.h detectors/babycuda/babycuda.h detectors/loops/loops.h detectors/hb/hb.h
+cuda/backend.h host/host.h rt/fatbin.h detectors/babycuda/babycuda.h detectors/loops/loops.h detectors/hb/hb.h
 detectors/ld/ld.h detectors/scord/scord.h detectors/boyer/boyer.h"
 arrows() {
   case $1 in
@@ -30,14 +30,15 @@ arrows() {
     host) echo "emu cuda front kir util" ;;
     detectors) echo "host front kir util" ;;
     tools) echo "detectors host emu cuda front kir util" ;;
-    cli|bench|fuzz|scor) echo "tools detectors host emu cuda front kir util" ;;
+    rt) echo "host front kir util" ;;
+    cli|bench|fuzz|scor) echo "rt tools detectors host emu cuda front kir util" ;;
     *) echo "?" ;;
   esac
 }
 
 cd "$S" || exit 1
 # where each header lives (system headers and generated config.h are not ours)
-find include util kir front emu cuda host detectors tools cli bench fuzz scor/apps tests -name '*.h' \
+find include util kir front emu cuda host detectors tools rt cli bench fuzz scor/apps tests -name '*.h' \
   -not -path 'front/include/*' -not -path 'tests/data/*' -not -path 'tests/real/*' | sort >"$T/headers"
 awk -F/ '{print $NF}' "$T/headers" | sort | uniq -d >"$T/dups"
 if [ -s "$T/dups" ]; then fail=$((fail + 1)); echo "FAIL: header names used twice:"; cat "$T/dups"; else pass=$((pass + 1)); fi
@@ -63,7 +64,7 @@ check_file() {  # check_file PATH: its quoted includes against the rules
     case " $(echo $PUBLIC) " in *" $path "*) ;; *) echo "$f: includes $path, private to $htop/"; continue ;; esac
   done
 }
-find util kir front emu cuda host detectors tools cli bench fuzz scor/apps tests -name '*.[ch]' \
+find util kir front emu cuda host detectors tools rt cli bench fuzz scor/apps tests -name '*.[ch]' \
   -not -path 'tests/data/*' -not -path 'tests/real/*' | sort | while read -r f; do check_file "$f"; done >"$T/bad"
 if [ -s "$T/bad" ]; then fail=$((fail + 1)); echo "FAIL: includes across the layers:"; cat "$T/bad"; else pass=$((pass + 1)); fi
 
