@@ -383,7 +383,7 @@ static void var_init(P *p, ptx_var *v) {
     int neg = accept(p, '-');
     uint64_t bits;
     if (p->t.k == T_INT) {
-      bits = (uint64_t)(neg ? -p->t.i : p->t.i);
+      bits = neg ? 0 - (uint64_t)p->t.i : (uint64_t)p->t.i;   /* -9223372036854775808 (CUB's constants) negates in unsigned */
       if (v->type == PT_F32) { float f = (float)(neg ? -(double)p->t.i : (double)p->t.i); uint32_t u; memcpy(&u, &f, 4); bits = u; }
       else if (v->type == PT_F64) { double f = neg ? -(double)p->t.i : (double)p->t.i; memcpy(&bits, &f, 8); }
     } else if (p->t.k == T_FLOAT) {
@@ -462,7 +462,7 @@ static void address(P *p, ptx_opnd *o) {
     else if (b.kind == PO_SYM) o->var = b.var;
     else diag_fail(p->d, at, "'%s' cannot be an address", name);
     if (accept(p, '+')) o->imm = expect_int(p, "an offset");
-    else if (accept(p, '-')) o->imm = -expect_int(p, "an offset");
+    else if (accept(p, '-')) o->imm = (int64_t)(0 - (uint64_t)expect_int(p, "an offset"));
   } else {
     o->imm = expect_int(p, "an address");
   }
@@ -493,7 +493,7 @@ static void operand(P *p, ptx_opnd *o) {
   }
   int neg = 0;
   if (accept(p, '-')) neg = 1;
-  if (p->t.k == T_INT) { o->kind = PO_IMM; o->imm = neg ? -p->t.i : p->t.i; next(p); return; }
+  if (p->t.k == T_INT) { o->kind = PO_IMM; o->imm = neg ? (int64_t)(0 - (uint64_t)p->t.i) : p->t.i; next(p); return; }
   if (p->t.k == T_FLOAT) {
     o->kind = PO_FIMM;
     o->fbits = (uint8_t)p->t.fbits;

@@ -124,6 +124,29 @@ expect 4 "the pipeline without its wait, at -G" -- "$G" run tests/ptx/G/kernels/
 contains "$T/out" "second: kernels/samples/pipeline.cu:17:3: cp.async store by block (0,0,0) warp 0 lane 0" "the copy at the user's line"
 lacks "$T/out" "cuda_pipeline_helpers.h" "not in CUDA's header"
 
+# -- the most negative 64-bit integer, as CUB's PTX writes it (its negation overflowed: UBSan)
+cat >"$T/minint.ptx" <<'K'
+//@ launch k grid(1) block(1)
+//@ buffer out i64[2]
+.version 8.0
+.target sm_75
+.address_size 64
+.global .align 8 .s64 g = -9223372036854775808;
+.visible .entry k(.param .u64 out)
+{
+	.reg .b64 %rd<6>;
+	ld.param.u64 %rd1, [out];
+	cvta.to.global.u64 %rd2, %rd1;
+	ld.global.s64 %rd3, [g];
+	st.global.s64 [%rd2], %rd3;
+	mov.s64 %rd4, -9223372036854775808;
+	st.global.s64 [%rd2+8], %rd4;
+	ret;
+}
+K
+expect 0 "INT64_MIN in PTX" -- "$G" run "$T/minint.ptx" --dump out
+contains "$T/out" "out i64[2] = {-9223372036854775808, -9223372036854775808}" "both read back"
+
 # -- race reports point at the CUDA source
 expect 4 "hb on PTX" -- "$G" run tests/ptx/O3/scor/micro/race_interwarp_none-lock_waw.ptx --detect hb
 contains "$T/out" "scor/micro/race_interwarp_none-lock_waw.cu:27:5: volatile store by block (0,0,0) warp 1 lane 0" "the report names the .cu line"
