@@ -127,15 +127,15 @@ lacks "$T/out" "cuda_pipeline_helpers.h" "not in CUDA's header"
 # -- the most negative 64-bit integer, as CUB's PTX writes it (its negation overflowed: UBSan)
 cat >"$T/minint.ptx" <<'K'
 //@ launch k grid(1) block(1)
-//@ buffer out i64[2]
+//@ buffer param_0 i64[2]
 .version 8.0
 .target sm_75
 .address_size 64
 .global .align 8 .s64 g = -9223372036854775808;
-.visible .entry k(.param .u64 out)
+.visible .entry _Z1kPx(.param .u64 _Z1kPx_param_0)
 {
 	.reg .b64 %rd<6>;
-	ld.param.u64 %rd1, [out];
+	ld.param.u64 %rd1, [_Z1kPx_param_0];
 	cvta.to.global.u64 %rd2, %rd1;
 	ld.global.s64 %rd3, [g];
 	st.global.s64 [%rd2], %rd3;
@@ -144,8 +144,8 @@ cat >"$T/minint.ptx" <<'K'
 	ret;
 }
 K
-expect 0 "INT64_MIN in PTX" -- "$G" run "$T/minint.ptx" --dump out
-contains "$T/out" "out i64[2] = {-9223372036854775808, -9223372036854775808}" "both read back"
+expect 0 "INT64_MIN in PTX" -- "$G" run "$T/minint.ptx" --dump param_0
+contains "$T/out" "param_0 i64[2] = {-9223372036854775808, -9223372036854775808}" "both read back"
 
 # -- race reports point at the CUDA source
 expect 4 "hb on PTX" -- "$G" run tests/ptx/O3/scor/micro/race_interwarp_none-lock_waw.ptx --detect hb
