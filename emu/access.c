@@ -775,6 +775,15 @@ int access_atom(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
  * perform them, so a read of the destination that no wait orders after
  * the copy reads what was there before, and the detectors see the copy
  * where it may land. */
+/* Lanes m issued copies (ISSUE: the copies learn what their threads know)
+ * or waited for them (WAIT: the threads learn what the copies did). */
+static void cp_sync_event(launch *L, warp *w, gr_event_kind kind, uint32_t m, int pc) {
+  gr_event ev;
+  engine_ev_init(L, &ev, kind, w, pc);
+  ev.mask = m;
+  engine_deliver(L, &ev);
+}
+
 int access_cp_issue(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc) {
   const uint64_t *R = w->r, *A = R + (size_t)in->a * 32, *B = R + (size_t)in->b * 32;
   const uint64_t *C = in->c >= 0 ? R + (size_t)in->c * 32 : NULL;
@@ -805,12 +814,7 @@ int access_cp_issue(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc) {
     if (s->n == s->cap) { s->cap = s->cap ? 2 * s->cap : 16; s->q = xrealloc(s->q, s->cap * sizeof *s->q); }
     s->q[s->n++] = (cp_copy){A[l], B[l], CP_OPEN, pc, (uint8_t)l, (uint8_t)size, (uint8_t)(C ? C[l] : (uint64_t)size)};
   }
-  if (L->ctx->nobs) {
-    gr_event ev;
-    engine_ev_init(L, &ev, GR_EV_ASYNC_ISSUE, w, pc);
-    ev.mask = m;
-    engine_deliver(L, &ev);
-  }
+  if (L->ctx->nobs) cp_sync_event(L, w, GR_EV_ASYNC_ISSUE, m, pc);
   return 0;
 }
 
@@ -891,12 +895,7 @@ static int cp_drain(launch *L, warp *w, uint32_t m, int64_t keep) {
 
 int access_cp_wait(launch *L, warp *w, uint32_t m, uint32_t keep, int pc) {
   if (cp_drain(L, w, m, keep)) return 1;
-  if (L->ctx->nobs) {
-    gr_event ev;
-    engine_ev_init(L, &ev, GR_EV_ASYNC_WAIT, w, pc);
-    ev.mask = m;
-    engine_deliver(L, &ev);
-  }
+  if (L->ctx->nobs) cp_sync_event(L, w, GR_EV_ASYNC_WAIT, m, pc);
   return 0;
 }
 
