@@ -5,7 +5,9 @@
  * file goes (fuzz_file_bits): written to a file, preprocessed as C++ with the project's
  * cuda_runtime.h, its launches run in order with bounded steps and code, and
  * its checks evaluated.  The same bytes go through the PTX front end and
- * the BabyCUDA reader too.
+ * the BabyCUDA reader too, and through the fatbinary reader (rt/fatbin.c):
+ * as a fatbinary from its first container magic on, and (ELF inputs) as a
+ * program file.
  * Built with libFuzzer by `make fuzz`, and linked
  * with replay.c into a test that replays the corpus on every `make check`. */
 #include <stdint.h>
@@ -15,6 +17,7 @@
 #include <unistd.h>
 
 #include "babycuda/babycuda.h"
+#include "fatbin.h"
 #include "gpurace.h"
 #include "front.h"
 
@@ -66,7 +69,44 @@ static void as_a_file(const uint8_t *data, size_t size) {
   unlink(path);
 }
 
+/* The fatbinary reader: entries listed, every PTX entry decompressed (a
+ * bounded size), or a message; an ELF input as a program file too. */
+static void as_a_fatbin(const uint8_t *data, size_t size) {
+  char err[512];
+  size_t off = 0;
+  while (off + 4 <= size && memcmp(data + off, "\x50\xed\x55\xba", 4)) off += 8;
+  if (off + 4 <= size) {
+    fatbin_entry e[16];
+    int n = fatbin_entries(data + off, size - off, e, 16, err, sizeof err);
+    if (n < 0 && !*err) { fprintf(stderr, "a fatbinary refused without a message\n"); abort(); }
+    for (int k = 0; k < n && k < 16; k++) {
+      if (e[k].raw_size > (1u << 20)) continue;
+      size_t len;
+      char *t = fatbin_payload(&e[k], &len, err, sizeof err);
+      if (!t && !*err) { fprintf(stderr, "a payload refused without a message\n"); abort(); }
+      free(t);
+    }
+    (void)fatbin_pick_ptx(e, n < 16 ? n : 16, 80);
+  }
+  if (size < 4 || memcmp(data, "\x7f" "ELF", 4)) return;
+  char path[] = "/tmp/gpurace-fuzz-elf-XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0) return;
+  ssize_t w = write(fd, data, size);
+  close(fd);
+  if (w == (ssize_t)size) {
+    uint8_t *fb;
+    size_t len;
+    int shared;
+    err[0] = 0;
+    if (fatbin_read_program(path, &fb, &len, &shared, err, sizeof err) && !*err) { fprintf(stderr, "a program refused without a message\n"); abort(); }
+    free(fb);
+  }
+  unlink(path);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  as_a_fatbin(data, size);
   gr_config cfg;
   gr_config_default(&cfg);
   cfg.max_code = 100000;
@@ -97,7 +137,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   /* the same bytes as PTX: lowered, or one positioned error */
   {
     char err[1024];
-    front_limits lim = {100000, 1 << 20, 0};
+    front_limits lim = {100000, 1 << 20, 0, NULL};
     kir_module *km = ptx_compile("fuzz.ptx", (const char *)data, size, NULL, &lim, err, sizeof err);
     if (!km && (strncmp(err, "fuzz.ptx:", 9) || !strstr(err, ": error: "))) {
       fprintf(stderr, "bad PTX diagnostic: %s\n", err);
