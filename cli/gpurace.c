@@ -17,6 +17,7 @@
 #define PACKAGE_VERSION "dev"
 #endif
 #include "check.h"
+#include "exec.h"
 #include "ranks.h"
 #include "detectors.h"
 #include "fatbin.h"
@@ -1338,6 +1339,15 @@ static void help_check(FILE *out) { fputs(usage_check, out); }
 static void help_babycuda(FILE *out) { fputs(usage_babycuda, out); }
 static void help_nvrtc(FILE *out) { fputs(usage_nvrtc, out); }
 static void help_fatbin(FILE *out) { fputs(usage_fatbin, out); }
+static void help_exec(FILE *out) {
+  fputs(usage_exec_head, out);
+  print_registry(out, SCOPE(GR_OPT_RUN) | SCOPE(GR_OPT_FRONT), exec_skipped_options());
+  fputs(usage_exec_own, out);
+  print_registry(out, SCOPE(GR_OPT_DETECTOR), NULL);
+  print_environment(out);
+  fputs(usage_exec_tail, out);
+}
+static int run_exec(int argc, char **argv) { return cmd_exec(argc, argv, help_exec); }
 static void help_devices(FILE *out) { fputs(usage_devices, out); }
 
 /* The commands, each once: its name, what it does (gpurace help), how it
@@ -1347,6 +1357,7 @@ static const struct {
   int (*run)(int argc, char **argv);
   void (*help)(FILE *out);
 } commands[] = {
+  {"exec", "run a CUDA program as it is, its GPU the emulator (gpurace's CUDA runtime)", run_exec, help_exec},
   {"run", "run a kernel file's //@ launch, print dumps and check results", cmd_run, help_run},
   {"ir", "print the file's kernels as KIR, the SIMT bytecode", cmd_ir, help_ir},
   {"litmus", "run litmus tests under weak memory: outcome histograms and verdicts", cmd_litmus, help_litmus},

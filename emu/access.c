@@ -379,7 +379,7 @@ static int ins_regs(const kir_ins *in, int *r) {
   if (in->dst >= 0) r[n++] = in->dst;
   switch (in->op) {
   case OP_CONST: case OP_SREG: case OP_GADDR: case OP_FENCE: case OP_JMP:
-  case OP_EXIT: case OP_TRAP: case OP_NOP:
+  case OP_EXIT: case OP_NOP:
     break;
   case OP_PARAM: if (in->a >= 0) r[n++] = in->a; break;
   case OP_BAR: if (in->a >= 0) r[n++] = in->a; break;
@@ -900,3 +900,11 @@ int access_cp_wait(launch *L, warp *w, uint32_t m, uint32_t keep, int pc) {
 }
 
 int access_cp_exit(launch *L, warp *w, uint32_t m) { return cp_drain(L, w, m, -1); }
+
+int access_peek(launch *L, warp *w, int lane, uint64_t addr, void *out, int size, int pc) {
+  int l2;
+  uint8_t *p = xlate(L, w, lane, addr, size, pc, "load", &l2, NULL);
+  if (!p) return -1;
+  memcpy(out, p, (size_t)size);
+  return 0;
+}

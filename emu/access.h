@@ -33,6 +33,11 @@ int access_needs_pending(const warp *w, const kir_ins *in, uint32_t m);
 int access_cp_issue(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc);
 void access_cp_commit(warp *w, uint32_t m);
 int access_cp_wait(launch *L, warp *w, uint32_t m, uint32_t keep, int pc);
+/* size bytes at a lane's address, read as a load would find them (faults
+ * reported as a load's), into out, outside the memory model and unseen by
+ * observers: for device printf's format and arguments.  0, or -1 after a
+ * fault. */
+int access_peek(launch *L, warp *w, int lane, uint64_t addr, void *out, int size, int pc);
 int access_cp_exit(launch *L, warp *w, uint32_t m);
 void access_resolve_pending(launch *L, warp *w, const kir_ins *in, uint32_t m);
 

@@ -29,6 +29,7 @@ void emu_free(emu_dev *e) {
   vec_free(&e->allocs);
   wm_free(e->wm_spare);
   free(e->log);
+  free(e->output.p);
   free(e);
 }
 
@@ -45,6 +46,13 @@ int emu_fail(emu_dev *e, int code, const char *fmt, ...) {
 
 const char *emu_log(const emu_dev *e) { return e->log_shown ? e->log : NULL; }
 void emu_log_forget(emu_dev *e) { e->log_shown = 0; }
+
+size_t emu_output(emu_dev *e, FILE *out) {
+  size_t n = e->output.len;
+  if (n) fwrite(e->output.p, 1, n, out);
+  e->output.len = 0;
+  return n;
+}
 void emu_stats(const emu_dev *e, gr_stats *out) { *out = e->stats; }
 
 void emu_supply(emu_dev *e, emu_supply_fn supply, emu_rmw_fn rmw_result, void *user) {

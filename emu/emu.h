@@ -34,6 +34,9 @@ void emu_reseed(emu_dev *e, uint64_t seed);
  * holds the last error; emu_log_forget makes it NULL (another error came). */
 const char *emu_log(const emu_dev *e);
 void emu_log_forget(emu_dev *e);
+/* Device printf's text since the last call, written to out and forgotten;
+ * its bytes. */
+size_t emu_output(emu_dev *e, FILE *out);
 
 /* Global memory (as gr_malloc and friends). */
 int emu_malloc(emu_dev *e, size_t bytes, const char *name, gr_ptr *out);

@@ -564,6 +564,16 @@ void engine_warp_step(launch *L, warp *w) {
   case OP_MALLOC:
     LANES(m, d[l] = engine_heap_malloc(L, w, l, A[l]));
     break;
+  case OP_PRINTF: {   /* the lanes print in lane order */
+    const uint64_t *B = R + (size_t)in->b * 32;
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+      int l = __builtin_ctz(mm);
+      int k = engine_printf(L, w, l, A[l], B[l], pc);
+      if (L->failed) return;
+      if (d) d[l] = (uint64_t)(int64_t)(k < 0 ? -1 : k);
+    }
+    break;
+  }
   case OP_FREE: {
     /* weak memory: what is in flight lands first (a legal run of the memory
      * system), so that no buffered store outlives the block it writes */
@@ -656,7 +666,12 @@ void engine_warp_step(launch *L, warp *w) {
   case OP_TRAP: {
     char where[160];
     engine_lane_coords(w, __builtin_ctz(m), where, sizeof where);
-    if (in->imm == TRAP_ASSERT) engine_fault(L, pc, "assertion failed in %s", where);
+    if (in->imm == TRAP_ASSERT && in->a >= 0) {
+      int l = __builtin_ctz(m);
+      char text[1200];
+      engine_assert_text(L, w, l, R[(size_t)in->a * 32 + l], R[(size_t)in->b * 32 + l], R[(size_t)in->c * 32 + l], pc, text, sizeof text);
+      if (!L->failed) engine_fault(L, pc, "%s in %s", text, where);
+    } else if (in->imm == TRAP_ASSERT) engine_fault(L, pc, "assertion failed in %s", where);
     else if (in->imm == TRAP_BARRIER_ID) engine_fault(L, pc, "barrier with an id other than 0 in %s: named barriers are not supported", where);
     else engine_fault(L, pc, "__trap() executed by %s", where);
     return;
@@ -848,7 +863,7 @@ static int at_visible(const launch *L, const warp *w) {
   const simt_entry *top = &w->stk[w->sp - 1];
   const kir_ins *in = &L->f->code[top->pc];
   switch (in->op) {
-  case OP_LD: case OP_ST: case OP_ATOM: case OP_FENCE: case OP_BAR: case OP_SYNCWARP: case OP_MALLOC: case OP_FREE: case OP_CPASYNC: case OP_CPWAIT: return 1;
+  case OP_LD: case OP_ST: case OP_ATOM: case OP_FENCE: case OP_BAR: case OP_SYNCWARP: case OP_MALLOC: case OP_FREE: case OP_CPASYNC: case OP_CPWAIT: case OP_PRINTF: return 1;
   default: return w->npend && access_needs_pending(w, in, top->mask);
   }
 }

@@ -49,6 +49,7 @@ struct emu_dev {
   char *log;            /* --keep-going: the memory errors of the last launch, one a line */
   size_t log_len, log_cap;
   int log_shown;        /* emu_log gives the log (it ends with the summary) */
+  bytes output;         /* device printf's text, until emu_output takes it */
   /* the axiomatic checker's trace runs (emu_supply) */
   emu_supply_fn supply;
   emu_rmw_fn rmw_result;
@@ -216,6 +217,12 @@ void engine_deliver(launch *L, gr_event *ev);
 void engine_fault(launch *L, int pc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void engine_mem_fault(launch *L, int pc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void engine_lane_coords(const warp *w, int lane, char *buf, size_t n);
+/* Device printf (printf.c): a lane's vprintf(fmt, args), its text appended
+ * to the device's output; the characters printed, -1 on a bad format, or
+ * -2 after a fault (reading memory it may not) that ended the launch. */
+int engine_printf(launch *L, warp *w, int lane, uint64_t fmt, uint64_t args, int pc);
+/* A failed assert's text, from __assertfail's message, file and line. */
+void engine_assert_text(launch *L, warp *w, int lane, uint64_t msg, uint64_t file, uint64_t line, int pc, char *out, size_t n);
 /* Device malloc and free (device.c): a new allocation of n bytes from the
  * heap, named by the lane's thread, or 0 where the heap is full; free: 1
  * where p is what malloc returned, live, or 0.  engine_allocs_truncate

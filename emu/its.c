@@ -193,7 +193,7 @@ static int its_release(launch *L, warp *w) {
 int its_visible(const launch *L, const warp *w, const kir_ins *in, uint32_t group) {
   switch (in->op) {
   case OP_LD: case OP_ST: case OP_ATOM: case OP_FENCE: case OP_BAR: case OP_SYNCWARP: case OP_VOTE: case OP_SHFL:
-  case OP_MALLOC: case OP_FREE: case OP_CPASYNC: case OP_CPWAIT: return 1;
+  case OP_MALLOC: case OP_FREE: case OP_CPASYNC: case OP_CPWAIT: case OP_PRINTF: return 1;
   default: return its_members(L, w, in, group) || (w->npend && access_needs_pending(w, in, group));
   }
 }

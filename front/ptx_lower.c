@@ -1408,13 +1408,29 @@ static void lower_call(L *l, const ptx_ins *in) {
   const char *name = in->ops[0].name;
   const ptx_func *g = NULL;
   for (int k = 0; k < l->pm->nfuncs; k++) if (!strcmp(l->pm->funcs[k]->name, name)) g = l->pm->funcs[k];
-  if (!strcmp(name, "__assertfail") || !strcmp(name, "__assert_fail")) { emit(l, OP_TRAP, -1, -1, -1, -1, TRAP_ASSERT, 0); return; }
-  if (!strcmp(name, "vprintf")) {   /* printf's output is not modelled; it returns what it printed, here 0 */
-    for (int k = 0; k < in->nrets; k++) {
-      if (in->rets[k].kind != PO_SYM || in->rets[k].var->space != PS_PARAM) fail_at(l, in, "bad return operand of call");
-      slot *s = param_slot(l, in->rets[k].var);
-      if (s->reg >= 0) emit(l, OP_CONST, s->reg, -1, -1, -1, 0, 0);
+  /* a failed assert: its message, file and line, as __assertfail has them */
+  if (!strcmp(name, "__assertfail") || !strcmp(name, "__assert_fail")) {
+    int r[3] = {-1, -1, -1};
+    for (int k = 0; k < 3 && k < in->nargs; k++)
+      if (in->args[k].kind == PO_SYM && in->args[k].var->space == PS_PARAM) r[k] = param_slot(l, in->args[k].var)->reg;
+    if (r[0] < 0 || r[1] < 0 || r[2] < 0) r[0] = r[1] = r[2] = -1;
+    emit(l, OP_TRAP, -1, r[0], r[1], r[2], TRAP_ASSERT, 0);
+    return;
+  }
+  if (!strcmp(name, "vprintf")) {   /* device printf: the format string and the buffer of its arguments */
+    if (in->nargs != 2 || in->nrets > 1) fail_at(l, in, "call to 'vprintf' with %d arguments and %d results", in->nargs, in->nrets);
+    int r[2];
+    for (int k = 0; k < 2; k++) {
+      if (in->args[k].kind != PO_SYM || in->args[k].var->space != PS_PARAM) fail_at(l, in, "call arguments must be .param variables");
+      r[k] = param_slot(l, in->args[k].var)->reg;
+      if (r[k] < 0) fail_at(l, in, "bad argument of the call to 'vprintf'");
     }
+    int dst = -1;
+    if (in->nrets) {
+      if (in->rets[0].kind != PO_SYM || in->rets[0].var->space != PS_PARAM) fail_at(l, in, "bad return operand of call");
+      dst = param_slot(l, in->rets[0].var)->reg;
+    }
+    emit(l, OP_PRINTF, dst, r[0], r[1], -1, 0, 0);
     return;
   }
   if ((!g || !g->defined) && (!strcmp(name, "malloc") || !strcmp(name, "free"))) {   /* device malloc and free: the device heap */

@@ -455,6 +455,8 @@ static emu_dev *need_emu(gr_context *ctx, const char *what) {
   return ctx->emu;
 }
 
+size_t gr_device_output(gr_context *ctx, FILE *out) { return ctx->emu ? emu_output(ctx->emu, out) : 0; }
+
 int gr_observe(gr_context *ctx, const gr_observer *obs) {
   emu_dev *e = need_emu(ctx, "observers (race detectors)");
   return e ? emu_observe(e, obs) : -1;

@@ -204,6 +204,12 @@ GR_API int gr_launch(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 b
 GR_API int gr_launch_ex(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 block, size_t dyn_shared, unsigned flags,
                         const gr_arg *args, int nargs);
 
+/* The text the device's printf calls have printed since the last call
+ * (the emulator's; a GPU prints its own), written to out and forgotten;
+ * its bytes.  Each lane's call is one piece, the lanes of a warp in lane
+ * order, in the order the run issued them: the same for the same seed. */
+GR_API size_t gr_device_output(gr_context *ctx, FILE *out);
+
 typedef struct {
   uint64_t warp_steps;            /* warp instructions issued */
   uint64_t thread_instructions;   /* sum of active lanes over those */

@@ -178,7 +178,8 @@ void kir_print_func(FILE *out, const kir_func *f) {
     case OP_BRT: case OP_BRF:
       snprintf(buf, sizeof buf, "%s    r%d, %d  ; reconverge at %d", in->op == OP_BRT ? "brt" : "brf", in->b, in->a, in->c); break;
     case OP_EXIT: snprintf(buf, sizeof buf, "exit"); break;
-    case OP_TRAP: snprintf(buf, sizeof buf, "trap"); break;
+    case OP_TRAP: snprintf(buf, sizeof buf, in->a >= 0 ? "trap   r%d, r%d, r%d" : "trap", in->a, in->b, in->c); break;
+    case OP_PRINTF: snprintf(buf, sizeof buf, "printf r%d, r%d, r%d", in->dst, in->a, in->b); break;
     case OP_NOP: snprintf(buf, sizeof buf, "nop"); break;
     default:
       if (in->op < OP_NEG_I32) snprintf(buf, sizeof buf, "%s.%s r%d, r%d, r%d", name, vt_name[KIR_VT_OF(in->op)], in->dst, in->a, in->b);
@@ -286,7 +287,7 @@ void kir_successors(const kir_ins *in, int i, int *s0, int *s1) {
 int kir_ins_reads(const kir_ins *in, int *u) {
   int n = 0;
   switch (in->op) {
-  case OP_CONST: case OP_SREG: case OP_GADDR: case OP_FENCE: case OP_JMP: case OP_EXIT: case OP_TRAP: case OP_NOP:
+  case OP_CONST: case OP_SREG: case OP_GADDR: case OP_FENCE: case OP_JMP: case OP_EXIT: case OP_NOP:
   case OP_CPCOMMIT: case OP_CPWAIT: break;
   case OP_BRT: case OP_BRF: u[n++] = in->b; break;
   default:

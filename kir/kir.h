@@ -51,7 +51,8 @@ typedef enum {
   OP_BRT,      /* if (b) goto a per lane; reconverge at c */
   OP_BRF,      /* if (!b) goto a per lane; reconverge at c */
   OP_EXIT,     /* the active lanes end */
-  OP_TRAP,     /* __trap / assert failure: imm = reason (TRAP_*) */
+  OP_TRAP,     /* __trap / assert failure: imm = reason (TRAP_*); a failed assert from PTX: a, b, c the
+                * message, the file name and the line (__assertfail's arguments), or -1 */
   OP_NOP,
   OP_PADD,     /* dst <- a + b * imm (imm 0: b is in bytes), pointer arithmetic: a result outside a's object is a wild pointer (kir_ptr_add) */
   OP_PDIFF,    /* dst <- a - b in bytes, for pointers into one object, wild ones included (kir_ptr_diff) */
@@ -63,6 +64,8 @@ typedef enum {
                 * thread exits */
   OP_CPCOMMIT, /* the thread's copies since its last commit make a group (cp.async.commit_group) */
   OP_CPWAIT,   /* waits until at most imm of the thread's most recent groups are in flight (cp.async.wait_group) */
+  OP_PRINTF,   /* dst <- device printf (vprintf) of the format string at a with the argument buffer at b: the
+                * characters printed (-1 on a bad format); the text goes to the device's output */
   OP_COUNT
 } kir_op;
 

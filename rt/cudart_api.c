@@ -1,0 +1,419 @@
+/* cudart_api: the emulated device as the runtime API shows it (one device,
+ * its properties from the emulator's configuration), synchronisation,
+ * streams and events, kernels' attributes and occupancy, versions.
+ *
+ * Streams order nothing here, as every operation has completed when its
+ * call returns (cudart.c); events carry the device's virtual time, which
+ * launches and copies advance by a fixed rule (2 us and a nanosecond per
+ * warp instruction per SM a launch, 1 us and 25 bytes a nanosecond a
+ * copy), so that a program that prints elapsed times prints the same
+ * numbers on every run.  They measure nothing of a real GPU. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudart_int.h"
+#include "host.h"
+
+#define ENTER() do { rt_lock(); if (!rt_device()) { rt_unlock(); return rt_set_error(rt.start_error); } \
+                     if (rt.sticky) { rt_unlock(); return rt_set_error(rt.sticky); } } while (0)
+#define LEAVE(e) do { cudaError_t e_ = (e); rt_unlock(); return rt_set_error(e_); } while (0)
+
+/* The architecture the emulated device states: sm_90, the GPUs gpurace is validated on. */
+enum { RT_MAJOR = 9, RT_MINOR = 0, RT_CUDA_VERSION = 13000 };
+
+static void properties(rt_device_prop *p) {
+  const gr_config *c = gr_context_config(rt.ctx);
+  memset(p, 0, sizeof *p);
+  snprintf(p->name, sizeof p->name, "gpurace emulator (%d SMs, %s warps, %s memory)", c->sms,
+           c->warps == GR_WARPS_ITS ? "independent-thread" : "lockstep", c->memory == GR_MEMORY_WEAK ? "weak" : "sc");
+  memcpy(p->uuid.bytes, "gpurace-emulator", 16);
+  p->totalGlobalMem = (size_t)c->max_memory;
+  p->sharedMemPerBlock = 48 * 1024;
+  p->regsPerBlock = 65536;
+  p->warpSize = 32;
+  p->memPitch = (size_t)2147483647;
+  p->maxThreadsPerBlock = 1024;
+  p->maxThreadsDim[0] = 1024, p->maxThreadsDim[1] = 1024, p->maxThreadsDim[2] = 64;
+  p->maxGridSize[0] = 2147483647, p->maxGridSize[1] = 65535, p->maxGridSize[2] = 65535;
+  p->totalConstMem = 65536;
+  p->major = RT_MAJOR;
+  p->minor = RT_MINOR;
+  p->textureAlignment = 512;
+  p->texturePitchAlignment = 32;
+  p->multiProcessorCount = c->sms;
+  p->canMapHostMemory = 1;
+  p->concurrentKernels = 1;
+  p->unifiedAddressing = 1;
+  p->memoryBusWidth = 5120;
+  p->l2CacheSize = 50 * 1024 * 1024;
+  p->maxThreadsPerMultiProcessor = c->max_threads_per_sm;
+  p->globalL1CacheSupported = p->localL1CacheSupported = 1;
+  p->sharedMemPerMultiprocessor = c->shared_per_sm;
+  p->regsPerMultiprocessor = 65536;
+  p->managedMemory = 1;
+  p->concurrentManagedAccess = 0;   /* the host's and the device's accesses never overlap here */
+  p->cooperativeLaunch = 1;
+  p->sharedMemPerBlockOptin = c->shared_per_sm;
+  p->maxBlocksPerMultiProcessor = c->max_blocks_per_sm;
+  p->hostRegisterSupported = 1;
+  p->asyncEngineCount = 1;
+}
+
+RT_EXPORT cudaError_t cudaGetDeviceCount(int *n) {
+  rt_lock();
+  cudaError_t e = rt_device() ? cudaSuccess : rt.start_error;
+  if (n) *n = e ? 0 : 1;
+  LEAVE(n ? e : cudaErrorInvalidValue);
+}
+RT_EXPORT cudaError_t cudaGetDevice(int *d) {
+  ENTER();
+  if (!d) LEAVE(cudaErrorInvalidValue);
+  *d = 0;
+  LEAVE(cudaSuccess);
+}
+RT_EXPORT cudaError_t cudaSetDevice(int d) {
+  ENTER();
+  LEAVE(d == 0 ? cudaSuccess : cudaErrorInvalidDevice);
+}
+RT_EXPORT cudaError_t cudaInitDevice(int d, unsigned flags, unsigned flags2) {
+  (void)flags, (void)flags2;
+  return cudaSetDevice(d);
+}
+RT_EXPORT cudaError_t cudaSetDeviceFlags(unsigned flags) {
+  (void)flags;
+  ENTER();
+  LEAVE(cudaSuccess);
+}
+RT_EXPORT cudaError_t cudaGetDeviceFlags(unsigned *flags) {
+  ENTER();
+  if (flags) *flags = 0;
+  LEAVE(flags ? cudaSuccess : cudaErrorInvalidValue);
+}
+RT_EXPORT cudaError_t cudaChooseDevice(int *d, const rt_device_prop *p) {
+  (void)p;
+  return cudaGetDevice(d);
+}
+RT_EXPORT cudaError_t cudaGetDeviceProperties(rt_device_prop *p, int d) {
+  ENTER();
+  if (!p) LEAVE(cudaErrorInvalidValue);
+  if (d != 0) LEAVE(cudaErrorInvalidDevice);
+  properties(p);
+  LEAVE(cudaSuccess);
+}
+
+RT_EXPORT cudaError_t cudaDeviceGetAttribute(int *v, int attr, int d) {
+  ENTER();
+  if (!v) LEAVE(cudaErrorInvalidValue);
+  if (d != 0) LEAVE(cudaErrorInvalidDevice);
+  rt_device_prop p;
+  properties(&p);
+  switch (attr) {
+  case cudaDevAttrMaxThreadsPerBlock: *v = p.maxThreadsPerBlock; break;
+  case cudaDevAttrMaxBlockDimX: case cudaDevAttrMaxBlockDimY: case cudaDevAttrMaxBlockDimZ: *v = p.maxThreadsDim[attr - cudaDevAttrMaxBlockDimX]; break;
+  case cudaDevAttrMaxGridDimX: case cudaDevAttrMaxGridDimY: case cudaDevAttrMaxGridDimZ: *v = p.maxGridSize[attr - cudaDevAttrMaxGridDimX]; break;
+  case cudaDevAttrMaxSharedMemoryPerBlock: *v = (int)p.sharedMemPerBlock; break;
+  case cudaDevAttrTotalConstantMemory: *v = (int)p.totalConstMem; break;
+  case cudaDevAttrWarpSize: *v = 32; break;
+  case cudaDevAttrMaxPitch: *v = (int)p.memPitch; break;
+  case cudaDevAttrMaxRegistersPerBlock: *v = p.regsPerBlock; break;
+  case cudaDevAttrClockRate: *v = 1000000; break;   /* kHz: 1 GHz, the virtual clock's nanosecond */
+  case cudaDevAttrMultiProcessorCount: *v = p.multiProcessorCount; break;
+  case cudaDevAttrIntegrated: *v = 0; break;
+  case cudaDevAttrCanMapHostMemory: *v = 1; break;
+  case cudaDevAttrConcurrentKernels: *v = 1; break;
+  case cudaDevAttrMemoryClockRate: *v = 1000000; break;
+  case cudaDevAttrGlobalMemoryBusWidth: *v = p.memoryBusWidth; break;
+  case cudaDevAttrL2CacheSize: *v = p.l2CacheSize; break;
+  case cudaDevAttrMaxThreadsPerMultiProcessor: *v = p.maxThreadsPerMultiProcessor; break;
+  case cudaDevAttrUnifiedAddressing: *v = 1; break;
+  case cudaDevAttrComputeCapabilityMajor: *v = p.major; break;
+  case cudaDevAttrComputeCapabilityMinor: *v = p.minor; break;
+  case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *v = (int)p.sharedMemPerMultiprocessor; break;
+  case cudaDevAttrMaxRegistersPerMultiprocessor: *v = p.regsPerMultiprocessor; break;
+  case cudaDevAttrManagedMemory: *v = 1; break;
+  case cudaDevAttrConcurrentManagedAccess: *v = 0; break;
+  case cudaDevAttrCooperativeLaunch: *v = 1; break;
+  case cudaDevAttrMaxSharedMemoryPerBlockOptin: *v = (int)p.sharedMemPerBlockOptin; break;
+  case cudaDevAttrMaxBlocksPerMultiprocessor: *v = p.maxBlocksPerMultiProcessor; break;
+  default:
+    rt_report("error: cudaDeviceGetAttribute: attribute %d is not known to gpurace's CUDA runtime: it returns cudaErrorNotSupported", attr);
+    rt.unsupported_calls++;
+    LEAVE(cudaErrorNotSupported);
+  }
+  LEAVE(cudaSuccess);
+}
+
+RT_EXPORT cudaError_t cudaDeviceSynchronize(void) {
+  ENTER();
+  LEAVE(rt_sync());
+}
+RT_EXPORT cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
+
+/* A reset ends the program's use of the device: its allocations and errors go, its kernels stay registered. */
+RT_EXPORT cudaError_t cudaDeviceReset(void) {
+  rt_lock();
+  if (!rt_device()) LEAVE(rt.start_error);
+  rt_sync();
+  for (size_t id = 1; id <= gr_allocation_count(rt.ctx); id++) {
+    uint64_t size;
+    const char *name;
+    if (gr_allocation_info(rt.ctx, id, &size, &name) == GR_OK && !strncmp(name, "cuda", 4))
+      gr_free(rt.ctx, gr_allocation_base(id));
+  }
+  /* the mirrors of what was freed go with it (a __managed__ variable's stays) */
+  for (size_t k = 0; k < rt.mirrors.len;) {
+    rt_mirror *m = vec_at(&rt.mirrors, k);
+    if (gr_allocation_info(rt.ctx, gr_allocation_id(m->dev), NULL, NULL) == GR_OK) { k++; continue; }
+    if (m->owned) free(m->host);
+    *m = *(rt_mirror *)vec_at(&rt.mirrors, rt.mirrors.len - 1);
+    rt.mirrors.len--;
+  }
+  rt.sticky = rt.pending = 0;
+  LEAVE(cudaSuccess);
+}
+
+/* Limits: the printf buffer and the device heap are what the emulator has; others are accepted and remembered. */
+static size_t limits[8] = {0, 1 << 20, 8 << 20};
+RT_EXPORT cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
+  ENTER();
+  if (limit < 0 || limit >= 8) LEAVE(cudaErrorInvalidValue);
+  if (limit == 2 && value != limits[2]) {
+    rt_report("error: cudaDeviceSetLimit(cudaLimitMallocHeapSize, %zu): the emulated device's heap is %zu bytes: "
+              "it returns cudaErrorNotSupported", value, limits[2]);
+    rt.unsupported_calls++;
+    LEAVE(cudaErrorNotSupported);
+  }
+  limits[limit] = value;
+  LEAVE(cudaSuccess);
+}
+RT_EXPORT cudaError_t cudaDeviceGetLimit(size_t *value, int limit) {
+  ENTER();
+  if (!value || limit < 0 || limit >= 8) LEAVE(cudaErrorInvalidValue);
+  *value = limit == 0 ? 1024 : limits[limit];
+  LEAVE(cudaSuccess);
+}
+/* cache and shared-memory preferences: hints a GPU may ignore, as the emulator does */
+RT_EXPORT cudaError_t cudaDeviceSetCacheConfig(int c) { (void)c; ENTER(); LEAVE(cudaSuccess); }
+RT_EXPORT cudaError_t cudaDeviceGetCacheConfig(int *c) { ENTER(); if (c) *c = 0; LEAVE(c ? cudaSuccess : cudaErrorInvalidValue); }
+RT_EXPORT cudaError_t cudaDeviceSetSharedMemConfig(int c) { (void)c; ENTER(); LEAVE(cudaSuccess); }
+RT_EXPORT cudaError_t cudaFuncSetCacheConfig(const void *f, int c) { (void)f, (void)c; ENTER(); LEAVE(cudaSuccess); }
+RT_EXPORT cudaError_t cudaFuncSetSharedMemConfig(const void *f, int c) { (void)f, (void)c; ENTER(); LEAVE(cudaSuccess); }
+
+RT_EXPORT cudaError_t cudaDriverGetVersion(int *v) {
+  if (!v) return rt_set_error(cudaErrorInvalidValue);
+  *v = RT_CUDA_VERSION;
+  return cudaSuccess;
+}
+RT_EXPORT cudaError_t cudaRuntimeGetVersion(int *v) { return cudaDriverGetVersion(v); }
+
+RT_EXPORT cudaError_t cudaProfilerStart(void) { return cudaSuccess; }
+RT_EXPORT cudaError_t cudaProfilerStop(void) { return cudaSuccess; }
+
+/* ------------------------------------------------------------- streams */
+
+struct rt_stream { unsigned flags; int priority; };
+
+static int stream_ok(cudaStream_t s) {
+  return !s || s == (cudaStream_t)(uintptr_t)1 || s == (cudaStream_t)(uintptr_t)2 || s->flags != 0xdeadu;
+}
+
+static cudaError_t stream_new(cudaStream_t *s, unsigned flags, int priority) {
+  if (!s || flags > 1) return cudaErrorInvalidValue;
+  *s = xcalloc(1, sizeof **s);
+  (*s)->flags = flags;
+  (*s)->priority = priority;
+  return cudaSuccess;
+}
+RT_EXPORT cudaError_t cudaStreamCreate(cudaStream_t *s) { ENTER(); LEAVE(stream_new(s, 0, 0)); }
+RT_EXPORT cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags) { ENTER(); LEAVE(stream_new(s, flags, 0)); }
+RT_EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned flags, int priority) {
+  ENTER();
+  LEAVE(stream_new(s, flags, priority));
+}
+RT_EXPORT cudaError_t cudaStreamDestroy(cudaStream_t s) {
+  ENTER();
+  if (!s || (uintptr_t)s <= 2) LEAVE(cudaErrorInvalidResourceHandle);
+  s->flags = 0xdeadu;   /* kept, so that a later use of it is told, not undefined */
+  LEAVE(cudaSuccess);
+}
+RT_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t s) {
+  ENTER();
+  if (!stream_ok(s)) LEAVE(cudaErrorInvalidResourceHandle);
+  LEAVE(rt_sync());
+}
+RT_EXPORT cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t s) { return cudaStreamSynchronize(s); }
+/* every operation has completed when its call returns */
+RT_EXPORT cudaError_t cudaStreamQuery(cudaStream_t s) {
+  ENTER();
+  LEAVE(stream_ok(s) ? cudaSuccess : cudaErrorInvalidResourceHandle);
+}
+RT_EXPORT cudaError_t cudaStreamQuery_ptsz(cudaStream_t s) { return cudaStreamQuery(s); }
+RT_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags) {
+  (void)e, (void)flags;
+  ENTER();
+  LEAVE(stream_ok(s) ? cudaSuccess : cudaErrorInvalidResourceHandle);
+}
+RT_EXPORT cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t s, cudaEvent_t e, unsigned flags) { return cudaStreamWaitEvent(s, e, flags); }
+RT_EXPORT cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned *flags) {
+  ENTER();
+  if (!flags || !stream_ok(s)) LEAVE(cudaErrorInvalidValue);
+  *flags = (uintptr_t)s > 2 ? s->flags : 0;
+  LEAVE(cudaSuccess);
+}
+RT_EXPORT cudaError_t cudaStreamGetPriority(cudaStream_t s, int *priority) {
+  ENTER();
+  if (!priority || !stream_ok(s)) LEAVE(cudaErrorInvalidValue);
+  *priority = (uintptr_t)s > 2 ? s->priority : 0;
+  LEAVE(cudaSuccess);
+}
+RT_EXPORT cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest) {
+  if (least) *least = 0;
+  if (greatest) *greatest = -5;
+  return cudaSuccess;
+}
+
+/* A host function enqueued on a stream runs when the stream reaches it: now. */
+typedef void (*rt_host_fn)(void *);
+RT_EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t s, rt_host_fn fn, void *user) {
+  ENTER();
+  if (!fn || !stream_ok(s)) LEAVE(cudaErrorInvalidValue);
+  rt_unlock();
+  fn(user);
+  return cudaSuccess;
+}
+typedef void (*rt_stream_callback)(cudaStream_t, cudaError_t, void *);
+RT_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t s, rt_stream_callback fn, void *user, unsigned flags) {
+  ENTER();
+  if (!fn || flags || !stream_ok(s)) LEAVE(cudaErrorInvalidValue);
+  rt_unlock();
+  fn(s, cudaSuccess, user);
+  return cudaSuccess;
+}
+
+/* ------------------------------------------------------------- events */
+
+struct rt_event { unsigned flags; int recorded; uint64_t ns; };
+
+static cudaError_t event_new(cudaEvent_t *e, unsigned flags) {
+  if (!e || flags > 7) return cudaErrorInvalidValue;
+  *e = xcalloc(1, sizeof **e);
+  (*e)->flags = flags;
+  return cudaSuccess;
+}
+RT_EXPORT cudaError_t cudaEventCreate(cudaEvent_t *e) { ENTER(); LEAVE(event_new(e, 0)); }
+RT_EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags) { ENTER(); LEAVE(event_new(e, flags)); }
+RT_EXPORT cudaError_t cudaEventDestroy(cudaEvent_t e) {
+  ENTER();
+  if (!e) LEAVE(cudaErrorInvalidResourceHandle);
+  free(e);
+  LEAVE(cudaSuccess);
+}
+RT_EXPORT cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
+  ENTER();
+  if (!e || !stream_ok(s)) LEAVE(cudaErrorInvalidResourceHandle);
+  e->recorded = 1;
+  e->ns = rt.clock_ns;
+  LEAVE(cudaSuccess);
+}
+RT_EXPORT cudaError_t cudaEventRecord_ptsz(cudaEvent_t e, cudaStream_t s) { return cudaEventRecord(e, s); }
+RT_EXPORT cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s, unsigned flags) {
+  (void)flags;
+  return cudaEventRecord(e, s);
+}
+RT_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t e) {
+  ENTER();
+  if (!e) LEAVE(cudaErrorInvalidResourceHandle);
+  LEAVE(rt_sync());
+}
+RT_EXPORT cudaError_t cudaEventQuery(cudaEvent_t e) {
+  ENTER();
+  LEAVE(e ? cudaSuccess : cudaErrorInvalidResourceHandle);
+}
+RT_EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) {
+  ENTER();
+  if (!ms || !a || !b) LEAVE(cudaErrorInvalidValue);
+  if ((a->flags | b->flags) & cudaEventDisableTiming || !a->recorded || !b->recorded) LEAVE(cudaErrorInvalidResourceHandle);
+  *ms = (float)(((double)b->ns - (double)a->ns) / 1e6);
+  LEAVE(cudaSuccess);
+}
+
+/* ------------------------------------------------------------- kernels */
+
+RT_EXPORT cudaError_t cudaFuncGetAttributes(rt_func_attributes *a, const void *stub) {
+  ENTER();
+  cudaError_t err;
+  rt_func *f = rt_func_of(stub, &err);
+  if (!f || !a) LEAVE(f ? cudaErrorInvalidValue : err);
+  const kir_module *km = host_module_kir(f->fb->mod);
+  const kir_func *kf = kir_find(km, f->name);
+  memset(a, 0, sizeof *a);
+  const gr_config *c = gr_context_config(rt.ctx);
+  a->sharedSizeBytes = km->shared_static;
+  a->localSizeBytes = kf ? kf->frame : 0;
+  a->maxThreadsPerBlock = 1024;
+  a->numRegs = 32;
+  a->ptxVersion = a->binaryVersion = RT_MAJOR * 10 + RT_MINOR;
+  a->maxDynamicSharedSizeBytes = (int)(f->max_dyn_shared ? f->max_dyn_shared : 48 * 1024 - km->shared_static);
+  (void)c;
+  LEAVE(cudaSuccess);
+}
+RT_EXPORT cudaError_t cudaFuncSetAttribute(const void *stub, int attr, int value) {
+  ENTER();
+  cudaError_t err;
+  rt_func *f = rt_func_of(stub, &err);
+  if (!f) LEAVE(err);
+  if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+    if (value < 0 || (uint32_t)value > gr_context_config(rt.ctx)->shared_per_sm) LEAVE(cudaErrorInvalidValue);
+    f->max_dyn_shared = (size_t)value;
+  }
+  LEAVE(cudaSuccess);
+}
+RT_EXPORT cudaError_t cudaFuncGetName(const char **name, const void *stub) {
+  ENTER();
+  cudaError_t err;
+  rt_func *f = rt_func_of(stub, &err);
+  if (f && name) *name = f->name;
+  LEAVE(f ? (name ? cudaSuccess : cudaErrorInvalidValue) : err);
+}
+
+/* Blocks of a kernel resident on one SM at once: the emulator's residency limits. */
+static int occupancy(rt_func *f, int block, size_t dyn) {
+  const gr_config *c = gr_context_config(rt.ctx);
+  const kir_module *km = host_module_kir(f->fb->mod);
+  if (block <= 0 || block > 1024) return 0;
+  int by_threads = c->max_threads_per_sm / ((block + 31) / 32 * 32);
+  uint64_t shared = (uint64_t)km->shared_static + dyn;
+  int by_shared = shared ? (int)(c->shared_per_sm / shared) : c->max_blocks_per_sm;
+  int n = c->max_blocks_per_sm;
+  if (by_threads < n) n = by_threads;
+  if (by_shared < n) n = by_shared;
+  return n;
+}
+RT_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, const void *stub, int block, size_t dyn,
+                                                                             unsigned flags) {
+  (void)flags;
+  ENTER();
+  cudaError_t err;
+  rt_func *f = rt_func_of(stub, &err);
+  if (!f || !n) LEAVE(f ? cudaErrorInvalidValue : err);
+  *n = occupancy(f, block, dyn);
+  LEAVE(cudaSuccess);
+}
+RT_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, const void *stub, int block, size_t dyn) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, stub, block, dyn, 0);
+}
+RT_EXPORT cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dyn, const void *stub, int blocks, int block) {
+  ENTER();
+  cudaError_t err;
+  rt_func *f = rt_func_of(stub, &err);
+  if (!f || !dyn || blocks <= 0 || block <= 0) LEAVE(f ? cudaErrorInvalidValue : err);
+  const kir_module *km = host_module_kir(f->fb->mod);
+  size_t per = gr_context_config(rt.ctx)->shared_per_sm / (size_t)blocks;
+  *dyn = per > km->shared_static ? per - km->shared_static : 0;
+  LEAVE(cudaSuccess);
+}
+
+RT_EXPORT rt_channel_desc cudaCreateChannelDesc(int x, int y, int z, int w, int f) {
+  rt_channel_desc d = {x, y, z, w, f};
+  return d;
+}
