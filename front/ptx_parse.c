@@ -344,7 +344,13 @@ static ptx_var *var_decl(P *p, ptx_space sp, int is_extern) {
       if (is_dot(p, "align")) { next(p); expect_int(p, "an alignment"); }
       continue;
     }
-    if (is_dot(p, "attribute")) { FAIL(p, ".attribute (managed memory) is not supported"); }
+    if (is_dot(p, "attribute")) {   /* .attribute(.managed): a __managed__ variable, which the device sees as a global */
+      next(p);
+      if (!accept(p, '(') || !is_dot(p, "managed")) FAIL(p, "expected .attribute(.managed), the one attribute of a variable");
+      next(p);
+      if (!accept(p, ')')) FAIL(p, "expected ')' after .attribute(.managed");
+      continue;
+    }
     break;
   }
   if (p->t.k != T_DOT || !type_of(p->t.s)) FAIL(p, "expected a type, found %s", tok_desc(p, b, sizeof b));

@@ -388,7 +388,7 @@ RT_EXPORT cudaError_t __cudaPopCallConfiguration(rt_dim3 *grid, rt_dim3 *block, 
 /* The error a GPU gives for what stopped the launch (the engine's message). */
 static cudaError_t fault_error(const char *msg) {
   if (strstr(msg, "misaligned")) return cudaErrorMisalignedAddress;
-  if (strstr(msg, "assertion failed")) return cudaErrorAssert;
+  if (strstr(msg, "assertion")) return cudaErrorAssert;
   if (strstr(msg, "out-of-bounds") || strstr(msg, "invalid ") || strstr(msg, "null pointer")) return cudaErrorIllegalAddress;
   if (strstr(msg, "step limit") || strstr(msg, "deadlock") || strstr(msg, "warp instructions")) return cudaErrorLaunchTimeout;
   return cudaErrorLaunchFailure;
@@ -459,6 +459,8 @@ cudaError_t rt_launch(const void *stub, rt_dim3 grid, rt_dim3 block, void **args
     rt_report("error: the device code has no kernel '%s'", f->name);
     return rt_set_error(cudaErrorInvalidDeviceFunction);
   }
+  const kir_func *kf = kir_find(host_module_kir(mod), f->name);
+  const char *shown = kf ? kf->name : f->name;   /* as C++ names it */
   gr_arg *a = xcalloc((size_t)n + 1, sizeof *a);
   uint8_t **scratch = xcalloc((size_t)n + 1, sizeof *scratch);
   for (int k = 0; k < n; k++) {
@@ -486,7 +488,7 @@ cudaError_t rt_launch(const void *stub, rt_dim3 grid, rt_dim3 block, void **args
   rt.clock_ns += 2000 + st.warp_steps / (uint64_t)gr_context_config(rt.ctx)->sms;
   if (rc == GR_EINPUT) {   /* refused before it ran: the launch's own error, not sticky */
     rt.failed_launches++;
-    rt_report("error: launch %llu of '%s' refused: %s", (unsigned long long)rt.launches, f->name, gr_error(rt.ctx));
+    rt_report("error: launch %llu of '%s' refused: %s", (unsigned long long)rt.launches, shown, gr_error(rt.ctx));
     return rt_set_error(flags ? cudaErrorCooperativeLaunchTooLarge : cudaErrorInvalidConfiguration);
   }
   if (rc) {
@@ -495,7 +497,7 @@ cudaError_t rt_launch(const void *stub, rt_dim3 grid, rt_dim3 block, void **args
     cudaError_t e = fault_error(gr_error(rt.ctx));
     rt_report("error: launch %llu of '%s', grid (%u,%u,%u) block (%u,%u,%u): %s\n"
               "gpurace: the program sees %s from its next synchronising call, and from every call after it",
-              (unsigned long long)rt.launches, f->name, grid.x, grid.y, grid.z, block.x, block.y, block.z, gr_error(rt.ctx),
+              (unsigned long long)rt.launches, shown, grid.x, grid.y, grid.z, block.x, block.y, block.z, gr_error(rt.ctx),
               cudaGetErrorName(e));
     if (!rt.pending) rt.pending = e;
   }
