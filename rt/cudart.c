@@ -450,7 +450,7 @@ cudaError_t rt_launch(const void *stub, rt_dim3 grid, rt_dim3 block, void **args
   cudaError_t err;
   rt_func *f = rt_func_of(stub, &err);
   if (!f) {
-    if (err == cudaErrorInvalidDeviceFunction) rt_report("error: a launch of a function that is not a registered kernel (host address %p)", stub);
+    if (err == cudaErrorInvalidDeviceFunction) rt_report("error: a launch of a host address that is not a registered kernel");
     return rt_set_error(err);
   }
   gr_module *mod = f->fb->mod;

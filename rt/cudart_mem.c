@@ -15,6 +15,14 @@
 
 static int is_device(const void *p) { return KIR_SPACE_OF((uint64_t)(uintptr_t)p) == SPACE_GLOBAL; }
 
+/* A pointer in a report: a device address as such; a host address, which
+ * differs from run to run (ASLR), by what it is, so that reports do not. */
+static const char *shown(const void *p, char *buf, size_t n) {
+  if (is_device(p)) snprintf(buf, n, "%p (device memory)", p);
+  else snprintf(buf, n, "%s", rt_mirror_of(p, 0) ? "managed or pinned host memory" : "host memory");
+  return buf;
+}
+
 rt_mirror *rt_mirror_of(const void *p, size_t n) {
   uintptr_t a = (uintptr_t)p;
   for (size_t k = 0; k < rt.mirrors.len; k++) {
@@ -113,7 +121,7 @@ RT_EXPORT cudaError_t cudaFree(void *p) {
   if (e || !p) LEAVE(e);
   if (!is_device(p)) {
     e = mirror_free(p, 1);
-    if (e) rt_report("error: cudaFree(%p): not an address cudaMalloc or cudaMallocManaged returned", p);
+    if (e) rt_report("error: cudaFree of host memory: not an address cudaMalloc or cudaMallocManaged returned");
     LEAVE(e);
   }
   if (gr_free(rt.ctx, (gr_ptr)(uintptr_t)p)) {
@@ -126,7 +134,7 @@ RT_EXPORT cudaError_t cudaFreeHost(void *p) {
   ENTER();
   if (!p) LEAVE(cudaSuccess);
   cudaError_t e = mirror_free(p, 1);
-  if (e) rt_report("error: cudaFreeHost(%p): not an address cudaMallocHost or cudaHostAlloc returned", p);
+  if (e) rt_report("error: cudaFreeHost: not an address cudaMallocHost or cudaHostAlloc returned");
   LEAVE(e);
 }
 RT_EXPORT cudaError_t cudaHostRegister(void *p, size_t n, unsigned flags) {
@@ -185,8 +193,8 @@ static cudaError_t copy(void *dst, const void *src, size_t n, rt_memcpy_kind kin
            (kind == cudaMemcpyHostToHost && !sd && !dd);
   if (!ok) {
     static const char *const dir[] = {"cudaMemcpyHostToHost", "cudaMemcpyHostToDevice", "cudaMemcpyDeviceToHost", "cudaMemcpyDeviceToDevice"};
-    rt_report("error: %s of %zu bytes from %p (%s memory) to %p (%s memory) as %s", what, n, src, sd ? "device" : "host", dst,
-              dd ? "device" : "host", dir[kind]);
+    char a[80], b[80];
+    rt_report("error: %s of %zu bytes from %s to %s as %s", what, n, shown(src, a, sizeof a), shown(dst, b, sizeof b), dir[kind]);
     return cudaErrorInvalidValue;
   }
   int rc = GR_OK;
@@ -290,7 +298,8 @@ static cudaError_t set(void *p, int v, size_t n, const char *what) {
   rt_mirror *m = rt_mirror_of(p, n);
   if (m) { memset(p, v, n); return cudaSuccess; }
   if (!is_device(p) || gr_memset(rt.ctx, (gr_ptr)(uintptr_t)p, v, n)) {
-    rt_report("error: %s of %zu bytes at %p: %s", what, n, p, is_device(p) ? gr_error(rt.ctx) : "not device memory");
+    char a[80];
+    rt_report("error: %s of %zu bytes at %s: %s", what, n, shown(p, a, sizeof a), is_device(p) ? gr_error(rt.ctx) : "not device memory");
     return cudaErrorInvalidValue;
   }
   rt_clock_copy(n);
@@ -334,7 +343,7 @@ static cudaError_t symbol_copy(const void *symbol, void *host, size_t n, size_t 
   gr_ptr addr;
   rt_var *v = rt_var_of(symbol, &addr, &e);
   if (!v) {
-    if (e == cudaErrorInvalidSymbol) rt_report("error: %s: %p is not a __device__ or __constant__ variable", to_symbol ? "cudaMemcpyToSymbol" : "cudaMemcpyFromSymbol", symbol);
+    if (e == cudaErrorInvalidSymbol) rt_report("error: %s: not the address of a __device__ or __constant__ variable", to_symbol ? "cudaMemcpyToSymbol" : "cudaMemcpyFromSymbol");
     return e;
   }
   if (offset > v->size || n > v->size - offset) {

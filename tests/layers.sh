@@ -89,5 +89,20 @@ else
   [ "$(wc -l <"$T/declared")" -gt 100 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: read too few declarations"; }
 fi
 
+# gpurace's CUDA runtime exports exactly the functions of NVIDIA's
+# libcudart.so.13 (rt/cudart.names), each with the version libcudart.so.13,
+# and nothing of the layers inside it
+so=$B/rt/libcudart.so.13
+if [ ! -f "$so" ]; then fail=$((fail + 1)); echo "FAIL: no $so (build it first)"
+else
+  nm -D --defined-only "$so" | awk '{print $3}' | grep -v '^libcudart.so.13$' >"$T/so"
+  sed 's/@@*libcudart.so.13$//' "$T/so" | LC_ALL=C sort -u >"$T/so.names"
+  if cmp -s "$T/so.names" rt/cudart.names; then pass=$((pass + 1))
+  else fail=$((fail + 1)); echo "FAIL: libcudart.so.13's exports and rt/cudart.names differ:"; LC_ALL=C comm -3 rt/cudart.names "$T/so.names" | head; fi
+  if grep -qv '@@libcudart.so.13$' "$T/so"; then fail=$((fail + 1)); echo "FAIL: exports without the version libcudart.so.13:"; grep -v '@@libcudart.so.13$' "$T/so" | head
+  else pass=$((pass + 1)); fi
+  objdump -p "$so" | grep -q 'SONAME *libcudart.so.13' && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: libcudart.so.13's soname"; }
+fi
+
 echo "layers: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
