@@ -432,6 +432,7 @@ static int cmd_run(int argc, char **argv) {
     }
     if (rc) fprintf(stderr, "%s\n", gr_error(ctx));
   }
+  gr_device_output(ctx, text);   /* the kernels' printf, as CUDA prints it at the launch's end */
   if (rc == GR_OK && o.time_reps)
     fprintf(text, "time: %.9f s, the fastest of %llu runs (%s)\n", secs, (unsigned long long)o.time_reps,
             o.seq ? "the sequential loop in C" : o.cfg.backend == GR_BACKEND_CUDA ? "launches on the GPU, to the last synchronisation" : "launches on the emulator");

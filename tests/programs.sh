@@ -12,19 +12,17 @@ B=${GR_BUILDDIR:-.}
 . "$S/tests/lib.sh"
 P=$S/tests/programs
 
-NVCC=${GPURACE_NVCC:-$(command -v nvcc || true)}
-for c in "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" "$S"/.venv/lib/python3*/site-packages/nvidia/cu*/bin/nvcc; do
-  [ -z "$NVCC" ] && [ -x "$c" ] && NVCC=$c
-done
-if [ -z "$NVCC" ]; then
+NVCC="$S/scripts/nvcc.sh"
+if ! "$NVCC" --which >/dev/null 2>&1; then
   echo "SKIP: programs: no nvcc (\$GPURACE_NVCC, \$PATH, \$CUDA_HOME/bin, .venv from scripts/setup.sh): nothing to build"
   exit 77
 fi
+export GR_BUILDDIR="$B"
 # ASan's leak check would judge the programs' own allocations
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 build() {  # build NAME [FLAGS...]: tests/programs/NAME.cu into $T/NAME
   name=$1; shift
-  if "$NVCC" -cudart shared -lineinfo -L"$B/rt" "$@" -o "$T/$name" "$P/${name%%-*}.cu" >"$T/nvcc.err" 2>&1; then pass=$((pass + 1))
+  if "$NVCC" -cudart shared -lineinfo "$@" -o "$T/$name" "$P/${name%%-*}.cu" >"$T/nvcc.err" 2>&1; then pass=$((pass + 1))
   else fail=$((fail + 1)); echo "FAIL: nvcc could not build $name"; cat "$T/nvcc.err"; fi
 }
 same() {  # same FILE EXPECTED DESCRIPTION
@@ -110,7 +108,7 @@ if "$NVCC" -o "$T/static" "$P/vadd.cu" >"$T/nvcc.err" 2>&1; then
   expect 2 "the static runtime" -- "$G" exec "$T/static"
   contains "$T/err" "rebuild with nvcc -cudart shared" "static: how to rebuild"
 fi
-if "$NVCC" -cudart shared -L"$B/rt" -gencode arch=compute_90,code=sm_90 -o "$T/sass" "$P/vadd.cu" >"$T/nvcc.err" 2>&1; then
+if "$NVCC" -cudart shared -gencode arch=compute_90,code=sm_90 -o "$T/sass" "$P/vadd.cu" >"$T/nvcc.err" 2>&1; then
   expect 2 "no PTX" -- "$G" exec "$T/sass"
   contains "$T/err" "no PTX in the program" "no PTX: said"
 fi
