@@ -126,6 +126,15 @@ int emu_memset(emu_dev *e, gr_ptr dst, int v, size_t n) {
 
 size_t emu_allocation_count(const emu_dev *e) { return e->allocs.len ? e->allocs.len - 1 : 0; }
 
+int emu_allocation_rename(emu_dev *e, size_t id, const char *name) {
+  if (id == 0 || id >= e->allocs.len) return GR_EINPUT;
+  galloc *a = vec_at(&e->allocs, id);
+  if (!a->live) return GR_EINPUT;
+  free(a->name);
+  a->name = xstrdup(name);
+  return GR_OK;
+}
+
 int emu_allocation_info(const emu_dev *e, size_t id, uint64_t *size, const char **name) {
   if (id == 0 || id >= e->allocs.len) return GR_EINPUT;
   const galloc *a = vec_at(&e->allocs, id);

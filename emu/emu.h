@@ -48,6 +48,8 @@ int emu_memset(emu_dev *e, gr_ptr dst, int v, size_t n);
 uint8_t *emu_global_span(emu_dev *e, gr_ptr addr, uint64_t n);
 size_t emu_allocation_count(const emu_dev *e);
 int emu_allocation_info(const emu_dev *e, size_t id, uint64_t *size, const char **name);
+/* A live allocation's new name, for reports. */
+int emu_allocation_rename(emu_dev *e, size_t id, const char *name);
 int emu_describe_address(const emu_dev *e, gr_ptr addr, const char **name, uint64_t *offset);
 
 /* A module on the device: km's __device__ variables allocated and

@@ -162,6 +162,30 @@ static char *blank_comments(const char *src) {
 
 #define MAXP 256
 
+/* The replacement text of an object-like macro `#define NAME ...` of the
+ * source (its continuation lines joined), where the n bytes at id are one
+ * identifier NAME; malloc'd, or NULL. */
+static char *macro_body(const char *src, const char *id, size_t n) {
+  while (n && isspace((unsigned char)*id)) id++, n--;
+  while (n && isspace((unsigned char)id[n - 1])) n--;
+  if (!n || isdigit((unsigned char)*id)) return NULL;
+  for (size_t k = 0; k < n; k++) if (!isalnum((unsigned char)id[k]) && id[k] != '_') return NULL;
+  for (const char *d = strstr(src, "#define"); d; d = strstr(d + 7, "#define")) {
+    const char *p = d + 7;
+    while (*p == ' ' || *p == '\t') p++;
+    if (strncmp(p, id, n) || isalnum((unsigned char)p[n]) || p[n] == '_' || p[n] == '(') continue;
+    p += n;
+    bytes b = {0};
+    for (; *p && *p != '\n'; p++) {
+      if (*p == '\\' && p[1] == '\n') { p++; bytes_put(&b, " ", 1); continue; }
+      bytes_put(&b, p, 1);
+    }
+    bytes_put(&b, "", 1);
+    return (char *)b.p;
+  }
+  return NULL;
+}
+
 /* Finds `__global__ ... name(params)` with n parameters in the source. */
 static int source_params(const char *source, const char *base, int n, char **texts) {
   if (!source || !*base) return 0;
@@ -204,7 +228,15 @@ static int source_params(const char *source, const char *base, int n, char **tex
     for (; *q; q++) { if (*q == '(') depth++; else if (*q == ')' && --depth == 0) break; }
     if (!*q) break;
     size_t st[MAXP], ln[MAXP];
-    int np = split_params(paren + 1, (size_t)(q - paren - 1), st, ln, MAXP);
+    char *list = paren + 1;
+    size_t list_len = (size_t)(q - paren - 1);
+    int np = split_params(list, list_len, st, ln, MAXP);
+    char *macro = np == 1 && n > 1 ? macro_body(s, list + st[0], ln[0]) : NULL;
+    if (macro) {   /* the list is a macro's: kernel(GCOL_PARAMS) */
+      list = macro;
+      list_len = strlen(macro);
+      np = split_params(list, list_len, st, ln, MAXP);
+    }
     if (np == 1) {   /* (void) or () */
       const char *t = paren + 1 + st[0];
       size_t l = ln[0];
@@ -212,13 +244,14 @@ static int source_params(const char *source, const char *base, int n, char **tex
       while (l && isspace((unsigned char)t[l - 1])) l--;
       if (l == 0 || (l == 4 && !strncmp(t, "void", 4))) np = 0;
     }
-    if (np != n || n > MAXP) continue;
+    if (np != n || n > MAXP) { free(macro); continue; }
     for (int k = 0; k < n; k++) {
       texts[k] = xmalloc(ln[k] + 1);
-      memcpy(texts[k], paren + 1 + st[k], ln[k]);
+      memcpy(texts[k], list + st[k], ln[k]);
       texts[k][ln[k]] = 0;
       for (char *c = texts[k]; *c; c++) if (isspace((unsigned char)*c)) *c = ' ';
     }
+    free(macro);
     found = 1;
   }
   free(s);

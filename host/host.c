@@ -455,6 +455,10 @@ static emu_dev *need_emu(gr_context *ctx, const char *what) {
   return ctx->emu;
 }
 
+int host_allocation_rename(gr_context *ctx, gr_ptr p, const char *name) {
+  return ctx->emu ? emu_allocation_rename(ctx->emu, gr_allocation_id(p), name) : GR_EINPUT;
+}
+
 size_t gr_device_output(gr_context *ctx, FILE *out) { return ctx->emu ? emu_output(ctx->emu, out) : 0; }
 
 int gr_observe(gr_context *ctx, const gr_observer *obs) {

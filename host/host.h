@@ -25,6 +25,8 @@ int host_fail(gr_context *ctx, int code, const char *fmt, ...) __attribute__((fo
 emu_dev *host_emu(gr_context *ctx);
 /* A later seed for the context's next launches (sampled litmus runs). */
 void host_reseed(gr_context *ctx, uint64_t seed);
+/* An allocation's new name (the emulator's), for reports. */
+int host_allocation_rename(gr_context *ctx, gr_ptr p, const char *name);
 /* A module's KIR. */
 const kir_module *host_module_kir(const gr_module *mod);
 

@@ -431,6 +431,22 @@ static gr_arg arg_of(const void *p, gr_type t, uint8_t *scratch, size_t size) {
   return a;
 }
 
+/* A buffer of cudaMalloc's (named "cudaMalloc #N" till now) is named, in
+ * reports, by the kernel parameter it is first passed as, where the
+ * parameter's name is the source's (the PTX front end reads it from the
+ * program's source file, which -lineinfo names). */
+static void name_buffers(gr_module *mod, const char *kernel, const gr_arg *a, int n) {
+  for (int k = 0; k < n; k++) {
+    const char *pname, *old;
+    uint64_t size;
+    if ((a[k].type != GR_PTR && a[k].type != GR_U64) || KIR_SPACE_OF(a[k].bits) != SPACE_GLOBAL || (uint32_t)a[k].bits != 0) continue;
+    size_t id = gr_allocation_id(a[k].bits);
+    if (!id || gr_allocation_info(rt.ctx, id, &size, &old) || strncmp(old, "cudaMalloc #", 12)) continue;
+    if (gr_kernel_param(mod, kernel, k, &pname, NULL, NULL) || !pname || !*pname || strstr(pname, "_param_")) continue;
+    host_allocation_rename(rt.ctx, a[k].bits, pname);
+  }
+}
+
 int rt_mirrors_sync(int to_device) {
   for (size_t k = 0; k < rt.mirrors.len; k++) {
     rt_mirror *m = vec_at(&rt.mirrors, k);
@@ -476,6 +492,7 @@ cudaError_t rt_launch(const void *stub, rt_dim3 grid, rt_dim3 block, void **args
     }
     a[k] = arg_of(args[k], t, scratch[k], size);
   }
+  name_buffers(mod, f->name, a, n);
   int rc = rt_mirrors_sync(1);
   rt.launches++;
   if (!rc) rc = gr_launch_ex(mod, f->name, (gr_dim3){grid.x, grid.y, grid.z}, (gr_dim3){block.x, block.y, block.z}, shared,

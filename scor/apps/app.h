@@ -19,6 +19,7 @@
 
 #include "detectors.h"
 #include "gpurace.h"
+#include "inputs.h"
 
 typedef struct {
   const char *name;          /* the app, for messages */
@@ -65,25 +66,5 @@ int app_launch(app *a, const char *kernel, unsigned grid, unsigned block, const 
 /* Prints the reports and a summary line; returns the exit status for a
  * run whose launches returned `status` and whose result check gave `ok`. */
 int app_end(app *a, int status, int ok);
-
-/* glibc's rand() (the TYPE_3 additive feedback generator behind srand and
- * rand), so that inputs drawn as the ScoR hosts draw them are the same on
- * every machine. */
-typedef struct { int32_t r[34]; int i; } glibc_rand;
-void glibc_srand(glibc_rand *g, uint32_t seed);
-int glibc_rand_next(glibc_rand *g);
-
-/* An R-MAT graph (Chakrabarti, Zhan and Faloutsos, SDM'04) with the Graph500
- * quadrant probabilities (a, b, c, d) = (0.57, 0.19, 0.19, 0.05): each edge
- * picks one quadrant per level of a 2^scale x 2^scale adjacency matrix,
- * scale = ceil(log2 V), from glibc rand() seeded with `seed`.  Edges with
- * an endpoint >= V, self-loops and duplicates are drawn again, each edge is
- * stored with u < v, and the list is sorted by (u, v): the shape of the
- * ScoR graph input (scor-spec.md section 4).  Returns 0, or -1 when E is
- * more than V can hold or than R-MAT's skew can give. */
-int app_rmat(uint32_t seed, int V, int E, int *u, int *v);
-/* GCOL's and GCON's host divide(n): block i gets [i*(n/NB), (i+1)*(n/NB)),
- * the last one up to n (n >= NB). */
-void app_divide(int n, int nb, int *head, int *tail);
 
 #endif

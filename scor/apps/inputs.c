@@ -1,0 +1,87 @@
+/* inputs: glibc's rand(), the R-MAT graphs and divide() of the ScoR
+ * applications (inputs.h). */
+#include <stdlib.h>
+
+#include "inputs.h"
+
+/* glibc's TYPE_3 generator: 31 words of state seeded by a Lehmer
+ * generator (Schrage's method), the first 310 outputs discarded, then
+ * r[i] = r[i-31] + r[i-3] and output r[i] >> 1. */
+void glibc_srand(glibc_rand *g, uint32_t seed) {
+  int32_t r[31];
+  r[0] = seed ? (int32_t)seed : 1;
+  for (int i = 1; i < 31; i++) {
+    int32_t hi = r[i - 1] / 127773, lo = r[i - 1] % 127773;
+    int32_t word = 16807 * lo - 2836 * hi;
+    if (word < 0) word += 2147483647;
+    r[i] = word;
+  }
+  for (int i = 0; i < 31; i++) g->r[i] = r[i];
+  for (int i = 31; i < 34; i++) g->r[i] = g->r[i - 31];
+  g->i = 0;   /* the next value goes over the oldest of the ring's 34 */
+  for (int k = 0; k < 310; k++) glibc_rand_next(g);
+}
+
+int glibc_rand_next(glibc_rand *g) {
+  /* the ring holds the last 34 values; g->i is where the next one goes */
+  int i = g->i;
+  uint32_t v = (uint32_t)g->r[(i + 34 - 31) % 34] + (uint32_t)g->r[(i + 34 - 3) % 34];
+  g->r[i] = (int32_t)v;
+  g->i = (i + 1) % 34;
+  return (int)(v >> 1);
+}
+
+typedef struct { int u, v; } edge;
+
+static int edge_cmp(const void *x, const void *y) {
+  const edge *a = x, *b = y;
+  return a->u != b->u ? (a->u > b->u) - (a->u < b->u) : (a->v > b->v) - (a->v < b->v);
+}
+
+int app_rmat(uint32_t seed, int V, int E, int *u, int *v) {
+  if (V < 2 || E < 0 || (double)E > (double)V * (V - 1) / 2) return -1;
+  int scale = 0;
+  while ((1L << scale) < V) scale++;
+  size_t cap = 16;
+  while (cap < (size_t)E * 2 + 2) cap <<= 1;
+  uint64_t *seen = calloc(cap, sizeof *seen);   /* open addressing, key u * V + v + 1 */
+  edge *es = malloc(sizeof *es * (size_t)(E ? E : 1));
+  if (!seen || !es) { free(seen); free(es); return -1; }
+  glibc_rand g;
+  glibc_srand(&g, seed);
+  int n = 0;
+  for (uint64_t tries = 0; n < E; tries++) {
+    if (tries > 1000 * (uint64_t)E + 1000) { free(seen); free(es); return -1; }   /* R-MAT's skew cannot give E distinct edges */
+    long r = 0, c = 0;
+    for (int l = 0; l < scale; l++) {
+      double p = glibc_rand_next(&g) / 2147483648.0;
+      int q = p < 0.57 ? 0 : p < 0.76 ? 1 : p < 0.95 ? 2 : 3;
+      r = r * 2 + (q >> 1);
+      c = c * 2 + (q & 1);
+    }
+    if (r >= V || c >= V || r == c) continue;
+    int a = (int)(r < c ? r : c), b = (int)(r < c ? c : r);
+    uint64_t key = (uint64_t)a * (uint64_t)V + (uint64_t)b + 1;
+    size_t h = (size_t)(key * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
+    while (seen[h] && seen[h] != key) h = (h + 1) & (cap - 1);
+    if (seen[h]) continue;
+    seen[h] = key;
+    es[n].u = a;
+    es[n].v = b;
+    n++;
+  }
+  qsort(es, (size_t)E, sizeof *es, edge_cmp);
+  for (int k = 0; k < E; k++) { u[k] = es[k].u; v[k] = es[k].v; }
+  free(seen);
+  free(es);
+  return 0;
+}
+
+void app_divide(int n, int nb, int *head, int *tail) {
+  int per = n / nb;
+  for (int i = 0; i < nb; i++) {
+    head[i] = i * per;
+    tail[i] = (i + 1) * per;
+  }
+  tail[nb - 1] = n;
+}
