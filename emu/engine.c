@@ -967,9 +967,18 @@ int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, s
     return emu_fail(ctx, GR_EINPUT, "error: cooperative launch of '%s' with %llu blocks: the device holds %llu of them at once (%d SMs x %d blocks of %u threads; --sms raises it)",
                     kernel, (unsigned long long)nblocks, (unsigned long long)nslots, cfg->sms, per_sm, wpb * 32);
   /* the grid workspace cooperative_groups::this_grid() finds through
-   * %envreg1/%envreg2: its size, then the grid barrier's arrival count */
+   * %envreg1/%envreg2: its size, then the grid barrier's arrival count.
+   * Every launch of a kernel that reads it has one, as CUDA 13's driver
+   * gives one (an H200 runs grid.sync() in an ordinary launch whose blocks
+   * are all resident: reports/programs-hw.md); only a cooperative launch
+   * is refused when the grid cannot be resident at once; an ordinary one
+   * whose blocks wait at the grid barrier for blocks that cannot start
+   * deadlocks, as the GPU hangs. */
+  int uses_ws = flags & GR_LAUNCH_COOPERATIVE;
+  for (int k = 0; k < f->ncode && !uses_ws; k++)
+    uses_ws = f->code[k].op == OP_SREG && (f->code[k].imm == SR_GRIDWS_LO || f->code[k].imm == SR_GRIDWS_HI);
   gr_ptr gridws = 0;
-  if (flags & GR_LAUNCH_COOPERATIVE) {
+  if (uses_ws) {
     const uint32_t ws[2] = {8, 0};
     if (emu_malloc(ctx, sizeof ws, "grid workspace", &gridws) != GR_OK) return GR_EINPUT;
     emu_htod(ctx, gridws, ws, sizeof ws);

@@ -506,7 +506,11 @@ cudaError_t rt_launch(const void *stub, rt_dim3 grid, rt_dim3 block, void **args
   if (rc == GR_EINPUT) {   /* refused before it ran: the launch's own error, not sticky */
     rt.failed_launches++;
     rt_report("error: launch %llu of '%s' refused: %s", (unsigned long long)rt.launches, shown, gr_error(rt.ctx));
-    return rt_set_error(flags ? cudaErrorCooperativeLaunchTooLarge : cudaErrorInvalidConfiguration);
+    /* CUDA 13 on an H200 answers a block of more than 1024 threads with
+     * cudaErrorInvalidValue (reports/programs-hw.md) */
+    const char *why = gr_error(rt.ctx);
+    return rt_set_error(flags && strstr(why, "cooperative launch") ? cudaErrorCooperativeLaunchTooLarge
+                        : strstr(why, "exceeds 1024 threads") ? cudaErrorInvalidValue : cudaErrorInvalidConfiguration);
   }
   if (rc) {
     rt.failed_launches++;

@@ -31,7 +31,7 @@ if scripts/nvcc.sh --which >/dev/null 2>&1; then
     scripts/nvcc.sh -cudart shared -lineinfo -o "$D/programs/$p" "tests/programs/$p.cu"
     echo "$p" >>"$D/programs/LIST"
   done
-  sed -i 's/^args$/args one "two words" 3/' "$D/programs/LIST"
+  sed -i 's/^args$/args one two 3/' "$D/programs/LIST"
   scripts/nvcc.sh -cudart shared -lineinfo -DFIXED -o "$D/programs/race-fixed" tests/programs/race.cu
   scripts/nvcc.sh -cudart shared -lineinfo -DMISALIGNED -o "$D/programs/fault-misaligned" tests/programs/fault.cu
   scripts/nvcc.sh -cudart shared -lineinfo -DOUT_OF_BOUNDS -o "$D/programs/fault-oob" tests/programs/fault.cu

@@ -21,15 +21,15 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >>"$O/environme
 echo 21 >"$O/stdin"
 while read -r name args; do
   [ -n "$name" ] || continue
-  LD_LIBRARY_PATH="$CUDART:$B/lib" "$B/programs/$name" $args <"$O/stdin" >"$O/$name.gpu.out" 2>"$O/$name.gpu.err"
+  LD_LIBRARY_PATH="$CUDART:$B/lib" timeout 120 "$B/programs/$name" $args <"$O/stdin" >"$O/$name.gpu.out" 2>"$O/$name.gpu.err"
   echo $? >"$O/$name.gpu.rc"
-  GPURACE_RUNTIME_DIR="$B/rt" LD_LIBRARY_PATH="$B/lib" "$B/gpurace" exec "$B/programs/$name" $args <"$O/stdin" >"$O/$name.emu.out" 2>"$O/$name.emu.err"
+  GPURACE_RUNTIME_DIR="$B/rt" LD_LIBRARY_PATH="$B/lib" timeout 120 "$B/gpurace" exec "$B/programs/$name" $args <"$O/stdin" >"$O/$name.emu.out" 2>"$O/$name.emu.err"
   echo $? >"$O/$name.emu.rc"
 done <"$B/programs/LIST"
 if command -v compute-sanitizer >/dev/null 2>&1; then
-  LD_LIBRARY_PATH="$CUDART:$B/lib" compute-sanitizer --tool memcheck "$B/programs/fault-oob" >"$O/fault-oob.memcheck" 2>&1
-  LD_LIBRARY_PATH="$CUDART:$B/lib" compute-sanitizer --tool racecheck "$B/programs/race" >"$O/race.racecheck" 2>&1
-  LD_LIBRARY_PATH="$CUDART:$B/lib" compute-sanitizer --tool racecheck "$B/programs/race-fixed" >"$O/race-fixed.racecheck" 2>&1
+  LD_LIBRARY_PATH="$CUDART:$B/lib" timeout 120 compute-sanitizer --tool memcheck "$B/programs/fault-oob" >"$O/fault-oob.memcheck" 2>&1
+  LD_LIBRARY_PATH="$CUDART:$B/lib" timeout 120 compute-sanitizer --tool racecheck "$B/programs/race" >"$O/race.racecheck" 2>&1
+  LD_LIBRARY_PATH="$CUDART:$B/lib" timeout 120 compute-sanitizer --tool racecheck "$B/programs/race-fixed" >"$O/race-fixed.racecheck" 2>&1
 fi
 GPURACE_RUNTIME_DIR="$B/rt" LD_LIBRARY_PATH="$B/lib" "$B/gpurace" exec --detect boyer "$B/programs/race" >"$O/race.boyer" 2>&1
 GPURACE_RUNTIME_DIR="$B/rt" LD_LIBRARY_PATH="$B/lib" "$B/gpurace" exec --detect hb --warps its "$B/programs/race" >"$O/race.hb-its" 2>&1

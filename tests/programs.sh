@@ -44,7 +44,11 @@ for p in api printf coop; do
   same "$T/out" "$P/$p.out" "$p"
 done
 lacks "$T/err" "not supported" "coop: nothing unsupported"
-contains "$T/err" "coop.cu:12:3: error: __trap() executed" "coop: grid.sync() outside a cooperative launch traps, at its line"
+build coop-too-many -DTOO_MANY
+expect 0 "coop, too many blocks" -- "$G" exec "$T/coop-too-many"
+contains "$T/out" "cooperative, too many blocks: cudaErrorCooperativeLaunchTooLarge" "coop: a grid too large to be resident is refused"
+contains "$T/out" "ordinary, too many blocks, synchronize: cudaErrorLaunchTimeout" "coop: an ordinary one waits for ever: a deadlock, as the GPU hangs"
+contains "$T/err" "deadlock" "coop: the deadlock reported"
 
 # faults: reported at the source line with the thread; the error CUDA returns, sticky
 expect 0 "assert" -- "$G" exec "$T/assert"
@@ -69,7 +73,7 @@ expect 7 "--error-exitcode: a failed launch" -- "$G" exec --error-exitcode 7 "$T
 expect 0 "race, lockstep, boyer" -- "$G" exec --detect boyer "$T/race"
 contains "$T/out" "sum 2016" "race: the program's output"
 contains "$T/err" "race [boyer] RAW hazard within a warp" "race: boyer's report"
-contains "$T/err" "race.cu:14:5: plain store by block (0,0,0) warp 0" "race: at the source line"
+contains "$T/err" "race.cu:15:5: plain store by block (0,0,0) warp 0" "race: at the source line"
 expect 9 "race, its, hb, --error-exitcode" -- "$G" exec --detect hb --warps its --error-exitcode 9 "$T/race"
 contains "$T/err" "race [hb] missing __syncwarp" "race: hb under ITS"
 contains "$T/err" "detectors: hb 1 race report" "race: the summary"

@@ -22,7 +22,20 @@ int main(void) {
   printf("launch: %s\n", cudaGetErrorName(e));
   cudaMemcpy(h, b, sizeof h, cudaMemcpyDeviceToHost);
   for (int i = 0; i < 8; i++) printf("%d%c", h[i], i == 7 ? '\n' : ' ');
-  ring<<<8, 64>>>(a, b);   // grid.sync() outside a cooperative launch: the GPU traps
+  // an ordinary launch: CUDA 13 gives it a grid workspace too, and with every
+  // block resident its grid.sync() holds (on an H200, and here)
+  ring<<<8, 64>>>(a, b);
   printf("ordinary launch, synchronize: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
+#ifdef TOO_MANY
+  // more blocks than the device holds at once: refused as cooperative; as an
+  // ordinary launch, the resident blocks wait at the grid barrier for ever
+  int *big;
+  cudaMalloc(&big, 4096 * sizeof(int));
+  void *bargs[] = {&big, &big};
+  printf("cooperative, too many blocks: %s\n",
+         cudaGetErrorName(cudaLaunchCooperativeKernel((const void *)ring, dim3(4096), dim3(1024), bargs, 0, 0)));
+  ring<<<4096, 1024>>>(big, big);
+  printf("ordinary, too many blocks, synchronize: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
+#endif
   return 0;
 }

@@ -1,7 +1,8 @@
-// A shared-memory reduction missing a barrier (RACY, the default) or with
-// it (-DFIXED): the race is reported at its source line.  Both print the
-// same sum on every run here and on a GPU, racy or not, as every warp's
-// partial sum is read after its own writes under lockstep.
+// A shared-memory reduction missing a barrier (racy, the default) or with
+// it (-DFIXED): the race is reported at its source line.  The racy build's
+// sum depends on the schedule: 2016 (right) under lockstep warps; other
+// sums under independent thread scheduling; 678 on an H200, whose code
+// also reorders a thread's shared accesses (reports/programs-hw.md).
 #include <cstdio>
 #include <cuda_runtime.h>
 
