@@ -10,6 +10,7 @@
 #include "gpurace.h"
 #include "hb/hb.h"
 #include "peer.h"
+#include "runtime.h"
 
 /* The native twins of the kernels in bench/kernels (the ALU kernel is bench/peer/hash.cu, its
  * twin peer_hash); noinline keeps them honest. */
@@ -396,7 +397,9 @@ int main(int argc, char **argv) {
   /* `bench oracle`: only the oracle's table; `bench peers`: only the comparison with PoCL and C;
    * `bench peer KERNEL [REPS [MODE]]`: one of its kernels, for a profiler */
   if (argc > 1 && !strcmp(argv[1], "oracle")) { oracle_table(); return 0; }
-  const char *src = getenv("GR_SRCDIR");
+  const char *src = getenv("GR_SRCDIR"), *build = getenv("GR_BUILDDIR");
+  /* `bench runtime`: only gpurace exec against the library's launches */
+  if (argc > 1 && !strcmp(argv[1], "runtime")) return runtime_bench(src && *src ? src : ".", build && *build ? build : ".");
   if (argc > 1 && !strcmp(argv[1], "peers")) return peer_tables(src && *src ? src : ".") ? 1 : 0;
   if (argc > 2 && !strcmp(argv[1], "peer")) return peer_one(src && *src ? src : ".", argv[2], argc > 3 ? atoi(argv[3]) : 5, argc > 4 ? argv[4] : NULL);
   printf("gpurace benchmark (round-robin scheduler, 4 SMs; sequentially consistent memory unless -weak)\n\n");
@@ -439,5 +442,6 @@ int main(int argc, char **argv) {
   free(alu_nat); free(alu_emu);
   detector_overhead();
   oracle_table();
+  if (runtime_bench(src && *src ? src : ".", build && *build ? build : ".")) return 1;
   return peer_tables(src && *src ? src : ".") ? 1 : 0;
 }
