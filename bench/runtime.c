@@ -74,7 +74,7 @@ int runtime_bench(const char *src, const char *build) {
   size_t len;
   int shared;
   char err[512];
-  if (fatbin_read_program(prog, &data, &len, &shared, err, sizeof err) || !data) { printf("error: %s\n", err); return 1; }
+  if (fatbin_read_program(prog, &data, &len, &shared, NULL, err, sizeof err) || !data) { printf("error: %s\n", err); return 1; }
   int ne = fatbin_entries(data, len, NULL, 0, err, sizeof err);
   fatbin_entry *e = ne > 0 ? calloc((size_t)ne, sizeof *e) : NULL;
   if (ne <= 0 || fatbin_entries(data, len, e, ne, err, sizeof err) != ne) { printf("error: %s\n", err); return 1; }

@@ -125,9 +125,9 @@ static char *resolve(const char *prog) {
 static int preflight(const char *path) {
   uint8_t *data;
   size_t len;
-  int shared;
+  int shared, rdc;
   char err[512];
-  if (fatbin_read_program(path, &data, &len, &shared, err, sizeof err)) return 0;   /* not ELF: a script, checked by what it runs */
+  if (fatbin_read_program(path, &data, &len, &shared, &rdc, err, sizeof err)) return 0;   /* not ELF: a script, checked by what it runs */
   if (!data) {
     if (!shared)
       fprintf(stderr, "gpurace exec: note: %s has no device code and does not load libcudart.so: only what it runs "
@@ -146,6 +146,11 @@ static int preflight(const char *path) {
   fatbin_entry *e = n > 0 ? calloc((size_t)n, sizeof *e) : NULL;
   if (n < 0 || (n > 0 && fatbin_entries(data, len, e, n, err, sizeof err) != n)) {
     fprintf(stderr, "gpurace exec: %s: error: its device code: %s\n", path, err);
+    rc = GR_EINPUT;
+  } else if (rdc) {
+    fprintf(stderr, "gpurace exec: %s: error: the program was built with relocatable device code (nvcc -rdc=true, or "
+                    "CMake's CUDA_SEPARABLE_COMPILATION), which nvlink links into cubins only: gpurace's runtime does not "
+                    "link PTX across translation units yet; rebuild without -rdc where the program allows it\n", path);
     rc = GR_EINPUT;
   } else if (fatbin_pick_ptx(e, n, 100000) < 0) {
     fprintf(stderr, "gpurace exec: %s: error: no PTX in the program, only code for particular GPUs: rebuild with a "

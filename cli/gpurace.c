@@ -1117,7 +1117,7 @@ static int cmd_fatbin(int argc, char **argv) {
   size_t len;
   int shared;
   char err[512];
-  if (fatbin_read_program(path, &data, &len, &shared, err, sizeof err)) { fprintf(stderr, "error: %s\n", err); return GR_EINPUT; }
+  if (fatbin_read_program(path, &data, &len, &shared, NULL, err, sizeof err)) { fprintf(stderr, "error: %s\n", err); return GR_EINPUT; }
   if (!data) {
     fprintf(stderr, "%s: error: no device code (.nv_fatbin): not a program nvcc built with kernels in it\n", path);
     return GR_EINPUT;

@@ -2439,6 +2439,7 @@ kir_module *ptx_compile(const char *path, const char *text, size_t len, const ch
     kir_module_free(m);
     return NULL;
   }
+  path = arena_strndup(&m->ar, path, strlen(path));   /* source positions name it: it lives as long as the module */
   ptx_module *pm = ptx_parse(&m->ar, &d, path, text, len);
   L *l = arena_alloc(&m->ar, sizeof *l);
   l->ar = &m->ar;

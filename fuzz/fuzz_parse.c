@@ -99,7 +99,7 @@ static void as_a_fatbin(const uint8_t *data, size_t size) {
     size_t len;
     int shared;
     err[0] = 0;
-    if (fatbin_read_program(path, &fb, &len, &shared, err, sizeof err) && !*err) { fprintf(stderr, "a program refused without a message\n"); abort(); }
+    if (fatbin_read_program(path, &fb, &len, &shared, NULL, err, sizeof err) && !*err) { fprintf(stderr, "a program refused without a message\n"); abort(); }
     free(fb);
   }
   unlink(path);

@@ -11,6 +11,7 @@
  * timing; what it gives up is said where it matters (docs/runtime.md:
  * kernels of different streams never overlap here). */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,8 +206,9 @@ static int fatbin_load(rt_fatbin *fb) {
   if (fb->mod || fb->load_rc) return fb->load_rc;
   gr_context *ctx = rt_device();
   if (!ctx) return fb->load_rc = rt.start_error;
-  char err[512], name[64];
-  snprintf(name, sizeof name, "device-code-%d.ptx", fb->index);
+  char err[512], name[300];
+  /* the name of reports without -lineinfo: the program's, its device code's number, the PTX line */
+  snprintf(name, sizeof name, "%s.%d.ptx", program_invocation_short_name, fb->index);
   const uint8_t *d = fb->data;
   if (!d) {
     rt_report("error: the program registered device code gpurace cannot read (not nvcc's fatbinary wrapper)");
@@ -555,6 +557,39 @@ RT_EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *stub, rt_dim3 grid
 RT_EXPORT cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *stub, rt_dim3 grid, rt_dim3 block, void **args,
                                                        size_t shared, cudaStream_t stream) {
   return cudaLaunchCooperativeKernel(stub, grid, block, args, shared, stream);
+}
+
+/* cudaLaunchKernelEx: the attributes that change what a launch means are
+ * honoured (cooperative) or refused (clusters, events); the others are
+ * hints a GPU may ignore, as the emulator does. */
+RT_EXPORT cudaError_t cudaLaunchKernelExC(const rt_launch_config *c, const void *stub, void **args) {
+  if (!c) return rt_set_error(cudaErrorInvalidValue);
+  unsigned flags = 0;
+  for (unsigned k = 0; k < c->numAttrs; k++) {
+    const rt_launch_attribute *a = &c->attrs[k];
+    switch (a->id) {
+    case 2: if (a->val.cooperative) flags |= GR_LAUNCH_COOPERATIVE; break;   /* cudaLaunchAttributeCooperative */
+    case 4:   /* cudaLaunchAttributeClusterDimension */
+      if ((uint64_t)a->val.cluster.x * a->val.cluster.y * a->val.cluster.z <= 1) break;
+      /* fall through */
+    case 7: case 12: case 13: {
+      rt_lock();
+      rt.unsupported_calls++;
+      rt_report("error: cudaLaunchKernelEx with launch attribute %d (clusters, programmatic or completion events, "
+                "updatable nodes) is not supported by gpurace's CUDA runtime: it returns cudaErrorNotSupported", a->id);
+      rt_unlock();
+      return rt_set_error(cudaErrorNotSupported);
+    }
+    default: break;
+    }
+  }
+  rt_lock();
+  cudaError_t e = rt_launch(stub, c->gridDim, c->blockDim, args, c->dynamicSmemBytes, c->stream, flags);
+  rt_unlock();
+  return e;
+}
+RT_EXPORT cudaError_t cudaLaunchKernelExC_ptsz(const rt_launch_config *c, const void *stub, void **args) {
+  return cudaLaunchKernelExC(c, stub, args);
 }
 
 /* cudaKernel_t for a host stub: the stub itself names it here */

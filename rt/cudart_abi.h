@@ -110,6 +110,16 @@ typedef struct {
   rt_memcpy_kind kind;
 } rt_memcpy3d_parms;
 
+/* cudaLaunchAttribute and cudaLaunchConfig_t (cudaLaunchKernelEx) */
+typedef struct { int id; char pad[4]; union { char pad[64]; int cooperative; struct { unsigned x, y, z; } cluster; } val; } rt_launch_attribute;
+typedef struct {
+  rt_dim3 gridDim, blockDim;
+  size_t dynamicSmemBytes;
+  cudaStream_t stream;
+  rt_launch_attribute *attrs;
+  unsigned numAttrs;
+} rt_launch_config;
+
 /* cudaChannelFormatDesc */
 typedef struct { int x, y, z, w, f; } rt_channel_desc;
 

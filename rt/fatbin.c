@@ -169,10 +169,12 @@ static uint8_t *read_all(const char *path, size_t *n, char *err, size_t errlen) 
   return b;
 }
 
-int fatbin_read_program(const char *path, uint8_t **data, size_t *len, int *shared_cudart, char *err, size_t errlen) {
+int fatbin_read_program(const char *path, uint8_t **data, size_t *len, int *shared_cudart, int *relocatable, char *err,
+                        size_t errlen) {
   *data = NULL;
   *len = 0;
   *shared_cudart = 0;
+  if (relocatable) *relocatable = 0;
   size_t n;
   uint8_t *f = read_all(path, &n, err, errlen);
   if (!f) return -1;
@@ -191,6 +193,9 @@ int fatbin_read_program(const char *path, uint8_t **data, size_t *len, int *shar
   for (int k = 0; k < h->e_shnum; k++) {
     const Elf64_Shdr *s = &sh[k];
     if (s->sh_type != SHT_NOBITS && (s->sh_offset > n || s->sh_size > n - s->sh_offset)) continue;
+    if (relocatable && names->sh_offset < n && s->sh_name < names->sh_size && names->sh_offset + s->sh_name < n &&
+        !strncmp((const char *)f + names->sh_offset + s->sh_name, "__nv_relfatbin", n - names->sh_offset - s->sh_name))
+      *relocatable = 1;
     if (names->sh_offset < n && s->sh_name < names->sh_size && names->sh_offset + s->sh_name < n &&
         !strncmp((const char *)f + names->sh_offset + s->sh_name, ".nv_fatbin", n - names->sh_offset - s->sh_name) && s->sh_type != SHT_NOBITS) {
       *data = xmalloc(s->sh_size + 1);

@@ -39,9 +39,13 @@ int fatbin_pick_ptx(const fatbin_entry *e, int n, unsigned arch);
 char *fatbin_payload(const fatbin_entry *e, size_t *len, char *err, size_t errlen);
 
 /* A program file (ELF): its .nv_fatbin section (malloc'd, into *data and
- * *len; NULL and 0 where it has none), and whether it loads the shared CUDA
- * runtime (a DT_NEEDED libcudart.so.N).  -1 with the reason in err where
- * the file cannot be read or is not a 64-bit little-endian ELF. */
-int fatbin_read_program(const char *path, uint8_t **data, size_t *len, int *shared_cudart, char *err, size_t errlen);
+ * *len; NULL and 0 where it has none), whether it loads the shared CUDA
+ * runtime (a DT_NEEDED libcudart.so.N), and (relocatable, if not NULL)
+ * whether it was built with relocatable device code (nvcc -rdc=true: a
+ * __nv_relfatbin section, whose code nvlink linked into .nv_fatbin as
+ * cubins).  -1 with the reason in err where the file cannot be read or is
+ * not a 64-bit little-endian ELF. */
+int fatbin_read_program(const char *path, uint8_t **data, size_t *len, int *shared_cudart, int *relocatable, char *err,
+                        size_t errlen);
 
 #endif

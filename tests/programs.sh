@@ -82,6 +82,20 @@ contains "$T/err" "detectors: hb 0 race reports, boyer 0 race reports" "fixed: n
 expect 0 "race fixed, hb-ptx, weak memory" -- "$G" exec --detect hb-ptx --memory weak --error-exitcode 9 "$T/race-fixed"
 contains "$T/out" "sum 2016" "fixed: the sum under weak memory"
 
+# several translation units, each its own fatbinary; relocatable device code refused, said;
+# without -lineinfo, reports name the program's PTX
+if "$NVCC" -cudart shared -lineinfo -o "$T/units" "$P/units.cu" "$P/units_b.cu" >"$T/nvcc.err" 2>&1; then
+  expect 0 "two translation units" -- "$G" exec "$T/units"
+  contains "$T/out" "14 17 20 23: cudaSuccess" "units: both units' kernels and variables"
+else fail=$((fail + 1)); echo "FAIL: nvcc could not build units"; cat "$T/nvcc.err"; fi
+if "$NVCC" -cudart shared -rdc=true -o "$T/units-rdc" "$P/units.cu" "$P/units_b.cu" >"$T/nvcc.err" 2>&1; then
+  expect 2 "relocatable device code" -- "$G" exec "$T/units-rdc"
+  contains "$T/err" "built with relocatable device code (nvcc -rdc=true" "rdc: said, with what to do"
+fi
+"$NVCC" -cudart shared -o "$T/fault-noline" "$P/fault.cu" >"$T/nvcc.err" 2>&1
+expect 1 "a fault without -lineinfo" -- "$G" exec "$T/fault-noline"
+contains "$T/err" ": error: launch 1 of 'poke', grid (2,1,1) block (32,1,1): fault-noline.1.ptx:" "without -lineinfo: the program's PTX and its line"
+
 # the program's arguments, stdin and exit status are its own
 echo 21 >"$T/in"
 expect 3 "args" -- sh -c "\"$G\" exec \"$T/args\" 'a b' c 3 <\"$T/in\""
