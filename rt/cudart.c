@@ -34,6 +34,7 @@ static void rt_init_lock(void) {
   vec_init(&rt.funcs, sizeof(rt_func));
   vec_init(&rt.vars, sizeof(rt_var));
   vec_init(&rt.mirrors, sizeof(rt_mirror));
+  vec_init(&rt.allocs, sizeof(gr_ptr));
 }
 void rt_lock(void) { pthread_once(&rt_once, rt_init_lock); pthread_mutex_lock(&rt.lock); }
 void rt_unlock(void) { pthread_mutex_unlock(&rt.lock); }
@@ -329,6 +330,7 @@ static void mirrors_of_managed(rt_fatbin *fb) {
     m->dev = addr;
     m->kind = cudaMemoryTypeManaged;
     m->owned = 1;
+    m->var = 1;
     gr_memcpy_dtoh(rt.ctx, m->host, addr, size);
     *v->managed_ptr = m->host;
   }

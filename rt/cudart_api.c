@@ -154,19 +154,31 @@ RT_EXPORT cudaError_t cudaDeviceReset(void) {
   rt_lock();
   if (!rt_device()) LEAVE(rt.start_error);
   rt_sync();
-  for (size_t id = 1; id <= gr_allocation_count(rt.ctx); id++) {
-    uint64_t size;
-    const char *name;
-    if (gr_allocation_info(rt.ctx, id, &size, &name) == GR_OK && !strncmp(name, "cuda", 4))
-      gr_free(rt.ctx, gr_allocation_base(id));
-  }
-  /* the mirrors of what was freed go with it (a __managed__ variable's stays) */
+  for (size_t k = 0; k < rt.allocs.len; k++) gr_free(rt.ctx, ((gr_ptr *)rt.allocs.data)[k]);
+  rt.allocs.len = 0;
+  /* managed, pinned and registered memory go too; a __managed__ variable's mirror stays */
   for (size_t k = 0; k < rt.mirrors.len;) {
     rt_mirror *m = vec_at(&rt.mirrors, k);
-    if (gr_allocation_info(rt.ctx, gr_allocation_id(m->dev), NULL, NULL) == GR_OK) { k++; continue; }
+    if (m->var) { k++; continue; }
+    gr_free(rt.ctx, m->dev);
     if (m->owned) free(m->host);
     *m = *(rt_mirror *)vec_at(&rt.mirrors, rt.mirrors.len - 1);
     rt.mirrors.len--;
+  }
+  /* the variables of the program's modules start again from their initial values */
+  for (size_t k = 0; k < rt.fatbins.len; k++) {
+    rt_fatbin *fb = *(rt_fatbin **)vec_at(&rt.fatbins, k);
+    if (!fb->mod) continue;
+    const kir_module *km = host_module_kir(fb->mod);
+    for (int g = 0; g < km->nglobals; g++) {
+      gr_ptr addr;
+      if (km->globals[g].init && gr_module_global(fb->mod, km->globals[g].name, &addr, NULL) == GR_OK)
+        gr_memcpy_htod(rt.ctx, addr, km->globals[g].init, km->globals[g].size);
+    }
+  }
+  for (size_t k = 0; k < rt.mirrors.len; k++) {
+    rt_mirror *m = vec_at(&rt.mirrors, k);
+    gr_memcpy_dtoh(rt.ctx, m->host, m->dev, m->size);
   }
   rt.sticky = rt.pending = 0;
   LEAVE(cudaSuccess);

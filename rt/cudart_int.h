@@ -53,6 +53,7 @@ typedef struct {
   gr_ptr dev;
   int kind;                /* cudaMemoryTypeManaged or cudaMemoryTypeHost */
   int owned;               /* the runtime allocated the host bytes (not cudaHostRegister) */
+  int var;                 /* a __managed__ variable's: its device side is the module's */
 } rt_mirror;
 
 typedef struct {
@@ -64,6 +65,7 @@ typedef struct {
   detector_set *set;
   FILE *report;            /* stderr or GPURACE_LOG */
   vec fatbins, funcs, vars, mirrors;   /* of rt_fatbin *, rt_func, rt_var, rt_mirror */
+  vec allocs;              /* gr_ptr: cudaMalloc's live allocations (cudaDeviceReset frees them) */
   int sticky;              /* a launch's error, once a synchronising call saw it: every call returns it */
   int pending;             /* a launch's error not yet seen by a synchronising call */
   uint64_t launches, failed_launches, faults, unsupported_calls, mallocs;

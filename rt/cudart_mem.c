@@ -51,6 +51,7 @@ RT_EXPORT cudaError_t cudaMalloc(void **p, size_t n) {
     LEAVE(cudaErrorMemoryAllocation);
   }
   *p = (void *)(uintptr_t)d;
+  *(gr_ptr *)vec_push(&rt.allocs) = d;
   LEAVE(cudaSuccess);
 }
 
@@ -128,6 +129,11 @@ RT_EXPORT cudaError_t cudaFree(void *p) {
     rt_report("error: cudaFree(%p): %s", p, gr_error(rt.ctx));
     LEAVE(cudaErrorInvalidValue);
   }
+  for (size_t k = 0; k < rt.allocs.len; k++)
+    if (((gr_ptr *)rt.allocs.data)[k] == (gr_ptr)(uintptr_t)p) {
+      ((gr_ptr *)rt.allocs.data)[k] = ((gr_ptr *)rt.allocs.data)[--rt.allocs.len];
+      break;
+    }
   LEAVE(cudaSuccess);
 }
 RT_EXPORT cudaError_t cudaFreeHost(void *p) {

@@ -233,8 +233,20 @@ static int launch_group(void) {
   return 0;
 }
 
+// cudaDeviceReset: allocations go, variables start again from their initial values
+static int reset_group(void) {
+  int ninety = 90, *d, t0 = 0;
+  CHECK(cudaMemcpyToSymbol(table, &ninety, sizeof ninety));
+  CHECK(cudaMalloc(&d, 64));
+  CHECK(cudaDeviceReset());
+  CHECK(cudaMemcpyFromSymbol(&t0, table, sizeof t0));
+  printf("reset: table[0] %d, __managed__ counter %d, last error %s\n", t0, counter, cudaGetErrorName(cudaGetLastError()));
+  return 0;
+}
+
 int main(void) {
-  if (errors_group() || device_group() || memory_group() || shared_memory_group() || stream_group() || launch_group()) return 1;
+  if (errors_group() || device_group() || memory_group() || shared_memory_group() || stream_group() || launch_group() ||
+      reset_group()) return 1;
   CHECK(cudaDeviceSynchronize());
   printf("done\n");
   return 0;
