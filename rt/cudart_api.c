@@ -14,9 +14,6 @@
 #include "cudart_int.h"
 #include "host.h"
 
-#define ENTER() do { rt_lock(); if (!rt_device()) { rt_unlock(); return rt_set_error(rt.start_error); } \
-                     if (rt.sticky) { rt_unlock(); return rt_set_error(rt.sticky); } } while (0)
-#define LEAVE(e) do { cudaError_t e_ = (e); rt_unlock(); return rt_set_error(e_); } while (0)
 
 /* The architecture the emulated device states: sm_90, the GPUs gpurace is validated on. */
 enum { RT_MAJOR = 9, RT_MINOR = 0, RT_CUDA_VERSION = 13000 };
@@ -63,17 +60,17 @@ RT_EXPORT cudaError_t cudaGetDeviceCount(int *n) {
   rt_lock();
   cudaError_t e = rt_device() ? cudaSuccess : rt.start_error;
   if (n) *n = e ? 0 : 1;
-  LEAVE(n ? e : cudaErrorInvalidValue);
+  RT_LEAVE(n ? e : cudaErrorInvalidValue);
 }
 RT_EXPORT cudaError_t cudaGetDevice(int *d) {
-  ENTER();
-  if (!d) LEAVE(cudaErrorInvalidValue);
+  RT_ENTER();
+  if (!d) RT_LEAVE(cudaErrorInvalidValue);
   *d = 0;
-  LEAVE(cudaSuccess);
+  RT_LEAVE(cudaSuccess);
 }
 RT_EXPORT cudaError_t cudaSetDevice(int d) {
-  ENTER();
-  LEAVE(d == 0 ? cudaSuccess : cudaErrorInvalidDevice);
+  RT_ENTER();
+  RT_LEAVE(d == 0 ? cudaSuccess : cudaErrorInvalidDevice);
 }
 RT_EXPORT cudaError_t cudaInitDevice(int d, unsigned flags, unsigned flags2) {
   (void)flags, (void)flags2;
@@ -81,30 +78,30 @@ RT_EXPORT cudaError_t cudaInitDevice(int d, unsigned flags, unsigned flags2) {
 }
 RT_EXPORT cudaError_t cudaSetDeviceFlags(unsigned flags) {
   (void)flags;
-  ENTER();
-  LEAVE(cudaSuccess);
+  RT_ENTER();
+  RT_LEAVE(cudaSuccess);
 }
 RT_EXPORT cudaError_t cudaGetDeviceFlags(unsigned *flags) {
-  ENTER();
+  RT_ENTER();
   if (flags) *flags = 0;
-  LEAVE(flags ? cudaSuccess : cudaErrorInvalidValue);
+  RT_LEAVE(flags ? cudaSuccess : cudaErrorInvalidValue);
 }
 RT_EXPORT cudaError_t cudaChooseDevice(int *d, const rt_device_prop *p) {
   (void)p;
   return cudaGetDevice(d);
 }
 RT_EXPORT cudaError_t cudaGetDeviceProperties(rt_device_prop *p, int d) {
-  ENTER();
-  if (!p) LEAVE(cudaErrorInvalidValue);
-  if (d != 0) LEAVE(cudaErrorInvalidDevice);
+  RT_ENTER();
+  if (!p) RT_LEAVE(cudaErrorInvalidValue);
+  if (d != 0) RT_LEAVE(cudaErrorInvalidDevice);
   properties(p);
-  LEAVE(cudaSuccess);
+  RT_LEAVE(cudaSuccess);
 }
 
 RT_EXPORT cudaError_t cudaDeviceGetAttribute(int *v, int attr, int d) {
-  ENTER();
-  if (!v) LEAVE(cudaErrorInvalidValue);
-  if (d != 0) LEAVE(cudaErrorInvalidDevice);
+  RT_ENTER();
+  if (!v) RT_LEAVE(cudaErrorInvalidValue);
+  if (d != 0) RT_LEAVE(cudaErrorInvalidDevice);
   rt_device_prop p;
   properties(&p);
   switch (attr) {
@@ -138,21 +135,21 @@ RT_EXPORT cudaError_t cudaDeviceGetAttribute(int *v, int attr, int d) {
   default:
     rt_report("error: cudaDeviceGetAttribute: attribute %d is not known to gpurace's CUDA runtime: it returns cudaErrorNotSupported", attr);
     rt.unsupported_calls++;
-    LEAVE(cudaErrorNotSupported);
+    RT_LEAVE(cudaErrorNotSupported);
   }
-  LEAVE(cudaSuccess);
+  RT_LEAVE(cudaSuccess);
 }
 
 RT_EXPORT cudaError_t cudaDeviceSynchronize(void) {
-  ENTER();
-  LEAVE(rt_sync());
+  RT_ENTER();
+  RT_LEAVE(rt_sync());
 }
 RT_EXPORT cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
 
 /* A reset ends the program's use of the device: its allocations and errors go, its kernels stay registered. */
 RT_EXPORT cudaError_t cudaDeviceReset(void) {
   rt_lock();
-  if (!rt_device()) LEAVE(rt.start_error);
+  if (!rt_device()) RT_LEAVE(rt.start_error);
   rt_sync();
   for (size_t k = 0; k < rt.allocs.len; k++) gr_free(rt.ctx, ((gr_ptr *)rt.allocs.data)[k]);
   rt.allocs.len = 0;
@@ -181,35 +178,35 @@ RT_EXPORT cudaError_t cudaDeviceReset(void) {
     gr_memcpy_dtoh(rt.ctx, m->host, m->dev, m->size);
   }
   rt.sticky = rt.pending = 0;
-  LEAVE(cudaSuccess);
+  RT_LEAVE(cudaSuccess);
 }
 
 /* Limits: the printf buffer and the device heap are what the emulator has; others are accepted and remembered. */
 static size_t limits[8] = {0, 1 << 20, 8 << 20};
 RT_EXPORT cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
-  ENTER();
-  if (limit < 0 || limit >= 8) LEAVE(cudaErrorInvalidValue);
+  RT_ENTER();
+  if (limit < 0 || limit >= 8) RT_LEAVE(cudaErrorInvalidValue);
   if (limit == 2 && value != limits[2]) {
     rt_report("error: cudaDeviceSetLimit(cudaLimitMallocHeapSize, %zu): the emulated device's heap is %zu bytes: "
               "it returns cudaErrorNotSupported", value, limits[2]);
     rt.unsupported_calls++;
-    LEAVE(cudaErrorNotSupported);
+    RT_LEAVE(cudaErrorNotSupported);
   }
   limits[limit] = value;
-  LEAVE(cudaSuccess);
+  RT_LEAVE(cudaSuccess);
 }
 RT_EXPORT cudaError_t cudaDeviceGetLimit(size_t *value, int limit) {
-  ENTER();
-  if (!value || limit < 0 || limit >= 8) LEAVE(cudaErrorInvalidValue);
+  RT_ENTER();
+  if (!value || limit < 0 || limit >= 8) RT_LEAVE(cudaErrorInvalidValue);
   *value = limit == 0 ? 1024 : limits[limit];
-  LEAVE(cudaSuccess);
+  RT_LEAVE(cudaSuccess);
 }
 /* cache and shared-memory preferences: hints a GPU may ignore, as the emulator does */
-RT_EXPORT cudaError_t cudaDeviceSetCacheConfig(int c) { (void)c; ENTER(); LEAVE(cudaSuccess); }
-RT_EXPORT cudaError_t cudaDeviceGetCacheConfig(int *c) { ENTER(); if (c) *c = 0; LEAVE(c ? cudaSuccess : cudaErrorInvalidValue); }
-RT_EXPORT cudaError_t cudaDeviceSetSharedMemConfig(int c) { (void)c; ENTER(); LEAVE(cudaSuccess); }
-RT_EXPORT cudaError_t cudaFuncSetCacheConfig(const void *f, int c) { (void)f, (void)c; ENTER(); LEAVE(cudaSuccess); }
-RT_EXPORT cudaError_t cudaFuncSetSharedMemConfig(const void *f, int c) { (void)f, (void)c; ENTER(); LEAVE(cudaSuccess); }
+RT_EXPORT cudaError_t cudaDeviceSetCacheConfig(int c) { (void)c; RT_ENTER(); RT_LEAVE(cudaSuccess); }
+RT_EXPORT cudaError_t cudaDeviceGetCacheConfig(int *c) { RT_ENTER(); if (c) *c = 0; RT_LEAVE(c ? cudaSuccess : cudaErrorInvalidValue); }
+RT_EXPORT cudaError_t cudaDeviceSetSharedMemConfig(int c) { (void)c; RT_ENTER(); RT_LEAVE(cudaSuccess); }
+RT_EXPORT cudaError_t cudaFuncSetCacheConfig(const void *f, int c) { (void)f, (void)c; RT_ENTER(); RT_LEAVE(cudaSuccess); }
+RT_EXPORT cudaError_t cudaFuncSetSharedMemConfig(const void *f, int c) { (void)f, (void)c; RT_ENTER(); RT_LEAVE(cudaSuccess); }
 
 RT_EXPORT cudaError_t cudaDriverGetVersion(int *v) {
   if (!v) return rt_set_error(cudaErrorInvalidValue);
@@ -236,47 +233,47 @@ static cudaError_t stream_new(cudaStream_t *s, unsigned flags, int priority) {
   (*s)->priority = priority;
   return cudaSuccess;
 }
-RT_EXPORT cudaError_t cudaStreamCreate(cudaStream_t *s) { ENTER(); LEAVE(stream_new(s, 0, 0)); }
-RT_EXPORT cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags) { ENTER(); LEAVE(stream_new(s, flags, 0)); }
+RT_EXPORT cudaError_t cudaStreamCreate(cudaStream_t *s) { RT_ENTER(); RT_LEAVE(stream_new(s, 0, 0)); }
+RT_EXPORT cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags) { RT_ENTER(); RT_LEAVE(stream_new(s, flags, 0)); }
 RT_EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned flags, int priority) {
-  ENTER();
-  LEAVE(stream_new(s, flags, priority));
+  RT_ENTER();
+  RT_LEAVE(stream_new(s, flags, priority));
 }
 RT_EXPORT cudaError_t cudaStreamDestroy(cudaStream_t s) {
-  ENTER();
-  if (!s || (uintptr_t)s <= 2) LEAVE(cudaErrorInvalidResourceHandle);
+  RT_ENTER();
+  if (!s || (uintptr_t)s <= 2) RT_LEAVE(cudaErrorInvalidResourceHandle);
   s->flags = 0xdeadu;   /* kept, so that a later use of it is told, not undefined */
-  LEAVE(cudaSuccess);
+  RT_LEAVE(cudaSuccess);
 }
 RT_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t s) {
-  ENTER();
-  if (!stream_ok(s)) LEAVE(cudaErrorInvalidResourceHandle);
-  LEAVE(rt_sync());
+  RT_ENTER();
+  if (!stream_ok(s)) RT_LEAVE(cudaErrorInvalidResourceHandle);
+  RT_LEAVE(rt_sync());
 }
 RT_EXPORT cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t s) { return cudaStreamSynchronize(s); }
 /* every operation has completed when its call returns */
 RT_EXPORT cudaError_t cudaStreamQuery(cudaStream_t s) {
-  ENTER();
-  LEAVE(stream_ok(s) ? cudaSuccess : cudaErrorInvalidResourceHandle);
+  RT_ENTER();
+  RT_LEAVE(stream_ok(s) ? cudaSuccess : cudaErrorInvalidResourceHandle);
 }
 RT_EXPORT cudaError_t cudaStreamQuery_ptsz(cudaStream_t s) { return cudaStreamQuery(s); }
 RT_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags) {
   (void)e, (void)flags;
-  ENTER();
-  LEAVE(stream_ok(s) ? cudaSuccess : cudaErrorInvalidResourceHandle);
+  RT_ENTER();
+  RT_LEAVE(stream_ok(s) ? cudaSuccess : cudaErrorInvalidResourceHandle);
 }
 RT_EXPORT cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t s, cudaEvent_t e, unsigned flags) { return cudaStreamWaitEvent(s, e, flags); }
 RT_EXPORT cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned *flags) {
-  ENTER();
-  if (!flags || !stream_ok(s)) LEAVE(cudaErrorInvalidValue);
+  RT_ENTER();
+  if (!flags || !stream_ok(s)) RT_LEAVE(cudaErrorInvalidValue);
   *flags = (uintptr_t)s > 2 ? s->flags : 0;
-  LEAVE(cudaSuccess);
+  RT_LEAVE(cudaSuccess);
 }
 RT_EXPORT cudaError_t cudaStreamGetPriority(cudaStream_t s, int *priority) {
-  ENTER();
-  if (!priority || !stream_ok(s)) LEAVE(cudaErrorInvalidValue);
+  RT_ENTER();
+  if (!priority || !stream_ok(s)) RT_LEAVE(cudaErrorInvalidValue);
   *priority = (uintptr_t)s > 2 ? s->priority : 0;
-  LEAVE(cudaSuccess);
+  RT_LEAVE(cudaSuccess);
 }
 RT_EXPORT cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest) {
   if (least) *least = 0;
@@ -287,16 +284,16 @@ RT_EXPORT cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest
 /* A host function enqueued on a stream runs when the stream reaches it: now. */
 typedef void (*rt_host_fn)(void *);
 RT_EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t s, rt_host_fn fn, void *user) {
-  ENTER();
-  if (!fn || !stream_ok(s)) LEAVE(cudaErrorInvalidValue);
+  RT_ENTER();
+  if (!fn || !stream_ok(s)) RT_LEAVE(cudaErrorInvalidValue);
   rt_unlock();
   fn(user);
   return cudaSuccess;
 }
 typedef void (*rt_stream_callback)(cudaStream_t, cudaError_t, void *);
 RT_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t s, rt_stream_callback fn, void *user, unsigned flags) {
-  ENTER();
-  if (!fn || flags || !stream_ok(s)) LEAVE(cudaErrorInvalidValue);
+  RT_ENTER();
+  if (!fn || flags || !stream_ok(s)) RT_LEAVE(cudaErrorInvalidValue);
   rt_unlock();
   fn(s, cudaSuccess, user);
   return cudaSuccess;
@@ -312,20 +309,20 @@ static cudaError_t event_new(cudaEvent_t *e, unsigned flags) {
   (*e)->flags = flags;
   return cudaSuccess;
 }
-RT_EXPORT cudaError_t cudaEventCreate(cudaEvent_t *e) { ENTER(); LEAVE(event_new(e, 0)); }
-RT_EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags) { ENTER(); LEAVE(event_new(e, flags)); }
+RT_EXPORT cudaError_t cudaEventCreate(cudaEvent_t *e) { RT_ENTER(); RT_LEAVE(event_new(e, 0)); }
+RT_EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags) { RT_ENTER(); RT_LEAVE(event_new(e, flags)); }
 RT_EXPORT cudaError_t cudaEventDestroy(cudaEvent_t e) {
-  ENTER();
-  if (!e) LEAVE(cudaErrorInvalidResourceHandle);
+  RT_ENTER();
+  if (!e) RT_LEAVE(cudaErrorInvalidResourceHandle);
   free(e);
-  LEAVE(cudaSuccess);
+  RT_LEAVE(cudaSuccess);
 }
 RT_EXPORT cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
-  ENTER();
-  if (!e || !stream_ok(s)) LEAVE(cudaErrorInvalidResourceHandle);
+  RT_ENTER();
+  if (!e || !stream_ok(s)) RT_LEAVE(cudaErrorInvalidResourceHandle);
   e->recorded = 1;
   e->ns = rt.clock_ns;
-  LEAVE(cudaSuccess);
+  RT_LEAVE(cudaSuccess);
 }
 RT_EXPORT cudaError_t cudaEventRecord_ptsz(cudaEvent_t e, cudaStream_t s) { return cudaEventRecord(e, s); }
 RT_EXPORT cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s, unsigned flags) {
@@ -333,59 +330,57 @@ RT_EXPORT cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s, un
   return cudaEventRecord(e, s);
 }
 RT_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t e) {
-  ENTER();
-  if (!e) LEAVE(cudaErrorInvalidResourceHandle);
-  LEAVE(rt_sync());
+  RT_ENTER();
+  if (!e) RT_LEAVE(cudaErrorInvalidResourceHandle);
+  RT_LEAVE(rt_sync());
 }
 RT_EXPORT cudaError_t cudaEventQuery(cudaEvent_t e) {
-  ENTER();
-  LEAVE(e ? cudaSuccess : cudaErrorInvalidResourceHandle);
+  RT_ENTER();
+  RT_LEAVE(e ? cudaSuccess : cudaErrorInvalidResourceHandle);
 }
 RT_EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) {
-  ENTER();
-  if (!ms || !a || !b) LEAVE(cudaErrorInvalidValue);
-  if ((a->flags | b->flags) & cudaEventDisableTiming || !a->recorded || !b->recorded) LEAVE(cudaErrorInvalidResourceHandle);
+  RT_ENTER();
+  if (!ms || !a || !b) RT_LEAVE(cudaErrorInvalidValue);
+  if ((a->flags | b->flags) & cudaEventDisableTiming || !a->recorded || !b->recorded) RT_LEAVE(cudaErrorInvalidResourceHandle);
   *ms = (float)(((double)b->ns - (double)a->ns) / 1e6);
-  LEAVE(cudaSuccess);
+  RT_LEAVE(cudaSuccess);
 }
 
 /* ------------------------------------------------------------- kernels */
 
 RT_EXPORT cudaError_t cudaFuncGetAttributes(rt_func_attributes *a, const void *stub) {
-  ENTER();
+  RT_ENTER();
   cudaError_t err;
   rt_func *f = rt_func_of(stub, &err);
-  if (!f || !a) LEAVE(f ? cudaErrorInvalidValue : err);
+  if (!f || !a) RT_LEAVE(f ? cudaErrorInvalidValue : err);
   const kir_module *km = host_module_kir(f->fb->mod);
   const kir_func *kf = kir_find(km, f->name);
   memset(a, 0, sizeof *a);
-  const gr_config *c = gr_context_config(rt.ctx);
   a->sharedSizeBytes = km->shared_static;
   a->localSizeBytes = kf ? kf->frame : 0;
   a->maxThreadsPerBlock = 1024;
   a->numRegs = 32;
   a->ptxVersion = a->binaryVersion = RT_MAJOR * 10 + RT_MINOR;
   a->maxDynamicSharedSizeBytes = (int)(f->max_dyn_shared ? f->max_dyn_shared : 48 * 1024 - km->shared_static);
-  (void)c;
-  LEAVE(cudaSuccess);
+  RT_LEAVE(cudaSuccess);
 }
 RT_EXPORT cudaError_t cudaFuncSetAttribute(const void *stub, int attr, int value) {
-  ENTER();
+  RT_ENTER();
   cudaError_t err;
   rt_func *f = rt_func_of(stub, &err);
-  if (!f) LEAVE(err);
+  if (!f) RT_LEAVE(err);
   if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
-    if (value < 0 || (uint32_t)value > gr_context_config(rt.ctx)->shared_per_sm) LEAVE(cudaErrorInvalidValue);
+    if (value < 0 || (uint32_t)value > gr_context_config(rt.ctx)->shared_per_sm) RT_LEAVE(cudaErrorInvalidValue);
     f->max_dyn_shared = (size_t)value;
   }
-  LEAVE(cudaSuccess);
+  RT_LEAVE(cudaSuccess);
 }
 RT_EXPORT cudaError_t cudaFuncGetName(const char **name, const void *stub) {
-  ENTER();
+  RT_ENTER();
   cudaError_t err;
   rt_func *f = rt_func_of(stub, &err);
   if (f && name) *name = f->name;
-  LEAVE(f ? (name ? cudaSuccess : cudaErrorInvalidValue) : err);
+  RT_LEAVE(f ? (name ? cudaSuccess : cudaErrorInvalidValue) : err);
 }
 
 /* Blocks of a kernel resident on one SM at once: the emulator's residency limits. */
@@ -404,25 +399,25 @@ static int occupancy(rt_func *f, int block, size_t dyn) {
 RT_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, const void *stub, int block, size_t dyn,
                                                                              unsigned flags) {
   (void)flags;
-  ENTER();
+  RT_ENTER();
   cudaError_t err;
   rt_func *f = rt_func_of(stub, &err);
-  if (!f || !n) LEAVE(f ? cudaErrorInvalidValue : err);
+  if (!f || !n) RT_LEAVE(f ? cudaErrorInvalidValue : err);
   *n = occupancy(f, block, dyn);
-  LEAVE(cudaSuccess);
+  RT_LEAVE(cudaSuccess);
 }
 RT_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, const void *stub, int block, size_t dyn) {
   return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, stub, block, dyn, 0);
 }
 RT_EXPORT cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dyn, const void *stub, int blocks, int block) {
-  ENTER();
+  RT_ENTER();
   cudaError_t err;
   rt_func *f = rt_func_of(stub, &err);
-  if (!f || !dyn || blocks <= 0 || block <= 0) LEAVE(f ? cudaErrorInvalidValue : err);
+  if (!f || !dyn || blocks <= 0 || block <= 0) RT_LEAVE(f ? cudaErrorInvalidValue : err);
   const kir_module *km = host_module_kir(f->fb->mod);
   size_t per = gr_context_config(rt.ctx)->shared_per_sm / (size_t)blocks;
   *dyn = per > km->shared_static ? per - km->shared_static : 0;
-  LEAVE(cudaSuccess);
+  RT_LEAVE(cudaSuccess);
 }
 
 RT_EXPORT rt_channel_desc cudaCreateChannelDesc(int x, int y, int z, int w, int f) {

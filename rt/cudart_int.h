@@ -98,6 +98,13 @@ rt_var *rt_var_of(const void *host, gr_ptr *addr, cudaError_t *err);
 /* The launch of a kernel by its host stub. */
 cudaError_t rt_launch(const void *stub, rt_dim3 grid, rt_dim3 block, void **args, size_t shared, cudaStream_t stream,
                       unsigned flags);
+/* An API call's start: the lock taken, the device started, no sticky
+ * error (else that error is the call's); and its end: the lock given back,
+ * the error the calling thread's last. */
+#define RT_ENTER() do { rt_lock(); if (!rt_device()) { rt_unlock(); return rt_set_error(rt.start_error); } \
+                        if (rt.sticky) { rt_unlock(); return rt_set_error(rt.sticky); } } while (0)
+#define RT_LEAVE(e) do { cudaError_t e_ = (e); rt_unlock(); return rt_set_error(e_); } while (0)
+
 /* Exported API the runtime's own files call. */
 const char *cudaGetErrorName(cudaError_t e);
 /* Virtual time for a copy of n bytes. */

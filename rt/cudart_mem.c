@@ -33,26 +33,22 @@ rt_mirror *rt_mirror_of(const void *p, size_t n) {
   return NULL;
 }
 
-/* Every call: the device started, no sticky error. */
-#define ENTER() do { rt_lock(); if (!rt_device()) { rt_unlock(); return rt_set_error(rt.start_error); } \
-                     if (rt.sticky) { rt_unlock(); return rt_set_error(rt.sticky); } } while (0)
-#define LEAVE(e) do { cudaError_t e_ = (e); rt_unlock(); return rt_set_error(e_); } while (0)
 
 RT_EXPORT cudaError_t cudaMalloc(void **p, size_t n) {
-  ENTER();
-  if (!p) LEAVE(cudaErrorInvalidValue);
+  RT_ENTER();
+  if (!p) RT_LEAVE(cudaErrorInvalidValue);
   *p = NULL;
-  if (n == 0) LEAVE(cudaSuccess);
+  if (n == 0) RT_LEAVE(cudaSuccess);
   char name[64];
   snprintf(name, sizeof name, "cudaMalloc #%llu", (unsigned long long)++rt.mallocs);
   gr_ptr d;
   if (gr_malloc(rt.ctx, n, name, &d)) {
     rt_report("error: cudaMalloc of %zu bytes: %s", n, gr_error(rt.ctx));
-    LEAVE(cudaErrorMemoryAllocation);
+    RT_LEAVE(cudaErrorMemoryAllocation);
   }
   *p = (void *)(uintptr_t)d;
   *(gr_ptr *)vec_push(&rt.allocs) = d;
-  LEAVE(cudaSuccess);
+  RT_LEAVE(cudaSuccess);
 }
 
 /* Host memory the device shares: kind cudaMemoryTypeManaged or _Host. */
@@ -89,17 +85,17 @@ static cudaError_t host_alloc(void **p, size_t n, int kind, const char *what) {
 
 RT_EXPORT cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags) {
   (void)flags;
-  ENTER();
-  LEAVE(host_alloc(p, n, cudaMemoryTypeManaged, "cudaMallocManaged"));
+  RT_ENTER();
+  RT_LEAVE(host_alloc(p, n, cudaMemoryTypeManaged, "cudaMallocManaged"));
 }
 RT_EXPORT cudaError_t cudaMallocHost(void **p, size_t n) {
-  ENTER();
-  LEAVE(host_alloc(p, n, cudaMemoryTypeHost, "cudaMallocHost"));
+  RT_ENTER();
+  RT_LEAVE(host_alloc(p, n, cudaMemoryTypeHost, "cudaMallocHost"));
 }
 RT_EXPORT cudaError_t cudaHostAlloc(void **p, size_t n, unsigned flags) {
   (void)flags;   /* with unified addressing every pinned allocation is mapped, at its host address */
-  ENTER();
-  LEAVE(host_alloc(p, n, cudaMemoryTypeHost, "cudaHostAlloc"));
+  RT_ENTER();
+  RT_LEAVE(host_alloc(p, n, cudaMemoryTypeHost, "cudaHostAlloc"));
 }
 
 static cudaError_t mirror_free(void *p, int owned) {
@@ -117,61 +113,61 @@ static cudaError_t mirror_free(void *p, int owned) {
 
 /* cudaFree synchronises the device first, as CUDA's does. */
 RT_EXPORT cudaError_t cudaFree(void *p) {
-  ENTER();
+  RT_ENTER();
   cudaError_t e = rt_sync();
-  if (e || !p) LEAVE(e);
+  if (e || !p) RT_LEAVE(e);
   if (!is_device(p)) {
     e = mirror_free(p, 1);
     if (e) rt_report("error: cudaFree of host memory: not an address cudaMalloc or cudaMallocManaged returned");
-    LEAVE(e);
+    RT_LEAVE(e);
   }
   if (gr_free(rt.ctx, (gr_ptr)(uintptr_t)p)) {
     rt_report("error: cudaFree(%p): %s", p, gr_error(rt.ctx));
-    LEAVE(cudaErrorInvalidValue);
+    RT_LEAVE(cudaErrorInvalidValue);
   }
   for (size_t k = 0; k < rt.allocs.len; k++)
     if (((gr_ptr *)rt.allocs.data)[k] == (gr_ptr)(uintptr_t)p) {
       ((gr_ptr *)rt.allocs.data)[k] = ((gr_ptr *)rt.allocs.data)[--rt.allocs.len];
       break;
     }
-  LEAVE(cudaSuccess);
+  RT_LEAVE(cudaSuccess);
 }
 RT_EXPORT cudaError_t cudaFreeHost(void *p) {
-  ENTER();
-  if (!p) LEAVE(cudaSuccess);
+  RT_ENTER();
+  if (!p) RT_LEAVE(cudaSuccess);
   cudaError_t e = mirror_free(p, 1);
   if (e) rt_report("error: cudaFreeHost: not an address cudaMallocHost or cudaHostAlloc returned");
-  LEAVE(e);
+  RT_LEAVE(e);
 }
 RT_EXPORT cudaError_t cudaHostRegister(void *p, size_t n, unsigned flags) {
   (void)flags;
-  ENTER();
-  if (!p || !n) LEAVE(cudaErrorInvalidValue);
-  if (rt_mirror_of(p, 1) || rt_mirror_of((char *)p + n - 1, 1)) LEAVE(cudaErrorHostMemoryAlreadyRegistered);
+  RT_ENTER();
+  if (!p || !n) RT_LEAVE(cudaErrorInvalidValue);
+  if (rt_mirror_of(p, 1) || rt_mirror_of((char *)p + n - 1, 1)) RT_LEAVE(cudaErrorHostMemoryAlreadyRegistered);
   cudaError_t e = mirror_new(p, n, cudaMemoryTypeHost, 0, "cudaHostRegister");
   if (!e) gr_memcpy_htod(rt.ctx, ((rt_mirror *)vec_at(&rt.mirrors, rt.mirrors.len - 1))->dev, p, n);
-  LEAVE(e);
+  RT_LEAVE(e);
 }
 RT_EXPORT cudaError_t cudaHostUnregister(void *p) {
-  ENTER();
-  LEAVE(mirror_free(p, 0));
+  RT_ENTER();
+  RT_LEAVE(mirror_free(p, 0));
 }
 RT_EXPORT cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned flags) {
-  ENTER();
-  if (!d || flags || !rt_mirror_of(h, 0)) LEAVE(cudaErrorInvalidValue);
+  RT_ENTER();
+  if (!d || flags || !rt_mirror_of(h, 0)) RT_LEAVE(cudaErrorInvalidValue);
   *d = h;   /* unified addressing: the host's address */
-  LEAVE(cudaSuccess);
+  RT_LEAVE(cudaSuccess);
 }
 RT_EXPORT cudaError_t cudaHostGetFlags(unsigned *flags, void *h) {
-  ENTER();
-  if (!flags || !rt_mirror_of(h, 0)) LEAVE(cudaErrorInvalidValue);
+  RT_ENTER();
+  if (!flags || !rt_mirror_of(h, 0)) RT_LEAVE(cudaErrorInvalidValue);
   *flags = cudaHostAllocMapped;
-  LEAVE(cudaSuccess);
+  RT_LEAVE(cudaSuccess);
 }
 
 RT_EXPORT cudaError_t cudaPointerGetAttributes(rt_pointer_attributes *a, const void *p) {
-  ENTER();
-  if (!a) LEAVE(cudaErrorInvalidValue);
+  RT_ENTER();
+  if (!a) RT_LEAVE(cudaErrorInvalidValue);
   memset(a, 0, sizeof *a);
   rt_mirror *m = rt_mirror_of(p, 0);
   if (is_device(p)) {
@@ -184,7 +180,7 @@ RT_EXPORT cudaError_t cudaPointerGetAttributes(rt_pointer_attributes *a, const v
     a->type = cudaMemoryTypeUnregistered;
     a->device = -2;
   }
-  LEAVE(cudaSuccess);
+  RT_LEAVE(cudaSuccess);
 }
 
 /* One copy of n bytes; the direction from the pointers, checked against kind. */
@@ -221,14 +217,14 @@ static cudaError_t copy(void *dst, const void *src, size_t n, rt_memcpy_kind kin
 }
 
 RT_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, rt_memcpy_kind kind) {
-  ENTER();
+  RT_ENTER();
   cudaError_t e = rt_sync();
-  LEAVE(e ? e : copy(dst, src, n, kind, "cudaMemcpy"));
+  RT_LEAVE(e ? e : copy(dst, src, n, kind, "cudaMemcpy"));
 }
 RT_EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, rt_memcpy_kind kind, cudaStream_t s) {
   (void)s;
-  ENTER();
-  LEAVE(copy(dst, src, n, kind, "cudaMemcpyAsync"));
+  RT_ENTER();
+  RT_LEAVE(copy(dst, src, n, kind, "cudaMemcpyAsync"));
 }
 RT_EXPORT cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t n, rt_memcpy_kind kind) { return cudaMemcpy(dst, src, n, kind); }
 RT_EXPORT cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t n, rt_memcpy_kind kind, cudaStream_t s) {
@@ -247,15 +243,15 @@ static cudaError_t copy2d(void *dst, size_t dpitch, const void *src, size_t spit
 
 RT_EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
                                    rt_memcpy_kind kind) {
-  ENTER();
+  RT_ENTER();
   cudaError_t e = rt_sync();
-  LEAVE(e ? e : copy2d(dst, dpitch, src, spitch, width, height, kind, "cudaMemcpy2D"));
+  RT_LEAVE(e ? e : copy2d(dst, dpitch, src, spitch, width, height, kind, "cudaMemcpy2D"));
 }
 RT_EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
                                         rt_memcpy_kind kind, cudaStream_t s) {
   (void)s;
-  ENTER();
-  LEAVE(copy2d(dst, dpitch, src, spitch, width, height, kind, "cudaMemcpy2DAsync"));
+  RT_ENTER();
+  RT_LEAVE(copy2d(dst, dpitch, src, spitch, width, height, kind, "cudaMemcpy2DAsync"));
 }
 
 /* Between pitched pointers only (no CUDA arrays here). */
@@ -275,14 +271,14 @@ static cudaError_t copy3d(const rt_memcpy3d_parms *p, const char *what) {
   return cudaSuccess;
 }
 RT_EXPORT cudaError_t cudaMemcpy3D(const rt_memcpy3d_parms *p) {
-  ENTER();
+  RT_ENTER();
   cudaError_t e = rt_sync();
-  LEAVE(e ? e : copy3d(p, "cudaMemcpy3D"));
+  RT_LEAVE(e ? e : copy3d(p, "cudaMemcpy3D"));
 }
 RT_EXPORT cudaError_t cudaMemcpy3DAsync(const rt_memcpy3d_parms *p, cudaStream_t s) {
   (void)s;
-  ENTER();
-  LEAVE(copy3d(p, "cudaMemcpy3DAsync"));
+  RT_ENTER();
+  RT_LEAVE(copy3d(p, "cudaMemcpy3DAsync"));
 }
 
 /* Pitches of 512 bytes, the texture pitch alignment of the GPUs the emulator stands for. */
@@ -312,34 +308,34 @@ static cudaError_t set(void *p, int v, size_t n, const char *what) {
   return cudaSuccess;
 }
 RT_EXPORT cudaError_t cudaMemset(void *p, int v, size_t n) {
-  ENTER();
-  LEAVE(set(p, v, n, "cudaMemset"));
+  RT_ENTER();
+  RT_LEAVE(set(p, v, n, "cudaMemset"));
 }
 RT_EXPORT cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s) {
   (void)s;
-  ENTER();
-  LEAVE(set(p, v, n, "cudaMemsetAsync"));
+  RT_ENTER();
+  RT_LEAVE(set(p, v, n, "cudaMemsetAsync"));
 }
 RT_EXPORT cudaError_t cudaMemset_ptds(void *p, int v, size_t n) { return cudaMemset(p, v, n); }
 RT_EXPORT cudaError_t cudaMemsetAsync_ptsz(void *p, int v, size_t n, cudaStream_t s) { return cudaMemsetAsync(p, v, n, s); }
 RT_EXPORT cudaError_t cudaMemset2D(void *p, size_t pitch, int v, size_t width, size_t height) {
-  ENTER();
-  if (width > pitch) LEAVE(cudaErrorInvalidPitchValue);
+  RT_ENTER();
+  if (width > pitch) RT_LEAVE(cudaErrorInvalidPitchValue);
   for (size_t r = 0; r < height; r++) {
     cudaError_t e = set((char *)p + r * pitch, v, width, "cudaMemset2D");
-    if (e) LEAVE(e);
+    if (e) RT_LEAVE(e);
   }
-  LEAVE(cudaSuccess);
+  RT_LEAVE(cudaSuccess);
 }
 
 RT_EXPORT cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total) {
-  ENTER();
+  RT_ENTER();
   uint64_t max = gr_context_config(rt.ctx)->max_memory, used = 0, size;
   for (size_t id = 1; id <= gr_allocation_count(rt.ctx); id++)
     if (gr_allocation_info(rt.ctx, id, &size, NULL) == GR_OK) used += size;
   if (free_bytes) *free_bytes = used < max ? (size_t)(max - used) : 0;
   if (total) *total = (size_t)max;
-  LEAVE(cudaSuccess);
+  RT_LEAVE(cudaSuccess);
 }
 
 /* ------------------------------------------------------------- symbols */
@@ -366,26 +362,26 @@ static cudaError_t symbol_copy(const void *symbol, void *host, size_t n, size_t 
 }
 
 RT_EXPORT cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t n, size_t offset, rt_memcpy_kind kind) {
-  ENTER();
+  RT_ENTER();
   cudaError_t e = rt_sync();
-  LEAVE(e ? e : symbol_copy(symbol, (void *)src, n, offset, kind, 1));
+  RT_LEAVE(e ? e : symbol_copy(symbol, (void *)src, n, offset, kind, 1));
 }
 RT_EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t n, size_t offset, rt_memcpy_kind kind) {
-  ENTER();
+  RT_ENTER();
   cudaError_t e = rt_sync();
-  LEAVE(e ? e : symbol_copy(symbol, dst, n, offset, kind, 0));
+  RT_LEAVE(e ? e : symbol_copy(symbol, dst, n, offset, kind, 0));
 }
 RT_EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t n, size_t offset, rt_memcpy_kind kind,
                                               cudaStream_t s) {
   (void)s;
-  ENTER();
-  LEAVE(symbol_copy(symbol, (void *)src, n, offset, kind, 1));
+  RT_ENTER();
+  RT_LEAVE(symbol_copy(symbol, (void *)src, n, offset, kind, 1));
 }
 RT_EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t n, size_t offset, rt_memcpy_kind kind,
                                                 cudaStream_t s) {
   (void)s;
-  ENTER();
-  LEAVE(symbol_copy(symbol, dst, n, offset, kind, 0));
+  RT_ENTER();
+  RT_LEAVE(symbol_copy(symbol, dst, n, offset, kind, 0));
 }
 RT_EXPORT cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t n, size_t offset, rt_memcpy_kind kind) {
   return cudaMemcpyToSymbol(symbol, src, n, offset, kind);
@@ -403,18 +399,18 @@ RT_EXPORT cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symb
 }
 
 RT_EXPORT cudaError_t cudaGetSymbolAddress(void **p, const void *symbol) {
-  ENTER();
+  RT_ENTER();
   cudaError_t e;
   gr_ptr addr;
   rt_var *v = rt_var_of(symbol, &addr, &e);
   if (v && p) *p = v->managed_ptr ? *v->managed_ptr : (void *)(uintptr_t)addr;
-  LEAVE(v ? (p ? cudaSuccess : cudaErrorInvalidValue) : e);
+  RT_LEAVE(v ? (p ? cudaSuccess : cudaErrorInvalidValue) : e);
 }
 RT_EXPORT cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol) {
-  ENTER();
+  RT_ENTER();
   cudaError_t e;
   gr_ptr addr;
   rt_var *v = rt_var_of(symbol, &addr, &e);
   if (v && size) *size = v->size;
-  LEAVE(v ? (size ? cudaSuccess : cudaErrorInvalidValue) : e);
+  RT_LEAVE(v ? (size ? cudaSuccess : cudaErrorInvalidValue) : e);
 }

@@ -14,9 +14,6 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
 . "$(dirname "$0")/apps-knobs.sh"
-label() {
-  case $1 in mm) echo MM ;; red) echo RED ;; r110) echo R110 ;; conv) echo 1DC ;; gcol) echo GCOL ;; gcon) echo GCON ;; uts) echo UTS ;; esac
-}
 
 # run APP KNOB SEED [OPTIONS...]: the run's output in $T/out, its status in $T/rc
 run() {
@@ -29,10 +26,6 @@ run() {
   echo "$rc" >"$T/rc"
 }
 
-# the race lines of $T/out as "detector|class|buffer"
-races() {
-  sed -n 's/^race \[\([^]]*\)\] \([^:]*\): global \([A-Za-z_0-9]*\)+.*/\1|\2|\3/p' "$T/out"
-}
 
 # Per build and detector, over the seeds: seeds with a report, classes and buffers.
 echo "app,build,detector,seeds,seeds_found,classes,buffers,statuses" >"$OUT.csv"
@@ -50,13 +43,7 @@ for app in $APPS_LIST; do
       fi
       s=$((s + 1))
     done
-    statuses=$(sort -n "$T/st" | uniq -c | awk '{ printf "%s%s x%s", (NR > 1 ? " " : ""), $2, $1 }')
-    for d in scord-nocache scord hb; do
-      k=$(awk -F'|' -v d="$d" '$2 == d { print $1 }' "$T/acc" | sort -u | wc -l)
-      cls=$(awk -F'|' -v d="$d" '$2 == d { print $3 }' "$T/acc" | sort -u | paste -sd';' -)
-      bufs=$(awk -F'|' -v d="$d" '$2 == d { print $4 }' "$T/acc" | sort -u | paste -sd';' -)
-      echo "$app,$knob,$d,$SEEDS,$k,$cls,$bufs,$statuses" >>"$OUT.csv"
-    done
+    tally "$app" "$knob" >>"$OUT.csv"
   done
 done
 

@@ -15,9 +15,6 @@ DET=scord-nocache,scord,hb
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/apps-knobs.sh"
-label() {
-  case $1 in mm) echo MM ;; red) echo RED ;; r110) echo R110 ;; conv) echo 1DC ;; gcol) echo GCOL ;; gcon) echo GCON ;; uts) echo UTS ;; esac
-}
 
 # every build, two at a time
 for app in $APPS_LIST; do
@@ -40,9 +37,6 @@ run() {
   grep -q '^gpurace: [0-9]* kernel launch.*failed)' "$T/out" && rc=failed
   echo "$rc" >"$T/rc"
 }
-races() {
-  sed -n 's/^race \[\([^]]*\)\] \([^:]*\): global \([A-Za-z_0-9]*\)+.*/\1|\2|\3/p' "$T/out"
-}
 
 echo "app,build,detector,seeds,seeds_found,classes,buffers,statuses" >"$OUT.csv"
 while read -r app knob; do
@@ -55,13 +49,7 @@ while read -r app knob; do
     races | sed "s/^/$s|/" >>"$T/acc"
     s=$((s + 1))
   done
-  statuses=$(sort -n "$T/st" | uniq -c | awk '{ printf "%s%s x%s", (NR > 1 ? " " : ""), $2, $1 }')
-  for d in scord-nocache scord hb; do
-    k=$(awk -F'|' -v d="$d" '$2 == d { print $1 }' "$T/acc" | sort -u | wc -l)
-    cls=$(awk -F'|' -v d="$d" '$2 == d { print $3 }' "$T/acc" | sort -u | paste -sd';' -)
-    bufs=$(awk -F'|' -v d="$d" '$2 == d { print $4 }' "$T/acc" | sort -u | paste -sd';' -)
-    echo "$app,$knob,$d,$SEEDS,$k,$cls,$bufs,$statuses" >>"$OUT.csv"
-  done
+  tally "$app" "$knob" >>"$OUT.csv"
 done <"$T/builds"
 
 # Table VII: reports on the race-free builds, ScoRD at 4-, 8- and 16-byte granules, and with the cache

@@ -77,6 +77,45 @@ int app_rmat(uint32_t seed, int V, int E, int *u, int *v) {
   return 0;
 }
 
+void ref_r110(int *cells, int size, int steps) {
+  int *next = malloc(sizeof(int) * (size_t)(size ? size : 1));
+  if (!next) abort();
+  for (int s = 0; s < steps; s++) {
+    for (int c = 0; c < size; c++) {
+      int v = 4 * (c > 0 ? cells[c - 1] : 0) + 2 * cells[c] + (c + 1 < size ? cells[c + 1] : 0);
+      next[c] = (110 >> v) & 1;
+    }
+    for (int c = 0; c < size; c++) cells[c] = next[c];
+  }
+  free(next);
+}
+
+double ref_conv(const float *in, const float *filter, int n, int f, float *out) {
+  double total = 0;
+  for (int o = 0; o < n; o++) {
+    float s = 0;
+    for (int t = 0; t < f; t++) {
+      int i = o - t + f / 2;
+      if (i >= 0 && i < n) s += filter[t] * in[i];
+    }
+    out[o] = s;
+    total += s;
+  }
+  return total;
+}
+
+void ref_gcol_check(const int *cset, const int *vcol, int V, const int *eu, const int *ev, int E, int *uncoloured, int *first,
+                    int *clashes, int *maxc) {
+  *uncoloured = *clashes = *maxc = 0;
+  *first = -1;
+  for (int x = 0; x < V; x++) {
+    int c = cset[x] * 32 + vcol[x];
+    if (vcol[x] < 1 || vcol[x] > 32) { ++*uncoloured; if (*first < 0) *first = x; }
+    if (c > *maxc) *maxc = c;
+  }
+  for (int e = 0; e < E; e++) *clashes += cset[eu[e]] == cset[ev[e]] && vcol[eu[e]] == vcol[ev[e]];
+}
+
 void app_divide(int n, int nb, int *head, int *tail) {
   int per = n / nb;
   for (int i = 0; i < nb; i++) {

@@ -31,6 +31,17 @@ int app_rmat(uint32_t seed, int V, int E, int *u, int *v);
  * the last one up to n (n >= NB). */
 void app_divide(int n, int nb, int *head, int *tail);
 
+/* The CPU references the results are checked against. */
+/* R110: `steps` steps of rule 110 over size cells (0 beyond both ends), in place. */
+void ref_r110(int *cells, int size, int steps);
+/* 1DC: out[o] = sum over t of filter[t] * in[o - t + f/2] (in range); the outputs' total. */
+double ref_conv(const float *in, const float *filter, int n, int f, float *out);
+/* GCOL: a colouring (colour set and colour 1..32 in it) against the graph:
+ * its uncoloured vertices (the first in *first, -1 where none), the edges
+ * between equal colours, and the largest colour number. */
+void ref_gcol_check(const int *cset, const int *vcol, int V, const int *eu, const int *ev, int E, int *uncoloured, int *first,
+                    int *clashes, int *maxc);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,16 +11,7 @@ int main(int argc, char **argv) {
   glibc_srand(&g, p.input_seed);
   for (int k = 0; k < f; k++) filter[k] = (float)(glibc_rand_next(&g) % 10);
   for (int k = 0; k < n; k++) in[k] = (float)(glibc_rand_next(&g) % 100);
-  double total = 0;
-  for (int o = 0; o < n; o++) {
-    float s = 0;
-    for (int t = 0; t < f; t++) {
-      int i = o - t + f / 2;
-      if (i >= 0 && i < n) s += filter[t] * in[i];
-    }
-    ref[o] = s;
-    total += s;
-  }
+  double total = ref_conv(in, filter, n, f, ref);
   float *din = dev_alloc((size_t)n, in), *dfilter = dev_alloc((size_t)f, filter), *dout = dev_alloc<float>((size_t)n, NULL);
   init<<<blocks, threads>>>(dout, n);
   LAUNCHED();

@@ -35,13 +35,8 @@ int main(int argc, char **argv) {
   }
   dev_read(cset, colorSet, (size_t)V);
   dev_read(vcol, vertexColor, (size_t)V);
-  int uncoloured = 0, clashes = 0, first = -1, maxc = 0;
-  for (int x = 0; x < V; x++) {
-    int c = cset[x] * 32 + vcol[x];
-    if (vcol[x] < 1 || vcol[x] > 32) { uncoloured++; if (first < 0) first = x; }
-    if (c > maxc) maxc = c;
-  }
-  for (int e = 0; e < E; e++) clashes += cset[eu[e]] == cset[ev[e]] && vcol[eu[e]] == vcol[ev[e]];
+  int uncoloured, clashes, first, maxc;
+  ref_gcol_check(cset, vcol, V, eu, ev, E, &uncoloured, &first, &clashes, &maxc);
   int ok = done && !uncoloured && !clashes;
   printf("gcol V=%d E=%d on %ux%u: ", V, E, blocks, threads);
   if (ok) printf("a valid colouring in %d rounds: every vertex coloured, no edge between equal colours (%d colours)\n", rounds, maxc);

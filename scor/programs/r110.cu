@@ -7,17 +7,11 @@ int main(int argc, char **argv) {
   prog p = prog_args("r110", argc, argv);
   int size = p.paper ? 250000 : 3000, steps = p.paper ? 1 : 6;
   unsigned blocks = p.paper ? 15 : 4, threads = p.paper ? 1024 : 256;
-  int *cells = new int[size], *ref = new int[size], *next = new int[size];
+  int *cells = new int[size], *ref = new int[size];
   glibc_rand g;
   glibc_srand(&g, p.input_seed);
   for (int i = 0; i < size; i++) ref[i] = cells[i] = glibc_rand_next(&g) % 2;
-  for (int s = 0; s < steps; s++) {
-    for (int c = 0; c < size; c++) {
-      int v = 4 * (c > 0 ? ref[c - 1] : 0) + 2 * ref[c] + (c + 1 < size ? ref[c + 1] : 0);
-      next[c] = (110 >> v) & 1;
-    }
-    memcpy(ref, next, sizeof(int) * (size_t)size);
-  }
+  ref_r110(ref, size, steps);
   int per = 0;
   CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, rule110, (int)threads, 0));
   int sms = 0;

@@ -23,16 +23,7 @@ int main(int argc, char **argv) {
   glibc_srand(&g, (uint32_t)a.input_seed);
   for (int k = 0; k < f; k++) filter[k] = (float)(glibc_rand_next(&g) % 10);
   for (int k = 0; k < n; k++) in[k] = (float)(glibc_rand_next(&g) % 100);
-  double total = 0;
-  for (int o = 0; o < n; o++) {
-    float s = 0;
-    for (int t = 0; t < f; t++) {
-      int i = o - t + f / 2;
-      if (i >= 0 && i < n) s += filter[t] * in[i];
-    }
-    ref[o] = s;
-    total += s;
-  }
+  double total = ref_conv(in, filter, n, f, ref);
   app_load(&a, "conv.cu");
   gr_ptr din = app_alloc(&a, sizeof(float) * (size_t)n, "in", in);
   gr_ptr dfilter = app_alloc(&a, sizeof(float) * (size_t)f, "filter", filter);

@@ -60,13 +60,8 @@ int main(int argc, char **argv) {
   if (rc == GR_OK) {
     app_read(&a, cset, colorSet, sizeof(int) * (size_t)V);
     app_read(&a, vcol, vertexColor, sizeof(int) * (size_t)V);
-    int uncoloured = 0, clashes = 0, first = -1, maxc = 0;
-    for (int x = 0; x < V; x++) {
-      int c = cset[x] * 32 + vcol[x];
-      if (vcol[x] < 1 || vcol[x] > 32) { uncoloured++; if (first < 0) first = x; }
-      if (c > maxc) maxc = c;
-    }
-    for (int e = 0; e < E; e++) clashes += cset[eu[e]] == cset[ev[e]] && vcol[eu[e]] == vcol[ev[e]];
+    int uncoloured, clashes, first, maxc;
+    ref_gcol_check(cset, vcol, V, eu, ev, E, &uncoloured, &first, &clashes, &maxc);
     ok = done && !uncoloured && !clashes;
     if (!a.quiet || !ok) {
       FILE *o = a.json ? stderr : stdout;

@@ -15,18 +15,12 @@ int main(int argc, char **argv) {
   app_begin(&a, "r110", argc, argv);
   int size = a.paper ? 250000 : 3000, steps = a.paper ? 1 : 6;
   unsigned blocks = a.paper ? 15 : 4, threads = a.paper ? 1024 : 256;
-  int *cells = malloc(sizeof(int) * (size_t)size), *ref = malloc(sizeof(int) * (size_t)size), *next = malloc(sizeof(int) * (size_t)size);
-  if (!cells || !ref || !next) { fputs("r110: out of memory\n", stderr); return 2; }
+  int *cells = malloc(sizeof(int) * (size_t)size), *ref = malloc(sizeof(int) * (size_t)size);
+  if (!cells || !ref) { fputs("r110: out of memory\n", stderr); return 2; }
   glibc_rand g;
   glibc_srand(&g, (uint32_t)a.input_seed);
   for (int i = 0; i < size; i++) ref[i] = cells[i] = glibc_rand_next(&g) % 2;
-  for (int s = 0; s < steps; s++) {
-    for (int c = 0; c < size; c++) {
-      int v = 4 * (c > 0 ? ref[c - 1] : 0) + 2 * ref[c] + (c + 1 < size ? ref[c + 1] : 0);
-      next[c] = (110 >> v) & 1;
-    }
-    memcpy(ref, next, sizeof(int) * (size_t)size);
-  }
+  ref_r110(ref, size, steps);
   app_coresident(&a, blocks, threads);
   app_load(&a, "r110.cu");
   gr_ptr arr = app_alloc(&a, sizeof(int) * (size_t)size, "arr", cells);
@@ -54,6 +48,6 @@ int main(int argc, char **argv) {
       else fprintf(out, "%d cells differ from the sequential rule; first cell %d = %d, expected %d\n", bad, first, cells[first], ref[first]);
     }
   }
-  free(cells); free(ref); free(next);
+  free(cells); free(ref);
   return app_end(&a, rc, ok);
 }
