@@ -101,6 +101,8 @@ static aff aff_join(aff x, aff y) {
   aff r = x;
   r.ki = k;
   if ((y.c - x.c) % k == 0 && (y.c - x.c) / k >= 0) r.c = x.c;
+  else if (x.ki) return aff_top();   /* widening: a progression whose start moves again (a loop that counts down) would
+                                        move it on every pass of the fixed point, 2^61 / k times */
   else if ((x.c - y.c) % k == 0 && (x.c - y.c) / k >= 0) r.c = y.c;
   else return aff_top();
   return abs64(k) < AFF_K_MAX ? r : aff_top();

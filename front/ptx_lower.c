@@ -315,6 +315,14 @@ static int sreg_value(L *l, int s) {
     return r;
   }
   if (s == PSR_ENVREG1 || s == PSR_ENVREG2) { emit(l, OP_SREG, r, -1, -1, -1, s == PSR_ENVREG1 ? SR_GRIDWS_HI : SR_GRIDWS_LO, 0); return r; }
+  if (s >= PSR_GLOBALTIMER && s <= PSR_GLOBALTIMER_HI) {   /* deterministic time: the clock of %clock64 */
+    emit(l, OP_SREG, r, -1, -1, -1, SR_CLOCK, 0);
+    if (s == PSR_GLOBALTIMER) return r;
+    int h = tmp(l);
+    if (s == PSR_GLOBALTIMER_HI) emit(l, OP_SHR_U64, h, r, kconst(l, 32), -1, 0, 0);
+    else emit(l, OP_AND_U64, h, r, kconst(l, 0xffffffffu), -1, 0, 0);
+    return h;
+  }
   /* lane masks from the lane id */
   emit(l, OP_SREG, r, -1, -1, -1, SR_LANEID, 0);
   int one = kconst(l, 1), bit = tmp(l);

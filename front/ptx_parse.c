@@ -422,7 +422,9 @@ static const struct { const char *n; ptx_sreg s; int has_dim; } sregs[] = {
   {"%envreg1", PSR_ENVREG1, 0}, {"%envreg2", PSR_ENVREG2, 0},
   /* sm_80's reserved shared memory (cooperative groups' scratch at -G) */
   {"%reserved_smem_offset_begin", PSR_RSMEM_BEGIN, 0}, {"%reserved_smem_offset_end", PSR_RSMEM_END, 0},
-  {"%reserved_smem_offset_cap", PSR_RSMEM_CAP, 0}, {"%reserved_smem_offset_1", PSR_RSMEM_1, 0}};
+  {"%reserved_smem_offset_cap", PSR_RSMEM_CAP, 0}, {"%reserved_smem_offset_1", PSR_RSMEM_1, 0},
+  /* the nanosecond timer: the emulator's clock (the launch's warp instructions), as %clock64 */
+  {"%globaltimer", PSR_GLOBALTIMER, 0}, {"%globaltimer_lo", PSR_GLOBALTIMER_LO, 0}, {"%globaltimer_hi", PSR_GLOBALTIMER_HI, 0}};
 
 static void name_operand(P *p, ptx_opnd *o, const char *name, srcpos at) {
   decl *d = lookup(p, name);

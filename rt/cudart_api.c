@@ -132,10 +132,20 @@ RT_EXPORT cudaError_t cudaDeviceGetAttribute(int *v, int attr, int d) {
   case cudaDevAttrCooperativeLaunch: *v = 1; break;
   case cudaDevAttrMaxSharedMemoryPerBlockOptin: *v = (int)p.sharedMemPerBlockOptin; break;
   case cudaDevAttrMaxBlocksPerMultiprocessor: *v = p.maxBlocksPerMultiProcessor; break;
+  case 14: case 30: *v = 512; break;               /* texture and surface alignment */
+  case 15: case 40: *v = 1; break;                 /* copies overlap kernels: one copy engine */
+  case 51: *v = 32; break;                         /* texture pitch alignment */
+  case 78: case 79: case 80: case 90: case 91: case 99: case 126: *v = 1; break;   /* stream priorities, L1 caches,
+                                                      preemption, registered host pointers, host registration, one sync domain */
+  case 87: *v = 2; break;                          /* single to double precision performance */
+  case 131: case 134: *v = -1; break;              /* no NUMA node */
   default:
-    rt_report("error: cudaDeviceGetAttribute: attribute %d is not known to gpurace's CUDA runtime: it returns cudaErrorNotSupported", attr);
-    rt.unsupported_calls++;
-    RT_LEAVE(cudaErrorNotSupported);
+    /* what the emulated device has not (compute mode default, textures and
+     * surfaces, ECC, PCI, memory pools, clusters, NUMA, IPC...): 0, as a
+     * GPU without the feature answers; a number that names no attribute: refused */
+    if (attr < 1 || attr > 147 || attr == 44 || (attr >= 102 && attr <= 105) || attr == 107 || attr == 110 || attr == 136 ||
+        attr == 137 || attr == 146) RT_LEAVE(cudaErrorInvalidValue);
+    *v = 0;
   }
   RT_LEAVE(cudaSuccess);
 }

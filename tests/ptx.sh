@@ -112,6 +112,103 @@ cat >"$T/malloc.ptx" <<'K'
 	ret;
 }
 K
+# the launch's address analysis (emu/prov.c) met a counter that one path
+# of a loop raises and another lowers: its fixed point moved the
+# progression's start on every pass, 2^61 times (a libcu++ barrier's
+# back-off loop hung a program's launch); widened now, it ends at once
+cat >"$T/updown.ptx" <<'K'
+//@ launch updown grid(1) block(32)
+//@ buffer param_0 i32[2]
+//@ arg param_1 = 1000
+//@ check param_0 = {0, -1000}
+.version 8.0
+.target sm_75
+.address_size 64
+.visible .entry _Z6updownPii(.param .u64 _Z6updownPii_param_0, .param .u32 _Z6updownPii_param_1)
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<6>;
+	.reg .b64 %rd<2>;
+	ld.param.u64 %rd1, [_Z6updownPii_param_0];
+	ld.param.u32 %r5, [_Z6updownPii_param_1];
+	mov.u32 %r1, 0;
+	mov.u32 %r2, 0;
+$L_head:
+	setp.ge.s32 %p1, %r2, %r5;
+	@%p1 bra $L_done;
+	add.s32 %r2, %r2, 1;
+	ld.global.u32 %r3, [%rd1];
+	setp.eq.s32 %p2, %r3, 0;
+	@%p2 bra $L_down;
+	add.s32 %r1, %r1, 1;
+	bra.uni $L_head;
+$L_down:
+	add.s32 %r1, %r1, -1;
+	bra.uni $L_head;
+$L_done:
+	st.global.u32 [%rd1+4], %r1;
+	ret;
+}
+K
+expect 0 "a counter raised on one path and lowered on another (no hang)" -- timeout 60 "$G" run "$T/updown.ptx"
+
+# device printf through PTX's vprintf, without nvcc: every conversion of its
+# argument buffer (each at its alignment), a string of global memory, the
+# result (the characters printed)
+cat >"$T/printf.ptx" <<'K'
+//@ launch hello grid(1) block(2)
+//@ buffer param_0 i32[2]
+//@ check param_0 = {21, 21}
+.version 8.0
+.target sm_75
+.address_size 64
+.extern .func (.param .b32 func_retval0) vprintf (.param .b64 vprintf_param_0, .param .b64 vprintf_param_1);
+.global .align 1 .b8 $str[24] = {116, 37, 100, 32, 37, 53, 46, 50, 102, 32, 37, 108, 108, 120, 32, 91, 37, 115, 93, 32, 37, 99, 10, 0};
+.global .align 1 .b8 $word[3] = {111, 107, 0};
+.visible .entry _Z5helloPi(.param .u64 _Z5helloPi_param_0)
+{
+	.local .align 8 .b8 __local_depot0[40];
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<10>;
+	.reg .f64 %fd<2>;
+	mov.u64 %rd9, __local_depot0;
+	cvta.local.u64 %rd1, %rd9;
+	mov.u32 %r1, %tid.x;
+	st.local.u32 [%rd9], %r1;
+	mov.f64 %fd1, 0d400921FB54442D18;
+	st.local.f64 [%rd9+8], %fd1;
+	mov.u64 %rd2, 48879;
+	st.local.u64 [%rd9+16], %rd2;
+	mov.u64 %rd3, $word;
+	cvta.global.u64 %rd4, %rd3;
+	st.local.u64 [%rd9+24], %rd4;
+	mov.u32 %r2, 90;
+	st.local.u32 [%rd9+32], %r2;
+	mov.u64 %rd5, $str;
+	cvta.global.u64 %rd6, %rd5;
+	{
+	.param .b64 p0;
+	st.param.b64 [p0], %rd6;
+	.param .b64 p1;
+	st.param.b64 [p1], %rd1;
+	.param .b32 rv;
+	call.uni (rv), vprintf, (p0, p1);
+	ld.param.b32 %r3, [rv];
+	}
+	ld.param.u64 %rd7, [_Z5helloPi_param_0];
+	cvta.to.global.u64 %rd8, %rd7;
+	mul.wide.u32 %rd5, %r1, 4;
+	add.s64 %rd8, %rd8, %rd5;
+	st.global.u32 [%rd8], %r3;
+	ret;
+}
+K
+expect 0 "device printf" -- "$G" run "$T/printf.ptx" -q
+printf 't0  3.14 beef [ok] Z\nt1  3.14 beef [ok] Z\n' >"$T/printf.want"
+cmp -s "$T/out" "$T/printf.want" && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: device printf's text:"; cat "$T/out"; }
+expect 0 "device printf under ITS, weak memory" -- "$G" run "$T/printf.ptx" -q --warps its --memory weak
+cmp -s "$T/out" "$T/printf.want" && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: device printf's text under ITS:"; cat "$T/out"; }
+
 expect 3 "a store past a malloc'd block" -- "$G" run "$T/malloc.ptx"
 contains "$T/err" "malloc.ptx:18:2: error: out-of-bounds global store of 4 bytes at 0x500000100000010 (offset 16 of device malloc by thread (0,0,0) of block (0,0,0), 16 bytes)" "the fault names the block"
 sed 's/st.global.u32 \[%rd1+16\], 1;/{ .param .b64 q; st.param.b64 [q], %rd1; call.uni free, (q); }\n\t{ .param .b64 q2; st.param.b64 [q2], %rd1; call.uni free, (q2); }/' "$T/malloc.ptx" >"$T/free2.ptx"
