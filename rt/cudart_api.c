@@ -172,7 +172,10 @@ RT_EXPORT cudaError_t cudaDeviceReset(void) {
     *m = *(rt_mirror *)vec_at(&rt.mirrors, rt.mirrors.len - 1);
     rt.mirrors.len--;
   }
-  /* the variables of the program's modules start again from their initial values */
+  /* the variables of the program's modules start again from their initial
+   * values; a __managed__ variable keeps the value the host sees, as on an
+   * H200 (reports/programs-hw.md): its mirror's bytes go to the device at
+   * the next launch */
   for (size_t k = 0; k < rt.fatbins.len; k++) {
     rt_fatbin *fb = *(rt_fatbin **)vec_at(&rt.fatbins, k);
     if (!fb->mod) continue;
@@ -182,10 +185,6 @@ RT_EXPORT cudaError_t cudaDeviceReset(void) {
       if (km->globals[g].init && gr_module_global(fb->mod, km->globals[g].name, &addr, NULL) == GR_OK)
         gr_memcpy_htod(rt.ctx, addr, km->globals[g].init, km->globals[g].size);
     }
-  }
-  for (size_t k = 0; k < rt.mirrors.len; k++) {
-    rt_mirror *m = vec_at(&rt.mirrors, k);
-    gr_memcpy_dtoh(rt.ctx, m->host, m->dev, m->size);
   }
   rt.sticky = rt.pending = 0;
   RT_LEAVE(cudaSuccess);
