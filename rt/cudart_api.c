@@ -433,3 +433,17 @@ RT_EXPORT rt_channel_desc cudaCreateChannelDesc(int x, int y, int z, int w, int 
   rt_channel_desc d = {x, y, z, w, f};
   return d;
 }
+
+/* ------------------------------------------------------------- per-thread default stream
+ *
+ * nvcc --default-stream per-thread calls these: one device and every
+ * operation complete at its call, so they are the functions themselves. */
+RT_EXPORT cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t e, cudaStream_t s, unsigned flags) {
+  return cudaEventRecordWithFlags(e, s, flags);
+}
+RT_EXPORT cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t s, rt_host_fn fn, void *user) { return cudaLaunchHostFunc(s, fn, user); }
+RT_EXPORT cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t s, rt_stream_callback fn, void *user, unsigned flags) {
+  return cudaStreamAddCallback(s, fn, user, flags);
+}
+RT_EXPORT cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t s, unsigned *flags) { return cudaStreamGetFlags(s, flags); }
+RT_EXPORT cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t s, int *priority) { return cudaStreamGetPriority(s, priority); }

@@ -414,3 +414,18 @@ RT_EXPORT cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol) {
   if (v && size) *size = v->size;
   RT_LEAVE(v ? (size ? cudaSuccess : cudaErrorInvalidValue) : e);
 }
+
+/* the per-thread default stream's names (nvcc --default-stream per-thread) */
+RT_EXPORT cudaError_t cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                                        rt_memcpy_kind kind) {
+  return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+RT_EXPORT cudaError_t cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                             size_t height, rt_memcpy_kind kind, cudaStream_t s) {
+  return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, s);
+}
+RT_EXPORT cudaError_t cudaMemcpy3D_ptds(const rt_memcpy3d_parms *p) { return cudaMemcpy3D(p); }
+RT_EXPORT cudaError_t cudaMemcpy3DAsync_ptsz(const rt_memcpy3d_parms *p, cudaStream_t s) { return cudaMemcpy3DAsync(p, s); }
+RT_EXPORT cudaError_t cudaMemset2D_ptds(void *p, size_t pitch, int v, size_t width, size_t height) {
+  return cudaMemset2D(p, pitch, v, width, height);
+}

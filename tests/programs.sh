@@ -44,6 +44,12 @@ for p in api printf coop; do
   same "$T/out" "$P/$p.out" "$p"
 done
 lacks "$T/err" "not supported" "coop: nothing unsupported"
+# the per-thread default stream (nvcc --default-stream per-thread calls the _ptsz and _ptds functions)
+if "$NVCC" -cudart shared -lineinfo --default-stream per-thread -o "$T/api-ptsz" "$P/api.cu" >"$T/nvcc.err" 2>&1; then
+  expect 0 "api, per-thread default stream" -- "$G" exec "$T/api-ptsz"
+  same "$T/out" "$P/api.out" "api, per-thread default stream"
+  lacks "$T/err" "not supported" "per-thread default stream: nothing unsupported"
+else fail=$((fail + 1)); echo "FAIL: nvcc could not build api with --default-stream per-thread"; cat "$T/nvcc.err"; fi
 build coop-too-many -DTOO_MANY
 expect 0 "coop, too many blocks" -- "$G" exec "$T/coop-too-many"
 contains "$T/out" "cooperative, too many blocks: cudaErrorCooperativeLaunchTooLarge" "coop: a grid too large to be resident is refused"
