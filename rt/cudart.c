@@ -451,11 +451,32 @@ static void name_buffers(gr_module *mod, const char *kernel, const gr_arg *a, in
   }
 }
 
+/* Before a launch the host's bytes go to the device, and a copy of what
+ * was sent is kept; after it, only the bytes the kernel changed come back.
+ * Copying every byte back would undo what the program's other host threads
+ * wrote to their own pinned or managed memory while this launch ran (NVIDIA's
+ * simpleCallback lost its workloads' inputs so). */
 int rt_mirrors_sync(int to_device) {
+  static uint8_t *now;
+  static size_t now_cap;
   for (size_t k = 0; k < rt.mirrors.len; k++) {
     rt_mirror *m = vec_at(&rt.mirrors, k);
-    int rc = to_device ? gr_memcpy_htod(rt.ctx, m->dev, m->host, m->size) : gr_memcpy_dtoh(rt.ctx, m->host, m->dev, m->size);
+    if (to_device) {
+      if (!m->sent) m->sent = xmalloc(m->size ? m->size : 1);
+      memcpy(m->sent, m->host, m->size);
+      int rc = gr_memcpy_htod(rt.ctx, m->dev, m->sent, m->size);
+      if (rc) return rc;
+      continue;
+    }
+    if (!m->sent) continue;
+    if (m->size > now_cap) { free(now); now_cap = m->size; now = xmalloc(now_cap); }
+    int rc = gr_memcpy_dtoh(rt.ctx, now, m->dev, m->size);
     if (rc) return rc;
+    for (size_t at = 0; at < m->size; at += 4096) {
+      size_t n = m->size - at < 4096 ? m->size - at : 4096;
+      if (!memcmp(now + at, m->sent + at, n)) continue;
+      for (size_t i = at; i < at + n; i++) if (now[i] != m->sent[i]) m->host[i] = now[i];
+    }
   }
   return 0;
 }

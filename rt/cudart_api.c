@@ -169,6 +169,7 @@ RT_EXPORT cudaError_t cudaDeviceReset(void) {
     if (m->var) { k++; continue; }
     gr_free(rt.ctx, m->dev);
     if (m->owned) free(m->host);
+    free(m->sent);
     *m = *(rt_mirror *)vec_at(&rt.mirrors, rt.mirrors.len - 1);
     rt.mirrors.len--;
   }

@@ -54,6 +54,7 @@ typedef struct {
   int kind;                /* cudaMemoryTypeManaged or cudaMemoryTypeHost */
   int owned;               /* the runtime allocated the host bytes (not cudaHostRegister) */
   int var;                 /* a __managed__ variable's: its device side is the module's */
+  uint8_t *sent;           /* the bytes the last launch was given (rt_mirrors_sync) */
 } rt_mirror;
 
 typedef struct {

@@ -104,6 +104,7 @@ static cudaError_t mirror_free(void *p, int owned) {
     if (m->host != p || m->owned != owned) continue;
     gr_free(rt.ctx, m->dev);
     if (m->owned) free(m->host);
+    free(m->sent);
     *m = *(rt_mirror *)vec_at(&rt.mirrors, rt.mirrors.len - 1);
     rt.mirrors.len--;
     return cudaSuccess;

@@ -13,7 +13,8 @@ G=${GPURACE:-./gpurace}
 LIMIT=${LIMIT:-300}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-commit=$(git -C "$S" rev-parse --short HEAD 2>/dev/null || echo unknown)
+commit=${SAMPLES_COMMIT:-$(git -C "$S" rev-parse --short HEAD 2>/dev/null || echo unknown)}
+: >"$T/notes"
 {
   echo "# NVIDIA's CUDA samples under gpurace exec"
   echo
@@ -30,7 +31,9 @@ for s in vectorAdd asyncAPI clock matrixMul mergeSort simpleAssert simpleAtomicI
          simpleVoteIntrinsics simpleZeroCopy systemWideAtomics template fp16ScalarProduct simpleAWBarrier UnifiedMemoryStreams; do
   d=$S/Samples/0_Introduction/$s
   [ -d "$d" ] || continue
-  if ! scripts/nvcc.sh -cudart shared -lineinfo -I "$S/Common" -o "$T/$s" $(ls "$d"/*.cu "$d"/*.cpp 2>/dev/null) >"$T/build" 2>&1; then
+  extra=
+  [ "$s" = UnifiedMemoryStreams ] && extra="-Xcompiler -fopenmp -lgomp -lcublas"   # as its CMakeLists.txt links it
+  if ! scripts/nvcc.sh -cudart shared -lineinfo -I "$S/Common" -o "$T/$s" $(ls "$d"/*.cu "$d"/*.cpp 2>/dev/null) $extra >"$T/build" 2>&1; then
     echo "| $s | does not build here: $(grep -m1 error "$T/build" | cut -c1-90 | sed 's/|/\\|/g') | | | | |" >>"$OUT"
     continue
   fi
@@ -44,5 +47,13 @@ for s in vectorAdd asyncAPI clock matrixMul mergeSort simpleAssert simpleAtomicI
   uns=$(grep -c 'is not supported by gpurace' "$T/err")
   last=$(grep -v '^$' "$T/out" | tail -1 | tr -d '\r\t' | cut -c1-70 | sed 's/|/\\|/g')
   echo "| $s | $rc | ${launches:--}${failed:+ ($failed failed)} | $uns | $secs | $last |" >>"$OUT"
+  # what stopped a run that did not end well: gpurace's first error, else the program's
+  if [ "$rc" != 0 ] || [ -n "$failed" ]; then
+    why=$(grep -m1 '^gpurace: error' "$T/err" || grep -m1 -i 'error\|waiv' "$T/err" "$T/out" | sed 's/^[^:]*://')
+    echo "- **$s**: $(echo "$why" | cut -c1-300 | sed 's|/tmp/[^ ]*/||g')" >>"$T/notes"
+  fi
 done
+if [ -s "$T/notes" ]; then
+  { echo; echo "What stopped the runs that did not end well (each said, none silent):"; echo; cat "$T/notes"; } >>"$OUT"
+fi
 cat "$OUT"

@@ -102,6 +102,12 @@ fi
 expect 1 "a fault without -lineinfo" -- "$G" exec "$T/fault-noline"
 contains "$T/err" ": error: launch 1 of 'poke', grid (2,1,1) block (32,1,1): fault-noline.1.ptx:" "without -lineinfo: the program's PTX and its line"
 
+# host threads: pinned memory a kernel does not touch keeps what another thread writes meanwhile
+if "$NVCC" -cudart shared -lineinfo -o "$T/threads" "$P/threads.cu" >"$T/nvcc.err" 2>&1; then
+  expect 0 "host threads and pinned memory" -- "$G" exec "$T/threads"
+  contains "$T/out" "a[0] = 2000, a[31] = 2000; the writer's values lost: 0 (it wrote)" "threads: nothing lost"
+else fail=$((fail + 1)); echo "FAIL: nvcc could not build threads"; cat "$T/nvcc.err"; fi
+
 # the program's arguments, stdin and exit status are its own
 echo 21 >"$T/in"
 expect 3 "args" -- sh -c "\"$G\" exec \"$T/args\" 'a b' c 3 <\"$T/in\""
