@@ -34,6 +34,7 @@ struct gr_snapshot {
   uint64_t next_block, steps;
   int rr;
   rng rng;
+  size_t output_len;      /* the device's printf text then: a whole-machine restore takes back what came after */
 };
 
 static void snap_block_take(launch *L, int slot, snap_block *sb) {
@@ -64,6 +65,7 @@ gr_snapshot *emu_snapshot_take(emu_dev *ctx) {
    * memory system), so that the snapshot is global memory and warps alone */
   if (ctx->L && ctx->L->mem) wm_quiesce(ctx->L->mem);
   gr_snapshot *s = xcalloc(1, sizeof *s);
+  s->output_len = ctx->output.len;
   s->nallocs = ctx->allocs.len;
   s->allocs = xcalloc(s->nallocs, sizeof(snap_alloc));
   for (size_t k = 1; k < ctx->allocs.len; k++) {
@@ -124,6 +126,7 @@ int emu_snapshot_restore(emu_dev *ctx, const gr_snapshot *s) {
   if (s->block_only && slot_of_block(ctx->L, s->blocks[0].b.lin) < 0)
     return emu_fail(ctx, GR_EINPUT, "error: block %llu of the snapshot is no longer resident", (unsigned long long)s->blocks[0].b.lin);
   if (ctx->L) { ctx->L->pending_restore = s; return GR_OK; }
+  if (ctx->output.len > s->output_len) ctx->output.len = s->output_len;
   for (size_t k = 1; k < s->nallocs && k < ctx->allocs.len; k++) {
     galloc *a = vec_at(&ctx->allocs, k);
     if (a->live && s->allocs[k].live && a->size == s->allocs[k].size) memcpy(a->data, s->allocs[k].data, a->size);
@@ -191,7 +194,8 @@ void snapshot_apply_restore(launch *L) {
     engine_rebuild_run(L);
     return;
   }
-  /* device malloc and free since the snapshot are undone */
+  /* device malloc and free since the snapshot are undone, and what printf printed (a detector's re-run prints it again) */
+  if (ctx->output.len > s->output_len) ctx->output.len = s->output_len;
   engine_allocs_truncate(ctx, s->nallocs);
   for (size_t k = 1; k < s->nallocs && k < ctx->allocs.len; k++) {
     galloc *a = vec_at(&ctx->allocs, k);

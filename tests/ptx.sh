@@ -208,6 +208,10 @@ printf 't0  3.14 beef [ok] Z\nt1  3.14 beef [ok] Z\n' >"$T/printf.want"
 cmp -s "$T/out" "$T/printf.want" && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: device printf's text:"; cat "$T/out"; }
 expect 0 "device printf under ITS, weak memory" -- "$G" run "$T/printf.ptx" -q --warps its --memory weak
 cmp -s "$T/out" "$T/printf.want" && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: device printf's text under ITS:"; cat "$T/out"; }
+# LD runs the launch again from a snapshot: the text of the run it takes back is taken back too
+expect 0 "device printf under LD" -- "$G" run "$T/printf.ptx" -q --detect ld
+grep -v '^ld:\|^  ' "$T/out" >"$T/printf.ld"
+cmp -s "$T/printf.ld" "$T/printf.want" && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: device printf's text under LD (printed twice?):"; cat "$T/out"; }
 
 expect 3 "a store past a malloc'd block" -- "$G" run "$T/malloc.ptx"
 contains "$T/err" "malloc.ptx:18:2: error: out-of-bounds global store of 4 bytes at 0x500000100000010 (offset 16 of device malloc by thread (0,0,0) of block (0,0,0), 16 bytes)" "the fault names the block"
