@@ -45,7 +45,7 @@ for s in vectorAdd asyncAPI clock matrixMul mergeSort simpleAssert simpleAtomicI
   launches=$(sed -n 's/^gpurace: \([0-9]*\) kernel launch.*/\1/p' "$T/err" | tail -1)
   failed=$(sed -n 's/^gpurace: [0-9]* kernel launch[a-z]* (\([0-9]*\) failed).*/\1/p' "$T/err" | tail -1)
   uns=$(grep -c 'is not supported by gpurace' "$T/err")
-  last=$(grep -v '^$' "$T/out" | tail -1 | tr -d '\r\t' | cut -c1-70 | sed 's/|/\\|/g')
+  last=$(grep -v '^$' "$T/out" | tail -1 | tr -d '\r\t' | sed 's|/tmp/[^ ]*/||g' | cut -c1-70 | sed 's/|/\\|/g')
   echo "| $s | $rc | ${launches:--}${failed:+ ($failed failed)} | $uns | $secs | $last |" >>"$OUT"
   # what stopped a run that did not end well: gpurace's first error, else the program's
   if [ "$rc" != 0 ] || [ -n "$failed" ]; then
