@@ -75,12 +75,8 @@ int runtime_bench(const char *src, const char *build) {
   int shared;
   char err[512];
   if (fatbin_read_program(prog, &data, &len, &shared, NULL, err, sizeof err) || !data) { printf("error: %s\n", err); return 1; }
-  int ne = fatbin_entries(data, len, NULL, 0, err, sizeof err);
-  fatbin_entry *e = ne > 0 ? calloc((size_t)ne, sizeof *e) : NULL;
-  if (ne <= 0 || fatbin_entries(data, len, e, ne, err, sizeof err) != ne) { printf("error: %s\n", err); return 1; }
   size_t tl;
-  char *text = fatbin_payload(&e[fatbin_pick_ptx(e, ne, 100000)], &tl, err, sizeof err);
-  free(e);
+  char *text = fatbin_ptx(data, len, 100000, &tl, NULL, err, sizeof err);
   free(data);
   if (!text) { printf("error: %s\n", err); return 1; }
   FILE *f = fopen(ptx, "w");

@@ -66,7 +66,7 @@ static int config_to_env(const char *opt, const char *val) {
   for (size_t k = 0; gr_option_at(k); k++) {
     const gr_option *o = gr_option_at(k);
     if (strcmp(opt, o->name)) continue;
-    if (skipped(o->name)) { exec_usage("%s is decided by how the program was built: not an option of exec", opt); return -1; }
+    if (skipped(o->name) || !o->env) { exec_usage("%s is decided by how the program was built: not an option of exec", opt); return -1; }
     gr_config scratch;
     gr_config_default(&scratch);
     char err[256];
@@ -134,31 +134,15 @@ static int preflight(const char *path) {
                       "that does is checked\n", path);
     return 0;
   }
-  int rc = 0;
-  if (!shared) {
-    fprintf(stderr, "gpurace exec: %s: error: the program links NVIDIA's CUDA runtime statically (nvcc's default), so "
-                    "gpurace's cannot stand in for it: rebuild with nvcc -cudart shared (CMake: "
-                    "set_target_properties(app PROPERTIES CUDA_RUNTIME_LIBRARY Shared); a Makefile: add -cudart shared "
-                    "to NVCCFLAGS and the link)\n", path);
-    rc = GR_EINPUT;
-  }
-  int n = fatbin_entries(data, len, NULL, 0, err, sizeof err);
-  fatbin_entry *e = n > 0 ? calloc((size_t)n, sizeof *e) : NULL;
-  if (n < 0 || (n > 0 && fatbin_entries(data, len, e, n, err, sizeof err) != n)) {
-    fprintf(stderr, "gpurace exec: %s: error: its device code: %s\n", path, err);
-    rc = GR_EINPUT;
-  } else if (rdc) {
-    fprintf(stderr, "gpurace exec: %s: error: the program was built with relocatable device code (nvcc -rdc=true, or "
-                    "CMake's CUDA_SEPARABLE_COMPILATION), which nvlink links into cubins only: gpurace's runtime does not "
-                    "link PTX across translation units yet; rebuild without -rdc where the program allows it\n", path);
-    rc = GR_EINPUT;
-  } else if (fatbin_pick_ptx(e, n, 100000) < 0) {
-    fprintf(stderr, "gpurace exec: %s: error: no PTX in the program, only code for particular GPUs: rebuild with a "
-                    "virtual architecture kept, e.g. nvcc -gencode arch=compute_80,code=compute_80 (or -arch=sm_80; "
-                    "CMake: CUDA_ARCHITECTURES 80 keeps it)\n", path);
-    rc = GR_EINPUT;
-  }
-  free(e);
+  int rc = 0, no_ptx;
+  size_t tl;
+  char *text = NULL;
+  if (!shared) fprintf(stderr, "gpurace exec: %s: error: %s\n", path, FATBIN_HINT_STATIC);
+  else if (rdc) fprintf(stderr, "gpurace exec: %s: error: %s\n", path, FATBIN_HINT_RDC);
+  else if (!(text = fatbin_ptx(data, len, 100000, &tl, &no_ptx, err, sizeof err)))
+    fprintf(stderr, "gpurace exec: %s: error: %s%s\n", path, no_ptx ? "" : "its device code: ", err);
+  if (!text) rc = GR_EINPUT;
+  free(text);
   free(data);
   return rc;
 }

@@ -1138,12 +1138,10 @@ static int cmd_fatbin(int argc, char **argv) {
              e[k].kind == FATBIN_PTX ? "compute" : "sm", e[k].arch, compression_name[e[k].compression], e[k].size,
              e[k].compression == FATBIN_PLAIN ? "" : " compressed", k == pick ? "  <- the emulator's" : "");
     printf("runtime: %s\n", shared ? "the shared CUDA runtime (libcudart.so): gpurace's runtime can stand in for it"
-                                   : "the static CUDA runtime: rebuild with nvcc -cudart shared for gpurace to run it");
+                                   : "the static CUDA runtime: " FATBIN_HINT_STATIC);
   }
   if (pick < 0) {
-    fprintf(stderr, "%s: error: no PTX%s in the program, only code for particular GPUs: rebuild with a virtual architecture kept, "
-                    "e.g. nvcc -gencode arch=compute_80,code=compute_80 (or -arch=sm_80, which keeps compute_80's PTX too)\n",
-            path, arch < 100000 ? " for this architecture" : "");
+    fprintf(stderr, "%s: error: %s%s\n", path, arch < 100000 ? "for this architecture, " : "", FATBIN_HINT_NO_PTX);
     rc = GR_EINPUT;
   } else if (ptx) {
     size_t tl;

@@ -215,32 +215,12 @@ static int fatbin_load(rt_fatbin *fb) {
     rt_report("error: the program registered device code gpurace cannot read (not nvcc's fatbinary wrapper)");
     return fb->load_rc = cudaErrorInvalidKernelImage;
   }
-  /* one container: its header (magic, version, header size) and the bytes of its entries */
-  uint16_t hsize;
-  uint64_t fsize;
-  memcpy(&hsize, d + 6, 2);
-  memcpy(&fsize, d + 8, 8);
-  size_t len = (size_t)hsize + (size_t)fsize;
-  int n = fatbin_entries(d, len, NULL, 0, err, sizeof err);
-  fatbin_entry *e = n > 0 ? xcalloc((size_t)n, sizeof *e) : NULL;
-  if (n < 0 || (n > 0 && fatbin_entries(d, len, e, n, err, sizeof err) != n)) {
-    rt_report("error: the program's device code %d: %s", fb->index, err);
-    free(e);
-    return fb->load_rc = cudaErrorInvalidKernelImage;
-  }
-  int pick = fatbin_pick_ptx(e, n, 100000);
-  if (pick < 0) {
-    rt_report("error: the program's device code %d has no PTX, only code for particular GPUs: rebuild with a virtual "
-              "architecture kept, e.g. nvcc -gencode arch=compute_80,code=compute_80 (or -arch=sm_80)", fb->index);
-    free(e);
-    return fb->load_rc = cudaErrorNoKernelImageForDevice;
-  }
   size_t tl;
-  char *text = fatbin_payload(&e[pick], &tl, err, sizeof err);
-  free(e);
+  int no_ptx;
+  char *text = fatbin_ptx(d, fatbin_container_size(d), 100000, &tl, &no_ptx, err, sizeof err);
   if (!text) {
     rt_report("error: the program's device code %d: %s", fb->index, err);
-    return fb->load_rc = cudaErrorInvalidKernelImage;
+    return fb->load_rc = no_ptx ? cudaErrorNoKernelImageForDevice : cudaErrorInvalidKernelImage;
   }
   int rc = host_module_load_text(ctx, name, text, tl, NULL, 0, 0, &fb->mod);
   free(text);
@@ -539,7 +519,6 @@ cudaError_t rt_launch(const void *stub, rt_dim3 grid, rt_dim3 block, void **args
   }
   if (rc) {
     rt.failed_launches++;
-    rt.faults++;
     cudaError_t e = fault_error(gr_error(rt.ctx));
     rt_report("error: launch %llu of '%s', grid (%u,%u,%u) block (%u,%u,%u): %s\n"
               "gpurace: the program sees %s from its next synchronising call, and from every call after it",

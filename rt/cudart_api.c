@@ -192,7 +192,7 @@ RT_EXPORT cudaError_t cudaDeviceReset(void) {
 }
 
 /* Limits: the printf buffer and the device heap are what the emulator has; others are accepted and remembered. */
-static size_t limits[8] = {0, 1 << 20, 8 << 20};
+static size_t limits[8] = {1024, 1 << 20, 8 << 20};   /* stack size, printf FIFO, malloc heap, ... */
 RT_EXPORT cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
   RT_ENTER();
   if (limit < 0 || limit >= 8) RT_LEAVE(cudaErrorInvalidValue);
@@ -208,7 +208,7 @@ RT_EXPORT cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
 RT_EXPORT cudaError_t cudaDeviceGetLimit(size_t *value, int limit) {
   RT_ENTER();
   if (!value || limit < 0 || limit >= 8) RT_LEAVE(cudaErrorInvalidValue);
-  *value = limit == 0 ? 1024 : limits[limit];
+  *value = limits[limit];
   RT_LEAVE(cudaSuccess);
 }
 /* cache and shared-memory preferences: hints a GPU may ignore, as the emulator does */

@@ -69,7 +69,7 @@ typedef struct {
   vec allocs;              /* gr_ptr: cudaMalloc's live allocations (cudaDeviceReset frees them) */
   int sticky;              /* a launch's error, once a synchronising call saw it: every call returns it */
   int pending;             /* a launch's error not yet seen by a synchronising call */
-  uint64_t launches, failed_launches, faults, unsupported_calls, mallocs;
+  uint64_t launches, failed_launches, unsupported_calls, mallocs;
   uint64_t clock_ns;       /* the device's virtual time (events) */
   int exit_hooked;
 } rt_state;

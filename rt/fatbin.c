@@ -26,6 +26,29 @@ static uint16_t rd16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v;
 static uint32_t rd32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
 static uint64_t rd64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
 
+size_t fatbin_container_size(const uint8_t *data) {
+  if (!data || rd32(data) != FATBIN_MAGIC || rd16(data + 6) < 16) return 0;
+  return (size_t)rd16(data + 6) + (size_t)rd64(data + 8);
+}
+
+char *fatbin_ptx(const uint8_t *data, size_t len, unsigned arch, size_t *ptx_len, int *no_ptx, char *err, size_t errlen) {
+  if (no_ptx) *no_ptx = 0;
+  int n = fatbin_entries(data, len, NULL, 0, err, errlen);
+  if (n < 0) return NULL;
+  fatbin_entry *e = xcalloc((size_t)n + 1, sizeof *e);
+  char *text = NULL;
+  if (fatbin_entries(data, len, e, n, err, errlen) == n) {
+    int pick = fatbin_pick_ptx(e, n, arch);
+    if (pick >= 0) text = fatbin_payload(&e[pick], ptx_len, err, errlen);
+    else {
+      snprintf(err, errlen, "%s", FATBIN_HINT_NO_PTX);
+      if (no_ptx) *no_ptx = 1;
+    }
+  }
+  free(e);
+  return text;
+}
+
 int fatbin_entries(const uint8_t *data, size_t len, fatbin_entry *out, int max, char *err, size_t errlen) {
   size_t off = 0;
   int n = 0;

@@ -38,6 +38,27 @@ int fatbin_pick_ptx(const fatbin_entry *e, int n, unsigned arch);
  * needed. */
 char *fatbin_payload(const fatbin_entry *e, size_t *len, char *err, size_t errlen);
 
+/* The bytes of the fatbinary container at data (nvcc's registration hands
+ * over its start only): its header and entries, or 0 where data holds no
+ * container (a wrong magic number, a header too short). */
+size_t fatbin_container_size(const uint8_t *data);
+
+/* The PTX the emulator runs of a fatbinary (the newest not newer than
+ * arch), decompressed (malloc'd, as fatbin_payload), or NULL with the
+ * reason in err; *no_ptx (if not NULL) says the reason is that it holds
+ * code for particular GPUs only (FATBIN_HINT_NO_PTX tells how to rebuild). */
+char *fatbin_ptx(const uint8_t *data, size_t len, unsigned arch, size_t *ptx_len, int *no_ptx, char *err, size_t errlen);
+
+/* How to rebuild a program gpurace cannot run, for every tool that says it. */
+#define FATBIN_HINT_NO_PTX "no PTX, only code for particular GPUs: rebuild with a virtual architecture kept, e.g. nvcc " \
+  "-gencode arch=compute_80,code=compute_80 (or -arch=sm_80, which keeps compute_80's PTX too; CMake: CUDA_ARCHITECTURES 80)"
+#define FATBIN_HINT_STATIC "the program links NVIDIA's CUDA runtime statically (nvcc's default): rebuild with nvcc " \
+  "-cudart shared (CMake: set_target_properties(app PROPERTIES CUDA_RUNTIME_LIBRARY Shared); a Makefile: -cudart shared " \
+  "in NVCCFLAGS and on the link line)"
+#define FATBIN_HINT_RDC "the program was built with relocatable device code (nvcc -rdc=true, CMake's " \
+  "CUDA_SEPARABLE_COMPILATION), which nvlink links into cubins only, and gpurace does not link PTX across translation " \
+  "units yet: rebuild without -rdc where the program allows it"
+
 /* A program file (ELF): its .nv_fatbin section (malloc'd, into *data and
  * *len; NULL and 0 where it has none), whether it loads the shared CUDA
  * runtime (a DT_NEEDED libcudart.so.N), and (relocatable, if not NULL)

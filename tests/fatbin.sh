@@ -25,7 +25,7 @@ cp "$T/zstd.ptx" "$T/vadd.ptx"
 expect 0 "the program's PTX lowers" -- "$G" ir "$T/vadd.ptx"
 contains "$T/out" ".kernel vadd" "the kernel, named as C++ names it"
 expect 2 "no PTX for an older architecture" -- "$G" fatbin "$D/vadd-zstd" --arch 75
-contains "$T/err" "no PTX for this architecture in the program" "says so"
+contains "$T/err" "for this architecture, no PTX, only code for particular GPUs" "says so"
 # what is not a program with device code
 expect 2 "a program without device code" -- "$G" fatbin /bin/sh
 contains "$T/err" "no device code (.nv_fatbin)" "says what is missing"

@@ -155,7 +155,7 @@ if "$NVCC" -o "$T/static" "$P/vadd.cu" >"$T/nvcc.err" 2>&1; then
 fi
 if "$NVCC" -cudart shared -gencode arch=compute_90,code=sm_90 -o "$T/sass" "$P/vadd.cu" >"$T/nvcc.err" 2>&1; then
   expect 2 "no PTX" -- "$G" exec "$T/sass"
-  contains "$T/err" "no PTX in the program" "no PTX: said"
+  contains "$T/err" "no PTX, only code for particular GPUs" "no PTX: said"
 fi
 # usage
 expect 2 "a bad option value" -- "$G" exec --warps sideways "$T/vadd"

@@ -77,6 +77,54 @@ int app_rmat(uint32_t seed, int V, int E, int *u, int *v) {
   return 0;
 }
 
+void ref_mm(const int *A, const int *B, int rA, int cA, int cB, int *ref) {
+  for (int r = 0; r < rA; r++)
+    for (int k = 0; k < cA; k++)
+      for (int c = 0; c < cB; c++) ref[r * cB + c] += A[r * cA + k] * B[k * cB + c];
+}
+
+static int find(int *p, int x) {
+  while (p[x] != x) x = p[x] = p[p[x]];
+  return x;
+}
+
+int ref_gcon(const int *eu, const int *ev, int V, int E, int *ref) {
+  for (int x = 0; x < V; x++) ref[x] = x;
+  for (int e = 0; e < E; e++) {
+    int r1 = find(ref, eu[e]), r2 = find(ref, ev[e]);
+    if (r1 != r2) ref[r1 > r2 ? r1 : r2] = r1 > r2 ? r2 : r1;   /* the smaller id stays the root */
+  }
+  int comps = 0;
+  for (int x = 0; x < V; x++) { ref[x] = find(ref, x); comps += ref[x] == x; }
+  return comps;
+}
+
+typedef struct { unsigned char height, seed, number; } node;
+
+int ref_uts(int nb, int maxHeight, int avg, int seed, long *nodes, long *leaves) {
+  size_t cap = 1024, n = 0;
+  node *st = malloc(sizeof *st * cap);
+  if (!st) return -1;
+  *nodes = nb;
+  *leaves = 0;
+  for (int i = 0; i < nb; i++) st[n++] = (node){0, (unsigned char)(seed % 255), (unsigned char)((i + 1) % 255)};
+  while (n) {
+    node p = st[--n];
+    unsigned num = ((unsigned)p.seed * p.number + 5u) % 255u;
+    int kids = p.height + 1 >= maxHeight ? 0 : (int)(num % (unsigned)(2 * avg - 1)) + 1;
+    *nodes += kids;
+    if (!kids) ++*leaves;
+    if (n + (size_t)kids > cap) {
+      node *more = realloc(st, sizeof *st * (cap *= 2));
+      if (!more) { free(st); return -1; }
+      st = more;
+    }
+    for (int k = 1; k <= kids; k++) st[n++] = (node){(unsigned char)(p.height + 1), (unsigned char)num, (unsigned char)k};
+  }
+  free(st);
+  return 0;
+}
+
 void ref_r110(int *cells, int size, int steps) {
   int *next = malloc(sizeof(int) * (size_t)(size ? size : 1));
   if (!next) abort();

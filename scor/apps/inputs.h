@@ -32,6 +32,12 @@ int app_rmat(uint32_t seed, int V, int E, int *u, int *v);
 void app_divide(int n, int nb, int *head, int *tail);
 
 /* The CPU references the results are checked against. */
+/* MM: ref (rA x cB, zeroed) = A (rA x cA) * B (cA x cB). */
+void ref_mm(const int *A, const int *B, int rA, int cA, int cB, int *ref);
+/* GCON: each vertex's label, the smallest id of its component (union-find); the components. */
+int ref_gcon(const int *eu, const int *ev, int V, int E, int *ref);
+/* UTS: the nodes and leaves of the forest of nb roots the kernel walks (0, or -1 when out of memory). */
+int ref_uts(int nb, int maxHeight, int avg, int seed, long *nodes, long *leaves);
 /* R110: `steps` steps of rule 110 over size cells (0 beyond both ends), in place. */
 void ref_r110(int *cells, int size, int steps);
 /* 1DC: out[o] = sum over t of filter[t] * in[o - t + f/2] (in range); the outputs' total. */

@@ -2,24 +2,13 @@
 #include "../apps/gcon/gcon.cu"
 #include "programs.h"
 
-static int find(int *p, int x) {
-  while (p[x] != x) x = p[x] = p[p[x]];
-  return x;
-}
-
 int main(int argc, char **argv) {
   prog p = prog_args("gcon", argc, argv);
   int V = p.paper ? 100000 : 2048, E = p.paper ? 150000 : 3072;
   unsigned blocks = p.paper ? 15 : 4, threads = p.paper ? 400 : 64;
   int *eu = new int[E], *ev = new int[E], *ref = new int[V], *label = new int[V];
   if (app_rmat(p.input_seed, V, E, eu, ev)) { fputs("gcon: cannot draw the graph\n", stderr); return 2; }
-  for (int x = 0; x < V; x++) ref[x] = x;
-  for (int e = 0; e < E; e++) {
-    int r1 = find(ref, eu[e]), r2 = find(ref, ev[e]);
-    if (r1 != r2) ref[r1 > r2 ? r1 : r2] = r1 > r2 ? r2 : r1;   // the smaller id stays the root
-  }
-  int comps = 0;
-  for (int x = 0; x < V; x++) { ref[x] = find(ref, x); comps += ref[x] == x; }
+  int comps = ref_gcon(eu, ev, V, E, ref);
   int head[64], tail[64];
   int *parent = dev_alloc<int>(V, NULL), *edgeU = dev_alloc((size_t)E, eu), *edgeV = dev_alloc((size_t)E, ev);
   int *dhead = dev_alloc<int>(blocks, NULL), *dtail = dev_alloc<int>(blocks, NULL), *bases = dev_alloc<int>(blocks, NULL);

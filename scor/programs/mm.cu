@@ -12,9 +12,7 @@ int main(int argc, char **argv) {
   glibc_srand(&g, p.input_seed);
   for (int i = 0; i < rA * cA; i++) A[i] = glibc_rand_next(&g) % 100;
   for (int i = 0; i < cA * cB; i++) B[i] = glibc_rand_next(&g) % 100;
-  for (int r = 0; r < rA; r++)
-    for (int k = 0; k < cA; k++)
-      for (int c = 0; c < cB; c++) ref[r * cB + c] += A[r * cA + k] * B[k * cB + c];
+  ref_mm(A, B, rA, cA, cB, ref);
   int *dA = dev_alloc((size_t)rA * cA, A), *dB = dev_alloc((size_t)cA * cB, B), *dC = dev_alloc((size_t)rA * cB, C);
   int *sh_locks = dev_alloc<int>(blocks * 32, NULL), *tempC = dev_alloc<int>(blocks * 32, NULL), *gl_lock = dev_alloc<int>(1024, NULL);
   mm<<<blocks, threads>>>(dA, dB, dC, sh_locks, tempC, gl_lock, rA, cA, cB);

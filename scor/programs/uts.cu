@@ -4,34 +4,13 @@
 #include "programs.h"
 
 enum { L_STACK_SIZE, L_WORK_AVAIL, L_TOP, L_LOCKED, L_TOTAL_NODES, L_TOTAL_LEAVES };
-struct tnode { unsigned char height, seed, number; };
-
-// The forest, depth first: its nodes and leaves.
-static void enumerate(int nb, int maxHeight, int avg, int seed, long *nodes, long *leaves) {
-  size_t cap = 1024, n = 0;
-  tnode *st = (tnode *)malloc(sizeof *st * cap);
-  *nodes = nb;
-  *leaves = 0;
-  for (int i = 0; i < nb; i++) st[n++] = tnode{0, (unsigned char)(seed % 255), (unsigned char)((i + 1) % 255)};
-  while (n) {
-    tnode q = st[--n];
-    unsigned num = ((unsigned)q.seed * q.number + 5u) % 255u;
-    int kids = q.height + 1 >= maxHeight ? 0 : (int)(num % (unsigned)(2 * avg - 1)) + 1;
-    *nodes += kids;
-    if (!kids) ++*leaves;
-    if (n + (size_t)kids > cap) st = (tnode *)realloc(st, sizeof *st * (cap *= 2));
-    for (int k = 1; k <= kids; k++) st[n++] = tnode{(unsigned char)(q.height + 1), (unsigned char)num, (unsigned char)k};
-  }
-  free(st);
-}
-
 int main(int argc, char **argv) {
   prog p = prog_args("uts", argc, argv);
   int maxHeight = p.paper ? 9 : 7, avg = 3, seed = 1;
   unsigned blocks = p.paper ? 60 : 4, threads = p.paper ? 256 : 64;
   int LD = 4 * (int)threads;
   long ref_nodes, ref_leaves;
-  enumerate((int)blocks, maxHeight, avg, seed, &ref_nodes, &ref_leaves);
+  if (ref_uts((int)blocks, maxHeight, avg, seed, &ref_nodes, &ref_leaves)) { fputs("uts: out of memory\n", stderr); return 2; }
   int *local = new int[blocks * STATS](), *steal = new int[blocks * STATS]();
   unsigned *lstack = new unsigned[(size_t)blocks * LD]();
   for (unsigned i = 0; i < blocks; i++) {

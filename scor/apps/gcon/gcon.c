@@ -10,10 +10,6 @@
 
 #include "app.h"
 
-static int find(int *p, int x) {
-  while (p[x] != x) x = p[x] = p[p[x]];
-  return x;
-}
 
 int main(int argc, char **argv) {
   app a;
@@ -24,13 +20,7 @@ int main(int argc, char **argv) {
   int *ref = malloc(sizeof(int) * (size_t)V), *label = malloc(sizeof(int) * (size_t)V);
   if (!eu || !ev || !ref || !label) { fputs("gcon: out of memory\n", stderr); return 2; }
   if (app_rmat((uint32_t)a.input_seed, V, E, eu, ev)) { fputs("gcon: cannot draw the graph\n", stderr); return 2; }
-  for (int x = 0; x < V; x++) ref[x] = x;
-  for (int e = 0; e < E; e++) {
-    int r1 = find(ref, eu[e]), r2 = find(ref, ev[e]);
-    if (r1 != r2) ref[r1 > r2 ? r1 : r2] = r1 > r2 ? r2 : r1;   /* the smaller id stays the root */
-  }
-  int comps = 0;
-  for (int x = 0; x < V; x++) { ref[x] = find(ref, x); comps += ref[x] == x; }
+  int comps = ref_gcon(eu, ev, V, E, ref);
 
   app_load(&a, "gcon.cu");
   int head[64], tail[64];

@@ -21,9 +21,7 @@ int main(int argc, char **argv) {
   glibc_srand(&g, (uint32_t)a.input_seed);
   for (int i = 0; i < rA * cA; i++) A[i] = glibc_rand_next(&g) % 100;
   for (int i = 0; i < cA * cB; i++) B[i] = glibc_rand_next(&g) % 100;
-  for (int r = 0; r < rA; r++)
-    for (int k = 0; k < cA; k++)
-      for (int c = 0; c < cB; c++) ref[r * cB + c] += A[r * cA + k] * B[k * cB + c];
+  ref_mm(A, B, rA, cA, cB, ref);
 
   app_load(&a, "mm.cu");
   gr_ptr dA = app_alloc(&a, sizeof(int) * (size_t)rA * cA, "A", A);

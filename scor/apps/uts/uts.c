@@ -13,34 +13,6 @@
 enum { STACK_SIZE, WORK_AVAIL, TOP, LOCKED, TOTAL_NODES, TOTAL_LEAVES, STATS };
 #define MAXSTACKDEPTH 4000
 
-typedef struct { unsigned char height, seed, number; } node;
-
-/* Depth-first enumeration of the forest: nodes and leaves (0, or -1 when
- * out of memory). */
-static int enumerate(int nb, int maxHeight, int avg, int seed, long *nodes, long *leaves) {
-  size_t cap = 1024, n = 0;
-  node *st = malloc(sizeof *st * cap);
-  if (!st) return -1;
-  *nodes = nb;
-  *leaves = 0;
-  for (int i = 0; i < nb; i++) st[n++] = (node){0, (unsigned char)(seed % 255), (unsigned char)((i + 1) % 255)};
-  while (n) {
-    node p = st[--n];
-    unsigned num = ((unsigned)p.seed * p.number + 5u) % 255u;
-    int kids = p.height + 1 >= maxHeight ? 0 : (int)(num % (unsigned)(2 * avg - 1)) + 1;
-    *nodes += kids;
-    if (!kids) ++*leaves;
-    if (n + (size_t)kids > cap) {
-      node *more = realloc(st, sizeof *st * (cap *= 2));
-      if (!more) { free(st); return -1; }
-      st = more;
-    }
-    for (int k = 1; k <= kids; k++) st[n++] = (node){(unsigned char)(p.height + 1), (unsigned char)num, (unsigned char)k};
-  }
-  free(st);
-  return 0;
-}
-
 int main(int argc, char **argv) {
   app a;
   app_begin(&a, "uts", argc, argv);
@@ -48,7 +20,7 @@ int main(int argc, char **argv) {
   unsigned blocks = a.paper ? 60 : 4, threads = a.paper ? 256 : 64;
   int LD = 4 * (int)threads;
   long ref_nodes, ref_leaves;
-  if (enumerate((int)blocks, maxHeight, avg, seed, &ref_nodes, &ref_leaves)) { fputs("uts: out of memory\n", stderr); return 2; }
+  if (ref_uts((int)blocks, maxHeight, avg, seed, &ref_nodes, &ref_leaves)) { fputs("uts: out of memory\n", stderr); return 2; }
 
   int *local = calloc((size_t)blocks * STATS, sizeof(int)), *steal = calloc((size_t)blocks * STATS, sizeof(int));
   unsigned *lstack = calloc((size_t)blocks * (size_t)LD, sizeof(unsigned));
