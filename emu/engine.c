@@ -974,11 +974,8 @@ int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, s
    * is refused when the grid cannot be resident at once; an ordinary one
    * whose blocks wait at the grid barrier for blocks that cannot start
    * deadlocks, as the GPU hangs. */
-  int uses_ws = flags & GR_LAUNCH_COOPERATIVE;
-  for (int k = 0; k < f->ncode && !uses_ws; k++)
-    uses_ws = f->code[k].op == OP_SREG && (f->code[k].imm == SR_GRIDWS_LO || f->code[k].imm == SR_GRIDWS_HI);
   gr_ptr gridws = 0;
-  if (uses_ws) {
+  if ((flags & GR_LAUNCH_COOPERATIVE) || f->uses_gridws) {
     const uint32_t ws[2] = {8, 0};
     if (emu_malloc(ctx, sizeof ws, "grid workspace", &gridws) != GR_OK) return GR_EINPUT;
     emu_htod(ctx, gridws, ws, sizeof ws);

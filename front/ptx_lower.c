@@ -2379,6 +2379,8 @@ static kir_func *lower_kernel(L *l, const ptx_func *f, const char *const *source
   kf->ncode = (int)l->code.len;
   kf->code = arena_alloc(l->ar, sizeof(kir_ins) * (l->code.len + 1));
   memcpy(kf->code, l->code.data, sizeof(kir_ins) * l->code.len);
+  for (int k = 0; k < kf->ncode; k++)
+    if (kf->code[k].op == OP_SREG && (kf->code[k].imm == SR_GRIDWS_LO || kf->code[k].imm == SR_GRIDWS_HI)) kf->uses_gridws = 1;
   kf->pos = arena_alloc(l->ar, sizeof(srcpos) * (l->pos.len + 1));
   memcpy(kf->pos, l->pos.data, sizeof(srcpos) * l->pos.len);
   kf->nregs = l->nregs;

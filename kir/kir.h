@@ -154,6 +154,7 @@ typedef struct {
   int ncode;
   int nregs;
   uint32_t frame;     /* local memory bytes per thread */
+  int uses_gridws;    /* reads the grid workspace (SR_GRIDWS_*): its launches get one */
   kir_param *params;
   int nparams;
   srcpos decl;
