@@ -15,7 +15,7 @@ same=0 total=0
   echo "-lineinfo\`, run natively with NVIDIA's runtime and under \`gpurace exec\` (the default options:"
   echo "lockstep warps, sc memory, seed 1) on the CPU of the same machine."
   echo
-  echo "Machine: $(tr '\n' ' ' <"$D/environment")"
+  echo "Machine: $(tr '\n' ' ' <"$D/environment")${GR_COMMIT:+; gpurace at commit $GR_COMMIT}"
   echo
   echo "| program | GPU exit | gpurace exit | stdout |"
   echo "|---|---|---|---|"
