@@ -592,10 +592,19 @@ void engine_warp_step(launch *L, warp *w) {
     if (!warp_mask_ok(L, w, pc, A, m, "__syncwarp")) return;
     if (L->mem && w->wm->entries) LANES(m, wm_barrier(L->mem, &w->wm->lane[l]));
     if (L->ctx->nobs) {
-      gr_event ev;
-      engine_ev_init(L, &ev, GR_EV_SYNCWARP, w, pc);
-      ev.mask = m;
-      engine_deliver(L, &ev);
+      /* each lane synchronises with the lanes its own mask names: lanes that
+       * run it together under lockstep with different masks (two halves of
+       * a warp) are separate __syncwarps, one event each */
+      uint32_t todo = m;
+      while (todo) {
+        uint32_t v = A ? (uint32_t)A[__builtin_ctz(todo)] : FULL, same = 0;
+        LANES(todo, if ((A ? (uint32_t)A[l] : FULL) == v) same |= 1u << l);
+        todo &= ~same;
+        gr_event ev;
+        engine_ev_init(L, &ev, GR_EV_SYNCWARP, w, pc);
+        ev.mask = v & w->alive;
+        engine_deliver(L, &ev);
+      }
     }
     break;
   case OP_VOTE: {

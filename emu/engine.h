@@ -125,6 +125,7 @@ typedef struct warp {
   int its_next;            /* round-robin: the lane whose group runs next, or the first after it */
   uint32_t its_ran;         /* ITS: lanes run since the last sampled back edge (note_backedge) */
   int its_conv;             /* ITS: every live lane runnable, all at stk[0].pc (its_step's fast path) */
+  uint32_t its_passed;      /* ITS: lanes that did something visible while a *_sync naming them waited (its_step) */
   uint32_t ahead;          /* instructions it ran ahead of its turns (simt.h) */
   /* edge_due[edge_next] while edge_next < nedge, else 0: kept by ahead, so
    * that a turn that only counts reads one cache line (edge_due lies past

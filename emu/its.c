@@ -232,6 +232,57 @@ static void its_sync_across(launch *L, warp *w, int pc, uint32_t S, uint32_t awa
   for (uint32_t m = S; m; m &= m - 1) w->lpc[__builtin_ctz(m)] = pc + 1;
 }
 
+/* The lanes that lanes of w wait for at a *_sync or __syncwarp: named by
+ * its mask, live, and not there.  With gone, the lanes of gone that the
+ * first such wait names are reported there (its_skipped): *at is its pc,
+ * *by its waiting lanes, *mask its mask. */
+static uint32_t its_awaited_at(const launch *L, const warp *w, const int *gpc, const uint32_t *gmask, int ng,
+                               uint32_t gone, int *at, uint32_t *by, uint32_t *mask) {
+  uint32_t awaited = 0;
+  for (int g = 0; g < ng; g++) {
+    uint32_t need = its_members(L, w, &L->f->code[gpc[g]], gmask[g]), away = need & ~gmask[g];
+    awaited |= away;
+    if (away & gone && at && *at < 0) { *at = gpc[g]; *by = gmask[g]; *mask = need; }
+  }
+  for (uint32_t al = w->alive & w->wait_sync; al; al &= al - 1) {
+    int l = __builtin_ctz(al);
+    uint32_t here = 0;
+    for (uint32_t nm = w->lsync[l]; nm; nm &= nm - 1) {
+      int k = __builtin_ctz(nm);
+      if ((w->wait_sync >> k & 1) && w->lsync[k] == w->lsync[l]) here |= 1u << k;
+    }
+    uint32_t away = w->lsync[l] & ~here;
+    awaited |= away;
+    if (away & gone && at && *at < 0) { *at = w->lpc[l]; *by = here & w->alive; *mask = w->lsync[l]; }
+  }
+  return awaited;
+}
+
+static uint32_t its_awaited(const launch *L, const warp *w, const int *gpc, const uint32_t *gmask, int ng) {
+  return its_awaited_at(L, w, gpc, gmask, ng, 0, NULL, NULL, NULL) & w->alive;
+}
+
+/* Lanes gone of w exited after doing something visible while lanes waited
+ * for them at a *_sync or __syncwarp that names them: they skipped it while
+ * live, which CUDA leaves undefined ("all non-exited threads named in mask
+ * must execute the same intrinsic"); lockstep reports the same program
+ * where the lanes diverge.  A lane that only exits while named (an early
+ * return) is as if it had exited before the others arrived: no error. */
+static void its_skipped(launch *L, warp *w, const int *gpc, const uint32_t *gmask, int ng, uint32_t gone) {
+  int at = -1;
+  uint32_t by = 0, mask = 0;
+  its_awaited_at(L, w, gpc, gmask, ng, gone, &at, &by, &mask);
+  emu_assert(at >= 0);
+  const kir_ins *in = &L->f->code[at];
+  const char *what = in->op == OP_SYNCWARP ? "__syncwarp" : in->op == OP_SHFL ? "__shfl_sync" :
+                     in->imm == VOTE_ALL ? "__all_sync" : in->imm == VOTE_ANY ? "__any_sync" : "__ballot_sync";
+  char waiting[96], skipped[96];
+  engine_fmt_mask_lanes(waiting, sizeof waiting, by);
+  engine_fmt_mask_lanes(skipped, sizeof skipped, gone & mask);
+  engine_fault(L, at, "%s(0x%08x) by lanes %s of warp %u in block (%u,%u,%u): lanes %s, which the mask names, went on past it and exited (every non-exited lane the mask names must execute it; undefined in CUDA)",
+        what, mask, waiting, w->wib, w->b->idx[0], w->b->idx[1], w->b->idx[2], skipped);
+}
+
 /* One step of a warp under ITS: a group of its lanes at one instruction,
  * or some of them, runs it.  The choices (which group, which lanes) are
  * the scheduler's: drawn from the seed, or made by the explorer. */
@@ -257,6 +308,7 @@ void its_step(launch *L, warp *w) {
    * then with all of them; another group may also run some of its lanes */
   int en[32], ne = 0, split[32];
   uint32_t with[32];   /* lanes at other call sites that join the group's *_sync */
+  uint32_t awaited = its_awaited(L, w, gpc, gmask, ng);
   for (int g = 0; g < ng; g++) {
     const kir_ins *gi = &f->code[gpc[g]];
     uint32_t need = its_members(L, w, gi, gmask[g]), away = need & w->alive & ~gmask[g];
@@ -347,6 +399,8 @@ void its_step(launch *L, warp *w) {
   uint32_t sel_with = 0;
   for (int k = 0; k < ne; k++) if (en[k] == g) sel_with = with[k];
   w->its_ran |= S | sel_with;
+  if (in->op == OP_SYNCWARP || its_members(L, w, in, S)) w->its_passed &= ~(S | sel_with);
+  else if (awaited & S && its_visible(L, w, in, S)) w->its_passed |= awaited & S;
   if (in->op == OP_SYNCWARP || in->op == OP_BAR) {
     L->steps++;
     L->ctx->stats.thread_instructions += (uint64_t)__builtin_popcount(S);
@@ -366,11 +420,16 @@ void its_step(launch *L, warp *w) {
   } else if (sel_with) {
     its_sync_across(L, w, pc, S, sel_with);
   } else {
+    uint32_t was = w->alive;
     w->sp = 1;
     w->stk[0] = (simt_entry){pc, -1, S};
     L->finished = NULL;
     engine_warp_step(L, w);
     if (L->failed || L->finished == w) return;   /* retired: w may be freed with its block */
+    if (was & ~w->alive & w->its_passed & awaited) {
+      its_skipped(L, w, gpc, gmask, ng, was & ~w->alive & w->its_passed & awaited);
+      return;
+    }
     its_lanes_follow(w, S);
   }
   its_settle(L, w);

@@ -59,6 +59,26 @@ contains "$T/err" "deadlock: no warp can make progress" "lockstep runs lane 0's 
 expect 0 "divergent hand-off under ITS, round-robin" -- "$G" run "$K/divergent_handoff.cu" --warps its
 expect 0 "divergent hand-off under ITS, random" -- "$G" run "$K/divergent_handoff.cu" --warps its --sched random --seed 9
 expect 0 "partial-mask __syncwarp" -- "$G" run "$K/syncwarp_partial.cu" --warps its --sched random --seed 5
+# a live lane that skips a *_sync naming it, then exits: reported under both models
+expect 3 "skipped __ballot_sync under lockstep" -- "$G" run "$K/ballot_skip.cu"
+contains "$T/err" "not executing it with this lane (lanes 5)" "lockstep names the lane"
+# (on seeds 2 and 3 lane 5 runs to its end before the others arrive: legal)
+for seed in 1 4 5; do
+  expect 3 "skipped __ballot_sync under ITS (seed $seed)" -- "$G" run "$K/ballot_skip.cu" --warps its --sched random --seed $seed
+  contains "$T/err" "ballot_skip.cu:14:19: error: __ballot_sync(0xffffffff) by lanes 0-4,6-31 of warp 0 in block (0,0,0): lanes 5, which the mask names, went on past it and exited" "ITS names the skipping lane (seed $seed)"
+done
+expect 3 "skipped __ballot_sync under ITS, round-robin" -- "$G" run "$K/ballot_skip.cu" --warps its
+for w in lockstep its; do
+  expect 0 "an early return before a full-mask ballot ($w)" -- "$G" run "$K/ballot_skip.cu" -D EARLY_RETURN --warps $w --sched random --seed 4
+done
+# two halves' __syncwarps are two barriers under lockstep too, not one of the warp
+for w in lockstep its; do
+  for d in hb-ptx boyer; do
+    expect 4 "$d: halves that read each other's slots ($w)" -- "$G" run "$K/syncwarp_halves_racy.cu" --warps $w --detect $d
+    contains "$T/out" "shared memory+" "$d names the halves' race ($w)"
+  done
+  expect 0 "hb-ptx: each half reads its own ($w)" -- "$G" run "$K/syncwarp_partial.cu" --warps $w --detect hb-ptx
+done
 
 # every schedule: the lanes that run are a choice of the explorer
 expect 0 "ITS tail, every schedule" -- "$G" states "$S/tests/data/its_tail4.cu" --warps its --memory sc
