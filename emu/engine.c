@@ -370,34 +370,99 @@ static uint64_t hash_warp(launch *L, warp *w) {
   return h;
 }
 
+/* One lane's own state under ITS at a back edge at pc: what its future
+ * depends on besides memory (and, at a *_sync, the other lanes). */
+static uint64_t hash_lane(const launch *L, const warp *w, int l, int pc) {
+  uint64_t h = 1469598103934665603ull;
+#define MIX(v) (h = (h ^ (uint64_t)(v)) * 1099511628211ull)
+  MIX(pc);
+  MIX(w->nexchange);   /* values from other lanes came in: the lane's state is not all its future depends on */
+  MIX(w->lwait[l]);
+  MIX(w->lsync[l]);
+  for (int r = 0; r < L->f->nregs; r++) MIX(w->r[(size_t)r * 32 + (size_t)l]);
+  for (int r = 0; r < w->npend; r++) MIX(w->pend ? w->pend[r] >> l & 1 : 0);
+#undef MIX
+  return h;
+}
+
 /* On a backward jump: a warp that comes back to the same complete state
  * while no byte of memory has changed anywhere is spinning, and will spin
- * until another warp writes.  States are compared at exponentially spaced
- * back edges, so ordinary loops pay O(log n) hashes. */
+ * until another warp writes.  The state is sampled at exponentially
+ * spaced back edges and compared at the SPIN_WINDOW back edges after each
+ * sample (a loop nest whose cycle is up to that many back edges), so
+ * ordinary loops pay O(log n) hashes.
+ *
+ * Under ITS the warp's state rarely repeats whole: lanes spinning in
+ * different loops are sampled at different points of each.  So each lane
+ * that takes the edge (m) is also sampled on its own: a lane whose own
+ * state (registers, where it is) repeats with memory unchanged spins, its
+ * future fixed by that state and memory; once every live lane spins or
+ * waits for lanes that do (its_blocked), the warp is stuck. */
 #define SPIN_PATIENCE 1024
+#define SPIN_WINDOW 64
+/* a lane's own hash is a column of the registers, and a lane may get one
+ * step in a thousand of its warp's (its.c's sequential mode): sooner */
+#define LANE_PATIENCE 64
 
-static void note_backedge(launch *L, warp *w) {
+static void note_backedge(launch *L, warp *w, uint32_t m, int pc) {
+  int its = L->ctx->cfg.warps == GR_WARPS_ITS;
   if (w->spin_epoch != L->write_epoch) {
     w->spin_epoch = L->write_epoch;
-    w->backedges = 0;
+    w->backedges = w->spin_at = 0;
     w->stuck = 0;
+    if (its) {
+      memset(w->lback, 0, sizeof w->lback);
+      w->lspin = 0;
+    }
   }
   /* a warp that has gone around its loops SPIN_PATIENCE times without any
-   * memory changing is hashed, then again at every power of two: a warp
-   * making progress costs a counter, never a hash of its registers */
+   * memory changing is hashed, then again at every power of two and the
+   * edges just after it: a warp making progress costs a counter, never a
+   * hash of its registers */
   uint64_t n = ++w->backedges;
-  if (n < SPIN_PATIENCE || (n & (n - 1))) return;
-  uint64_t h = hash_warp(L, w);
+  if (its) {
+    int sampled = 0;
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+      int l = __builtin_ctz(mm);
+      uint32_t k = ++w->lback[l];
+      if (pc >= 0) w->ledge_pc[l] = pc;
+      int at_sample = !(k & (k - 1));
+      if (k < LANE_PATIENCE || (!at_sample && k - w->lhash_at[l] > SPIN_WINDOW)) continue;
+      sampled = 1;
+      if (w->lspin >> l & 1) continue;
+      uint64_t h = hash_lane(L, w, l, pc);
+      if (k > LANE_PATIENCE && h == w->lhash[l]) {
+        w->lspin |= 1u << l;
+      }
+      if (at_sample) {
+        w->lhash[l] = h;
+        w->lhash_at[l] = k;
+      }
+    }
+    if (sampled && w->lspin && !w->stuck && !(w->alive & ~w->lspin & ~its_blocked(L, w))) {
+      w->stuck = 1;
+      L->deadlock_check = 1;
+    }
+  }
+  if (n < SPIN_PATIENCE) return;
+  int sample = !(n & (n - 1));
+  if (w->stuck || (!sample && n - w->spin_at > SPIN_WINDOW)) return;
   /* under ITS the state repeating proves a spin only if every lane that
    * could run ran in between: else the scheduler merely left some out */
   int whole = 1;
-  if (L->ctx->cfg.warps == GR_WARPS_ITS) {
+  if (its)
     for (uint32_t al = w->alive; al; al &= al - 1)
       if (w->lwait[__builtin_ctz(al)] == LW_RUN && !(w->its_ran >> __builtin_ctz(al) & 1)) whole = 0;
+  uint64_t h = hash_warp(L, w);
+  if (n > SPIN_PATIENCE && h == w->spin_hash && whole) {
+    w->stuck = 1;
+    L->deadlock_check = 1;
+  }
+  if (sample) {
+    w->spin_hash = h;
+    w->spin_at = n;
     w->its_ran = 0;
   }
-  if (n > SPIN_PATIENCE && h == w->spin_hash && !w->stuck && whole) { w->stuck = 1; L->deadlock_check = 1; }
-  w->spin_hash = h;
 }
 
 int engine_fmt_mask_lanes(char *buf, size_t n, uint32_t m) {
@@ -429,6 +494,10 @@ static void check_deadlock(launch *L) {
   for (int k = 0; k < L->nrun && len < (int)sizeof msg - 160; k++) {
     warp *w = L->run[k];
     if (w->state == W_DONE) continue;
+    if (w->state == W_READY && L->ctx->cfg.warps == GR_WARPS_ITS) {
+      len = its_describe_stuck(L, w, msg, sizeof msg, len);
+      continue;
+    }
     int pc = w->state == W_BAR ? w->bar_pc : w->stk[w->sp - 1].pc;
     srcpos p = pc >= 0 && pc < L->f->ncode ? L->f->pos[pc] : L->f->decl;
     char lanes[96];
@@ -608,6 +677,7 @@ void engine_warp_step(launch *L, warp *w) {
     }
     break;
   case OP_VOTE: {
+    w->nexchange++;
     if (B && !warp_mask_ok(L, w, pc, B, m, in->imm == VOTE_ALL ? "__all_sync" : in->imm == VOTE_ANY ? "__any_sync" : "__ballot_sync")) return;
     uint32_t ballot = 0;
     LANES(m, if (A && A[l]) ballot |= 1u << l);
@@ -622,6 +692,7 @@ void engine_warp_step(launch *L, warp *w) {
     break;
   }
   case OP_SHFL: {
+    w->nexchange++;
     int kind = (int)(in->imm & 0xff);
     if (in->imm >> 8 && !warp_mask_ok(L, w, pc, R + (size_t)((in->imm >> 8) - 1) * 32, m, "__shfl_sync")) return;
     uint32_t bad = 0;
@@ -650,7 +721,7 @@ void engine_warp_step(launch *L, warp *w) {
     break;
   }
   case OP_JMP: case OP_BRT: case OP_BRF:
-    if (in->a <= pc) note_backedge(L, w);
+    if (in->a <= pc) note_backedge(L, w, m, pc);
     if (simt_branch(L, w, in, pc, m)) {
       engine_fault(L, pc, "reconvergence stack overflow (more than %d nested divergent paths)", STACK_MAX);
       return;
@@ -717,7 +788,7 @@ static void ran_ahead(launch *L, warp *w, int n, const int *edge_at, int nedge) 
   w->ahead = (uint32_t)n - 1;
   w->nedge = w->edge_next = 0;
   for (int k = 0; k < nedge; k++)
-    if (edge_at[k] == 0) note_backedge(L, w);
+    if (edge_at[k] == 0) note_backedge(L, w, w->alive, -1);
     else w->edge_due[w->nedge++] = (uint32_t)(n - edge_at[k]);
   w->next_due = w->nedge ? w->edge_due[0] : 0;
 }
@@ -734,7 +805,7 @@ static void ran_ahead_after(warp *w, int n, const int *edge_at, int nedge) {
 
 /* The backward branch due at this turn meets the livelock detector. */
 static void edge_met(launch *L, warp *w) {
-  note_backedge(L, w);
+  note_backedge(L, w, w->alive, -1);
   w->next_due = ++w->edge_next < w->nedge ? w->edge_due[w->edge_next] : 0;
 }
 

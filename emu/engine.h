@@ -103,8 +103,15 @@ typedef struct warp {
   uint8_t *local;          /* 32 x frame bytes */
   const uint32_t (*tid)[32];   /* its lanes' threadIdx.x, .y, .z: its row of the launch's tids */
   /* livelock detection: see note_backedge */
-  uint64_t spin_epoch, spin_hash, backedges;
+  uint64_t spin_epoch, spin_hash, backedges, spin_at;
   int stuck;
+  /* ITS: each lane's own livelock detection (note_backedge): its back
+   * edges in this epoch, the state sampled and when, the last back edge it
+   * took (where a report shows it spin), and the lanes proven to spin */
+  uint32_t lback[32], lhash_at[32];
+  uint64_t lhash[32];
+  int32_t ledge_pc[32];
+  uint32_t lspin;
   uint32_t speed;          /* weak memory, random scheduler: relative issue rate, 1..8 */
   int32_t bar_pc;          /* where it waits, for reports */
   mview *views;
@@ -126,6 +133,7 @@ typedef struct warp {
   uint32_t its_ran;         /* ITS: lanes run since the last sampled back edge (note_backedge) */
   int its_conv;             /* ITS: every live lane runnable, all at stk[0].pc (its_step's fast path) */
   uint32_t its_passed;      /* ITS: lanes that did something visible while a *_sync naming them waited (its_step) */
+  uint32_t nexchange;       /* shuffles and votes it ran: a lane's state that repeats across one proves no spin */
   uint32_t ahead;          /* instructions it ran ahead of its turns (simt.h) */
   /* edge_due[edge_next] while edge_next < nedge, else 0: kept by ahead, so
    * that a turn that only counts reads one cache line (edge_due lies past

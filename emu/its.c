@@ -232,6 +232,11 @@ static void its_sync_across(launch *L, warp *w, int pc, uint32_t S, uint32_t awa
   for (uint32_t m = S; m; m &= m - 1) w->lpc[__builtin_ctz(m)] = pc + 1;
 }
 
+static const char *its_sync_name(const kir_ins *in) {
+  return in->op == OP_SYNCWARP ? "__syncwarp" : in->op == OP_BAR ? "__syncthreads" : in->op == OP_SHFL ? "__shfl_sync" :
+         in->imm == VOTE_ALL ? "__all_sync" : in->imm == VOTE_ANY ? "__any_sync" : "__ballot_sync";
+}
+
 /* The lanes that lanes of w wait for at a *_sync or __syncwarp: named by
  * its mask, live, and not there.  With gone, the lanes of gone that the
  * first such wait names are reported there (its_skipped): *at is its pc,
@@ -273,14 +278,50 @@ static void its_skipped(launch *L, warp *w, const int *gpc, const uint32_t *gmas
   uint32_t by = 0, mask = 0;
   its_awaited_at(L, w, gpc, gmask, ng, gone, &at, &by, &mask);
   emu_assert(at >= 0);
-  const kir_ins *in = &L->f->code[at];
-  const char *what = in->op == OP_SYNCWARP ? "__syncwarp" : in->op == OP_SHFL ? "__shfl_sync" :
-                     in->imm == VOTE_ALL ? "__all_sync" : in->imm == VOTE_ANY ? "__any_sync" : "__ballot_sync";
+  const char *what = its_sync_name(&L->f->code[at]);
   char waiting[96], skipped[96];
   engine_fmt_mask_lanes(waiting, sizeof waiting, by);
   engine_fmt_mask_lanes(skipped, sizeof skipped, gone & mask);
   engine_fault(L, at, "%s(0x%08x) by lanes %s of warp %u in block (%u,%u,%u): lanes %s, which the mask names, went on past it and exited (every non-exited lane the mask names must execute it; undefined in CUDA)",
         what, mask, waiting, w->wib, w->b->idx[0], w->b->idx[1], w->b->idx[2], skipped);
+}
+
+uint32_t its_blocked(const launch *L, const warp *w) {
+  uint32_t at_sync = 0, blocked = w->alive & (w->wait_sync | w->wait_bar);
+  for (uint32_t al = w->alive & ~blocked; al; al &= al - 1)
+    if (its_members(L, w, &L->f->code[w->lpc[__builtin_ctz(al)]], al & -al)) at_sync |= al & -al;
+  for (uint32_t al = at_sync; al; al &= al - 1) {
+    int l = __builtin_ctz(al);
+    if (its_members(L, w, &L->f->code[w->lpc[l]], 1u << l) & w->alive & ~at_sync) blocked |= 1u << l;
+  }
+  return blocked;
+}
+
+int its_describe_stuck(const launch *L, const warp *w, char *buf, size_t n, int len) {
+  uint32_t blocked = its_blocked(L, w), todo = w->alive;
+  while (todo && len < (int)n - 200) {
+    int l = __builtin_ctz(todo), spins = !(blocked >> l & 1);
+    /* a spinning lane is shown at its loop's back edge */
+    int pc = spins && w->lback[l] ? w->ledge_pc[l] : w->lpc[l];
+    uint32_t same = 0;
+    for (uint32_t mm = todo; mm; mm &= mm - 1) {
+      int k = __builtin_ctz(mm), ks = !(blocked >> k & 1);
+      int kpc = ks && w->lback[k] ? w->ledge_pc[k] : w->lpc[k];
+      if (ks == spins && kpc == pc && w->lwait[k] == w->lwait[l] && w->lsync[k] == w->lsync[l]) same |= 1u << k;
+    }
+    todo &= ~same;
+    char lanes[96], what[64];
+    engine_fmt_mask_lanes(lanes, sizeof lanes, same);
+    const kir_ins *in = &L->f->code[pc];
+    if (spins) snprintf(what, sizeof what, "spins");
+    else if (w->lwait[l] == LW_SYNCWARP) snprintf(what, sizeof what, "waits at __syncwarp(0x%08x)", w->lsync[l]);
+    else if (w->lwait[l] == LW_BAR) snprintf(what, sizeof what, "waits at __syncthreads");
+    else snprintf(what, sizeof what, "waits at %s(0x%08x)", its_sync_name(in), its_members(L, w, in, 1u << l));
+    srcpos p = pc >= 0 && pc < L->f->ncode ? L->f->pos[pc] : L->f->decl;
+    len += snprintf(buf + len, n - (size_t)len, "\n  block (%u,%u,%u) warp %u lanes %s: %s at %s:%d:%d", w->b->idx[0], w->b->idx[1],
+                    w->b->idx[2], w->wib, lanes, what, p.file, p.line, p.col);
+  }
+  return len;
 }
 
 /* One step of a warp under ITS: a group of its lanes at one instruction,

@@ -17,4 +17,11 @@ void its_ran_ahead(warp *w, int n);
  * an exhaustive search must choose which group runs. */
 int its_visible(const launch *L, const warp *w, const kir_ins *in, uint32_t group);
 
+/* The live lanes of w that cannot run now: waiting at __syncwarp or
+ * __syncthreads, or at a *_sync for lanes its mask names that are at none. */
+uint32_t its_blocked(const launch *L, const warp *w);
+/* Appends to buf (of n bytes, len used) a line per place where lanes of w,
+ * proven stuck, wait or spin; returns the new length. */
+int its_describe_stuck(const launch *L, const warp *w, char *buf, size_t n, int len);
+
 #endif

@@ -59,6 +59,19 @@ contains "$T/err" "deadlock: no warp can make progress" "lockstep runs lane 0's 
 expect 0 "divergent hand-off under ITS, round-robin" -- "$G" run "$K/divergent_handoff.cu" --warps its
 expect 0 "divergent hand-off under ITS, random" -- "$G" run "$K/divergent_handoff.cu" --warps its --sched random --seed 9
 expect 0 "partial-mask __syncwarp" -- "$G" run "$K/syncwarp_partial.cu" --warps its --sched random --seed 5
+# a circular wait between two lanes: a deadlock on every seed, found at once
+# (2M steps), each lane shown where it spins, parked lanes where they wait
+for v in "" "-D PARKED"; do
+  found=0
+  for seed in $(seq 1 30); do
+    "$G" run "$K/circular_wait.cu" $v --warps its --sched random --seed $seed --max-steps 2000000 >"$T/o" 2>&1
+    [ $? -eq 3 ] && grep -q "lanes 0: spins at .*circular_wait.cu:11:5" "$T/o" && grep -q "lanes 1: spins at .*circular_wait.cu:14:5" "$T/o" &&
+      grep -q "deadlock: no warp can make progress" "$T/o" && found=$((found + 1))
+  done
+  if [ "$found" -eq 30 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: circular wait $v found on $found of 30 ITS seeds"; cat "$T/o"; fi
+done
+expect 3 "circular wait, round-robin" -- "$G" run "$K/circular_wait.cu" -D PARKED --warps its --max-steps 2000000
+contains "$T/err" "lanes 2-31: waits at __syncwarp(0xffffffff) at $K/circular_wait.cu:18:3" "the parked lanes"
 # a live lane that skips a *_sync naming it, then exits: reported under both models
 expect 3 "skipped __ballot_sync under lockstep" -- "$G" run "$K/ballot_skip.cu"
 contains "$T/err" "not executing it with this lane (lanes 5)" "lockstep names the lane"
