@@ -654,10 +654,13 @@ static int litmus_on_gpu(char **files, int nfiles, const gr_hw_litmus_opts *ho, 
       gr_litmus_result_free(&xr);
       continue;
     }
-    /* judge: each GPU outcome against the reachable set */
-    r.pass = xr.explored.complete;
+    /* judge: each GPU outcome against the reachable set; a side with no
+     * outcome at all checked nothing, and passes nothing */
+    r.pass = xr.explored.complete && r.noutcomes && xr.noutcomes;
     char why[512] = "";
     if (!xr.explored.complete) snprintf(why, sizeof why, "the emulator's reachable set is incomplete (%llu states)", (unsigned long long)xr.explored.states);
+    else if (!r.noutcomes) snprintf(why, sizeof why, "the GPU gave no outcome (%llu runs): nothing was checked", (unsigned long long)r.runs);
+    else if (!xr.noutcomes) snprintf(why, sizeof why, "the emulator reached no final state: nothing was checked");
     for (size_t i = 0; i < r.noutcomes; i++) {
       int found = 0;
       for (size_t j = 0; j < xr.noutcomes; j++) found |= !strcmp(r.outcomes[i].text, xr.outcomes[j].text);

@@ -420,12 +420,14 @@ static void note_backedge(launch *L, warp *w, uint32_t m, int pc) {
    * edges just after it: a warp making progress costs a counter, never a
    * hash of its registers */
   uint64_t n = ++w->backedges;
-  if (its) {
+  /* a converged warp's lanes share one state: the warp's own hash does,
+   * and its edges may have run ahead of their turns (ran_ahead) */
+  if (its && !w->its_conv && pc >= 0) {
     int sampled = 0;
     for (uint32_t mm = m; mm; mm &= mm - 1) {
       int l = __builtin_ctz(mm);
       uint32_t k = ++w->lback[l];
-      if (pc >= 0) w->ledge_pc[l] = pc;
+      w->ledge_pc[l] = pc;
       int at_sample = !(k & (k - 1));
       if (k < LANE_PATIENCE || (!at_sample && k - w->lhash_at[l] > SPIN_WINDOW)) continue;
       sampled = 1;

@@ -301,7 +301,7 @@ int its_describe_stuck(const launch *L, const warp *w, char *buf, size_t n, int 
   uint32_t blocked = its_blocked(L, w), todo = w->alive;
   while (todo && len < (int)n - 200) {
     int l = __builtin_ctz(todo), spins = !(blocked >> l & 1);
-    /* a spinning lane is shown at its loop's back edge */
+    /* a spinning lane is shown at the back edge of its loop */
     int pc = spins && w->lback[l] ? w->ledge_pc[l] : w->lpc[l];
     uint32_t same = 0;
     for (uint32_t mm = todo; mm; mm &= mm - 1) {

@@ -73,6 +73,10 @@ char *source_preprocess(const char *path, const char *text, size_t len, const ch
  * tree or a bundle, ../share/gpurace/include of an installed one); else
  * the source tree it was built from; else the installed copy. */
 const char *source_include_dir(void);
+/* 0 where gpurace's device headers are in source_include_dir(), else an
+ * installation error in err: nothing the subset reads can be right then,
+ * and no other front end stands in for them. */
+int source_check_headers(char *err, size_t errlen);
 
 /* ---------------------------------------------------------------- ptx
  *

@@ -119,6 +119,13 @@ const char *source_include_dir(void) {
   return include_dir;
 }
 
+int source_check_headers(char *err, size_t errlen) {
+  const char *inc = source_include_dir();
+  if (has_headers(inc)) return 0;
+  snprintf(err, errlen, "error: gpurace's device headers are missing: no cuda_runtime.h in %s (set GPURACE_INCLUDE to gpurace's include folder: front/include in a build, share/gpurace/include installed)", inc);
+  return -1;
+}
+
 /* cpp's message for a failure: its first "error:" line, which a long chain
  * of "In file included from" lines (a self-#include) would otherwise hide. */
 static void cpp_message(const char *path, char *ebuf, size_t en, char *err, size_t errlen) {
@@ -164,6 +171,11 @@ static char *run_cpp(const char *path, const char *const *defines, int ndef, con
     argv[ac++] = owned[no - 1];
   }
   const char *inc = source_include_dir();
+  if (source_check_headers(err, errlen)) {
+    free(argv);
+    free(owned);
+    return NULL;
+  }
   size_t il = strlen(inc) + 3;
   owned[no] = xmalloc(il);
   snprintf(owned[no], il, "-I%s", inc);

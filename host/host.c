@@ -271,6 +271,7 @@ static kir_module *compile_file(gr_context *ctx, const char *path, const char *t
     return compile_cuda(ctx, cc, path, text, len, defines, ndefines, arch);
   }
   *front = "subset";
+  if (source_check_headers(ctx->err, sizeof ctx->err)) return NULL;   /* not the file's fault: no fallback */
   char *owned = NULL;
   if (cc == GR_CC_AUTO && !text) {   /* a file that cannot be read is no front end's to try */
     owned = source_read_file(path, lim.max_source, &len, ctx->err, sizeof ctx->err);

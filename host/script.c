@@ -938,7 +938,13 @@ int gr_script_load(gr_context *ctx, const char *path, const char *const *defines
   if (rc == GR_OK && declared && !kept) rc = host_fail(ctx, GR_EINPUT, "%s: error: every '//@ launch' has a knob that is not defined: nothing to run", path);
   for (size_t k = 0; k < s->nlaunches && rc == GR_OK; k++) {
     int np = gr_kernel_nparams(s->mod, s->launches[k].kernel);
-    if (np < 0) rc = host_fail(ctx, GR_EINPUT, "%s:%d:1: error: the launch names '%s', which is not a __global__ function of the file", path, s->launches[k].line, s->launches[k].kernel);
+    const char *why = NULL, *front = gr_module_front(s->mod, &why);
+    /* where --cc auto passed the subset by, what the subset said may be why
+     * (a preprocessor error the CUDA compiler did not meet) */
+    if (np < 0)
+      rc = host_fail(ctx, GR_EINPUT, "%s:%d:1: error: the launch names '%s', which is not a __global__ function of the file%s%s%s%s", path,
+                     s->launches[k].line, s->launches[k].kernel, why ? " as " : "", why ? front : "",
+                     why ? " compiled it; the CUDA-subset front end could not read it: " : "", why ? why : "");
   }
   if (rc == GR_OK) rc = check_litmus(s);
   if (rc == GR_OK) rc = check_checks(s);

@@ -239,6 +239,15 @@ EOS
 expect 0 "a copied binary preprocesses with the headers beside it" -- sh -c "cd / && env -u GPURACE_INCLUDE '$T/reloc/gpurace' run '$T/reloc.cu'"
 expect 2 "GPURACE_INCLUDE overrides the headers beside the binary" -- sh -c "cd / && GPURACE_INCLUDE='$S/front/include' '$T/reloc/gpurace' run '$T/reloc.cu'"
 contains "$T/err" "the headers of the source tree" "the override's headers were read"
+# gpurace's own headers missing is an installation error, said as such, under
+# every --cc that reads with the subset (auto does not hide it behind NVRTC)
+mkdir -p "$T/noinc"
+for cc in subset auto; do
+  expect 2 "no device headers (--cc $cc)" -- env GPURACE_INCLUDE="$T/noinc" "$G" run "$S/kernels/litmus/M1_mp_W.cu" --cc $cc
+  contains "$T/err" "error: gpurace's device headers are missing: no cuda_runtime.h in $T/noinc (set GPURACE_INCLUDE" "the missing headers named (--cc $cc)"
+done
+expect 2 "litmus without device headers" -- env GPURACE_INCLUDE="$T/noinc" "$G" litmus "$S/kernels/litmus/M1_mp_W.cu"
+contains "$T/out" "1 tests, 0 passed, 1 failed" "a litmus test that did not load failed"
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
