@@ -158,6 +158,11 @@ int emu_module_load(emu_dev *e, const kir_module *km, const char *path, gr_ptr *
   for (int k = 0; k < km->nglobals; k++) {
     const kir_global *g = &km->globals[k];
     int rc = emu_malloc(e, g->size, g->name, &gaddr[k]);
+    if (rc && g->decl.file) {   /* the declaration that asked for it */
+      char was[1024];
+      snprintf(was, sizeof was, "%s", e->err);
+      emu_fail(e, rc, "%s:%d:%d: %s", g->decl.file, g->decl.line, g->decl.col, was);
+    }
     if (rc) return rc;
     if (g->init) memcpy(emu_global_span(e, gaddr[k], g->size), g->init, g->size);   /* else zero-filled */
   }

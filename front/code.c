@@ -40,7 +40,13 @@ uint64_t ty_size(P *p, type *t, srcpos pos) {
     return t->n * es;
   }
   case TY_STRUCT:
-    if (!t->s->complete) front_fail(p, pos, "incomplete type 'struct %s'", t->s->name);
+    if (!t->s->complete) {
+      /* an object of a type never defined is ill-formed C++, on the host
+       * too (nvcc rejects the file); one whose definition the subset
+       * skipped is the subset's limit */
+      p->d->ill_formed = !t->s->skipped;
+      front_fail(p, pos, "incomplete type 'struct %s'", t->s->name);
+    }
     return t->s->size;
   case TY_REF: front_fail(p, pos, "unsupported: the size of a reference");
   }

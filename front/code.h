@@ -21,7 +21,7 @@ typedef struct type type;
 typedef struct sdef sdef;
 struct type { tyk k; kir_sk sk; type *base; uint64_t n; int vol, cnst, unsized; sdef *s; uint32_t align; };
 typedef struct { const char *name; type *ty; uint64_t off; } field;
-struct sdef { const char *name; field *f; int nf; uint64_t size; uint32_t align; int complete; };
+struct sdef { const char *name; field *f; int nf; uint64_t size; uint32_t align; int complete; int skipped; };   /* skipped: its definition was host code the subset skipped */
 
 typedef struct funcdef {
   const char *name;

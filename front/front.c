@@ -2275,7 +2275,7 @@ static void reset_inlining(P *p) {
 
 /* Runs fn; on an error, rolls the parser back, leaves the message in msg
  * and returns 1.  The diagnostic is cleared, so parsing can go on. */
-static int attempt(P *p, void (*fn)(P *, void *), void *arg, char *msg, size_t n) {
+static int attempt(P *p, void (*fn)(P *, void *), void *arg, char *msg, size_t n, int *ill_formed) {
   pstate st = {p->i, p->syms.len, p->tags.len, p->globals.len, p->shared_at.len, p->kernels.len, p->scope_start,
                p->shared_off, p->dyn_shared, p->depth, p->shared_vars.len};
   jmp_buf *outer = p->d->bail;
@@ -2284,6 +2284,8 @@ static int attempt(P *p, void (*fn)(P *, void *), void *arg, char *msg, size_t n
   if (setjmp(here)) {
     p->d->bail = outer;
     snprintf(msg, n, "%s", p->d->msg);
+    if (ill_formed) *ill_formed = p->d->ill_formed;
+    p->d->ill_formed = 0;
     p->d->failed = 0;
     p->d->msg[0] = 0;
     p->i = st.i; p->syms.len = st.nsyms; p->tags.len = st.ntags; p->globals.len = st.nglobals;
@@ -2319,7 +2321,7 @@ static void compile_or_defer(P *p, funcdef *f) {
   char msg[sizeof p->d->msg];
   p->may_defer = 1;
   p->deferred_hit = 0;
-  int failed = attempt(p, compile_kept, f, msg, sizeof msg);
+  int failed = attempt(p, compile_kept, f, msg, sizeof msg, NULL);
   p->may_defer = 0;
   if (!failed) return;
   if (!p->deferred_hit) rethrow(p, msg);
@@ -2390,10 +2392,15 @@ static void toplevel(P *p) {
    * subset cannot read is skipped, and remembered for a use to explain */
   char msg[sizeof p->d->msg];
   declarg a = {0};
-  if (attempt(p, declaration_cb, &a, msg, sizeof msg)) {
+  int ill_formed = 0;
+  if (attempt(p, declaration_cb, &a, msg, sizeof msg, &ill_formed)) {
+    /* what any C++ compiler rejects is an error here too, not host code to skip */
+    if (ill_formed) rethrow(p, msg);
     srcpos np = pos;
     const char *n = decl_name(p, start, end, &np);
     note_skipped(p, n, np, arena_printf(p->a, "a host declaration the device pass skipped (%s)", msg));
+    sdef *sd = n ? find_tag(p, n) : NULL;
+    if (sd && !sd->complete) sd->skipped = 1;
     p->i = end;
   }
 }

@@ -147,6 +147,25 @@ static void cpp_message(const char *path, char *ebuf, size_t en, char *err, size
 
 static int toolkit_dir(const char *dir);
 
+/* Where the preprocessor was in its output buf (n bytes): "FILE:LINE:1"
+ * from its last line marker ('# LINE "FILE"') and the lines after it. */
+static void pp_where(const char *buf, size_t n, const char *path, char *where, size_t wn) {
+  size_t mark = n;
+  for (size_t i = n; i > 0; i--)
+    if (buf[i - 1] == '#' && (i == 1 || buf[i - 2] == '\n') && i < n && buf[i] == ' ' && i + 1 < n && buf[i + 1] >= '0' && buf[i + 1] <= '9') {
+      mark = i - 1;
+      break;
+    }
+  if (mark == n) { snprintf(where, wn, "%s", path); return; }
+  long line = atol(buf + mark + 2);
+  const char *q1 = memchr(buf + mark, '"', n - mark), *eol = memchr(buf + mark, '\n', n - mark);
+  const char *q2 = q1 && eol && q1 < eol ? memchr(q1 + 1, '"', (size_t)(eol - q1 - 1)) : NULL;
+  for (const char *c = eol; c && c < buf + n; c = memchr(c + 1, '\n', (size_t)(buf + n - c - 1))) line++;
+  if (eol) line--;   /* the marker names the line that follows it */
+  if (q2) snprintf(where, wn, "%.*s:%ld:1", (int)(q2 - q1 - 1), q1 + 1, line);
+  else snprintf(where, wn, "%s:%ld:1", path, line);
+}
+
 /* Runs the kernel preprocessor as nvcc's device pass would, and captures
  * its output, at most `max` bytes of it. */
 static char *run_cpp(const char *path, const char *const *defines, int ndef, const char *include_path, size_t max, size_t *outlen,
@@ -209,7 +228,7 @@ static char *run_cpp(const char *path, const char *const *defines, int ndef, con
   /* the child gets bounded memory and CPU time: cpp reads an included file
    * whole before it writes a byte, so an #include of /dev/zero would grow
    * without bound, and output bounds alone cannot stop it */
-  size_t as_limit = max * 16 < ((size_t)1 << 30) ? ((size_t)1 << 30) : max * 16;
+  size_t as_limit = max * 32 < ((size_t)2 << 30) ? ((size_t)2 << 30) : max * 32;
   int devnull = open("/dev/null", O_RDONLY);
   /* one fork at a time: threads (table cells, litmus parts) preprocess
    * files at once, and libraries' fork handlers (Z3's, Open MPI's) run
@@ -279,10 +298,22 @@ static char *run_cpp(const char *path, const char *const *defines, int ndef, con
   int st;
   while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
   if (too_big) {
-    snprintf(err, errlen, "%s: error: the preprocessed text exceeds %zu bytes (an #include of a device, or macros that expand without end?); raise the bound with --max-source", path, max);
+    char where[4200];
+    pp_where(buf, n < cap ? n : cap - 1, path, where, sizeof where);
+    snprintf(err, errlen, "%s: error: the preprocessed text exceeds %zu bytes here (an #include of a device, or macros that expand without end?); raise the bound with --max-source", where, max);
     goto done;
   }
   if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+    if (strstr(ebuf, "out of memory") || strstr(ebuf, "memory exhausted") || (WIFSIGNALED(st) && (WTERMSIG(st) == SIGKILL || WTERMSIG(st) == SIGSEGV))) {
+      char where[4200];
+      pp_where(buf, n < cap ? n : cap - 1, path, where, sizeof where);
+      snprintf(err, errlen, "%s: error: the preprocessor ran out of its %zu MiB of memory expanding the file here; raise the bound with --max-source (it gets 32 times that)", where, as_limit >> 20);
+      goto done;
+    }
+    if (WIFSIGNALED(st) && WTERMSIG(st) == SIGXCPU) {
+      snprintf(err, errlen, "%s: error: the preprocessor ran out of its 60 s of CPU time (macros that expand without end?)", path);
+      goto done;
+    }
     cpp_message(path, ebuf, en, err, errlen);
     /* an error inside CUDA's own headers: they are the CUDA compiler's to read */
     char file[4096];
@@ -446,7 +477,10 @@ char *source_preprocess(const char *path, const char *text, size_t len, const ch
   if (pp) { free(key.p); return pp; }
   struct stat st;
   char *tmp = NULL;
-  if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+  /* cpp reads a copy of what was read where the path is no file of its
+   * own: a pipe, or /dev/stdin redirected from a file (a link that the
+   * preprocessor, its stdin /dev/null, would open as empty) */
+  if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6)) {
     tmp = copy_for_cpp(path, text, len, err, errlen);
     if (!tmp) { free(key.p); return NULL; }
   }

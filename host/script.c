@@ -867,6 +867,10 @@ static int check_checks(gr_script *s) {
       const char *why = num_misfit(c->vals[j], t);
       if (why) return host_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: check value %zu of '%s' is %s (%s)", s->path, c->line, j + 1, c->name, why, gr_type_name(t));
     }
+    /* a list of the wrong length is a mistake of the file, as in '//@ buffer' */
+    if (!c->all_equal && c->n != count)
+      return host_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: check lists %zu values for '%s', which has %llu elements", s->path, c->line, c->n,
+                       c->name, (unsigned long long)count);
     if (c->tol > 0 && t != GR_F32 && t != GR_F64)
       return host_fail(s->ctx, GR_EINPUT, "%s:%d:1: error: tol() applies to float values; '%s' holds %s", s->path, c->line, c->name, gr_type_name(t));
   }

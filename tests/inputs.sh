@@ -169,7 +169,7 @@ contains "$T/err" "iota's last element (index 9) leaves the range of u8" "iota w
 # 8. preprocessor inputs that never end
 printf '#include "/dev/zero"\n__global__ void k(int *o) { o[0] = 1; }\n' > "$T/zero.cu"
 expect 2 "#include \"/dev/zero\" is bounded" -- timeout 60 "$G" ir --max-source 1000000 "$T/zero.cu"
-contains "$T/err" "zero.cu: error: the preprocessor failed" "cpp is bounded"
+contains "$T/err" "zero.cu:1:1: error: the preprocessor ran out of its 2048 MiB of memory" "cpp is bounded, at the #include"
 printf '#include "self.cu"\n__global__ void k(int *o) { o[0] = 1; }\n' > "$T/self.cu"
 expect 2 "a self-#include" -- "$G" ir "$T/self.cu"
 contains "$T/err" "#include nested depth" "cpp's own error is shown"
@@ -308,6 +308,66 @@ expect 3 "a failed assert" -- "$G" run "$T/assertfail.cu"
 contains "$T/err" "assertfail.cu:6:" "the assertion's line"
 contains "$T/err" "assertion failed in thread (17,0,0) of block (0,0,0) [warp 0 lane 17]" "the failing thread"
 expect 0 "-D NDEBUG removes asserts" -- "$G" run -D NDEBUG "$T/assertfail.cu"
+
+# Issue 43's inputs.
+# /dev/stdin redirected from a file is read as the file (cpp, its stdin
+# /dev/null, once opened it as empty: "no kernel")
+expect 0 "/dev/stdin from a file" -- sh -c "'$G' run /dev/stdin < '$S/kernels/examples/reduce.cu'"
+contains "$T/out" "check out: ok" "the kernel read through /dev/stdin ran"
+# a struct holding a struct never completed is ill-formed C++ (nvcc rejects
+# it); one whose definition the subset skipped as host code is skipped too
+k rec.cu <<'K'
+//@ launch k grid(1) block(1)
+//@ buffer o i32[1]
+struct B;
+struct A { int x; B b; };
+struct B { int y; A a; };
+__global__ void k(int *o) { o[0] = 1; }
+K
+expect 2 "mutually recursive structs" -- "$G" run "$T/rec.cu" --cc subset
+contains "$T/err" "rec.cu:4:21: error: incomplete type 'struct B'" "the incomplete member, at its position"
+k skipb.cu <<'K'
+//@ launch k grid(1) block(1)
+//@ buffer o i32[1]
+//@ check o = 1
+struct B;
+struct B { int y; template <typename T> T get() { return T(); } };
+struct A { int x; B b; };
+__global__ void k(int *o) { o[0] = 1; }
+K
+expect 0 "a host struct of a skipped struct is skipped, not an error" -- "$G" run "$T/skipb.cu" --cc subset
+# a check list of the wrong length is a mistake of the file, as a buffer list is
+k chk.cu <<'K'
+//@ launch k grid(1) block(4)
+//@ buffer o i32[4]
+//@ check o = {1, 1, 1}
+__global__ void k(int *o) { o[threadIdx.x] = 1; }
+K
+expect 2 "a check list of the wrong length" -- "$G" run "$T/chk.cu"
+contains "$T/err" "chk.cu:3:1: error: check lists 3 values for 'o', which has 4 elements" "says both lengths"
+# the preprocessor's bounds, at the line being expanded, and never handed on
+# to a CUDA compiler that has none
+python3 - "$T" <<'P'
+import sys
+t = sys.argv[1]
+va = " ".join(["__VA_ARGS__"] * 10)
+head = "//@ launch k grid(1) block(1)\n//@ buffer o i32[1]\n//@ check o = 1000000\n#define A(...) %s\n#define B(...) A(A(A(__VA_ARGS__)))\n#define E 1000000,\n" % va
+open(t + "/wide.cu", "w").write(head + "__device__ int tab[] = { A(B(B(E))) 0 };\n__global__ void k(int *o) { o[0] = tab[5]; }\n")
+open(t + "/huge.cu", "w").write(head + "__device__ int tab[] = { A(A(A(B(B(E))))) 0 };\n__global__ void k(int *o) { o[0] = tab[5]; }\n")
+P
+expect 2 "the preprocessed text's bound" -- "$G" run "$T/wide.cu" --max-source 10000000
+contains "$T/err" "wide.cu:7:1: error: the preprocessed text exceeds 10000000 bytes here" "the bound at the line it expands"
+expect 2 "the preprocessor's memory" -- timeout 120 "$G" run "$T/huge.cu"
+contains "$T/err" "huge.cu:7:1: error: the preprocessor ran out of its 2048 MiB of memory expanding the file here; raise the bound with --max-source" "cpp's memory at the line"
+lacks "$T/err" "NVRTC" "no CUDA compiler tried after a bound"
+# a __device__ variable past --max-memory, at its declaration
+python3 - "$T" <<'P'
+import sys
+t = sys.argv[1]
+open(t + "/big.cu", "w").write("//@ launch k grid(1) block(1)\n" + "".join("__device__ char big%d[400000];\n" % i for i in range(3)) + "__global__ void k() { big0[0] = 1; big2[1] = 2; }\n")
+P
+expect 2 "__device__ variables past --max-memory" -- "$G" run "$T/big.cu" --max-memory 1000000
+contains "$T/err" "big.cu:4:17: error: allocating 400000 bytes for 'big2' would pass the 1000000 bytes of global memory" "the declaration named"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -372,7 +372,7 @@ if "$G" run kernels/examples/reduce.cu --cc nvrtc -q >/dev/null 2>"$T/nvrtc.err"
   # a launch of a kernel the file lacks, where --cc auto passed the subset
   # by: the subset's own error is part of the message, not hidden by it
   printf '//@ launch litmus grid(1) block(1)\n//@ buffer out i32[1]\ntemplate <typename T> __device__ T one() { return T(1); }\n__global__ void other(int *out) { out[0] = one<int>(); }\n' >"$T/noname.cu"
-  expect 2 "a launch name missing from NVRTC's module" -- "$G" run "$T/noname.cu"
+  expect 2 "a launch name missing from NVRTC's module" -- "$G" run "$T/noname.cu" --cc auto
   contains "$T/err" "noname.cu:1:1: error: the launch names 'litmus', which is not a __global__ function of the file as nvrtc compiled it; the CUDA-subset front end could not read it: $T/noname.cu:3:1: error:" "why auto passed the subset by"
 else
   echo "SKIP: --cc nvrtc checks: no NVRTC here ($(head -c 200 "$T/nvrtc.err"))"

@@ -62,6 +62,7 @@ typedef struct {
   jmp_buf *bail;       /* where to longjmp on error, or NULL */
   char msg[1024];
   int failed;
+  int ill_formed;      /* the error is one of C++ itself, not of the subset: no skipped host declaration hides it */
 } diag;
 
 _Noreturn void diag_fail(diag *d, srcpos p, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
