@@ -92,6 +92,21 @@ done
 expect 0 "micro_waw_repeat -DTWOPASS" -- "$G" run "$S/kernels/loops/micro_waw_repeat.cu" -DTWOPASS --dump loop_flag --dump a
 contains "$T/out" "loop_flag i32[1] = {1}" "the WAW pass raises the flag"
 contains "$T/out" "a f64[64] = {0, 1, 2, 3," "and the executor does not write"
+# two-pass's 8-bit timestamp wraps after 255 operations of a warp: no verdict, in the golden model
+# and in the instrumented CUDA, where the wrap would hide a real violation; -fp compares no timestamps
+W="$S/tests/data/twopass_wrap.cu"
+expect 5 "twopass past 255 timestamps" -- "$G" run "$W" --detect twopass
+contains "$T/err" "detector twopass stopped watching the run: a warp made 256 operations on the loop's arrays in one launch, past the 255 its 8-bit intra-warp timestamp holds" "the wrap is said"
+contains "$T/out" "twopass: no verdict: a warp's intra-warp timestamp reached 256, past its 8 bits" "the summary says no verdict"
+expect 4 "twopass-fp past 255 timestamps" -- "$G" run "$W" --detect twopass-fp
+expect 4 "twopass within 255 timestamps" -- "$G" run "$W" -D FEWER --detect twopass
+contains "$T/out" "race [twopass] intra-warp RAW: global a+0" "the violation found where the timestamps fit"
+for d in "" "-D FEWER"; do
+  wrapped=1; [ -n "$d" ] && wrapped=0
+  expect 0 "-DTWOPASS $d" -- "$G" run "$W" $d -DTWOPASS --dump loop_flag --dump tp_wrapped
+  contains "$T/out" "tp_wrapped i32[1] = {$wrapped}" "the instrumented CUDA knows whether it wrapped ($d)"
+  contains "$T/out" "loop_flag i32[1] = {1}" "the loop goes back to the CPU ($d)"
+done
 # Paragon's sets sized too small: the check cannot be made, and the loop counts as dependent
 expect 0 "paragon overflow" -- "$G" run "$S/kernels/loops/micro_nodep.cu" -DPARAGON -DPARAGON_SET=2 --dump loop_flag --dump pg_overflow
 contains "$T/out" "pg_overflow i32[1] = {1}" "5 reads in a set of 2 overflow"

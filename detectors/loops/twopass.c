@@ -26,7 +26,14 @@
  *     (3) t's lane strictly between the first and the last writer's, and
  *         minTs < ts, ts < ts': intra-warp (the summary of the WAW pass
  *         cannot order it).
- * twopass-fp reports every access to an address another iteration wrote. */
+ * twopass-fp reports every access to an address another iteration wrote.
+ *
+ * The 8-bit field wraps once a warp has made 255 operations on the arrays
+ * (the 26-bit one after 2^26 - 1): comparisons across the wrap are wrong
+ * both ways, and the paper's freedom from false negatives is gone.  A
+ * launch where a warp's timestamp passes 255 gets no verdict from twopass
+ * (the run fails as not watched), as the instrumented CUDA sets tp_wrapped;
+ * twopass-fp compares no timestamps and keeps its verdict. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +62,7 @@ typedef struct {
   pc_table pcs;
   uint64_t writes, reads, waw, rawwar;
   int waw_found;
+  uint32_t max_ts;         /* the largest timestamp of any warp in the launch */
 } twopass;
 
 static void *create(gr_context *ctx, const det_options *o, race_log *log, const char *name, int fp) {
@@ -97,6 +105,14 @@ static void passes(twopass *t) {
   const op *ops = t->ops.data;
   size_t n = t->ops.len;
   loop_map_clear(&t->shadow);
+  t->waw_found = 0;
+  if (t->max_ts > 255 && !t->fp) {
+    char why[200];
+    snprintf(why, sizeof why, "a warp made %u operations on the loop's arrays in one launch, past the 255 its 8-bit intra-warp timestamp holds: the timestamps wrapped, no verdict",
+             t->max_ts);
+    race_log_unwatched(t->log, t->name, why);
+    return;
+  }
   /* the WAW pass */
   for (size_t k = 0; k < n; k++) {
     const op *o = &ops[k];
@@ -144,6 +160,7 @@ void twopass_on_event(void *self, const gr_event *ev) {
     t->ops.len = 0;
     t->warp_ts.len = 0;
     t->writes = t->reads = t->waw = t->rawwar = 0;
+    t->max_ts = 0;
     return;
   }
   if (ev->kind == GR_EV_LAUNCH_END) {
@@ -157,6 +174,7 @@ void twopass_on_event(void *self, const gr_event *ev) {
   /* Listing 1: the warp's counter, incremented once by its active lanes */
   while (t->warp_ts.len <= ev->warp) *(uint32_t *)vec_push(&t->warp_ts) = 0;
   uint32_t ts = ++*(uint32_t *)vec_at(&t->warp_ts, ev->warp);
+  if (ts > t->max_ts) t->max_ts = ts;
   for (int j = 0; j < n; j++)
     for (int k = 0; k < 2; k++) {
       int write = k == 1;
@@ -169,6 +187,10 @@ void twopass_on_event(void *self, const gr_event *ev) {
 
 void twopass_summary(void *self, FILE *out) {
   twopass *t = self;
+  if (t->max_ts > 255 && !t->fp) {
+    fprintf(out, "%s: no verdict: a warp's intra-warp timestamp reached %u, past its 8 bits\n", t->name, t->max_ts);
+    return;
+  }
   fprintf(out, "%s: WAW pass over %llu writes, %llu dependencies; ", t->name, (unsigned long long)t->writes,
           (unsigned long long)t->waw);
   if (t->waw_found) fputs("RAW/WAR pass not run (the first pass raised the flag)", out);

@@ -23,9 +23,16 @@
 // written once.  0 means never written: the 8-bit field holds timestamps
 // 1..255 ((ts - 1) % 255 + 1), so that a written entry is never 0.
 // -DTWOPASS_FP leaves out the intra-warp cases.
+//
+// The 8-bit field wraps once a warp has made 255 operations on the array:
+// its comparisons are then wrong both ways.  A pass where a warp's
+// timestamp passes 255 sets tp_wrapped, no verdict, and loop_flag, so that
+// the loop goes back to the CPU as for a dependency; the golden model says
+// it did not watch the launch.  -DTWOPASS_FP compares no timestamps.
 __device__ unsigned int tp_shadow[2 * LOOP_ELEMS];
 __device__ unsigned int tp_blocks;
 __device__ int loop_flag;
+__device__ int tp_wrapped;
 
 __device__ unsigned int tp_ts8(unsigned int ts) { return (ts - 1) % 255 + 1; }
 
@@ -73,7 +80,14 @@ __device__ void tp_rawwar(int k, unsigned int ts) {
   if (threadIdx.x < 32) tp_ts[threadIdx.x] = 0;                                        \
   __syncthreads();                                                                     \
   if (loop_flag) return
-#define TP_STAMP() (++tp_ts[threadIdx.x / LOOP_WARP])
+__device__ unsigned int tp_stamp(volatile unsigned int *ts) {
+  unsigned int now = ++*ts;
+#ifndef TWOPASS_FP
+  if (now > 255) tp_wrapped = loop_flag = 1;                     // wrapped: no verdict (-fp compares no timestamps)
+#endif
+  return now;
+}
+#define TP_STAMP() tp_stamp(&tp_ts[threadIdx.x / LOOP_WARP])
 #ifdef TWOPASS_READ_VALUES
 #define TP_INSPECTED(a, k) ((a)[k])
 #else
