@@ -189,10 +189,11 @@ static int cmd_eval(int argc, char **argv, const char *file) {
 
 static int cmd_prop(int argc, char **argv) {
   bc_prop_opts o = {1, 0, 1000, 1000, 4, 0};
-  int print = 0, ill = 0;
+  int print = 0, ill = 0, cuda = 0;
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "--print")) { print = 1; continue; }
     if (!strcmp(argv[i], "--print-ill")) { print = ill = 1; continue; }
+    if (!strcmp(argv[i], "--cuda")) { cuda = 1; continue; }
     int64_t v;
     const char *a = argv[i];
     if (i + 1 >= argc || !parse_i64(argv[i + 1], &v) || v < 0) return usage_err("babycuda", "option '%s' needs a number", a);
@@ -203,6 +204,24 @@ static int cmd_prop(int argc, char **argv) {
     else if (!strcmp(a, "--ill") && v <= 10000000) o.ill_count = (int)v;
     else if (!strcmp(a, "--emulate-every") && v <= 10000000) o.emulate_every = (int)v;
     else return usage_err("babycuda", "unknown option or bad value '%s'", a);
+  }
+  if (print && cuda) {
+    for (uint64_t i = o.first; i < o.first + (uint64_t)o.count; i++) {
+      char *t = bc_prop_cuda_kernel(o.seed, i);
+      fputs(t, stdout);
+      free(t);
+    }
+    return 0;
+  }
+  if (cuda) {
+    if (!bc_have_solver()) { fputs("gpurace babycuda prop: built without Z3: nothing to test\n", stderr); return 5; }
+    bc_prop_cuda_result *r = calloc(1, sizeof *r);
+    int rc = bc_prop_cuda_run(o.seed, o.count, 0, r);
+    printf("extraction: %d CUDA kernels (wrapping and masked arithmetic, names that meet): %d DRF (proved), %d true alarms, %d other verdicts, each against hb on the emulator; %d failed\n",
+           r->kernels, r->proved, r->true_alarms, r->other, r->failures);
+    if (rc) printf("FAILED: %s", r->failure);
+    free(r);
+    return rc ? 1 : 0;
   }
   if (print) {
     for (uint64_t i = o.first; i < o.first + (uint64_t)o.count; i++) {

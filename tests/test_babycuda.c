@@ -319,6 +319,23 @@ START_TEST(theorem_1_holds_on_generated_programs) {
 }
 END_TEST
 
+START_TEST(extraction_agrees_with_hb_on_generated_cuda) {
+  if (!bc_have_solver()) { fputs("extraction_agrees_with_hb_on_generated_cuda: SKIPPED (built without Z3)\n", stderr); return; }
+  bc_prop_cuda_result *r = calloc(1, sizeof *r);
+  int count = getenv("BC_PROP_CUDA_COUNT") ? atoi(getenv("BC_PROP_CUDA_COUNT")) : 200;
+  int rc = bc_prop_cuda_run(20261127, count, 0, r);
+  fprintf(stderr, "extraction (seed 20261127): %d CUDA kernels, %d DRF (proved), %d true alarms, %d other; %d failed\n", r->kernels,
+          r->proved, r->true_alarms, r->other, r->failures);
+  if (rc) fprintf(stderr, "%s", r->failure);
+  ck_assert_int_eq(rc, 0);
+  ck_assert_int_eq(r->errors, 0);
+  /* both claims were put to the test */
+  ck_assert_int_gt(r->proved, 0);
+  ck_assert_int_gt(r->true_alarms, 0);
+  free(r);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("babycuda");
   TCase *t = tcase_create("babycuda");
@@ -328,6 +345,7 @@ static Suite *suite(void) {
   tcase_add_test(t, semantics_follows_figure_5);
   tcase_add_test(t, typing_follows_figure_6);
   tcase_add_test(t, the_checker_decides_maps);
+  tcase_add_test(t, extraction_agrees_with_hb_on_generated_cuda);
   tcase_add_test(t, extraction_recovers_the_calculus);
   tcase_add_test(t, theorem_1_holds_on_generated_programs);
   suite_add_tcase(s, t);

@@ -59,6 +59,10 @@ typedef struct bc_stmt {
   struct bc_stmt *els;      /* IF: else (mandatory) */
   struct bc_stmt **items;   /* SEQ */
   int n;
+  /* READ, WRITE, IF, FOR (extraction): what must hold where it runs for its
+   * expressions' integers to be CUDA's machine integers (every intermediate
+   * result in its type's range: nothing wraps), or NULL; bc_exact_check */
+  bc_expr *obl;
 } bc_stmt;
 
 typedef enum { BC_SHARED, BC_GLOBAL } bc_space;
@@ -75,6 +79,8 @@ typedef struct {
   const char *name;
   int64_t value;            /* the value bc_eval uses */
   int has_value;
+  int ranged;               /* extraction: the parameter's C type bounds it to lo..hi */
+  int64_t lo, hi;
 } bc_param;
 
 typedef struct {
@@ -180,6 +186,22 @@ typedef struct {
 bc_map *bc_type(bc_program *p, int array, bc_typing *t);
 void bc_print_map(FILE *out, const bc_map *m, int indent);
 
+/* ---------------------------------------------------------------- machine integers */
+
+/* Whether the calculus's mathematical integers are the kernel's machine
+ * integers for what decides the accesses to `array` (-1: all arrays): the
+ * obligation (bc_stmt.obl) of each of its accesses and of every condition
+ * and loop holds for every thread of the launch, every iteration and path
+ * that reaches it, every parameter value its type and the assumptions
+ * allow, and every value a read may return (its element type's range).
+ * Where one can fail, a proof over the integers says nothing of CUDA's
+ * kernel: exact 0, and why names the statement and a thread that wraps. */
+typedef struct {
+  int exact;
+  char why[512];
+} bc_exact;
+void bc_exact_check(const bc_program *p, int array, unsigned timeout_ms, bc_exact *r);
+
 /* ---------------------------------------------------------------- the MAP checker */
 
 typedef enum {
@@ -250,6 +272,19 @@ typedef struct {
 bc_program *bc_prop_program(uint64_t seed, uint64_t i, int ill);
 /* 1 when a program failed the property (the first, shrunk, in r->failure). */
 int bc_prop_run(const bc_prop_opts *o, bc_prop_result *r);
+
+/* Extraction as a property: kernel i of a seed is CUDA source with the
+ * traps of machine integers and of names (bc_prop.c says which); `gpurace
+ * check`'s verdict on its array A must agree with hb on the emulator where
+ * it claims one (DRF proved: no race; true alarm: a race). */
+typedef struct {
+  int kernels, proved, true_alarms, other;   /* other: possible, unknown, outside */
+  int failures, errors;
+  uint64_t failed_at;
+  char failure[8192];       /* the first failure: why, and the kernel */
+} bc_prop_cuda_result;
+char *bc_prop_cuda_kernel(uint64_t seed, uint64_t i);   /* malloc'd source */
+int bc_prop_cuda_run(uint64_t seed, int count, unsigned timeout_ms, bc_prop_cuda_result *r);
 
 /* ---------------------------------------------------------------- gpurace check */
 

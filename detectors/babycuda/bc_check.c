@@ -138,17 +138,30 @@ int bc_check_file(const char *path, const bc_check_opts *o, bc_check_result *r, 
   }
   r->arrays = xcalloc((size_t)(p->narrays ? p->narrays : 1), sizeof *r->arrays);
   r->verdict = BC_CHECK_DRF;
+
   for (int a = 0; a < p->narrays; a++) {
     if (o && o->array && strcmp(o->array, p->arrays[a].name)) continue;
     bc_array_check *c = &r->arrays[r->narrays++];
     c->array = a;
     bc_map *m = bc_type(p, a, &c->typing);
     bc_map_check(p, a, m, o ? o->timeout_ms : 0, &c->map);
+    /* a verdict over the calculus's integers is one over CUDA's only where
+     * nothing that decides the array's accesses wraps */
+    bc_exact ex;
+    bc_exact_check(p, a, o ? o->timeout_ms : 0, &ex);
     switch (c->map.verdict) {
     case BC_MAP_DRF: c->verdict = BC_CHECK_DRF; break;
     case BC_MAP_RACY: c->verdict = c->typing.well_typed ? BC_CHECK_RACY : BC_CHECK_POSSIBLE; break;
     case BC_MAP_DIVERGENT: c->verdict = BC_CHECK_DIVERGENT; break;
     default: c->verdict = BC_CHECK_UNKNOWN; break;
+    }
+    if (!ex.exact && c->verdict == BC_CHECK_DRF) {
+      c->verdict = BC_CHECK_UNKNOWN;
+      snprintf(c->map.why, sizeof c->map.why, "not proved: %.490s", ex.why);
+    } else if (!ex.exact && c->verdict == BC_CHECK_RACY) {
+      c->verdict = BC_CHECK_POSSIBLE;   /* the witness is one of the calculus's integers, maybe not of the kernel's */
+      c->typing.well_typed = 0;
+      snprintf(c->typing.why, sizeof c->typing.why, "%.500s", ex.why);
     }
     if (worse(c->verdict, r->verdict)) r->verdict = c->verdict;
   }

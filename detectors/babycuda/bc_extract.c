@@ -21,9 +21,15 @@
  * become the sum of the read values they depend on: the MAP ignores
  * payloads, and in a well-typed program no access depends on them, so no
  * verdict changes (only the values in `babycuda eval`'s history).  Integer
- * arithmetic is taken as mathematical (no wrap-around), conversions between
- * integer types as the identity, shifts by constants as products and
- * quotients of powers of two, `& (2^k - 1)` as `% 2^k`. */
+ * arithmetic is the calculus's (mathematical), conversions between integer
+ * types the identity, shifts by constants products and (floor) quotients
+ * of powers of two, `& (2^k - 1)` the remainder modulo 2^k (Euclidean where
+ * the operand is signed): each exact where no result leaves its C type's
+ * range.  So each value carries that condition (sv.obl: every intermediate
+ * result, and every narrowing or sign-changing conversion, in range), and a
+ * statement the conditions of the values it uses (bc_stmt.obl), which
+ * bc_exact_check proves or refutes: CUDA's integers wrap, the calculus's do
+ * not, and a proof must hold for CUDA's. */
 #include "babycuda.h"
 
 #include <setjmp.h>
@@ -39,6 +45,7 @@ typedef struct {
   int elem;                /* PTR: the array's element bytes */
   srcpos pos;              /* OPAQUE, BAD: where the value came from */
   const char *why;         /* OPAQUE, BAD: what it is */
+  bc_expr *obl;            /* NUM, BOOL, PTR: what makes e the machine's value (no wrap on the way), or NULL */
 } sv;
 
 typedef enum { SRC_SHARED, SRC_PARAM, SRC_GLOBAL } src_kind;
@@ -54,6 +61,8 @@ typedef struct {
   int *loop_end;           /* per pc: the last backward jump to it, or -1 */
   arr_src *src;            /* per program array */
   int nvars, nloops;
+  vec used;                /* const char *: the names fresh() gave, so that no two kinds of name meet */
+  const char **pname;      /* per kernel parameter: its name in the program (one that is a thread variable's is renamed) */
   size_t budget;           /* statements and expressions left */
   arena scratch;           /* the walk's statement lists: freed at the end, whatever happened */
   vec tmps;                /* void *: register states and bitsets alive now, freed on bail-out too */
@@ -177,9 +186,44 @@ static bc_expr *assume_cond(X *x, bc_expr *e, const bc_expr *c, int v) {
   return e;
 }
 
+/* ---------------------------------------------------------------- machine integers */
+
+/* The values of a C integer kind.  U64's upper end is taken at 2^63 - 1
+ * (the calculus's numbers are int64): a stronger condition, still sound. */
+static int sk_range(int sk, int64_t *lo, int64_t *hi) {
+  switch (sk) {
+  case SK_I8: *lo = INT8_MIN; *hi = INT8_MAX; return 1;
+  case SK_U8: *lo = 0; *hi = UINT8_MAX; return 1;
+  case SK_I16: *lo = INT16_MIN; *hi = INT16_MAX; return 1;
+  case SK_U16: *lo = 0; *hi = UINT16_MAX; return 1;
+  case SK_I32: *lo = INT32_MIN; *hi = INT32_MAX; return 1;
+  case SK_U32: *lo = 0; *hi = UINT32_MAX; return 1;
+  case SK_I64: *lo = INT64_MIN; *hi = INT64_MAX; return 1;
+  case SK_U64: *lo = 0; *hi = INT64_MAX; return 1;
+  default: return 0;
+  }
+}
+
+static int vt_sk(int vt) { return vt == VT_I32 ? SK_I32 : vt == VT_U32 ? SK_U32 : vt == VT_I64 ? SK_I64 : SK_U64; }
+
+static bc_expr *obl_and(X *x, bc_expr *a, bc_expr *b) {
+  if (!a) return b;
+  if (!b || expr_eq(a, b)) return a;
+  return mk(x, BX_AND, a, b);
+}
+
+/* e lies in the values of kind sk (NULL: it always does). */
+static bc_expr *in_range(X *x, bc_expr *e, int sk) {
+  int64_t lo, hi;
+  if (!sk_range(sk, &lo, &hi)) return NULL;
+  if (e->k == BX_NUM) return e->num >= lo && e->num <= hi ? NULL : bc_bin(x->p, BX_FALSE, NULL, NULL);
+  return obl_and(x, mk(x, BX_LE, bc_num(x->p, lo), e), mk(x, BX_LE, e, bc_num(x->p, hi)));
+}
+
 /* ---------------------------------------------------------------- values */
 
 static sv num_sv(bc_expr *e) { sv v; memset(&v, 0, sizeof v); v.k = BC_IS_BOOL(e->k) ? SV_BOOL : SV_NUM; v.e = e; return v; }
+static sv num_sv_obl(bc_expr *e, bc_expr *obl) { sv v = num_sv(e); v.obl = obl; return v; }
 static sv bad_sv(srcpos pos, const char *why) { sv v; memset(&v, 0, sizeof v); v.k = SV_BAD; v.pos = pos; v.why = why; return v; }
 static sv opaque_sv(X *x, srcpos pos, const char *why, const sv *a, const sv *b) {
   sv v;
@@ -231,6 +275,9 @@ static bc_expr *payload(X *x, const sv *v, int pc) {
   if (v->k == SV_BOOL) return bc_num(x->p, 0);   /* a stored flag: its value does not matter to a MAP */
   outside(x, pos_of(x, pc), "the value stored is %s", describe(v));
 }
+
+/* a mod m, Euclidean (in [0, m) for m > 0), from C's truncating '%' */
+static bc_expr *emod(X *x, bc_expr *a, bc_expr *m) { return mk(x, BX_REM, mk(x, BX_ADD, mk(x, BX_REM, a, m), m), m); }
 
 static int pow2_shift(int64_t v) {
   for (int k = 0; k < 63; k++)
@@ -348,13 +395,26 @@ static bc_stmt *seq_of(X *x, vec *v, srcpos pos) {
 
 static void push_stmt(vec *out, bc_stmt *s) { *(bc_stmt **)vec_push(out) = s; }
 
+/* A name no other name of the program has, nor will have: not a thread
+ * variable, nor a name of the kernel's parameters, shared or __device__
+ * arrays (each may become an array or parameter later in the walk), nor a
+ * name fresh() gave before, whatever its base (a read of array x and a
+ * loop variable both count from x1: one captured the other). */
 static const char *fresh(X *x, const char *base, int *counter) {
   for (;;) {
     char name[80];
     snprintf(name, sizeof name, "%s%d", base, ++*counter);
     int clash = bc_find_array(x->p, name) >= 0 || bc_thread_var(name) >= 0;
     for (int k = 0; k < x->p->nparams && !clash; k++) clash = !strcmp(x->p->params[k].name, name);
-    if (!clash) return arena_strndup(&x->p->ar, name, strlen(name));
+    for (int k = 0; k < x->f->nparams && !clash; k++) clash = x->f->params[k].name && !strcmp(x->f->params[k].name, name);
+    for (int k = 0; k < x->m->nshared && !clash; k++) clash = x->m->shared[k].name && !strcmp(x->m->shared[k].name, name);
+    for (int k = 0; k < x->m->nglobals && !clash; k++) clash = x->m->globals[k].name && !strcmp(x->m->globals[k].name, name);
+    for (size_t k = 0; k < x->used.len && !clash; k++) clash = !strcmp(*(const char **)vec_at(&x->used, k), name);
+    if (!clash) {
+      const char *n = arena_strndup(&x->p->ar, name, strlen(name));
+      *(const char **)vec_push(&x->used) = n;
+      return n;
+    }
   }
 }
 
@@ -378,15 +438,19 @@ static void step(X *x, int pc, sv *R, vec *out) {
     if (a && (a->k == SV_BAD || a->k == SV_NONE || a->k == SV_PTR)) need_num(x, a, pc, "an operand");
     if (b && !unary && (b->k == SV_BAD || b->k == SV_NONE || b->k == SV_PTR)) need_num(x, b, pc, "an operand");
     bc_expr *ea = a ? a->e : NULL, *eb = b && !unary ? b->e : NULL;
+    /* the operands' conditions hold for the result's; an arithmetic result
+     * must also stay in its type's range */
+    bc_expr *ob = obl_and(x, a ? a->obl : NULL, b && !unary ? b->obl : NULL);
+    int rsk = vt_sk(vt), is_signed = vt == VT_I32 || vt == VT_I64;
     /* booleans compared with 0: the front end's `if (flag)` and `!flag` */
     if ((base == OP_NE_I32 || base == OP_EQ_I32) && a && b) {
       const sv *f = a->k == SV_BOOL ? a : b->k == SV_BOOL ? b : NULL, *z = f == a ? b : a;
       if (f && z->k == SV_NUM && is_num(z->e, 0)) {
-        R[in->dst] = num_sv(base == OP_NE_I32 ? f->e : mk(x, BX_NOT, f->e, NULL));
+        R[in->dst] = num_sv_obl(base == OP_NE_I32 ? f->e : mk(x, BX_NOT, f->e, NULL), ob);
         return;
       }
     }
-    if (base == OP_LNOT_I32) { R[in->dst] = num_sv(mk(x, BX_NOT, need_bool(x, a, pc, "the operand of '!'"), NULL)); return; }
+    if (base == OP_LNOT_I32) { R[in->dst] = num_sv_obl(mk(x, BX_NOT, need_bool(x, a, pc, "the operand of '!'"), NULL), ob); return; }
     if ((a && a->k == SV_BOOL) || (b && !unary && b->k == SV_BOOL))
       outside(x, at, "a comparison's result used as a number");
     bc_expr_kind k;
@@ -402,34 +466,43 @@ static void step(X *x, int pc, sv *R, vec *out) {
     case OP_LE_I32: k = BX_LE; break;
     case OP_GT_I32: k = BX_GT; break;
     case OP_GE_I32: k = BX_GE; break;
-    case OP_NEG_I32: R[in->dst] = num_sv(mk(x, BX_NEG, ea, NULL)); return;
+    case OP_NEG_I32: {
+      bc_expr *r = mk(x, BX_NEG, ea, NULL);
+      R[in->dst] = num_sv_obl(r, obl_and(x, ob, in_range(x, r, rsk)));
+      return;
+    }
     case OP_SHL_I32:
       if (eb->k == BX_NUM && eb->num >= 0 && eb->num < 62) {
-        R[in->dst] = num_sv(mk(x, BX_MUL, ea, bc_num(p, (int64_t)1 << eb->num)));
+        bc_expr *r = mk(x, BX_MUL, ea, bc_num(p, (int64_t)1 << eb->num));
+        R[in->dst] = num_sv_obl(r, obl_and(x, ob, in_range(x, r, rsk)));
         return;
       }
       outside(x, at, "a shift by a variable amount");
     case OP_SHR_I32:
       if (eb->k == BX_NUM && eb->num >= 0 && eb->num < 62) {
-        R[in->dst] = num_sv(mk(x, BX_DIV, ea, bc_num(p, (int64_t)1 << eb->num)));
+        /* an arithmetic shift of a signed value rounds down, C's '/' toward 0 */
+        bc_expr *m = bc_num(p, (int64_t)1 << eb->num);
+        R[in->dst] = num_sv_obl(is_signed ? mk(x, BX_DIV, mk(x, BX_SUB, ea, emod(x, ea, m)), m) : mk(x, BX_DIV, ea, m), ob);
         return;
       }
       outside(x, at, "a shift by a variable amount");
-    case OP_AND_I32:
-      if (eb->k == BX_NUM && pow2_shift(eb->num + 1) >= 0) {
-        R[in->dst] = num_sv(mk(x, BX_REM, ea, bc_num(p, eb->num + 1)));
-        return;
-      }
-      if (ea->k == BX_NUM && pow2_shift(ea->num + 1) >= 0) {
-        R[in->dst] = num_sv(mk(x, BX_REM, eb, bc_num(p, ea->num + 1)));
+    case OP_AND_I32: {
+      /* a mask 2^k - 1 keeps the value modulo 2^k, in [0, 2^k) whatever its sign */
+      const sv *v = eb->k == BX_NUM && pow2_shift(eb->num + 1) >= 0 ? a : ea->k == BX_NUM && pow2_shift(ea->num + 1) >= 0 ? b : NULL;
+      if (v) {
+        bc_expr *m = bc_num(p, (v == a ? eb->num : ea->num) + 1);
+        R[in->dst] = num_sv_obl(is_signed ? emod(x, v->e, m) : mk(x, BX_REM, v->e, m), ob);
         return;
       }
       outside(x, at, "a bitwise '&' other than a mask 2^k - 1");
+    }
     default:
       outside(x, at, "the operation '%s'", base == OP_OR_I32 ? "|" : base == OP_XOR_I32 ? "^" : base == OP_NOT_I32 ? "~"
                                            : base == OP_MIN_I32 ? "min" : base == OP_MAX_I32 ? "max" : "?");
     }
-    R[in->dst] = num_sv(mk(x, k, ea, eb));
+    bc_expr *r = mk(x, k, ea, eb);
+    if (!BC_IS_BOOL(k)) ob = obl_and(x, ob, in_range(x, r, rsk));   /* comparisons cannot leave a range */
+    R[in->dst] = num_sv_obl(r, ob);
     return;
   }
   switch (op) {
@@ -468,8 +541,15 @@ static void step(X *x, int pc, sv *R, vec *out) {
     int ff = from == SK_F32 || from == SK_F64, tf = to == SK_F32 || to == SK_F64;
     sv *a = &R[in->a];
     if (ff || tf || a->k == SV_OPAQUE) R[in->dst] = opaque_sv(x, at, "a floating-point value", a, NULL);
-    else if (to == SK_BOOL && a->k == SV_NUM) R[in->dst] = num_sv(mk(x, BX_NE, a->e, bc_num(p, 0)));
-    else R[in->dst] = *a;   /* integer to integer: the identity, there being no overflow */
+    else if (to == SK_BOOL && a->k == SV_NUM) R[in->dst] = num_sv_obl(mk(x, BX_NE, a->e, bc_num(p, 0)), a->obl);
+    else {
+      /* integer to integer: the identity where the value fits the new type,
+       * which a widening conversion guarantees */
+      R[in->dst] = *a;
+      int64_t flo, fhi, tlo, thi;
+      if (a->k == SV_NUM && sk_range(from, &flo, &fhi) && sk_range(to, &tlo, &thi) && (flo < tlo || fhi > thi))
+        R[in->dst].obl = obl_and(x, a->obl, in_range(x, a->e, to));
+    }
     return;
   }
   case OP_SREG: {
@@ -511,10 +591,11 @@ static void step(X *x, int pc, sv *R, vec *out) {
     } else if (q->sk == SK_F32 || q->sk == SK_F64) {
       R[in->dst] = opaque_sv(x, at, "a floating-point parameter", NULL, NULL);
     } else {
+      const char *name = x->pname[in->imm];
       int known = 0;
-      for (int k = 0; k < p->nparams; k++) known |= !strcmp(p->params[k].name, q->name);
-      if (!known) bc_add_param(p, q->name);
-      R[in->dst] = num_sv(bc_var(p, q->name));
+      for (int k = 0; k < p->nparams; k++) known |= !strcmp(p->params[k].name, name);
+      if (!known) bc_add_param(p, name);
+      R[in->dst] = num_sv(bc_var(p, name));
     }
     return;
   }
@@ -536,6 +617,7 @@ static void step(X *x, int pc, sv *R, vec *out) {
     bc_expr *off = need_num(x, b, pc, "a pointer's offset");
     if (in->imm > 1) off = mk(x, BX_MUL, off, bc_num(p, in->imm));   /* an index scaled to bytes */
     r.e = mk(x, BX_ADD, a->e, off);
+    r.obl = obl_and(x, a->obl, b->obl);
     R[in->dst] = r;
     return;
   }
@@ -552,6 +634,7 @@ static void step(X *x, int pc, sv *R, vec *out) {
       bc_stmt *s = bc_stmt_new(p, BS_WRITE, at);
       s->array = a->array;
       s->idx = idx;
+      s->obl = a->obl;
       s->val = payload(x, &R[in->b], pc);
       push_stmt(out, s);
       return;
@@ -559,6 +642,7 @@ static void step(X *x, int pc, sv *R, vec *out) {
     bc_stmt *s = bc_stmt_new(p, BS_READ, at);
     s->array = a->array;
     s->idx = idx;
+    s->obl = a->obl;
     s->var = fresh(x, p->arrays[a->array].name, &x->nvars);
     s->body = bc_stmt_new(p, BS_SKIP, at);
     push_stmt(out, s);
@@ -617,7 +701,7 @@ static int loop(X *x, int h, sv *R, vec *out) {
   /* a `for` of the calculus: x from lo while x < hi, x + 1 at the back edge */
   const char *why = NULL;
   int whypc = h, exit_pc = -1;
-  bc_expr *hi = NULL;
+  bc_expr *hi = NULL, *cobl = NULL;
   vec body;
   vec_init_arena(&body, sizeof(bc_stmt *), &x->scratch);
   sv *L = tmp_alloc(x, (size_t)x->R * sizeof *L);
@@ -633,6 +717,7 @@ static int loop(X *x, int h, sv *R, vec *out) {
   else if (lo.k != SV_NUM) why = "a loop whose start is not a number of the calculus";
   if (!why) {
     int saved = x->nloops;
+    size_t saved_used = x->used.len;
     var = fresh(x, "x", &x->nloops);
     L[carried] = num_sv(bc_var(x->p, var));
     /* the header: straight-line code up to the exit test */
@@ -651,6 +736,7 @@ static int loop(X *x, int h, sv *R, vec *out) {
       why = "a loop condition the calculus cannot compute";
     else {
       c = need_bool(x, &L[br->b], pc, "the loop's condition");
+      cobl = L[br->b].obl;
       if (br->op == OP_BRT) c = mk(x, BX_NOT, c, NULL);
       if ((c->k == BX_LT || c->k == BX_LE) && expr_eq(c->a, v) && !bc_expr_mentions(c->b, var))
         hi = c->k == BX_LT ? c->b : mk(x, BX_ADD, c->b, bc_num(x->p, 1));
@@ -669,7 +755,7 @@ static int loop(X *x, int h, sv *R, vec *out) {
         whypc = e;
       }
     }
-    if (why) x->nloops = saved;
+    if (why) x->nloops = saved, x->used.len = saved_used;
   }
   if (why && all_const) {
     /* only where the first exit test folds (the bound is a constant too) */
@@ -708,6 +794,9 @@ static int loop(X *x, int h, sv *R, vec *out) {
   bc_stmt *f = bc_stmt_new(x->p, BS_FOR, at);
   f->var = var;
   f->lo = lo.e;
+  /* the bounds' conditions, outside the loop; x + 1 cannot wrap, being at
+   * most hi, a value of the comparison's type */
+  f->obl = obl_and(x, lo.obl, cobl);
   f->hi = hi;
   f->body = seq_of(x, &body, at);
   vec_free(&body);
@@ -757,6 +846,7 @@ static int walk(X *x, int pc, int lo, int stop, sv *R, vec *out) {
       int ok = (rt == join || rt == EXITED) && (rf == join || rf == EXITED);
       bc_stmt *s = bc_stmt_new(x->p, BS_IF, at);
       s->cond = c;
+      s->obl = R[in->b].obl;
       s->body = seq_of(x, &t, at);
       s->els = seq_of(x, &f, at);
       vec_free(&t);
@@ -774,7 +864,7 @@ static int walk(X *x, int pc, int lo, int stop, sv *R, vec *out) {
           R[r] = R1[r];
         } else if (R1[r].k == SV_BOOL && R2[r].k == SV_BOOL) {
           bc_expr *a = assume_cond(x, R1[r].e, c, 1), *bb = assume_cond(x, R2[r].e, c, 0);
-          R[r] = num_sv(mk(x, BX_OR, mk(x, BX_AND, c, a), mk(x, BX_AND, mk(x, BX_NOT, c, NULL), bb)));
+          R[r] = num_sv_obl(mk(x, BX_OR, mk(x, BX_AND, c, a), mk(x, BX_AND, mk(x, BX_NOT, c, NULL), bb)), obl_and(x, R1[r].obl, R2[r].obl));
         } else {
           R[r] = bad_sv(at, "a value the branch here chooses (the calculus has no mutable variables)");
         }
@@ -806,12 +896,27 @@ bc_program *bc_extract(const kir_module *m, const kir_func *f, const int64_t blo
   x.file = file;
   x.budget = (size_t)1 << 20;
   x.p = bc_program_new(file);
+  vec_init(&x.used, sizeof(const char *));
   x.p->kernel = arena_strndup(&x.p->ar, f->name, strlen(f->name));
   for (int k = 0; k < 3; k++) { x.p->block[k] = block[k]; x.p->grid[k] = grid[k]; }
-  /* every integer parameter, used or not, so that //@ assume may speak of any */
+  /* every integer parameter, used or not, so that //@ assume may speak of
+   * any; one named as a thread variable (an int parameter `tid`) is
+   * renamed, else tid would stand for both */
+  x.pname = xcalloc((size_t)f->nparams + 1, sizeof *x.pname);
   for (int k = 0; k < f->nparams; k++) {
+    x.pname[k] = f->params[k].name;
+    if (f->params[k].name && bc_thread_var(f->params[k].name) >= 0) {
+      int n = 0;
+      char base[80];
+      snprintf(base, sizeof base, "%s_param", f->params[k].name);
+      x.pname[k] = fresh(&x, base, &n);
+    }
     kir_sk sk = f->params[k].sk;
-    if (sk != SK_PTR && sk != SK_F32 && sk != SK_F64 && sk != SK_COUNT) bc_add_param(x.p, f->params[k].name);
+    if (sk != SK_PTR && sk != SK_F32 && sk != SK_F64 && sk != SK_COUNT) {
+      int q = bc_add_param(x.p, x.pname[k]);
+      bc_param *bp = &x.p->params[q];
+      bp->ranged = sk_range(sk, &bp->lo, &bp->hi);
+    }
   }
   sv *R = xcalloc((size_t)x.R, sizeof *R);
   x.loop_end = xmalloc((size_t)(x.n + 1) * sizeof *x.loop_end);
@@ -834,9 +939,11 @@ bc_program *bc_extract(const kir_module *m, const kir_func *f, const int64_t blo
   vec_free(&out);
   for (size_t k = 0; k < x.tmps.len; k++) free(*(void **)vec_at(&x.tmps, k));
   vec_free(&x.tmps);
+  vec_free(&x.used);
   arena_free(&x.scratch);
   free(R);
   free(x.loop_end);
+  free(x.pname);
   free(x.live);
   free(x.src);
   return x.p;

@@ -20,6 +20,7 @@
 #include "babycuda.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -459,5 +460,171 @@ int bc_prop_run(const bc_prop_opts *o, bc_prop_result *r) {
     r->false_alarm_at = first_alarm;
     shrunk(o, first_alarm, 1, is_false_alarm, NULL, r->false_alarm, sizeof r->false_alarm);
   }
+  return failures ? 1 : 0;
+}
+
+/* ---------------------------------------------------------------- extraction, on generated CUDA */
+
+/* Theorem 1 speaks of the calculus; a verdict on a CUDA kernel also rests
+ * on its extraction, whose integers must be CUDA's.  Kernel i of a seed is
+ * CUDA with the traps of machine integers: unsigned products that wrap
+ * (t * 4294967295u + t), masks on signed values ((t - 31) & 31), shifts of
+ * negative numbers, narrowing and sign-changing conversions, and names
+ * that meet (an array `x` whose reads and a loop variable both count from
+ * x1, an int parameter called `tid`).  The property: `gpurace check`'s
+ * "DRF (proved)" never meets a race of hb on the emulator (threads as
+ * agents), and its "true alarm" always does. */
+
+typedef struct { char *p; size_t n, cap; } pbuf;
+static void pb(pbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void pb(pbuf *b, const char *fmt, ...) {
+  for (;;) {
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
+    va_end(ap);
+    if (b->p && (size_t)w < b->cap - b->n) { b->n += (size_t)w; return; }
+    b->cap = (b->cap + (size_t)w + 1) * 2;
+    b->p = xrealloc(b->p, b->cap);
+  }
+}
+
+/* An integer expression of the kernel, as C text, over the thread (t:
+ * unsigned; s: int), the loop variable, the parameter and a value read. */
+static void cexpr(gen *G, pbuf *b, int depth, int loopvar, int param, int readv) {
+  static const char *const big[] = {"4294967295u", "2147483647", "65536u", "0x80000000u", "3u", "7", "31", "1"};
+  if (depth <= 0 || !pick(G, 3)) {
+    for (;;) {
+      switch (pick(G, 7)) {
+      case 0: case 1: pb(b, "t"); return;
+      case 2: pb(b, "s"); return;
+      case 3: if (loopvar) { pb(b, "i"); return; } break;
+      case 4: if (param) { pb(b, "tid"); return; } break;
+      case 5: if (readv) { pb(b, "v"); return; } break;
+      default: pb(b, "%s", big[pick(G, 8)]); return;
+      }
+    }
+  }
+  switch (pick(G, 9)) {
+  case 0: case 1: pb(b, "("); cexpr(G, b, depth - 1, loopvar, param, readv); pb(b, " + "); cexpr(G, b, depth - 1, loopvar, param, readv); pb(b, ")"); return;
+  case 2: pb(b, "("); cexpr(G, b, depth - 1, loopvar, param, readv); pb(b, " - "); cexpr(G, b, depth - 1, loopvar, param, readv); pb(b, ")"); return;
+  case 3: case 4: pb(b, "("); cexpr(G, b, depth - 1, loopvar, param, readv); pb(b, " * "); cexpr(G, b, 0, loopvar, param, readv); pb(b, ")"); return;
+  case 5: pb(b, "("); cexpr(G, b, depth - 1, loopvar, param, readv); pb(b, " & %d)", (1 << (1 + pick(G, 6))) - 1); return;
+  case 6: pb(b, "("); cexpr(G, b, depth - 1, loopvar, param, readv); pb(b, " >> %d)", pick(G, 4)); return;
+  case 7: pb(b, "(int)("); cexpr(G, b, depth - 1, loopvar, param, readv); pb(b, ")"); return;
+  default: pb(b, "(unsigned)("); cexpr(G, b, depth - 1, loopvar, param, readv); pb(b, ")"); return;
+  }
+}
+
+char *bc_prop_cuda_kernel(uint64_t seed, uint64_t i) {
+  gen G;
+  memset(&G, 0, sizeof G);
+  rng_seed(&G.r, seed * 0x9e3779b97f4a7c15u + i * 7 + 3);
+  pbuf b = {0};
+  int threads = 2 + pick(&G, 70), blocks = 1 + (pick(&G, 4) == 0), n = 8 + pick(&G, 60);
+  int param = pick(&G, 3) == 0, loop = pick(&G, 2), readx = pick(&G, 2);
+  pb(&b, "// extraction property: kernel %" PRIu64 " of seed %" PRIu64 "\n", i, seed);
+  pb(&b, "//@ launch k grid(%d) block(%d)\n//@ buffer x i32[%d] = iota\n//@ buffer A i32[%d]\n", blocks, threads, threads * blocks, n);
+  if (param) pb(&b, "//@ arg tid = %d\n", pick(&G, 5));
+  pb(&b, "__global__ void k(const int *x, int *A%s) {\n", param ? ", int tid" : "");
+  pb(&b, "  unsigned t = threadIdx.x + blockIdx.x * blockDim.x;\n  int s = (int)threadIdx.x;\n");
+  if (readx) pb(&b, "  int v = x[t];\n");
+  if (loop) pb(&b, "  for (int i = 0; i < %d; i++) {\n", 1 + pick(&G, 3));
+  int nst = 1 + pick(&G, 2);
+  for (int k = 0; k < nst; k++) {
+    pb(&b, "%s  ", loop ? "  " : "");
+    int rd = pick(&G, 3) == 0;
+    if (rd) pb(&b, "A[t %% %du] = A[(unsigned)(", (unsigned)n);
+    else pb(&b, "A[(unsigned)(");
+    cexpr(&G, &b, 3, loop, param, readx && pick(&G, 4) == 0);
+    pb(&b, ") %% %du]%s;\n", (unsigned)n, rd ? "" : " = (int)t");
+  }
+  if (loop) pb(&b, "  }\n");
+  pb(&b, "}\n");
+  return b.p;
+}
+
+/* hb on the emulator (--warps its): whether it reported a race on buffer A. */
+static int hb_races_on_A(const char *path, int *racy, char *err, size_t errlen) {
+  gr_config cfg;
+  gr_config_default(&cfg);
+  cfg.warps = GR_WARPS_ITS;
+  cfg.memory = GR_MEMORY_SC;
+  cfg.cc = GR_CC_SUBSET;
+  gr_context *ctx = gr_context_create(&cfg);
+  gr_script *s = NULL;
+  race_log *log = race_log_new();
+  detector_set *set = NULL;
+  det_options dopts;
+  det_options_default(&dopts);
+  int rc = gr_script_load(ctx, path, NULL, 0, &s);
+  if (!rc) rc = detectors_attach(ctx, "hb", &dopts, log, &set, err, errlen);
+  else snprintf(err, errlen, "%s", gr_error(ctx));
+  if (!rc && (rc = gr_script_run(s))) snprintf(err, errlen, "%s", gr_error(ctx));
+  if (!rc && race_log_unwatched_why(log, "hb")) { snprintf(err, errlen, "hb stopped watching"); rc = -1; }
+  *racy = 0;
+  if (!rc) {
+    size_t n;
+    const gr_race *races = race_log_reports(log, &n);
+    for (size_t k = 0; k < n; k++) if (races[k].buffer && !strcmp(races[k].buffer, "A")) *racy = 1;
+  }
+  if (set) detectors_detach(set);
+  race_log_free(log);
+  gr_script_free(s);
+  gr_context_destroy(ctx);
+  return rc ? -1 : 0;
+}
+
+int bc_prop_cuda_run(uint64_t seed, int count, unsigned timeout_ms, bc_prop_cuda_result *r) {
+  memset(r, 0, sizeof *r);
+  r->kernels = count;
+  r->failed_at = UINT64_MAX;
+  int proved = 0, alarms = 0, other = 0, failures = 0, errors = 0;
+#pragma omp parallel for schedule(dynamic, 4) reduction(+ : proved, alarms, other, failures, errors)
+  for (int i = 0; i < count; i++) {
+    char *text = bc_prop_cuda_kernel(seed, (uint64_t)i);
+    char path[] = "/tmp/gpurace-bcx-XXXXXX.cu";
+    int fd = mkstemps(path, 3);
+    size_t len = strlen(text);
+    int ok = fd >= 0 && write(fd, text, len) == (ssize_t)len;
+    if (fd >= 0) close(fd);
+    char err[1024] = "", why[1200] = "";
+    int bad = 0;
+    bc_check_opts o;
+    memset(&o, 0, sizeof o);
+    o.array = "A";
+    o.timeout_ms = timeout_ms;
+    bc_check_result cr;
+    int racy = 0;
+    if (!ok || bc_check_file(path, &o, &cr, err, sizeof err) || hb_races_on_A(path, &racy, err, sizeof err)) {
+      errors++;
+      bad = 1;
+      snprintf(why, sizeof why, "the run failed: %s", err);
+      if (ok) bc_check_result_free(&cr);
+    } else {
+      bc_check_verdict v = cr.narrays ? cr.arrays[0].verdict : cr.verdict;
+      if (v == BC_CHECK_DRF && racy) { bad = 1; snprintf(why, sizeof why, "check says DRF (proved), hb on the emulator finds a race on A"); }
+      else if (v == BC_CHECK_RACY && !racy) { bad = 1; snprintf(why, sizeof why, "check says racy (true alarm), hb on the emulator finds none"); }
+      if (v == BC_CHECK_DRF) proved++;
+      else if (v == BC_CHECK_RACY) alarms++;
+      else other++;
+      bc_check_result_free(&cr);
+    }
+    if (fd >= 0) unlink(path);
+    if (bad) {
+      failures++;
+#pragma omp critical(bc_prop_cuda_first)
+      if ((uint64_t)i < r->failed_at) {
+        r->failed_at = (uint64_t)i;
+        snprintf(r->failure, sizeof r->failure, "kernel %d of seed %" PRIu64 ": %s\n%s", i, seed, why, text);
+      }
+    }
+    free(text);
+  }
+  r->proved = proved;
+  r->true_alarms = alarms;
+  r->other = other;
+  r->failures = failures;
+  r->errors = errors;
   return failures ? 1 : 0;
 }

@@ -237,6 +237,23 @@ int bc_have_solver(void) {
 
 #ifndef GR_HAVE_Z3
 
+static int any_obl(const bc_stmt *s) {
+  if (!s) return 0;
+  if (s->obl) return 1;
+  if (s->k == BS_SEQ) {
+    for (int k = 0; k < s->n; k++) if (any_obl(s->items[k])) return 1;
+    return 0;
+  }
+  return any_obl(s->body) || any_obl(s->els);
+}
+
+void bc_exact_check(const bc_program *p, int array, unsigned timeout_ms, bc_exact *r) {
+  (void)timeout_ms; (void)array;
+  memset(r, 0, sizeof *r);
+  r->exact = !any_obl(p->body);
+  if (!r->exact) snprintf(r->why, sizeof r->why, "gpurace was built without Z3: the kernel's integers are not proved not to wrap");
+}
+
 void bc_map_check(const bc_program *p, int array, const bc_map *m, unsigned timeout_ms, bc_map_result *r) {
   (void)p; (void)array; (void)m; (void)timeout_ms;
   memset(r, 0, sizeof *r);
@@ -560,6 +577,144 @@ static int query_sites(enc *E, bc_space space, const site *a, const site *b, bc_
   }
   Z3_solver_pop(z, E->s, 1);
   return found;
+}
+
+/* ---------------------------------------------------------------- machine integers */
+
+/* The exactness walk: the statements with their contexts, and the values
+ * read in scope with their element types' ranges. */
+typedef struct {
+  enc E;
+  bc_exact *r;
+  int array;                 /* whose accesses count, -1 all */
+  const char *rvar[64];
+  int64_t rlo[64], rhi[64];
+  int nr;
+} xwalk;
+
+static Z3_context xz(xwalk *W) { return W->E.z; }
+
+/* Whether s's obligation can fail where it runs (context c): 1 and why in
+ * W->r where it can, or where the solver cannot tell. */
+static int exact_query(xwalk *W, const bc_stmt *s, const ctx *c, const char *what) {
+  enc *E = &W->E;
+  Z3_context z = xz(W);
+  Z3_solver_push(z, E->s);
+  E->copy = 1;
+  for (int t = 0; t < 6; t++) {
+    int64_t n = t < 3 ? E->p->block[t] : E->p->grid[t - 3];
+    Z3_ast v = coord(E, t, 1);
+    Z3_solver_assert(z, E->s, Z3_mk_ge(z, v, num(E, 0)));
+    Z3_solver_assert(z, E->s, Z3_mk_lt(z, v, num(E, n)));
+  }
+  for (int k = 0; k < E->p->nassume; k++) Z3_solver_assert(z, E->s, ast(E, E->p->assume[k], NULL));
+  for (int k = 0; k < E->p->nparams; k++) {
+    const bc_param *q = &E->p->params[k];
+    if (!q->ranged) continue;
+    Z3_ast v = int_const(E, q->name);
+    Z3_solver_assert(z, E->s, Z3_mk_ge(z, v, num(E, q->lo)));
+    Z3_solver_assert(z, E->s, Z3_mk_le(z, v, num(E, q->hi)));
+  }
+  for (int k = 0; k < W->nr; k++) {
+    Z3_ast v = var_ast(E, W->rvar[k], c);
+    Z3_solver_assert(z, E->s, Z3_mk_ge(z, v, num(E, W->rlo[k])));
+    Z3_solver_assert(z, E->s, Z3_mk_le(z, v, num(E, W->rhi[k])));
+  }
+  assert_ctx(E, c);
+  Z3_ast o = ast(E, s->obl, c);
+  assert_side(E);
+  Z3_solver_assert(z, E->s, Z3_mk_not(z, o));
+  Z3_lbool res = Z3_solver_check(z, E->s);
+  int bad = res != Z3_L_FALSE;
+  if (res == Z3_L_TRUE) {
+    Z3_model m = Z3_solver_get_model(z, E->s);
+    Z3_model_inc_ref(z, m);
+    char who[160] = "";
+    size_t n = (size_t)snprintf(who, sizeof who, "tid %" PRId64, model_int(E, m, coord(E, 0, 1)));
+    if (E->p->grid[0] * E->p->grid[1] * E->p->grid[2] > 1)
+      snprintf(who + n, sizeof who - n, " of block %" PRId64, model_int(E, m, coord(E, 3, 1)));
+    Z3_model_dec_ref(z, m);
+    snprintf(W->r->why, sizeof W->r->why, "the integers of the %s at %d:%d leave their C type's range for %s: CUDA's wrap, the calculus's do not, so no verdict over them holds for the kernel",
+             what, s->pos.line, s->pos.col, who);
+  } else if (bad) {
+    snprintf(W->r->why, sizeof W->r->why, "the solver could not tell whether the integers of the %s at %d:%d stay in their C type's range (%s)",
+             what, s->pos.line, s->pos.col, Z3_solver_get_reason_unknown(z, E->s));
+  }
+  Z3_solver_pop(z, E->s, 1);
+  return bad;
+}
+
+static int exact_walk(xwalk *W, const bc_stmt *s, const ctx *c, int depth) {
+  if (!s) return 0;
+  static const char *const what[] = {[BS_READ] = "read's index", [BS_WRITE] = "write's index", [BS_IF] = "condition",
+                                     [BS_FOR] = "loop's bounds"};
+  int mine = (s->k != BS_READ && s->k != BS_WRITE) || W->array < 0 || s->array == W->array;
+  if (s->obl && mine && s->k <= BS_FOR && exact_query(W, s, c, what[s->k] ? what[s->k] : "statement")) return 1;
+  switch (s->k) {
+  case BS_SEQ:
+    for (int k = 0; k < s->n; k++) if (exact_walk(W, s->items[k], c, depth)) return 1;
+    return 0;
+  case BS_READ: {
+    int pushed = 0;
+    const bc_array *a = &W->E.p->arrays[s->array];
+    int64_t lo = INT64_MIN, hi = INT64_MAX;
+    switch (a->sk) {
+    case SK_I8: lo = INT8_MIN; hi = INT8_MAX; break;
+    case SK_U8: lo = 0; hi = UINT8_MAX; break;
+    case SK_I16: lo = INT16_MIN; hi = INT16_MAX; break;
+    case SK_U16: lo = 0; hi = UINT16_MAX; break;
+    case SK_I32: lo = INT32_MIN; hi = INT32_MAX; break;
+    case SK_U32: lo = 0; hi = UINT32_MAX; break;
+    case SK_U64: lo = 0; break;
+    default: break;
+    }
+    if (W->nr < 64 && s->var) {
+      W->rvar[W->nr] = s->var;
+      W->rlo[W->nr] = lo;
+      W->rhi[W->nr++] = hi;
+      pushed = 1;
+    }
+    int bad = exact_walk(W, s->body, c, depth);
+    W->nr -= pushed;
+    return bad;
+  }
+  case BS_IF: {
+    ctx t = {CX_COND, s->cond, 1, NULL, NULL, NULL, depth, c}, f = t;
+    f.pol = 0;
+    return exact_walk(W, s->body, &t, depth) || exact_walk(W, s->els, &f, depth);
+  }
+  case BS_FOR: {
+    ctx l = {CX_LOOP, NULL, 0, s->var, s->lo, s->hi, depth + 1, c};
+    return exact_walk(W, s->body, &l, depth + 1);
+  }
+  default: return 0;
+  }
+}
+
+void bc_exact_check(const bc_program *p, int array, unsigned timeout_ms, bc_exact *r) {
+  memset(r, 0, sizeof *r);
+  r->exact = 1;
+  xwalk W;
+  memset(&W, 0, sizeof W);
+  W.r = r;
+  W.array = array;
+  Z3_config cfg = Z3_mk_config();
+  W.E.z = Z3_mk_context(cfg);
+  Z3_del_config(cfg);
+  Z3_set_error_handler(W.E.z, on_z3_error);
+  W.E.s = Z3_mk_solver(W.E.z);
+  Z3_solver_inc_ref(W.E.z, W.E.s);
+  Z3_params prm = Z3_mk_params(W.E.z);
+  Z3_params_inc_ref(W.E.z, prm);
+  Z3_params_set_uint(W.E.z, prm, Z3_mk_string_symbol(W.E.z, "timeout"), timeout_ms ? timeout_ms : 10000);
+  Z3_solver_set_params(W.E.z, W.E.s, prm);
+  Z3_params_dec_ref(W.E.z, prm);
+  W.E.p = p;
+  vec_init(&W.E.side, sizeof(Z3_ast));
+  if (exact_walk(&W, p->body, NULL, 0)) r->exact = 0;
+  vec_free(&W.E.side);
+  Z3_solver_dec_ref(W.E.z, W.E.s);
+  Z3_del_context(W.E.z);
 }
 
 void bc_map_check(const bc_program *p, int array, const bc_map *m, unsigned timeout_ms, bc_map_result *r) {
