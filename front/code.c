@@ -8,12 +8,12 @@
 #include "kir_sem.h"
 
 /* ---------------------------------------------------------------- types */
-type ty_void = {TY_VOID, SK_U8, 0, 0, 0, 0, 0, 0, 0};
+type ty_void = {TY_VOID, SK_U8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 /* Constant after initialisation, so that contexts can compile in parallel threads. */
-#define SCALAR(sk) {TY_SCALAR, sk, 0, 0, 0, 0, 0, 0, 0}
+#define SCALAR(sk) {TY_SCALAR, sk, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
 static type ty_sk[SK_COUNT] = {
   SCALAR(SK_BOOL), SCALAR(SK_I8), SCALAR(SK_U8), SCALAR(SK_I16), SCALAR(SK_U16), SCALAR(SK_I32),
-  SCALAR(SK_U32), SCALAR(SK_I64), SCALAR(SK_U64), SCALAR(SK_F32), SCALAR(SK_F64), {TY_PTR, SK_PTR, &ty_void, 0, 0, 0, 0, 0, 0},
+  SCALAR(SK_U32), SCALAR(SK_I64), SCALAR(SK_U64), SCALAR(SK_F32), SCALAR(SK_F64), {TY_PTR, SK_PTR, &ty_void, 0, 0, 0, 0, 0, 0, 0, 0, 0},
 };
 #undef SCALAR
 

@@ -19,7 +19,8 @@
 typedef enum { TY_VOID, TY_SCALAR, TY_PTR, TY_ARRAY, TY_STRUCT, TY_REF } tyk;
 typedef struct type type;
 typedef struct sdef sdef;
-struct type { tyk k; kir_sk sk; type *base; uint64_t n; int vol, cnst, unsized; sdef *s; uint32_t align; };
+struct type { tyk k; kir_sk sk; type *base; uint64_t n; int vol, cnst, unsized; sdef *s; uint32_t align;
+               int ranged; int64_t lo, hi; };   /* ranged: an enumeration's values, lo..hi (C++ [dcl.enum]) */
 typedef struct { const char *name; type *ty; uint64_t off; } field;
 struct sdef { const char *name; field *f; int nf; uint64_t size; uint32_t align; int complete; int skipped; };   /* skipped: its definition was host code the subset skipped */
 

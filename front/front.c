@@ -276,20 +276,39 @@ static void parse_declspec(P *p, declspec *ds) {
       const char *tag = tk(p)->kind == TK_IDENT ? ident(p) : NULL;
       if (is_enum) {
         if (accept(p, ":")) front_fail(p, here(p), "unsupported: enumerations with an underlying type");
+        named = ty_of_sk(SK_I32);
         if (accept(p, "{")) {
-          int64_t v = 0;
+          int64_t v = 0, emin = 0, emax = 0;
+          int any = 0;
           while (!accept(p, "}")) {
             srcpos ep = here(p);
             const char *n = ident(p);
             if (accept(p, "=")) { srcpos vp = here(p); v = const_int(p, parse_cond(p), vp, "an enumerator value"); }
             if (v < INT32_MIN || v > INT32_MAX) front_fail(p, ep, "enumerator value %lld does not fit an int", (long long)v);
             sym *e = declare_at(p, n, SYM_ECONST, ty_of_sk(SK_I32), ep);
+            if (!any || v < emin) emin = v;
+            if (!any || v > emax) emax = v;
+            any = 1;
             e->cval = v++;
             if (!accept(p, ",")) { expect(p, "}"); break; }
           }
-          if (tag) declare_at(p, tag, SYM_TYPEDEF, ty_of_sk(SK_I32), tagpos);  /* C++: the tag is a type name */
+          /* the values of the enumeration: those of the smallest bit-field
+           * that holds every enumerator (C++ [dcl.enum]: no fixed underlying
+           * type); a value outside is undefined, and the checker may assume
+           * a parameter of the type holds one */
+          type *et = arena_alloc(p->a, sizeof *et);
+          *et = *ty_of_sk(SK_I32);
+          et->ranged = 1;
+          int m = 0;
+          while (m < 31 && (emax >= ((int64_t)1 << m) || (emin < 0 && emin < -((int64_t)1 << m)))) m++;
+          et->lo = emin < 0 ? -((int64_t)1 << m) : 0;
+          et->hi = ((int64_t)1 << m) - 1;
+          named = et;
+          if (tag) declare_at(p, tag, SYM_TYPEDEF, et, tagpos);  /* C++: the tag is a type name */
+        } else if (tag) {
+          sym *t = lookup(p, tag);   /* `enum Tag x`: the tag's own type, its values with it */
+          if (t && t->k == SYM_TYPEDEF && t->ty && t->ty->ranged) named = t->ty;
         }
-        named = ty_of_sk(SK_I32);
         ds->any = 1;
         continue;
       }
@@ -2111,6 +2130,11 @@ static kir_func *compile_function(P *p, funcdef *f, int keep) {
   for (int k = 0; k < f->np; k++) {
     kf->params[k].name = f->pnames[k] ? f->pnames[k] : "";
     kf->params[k].sk = param_sk(f->ptypes[k]);
+    if (f->ptypes[k]->ranged) {   /* an enumeration: the values its type allows */
+      kf->params[k].ranged = 1;
+      kf->params[k].lo = f->ptypes[k]->lo;
+      kf->params[k].hi = f->ptypes[k]->hi;
+    }
     if (f->ptypes[k]->k == TY_STRUCT) {
       type *st = f->ptypes[k];
       kf->params[k].sk = SK_COUNT;

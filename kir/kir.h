@@ -144,6 +144,8 @@ typedef struct {
   int nleaves;
   uint32_t *leaf_off;
   int *leaf_sk;       /* kir_sk, as gr_type */
+  int ranged;         /* an enumeration (subset front end): its values are lo..hi */
+  int64_t lo, hi;
 } kir_param;
 
 typedef struct {

@@ -128,6 +128,10 @@ for f in capture param_tid signed_mask wrap; do
 done
 expect 0 "guards, unsigned masks and conversions that fit" -- "$G" check "$B/nowrap.cu"
 contains "$T/out" "B: DRF (proved)" "proved where nothing wraps"
+expect 0 "an enumeration parameter holds the enumeration's values" -- "$G" check "$B/enum.cu"
+contains "$T/out" "y: DRF (proved)" "mode in 0..3: DRF"
+expect 4 "an enumeration whose values reach 7" -- "$G" check -D WIDE "$B/enum.cu"
+contains "$T/out" "mode=4" "the witness takes a value of the enumeration"
 # -- extraction as a property: generated CUDA with those traps, check against hb
 expect 0 "prop --cuda" -- "$G" babycuda prop --cuda --seed 3 --count 60
 contains "$T/out" "; 0 failed" "check agrees with hb wherever it claims"

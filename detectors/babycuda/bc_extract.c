@@ -916,6 +916,7 @@ bc_program *bc_extract(const kir_module *m, const kir_func *f, const int64_t blo
       int q = bc_add_param(x.p, x.pname[k]);
       bc_param *bp = &x.p->params[q];
       bp->ranged = sk_range(sk, &bp->lo, &bp->hi);
+      if (f->params[k].ranged) { bp->lo = f->params[k].lo; bp->hi = f->params[k].hi; }
     }
   }
   sv *R = xcalloc((size_t)x.R, sizeof *R);

@@ -407,6 +407,18 @@ static Z3_ast coord(enc *E, int t, int copy) {
   return int_const(E, name);
 }
 
+/* The values a parameter's C type allows (an enumeration's: its values). */
+static void assert_params(enc *E) {
+  Z3_context z = E->z;
+  for (int k = 0; k < E->p->nparams; k++) {
+    const bc_param *q = &E->p->params[k];
+    if (!q->ranged) continue;
+    Z3_ast v = int_const(E, q->name);
+    Z3_solver_assert(z, E->s, Z3_mk_ge(z, v, num(E, q->lo)));
+    Z3_solver_assert(z, E->s, Z3_mk_le(z, v, num(E, q->hi)));
+  }
+}
+
 /* Both threads in the launch, the assumptions; same_block: one block. */
 static void assert_threads(enc *E, int same_block) {
   Z3_context z = E->z;
@@ -427,6 +439,7 @@ static void assert_threads(enc *E, int same_block) {
   Z3_solver_assert(z, E->s, Z3_mk_or(z, nd, differ));
   E->copy = 1;
   for (int k = 0; k < E->p->nassume; k++) Z3_solver_assert(z, E->s, ast(E, E->p->assume[k], NULL));
+  assert_params(E);
   assert_side(E);
 }
 
@@ -608,13 +621,7 @@ static int exact_query(xwalk *W, const bc_stmt *s, const ctx *c, const char *wha
     Z3_solver_assert(z, E->s, Z3_mk_lt(z, v, num(E, n)));
   }
   for (int k = 0; k < E->p->nassume; k++) Z3_solver_assert(z, E->s, ast(E, E->p->assume[k], NULL));
-  for (int k = 0; k < E->p->nparams; k++) {
-    const bc_param *q = &E->p->params[k];
-    if (!q->ranged) continue;
-    Z3_ast v = int_const(E, q->name);
-    Z3_solver_assert(z, E->s, Z3_mk_ge(z, v, num(E, q->lo)));
-    Z3_solver_assert(z, E->s, Z3_mk_le(z, v, num(E, q->hi)));
-  }
+  assert_params(E);
   for (int k = 0; k < W->nr; k++) {
     Z3_ast v = var_ast(E, W->rvar[k], c);
     Z3_solver_assert(z, E->s, Z3_mk_ge(z, v, num(E, W->rlo[k])));
