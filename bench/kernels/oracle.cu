@@ -22,3 +22,10 @@ __global__ void reduce(const unsigned *in, unsigned *out) {
   }
   if (t == 0) out[blockIdx.x] = s[0];
 }
+
+// The same histogram with plain increments: the race every user wants
+// found, each bin a word that thousands of threads read and write.
+__global__ void histogram_racy(const unsigned *in, unsigned *bins, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) bins[in[i] & 255u] = bins[in[i] & 255u] + 1u;
+}
