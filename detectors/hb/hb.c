@@ -63,31 +63,14 @@
 #include <string.h>
 
 #include "hb.h"
+#include "hb_int.h"
 #include "util.h"
 #include "vclock.h"
 
-/* access info bits */
-#define I_WRITE 1u
-#define I_ATOM 2u
-#define I_STRONG 4u
-#define I_SCOPE_SHIFT 3          /* 2 bits: gr_scope (volatile: system) */
-#define I_KIND_SHIFT 5           /* 2 bits: gr_access_kind */
-#define I_OP_SHIFT 7             /* 4 bits: atomic op */
-#define I_ORDER_SHIFT 11         /* 2 bits: gr_order of a strong access */
-
-/* Lists longer than this apply replacement lazily (word_compact). */
+/* Lists longer than this apply replacement lazily (word_compact), and
+ * are summarised while no entry can be ordered before a later access
+ * (hotword.c). */
 #define LAZY_MIN 16
-
-/* clock: in the PTX model the agent's epoch; in the ScoRD model the
- * launch's count of fences and barriers before the access, so that a
- * fence or barrier after it is one whose sequence number is larger */
-typedef struct {
-  uint32_t agent, clock, pc;
-  uint16_t info;
-  uint16_t locks;             /* lock set id (ScoRD model) */
-  uint8_t lane;
-  uint8_t mask;               /* the bytes of the word it touched */
-} acc;
 
 /* A word's entries beyond the first.  lazy: entries were appended without
  * their replacement of earlier ones applied; compacted: the count after
@@ -100,6 +83,12 @@ typedef struct {
   uint32_t n, cap, compacted;
   uint32_t stamp;
   uint8_t lazy, anywrite, alldev, quiet;
+  /* the summary of the entries (hotword.c), valid while the launch's count
+   * of releases (ScoRD) or publications (PTX) is sum_stamp; sum_tried - 1:
+   * the count at which one could not be made (an entry was released) */
+  hw_sum *sum;
+  uint32_t sum_stamp, sum_tried;
+  size_t sum_bytes;
   acc e[];
 } accs;
 
@@ -151,6 +140,10 @@ typedef struct {
    * scope) and last device fence, and of each block's last barrier */
   uint32_t *fblk, *fdev, *bars;
   uint32_t releases;                /* fences and barriers so far: their sequence numbers */
+  /* the (class, source pair)s that hot words' summaries have reported in
+   * this launch: another finds nothing the log lacks */
+  struct { const char *cls; uint32_t epc, xpc; } *memo;
+  size_t nmemo, capmemo;
   /* ScoRD model under ITS (agents are threads): per warp, the sequence
    * number of its last __syncwarp of every lane (base), of any (last),
    * and after a partial one, what each lane knows of each other's past:
@@ -167,6 +160,11 @@ typedef struct {
   size_t nsets;
   /* PTX model: own epochs, block barrier clocks, thread states (lazily) */
   uint32_t *own;
+  /* PTX model: per agent, the last epoch of its that another agent may
+   * have learnt (a release, barrier, __syncwarp, copy); pubs counts those
+   * events, so that an entry of a later epoch is ordered before nothing
+   * of another agent while the count stays */
+  uint32_t *pub, pubs;
   vclock **bbase;
   /* per thread, in pages of PAGE threads made when one of them first
    * needs it: its state beyond its block clock, and its release */
@@ -228,7 +226,8 @@ static void shadow_free(hb *h, shadow *s) {
     for (uint64_t i = 0; i < nw; i++) {
       accs *m = more_of(&s->words[i]);
       if (!m) continue;
-      mem_add(h, -(int64_t)(sizeof(accs) + m->cap * sizeof(acc)));
+      mem_add(h, -(int64_t)(sizeof(accs) + m->cap * sizeof(acc) + m->sum_bytes));
+      hw_free(m->sum);
       free(m);
     }
     mem_add(h, -(int64_t)(nw * sizeof(loc)));
@@ -277,10 +276,15 @@ static void hb_free_launch(hb *h) {
   free(h->tsp); h->tsp = NULL;
   free(h->relp); h->relp = NULL;
   free(h->own); h->own = NULL;
+  free(h->pub); h->pub = NULL;
+  h->pubs = 0;
   free(h->bbase); h->bbase = NULL;
   free(h->sh); h->sh = NULL; h->nsh = 0;
   free(h->shared); h->shared = NULL;
   pc_table_free(&h->pcs);
+  free(h->memo);
+  h->memo = NULL;
+  h->nmemo = h->capmemo = 0;
   h->n = 0;
   h->bytes = 0;
 }
@@ -326,6 +330,7 @@ static void hb_launch(hb *h, const gr_event *ev) {
   } else {
     h->own = mem_calloc(h, nagents(h), sizeof *h->own);
     for (uint32_t a = 0; a < nagents(h); a++) h->own[a] = 1;
+    h->pub = mem_calloc(h, nagents(h), sizeof *h->pub);
     h->bbase = mem_calloc(h, h->nblocks, sizeof *h->bbase);
     h->tsp = mem_calloc(h, pages(h), sizeof *h->tsp);
     h->relp = mem_calloc(h, pages(h), sizeof *h->relp);
@@ -387,7 +392,14 @@ static uint32_t clock_of(const hb *h, uint32_t a, uint32_t b) {
 
 /* Thread a's clock now, as an immutable clock: its entries with its own
  * epoch put in, over its block clock. */
+/* Agent a's epoch now may reach other agents. */
+static void publish(hb *h, uint32_t a) {
+  h->pub[a] = h->own[a];
+  h->pubs++;
+}
+
 static vclock *clock_snapshot(hb *h, uint32_t a) {
+  publish(h, a);
   const tstate *t = ts_get(h, a);
   uint32_t nx = t ? t->x.n : 0, k = 0, i = 0;
   vclock *v = vc_new(&h->clocks, nx + 1, h->bbase[block_of(h, a)]);
@@ -435,6 +447,7 @@ static void tick(hb *h, uint32_t a) { h->own[a]++; }
 /* Thread a issues copies: they learn its whole clock (its block clock's
  * entries too), and it ticks. */
 static void copy_fork(hb *h, uint32_t a) {
+  publish(h, a);
   tstate *c = ts_of(h, a + h->n);
   const vclock *base = h->bbase[block_of(h, a)];
   if (base) vc_list_join(&h->clocks, &c->x, base->e, base->n, NULL);
@@ -449,6 +462,7 @@ static void copy_fork(hb *h, uint32_t a) {
  * they tick. */
 static void copy_join(hb *h, uint32_t a) {
   uint32_t c = a + h->n;
+  publish(h, c);
   const tstate *ct = ts_get(h, c);
   tstate *t = ts_of(h, a);
   const vclock *base = h->bbase[block_of(h, a)];
@@ -472,6 +486,7 @@ static vclock *release_of(hb *h, uint32_t a) {
 
 /* A fence of thread a: the release clock it leaves is its clock now. */
 static void set_release(hb *h, uint32_t a, int scope) {
+  publish(h, a);
   trel *r = rel_at(h, a, 1);
   vc_unref(&h->clocks, r->vc);
   vc_unref(&h->clocks, r->base);
@@ -700,6 +715,9 @@ static void append(hb *h, loc *L, const acc *x) {
     m->compacted = 1;
     m->stamp = 0;
     m->lazy = m->quiet = 0;
+    m->sum = NULL;
+    m->sum_stamp = m->sum_tried = 0;
+    m->sum_bytes = 0;
     m->e[0] = L->first;
     L->first.mask = 0;
     set_more(L, m);
@@ -772,13 +790,170 @@ static int released_any(const hb *h, const acc *e) {
          (h->its && h->wlast[warp_of(h, e->agent)] > e->clock);
 }
 
+/* ---------------------------------------------------------------- hot words */
+
+/* The count whose change may order an entry before a later access of
+ * another agent: fences, barriers and __syncwarps (ScoRD), publications of
+ * an agent's epoch (PTX). */
+static uint32_t sync_count(const hb *h) { return h->model == HB_MODEL_PTX ? h->pubs : h->releases; }
+
+/* The summary's warp of an agent: its warp where agents are threads, the
+ * agent itself where they are warps. */
+static uint32_t hw_warp(const hb *h, uint32_t agent) { return h->model == HB_MODEL_PTX || h->its ? warp_of(h, agent) : agent; }
+
+static void sum_drop(hb *h, accs *m) {
+  mem_add(h, -(int64_t)m->sum_bytes);
+  hw_free(m->sum);
+  m->sum = NULL;
+  m->sum_bytes = 0;
+}
+
+static int sum_add(hb *h, accs *m, const acc *x) {
+  if (hw_add(m->sum, x, block_of(h, x->agent), hw_warp(h, x->agent), h->model == HB_MODEL_PTX && is_copy(h, x->agent),
+             h->model == HB_MODEL_SCORD)) {
+    sum_drop(h, m);
+    return -1;
+  }
+  size_t b = hw_bytes(m->sum);
+  mem_add(h, (int64_t)b - (int64_t)m->sum_bytes);
+  m->sum_bytes = b;
+  return 0;
+}
+
+/* Whether the long list of L is summarised now, made so where every entry
+ * is ordered before nothing of another agent (ScoRD: none released; PTX:
+ * each of an epoch its agent has not published): then that stays so until
+ * the sync count changes, and only kind and place decide a race. */
+static int summarised(hb *h, loc *L) {
+  accs *m = more_of(L);
+  uint32_t now = sync_count(h);
+  if (m->sum && m->sum_stamp == now) return 1;
+  if (m->sum) sum_drop(h, m);
+  if (m->sum_tried == now + 1u) return 0;
+  word_compact(h, L);
+  m = more_of(L);
+  for (uint32_t k = 0; k < m->n; k++) {
+    const acc *e = &m->e[k];
+    if (h->model == HB_MODEL_PTX ? e->clock <= h->pub[e->agent] : released_any(h, e)) {
+      m->sum_tried = now + 1u;
+      return 0;
+    }
+  }
+  m->sum = hw_new();
+  m->sum_bytes = 0;
+  for (uint32_t k = 0; k < m->n; k++)
+    if (sum_add(h, m, &m->e[k])) { m->sum_tried = now + 1u; return 0; }
+  m->sum_stamp = now;
+  return 1;
+}
+
+typedef struct {
+  hb *h;
+  const acc *x;
+  const gr_event *ev;
+  int lane;
+  uint64_t wordaddr;
+  seen *done;
+  int *ndone;
+} rep_ctx;
+
+/* The memo of reported (class, source pair)s: the slot of one, or of
+ * where it goes. */
+static size_t memo_slot(const hb *h, const char *cls, uint32_t epc, uint32_t xpc) {
+  uint64_t k = (uint64_t)(uintptr_t)cls * 0x9e3779b97f4a7c15ull ^ ((uint64_t)epc << 32 | xpc) * 0xbf58476d1ce4e5b9ull;
+  size_t i = (size_t)(k ^ k >> 29) & (h->capmemo - 1);
+  while (h->memo[i].cls && !(h->memo[i].cls == cls && h->memo[i].epc == epc && h->memo[i].xpc == xpc)) i = (i + 1) & (h->capmemo - 1);
+  return i;
+}
+
+static int memo_has(const hb *h, const char *cls, uint32_t epc, uint32_t xpc) {
+  return h->capmemo && h->memo[memo_slot(h, cls, epc, xpc)].cls;
+}
+
+static void memo_put(hb *h, const char *cls, uint32_t epc, uint32_t xpc) {
+  if (2 * (h->nmemo + 1) > h->capmemo) {
+    size_t oc = h->capmemo;
+    __typeof__(h->memo) old = h->memo;
+    h->capmemo = oc ? 2 * oc : 64;
+    h->memo = xcalloc(h->capmemo, sizeof *h->memo);
+    for (size_t k = 0; k < oc; k++)
+      if (old[k].cls) h->memo[memo_slot(h, old[k].cls, old[k].epc, old[k].xpc)] = old[k];
+    free(old);
+  }
+  size_t i = memo_slot(h, cls, epc, xpc);
+  if (!h->memo[i].cls) { h->memo[i].cls = cls; h->memo[i].epc = epc; h->memo[i].xpc = xpc; h->nmemo++; }
+}
+
+static const char *classify(hb *h, const acc *e, const acc *x) {
+  return h->model == HB_MODEL_PTX ? classify_ptx(h, e, x) : classify_scord(h, e, x);
+}
+
+/* An agent in relation rel to agent xa (its warp, its block's other warps,
+ * another block), of the kind's sort (a thread's copies or not); 0 where
+ * the launch has none. */
+static int proto_agent(const hb *h, uint32_t xa, int rel, int copy, uint32_t *out) {
+  int threads = h->model == HB_MODEL_PTX || h->its;
+  uint32_t t = thread_of(h, xa), in = t % h->per_block, a;
+  if (rel == HW_SAME_WARP) {
+    if (!threads || (in ^ 1) >= h->per_block) return 0;
+    a = t - in + (in ^ 1);
+  } else if (rel == HW_SAME_BLOCK) {
+    uint32_t step = threads ? 32 : 1;
+    if (in + step < h->per_block) a = t + step;
+    else if (in >= step) a = t - step;
+    else return 0;
+  } else {
+    if (t + h->per_block < h->n) a = t + h->per_block;
+    else if (t >= h->per_block) a = t - h->per_block;
+    else return 0;
+  }
+  *out = copy ? a + h->n : a;
+  return 1;
+}
+
+/* Whether the summary should look for an entry of kind k in relation rel
+ * to the access: only where one would race with it in a way the memo has
+ * not seen.  In a summarised word every entry is ordered before nothing of
+ * another agent, so an agent in that relation, with an entry of that kind
+ * made now, classifies as each member does. */
+static int rep_wanted(const hw_kind *k, int rel, void *arg) {
+  rep_ctx *c = arg;
+  hb *h = c->h;
+  const acc *x = c->x;
+  if (!((k->info | x->info) & I_WRITE)) return 0;
+  acc e = {0, h->model == HB_MODEL_PTX ? UINT32_MAX : h->releases, k->pc, k->info, k->locks, 0, k->mask};
+  if (!proto_agent(h, x->agent, rel, k->copy, &e.agent)) return 0;
+  const char *cls = classify(h, &e, x);
+  return cls && !memo_has(h, cls, k->pc, x->pc);
+}
+
+static void rep_one(const acc *e, void *arg) {
+  rep_ctx *c = arg;
+  hb *h = c->h;
+  const acc *x = c->x;
+  uint8_t both = e->mask & x->mask;
+  if (!both || e->agent == x->agent || !((e->info | x->info) & I_WRITE)) return;
+  const char *cls = classify(h, e, x);
+  if (!cls) return;
+  report(h, e, cls, c->ev, c->lane, c->wordaddr + (uint64_t)__builtin_ctz(both), c->done, c->ndone);
+  memo_put(h, cls, e->pc, x->pc);
+}
+
 /* The access x (its bytes of this word, in x->mask) against the word's
- * entries: races reported, replacement and covering applied, x added. */
+ * entries: races reported, replacement and covering applied, x added.  A
+ * long list that no release has touched is scanned through its summary:
+ * one entry of each kind and place gives every report (class and source
+ * pair) the list would, at a cost that does not grow with it. */
 static void check_word(hb *h, loc *L, const acc *x, const gr_event *ev, int lane, uint64_t wordaddr, seen *done, int *ndone) {
   int ptx = h->model == HB_MODEL_PTX, xw = (x->info & I_WRITE) != 0;
   accs *m = more_of(L);
   int skip = m && ((!xw && !m->anywrite) || (is_dev(h, x->info) && m->alldev));
-  if (!skip) {
+  int summ = !skip && m && m->n > LAZY_MIN && summarised(h, L);
+  m = more_of(L);
+  if (!skip && summ) {
+    rep_ctx c = {h, x, ev, lane, wordaddr, done, ndone};
+    hw_reps(m->sum, x, block_of(h, x->agent), hw_warp(h, x->agent), rep_wanted, rep_one, &c);
+  } else if (!skip) {
     word_compact(h, L);
     uint32_t n;
     acc *e = entries(L, &n);
@@ -792,14 +967,16 @@ static void check_word(hb *h, loc *L, const acc *x, const gr_event *ev, int lane
   /* replacement and covering: at once on a short list; lazily on a long
    * one, where (ScoRD) nothing of other warps can be covered now */
   m = more_of(L);
-  int lazy = m && m->n > LAZY_MIN && (ptx || (m->quiet && m->stamp == h->releases));
+  int lazy = m && m->n > LAZY_MIN && (ptx || summ || (m->quiet && m->stamp == h->releases));
   if (lazy) {
     m->lazy = 1;
     append(h, L, x);
     m = more_of(L);
+    if (m->sum && m->sum_stamp == sync_count(h)) sum_add(h, m, x);   /* it follows every access while it stands */
     if (m->n >= 2 * m->compacted && m->n > 4 * LAZY_MIN) word_compact(h, L);   /* memory stays linear */
     return;
   }
+  if (m && m->sum) sum_drop(h, m);   /* covering changes the list behind the summary */
   word_compact(h, L);
   uint32_t n, keep = 0;
   acc *e = entries(L, &n);
@@ -1099,6 +1276,7 @@ static void join_group(hb *h, uint32_t first, uint32_t count, uint32_t member_ma
     uint32_t a = first + i;
     if ((use_mask && !(member_mask >> i & 1)) || a >= h->n) continue;
     all[n++] = (vc_ent){a, h->own[a]};
+    publish(h, a);
     tstate *t = ts_get(h, a);
     if (t) for (uint32_t k = 0; k < t->x.n; k++) all[n++] = t->x.e[k];
   }

@@ -1,0 +1,64 @@
+/* hb's private header: the record of one access, shared by hb.c and the
+ * summary of hot words (hotword.c). */
+#ifndef GR_HB_INT_H
+#define GR_HB_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* access info bits */
+#define I_WRITE 1u
+#define I_ATOM 2u
+#define I_STRONG 4u
+#define I_SCOPE_SHIFT 3          /* 2 bits: gr_scope (volatile: system) */
+#define I_KIND_SHIFT 5           /* 2 bits: gr_access_kind */
+#define I_OP_SHIFT 7             /* 4 bits: atomic op */
+#define I_ORDER_SHIFT 11         /* 2 bits: gr_order of a strong access */
+
+/* clock: in the PTX model the agent's epoch; in the ScoRD model the
+ * launch's count of fences and barriers before the access, so that a
+ * fence or barrier after it is one whose sequence number is larger */
+typedef struct {
+  uint32_t agent, clock, pc;
+  uint16_t info;
+  uint16_t locks;             /* lock set id (ScoRD model) */
+  uint8_t lane;
+  uint8_t mask;               /* the bytes of the word it touched */
+} acc;
+
+/* ---------------------------------------------------------------- hot words */
+
+/* A word's live entries, indexed for the oracle's scan while nothing can
+ * order any of them before a later access of another agent (no release
+ * since, none released): then an entry races with a later access, and
+ * how, by its kind (source position, info, lock set, bytes) and where its
+ * agent is from the accessor (the same warp, another warp of its block,
+ * another block) alone, so one entry of each kind and relation gives every
+ * report the whole list would (distinct source pairs and classes) in
+ * constant time, where the list is as long as the agents that touched the
+ * word.  Entries are grouped by kind; a group's agents by block and warp
+ * (a warp is the agent itself where agents are warps). */
+typedef struct hw_sum hw_sum;
+
+hw_sum *hw_new(void);
+void hw_free(hw_sum *s);
+size_t hw_bytes(const hw_sum *s);
+/* Access x of an agent of block `block` and warp `warp` (launch-wide;
+ * copy: the agent is a thread's asynchronous copies): the agent's earlier
+ * entries lose its bytes where they have its signature (info, lock set),
+ * or (writes_cover, the ScoRD model) x writes, as the oracle replaces
+ * them; x is an entry.  0, or -1 where the summary cannot follow (an agent
+ * with too many kinds of entry in one word): drop it. */
+int hw_add(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int copy, int writes_cover);
+/* The relations of an entry's agent to an accessor's. */
+enum { HW_SAME_WARP, HW_SAME_BLOCK, HW_OTHER_BLOCK };
+/* A group's kind: an entry with its agent left out. */
+typedef struct { uint32_t pc; uint16_t info, locks; uint8_t mask, copy; } hw_kind;
+/* For each group of live entries whose bytes meet x's, and each relation
+ * to x's agent (its warp, its block's other warps, other blocks) that
+ * want(kind, relation, ctx) asks for: one entry of an agent other than
+ * x's in that relation, where there is one: fn(entry, ctx). */
+void hw_reps(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int (*want)(const hw_kind *k, int rel, void *ctx),
+             void (*fn)(const acc *e, void *ctx), void *ctx);
+
+#endif

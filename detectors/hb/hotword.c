@@ -1,0 +1,203 @@
+/* The summary of a hot word's entries (hb_int.h).  An agent's live
+ * entries in the word are its pieces (at most HW_PIECES kinds: a kind is
+ * source position, info, lock set, bytes, copy or thread); each kind
+ * counts its agents in all, per block and per warp.  A relation to an
+ * accessor has an agent of the kind where the counts say so, and the one
+ * is found by a walk over the word's agents: hb.c asks only for a (class,
+ * source pair) it has not reported in the launch, so walks are as many as
+ * reports, and an access otherwise costs its own bookkeeping. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hb_int.h"
+#include "util.h"
+
+#define HW_PIECES 4
+
+typedef struct { uint32_t agent, block, warp; uint8_t copy, np; acc p[HW_PIECES]; } arec;
+
+/* open addressing, uint64 keys (never removed) to uint32 values */
+typedef struct { uint64_t *k; uint32_t *v; size_t cap, n; } map;
+
+struct hw_sum {
+  arec *recs;
+  uint32_t nrecs, caprecs;
+  hw_kind *kinds;
+  uint32_t *total;         /* per kind: agents with a piece of it */
+  uint32_t nkinds, capkinds;
+  map m;                   /* agent -> record; (kind, block), (kind, warp) -> agents */
+  size_t bytes;
+};
+
+enum { K_AGENT = 1, K_BLOCK, K_WARP };   /* 0 marks an empty slot */
+
+static uint64_t key_of(int level, uint32_t g, uint64_t id) { return (uint64_t)level << 62 | (uint64_t)g << 36 | id; }
+
+static size_t slot(const map *m, uint64_t key) {
+  uint64_t x = key;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  x ^= x >> 31;
+  size_t i = (size_t)x & (m->cap - 1);
+  while (m->k[i] && m->k[i] != key) i = (i + 1) & (m->cap - 1);
+  return i;
+}
+
+static void map_grow(hw_sum *s) {
+  map *m = &s->m, n = {0};
+  n.cap = m->cap ? 2 * m->cap : 64;
+  n.k = xcalloc(n.cap, sizeof *n.k);
+  n.v = xmalloc(n.cap * sizeof *n.v);
+  for (size_t i = 0; i < m->cap; i++) {
+    if (!m->k[i]) continue;
+    size_t j = slot(&n, m->k[i]);
+    n.k[j] = m->k[i];
+    n.v[j] = m->v[i];
+  }
+  n.n = m->n;
+  s->bytes += (n.cap - m->cap) * (sizeof *n.k + sizeof *n.v);
+  free(m->k);
+  free(m->v);
+  *m = n;
+}
+
+/* The value at key, made as `init` where it was not there. */
+static uint32_t *map_at(hw_sum *s, uint64_t key, uint32_t init) {
+  if (2 * (s->m.n + 1) > s->m.cap) map_grow(s);
+  size_t i = slot(&s->m, key);
+  if (!s->m.k[i]) {
+    s->m.k[i] = key;
+    s->m.v[i] = init;
+    s->m.n++;
+  }
+  return &s->m.v[i];
+}
+
+static uint32_t map_value(const hw_sum *s, uint64_t key) {
+  if (!s->m.cap) return 0;
+  size_t i = slot(&s->m, key);
+  return s->m.k[i] ? s->m.v[i] : 0;
+}
+
+hw_sum *hw_new(void) {
+  hw_sum *s = xcalloc(1, sizeof *s);
+  s->bytes = sizeof *s;
+  return s;
+}
+
+void hw_free(hw_sum *s) {
+  if (!s) return;
+  free(s->recs);
+  free(s->kinds);
+  free(s->total);
+  free(s->m.k);
+  free(s->m.v);
+  free(s);
+}
+
+size_t hw_bytes(const hw_sum *s) { return s ? s->bytes : 0; }
+
+static int same_kind(const hw_kind *g, const acc *p, uint8_t copy) {
+  return g->pc == p->pc && g->info == p->info && g->locks == p->locks && g->mask == p->mask && g->copy == copy;
+}
+
+static uint32_t kind_of(hw_sum *s, const acc *p, uint8_t copy) {
+  for (uint32_t g = 0; g < s->nkinds; g++) if (same_kind(&s->kinds[g], p, copy)) return g;
+  if (s->nkinds == s->capkinds) {
+    uint32_t nc = s->capkinds ? 2 * s->capkinds : 4;
+    s->kinds = xrealloc(s->kinds, nc * sizeof *s->kinds);
+    s->total = xrealloc(s->total, nc * sizeof *s->total);
+    s->bytes += (nc - s->capkinds) * (sizeof *s->kinds + sizeof *s->total);
+    s->capkinds = nc;
+  }
+  s->kinds[s->nkinds] = (hw_kind){p->pc, p->info, p->locks, p->mask, copy};
+  s->total[s->nkinds] = 0;
+  return s->nkinds++;
+}
+
+/* Record a's piece p joins (d = 1) or leaves (d = -1) its kind's counts. */
+static void count(hw_sum *s, const arec *a, const acc *p, int d) {
+  uint32_t g = kind_of(s, p, a->copy);
+  s->total[g] += (uint32_t)d;
+  *map_at(s, key_of(K_BLOCK, g, a->block), 0) += (uint32_t)d;
+  *map_at(s, key_of(K_WARP, g, a->warp), 0) += (uint32_t)d;
+}
+
+int hw_add(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int copy, int writes_cover) {
+  uint32_t *ri = map_at(s, key_of(K_AGENT, 0, x->agent), s->nrecs);
+  uint32_t r = *ri;
+  if (r == s->nrecs) {
+    if (s->nrecs == s->caprecs) {
+      uint32_t nc = s->caprecs ? 2 * s->caprecs : 8;
+      s->recs = xrealloc(s->recs, nc * sizeof *s->recs);
+      s->bytes += (nc - s->caprecs) * sizeof *s->recs;
+      s->caprecs = nc;
+    }
+    arec *a = &s->recs[s->nrecs++];
+    memset(a, 0, sizeof *a);
+    a->agent = x->agent;
+    a->block = block;
+    a->warp = warp;
+    a->copy = (uint8_t)copy;
+  }
+  arec *a = &s->recs[r];
+  int xw = (x->info & I_WRITE) != 0;
+  uint8_t keep = 0;
+  for (uint8_t k = 0; k < a->np; k++) {
+    acc p = a->p[k];
+    if ((p.info == x->info && p.locks == x->locks) || (writes_cover && xw)) {
+      uint8_t m = p.mask & (uint8_t)~x->mask;
+      if (m != p.mask) {   /* fewer bytes: another kind, or none */
+        count(s, a, &p, -1);
+        p.mask = m;
+        if (m) count(s, a, &p, 1);
+      }
+    }
+    if (p.mask) a->p[keep++] = p;
+  }
+  a->np = keep;
+  if (a->np == HW_PIECES) return -1;
+  a->p[a->np++] = *x;
+  count(s, a, x, 1);
+  return 0;
+}
+
+/* An entry of kind g of an agent other than `not` in the relation to
+ * (block, warp), or NULL. */
+static const acc *find(const hw_sum *s, uint32_t g, int rel, uint32_t block, uint32_t warp, uint32_t not) {
+  for (uint32_t r = 0; r < s->nrecs; r++) {
+    const arec *a = &s->recs[r];
+    if (a->agent == not) continue;
+    if (rel == HW_SAME_WARP ? a->warp != warp : rel == HW_SAME_BLOCK ? a->block != block || a->warp == warp : a->block == block) continue;
+    for (uint8_t k = 0; k < a->np; k++) if (same_kind(&s->kinds[g], &a->p[k], a->copy)) return &a->p[k];
+  }
+  return NULL;
+}
+
+void hw_reps(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int (*want)(const hw_kind *k, int rel, void *ctx),
+             void (*fn)(const acc *e, void *ctx), void *ctx) {
+  const arec *self = NULL;
+  int looked = 0;
+  for (uint32_t g = 0; g < s->nkinds; g++) {
+    if (!(s->kinds[g].mask & x->mask) || !s->total[g]) continue;
+    /* what the caller still wants first: the counts are lookups in a table
+     * as large as the word's agents, the caller's test is not */
+    int w[3], any = 0;
+    for (int rel = HW_SAME_WARP; rel <= HW_OTHER_BLOCK; rel++) any |= w[rel] = want(&s->kinds[g], rel, ctx);
+    if (!any) continue;
+    if (!looked) {
+      uint64_t key = key_of(K_AGENT, 0, x->agent);
+      if (s->m.cap && s->m.k[slot(&s->m, key)]) self = &s->recs[map_value(s, key)];
+      looked = 1;
+    }
+    uint32_t in_block = map_value(s, key_of(K_BLOCK, g, block)), in_warp = map_value(s, key_of(K_WARP, g, warp));
+    uint32_t mine = 0;   /* x's agent among the warp's */
+    for (uint8_t k = 0; self && k < self->np && !mine; k++) mine = same_kind(&s->kinds[g], &self->p[k], self->copy);
+    uint32_t have[3] = {in_warp - mine, in_block - in_warp, s->total[g] - in_block};
+    for (int rel = HW_SAME_WARP; rel <= HW_OTHER_BLOCK; rel++) {
+      if (!have[rel] || !w[rel]) continue;
+      const acc *p = find(s, g, rel, block, warp, x->agent);
+      if (p) fn(p, ctx);
+    }
+  }
+}
