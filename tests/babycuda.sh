@@ -35,8 +35,11 @@ expect 4 "check fig3.cu" -- "$G" check "$S/kernels/babycuda/fig3.cu"
 contains "$T/out" "witness: tid 0 reads A[0] at 11:9 (x1=0), tid 1 writes it at 12:10 (x1=0), phase 0; M=1" "fig3's witness"
 expect 4 "check strided_overlap.cu" -- "$G" check "$S/kernels/babycuda/strided_overlap.cu"
 contains "$T/out" "of block 1 writes it at 13:12 (x1=0)" "a witness across blocks"
-expect 5 "outside" -- "$G" check "$S/kernels/babycuda/dot_accumulator.cu"
-contains "$T/out" "dot_accumulator.cu:15:21: outside the calculus: a loop that carries 2 values" "what puts a kernel outside, and where"
+# a loop that carries an accumulator beside its counter: the accumulator is a payload
+expect 0 "an accumulator loop" -- "$G" check "$S/kernels/babycuda/dot_accumulator.cu"
+contains "$T/out" "b: DRF (proved)" "the accumulator loop is a for of the calculus"
+expect 5 "an accumulator as an index" -- "$G" check "$S/tests/data/babycuda/acc_index.cu"
+contains "$T/out" "acc_index.cu:10:6: outside the calculus: a pointer's offset is a value a loop accumulated" "what puts a kernel outside, and where"
 
 # -- the same files give the same output, byte for byte (--time adds what varies)
 "$G" check "$S"/kernels/babycuda/*.cu "$S"/kernels/babycuda/*.bc >"$T/run1" 2>&1

@@ -679,8 +679,54 @@ static void loop_writes(X *x, int h, int e, uint8_t *w) {
     if (x->f->code[i].dst >= 0) w[x->f->code[i].dst] = 1;
 }
 
+/* Of the registers a loop [h, e] carries (w, live at h), the one its exit
+ * test reads (through the header's straight-line code), where exactly one
+ * does; else -1. */
+static int exit_counter(X *x, int h, int e, const uint8_t *w) {
+  const kir_ins *code = x->f->code;
+  int br = h;
+  while (br < e && code[br].op != OP_BRT && code[br].op != OP_BRF && code[br].op != OP_JMP) br++;
+  if (br >= e || code[br].op == OP_JMP || code[br].b < 0) return -1;
+  uint8_t *d = tmp_alloc(x, (size_t)x->R);
+  d[code[br].b] = 1;
+  for (int i = br - 1; i >= h; i--) {
+    const kir_ins *in = &code[i];
+    if (in->dst < 0 || !d[in->dst]) continue;
+    if (in->a >= 0) d[in->a] = 1;
+    if (in->b >= 0) d[in->b] = 1;
+    if (in->c >= 0) d[in->c] = 1;
+  }
+  int found = -1, n = 0;
+  for (int r = 0; r < x->R; r++)
+    if (w[r] && live_at(x, h, r) && d[r]) { found = r; n++; }
+  tmp_free(x, d);
+  return n == 1 ? found : -1;
+}
+
+/* Whether the first exit test of the loop [h, e] folds to a constant from
+ * the registers R (the bound is a constant too): where it can unroll. */
+static int exit_folds(X *x, int h, int e, const sv *R) {
+  sv *S = tmp_alloc(x, (size_t)x->R * sizeof *S);
+  memcpy(S, R, (size_t)x->R * sizeof *S);
+  vec scratch;
+  vec_init_arena(&scratch, sizeof(bc_stmt *), &x->scratch);
+  int pc = h;
+  while (pc < e && x->f->code[pc].op != OP_BRT && x->f->code[pc].op != OP_BRF && x->f->code[pc].op != OP_JMP &&
+         x->f->code[pc].op != OP_LD)
+    step(x, pc, S, &scratch), pc++;
+  const kir_ins *br = &x->f->code[pc];
+  int folds = (br->op == OP_BRT || br->op == OP_BRF) && (S[br->b].k == SV_BOOL || S[br->b].k == SV_NUM) &&
+              (S[br->b].e->k == BX_TRUE || S[br->b].e->k == BX_FALSE || S[br->b].e->k == BX_NUM);
+  vec_free(&scratch);
+  tmp_free(x, S);
+  return folds;
+}
+
 /* A loop at header h: a `for` of the calculus, or unrolled.  Returns the
- * pc after it. */
+ * pc after it.  Registers it carries beside its counter (accumulators) are
+ * payloads: opaque in the body, as a floating-point value is, so that the
+ * calculus never computes one and an index or condition using one puts
+ * the kernel outside. */
 static int loop(X *x, int h, sv *R, vec *out) {
   int e = x->loop_end[h];
   srcpos at = pos_of(x, h);
@@ -693,7 +739,14 @@ static int loop(X *x, int h, sv *R, vec *out) {
       carried = r;
       if (R[r].k != SV_NUM || R[r].e->k != BX_NUM) all_const = 0;
     }
-  if (ncarried != 1 && !(ncarried && all_const)) {
+  /* unrolled only where the first exit test folds (the bound is a constant too) */
+  if (all_const && ncarried > 1 && !exit_folds(x, h, e, R)) all_const = 0;
+  int payloads = 0;   /* carried beside the counter */
+  if (ncarried > 1 && !all_const) {   /* an unrolled loop keeps its accumulator an expression */
+    int counter = exit_counter(x, h, e, w);
+    if (counter >= 0) { carried = counter; payloads = ncarried - 1; }
+  }
+  if (ncarried != 1 && !payloads && !(ncarried && all_const)) {
     tmp_free(x, w);
     outside(x, at, ncarried ? "a loop that carries %d values (its counter and an accumulator?): the calculus's loops "
                               "carry their variable only" : "a loop that carries no counter%.0d (a spin or data-dependent loop)", ncarried);
@@ -706,10 +759,10 @@ static int loop(X *x, int h, sv *R, vec *out) {
   vec_init_arena(&body, sizeof(bc_stmt *), &x->scratch);
   sv *L = tmp_alloc(x, (size_t)x->R * sizeof *L);
   memcpy(L, R, (size_t)x->R * sizeof *L);
-  sv lo = ncarried == 1 ? R[carried] : R[0];
+  sv lo = ncarried == 1 || payloads ? R[carried] : R[0];
   const char *var = NULL;
   char whybuf[160];
-  if (ncarried != 1) {
+  if (ncarried != 1 && !payloads) {
     snprintf(whybuf, sizeof whybuf, "a loop that carries %d values (its counter and an accumulator?): the calculus's "
              "loops carry their variable only", ncarried);
     why = whybuf;
@@ -720,6 +773,8 @@ static int loop(X *x, int h, sv *R, vec *out) {
     size_t saved_used = x->used.len;
     var = fresh(x, "x", &x->nloops);
     L[carried] = num_sv(bc_var(x->p, var));
+    for (int r = 0; r < x->R && payloads; r++)
+      if (r != carried && w[r] && live_at(x, h, r)) L[r] = opaque_sv(x, at, "a value the loop carries beside its counter (an accumulator)", NULL, NULL);
     /* the header: straight-line code up to the exit test */
     int pc = h;
     size_t before = body.len;
@@ -757,23 +812,7 @@ static int loop(X *x, int h, sv *R, vec *out) {
     }
     if (why) x->nloops = saved, x->used.len = saved_used;
   }
-  if (why && all_const) {
-    /* only where the first exit test folds (the bound is a constant too) */
-    sv *S = tmp_alloc(x, (size_t)x->R * sizeof *S);
-    memcpy(S, R, (size_t)x->R * sizeof *S);
-    vec scratch;
-    vec_init_arena(&scratch, sizeof(bc_stmt *), &x->scratch);
-    int pc = h;
-    while (pc < e && x->f->code[pc].op != OP_BRT && x->f->code[pc].op != OP_BRF && x->f->code[pc].op != OP_JMP &&
-           x->f->code[pc].op != OP_LD)
-      step(x, pc, S, &scratch), pc++;
-    const kir_ins *br = &x->f->code[pc];
-    int folds = (br->op == OP_BRT || br->op == OP_BRF) && (S[br->b].k == SV_BOOL || S[br->b].k == SV_NUM) &&
-                (S[br->b].e->k == BX_TRUE || S[br->b].e->k == BX_FALSE || S[br->b].e->k == BX_NUM);
-    vec_free(&scratch);
-    tmp_free(x, S);
-    if (!folds) all_const = 0;
-  }
+  if (why && all_const && ncarried == 1 && !exit_folds(x, h, e, R)) all_const = 0;
   if (why && all_const) {
     /* unroll: every iteration's exit test folds */
     vec_free(&body);
@@ -801,9 +840,11 @@ static int loop(X *x, int h, sv *R, vec *out) {
   f->body = seq_of(x, &body, at);
   vec_free(&body);
   push_stmt(out, f);
-  /* after the loop, what it computed is not a value of the calculus */
+  /* after the loop, what it computed is not a value of the calculus; an
+   * accumulator it carried stays a payload */
   for (int q = 0; q < x->R; q++)
-    if (w[q]) R[q] = bad_sv(at, "a value a loop left behind");
+    if (w[q]) R[q] = payloads && q != carried && L[q].k == SV_OPAQUE ? opaque_sv(x, at, "a value a loop accumulated", NULL, NULL)
+                                                                      : bad_sv(at, "a value a loop left behind");
   tmp_free(x, L);
   tmp_free(x, w);
   return exit_pc;

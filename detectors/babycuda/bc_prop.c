@@ -523,13 +523,17 @@ char *bc_prop_cuda_kernel(uint64_t seed, uint64_t i) {
   pbuf b = {0};
   int threads = 2 + pick(&G, 70), blocks = 1 + (pick(&G, 4) == 0), n = 8 + pick(&G, 60);
   int param = pick(&G, 3) == 0, loop = pick(&G, 2), readx = pick(&G, 2);
+  int accum = loop && pick(&G, 2), bound = 1 + pick(&G, 3);   /* an accumulator, the bound a parameter m */
   pb(&b, "// extraction property: kernel %" PRIu64 " of seed %" PRIu64 "\n", i, seed);
   pb(&b, "//@ launch k grid(%d) block(%d)\n//@ buffer x i32[%d] = iota\n//@ buffer A i32[%d]\n", blocks, threads, threads * blocks, n);
   if (param) pb(&b, "//@ arg tid = %d\n", pick(&G, 5));
-  pb(&b, "__global__ void k(const int *x, int *A%s) {\n", param ? ", int tid" : "");
+  if (accum) pb(&b, "//@ arg m = %d\n//@ assume m >= 0 && m <= 4\n", bound);
+  pb(&b, "__global__ void k(const int *x, int *A%s%s) {\n", param ? ", int tid" : "", accum ? ", int m" : "");
+  if (accum) pb(&b, "  int acc = 0;\n");
   pb(&b, "  unsigned t = threadIdx.x + blockIdx.x * blockDim.x;\n  int s = (int)threadIdx.x;\n");
   if (readx) pb(&b, "  int v = x[t];\n");
-  if (loop) pb(&b, "  for (int i = 0; i < %d; i++) {\n", 1 + pick(&G, 3));
+  if (accum) pb(&b, "  for (int i = 0; i < m; i++) {\n    acc += x[(t + (unsigned)i) %% %uu];\n", (unsigned)(threads * blocks));
+  else if (loop) pb(&b, "  for (int i = 0; i < %d; i++) {\n", bound);
   int nst = 1 + pick(&G, 2);
   for (int k = 0; k < nst; k++) {
     pb(&b, "%s  ", loop ? "  " : "");
@@ -540,6 +544,7 @@ char *bc_prop_cuda_kernel(uint64_t seed, uint64_t i) {
     pb(&b, ") %% %du]%s;\n", (unsigned)n, rd ? "" : " = (int)t");
   }
   if (loop) pb(&b, "  }\n");
+  if (accum) pb(&b, "  A[(t + %du) %% %du] = acc;\n", pick(&G, 4), (unsigned)n);
   pb(&b, "}\n");
   return b.p;
 }
