@@ -275,11 +275,22 @@ START_TEST(extraction_recovers_the_calculus) {
   ck_assert_ptr_nonnull(strstr(s, "if tid < 1 {\n  s[tid] := 1"));
   free(s);
   bc_program_free(p);
+  /* a register accumulator beside the counter: a payload, the loop a for */
+  p = extract("//@ launch k grid(1) block(4)\n//@ buffer A i32[8]\n//@ arg n = 4\n"
+              "__global__ void k(int *A, int n) { int s = 0; for (int i = 0; i < n; i++) s += A[i]; A[4 + threadIdx.x] = s; }\n",
+              err, sizeof err);
+  if (!p) fprintf(stderr, "%s\n", err);
+  ck_assert_ptr_nonnull(p);
+  s = printed(p);
+  ck_assert_ptr_nonnull(strstr(s, "for x1 in 0..n {\n  let A1 = A[x1] in"));
+  ck_assert_ptr_nonnull(strstr(s, "A[4 + tid] := "));
+  free(s);
+  bc_program_free(p);
   /* outside the calculus, with the construct and its position */
   const char *outside[][2] = {
     {"__global__ void k(int *A) { atomicAdd(A, 1); }\n", ":4:29: outside the calculus: an atomic operation"},
     {"__global__ void k(int *A, int n) { for (int i = 0; i < n; i += 2) A[i] = 1; }\n", "stride 1"},
-    {"__global__ void k(int *A, int n) { int s = 0; for (int i = 0; i < n; i++) s += A[i]; A[0] = s; }\n", "carries 2 values"},
+    {"__global__ void k(int *A, int n) { int s = 0; for (int i = 0; i < n; i++) s += A[i]; A[s & 7] = 1; }\n", "a value a loop accumulated"},
     {"__global__ void k(int *A) { while (A[0] == 0) { } }\n", "outside the calculus"},
     {"__global__ void k(int *A, int n) { for (int i = 0; i < n; i++) { if (A[i]) break; A[i] = 1; } }\n", "outside the calculus"},
     {"__global__ void k(int *A) { __syncwarp(); }\n", "__syncwarp"},
