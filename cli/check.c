@@ -44,6 +44,7 @@ const char *const usage_babycuda =
   "       gpurace babycuda print FILE     the program, and per array its typing and MAP\n"
   "       gpurace babycuda cuda FILE      the program as a CUDA kernel file for gpurace run\n"
   "       gpurace babycuda prop [--seed S] [--first I] [--count N] [--ill N] [--emulate-every K] [--print|--print-ill]\n"
+  "       gpurace babycuda prop --cuda [--seed S] [--first I] [--count N] [--print]   (extraction against hb on generated CUDA)\n"
   "                                       Theorem 1 as a property on generated programs\n"
   "\n"
   "eval runs the access-history semantics (Figure 5 of the paper, with sync\n"

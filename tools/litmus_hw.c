@@ -59,20 +59,6 @@ static const char *ctype_of(gr_type t) {
   }
 }
 
-typedef struct { char *p; size_t n, cap; } sbuf;
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sbuf *b, const char *fmt, ...) {
-  for (;;) {
-    va_list ap;
-    va_start(ap, fmt);
-    int w = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
-    va_end(ap);
-    if (b->p && (size_t)w < b->cap - b->n) { b->n += (size_t)w; return; }
-    b->cap = (b->cap + (size_t)w + 1) * 2;
-    b->p = xrealloc(b->p, b->cap);
-  }
-}
-
 /* Where "__global__ void KERNEL(" begins in src, and where its '(' is. */
 static const char *find_kernel(const char *src, const char *kernel, const char **paren) {
   size_t kl = strlen(kernel);
@@ -130,7 +116,7 @@ int gr_litmus_run_hw(const char *path, const gr_hw_litmus_opts *o, gr_litmus_res
   cuda_dev *d = NULL;
   cuda_mod *m = NULL;
   char *src = NULL;
-  sbuf w = {0};
+  strbuf w = {0};
   int rc = litmus_open(emu, path, &s, r);
   if (rc) { rc = fail(r, rc, gr_error(emu)); goto done; }
   if ((rc = script_prepare(s))) { rc = fail(r, rc, gr_error(emu)); goto done; }
@@ -185,21 +171,21 @@ int gr_litmus_run_hw(const char *path, const gr_hw_litmus_opts *o, gr_litmus_res
     rc = fail(r, GR_EINPUT, err);
     goto cleanup;
   }
-  sb_printf(&w, "/* gpurace hardware litmus harness for %s */\n", path);
-  sb_printf(&w, "static __device__ __forceinline__ uint3 gr_hw_tid(unsigned s) { unsigned t = s & 0x3ffu; "
+  strbuf_printf(&w, "/* gpurace hardware litmus harness for %s */\n", path);
+  strbuf_printf(&w, "static __device__ __forceinline__ uint3 gr_hw_tid(unsigned s) { unsigned t = s & 0x3ffu; "
                 "return make_uint3(t %% %uu, t / %uu %% %uu, t / %uu); }\n", tblock.x, tblock.x, tblock.y, tblock.x * tblock.y);
-  sb_printf(&w, "static __device__ __forceinline__ uint3 gr_hw_bid(unsigned s) { unsigned b = s >> 10 & 0x3ffu; "
+  strbuf_printf(&w, "static __device__ __forceinline__ uint3 gr_hw_bid(unsigned s) { unsigned b = s >> 10 & 0x3ffu; "
                 "return make_uint3(b %% %uu, b / %uu %% %uu, b / %uu); }\n", tgrid.x, tgrid.x, tgrid.y, tgrid.x * tgrid.y);
-  sb_printf(&w, "#define threadIdx gr_hw_tid(gr_slot)\n#define blockIdx gr_hw_bid(gr_slot)\n"
+  strbuf_printf(&w, "#define threadIdx gr_hw_tid(gr_slot)\n#define blockIdx gr_hw_bid(gr_slot)\n"
                 "#define blockDim dim3(%uu, %uu, %uu)\n#define gridDim dim3(%uu, %uu, %uu)\n",
             tblock.x, tblock.y, tblock.z, tgrid.x, tgrid.y, tgrid.z);
-  sb_printf(&w, "#line 1 \"%s\"\n", path);
-  sb_printf(&w, "%.*s__device__%.*s(unsigned gr_slot%s%s\n", (int)(at - src), src, (int)(paren - (at + 10)), at + 10,
+  strbuf_printf(&w, "#line 1 \"%s\"\n", path);
+  strbuf_printf(&w, "%.*s__device__%.*s(unsigned gr_slot%s%s\n", (int)(at - src), src, (int)(paren - (at + 10)), at + 10,
             np ? ", " : "", paren + 1);
-  sb_printf(&w, "#undef threadIdx\n#undef blockIdx\n#undef blockDim\n#undef gridDim\n");
-  sb_printf(&w, "extern \"C\" __global__ void gr_hw_main(");
-  for (int k = 0; k < np; k++) sb_printf(&w, "char *gr_p%d, ", k);
-  sb_printf(&w, "const unsigned *gr_map, volatile unsigned *gr_scratch, unsigned gr_stress) {\n"
+  strbuf_printf(&w, "#undef threadIdx\n#undef blockIdx\n#undef blockDim\n#undef gridDim\n");
+  strbuf_printf(&w, "extern \"C\" __global__ void gr_hw_main(");
+  for (int k = 0; k < np; k++) strbuf_printf(&w, "char *gr_p%d, ", k);
+  strbuf_printf(&w, "const unsigned *gr_map, volatile unsigned *gr_scratch, unsigned gr_stress) {\n"
                 "  unsigned gid = blockIdx.x * blockDim.x + threadIdx.x;\n"
                 "  unsigned s = gr_map[gid];\n"
                 "  if (s == 0x%xu) {\n"
@@ -217,9 +203,9 @@ int gr_litmus_run_hw(const char *path, const gr_hw_litmus_opts *o, gr_litmus_res
   for (int k = 0; k < np; k++) {
     gr_type t, pointee;
     gr_kernel_param(mod, kernel, k, NULL, &t, &pointee);
-    sb_printf(&w, ", (%s *)(gr_p%d + (size_t)inst * %zuu)", ctype_of(pointee), k, stride[param_buf[k]]);
+    strbuf_printf(&w, ", (%s *)(gr_p%d + (size_t)inst * %zuu)", ctype_of(pointee), k, stride[param_buf[k]]);
   }
-  sb_printf(&w, ");\n}\n");
+  strbuf_printf(&w, ");\n}\n");
 
   if (o->iterations && (rc = cuda_open(&d, err, sizeof err))) { rc = fail(r, rc, err); goto cleanup; }
   {

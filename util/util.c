@@ -66,6 +66,18 @@ char *arena_printf(arena *a, const char *fmt, ...) {
   return p;
 }
 
+void strbuf_printf(strbuf *b, const char *fmt, ...) {
+  for (;;) {
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
+    va_end(ap);
+    if (b->p && (size_t)w < b->cap - b->n) { b->n += (size_t)w; return; }
+    b->cap = (b->cap + (size_t)w + 1) * 2;
+    b->p = xrealloc(b->p, b->cap);
+  }
+}
+
 void arena_free(arena *a) {
   while (a->head) { arena_block *n = a->head->next; free(a->head); a->head = n; }
 }

@@ -20,6 +20,10 @@ typedef struct { arena_block *head; } arena;
 void *arena_alloc(arena *a, size_t n);          /* zero-filled */
 char *arena_strndup(arena *a, const char *s, size_t n);
 char *arena_printf(arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A growing string (p NUL-terminated once anything was written; free(p)). */
+typedef struct { char *p; size_t n, cap; } strbuf;
+void strbuf_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void arena_free(arena *a);
 
 /* Growable array of fixed-size items, malloc-backed. */

@@ -190,6 +190,34 @@ bc_program *bc_prop_program(uint64_t seed, uint64_t i, int ill) {
 
 /* ---------------------------------------------------------------- the emulator */
 
+/* Runs kernel file path under hb with threads as agents (--warps its),
+ * its reports into log: 0, or -1 with the error in err (a run that failed,
+ * or that hb stopped watching). */
+static int hb_run_file(const char *path, race_log *log, char *err, size_t errlen) {
+  gr_config cfg;
+  gr_config_default(&cfg);
+  cfg.warps = GR_WARPS_ITS;
+  cfg.memory = GR_MEMORY_SC;
+  cfg.cc = GR_CC_SUBSET;
+  gr_context *ctx = gr_context_create(&cfg);
+  gr_script *s = NULL;
+  detector_set *set = NULL;
+  det_options dopts;
+  det_options_default(&dopts);
+  int rc = gr_script_load(ctx, path, NULL, 0, &s);
+  if (!rc) rc = detectors_attach(ctx, "hb", &dopts, log, &set, err, errlen);
+  else snprintf(err, errlen, "%s", gr_error(ctx));
+  if (!rc) {
+    rc = gr_script_run(s);
+    if (rc) snprintf(err, errlen, "%s", gr_error(ctx));
+    else if (race_log_unwatched_why(log, "hb")) { snprintf(err, errlen, "hb stopped watching: %s", race_log_unwatched_why(log, "hb")); rc = -1; }
+  }
+  if (set) detectors_detach(set);
+  gr_script_free(s);
+  gr_context_destroy(ctx);
+  return rc ? -1 : 0;
+}
+
 /* Runs the CUDA translation under hb with threads as agents: per array,
  * whether hb reported a race, and whether one was at byte offset `at` of
  * array `want` (-1: none asked).  0, or -1 with the error in err. */
@@ -204,25 +232,8 @@ static int run_hb(const bc_program *p, const bc_thread *pair, int *racy, int wan
   close(fd);
   free(text);
   if (!ok) { unlink(path); snprintf(err, errlen, "cannot write %s", path); return -1; }
-  gr_config cfg;
-  gr_config_default(&cfg);
-  cfg.warps = GR_WARPS_ITS;
-  cfg.memory = GR_MEMORY_SC;
-  cfg.cc = GR_CC_SUBSET;
-  gr_context *ctx = gr_context_create(&cfg);
-  gr_script *s = NULL;
   race_log *log = race_log_new();
-  detector_set *set = NULL;
-  det_options dopts;
-  det_options_default(&dopts);
-  int rc = gr_script_load(ctx, path, NULL, 0, &s);
-  if (!rc) rc = detectors_attach(ctx, "hb", &dopts, log, &set, err, errlen);
-  else snprintf(err, errlen, "%s", gr_error(ctx));
-  if (!rc) {
-    rc = gr_script_run(s);
-    if (rc) snprintf(err, errlen, "%s", gr_error(ctx));
-    else if (race_log_unwatched_why(log, "hb")) { snprintf(err, errlen, "hb stopped watching: %s", race_log_unwatched_why(log, "hb")); rc = -1; }
-  }
+  int rc = hb_run_file(path, log, err, errlen);
   if (!rc) {
     size_t n;
     const gr_race *races = race_log_reports(log, &n);
@@ -236,10 +247,7 @@ static int run_hb(const bc_program *p, const bc_thread *pair, int *racy, int wan
       if (found && a == want && races[k].offset == at) *found = 1;
     }
   }
-  if (set) detectors_detach(set);
   race_log_free(log);
-  gr_script_free(s);
-  gr_context_destroy(ctx);
   unlink(path);
   return rc ? -1 : 0;
 }
@@ -475,44 +483,39 @@ int bc_prop_run(const bc_prop_opts *o, bc_prop_result *r) {
  * "DRF (proved)" never meets a race of hb on the emulator (threads as
  * agents), and its "true alarm" always does. */
 
-typedef struct { char *p; size_t n, cap; } pbuf;
-static void pb(pbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void pb(pbuf *b, const char *fmt, ...) {
-  for (;;) {
-    va_list ap;
-    va_start(ap, fmt);
-    int w = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
-    va_end(ap);
-    if (b->p && (size_t)w < b->cap - b->n) { b->n += (size_t)w; return; }
-    b->cap = (b->cap + (size_t)w + 1) * 2;
-    b->p = xrealloc(b->p, b->cap);
-  }
-}
-
 /* An integer expression of the kernel, as C text, over the thread (t:
  * unsigned; s: int), the loop variable, the parameter and a value read. */
-static void cexpr(gen *G, pbuf *b, int depth, int loopvar, int param, int readv) {
+static void cexpr(gen *G, strbuf *b, int depth, int loopvar, int param, int readv) {
   static const char *const big[] = {"4294967295u", "2147483647", "65536u", "0x80000000u", "3u", "7", "31", "1"};
   if (depth <= 0 || !pick(G, 3)) {
     for (;;) {
       switch (pick(G, 7)) {
-      case 0: case 1: pb(b, "t"); return;
-      case 2: pb(b, "s"); return;
-      case 3: if (loopvar) { pb(b, "i"); return; } break;
-      case 4: if (param) { pb(b, "tid"); return; } break;
-      case 5: if (readv) { pb(b, "v"); return; } break;
-      default: pb(b, "%s", big[pick(G, 8)]); return;
+      case 0: case 1: strbuf_printf(b, "t"); return;
+      case 2: strbuf_printf(b, "s"); return;
+      case 3: if (loopvar) { strbuf_printf(b, "i"); return; } break;
+      case 4: if (param) { strbuf_printf(b, "tid"); return; } break;
+      case 5: if (readv) { strbuf_printf(b, "v"); return; } break;
+      default: strbuf_printf(b, "%s", big[pick(G, 8)]); return;
       }
     }
   }
   switch (pick(G, 9)) {
-  case 0: case 1: pb(b, "("); cexpr(G, b, depth - 1, loopvar, param, readv); pb(b, " + "); cexpr(G, b, depth - 1, loopvar, param, readv); pb(b, ")"); return;
-  case 2: pb(b, "("); cexpr(G, b, depth - 1, loopvar, param, readv); pb(b, " - "); cexpr(G, b, depth - 1, loopvar, param, readv); pb(b, ")"); return;
-  case 3: case 4: pb(b, "("); cexpr(G, b, depth - 1, loopvar, param, readv); pb(b, " * "); cexpr(G, b, 0, loopvar, param, readv); pb(b, ")"); return;
-  case 5: pb(b, "("); cexpr(G, b, depth - 1, loopvar, param, readv); pb(b, " & %d)", (1 << (1 + pick(G, 6))) - 1); return;
-  case 6: pb(b, "("); cexpr(G, b, depth - 1, loopvar, param, readv); pb(b, " >> %d)", pick(G, 4)); return;
-  case 7: pb(b, "(int)("); cexpr(G, b, depth - 1, loopvar, param, readv); pb(b, ")"); return;
-  default: pb(b, "(unsigned)("); cexpr(G, b, depth - 1, loopvar, param, readv); pb(b, ")"); return;
+  case 0: case 1: strbuf_printf(b, "("); cexpr(G, b, depth - 1, loopvar, param, readv); strbuf_printf(b, " + "); cexpr(G, b, depth - 1, loopvar, param, readv); strbuf_printf(b, ")"); return;
+  case 2: strbuf_printf(b, "("); cexpr(G, b, depth - 1, loopvar, param, readv); strbuf_printf(b, " - "); cexpr(G, b, depth - 1, loopvar, param, readv); strbuf_printf(b, ")"); return;
+  /* products by constants only: a product of two variables is non-linear,
+   * where Z3 may time out, and a timed-out query in one thread of several
+   * has corrupted Z3 4.8's heap here */
+  case 3: case 4: {
+    static const char *const k[] = {"4294967295u", "2147483647", "65536u", "3u", "7", "31", "2", "16"};
+    strbuf_printf(b, "(");
+    cexpr(G, b, depth - 1, loopvar, param, readv);
+    strbuf_printf(b, " * %s)", k[pick(G, 8)]);
+    return;
+  }
+  case 5: strbuf_printf(b, "("); cexpr(G, b, depth - 1, loopvar, param, readv); strbuf_printf(b, " & %d)", (1 << (1 + pick(G, 6))) - 1); return;
+  case 6: strbuf_printf(b, "("); cexpr(G, b, depth - 1, loopvar, param, readv); strbuf_printf(b, " >> %d)", pick(G, 4)); return;
+  case 7: strbuf_printf(b, "(int)("); cexpr(G, b, depth - 1, loopvar, param, readv); strbuf_printf(b, ")"); return;
+  default: strbuf_printf(b, "(unsigned)("); cexpr(G, b, depth - 1, loopvar, param, readv); strbuf_printf(b, ")"); return;
   }
 }
 
@@ -520,64 +523,47 @@ char *bc_prop_cuda_kernel(uint64_t seed, uint64_t i) {
   gen G;
   memset(&G, 0, sizeof G);
   rng_seed(&G.r, seed * 0x9e3779b97f4a7c15u + i * 7 + 3);
-  pbuf b = {0};
+  strbuf b = {0};
   int threads = 2 + pick(&G, 70), blocks = 1 + (pick(&G, 4) == 0), n = 8 + pick(&G, 60);
   int param = pick(&G, 3) == 0, loop = pick(&G, 2), readx = pick(&G, 2);
   int accum = loop && pick(&G, 2), bound = 1 + pick(&G, 3);   /* an accumulator, the bound a parameter m */
-  pb(&b, "// extraction property: kernel %" PRIu64 " of seed %" PRIu64 "\n", i, seed);
-  pb(&b, "//@ launch k grid(%d) block(%d)\n//@ buffer x i32[%d] = iota\n//@ buffer A i32[%d]\n", blocks, threads, threads * blocks, n);
-  if (param) pb(&b, "//@ arg tid = %d\n", pick(&G, 5));
-  if (accum) pb(&b, "//@ arg m = %d\n//@ assume m >= 0 && m <= 4\n", bound);
-  pb(&b, "__global__ void k(const int *x, int *A%s%s) {\n", param ? ", int tid" : "", accum ? ", int m" : "");
-  if (accum) pb(&b, "  int acc = 0;\n");
-  pb(&b, "  unsigned t = threadIdx.x + blockIdx.x * blockDim.x;\n  int s = (int)threadIdx.x;\n");
-  if (readx) pb(&b, "  int v = x[t];\n");
-  if (accum) pb(&b, "  for (int i = 0; i < m; i++) {\n    acc += x[(t + (unsigned)i) %% %uu];\n", (unsigned)(threads * blocks));
-  else if (loop) pb(&b, "  for (int i = 0; i < %d; i++) {\n", bound);
+  strbuf_printf(&b, "// extraction property: kernel %" PRIu64 " of seed %" PRIu64 "\n", i, seed);
+  strbuf_printf(&b, "//@ launch k grid(%d) block(%d)\n//@ buffer x i32[%d] = iota\n//@ buffer A i32[%d]\n", blocks, threads, threads * blocks, n);
+  if (param) strbuf_printf(&b, "//@ arg tid = %d\n", pick(&G, 5));
+  if (accum) strbuf_printf(&b, "//@ arg m = %d\n//@ assume m >= 0 && m <= 4\n", bound);
+  strbuf_printf(&b, "__global__ void k(const int *x, int *A%s%s) {\n", param ? ", int tid" : "", accum ? ", int m" : "");
+  if (accum) strbuf_printf(&b, "  int acc = 0;\n");
+  strbuf_printf(&b, "  unsigned t = threadIdx.x + blockIdx.x * blockDim.x;\n  int s = (int)threadIdx.x;\n");
+  if (readx) strbuf_printf(&b, "  int v = x[t];\n");
+  if (accum) strbuf_printf(&b, "  for (int i = 0; i < m; i++) {\n    acc += x[(t + (unsigned)i) %% %uu];\n", (unsigned)(threads * blocks));
+  else if (loop) strbuf_printf(&b, "  for (int i = 0; i < %d; i++) {\n", bound);
   int nst = 1 + pick(&G, 2);
   for (int k = 0; k < nst; k++) {
-    pb(&b, "%s  ", loop ? "  " : "");
+    strbuf_printf(&b, "%s  ", loop ? "  " : "");
     int rd = pick(&G, 3) == 0;
-    if (rd) pb(&b, "A[t %% %du] = A[(unsigned)(", (unsigned)n);
-    else pb(&b, "A[(unsigned)(");
+    if (rd) strbuf_printf(&b, "A[t %% %du] = A[(unsigned)(", (unsigned)n);
+    else strbuf_printf(&b, "A[(unsigned)(");
     cexpr(&G, &b, 3, loop, param, readx && pick(&G, 4) == 0);
-    pb(&b, ") %% %du]%s;\n", (unsigned)n, rd ? "" : " = (int)t");
+    strbuf_printf(&b, ") %% %du]%s;\n", (unsigned)n, rd ? "" : " = (int)t");
   }
-  if (loop) pb(&b, "  }\n");
-  if (accum) pb(&b, "  A[(t + %du) %% %du] = acc;\n", pick(&G, 4), (unsigned)n);
-  pb(&b, "}\n");
+  if (loop) strbuf_printf(&b, "  }\n");
+  if (accum) strbuf_printf(&b, "  A[(t + %du) %% %du] = acc;\n", pick(&G, 4), (unsigned)n);
+  strbuf_printf(&b, "}\n");
   return b.p;
 }
 
 /* hb on the emulator (--warps its): whether it reported a race on buffer A. */
 static int hb_races_on_A(const char *path, int *racy, char *err, size_t errlen) {
-  gr_config cfg;
-  gr_config_default(&cfg);
-  cfg.warps = GR_WARPS_ITS;
-  cfg.memory = GR_MEMORY_SC;
-  cfg.cc = GR_CC_SUBSET;
-  gr_context *ctx = gr_context_create(&cfg);
-  gr_script *s = NULL;
   race_log *log = race_log_new();
-  detector_set *set = NULL;
-  det_options dopts;
-  det_options_default(&dopts);
-  int rc = gr_script_load(ctx, path, NULL, 0, &s);
-  if (!rc) rc = detectors_attach(ctx, "hb", &dopts, log, &set, err, errlen);
-  else snprintf(err, errlen, "%s", gr_error(ctx));
-  if (!rc && (rc = gr_script_run(s))) snprintf(err, errlen, "%s", gr_error(ctx));
-  if (!rc && race_log_unwatched_why(log, "hb")) { snprintf(err, errlen, "hb stopped watching"); rc = -1; }
+  int rc = hb_run_file(path, log, err, errlen);
   *racy = 0;
   if (!rc) {
     size_t n;
     const gr_race *races = race_log_reports(log, &n);
     for (size_t k = 0; k < n; k++) if (races[k].buffer && !strcmp(races[k].buffer, "A")) *racy = 1;
   }
-  if (set) detectors_detach(set);
   race_log_free(log);
-  gr_script_free(s);
-  gr_context_destroy(ctx);
-  return rc ? -1 : 0;
+  return rc;
 }
 
 int bc_prop_cuda_run(uint64_t seed, int count, unsigned timeout_ms, bc_prop_cuda_result *r) {
