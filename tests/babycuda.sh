@@ -135,6 +135,10 @@ expect 0 "an enumeration parameter holds the enumeration's values" -- "$G" check
 contains "$T/out" "y: DRF (proved)" "mode in 0..3: DRF"
 expect 4 "an enumeration whose values reach 7" -- "$G" check -D WIDE "$B/enum.cu"
 contains "$T/out" "mode=4" "the witness takes a value of the enumeration"
+expect 0 "a local array" -- "$G" check "$B/local_array.cu"
+contains "$T/out" "out: DRF (proved)" "local memory races with nothing"
+expect 5 "a value from a local array as an index" -- "$G" check -D INDEX "$B/local_array.cu"
+contains "$T/out" "local_array.cu:13:6: outside the calculus: a pointer's offset is a value read from local memory" "it cannot index"
 # -- extraction as a property: generated CUDA with those traps, check against hb
 expect 0 "prop --cuda" -- "$G" babycuda prop --cuda --seed 3 --count 60
 contains "$T/out" "; 0 failed" "check agrees with hb wherever it claims"

@@ -530,7 +530,15 @@ static void step(X *x, int pc, sv *R, vec *out) {
       R[in->dst] = bad_sv(at, "shared memory the checker cannot name");
       return;
     }
-    if (space == SPACE_LOCAL) { R[in->dst] = bad_sv(at, "local memory (a variable whose address is taken, or a local array)"); return; }
+    if (space == SPACE_LOCAL) {   /* the thread's own memory: a pointer into it, array -1 */
+      sv r;
+      memset(&r, 0, sizeof r);
+      r.k = SV_PTR;
+      r.array = -1;
+      r.e = bc_num(p, 0);
+      R[in->dst] = r;
+      return;
+    }
     if (space != SPACE_NONE) { R[in->dst] = bad_sv(at, "an address"); return; }
     R[in->dst] = num_sv(bc_num(p, in->imm));
     return;
@@ -613,6 +621,7 @@ static void step(X *x, int pc, sv *R, vec *out) {
     sv *a = &R[in->a], *b = &R[in->b];
     if (a->k != SV_PTR && in->imm <= 1) { sv *t = a; a = b; b = t; }
     if (a->k != SV_PTR) outside(x, at, "pointer arithmetic on %s", describe(a));
+    if (a->array < 0) { R[in->dst] = *a; return; }   /* local memory: where in it does not matter (no other thread reaches it) */
     sv r = *a;
     bc_expr *off = need_num(x, b, pc, "a pointer's offset");
     if (in->imm > 1) off = mk(x, BX_MUL, off, bc_num(p, in->imm));   /* an index scaled to bytes */
@@ -624,6 +633,14 @@ static void step(X *x, int pc, sv *R, vec *out) {
   case OP_LD: case OP_ST: {
     sv *a = &R[in->a];
     if (a->k != SV_PTR) outside(x, at, "an access through %s", a->k == SV_BAD ? describe(a) : "a pointer the calculus cannot follow");
+    if (a->array < 0) {
+      /* local memory (a local array, a variable whose address is taken):
+       * no other thread reaches it, so it races with nothing and is in no
+       * MAP; what a load reads is a payload the calculus does not compute,
+       * which an index or condition cannot use */
+      if (op == OP_LD) R[in->dst] = opaque_sv(x, at, "a value read from local memory", NULL, NULL);
+      return;
+    }
     int sk = in->flags & 0x7f;
     int es = kir_sk_size[sk];
     if (es != a->elem) outside(x, at, "'%s' accessed as %d-byte elements, declared with %d", p->arrays[a->array].name, es, a->elem);

@@ -479,7 +479,8 @@ int bc_prop_run(const bc_prop_opts *o, bc_prop_result *r) {
  * (t * 4294967295u + t), masks on signed values ((t - 31) & 31), shifts of
  * negative numbers, narrowing and sign-changing conversions, and names
  * that meet (an array `x` whose reads and a loop variable both count from
- * x1, an int parameter called `tid`).  The property: `gpurace check`'s
+ * x1, an int parameter called `tid`), register accumulators and local
+ * arrays.  The property: `gpurace check`'s
  * "DRF (proved)" never meets a race of hb on the emulator (threads as
  * agents), and its "true alarm" always does. */
 
@@ -535,6 +536,8 @@ char *bc_prop_cuda_kernel(uint64_t seed, uint64_t i) {
   if (accum) strbuf_printf(&b, "  int acc = 0;\n");
   strbuf_printf(&b, "  unsigned t = threadIdx.x + blockIdx.x * blockDim.x;\n  int s = (int)threadIdx.x;\n");
   if (readx) strbuf_printf(&b, "  int v = x[t];\n");
+  int local = pick(&G, 3) == 0;   /* a local array: the thread's own, its values payloads */
+  if (local) strbuf_printf(&b, "  int loc[4];\n  loc[t & 3u] = (int)t;\n  loc[(t + 1u) & 3u] = loc[t & 3u] + 1;\n");
   if (accum) strbuf_printf(&b, "  for (int i = 0; i < m; i++) {\n    acc += x[(t + (unsigned)i) %% %uu];\n", (unsigned)(threads * blocks));
   else if (loop) strbuf_printf(&b, "  for (int i = 0; i < %d; i++) {\n", bound);
   int nst = 1 + pick(&G, 2);
@@ -548,6 +551,7 @@ char *bc_prop_cuda_kernel(uint64_t seed, uint64_t i) {
   }
   if (loop) strbuf_printf(&b, "  }\n");
   if (accum) strbuf_printf(&b, "  A[(t + %du) %% %du] = acc;\n", pick(&G, 4), (unsigned)n);
+  if (local) strbuf_printf(&b, "  A[(t * %du) %% %du] = loc[(t + 1u) & 3u];\n", 1 + pick(&G, 3), (unsigned)n);
   strbuf_printf(&b, "}\n");
   return b.p;
 }
