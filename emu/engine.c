@@ -380,7 +380,7 @@ static uint64_t hash_lane(const launch *L, const warp *w, int l, int pc) {
   MIX(w->lwait[l]);
   MIX(w->lsync[l]);
   for (int r = 0; r < L->f->nregs; r++) MIX(w->r[(size_t)r * 32 + (size_t)l]);
-  for (int r = 0; r < w->npend; r++) MIX(w->pend ? w->pend[r] >> l & 1 : 0);
+  if (w->npend) for (int r = 0; r < L->f->nregs; r++) MIX(w->pend[r] >> l & 1);   /* its loads in flight */
 #undef MIX
   return h;
 }

@@ -188,6 +188,11 @@ void bc_print_map(FILE *out, const bc_map *m, int indent);
 
 /* ---------------------------------------------------------------- machine integers */
 
+/* The values of a C integer kind (kir_sk): 1 with them in lo..hi, else 0.
+ * U64's upper end is taken at 2^63 - 1 (the calculus's numbers are int64):
+ * a stronger condition, still sound. */
+int bc_sk_range(int sk, int64_t *lo, int64_t *hi);
+
 /* Whether the calculus's mathematical integers are the kernel's machine
  * integers for what decides the accesses to `array` (-1: all arrays): the
  * obligation (bc_stmt.obl) of each of its accesses and of every condition

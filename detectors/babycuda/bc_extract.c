@@ -188,9 +188,7 @@ static bc_expr *assume_cond(X *x, bc_expr *e, const bc_expr *c, int v) {
 
 /* ---------------------------------------------------------------- machine integers */
 
-/* The values of a C integer kind.  U64's upper end is taken at 2^63 - 1
- * (the calculus's numbers are int64): a stronger condition, still sound. */
-static int sk_range(int sk, int64_t *lo, int64_t *hi) {
+int bc_sk_range(int sk, int64_t *lo, int64_t *hi) {
   switch (sk) {
   case SK_I8: *lo = INT8_MIN; *hi = INT8_MAX; return 1;
   case SK_U8: *lo = 0; *hi = UINT8_MAX; return 1;
@@ -215,7 +213,7 @@ static bc_expr *obl_and(X *x, bc_expr *a, bc_expr *b) {
 /* e lies in the values of kind sk (NULL: it always does). */
 static bc_expr *in_range(X *x, bc_expr *e, int sk) {
   int64_t lo, hi;
-  if (!sk_range(sk, &lo, &hi)) return NULL;
+  if (!bc_sk_range(sk, &lo, &hi)) return NULL;
   if (e->k == BX_NUM) return e->num >= lo && e->num <= hi ? NULL : bc_bin(x->p, BX_FALSE, NULL, NULL);
   return obl_and(x, mk(x, BX_LE, bc_num(x->p, lo), e), mk(x, BX_LE, e, bc_num(x->p, hi)));
 }
@@ -555,7 +553,7 @@ static void step(X *x, int pc, sv *R, vec *out) {
        * which a widening conversion guarantees */
       R[in->dst] = *a;
       int64_t flo, fhi, tlo, thi;
-      if (a->k == SV_NUM && sk_range(from, &flo, &fhi) && sk_range(to, &tlo, &thi) && (flo < tlo || fhi > thi))
+      if (a->k == SV_NUM && bc_sk_range(from, &flo, &fhi) && bc_sk_range(to, &tlo, &thi) && (flo < tlo || fhi > thi))
         R[in->dst].obl = obl_and(x, a->obl, in_range(x, a->e, to));
     }
     return;
@@ -973,7 +971,7 @@ bc_program *bc_extract(const kir_module *m, const kir_func *f, const int64_t blo
     if (sk != SK_PTR && sk != SK_F32 && sk != SK_F64 && sk != SK_COUNT) {
       int q = bc_add_param(x.p, x.pname[k]);
       bc_param *bp = &x.p->params[q];
-      bp->ranged = sk_range(sk, &bp->lo, &bp->hi);
+      bp->ranged = bc_sk_range(sk, &bp->lo, &bp->hi);
       if (f->params[k].ranged) { bp->lo = f->params[k].lo; bp->hi = f->params[k].hi; }
     }
   }

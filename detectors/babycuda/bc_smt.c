@@ -665,16 +665,7 @@ static int exact_walk(xwalk *W, const bc_stmt *s, const ctx *c, int depth) {
     int pushed = 0;
     const bc_array *a = &W->E.p->arrays[s->array];
     int64_t lo = INT64_MIN, hi = INT64_MAX;
-    switch (a->sk) {
-    case SK_I8: lo = INT8_MIN; hi = INT8_MAX; break;
-    case SK_U8: lo = 0; hi = UINT8_MAX; break;
-    case SK_I16: lo = INT16_MIN; hi = INT16_MAX; break;
-    case SK_U16: lo = 0; hi = UINT16_MAX; break;
-    case SK_I32: lo = INT32_MIN; hi = INT32_MAX; break;
-    case SK_U32: lo = 0; hi = UINT32_MAX; break;
-    case SK_U64: lo = 0; break;
-    default: break;
-    }
+    bc_sk_range(a->sk, &lo, &hi);   /* a float's read is a payload: no range */
     if (W->nr < 64 && s->var) {
       W->rvar[W->nr] = s->var;
       W->rlo[W->nr] = lo;

@@ -87,7 +87,7 @@ typedef struct {
    * of releases (ScoRD) or publications (PTX) is sum_stamp; sum_tried - 1:
    * the count at which one could not be made (an entry was released) */
   hw_sum *sum;
-  uint32_t sum_stamp, sum_tried;
+  uint64_t sum_stamp, sum_tried;
   size_t sum_bytes;
   acc e[];
 } accs;
@@ -142,7 +142,7 @@ typedef struct {
   uint32_t releases;                /* fences and barriers so far: their sequence numbers */
   /* the (class, source pair)s that hot words' summaries have reported in
    * this launch: another finds nothing the log lacks */
-  struct { const char *cls; uint32_t epc, xpc; } *memo;
+  struct memo_ent { const char *cls; uint32_t epc, xpc; } *memo;
   size_t nmemo, capmemo;
   /* ScoRD model under ITS (agents are threads): per warp, the sequence
    * number of its last __syncwarp of every lane (base), of any (last),
@@ -164,7 +164,8 @@ typedef struct {
    * have learnt (a release, barrier, __syncwarp, copy); pubs counts those
    * events, so that an entry of a later epoch is ordered before nothing
    * of another agent while the count stays */
-  uint32_t *pub, pubs;
+  uint32_t *pub;
+  uint64_t pubs;
   vclock **bbase;
   /* per thread, in pages of PAGE threads made when one of them first
    * needs it: its state beyond its block clock, and its release */
@@ -390,14 +391,14 @@ static uint32_t clock_of(const hb *h, uint32_t a, uint32_t b) {
   return c;
 }
 
-/* Thread a's clock now, as an immutable clock: its entries with its own
- * epoch put in, over its block clock. */
 /* Agent a's epoch now may reach other agents. */
 static void publish(hb *h, uint32_t a) {
   h->pub[a] = h->own[a];
   h->pubs++;
 }
 
+/* Thread a's clock now, as an immutable clock: its entries with its own
+ * epoch put in, over its block clock. */
 static vclock *clock_snapshot(hb *h, uint32_t a) {
   publish(h, a);
   const tstate *t = ts_get(h, a);
@@ -795,7 +796,7 @@ static int released_any(const hb *h, const acc *e) {
 /* The count whose change may order an entry before a later access of
  * another agent: fences, barriers and __syncwarps (ScoRD), publications of
  * an agent's epoch (PTX). */
-static uint32_t sync_count(const hb *h) { return h->model == HB_MODEL_PTX ? h->pubs : h->releases; }
+static uint64_t sync_count(const hb *h) { return h->model == HB_MODEL_PTX ? h->pubs : h->releases; }
 
 /* The summary's warp of an agent: its warp where agents are threads, the
  * agent itself where they are warps. */
@@ -826,7 +827,7 @@ static int sum_add(hb *h, accs *m, const acc *x) {
  * the sync count changes, and only kind and place decide a race. */
 static int summarised(hb *h, loc *L) {
   accs *m = more_of(L);
-  uint32_t now = sync_count(h);
+  uint64_t now = sync_count(h);
   if (m->sum && m->sum_stamp == now) return 1;
   if (m->sum) sum_drop(h, m);
   if (m->sum_tried == now + 1u) return 0;
@@ -873,7 +874,7 @@ static int memo_has(const hb *h, const char *cls, uint32_t epc, uint32_t xpc) {
 static void memo_put(hb *h, const char *cls, uint32_t epc, uint32_t xpc) {
   if (2 * (h->nmemo + 1) > h->capmemo) {
     size_t oc = h->capmemo;
-    __typeof__(h->memo) old = h->memo;
+    struct memo_ent *old = h->memo;
     h->capmemo = oc ? 2 * oc : 64;
     h->memo = xcalloc(h->capmemo, sizeof *h->memo);
     for (size_t k = 0; k < oc; k++)
