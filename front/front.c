@@ -1991,22 +1991,31 @@ static void compile_inline(P *p, funcdef *f, expr *args, int nargs, expr *res, s
 static kir_sk param_sk(type *t) { return t->k == TY_PTR ? SK_PTR : t->sk; }
 
 /* The scalar leaves of a struct passed by value, in declaration order: what
- * a //@ arg list fills, one value each. */
+ * a //@ arg list fills, one value each; with each its path of fields and
+ * indices from the struct ("in.y", "a.2") and, for a pointer, the kind of
+ * what it points to (gpurace check names the leaves and their arrays). */
 #define MAX_PARAM_BYTES 32764   /* CUDA's bound on a launch's parameters */
-static void struct_leaves(P *p, type *t, uint64_t base, vec *off, vec *sk, srcpos pos) {
-  if (off->len > 4096) front_fail(p, pos, "a struct parameter with more than 4096 scalar leaves");
+typedef struct { vec off, sk, name, pointee; } leaves;
+static void struct_leaves(P *p, type *t, uint64_t base, const char *path, leaves *lv, srcpos pos) {
+  if (lv->off.len > 4096) front_fail(p, pos, "a struct parameter with more than 4096 scalar leaves");
   switch (t->k) {
   case TY_SCALAR: case TY_PTR:
-    *(uint32_t *)vec_push(off) = (uint32_t)base;
-    *(int *)vec_push(sk) = t->k == TY_PTR ? SK_PTR : t->sk;
+    *(uint32_t *)vec_push(&lv->off) = (uint32_t)base;
+    *(int *)vec_push(&lv->sk) = t->k == TY_PTR ? SK_PTR : t->sk;
+    *(const char **)vec_push(&lv->name) = path;
+    *(int *)vec_push(&lv->pointee) = t->k == TY_PTR && t->base->k == TY_SCALAR ? (int)t->base->sk : SK_U8;
     break;
   case TY_ARRAY: {
     uint64_t es = ty_size(p, t->base, pos);
-    for (uint64_t i = 0; i < t->n; i++) struct_leaves(p, t->base, base + i * es, off, sk, pos);
+    for (uint64_t i = 0; i < t->n; i++)
+      struct_leaves(p, t->base, base + i * es, arena_printf(p->a, "%s%s%llu", path, *path ? "." : "", (unsigned long long)i), lv, pos);
     break;
   }
   case TY_STRUCT:
-    for (int i = 0; i < t->s->nf; i++) struct_leaves(p, t->s->f[i].ty, base + t->s->f[i].off, off, sk, pos);
+    for (int i = 0; i < t->s->nf; i++) {
+      const char *f = t->s->f[i].name ? t->s->f[i].name : "";
+      struct_leaves(p, t->s->f[i].ty, base + t->s->f[i].off, *path ? arena_printf(p->a, "%s.%s", path, f) : f, lv, pos);
+    }
     break;
   default: front_fail(p, pos, "unsupported: this type in a struct parameter");
   }
@@ -2139,13 +2148,17 @@ static kir_func *compile_function(P *p, funcdef *f, int keep) {
       type *st = f->ptypes[k];
       kf->params[k].sk = SK_COUNT;
       kf->params[k].size = (uint32_t)ty_size(p, st, f->pos);
-      vec off, sk;
-      vec_init_arena(&off, sizeof(uint32_t), p->a);
-      vec_init_arena(&sk, sizeof(int), p->a);
-      struct_leaves(p, st, 0, &off, &sk, f->pos);
-      kf->params[k].nleaves = (int)off.len;
-      kf->params[k].leaf_off = off.data;
-      kf->params[k].leaf_sk = sk.data;
+      leaves lv;
+      vec_init_arena(&lv.off, sizeof(uint32_t), p->a);
+      vec_init_arena(&lv.sk, sizeof(int), p->a);
+      vec_init_arena(&lv.name, sizeof(const char *), p->a);
+      vec_init_arena(&lv.pointee, sizeof(int), p->a);
+      struct_leaves(p, st, 0, "", &lv, f->pos);
+      kf->params[k].nleaves = (int)lv.off.len;
+      kf->params[k].leaf_off = lv.off.data;
+      kf->params[k].leaf_sk = lv.sk.data;
+      kf->params[k].leaf_name = lv.name.data;
+      kf->params[k].leaf_pointee = lv.pointee.data;
     }
     type *b = f->ptypes[k]->k == TY_PTR ? f->ptypes[k]->base : NULL;
     kf->params[k].pointee = b && b->k == TY_SCALAR ? b->sk : SK_U8;

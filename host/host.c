@@ -200,6 +200,12 @@ static void struct_leaves_from_subset(kir_module *km, const char *path, const ch
       p->leaf_sk = arena_alloc(&km->ar, sizeof(int) * (size_t)(q->nleaves + 1));
       memcpy(p->leaf_off, q->leaf_off, sizeof(uint32_t) * (size_t)q->nleaves);
       memcpy(p->leaf_sk, q->leaf_sk, sizeof(int) * (size_t)q->nleaves);
+      if (q->leaf_name && q->leaf_pointee) {
+        p->leaf_name = arena_alloc(&km->ar, sizeof(const char *) * (size_t)(q->nleaves + 1));
+        p->leaf_pointee = arena_alloc(&km->ar, sizeof(int) * (size_t)(q->nleaves + 1));
+        for (int j2 = 0; j2 < q->nleaves; j2++) p->leaf_name[j2] = arena_strndup(&km->ar, q->leaf_name[j2], strlen(q->leaf_name[j2]));
+        memcpy(p->leaf_pointee, q->leaf_pointee, sizeof(int) * (size_t)q->nleaves);
+      }
     }
   }
   kir_module_free(sub);

@@ -144,6 +144,8 @@ typedef struct {
   int nleaves;
   uint32_t *leaf_off;
   int *leaf_sk;       /* kir_sk, as gr_type */
+  const char **leaf_name;  /* each leaf's fields and indices from the struct ("in.y", "a.2"), or NULL (PTX) */
+  int *leaf_pointee;  /* a pointer leaf's element kind (SK_U8 where not a scalar), or NULL (PTX) */
   int ranged;         /* an enumeration (subset front end): its values are lo..hi */
   int64_t lo, hi;
 } kir_param;

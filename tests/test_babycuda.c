@@ -288,7 +288,7 @@ START_TEST(extraction_recovers_the_calculus) {
   bc_program_free(p);
   /* outside the calculus, with the construct and its position */
   const char *outside[][2] = {
-    {"__global__ void k(int *A) { atomicAdd(A, 1); }\n", ":4:29: outside the calculus: an atomic operation"},
+    {"__global__ void k(int *A) { A[atomicAdd(A, 1) & 7] = 1; }\n", ":4:30: outside the calculus: a pointer's offset is the value an atomic returns (from 4:47)"},
     {"__global__ void k(int *A, int n) { for (int i = 0; i < n; i += 2) A[i] = 1; }\n", "stride 1"},
     {"__global__ void k(int *A, int n) { int s = 0; for (int i = 0; i < n; i++) s += A[i]; A[s & 7] = 1; }\n", "a value a loop accumulated"},
     {"__global__ void k(int *A) { while (A[0] == 0) { } }\n", "outside the calculus"},

@@ -54,6 +54,8 @@ typedef struct bc_stmt {
   int array;                /* READ, WRITE: index into the program's arrays */
   const char *var;          /* READ: the local it binds; FOR: the loop variable */
   bc_expr *idx, *val;       /* READ, WRITE: the index; WRITE: the payload */
+  int atomic;               /* WRITE: an atomic (device scope) that writes val (`atomic A[n] := m`): it races
+                             * with the plain accesses of other threads, not with atomics */
   bc_expr *cond, *lo, *hi;  /* IF: the condition; FOR: x ranges over lo..hi-1 */
   struct bc_stmt *body;     /* READ: the continuation b of `let x = A[n] in b`; IF: then; FOR: body */
   struct bc_stmt *els;      /* IF: else (mandatory) */
@@ -64,6 +66,8 @@ typedef struct bc_stmt {
    * result in its type's range: nothing wraps), or NULL; bc_exact_check */
   bc_expr *obl;
 } bc_stmt;
+
+enum { BC_READ, BC_WRITE, BC_ATOMIC };   /* kinds of access */
 
 typedef enum { BC_SHARED, BC_GLOBAL } bc_space;
 typedef struct {
@@ -166,6 +170,7 @@ typedef struct bc_map {
   bc_map_kind k;
   srcpos pos;
   bc_expr *idx;             /* RD, WR */
+  int atomic;               /* WR: an atomic write (races with no other atomic) */
   bc_expr *cond, *lo, *hi;  /* IF; FOR */
   const char *var;          /* FOR */
   struct bc_map *body, *els;/* IF, FOR */
@@ -251,6 +256,8 @@ bc_program *bc_extract(const kir_module *m, const kir_func *f, const int64_t blo
  * block of the program's launch), as a malloc'd string.  With `pair`, the
  * launch has two threads that play pair[0] and pair[1] (a witness replay). */
 char *bc_to_cuda(const bc_program *p, const bc_thread *pair);
+/* The array whose buffer in bc_to_cuda's kernel is named buffer, or -1. */
+int bc_cuda_array(const bc_program *p, const char *buffer);
 
 /* ---------------------------------------------------------------- Theorem 1, as a property */
 

@@ -26,10 +26,15 @@ static void put(sbuf *b, const char *fmt, ...) {
   }
 }
 
-static void var_name(sbuf *b, const char *v) {
-  put(b, "v_");
-  for (; *v; v++) put(b, "%c", *v == '.' ? '_' : *v);
+/* A program's name as a C name: prefix (v_ a variable or parameter, a_ an
+ * array), '_' as "__" and '.' as "_d", so that no two names meet (tid.y
+ * and tid_y, f.x_y and f_x.y); the kernel's own names begin with g_. */
+static void c_name(sbuf *b, const char *prefix, const char *v) {
+  put(b, "%s", prefix);
+  for (; *v; v++) put(b, "%s", *v == '.' ? "_d" : *v == '_' ? "__" : (char[2]){*v, 0});
 }
+
+static void var_name(sbuf *b, const char *v) { c_name(b, "v_", v); }
 
 static void expr(sbuf *b, const bc_expr *e) {
   static const char *const op[] = {[BX_ADD] = "+", [BX_SUB] = "-", [BX_MUL] = "*", [BX_DIV] = "/", [BX_REM] = "%",
@@ -58,8 +63,9 @@ static void expr(sbuf *b, const bc_expr *e) {
 static void indent(sbuf *b, int n) { put(b, "%*s", 2 * n, ""); }
 
 static void access(sbuf *b, const bc_program *p, int a, const bc_expr *idx) {
-  put(b, "a_%s[", p->arrays[a].name);
-  if (p->arrays[a].space == BC_SHARED && bc_blocks(p) > 1) put(b, "v_blk * %" PRId64 "LL + ", p->arrays[a].size);
+  c_name(b, "a_", p->arrays[a].name);
+  put(b, "[");
+  if (p->arrays[a].space == BC_SHARED && bc_blocks(p) > 1) put(b, "g_blk * %" PRId64 "LL + ", p->arrays[a].size);
   expr(b, idx);
   put(b, "]");
 }
@@ -73,9 +79,17 @@ static void stmt(sbuf *b, const bc_program *p, const bc_stmt *s, int ind) {
   case BS_SYNC: indent(b, ind); put(b, "__syncthreads();\n"); return;
   case BS_WRITE:
     indent(b, ind);
-    access(b, p, s->array, s->idx);
-    put(b, " = ");
-    expr(b, s->val);
+    if (s->atomic) {
+      put(b, "atomicExch((unsigned long long *)&");
+      access(b, p, s->array, s->idx);
+      put(b, ", (unsigned long long)(");
+      expr(b, s->val);
+      put(b, "))");
+    } else {
+      access(b, p, s->array, s->idx);
+      put(b, " = ");
+      expr(b, s->val);
+    }
     put(b, ";   // %d:%d\n", s->pos.line, s->pos.col);
     return;
   case BS_READ:
@@ -121,6 +135,17 @@ static void stmt(sbuf *b, const bc_program *p, const bc_stmt *s, int ind) {
   }
 }
 
+int bc_cuda_array(const bc_program *p, const char *buffer) {
+  for (int a = 0; a < p->narrays; a++) {
+    sbuf b = {0};
+    c_name(&b, "a_", p->arrays[a].name);
+    int same = !strcmp(b.p, buffer);
+    free(b.p);
+    if (same) return a;
+  }
+  return -1;
+}
+
 char *bc_to_cuda(const bc_program *p, const bc_thread *pair) {
   sbuf b = {0};
   put(&b, "// BabyCUDA program of %s as CUDA (gpurace)\n", p->file);
@@ -133,7 +158,9 @@ char *bc_to_cuda(const bc_program *p, const bc_thread *pair) {
   for (int a = 0; a < p->narrays; a++) {
     const bc_array *A = &p->arrays[a];
     int64_t copies = A->space == BC_SHARED ? bc_blocks(p) : 1;
-    put(&b, "//@ buffer a_%s i64[%" PRId64 "]", A->name, A->size * copies);
+    put(&b, "//@ buffer ");
+    c_name(&b, "a_", A->name);
+    put(&b, " i64[%" PRId64 "]", A->size * copies);
     if (A->init) {
       put(&b, " = {");
       for (int64_t c = 0; c < copies; c++)
@@ -142,10 +169,20 @@ char *bc_to_cuda(const bc_program *p, const bc_thread *pair) {
     }
     put(&b, "\n");
   }
-  for (int k = 0; k < p->nparams; k++) put(&b, "//@ arg v_%s = %" PRId64 "\n", p->params[k].name, p->params[k].value);
+  for (int k = 0; k < p->nparams; k++) {
+    put(&b, "//@ arg ");
+    var_name(&b, p->params[k].name);
+    put(&b, " = %" PRId64 "\n", p->params[k].value);
+  }
   put(&b, "__global__ void bc(");
-  for (int a = 0; a < p->narrays; a++) put(&b, "%slong long *a_%s", a ? ", " : "", p->arrays[a].name);
-  for (int k = 0; k < p->nparams; k++) put(&b, "%slong long v_%s", p->narrays || k ? ", " : "", p->params[k].name);
+  for (int a = 0; a < p->narrays; a++) {
+    put(&b, "%slong long *", a ? ", " : "");
+    c_name(&b, "a_", p->arrays[a].name);
+  }
+  for (int k = 0; k < p->nparams; k++) {
+    put(&b, "%slong long ", p->narrays || k ? ", " : "");
+    var_name(&b, p->params[k].name);
+  }
   put(&b, ") {\n");
   if (pair) {
     const char *sel = cross ? "blockIdx.x" : "threadIdx.x";
@@ -163,9 +200,9 @@ char *bc_to_cuda(const bc_program *p, const bc_thread *pair) {
       put(&b, " = %s;\n", src[t]);
     }
   }
-  put(&b, "  long long v_blk = v_bid + v_bid_y * %" PRId64 "LL + v_bid_z * %" PRId64 "LL;\n", p->grid[0],
+  put(&b, "  long long g_blk = v_bid + v_bid_dy * %" PRId64 "LL + v_bid_dz * %" PRId64 "LL;\n", p->grid[0],
       p->grid[0] * p->grid[1]);
-  put(&b, "  (void)v_tid; (void)v_tid_y; (void)v_tid_z; (void)v_blk;\n");
+  put(&b, "  (void)v_tid; (void)v_tid_dy; (void)v_tid_dz; (void)g_blk;\n");
   stmt(&b, p, p->body, 1);
   put(&b, "}\n");
   return b.p;

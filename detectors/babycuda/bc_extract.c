@@ -42,14 +42,17 @@ typedef struct {
   sv_kind k;
   bc_expr *e;              /* NUM, BOOL: the value; PTR: the byte offset; OPAQUE: the payload standing for it */
   int array;               /* PTR */
-  int elem;                /* PTR: the array's element bytes */
+  int elem;                /* PTR: the array's element bytes; local memory (array -1): 1 where e is the offset, -1 unknown */
   srcpos pos;              /* OPAQUE, BAD: where the value came from */
   const char *why;         /* OPAQUE, BAD: what it is */
   bc_expr *obl;            /* NUM, BOOL, PTR: what makes e the machine's value (no wrap on the way), or NULL */
 } sv;
 
-typedef enum { SRC_SHARED, SRC_PARAM, SRC_GLOBAL } src_kind;
-typedef struct { src_kind k; int idx; } arr_src;
+typedef enum { SRC_SHARED, SRC_PARAM, SRC_GLOBAL, SRC_LEAF, SRC_DYNAMIC } src_kind;
+typedef struct { src_kind k; int idx, leaf; } arr_src;   /* LEAF: a pointer field (leaf) of struct parameter idx */
+
+/* A struct passed by value: the thread's copy in local memory, [base, base + size). */
+typedef struct { int64_t base, size; int param; } sregion;
 
 typedef struct {
   const kir_module *m;
@@ -60,6 +63,8 @@ typedef struct {
   uint64_t *live;          /* live-in per instruction, W words each; index n: after the end */
   int *loop_end;           /* per pc: the last backward jump to it, or -1 */
   arr_src *src;            /* per program array */
+  int *unit;               /* per program array: the bytes of its accesses (0: none yet) */
+  vec sregions;            /* sregion: the struct parameters' copies */
   int nvars, nloops;
   vec used;                /* const char *: the names fresh() gave, so that no two kinds of name meet */
   const char **pname;      /* per kernel parameter: its name in the program (one that is a thread variable's is renamed) */
@@ -285,9 +290,33 @@ static int pow2_shift(int64_t v) {
 
 /* ---------------------------------------------------------------- arrays */
 
-static int array_for(X *x, src_kind k, int idx, int pc) {
+/* A leaf of a struct parameter by name: "f.x", "f.in.y", "f.a.2" (the
+ * subset front end's fields), else "f.at8" (its byte offset).  C's field
+ * names are unique in their struct and '.' is in no C name, so no other
+ * name of the program is one of these. */
+static const char *leaf_name(X *x, int param, int leaf) {
+  const kir_param *q = &x->f->params[param];
+  if (q->leaf_name && q->leaf_name[leaf][0]) return arena_printf(&x->p->ar, "%s.%s", x->pname[param], q->leaf_name[leaf]);
+  return arena_printf(&x->p->ar, "%s.at%u", x->pname[param], q->leaf_off[leaf]);
+}
+
+static kir_sk elem_kind(X *x, int a) {
+  arr_src s = x->src[a];
+  if (s.k == SRC_SHARED) return x->m->shared[s.idx].elem;
+  if (s.k == SRC_GLOBAL) return x->m->globals[s.idx].elem;
+  if (s.k == SRC_DYNAMIC) return SK_U8;   /* bytes, until its accesses say (access_unit) */
+  if (s.k == SRC_LEAF) {
+    const kir_param *q = &x->f->params[s.idx];
+    return q->leaf_pointee ? (kir_sk)q->leaf_pointee[s.leaf] : SK_U8;
+  }
+  return x->f->params[s.idx].pointee;
+}
+
+static int elem_bytes(X *x, int a) { return kir_sk_size[elem_kind(x, a)]; }
+
+static int array_for(X *x, src_kind k, int idx, int leaf, int pc) {
   for (int a = 0; a < x->p->narrays; a++)
-    if (x->src[a].k == k && x->src[a].idx == idx) return a;
+    if (x->src[a].k == k && x->src[a].idx == idx && (k != SRC_LEAF || x->src[a].leaf == leaf)) return a;
   const char *name;
   bc_space sp;
   int64_t size = 0;
@@ -301,6 +330,14 @@ static int array_for(X *x, src_kind k, int idx, int pc) {
   } else if (k == SRC_PARAM) {
     name = x->f->params[idx].name;
     sp = BC_GLOBAL;
+  } else if (k == SRC_LEAF) {
+    name = leaf_name(x, idx, leaf);
+    sp = BC_GLOBAL;
+  } else if (k == SRC_DYNAMIC) {
+    /* every extern __shared__ array of the kernel: one region, whatever
+     * their names and types (they alias); '.' keeps it from any C name */
+    name = "dynamic.shared";
+    sp = BC_SHARED;
   } else {
     const kir_global *g = &x->m->globals[idx];
     name = g->name;
@@ -309,11 +346,13 @@ static int array_for(X *x, src_kind k, int idx, int pc) {
     decl = g->decl;
   }
   int a = bc_add_array(x->p, name, sp, size, decl);
-  x->p->arrays[a].sk = k == SRC_SHARED ? x->m->shared[idx].elem : k == SRC_GLOBAL ? x->m->globals[idx].elem
-                                                                             : x->f->params[idx].pointee;
   x->src = xrealloc(x->src, (size_t)x->p->narrays * sizeof *x->src);
+  x->unit = xrealloc(x->unit, (size_t)x->p->narrays * sizeof *x->unit);
   x->src[a].k = k;
   x->src[a].idx = idx;
+  x->src[a].leaf = leaf;
+  x->unit[a] = 0;
+  x->p->arrays[a].sk = elem_kind(x, a);
   if (k == SRC_GLOBAL) {
     const kir_global *g = &x->m->globals[idx];
     int es = kir_sk_size[g->elem];
@@ -330,12 +369,6 @@ static int array_for(X *x, src_kind k, int idx, int pc) {
   return a;
 }
 
-static int elem_bytes(X *x, int a) {
-  arr_src s = x->src[a];
-  if (s.k == SRC_SHARED) return kir_sk_size[x->m->shared[s.idx].elem];
-  if (s.k == SRC_GLOBAL) return kir_sk_size[x->m->globals[s.idx].elem];
-  return kir_sk_size[x->f->params[s.idx].pointee];
-}
 
 /* byte offset / element size, exactly where the offset is a multiple of it */
 static bc_expr *div_exact(X *x, bc_expr *e, int64_t es) {
@@ -414,6 +447,78 @@ static const char *fresh(X *x, const char *base, int *counter) {
       return n;
     }
   }
+}
+
+static int find_param(const bc_program *p, const char *name) {
+  for (int k = 0; k < p->nparams; k++)
+    if (!strcmp(p->params[k].name, name)) return k;
+  return -1;
+}
+
+/* The struct parameter whose copy holds local bytes [off, off + n), or NULL. */
+static const sregion *sregion_at(X *x, int64_t off, int64_t n) {
+  for (size_t k = 0; k < x->sregions.len; k++) {
+    const sregion *g = vec_at(&x->sregions, k);
+    if (off < g->base + g->size && off + n > g->base) return g;
+  }
+  return NULL;
+}
+
+/* A load from local memory: a leaf of a struct parameter where it reads
+ * one whole, else a payload the calculus does not compute (an index or
+ * condition cannot use it). */
+static sv local_load(X *x, const sv *a, int64_t imm, int sk, srcpos at) {
+  const sregion *g = a->elem == 1 ? sregion_at(x, a->e->num + imm, kir_sk_size[sk]) : NULL;
+  if (g) {
+    const kir_param *q = &x->f->params[g->param];
+    int64_t off = a->e->num + imm - g->base;
+    for (int j = 0; j < q->nleaves; j++) {
+      if (q->leaf_off[j] != off || kir_sk_size[q->leaf_sk[j]] != kir_sk_size[sk]) continue;
+      int lsk = q->leaf_sk[j];
+      if (lsk == SK_PTR) {
+        sv r;
+        memset(&r, 0, sizeof r);
+        r.k = SV_PTR;
+        r.array = array_for(x, SRC_LEAF, g->param, j, 0);
+        r.elem = elem_bytes(x, r.array);
+        r.e = bc_num(x->p, 0);
+        return r;
+      }
+      if (lsk == SK_F32 || lsk == SK_F64 || lsk != sk) break;
+      const char *name = leaf_name(x, g->param, j);
+      if (find_param(x->p, name) < 0) {
+        int q = bc_add_param(x->p, name);   /* it may move the parameters */
+        bc_param *bp = &x->p->params[q];
+        bp->ranged = bc_sk_range(lsk, &bp->lo, &bp->hi);
+      }
+      return num_sv(bc_var(x->p, name));
+    }
+  }
+  return opaque_sv(x, at, "a value read from local memory", NULL, NULL);
+}
+
+/* A store to local memory: nothing to the calculus, unless it may change a
+ * struct parameter's copy, whose loads are the launch's values. */
+static void local_store(X *x, const sv *a, int64_t imm, int es, srcpos at) {
+  if (!x->sregions.len) return;
+  const sregion *g = a->elem == 1 ? sregion_at(x, a->e->num + imm, es) : vec_at(&x->sregions, 0);
+  if (g) outside(x, at, "a store into the struct parameter '%s' (the calculus has no mutable variables)", x->pname[g->param]);
+}
+
+/* The elements of an array are what its accesses read and write: its
+ * declared element, or, where every access is of one other size (the
+ * fields of an array of structs, a reinterpreted buffer), that size
+ * (CUDA's accesses are naturally aligned, so two overlap only where their
+ * indices are equal). */
+static void access_unit(X *x, const sv *a, int es, srcpos at) {
+  bc_array *A = &x->p->arrays[a->array];
+  int *u = &x->unit[a->array];
+  if (!*u && es != a->elem) {
+    if (A->init) outside(x, at, "'%s' accessed as %d-byte elements, declared with %d", A->name, es, a->elem);
+    A->size = A->size * a->elem / es;
+  }
+  if (*u && *u != es) outside(x, at, "'%s' accessed as %d-byte and as %d-byte elements", A->name, *u, es);
+  *u = es;
 }
 
 /* One instruction that is neither control flow nor a loop. */
@@ -505,7 +610,16 @@ static void step(X *x, int pc, sv *R, vec *out) {
   }
   switch (op) {
   case OP_CONST: {
-    if (in->flags & KIR_CONST_DYNSHARED) outside(x, at, "dynamic (extern) shared memory");
+    if (in->flags & KIR_CONST_DYNSHARED) {
+      sv r;
+      memset(&r, 0, sizeof r);
+      r.k = SV_PTR;
+      r.array = array_for(x, SRC_DYNAMIC, 0, 0, pc);
+      r.elem = 1;
+      r.e = bc_num(p, 0);
+      R[in->dst] = r;
+      return;
+    }
     uint64_t v = (uint64_t)in->imm;
     /* an address constant has the top byte of KIR_ADDR; a negative number has not */
     unsigned top = (unsigned)(v >> KIR_SPACE_SHIFT);
@@ -518,7 +632,7 @@ static void step(X *x, int pc, sv *R, vec *out) {
           sv r;
           memset(&r, 0, sizeof r);
           r.k = SV_PTR;
-          r.array = array_for(x, SRC_SHARED, k, pc);
+          r.array = array_for(x, SRC_SHARED, k, 0, pc);
           r.elem = elem_bytes(x, r.array);
           r.e = bc_num(p, (int64_t)(off - s->offset));
           R[in->dst] = r;
@@ -533,7 +647,8 @@ static void step(X *x, int pc, sv *R, vec *out) {
       memset(&r, 0, sizeof r);
       r.k = SV_PTR;
       r.array = -1;
-      r.e = bc_num(p, 0);
+      r.elem = 1;
+      r.e = bc_num(p, (int64_t)(v & KIR_OFFSET_MASK(SPACE_LOCAL)));
       R[in->dst] = r;
       return;
     }
@@ -546,7 +661,10 @@ static void step(X *x, int pc, sv *R, vec *out) {
     int from = (int)(in->imm & 0xff), to = (int)(in->imm >> 8 & 0xff);
     int ff = from == SK_F32 || from == SK_F64, tf = to == SK_F32 || to == SK_F64;
     sv *a = &R[in->a];
-    if (ff || tf || a->k == SV_OPAQUE) R[in->dst] = opaque_sv(x, at, "a floating-point value", a, NULL);
+    if (ff || tf || a->k == SV_OPAQUE) {
+      R[in->dst] = opaque_sv(x, at, ff || tf ? "a floating-point value" : a->why, a, NULL);
+      if (!ff && !tf) R[in->dst].pos = a->pos;
+    }
     else if (to == SK_BOOL && a->k == SV_NUM) R[in->dst] = num_sv_obl(mk(x, BX_NE, a->e, bc_num(p, 0)), a->obl);
     else {
       /* integer to integer: the identity where the value fits the new type,
@@ -584,13 +702,24 @@ static void step(X *x, int pc, sv *R, vec *out) {
     return;
   }
   case OP_PARAM: {
-    if (in->dst < 0) outside(x, at, "a struct passed by value");
+    if (in->dst < 0) {
+      /* a struct passed by value, copied to the thread's local memory: its
+       * loads there read the struct's leaves (parameters, and arrays for
+       * its pointers), as long as nothing stores into the copy */
+      const sv *a = &R[in->a];
+      if (a->k != SV_PTR || a->array >= 0 || a->elem != 1 || a->e->k != BX_NUM) outside(x, at, "a struct passed by value");
+      sregion *g = vec_push(&x->sregions);
+      g->base = a->e->num;
+      g->size = x->f->params[in->imm].size;
+      g->param = (int)in->imm;
+      return;
+    }
     const kir_param *q = &x->f->params[in->imm];
     if (q->sk == SK_PTR) {
       sv r;
       memset(&r, 0, sizeof r);
       r.k = SV_PTR;
-      r.array = array_for(x, SRC_PARAM, (int)in->imm, pc);
+      r.array = array_for(x, SRC_PARAM, (int)in->imm, 0, pc);
       r.elem = elem_bytes(x, r.array);
       r.e = bc_num(p, 0);
       R[in->dst] = r;
@@ -609,7 +738,7 @@ static void step(X *x, int pc, sv *R, vec *out) {
     sv r;
     memset(&r, 0, sizeof r);
     r.k = SV_PTR;
-    r.array = array_for(x, SRC_GLOBAL, (int)in->imm, pc);
+    r.array = array_for(x, SRC_GLOBAL, (int)in->imm, 0, pc);
     r.elem = elem_bytes(x, r.array);
     r.e = bc_num(p, 0);
     R[in->dst] = r;
@@ -619,7 +748,15 @@ static void step(X *x, int pc, sv *R, vec *out) {
     sv *a = &R[in->a], *b = &R[in->b];
     if (a->k != SV_PTR && in->imm <= 1) { sv *t = a; a = b; b = t; }
     if (a->k != SV_PTR) outside(x, at, "pointer arithmetic on %s", describe(a));
-    if (a->array < 0) { R[in->dst] = *a; return; }   /* local memory: where in it does not matter (no other thread reaches it) */
+    if (a->array < 0) {   /* local memory: no other thread reaches it; where in it matters only to a struct's copy */
+      sv r = *a;
+      if (r.elem == 1 && b->k == SV_NUM && b->e->k == BX_NUM)
+        r.e = bc_num(p, (int64_t)((uint64_t)a->e->num + (uint64_t)b->e->num * (uint64_t)(in->imm > 1 ? in->imm : 1)));
+      else
+        r.elem = -1;
+      R[in->dst] = r;
+      return;
+    }
     sv r = *a;
     bc_expr *off = need_num(x, b, pc, "a pointer's offset");
     if (in->imm > 1) off = mk(x, BX_MUL, off, bc_num(p, in->imm));   /* an index scaled to bytes */
@@ -631,17 +768,17 @@ static void step(X *x, int pc, sv *R, vec *out) {
   case OP_LD: case OP_ST: {
     sv *a = &R[in->a];
     if (a->k != SV_PTR) outside(x, at, "an access through %s", a->k == SV_BAD ? describe(a) : "a pointer the calculus cannot follow");
-    if (a->array < 0) {
-      /* local memory (a local array, a variable whose address is taken):
-       * no other thread reaches it, so it races with nothing and is in no
-       * MAP; what a load reads is a payload the calculus does not compute,
-       * which an index or condition cannot use */
-      if (op == OP_LD) R[in->dst] = opaque_sv(x, at, "a value read from local memory", NULL, NULL);
-      return;
-    }
     int sk = in->flags & 0x7f;
     int es = kir_sk_size[sk];
-    if (es != a->elem) outside(x, at, "'%s' accessed as %d-byte elements, declared with %d", p->arrays[a->array].name, es, a->elem);
+    if (a->array < 0) {
+      /* local memory (a local array, a variable whose address is taken, a
+       * struct parameter's copy): no other thread reaches it, so it races
+       * with nothing and is in no MAP */
+      if (op == OP_LD) R[in->dst] = local_load(x, a, in->imm, sk, at);
+      else local_store(x, a, in->imm, es, at);
+      return;
+    }
+    access_unit(x, a, es, at);
     bc_expr *off = mk(x, BX_ADD, a->e, bc_num(p, in->imm));
     bc_expr *idx = div_exact(x, off, es);
     if (!idx) idx = mk(x, BX_DIV, off, bc_num(p, es));
@@ -672,7 +809,29 @@ static void step(X *x, int pc, sv *R, vec *out) {
     push_stmt(out, bc_stmt_new(p, BS_SYNC, at));
     return;
   case OP_FENCE: case OP_NOP: return;
-  case OP_ATOM: outside(x, at, "an atomic operation");
+  case OP_ATOM: {
+    /* an atomic read-modify-write: an access that races with other
+     * threads' plain accesses, not with their atomics (hb's rule, of device
+     * scope); what it returns is a payload the calculus does not compute */
+    sv *a = &R[in->a];
+    if (a->k != SV_PTR) outside(x, at, "an atomic through %s", a->k == SV_BAD ? describe(a) : "a pointer the calculus cannot follow");
+    if (in->dst >= 0) R[in->dst] = opaque_sv(x, at, "the value an atomic returns", NULL, NULL);
+    if (a->array < 0) return;   /* local memory: no other thread reaches it */
+    int es = kir_sk_size[in->flags & 0x7f];
+    if (KIR_MF_SCOPE(in->flags) == SCOPE_BLOCK && p->arrays[a->array].space == BC_GLOBAL && bc_blocks(p) > 1)
+      outside(x, at, "a block-scope atomic on global memory (it races with another block's atomics)");
+    access_unit(x, a, es, at);
+    bc_expr *off = mk(x, BX_ADD, a->e, bc_num(p, 0));
+    bc_expr *idx = div_exact(x, off, es);
+    bc_stmt *s = bc_stmt_new(p, BS_WRITE, at);
+    s->array = a->array;
+    s->idx = idx ? idx : mk(x, BX_DIV, off, bc_num(p, es));
+    s->obl = a->obl;
+    s->val = payload(x, &R[in->b], pc);
+    s->atomic = 1;
+    push_stmt(out, s);
+    return;
+  }
   case OP_SYNCWARP: outside(x, at, "__syncwarp (the calculus has block barriers only)");
   case OP_VOTE: outside(x, at, "a warp vote");
   case OP_SHFL: outside(x, at, "a warp shuffle");
@@ -953,6 +1112,7 @@ bc_program *bc_extract(const kir_module *m, const kir_func *f, const int64_t blo
   x.budget = (size_t)1 << 20;
   x.p = bc_program_new(file);
   vec_init(&x.used, sizeof(const char *));
+  vec_init(&x.sregions, sizeof(sregion));
   x.p->kernel = arena_strndup(&x.p->ar, f->name, strlen(f->name));
   for (int k = 0; k < 3; k++) { x.p->block[k] = block[k]; x.p->grid[k] = grid[k]; }
   /* every integer parameter, used or not, so that //@ assume may speak of
@@ -1003,5 +1163,7 @@ bc_program *bc_extract(const kir_module *m, const kir_func *f, const int64_t blo
   free(x.pname);
   free(x.live);
   free(x.src);
+  free(x.unit);
+  vec_free(&x.sregions);
   return x.p;
 }

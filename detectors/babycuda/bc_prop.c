@@ -240,8 +240,7 @@ static int run_hb(const bc_program *p, const bc_thread *pair, int *racy, int wan
     for (int a = 0; a < p->narrays; a++) racy[a] = 0;
     if (found) *found = 0;
     for (size_t k = 0; k < n; k++) {
-      if (!races[k].buffer || strncmp(races[k].buffer, "a_", 2)) continue;
-      int a = bc_find_array(p, races[k].buffer + 2);
+      int a = races[k].buffer ? bc_cuda_array(p, races[k].buffer) : -1;
       if (a < 0) continue;
       racy[a] = 1;
       if (found && a == want && races[k].offset == at) *found = 1;

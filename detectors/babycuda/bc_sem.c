@@ -37,9 +37,9 @@ typedef struct {
   int64_t index;
   int64_t value;           /* own/committed: the value; phase: the first writer's last value */
   int undef;               /* the value was read where nothing had written (see bc_eval) */
-  int64_t w[2], r[2];      /* distinct writers and readers (thread or block ids), NONE if absent */
-  int64_t wt, rt;          /* grid table: the first writer's and reader's thread */
-  int64_t wphase, rphase;
+  int64_t w[2], r[2], a[2];/* distinct writers, readers and atomic writers (thread or block ids), NONE if absent */
+  int64_t wt, rt, at;      /* grid table: the first writer's, reader's and atomic writer's thread */
+  int64_t wphase, rphase, aphase;
 } entry;
 
 typedef struct { entry *e; size_t cap, n; } table;
@@ -82,8 +82,8 @@ static entry *table_get(table *t, int array, int64_t index) {
       e->used = 1;
       e->array = array;
       e->index = index;
-      e->w[0] = e->w[1] = e->r[0] = e->r[1] = NONE;
-      e->wt = e->rt = NONE;
+      e->w[0] = e->w[1] = e->r[0] = e->r[1] = e->a[0] = e->a[1] = NONE;
+      e->wt = e->rt = e->at = NONE;
       t->n++;
       return e;
     }
@@ -241,10 +241,19 @@ static void note_race(sem *S, int array, int64_t index, int64_t th1, int w1, int
   r->phase2 = ph2;
 }
 
-/* Records an access in the phase (and, for a global array, in the grid's
- * table), and notes the first race it makes. */
-static void record(sem *S, thread *t, int array, int64_t j, int64_t value, int undef, int write) {
+/* Of the distinct ids s (two kept), one other than me, or NONE. */
+static int64_t other(const int64_t s[2], int64_t me) {
+  return s[0] != NONE && s[0] != me ? s[0] : s[1] != NONE && s[1] != me ? s[1] : NONE;
+}
+
+/* Records an access (kind: BC_READ, BC_WRITE, BC_ATOMIC) in the phase
+ * (and, for a global array, in the grid's table), and notes the first race
+ * it makes: a write and another thread's access, where not both are
+ * atomic (atomics do not race with atomics; the calculus's are of device
+ * scope). */
+static void record(sem *S, thread *t, int array, int64_t j, int64_t value, int undef, int kind) {
   S->r->accesses++;
+  int write = kind != BC_READ;
   if (S->hist) {
     logged *l = vec_push(&S->log);
     l->thread = t->linear;
@@ -255,38 +264,35 @@ static void record(sem *S, thread *t, int array, int64_t j, int64_t value, int u
     l->undef = undef;
   }
   entry *e = table_get(&S->phase, array, j);
-  if (write) {
-    if (e->w[0] == NONE || e->w[0] == t->linear) { e->value = value; e->undef = undef; }
-    add2(e->w, t->linear);
-  } else {
-    add2(e->r, t->linear);
-  }
-  /* a race in the phase: another thread's write, or a write and another thread's read */
   int64_t me = t->linear;
-  for (int k = 0; k < 2; k++) {
-    if (e->w[k] != NONE && e->w[k] != me) {
-      note_race(S, array, j, e->w[k], 1, S->phase_no, me, write, S->phase_no, S->block, S->block);
-      break;
-    }
-    if (write && e->r[k] != NONE && e->r[k] != me) {
-      note_race(S, array, j, e->r[k], 0, S->phase_no, me, 1, S->phase_no, S->block, S->block);
-      break;
-    }
+  /* a race in the phase: another thread's plain write, an atomic and
+   * another thread's plain access, a plain write and another thread's read */
+  int64_t w = other(e->w, me), r = kind == BC_READ ? NONE : other(e->r, me), a = kind == BC_ATOMIC ? NONE : other(e->a, me);
+  if (w != NONE) note_race(S, array, j, w, 1, S->phase_no, me, write, S->phase_no, S->block, S->block);
+  else if (a != NONE) note_race(S, array, j, a, 1, S->phase_no, me, write, S->phase_no, S->block, S->block);
+  else if (r != NONE) note_race(S, array, j, r, 0, S->phase_no, me, 1, S->phase_no, S->block, S->block);
+  if (write) {
+    int64_t first = e->w[0] != NONE ? e->w[0] : e->a[0];
+    if (first == NONE || first == me) { e->value = value; e->undef = undef; }
+    add2(kind == BC_ATOMIC ? e->a : e->w, me);
+  } else {
+    add2(e->r, me);
   }
   if (S->p->arrays[array].space != BC_GLOBAL || bc_blocks(S->p) < 2) return;
   entry *g = table_get(&S->grid, array, j);
-  if (write) {
-    if (g->w[0] == NONE) { g->wt = t->linear; g->wphase = S->phase_no; }
-    add2(g->w, S->block);
-  } else {
-    if (g->r[0] == NONE) { g->rt = t->linear; g->rphase = S->phase_no; }
-    add2(g->r, S->block);
-  }
   /* blocks run one after another: an earlier block's conflicting access */
-  if (g->w[0] != NONE && g->w[0] != S->block)
-    note_race(S, array, j, g->wt, 1, g->wphase, me, write, S->phase_no, g->w[0], S->block);
-  else if (write && g->r[0] != NONE && g->r[0] != S->block)
-    note_race(S, array, j, g->rt, 0, g->rphase, me, 1, S->phase_no, g->r[0], S->block);
+  int64_t b = S->block;
+  if (g->w[0] != NONE && g->w[0] != b)
+    note_race(S, array, j, g->wt, 1, g->wphase, me, write, S->phase_no, g->w[0], b);
+  else if (kind != BC_ATOMIC && g->a[0] != NONE && g->a[0] != b)
+    note_race(S, array, j, g->at, 1, g->aphase, me, write, S->phase_no, g->a[0], b);
+  else if (write && g->r[0] != NONE && g->r[0] != b)
+    note_race(S, array, j, g->rt, 0, g->rphase, me, 1, S->phase_no, g->r[0], b);
+  int64_t *ids = kind == BC_WRITE ? g->w : kind == BC_ATOMIC ? g->a : g->r;
+  int64_t *th = kind == BC_WRITE ? &g->wt : kind == BC_ATOMIC ? &g->at : &g->rt;
+  int64_t *ph = kind == BC_WRITE ? &g->wphase : kind == BC_ATOMIC ? &g->aphase : &g->rphase;
+  if (ids[0] == NONE) { *th = me; *ph = S->phase_no; }
+  add2(ids, b);
 }
 
 static int lastwrite(sem *S, int array, int64_t j, int64_t *v, int *undef) {
@@ -344,14 +350,14 @@ static void run_segment(sem *S, thread *t) {
         o->value = v;
         o->undef = S->undef;
       }
-      record(S, t, s->array, j, v, S->undef, 1);
+      record(S, t, s->array, j, v, S->undef, s->atomic ? BC_ATOMIC : BC_WRITE);
       break;
     case BS_READ:
       if (f->state == 0) {
         if (!eval_defined(S, t, s->idx, s->pos, &j, "the index") || !in_bounds(S, t, s->array, j, s->pos)) return;
         int u;
         if (!lastwrite(S, s->array, j, &v, &u)) { v = 0; u = 1; }   /* lastwrite = ⊥: see bc_eval */
-        record(S, t, s->array, j, v, u, 0);
+        record(S, t, s->array, j, v, u, BC_READ);
         bind(t, s->var, v, u);
         f->state = 1;
         push(t, s->body);
@@ -436,7 +442,7 @@ static void close_phase(sem *S) {
   print_phase(S);
   for (size_t k = 0; k < S->phase.cap; k++) {
     entry *e = &S->phase.e[k];
-    if (e->used && e->w[0] != NONE) {
+    if (e->used && (e->w[0] != NONE || e->a[0] != NONE)) {
       entry *c = table_get(&S->committed, e->array, e->index);
       c->value = e->value;
       c->undef = e->undef;

@@ -52,7 +52,7 @@ typedef struct ph {
 } ph;
 
 typedef struct {
-  int write;                 /* access sites */
+  int write, atomic;         /* access sites */
   const bc_expr *idx;
   srcpos pos;
   const ctx *c;
@@ -170,6 +170,7 @@ static const ph *walk(flat *F, const bc_map *m, const ctx *c, const ph *phase) {
   case BM_RD: case BM_WR: {
     site *s = vec_push(&F->sites);
     s->write = m->k == BM_WR;
+    s->atomic = m->atomic;
     s->idx = m->idx;
     s->pos = m->pos;
     s->c = c;
@@ -755,7 +756,7 @@ void bc_map_check(const bc_program *p, int array, const bc_map *m, unsigned time
     for (size_t i = 0; i < F.sites.len && !found; i++)
       for (size_t j = i; j < F.sites.len && !found; j++) {
         const site *a = vec_at(&F.sites, i), *b = vec_at(&F.sites, j);
-        if (!a->write && !b->write) continue;
+        if ((!a->write && !b->write) || (a->atomic && b->atomic)) continue;   /* atomics do not race with atomics */
         found = query_sites(&E, space, a, b, r, unknown, sizeof unknown);
       }
     if (!found) {

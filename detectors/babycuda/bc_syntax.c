@@ -213,7 +213,7 @@ static void print_one(FILE *out, const bc_program *p, const bc_stmt *s, int ind)
   case BS_SKIP: fputs("skip", out); break;
   case BS_SYNC: fputs("sync", out); break;
   case BS_WRITE:
-    fprintf(out, "%s[", p->arrays[s->array].name);
+    fprintf(out, "%s%s[", s->atomic ? "atomic " : "", p->arrays[s->array].name);
     bc_print_expr(out, s->idx);
     fputs("] := ", out);
     bc_print_expr(out, s->val);
@@ -338,9 +338,9 @@ static void next(rd *r) {
   if (!c) diag_fail(&r->d, r->tpos, "a NUL byte in the file");
   if (isalpha(c) || c == '_') {
     const char *s = r->cur;
-    /* tid.y and bid.z are one name */
+    /* tid.y and bid.z are one name, as are a struct parameter's fields (f.in.y, f.a.2) */
     while (r->cur < r->end && (isalnum((unsigned char)*r->cur) || *r->cur == '_' ||
-                               (*r->cur == '.' && r->cur + 1 < r->end && isalpha((unsigned char)r->cur[1]))))
+                               (*r->cur == '.' && r->cur + 1 < r->end && (isalnum((unsigned char)r->cur[1]) || r->cur[1] == '_'))))
       r->cur++;
     size_t n = (size_t)(r->cur - s);
     if (n >= sizeof r->tok) diag_fail(&r->d, r->tpos, "a name longer than %zu characters", sizeof r->tok - 1);
@@ -553,8 +553,10 @@ static bc_stmt *stmt(rd *r) {
     expect(r, "..");
     s->hi = num_expr(r);
     s->body = block(r);
-  } else if (r->tk == T_NAME && bc_find_array(r->p, r->tok) >= 0) {
+  } else if (r->tk == T_NAME && (bc_find_array(r->p, r->tok) >= 0 || !strcmp(r->tok, "atomic"))) {
+    /* `atomic` is no keyword: an array may bear the name */
     s = bc_stmt_new(r->p, BS_WRITE, at);
+    s->atomic = bc_find_array(r->p, r->tok) < 0 && accept(r, "atomic");
     srcpos aat;
     s->array = array_ref(r, &aat);
     expect(r, "[");
@@ -563,7 +565,7 @@ static bc_stmt *stmt(rd *r) {
     expect(r, ":=");
     s->val = num_expr(r);
   } else {
-    diag_fail(&r->d, at, "expected a statement (skip, sync, let, if, for or ARRAY[n] := m), found '%s'", r->tok);
+    diag_fail(&r->d, at, "expected a statement (skip, sync, let, if, for, ARRAY[n] := m or atomic ARRAY[n] := m), found '%s'", r->tok);
   }
   r->depth--;
   return s;

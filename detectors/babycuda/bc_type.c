@@ -104,6 +104,7 @@ static bc_map *type_stmt(ty *T, const bc_stmt *s) {
     check_expr(T, s->idx, s->pos, "the index of the write");
     m = node(T, BM_WR, s->pos);
     m->idx = s->idx;
+    m->atomic = s->atomic;
     return m;
   case BS_READ: {                                                      /* t-read */
     bc_map *r = node(T, BM_SKIP, s->pos);
@@ -174,7 +175,7 @@ void bc_print_map(FILE *out, const bc_map *m, int indent) {
   case BM_SYNC: ind(out, indent); fputs("sync", out); return;
   case BM_RD: case BM_WR:
     ind(out, indent);
-    fputs(m->k == BM_RD ? "rd[" : "wr[", out);
+    fputs(m->k == BM_RD ? "rd[" : m->atomic ? "atomic wr[" : "wr[", out);
     bc_print_expr(out, m->idx);
     fputc(']', out);
     return;
