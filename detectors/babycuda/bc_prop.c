@@ -101,6 +101,7 @@ static bc_stmt *one(gen *G, int depth, int uniform, int *bound) {
       s->array = array;
       s->idx = index_expr(G, array);
       s->val = term(G, 0, 1, 1);
+      s->atomic = c < 2;   /* atomics race with plain accesses only */
       return s;
     }
     if (c < 12) {
@@ -243,7 +244,10 @@ static int run_hb(const bc_program *p, const bc_thread *pair, int *racy, int wan
       int a = races[k].buffer ? bc_cuda_array(p, races[k].buffer) : -1;
       if (a < 0) continue;
       racy[a] = 1;
-      if (found && a == want && races[k].offset == at) *found = 1;
+      /* the log keeps one report per source pair, with its first offset:
+       * where the pair raced at several, the witness's index may be folded
+       * into a report that names another */
+      if (found && a == want && (races[k].offset == at || races[k].count > 1)) *found = 1;
     }
   }
   race_log_free(log);
@@ -405,6 +409,7 @@ static void shrunk(const bc_prop_opts *o, uint64_t i, int ill, pred_fn pred, con
   judge J;
   memset(&J, 0, sizeof J);
   J.o = o;
+  J.emulate = !ill && o->emulate_every > 0 && i % (uint64_t)o->emulate_every == 0;   /* as judge_one ran it */
   bc_program *p = bc_prop_program(o->seed, i, ill);
   shrink(&J, p, ill, pred);
   size_t k = 0;

@@ -28,10 +28,11 @@
  * block has passed a barrier: release side only, no acquire.  A pair
  * ordered by a barrier needs nothing more; one ordered by a fence must be
  * strong (volatile or atomic) on both sides and, where either side held an
- * inferred lock, hold one in common.  Transitivity is per location: an
- * access covers the earlier accesses to its byte that are ordered before
- * it when either writes (a read covers other warps' writes only), as
- * ScoRD's last-accessor metadata does.  An earlier block-scope atomic
+ * inferred lock, hold one in common.  Transitivity is per location: a
+ * write covers the earlier accesses to its byte that are ordered before it
+ * (scord_covers), as ScoRD's last-accessor metadata does; a read covers
+ * nothing (the hardware forgets a write once it is read, and misses a
+ * later read of a third warp; the oracle does not).  An earlier block-scope atomic
  * races with a later atomic of another block whatever fences came
  * between; a later block-scope atomic races with an earlier device atomic
  * of another block that was not released to it (§0.2 point 3, R110-2).
@@ -612,7 +613,22 @@ static int released_scord(const hb *h, const acc *e, const acc *x) {
   return h->fblk[e->agent] > e->clock;
 }
 
+
 static int block_atomic(const acc *e) { return (e->info & I_ATOM) && (e->info >> I_SCOPE_SHIFT & 3) == GR_SCOPE_BLOCK; }
+
+/* ScoRD model: whether the write x may stand for e, its own agent's
+ * earlier access, in the word's list: a later access of another agent that
+ * races with e must race with x or be ordered after it.  A plain or strong
+ * x races with whatever is not ordered after it; an atomic x races with no
+ * atomic of its scope, so it stands only for atomics whose races it has (a
+ * block-scope e races with another block's atomics, a device x not).
+ * (Another agent's e released to x is covered by any write x: per-location
+ * transitivity, N4.) */
+static int scord_covers(const acc *x, const acc *e) {
+  if (!(x->info & I_WRITE)) return 0;
+  if (!(x->info & I_ATOM)) return 1;
+  return (e->info & I_ATOM) && (block_atomic(x) || !block_atomic(e));
+}
 
 static const char *classify_scord(hb *h, const acc *e, const acc *x) {
   int both_atomic = (e->info & I_ATOM) && (x->info & I_ATOM);
@@ -755,26 +771,37 @@ static uint64_t sig_key(const acc *e) { return (uint64_t)e->agent << 32 | (uint6
 
 /* Applies the replacement the lazily appended entries did not: an entry
  * keeps the bytes that no later entry of its agent took over (the same
- * signature; in the ScoRD model also any later write of its agent). */
+ * signature; in the ScoRD model also a later write of its agent that
+ * covers it, scord_covers: a plain or strong write any entry, a block-scope
+ * atomic any atomic, a device atomic a device atomic). */
 static void word_compact(hb *h, loc *L) {
   accs *m = more_of(L);
   if (!m || !m->lazy) return;
   size_t cap = 16;
   while (cap < 4 * (size_t)m->n) cap *= 2;
   maskmap sig = {xmalloc(cap * sizeof(uint64_t)), xmalloc(cap), cap};
+  /* per agent, the bytes its later writes took: by plain or strong
+   * writes, by block-scope atomics, by device atomics */
   maskmap wr = {xmalloc(cap * sizeof(uint64_t)), xmalloc(cap), cap};
   memset(sig.v, 0xff, cap);
   memset(wr.v, 0xff, cap);
+  int scord = h->model == HB_MODEL_SCORD;
   for (uint32_t k = m->n; k-- > 0;) {
     acc *e = &m->e[k];
     uint8_t orig = e->mask;
     uint8_t *s = maskmap_at(&sig, sig_key(e));
     uint8_t taken = *s;
-    uint8_t *w = h->model == HB_MODEL_SCORD ? maskmap_at(&wr, e->agent) : NULL;
-    if (w) taken |= *w;
+    uint8_t *w[3] = {NULL, NULL, NULL};
+    if (scord)
+      for (int j = 0; j < 3; j++) w[j] = maskmap_at(&wr, (uint64_t)e->agent << 2 | (uint64_t)j);
+    if (scord) {
+      taken |= *w[0];
+      if (e->info & I_ATOM) taken |= *w[1];
+      if ((e->info & I_ATOM) && !block_atomic(e)) taken |= *w[2];
+    }
     e->mask = orig & (uint8_t)~taken;
     *s |= orig;
-    if (w && (e->info & I_WRITE)) *w |= orig;
+    if (scord && (e->info & I_WRITE)) *w[!(e->info & I_ATOM) ? 0 : block_atomic(e) ? 1 : 2] |= orig;
   }
   free(sig.k); free(sig.v); free(wr.k); free(wr.v);
   uint32_t keep = 0;
@@ -985,11 +1012,7 @@ static void check_word(hb *h, loc *L, const acc *x, const gr_event *ev, int lane
   for (uint32_t k = 0; k < n; k++) {
     acc *c = &e[k];
     int covered = c->agent == x->agent && c->info == x->info && c->locks == x->locks;
-    if (!covered && !ptx) {
-      int ew = (c->info & I_WRITE) != 0;
-      if (c->agent == x->agent) covered = xw;
-      else covered = (xw || ew) && released_scord(h, c, x);
-    }
+    if (!covered && !ptx) covered = c->agent == x->agent ? scord_covers(x, c) : xw && released_scord(h, c, x);
     if (covered) c->mask &= (uint8_t)~x->mask;
     if (!c->mask) continue;
     if (!ptx && released_any(h, c)) quiet = 0;
