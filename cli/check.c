@@ -218,7 +218,7 @@ static int cmd_prop(int argc, char **argv) {
     if (!bc_have_solver()) { fputs("gpurace babycuda prop: built without Z3: nothing to test\n", stderr); return 5; }
     bc_prop_cuda_result *r = calloc(1, sizeof *r);
     int rc = bc_prop_cuda_run(o.seed, o.count, 0, r);
-    printf("extraction: %d CUDA kernels (wrapping and masked arithmetic, names that meet): %d DRF (proved), %d true alarms, %d other verdicts, each against hb on the emulator; %d failed\n",
+    printf("extraction: %d CUDA kernels (wrapping and masked arithmetic, names that meet, accumulators, local arrays, structs, atomics): %d DRF (proved), %d true alarms, %d other verdicts, each against hb on the emulator; %d failed\n",
            r->kernels, r->proved, r->true_alarms, r->other, r->failures);
     if (rc) printf("FAILED: %s", r->failure);
     free(r);

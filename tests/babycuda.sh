@@ -158,7 +158,7 @@ contains "$T/out" "a block-scope atomic on global memory" "a block-scope atomic 
 expect 0 "struct leaves by name" -- "$G" check "$B/struct_param.cu"
 contains "$T/out" "g.base: DRF (proved)" "a pointer field is an array named by its field"
 expect 4 "a leaf in a witness" -- "$G" check -D OVERLAP "$B/struct_param.cu"
-contains "$T/out" "g.n=2, g.stride=2" "the fields are parameters of the check, assumed as //@ assume says"
+contains "$T/out" "g.stride=2, g.n=2" "the fields are parameters of the check, assumed as //@ assume says"
 expect 5 "a store into a struct parameter" -- "$G" check -D STORE "$B/struct_param.cu"
 contains "$T/out" "struct_param.cu:12:12: outside the calculus: a store into the struct parameter 'g'" "a struct copy the thread changes is outside"
 expect 4 "dynamic shared memory" -- "$G" check -D RACY "$B/dyn_shared.cu"

@@ -1128,6 +1128,15 @@ bc_program *bc_extract(const kir_module *m, const kir_func *f, const int64_t blo
       x.pname[k] = fresh(&x, base, &n);
     }
     kir_sk sk = f->params[k].sk;
+    if (sk == SK_COUNT) {   /* a struct's integer fields too */
+      for (int j = 0; j < f->params[k].nleaves; j++) {
+        int lsk = f->params[k].leaf_sk[j];
+        if (lsk == SK_PTR || lsk == SK_F32 || lsk == SK_F64) continue;
+        int q = bc_add_param(x.p, leaf_name(&x, k, j));
+        bc_param *bp = &x.p->params[q];
+        bp->ranged = bc_sk_range(lsk, &bp->lo, &bp->hi);
+      }
+    }
     if (sk != SK_PTR && sk != SK_F32 && sk != SK_F64 && sk != SK_COUNT) {
       int q = bc_add_param(x.p, x.pname[k]);
       bc_param *bp = &x.p->params[q];

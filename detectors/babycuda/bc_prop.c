@@ -483,8 +483,9 @@ int bc_prop_run(const bc_prop_opts *o, bc_prop_result *r) {
  * (t * 4294967295u + t), masks on signed values ((t - 31) & 31), shifts of
  * negative numbers, narrowing and sign-changing conversions, and names
  * that meet (an array `x` whose reads and a loop variable both count from
- * x1, an int parameter called `tid`), register accumulators and local
- * arrays.  The property: `gpurace check`'s
+ * x1, an int parameter called `tid`), register accumulators, local
+ * arrays, a struct passed by value, atomics beside plain accesses and an
+ * array viewed as pairs (4-byte fields of 8-byte structs).  The property: `gpurace check`'s
  * "DRF (proved)" never meets a race of hb on the emulator (threads as
  * agents), and its "true alarm" always does. */
 
@@ -494,12 +495,13 @@ static void cexpr(gen *G, strbuf *b, int depth, int loopvar, int param, int read
   static const char *const big[] = {"4294967295u", "2147483647", "65536u", "0x80000000u", "3u", "7", "31", "1"};
   if (depth <= 0 || !pick(G, 3)) {
     for (;;) {
-      switch (pick(G, 7)) {
+      switch (pick(G, 8)) {
       case 0: case 1: strbuf_printf(b, "t"); return;
       case 2: strbuf_printf(b, "s"); return;
       case 3: if (loopvar) { strbuf_printf(b, "i"); return; } break;
-      case 4: if (param) { strbuf_printf(b, "tid"); return; } break;
+      case 4: if (param & 1) { strbuf_printf(b, "tid"); return; } break;
       case 5: if (readv) { strbuf_printf(b, "v"); return; } break;
+      case 6: if (param & 2) { strbuf_printf(b, pick(G, 2) ? "g.k" : "g.n"); return; } break;
       default: strbuf_printf(b, "%s", big[pick(G, 8)]); return;
       }
     }
@@ -529,14 +531,23 @@ char *bc_prop_cuda_kernel(uint64_t seed, uint64_t i) {
   memset(&G, 0, sizeof G);
   rng_seed(&G.r, seed * 0x9e3779b97f4a7c15u + i * 7 + 3);
   strbuf b = {0};
-  int threads = 2 + pick(&G, 70), blocks = 1 + (pick(&G, 4) == 0), n = 8 + pick(&G, 60);
+  int threads = 2 + pick(&G, 70), blocks = 1 + (pick(&G, 4) == 0), n = 2 * (4 + pick(&G, 30));
   int param = pick(&G, 3) == 0, loop = pick(&G, 2), readx = pick(&G, 2);
+  int strct = pick(&G, 3) == 0;   /* a struct passed by value: its fields g.k and g.n are parameters */
   int accum = loop && pick(&G, 2), bound = 1 + pick(&G, 3);   /* an accumulator, the bound a parameter m */
   strbuf_printf(&b, "// extraction property: kernel %" PRIu64 " of seed %" PRIu64 "\n", i, seed);
   strbuf_printf(&b, "//@ launch k grid(%d) block(%d)\n//@ buffer x i32[%d] = iota\n//@ buffer A i32[%d]\n", blocks, threads, threads * blocks, n);
   if (param) strbuf_printf(&b, "//@ arg tid = %d\n", pick(&G, 5));
   if (accum) strbuf_printf(&b, "//@ arg m = %d\n//@ assume m >= 0 && m <= 4\n", bound);
-  strbuf_printf(&b, "__global__ void k(const int *x, int *A%s%s) {\n", param ? ", int tid" : "", accum ? ", int m" : "");
+  if (strct) {   /* pinned by //@ assume: a true alarm's witness is then the launch's own values */
+    int gk = pick(&G, 9) - 4, gn = pick(&G, 9);
+    strbuf_printf(&b, "//@ arg g = {%d, %d}\n//@ assume g.k == %d && g.n == %d\nstruct cfg { int k; unsigned n; };\n", gk, gn, gk, gn);
+  }
+  /* half the buffer as pairs: accesses of 4 bytes to an array of 8-byte structs */
+  strbuf_printf(&b, "struct pr { int a, b; };\n");
+  strbuf_printf(&b, "__global__ void k(const int *x, int *A%s%s%s) {\n", param ? ", int tid" : "", accum ? ", int m" : "",
+                strct ? ", cfg g" : "");
+  if (strct) param |= 2;
   if (accum) strbuf_printf(&b, "  int acc = 0;\n");
   strbuf_printf(&b, "  unsigned t = threadIdx.x + blockIdx.x * blockDim.x;\n  int s = (int)threadIdx.x;\n");
   if (readx) strbuf_printf(&b, "  int v = x[t];\n");
@@ -547,7 +558,20 @@ char *bc_prop_cuda_kernel(uint64_t seed, uint64_t i) {
   int nst = 1 + pick(&G, 2);
   for (int k = 0; k < nst; k++) {
     strbuf_printf(&b, "%s  ", loop ? "  " : "");
-    int rd = pick(&G, 3) == 0;
+    int kind = pick(&G, 8);   /* 0, 1 a read of A; 2 an atomic; 3 a field of a pair; else a store */
+    if (kind == 2) {
+      strbuf_printf(&b, "atomicAdd(&A[(unsigned)(");
+      cexpr(&G, &b, 3, loop, param, readx && pick(&G, 4) == 0);
+      strbuf_printf(&b, ") %% %du], 1);\n", (unsigned)n);
+      continue;
+    }
+    if (kind == 3) {
+      strbuf_printf(&b, "reinterpret_cast<pr *>(A)[(unsigned)(");
+      cexpr(&G, &b, 3, loop, param, readx && pick(&G, 4) == 0);
+      strbuf_printf(&b, ") %% %du].%s = (int)t;\n", (unsigned)n / 2, pick(&G, 2) ? "a" : "b");
+      continue;
+    }
+    int rd = kind < 2;
     if (rd) strbuf_printf(&b, "A[t %% %du] = A[(unsigned)(", (unsigned)n);
     else strbuf_printf(&b, "A[(unsigned)(");
     cexpr(&G, &b, 3, loop, param, readx && pick(&G, 4) == 0);
