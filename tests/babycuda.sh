@@ -144,7 +144,9 @@ contains "$T/out" "local_array.cu:13:6: outside the calculus: a pointer's offset
 # threads are not warps) agreeing with it
 for c in "0 struct_param.cu" "4 struct_param.cu -D OVERLAP" "5 struct_param.cu -D STORE" \
          "0 struct_array.cu" "4 struct_array.cu -D RACY" "0 dyn_shared.cu" "4 dyn_shared.cu -D RACY" \
-         "0 atomic_mix.cu" "4 atomic_mix.cu -D PLAIN" "5 atomic_mix.cu -D BLOCK_SCOPE"; do
+         "0 atomic_mix.cu" "4 atomic_mix.cu -D PLAIN" "5 atomic_mix.cu -D BLOCK_SCOPE" \
+         "0 loop_down.cu" "4 loop_down.cu -D NOSYNC" "0 loop_down.cu -D UNSIGNED" "4 loop_down.cu -D UNSIGNED -D NOSYNC" \
+         "0 loop_down.cu -D NE" "4 loop_down.cu -D NE -D NOSYNC" "5 loop_down.cu -D NE -D START=9"; do
   set -- $c
   st=$1 f=$2
   shift 2
@@ -154,6 +156,11 @@ for c in "0 struct_param.cu" "4 struct_param.cu -D OVERLAP" "5 struct_param.cu -
   if [ "$st" = 0 ]; then contains "$T/hb" "hb 0 race reports" "hb agrees: $f $* is race-free"
   else lacks "$T/hb" "hb 0 race reports" "hb agrees: $f $* races"; fi
 done
+expect 5 "a != loop from above" -- "$G" check -D NE -D START=9 "$B/loop_down.cu"
+contains "$T/out" "the integers of the loop's bounds at 18:25 leave their C type's range" "j != n from above is no proof"
+expect 4 "a loop that shrinks" -- "$G" check -D NOSYNC "$B/loop_down.cu"
+contains "$T/out" "witness: tid 0 reads A[1] at 22:84 (x1=1), tid 1 writes it at 22:35 (x1=2), phase 0; n=8" "j = n - x, in the loop's order"
+"$G" check -D BLOCK_SCOPE "$B/atomic_mix.cu" >"$T/out" 2>&1
 contains "$T/out" "a block-scope atomic on global memory" "a block-scope atomic across blocks is outside"
 expect 0 "struct leaves by name" -- "$G" check "$B/struct_param.cu"
 contains "$T/out" "g.base: DRF (proved)" "a pointer field is an array named by its field"

@@ -42,7 +42,8 @@ typedef struct {
   sv_kind k;
   bc_expr *e;              /* NUM, BOOL: the value; PTR: the byte offset; OPAQUE: the payload standing for it */
   int array;               /* PTR */
-  int elem;                /* PTR: the array's element bytes; local memory (array -1): 1 where e is the offset, -1 unknown */
+  int elem;                /* PTR: the array's element bytes; local memory (array -1): 1 where e is the
+                            * offset, -1 where the offset is unknown and e an address of the same object */
   srcpos pos;              /* OPAQUE, BAD: where the value came from */
   const char *why;         /* OPAQUE, BAD: what it is */
   bc_expr *obl;            /* NUM, BOOL, PTR: what makes e the machine's value (no wrap on the way), or NULL */
@@ -501,7 +502,7 @@ static sv local_load(X *x, const sv *a, int64_t imm, int sk, srcpos at) {
  * struct parameter's copy, whose loads are the launch's values. */
 static void local_store(X *x, const sv *a, int64_t imm, int es, srcpos at) {
   if (!x->sregions.len) return;
-  const sregion *g = a->elem == 1 ? sregion_at(x, a->e->num + imm, es) : vec_at(&x->sregions, 0);
+  const sregion *g = a->elem == 1 ? sregion_at(x, a->e->num + imm, es) : sregion_at(x, a->e->num, 1);
   if (g) outside(x, at, "a store into the struct parameter '%s' (the calculus has no mutable variables)", x->pname[g->param]);
 }
 
@@ -753,7 +754,7 @@ static void step(X *x, int pc, sv *R, vec *out) {
       if (r.elem == 1 && b->k == SV_NUM && b->e->k == BX_NUM)
         r.e = bc_num(p, (int64_t)((uint64_t)a->e->num + (uint64_t)b->e->num * (uint64_t)(in->imm > 1 ? in->imm : 1)));
       else
-        r.elem = -1;
+        r.elem = -1;   /* somewhere in the object e is in: C's pointer arithmetic does not leave it */
       R[in->dst] = r;
       return;
     }
@@ -946,45 +947,85 @@ static int loop(X *x, int h, sv *R, vec *out) {
     int saved = x->nloops;
     size_t saved_used = x->used.len;
     var = fresh(x, "x", &x->nloops);
-    L[carried] = num_sv(bc_var(x->p, var));
-    for (int r = 0; r < x->R && payloads; r++)
-      if (r != carried && w[r] && live_at(x, h, r)) L[r] = opaque_sv(x, at, "a value the loop carries beside its counter (an accumulator)", NULL, NULL);
-    /* the header: straight-line code up to the exit test */
+    bc_expr *v = bc_var(x->p, var), *c = NULL, *cnt = v;
+    /* the header, straight-line code up to the exit test, with the counter
+     * j = cnt: first j = x (a loop that grows), then, where the test is a
+     * lower bound, j = lo - x (one that shrinks: the same values in the same
+     * order, as the calculus's x from 0) */
     int pc = h;
-    size_t before = body.len;
-    while (pc < e && x->f->code[pc].op != OP_BRT && x->f->code[pc].op != OP_BRF && x->f->code[pc].op != OP_JMP) {
-      step(x, pc, L, &body);
-      pc++;
-    }
-    const kir_ins *br = &x->f->code[pc];
-    bc_expr *c = NULL, *v = bc_var(x->p, var);
-    if (body.len != before) why = "a loop whose condition reads memory (a loop bound of the calculus is an expression)";
-    else if ((br->op != OP_BRT && br->op != OP_BRF) || br->a <= e)
-      why = "a loop whose exit is not a test at its top (do-while, or an exit in the middle)";
-    else if (L[br->b].k != SV_BOOL && L[br->b].k != SV_NUM)
-      why = "a loop condition the calculus cannot compute";
-    else {
+    for (int dir = 0; dir < 2 && !why; dir++) {
+      memcpy(L, R, (size_t)x->R * sizeof *L);
+      cnt = dir ? mk(x, BX_SUB, lo.e, v) : v;
+      L[carried] = num_sv(cnt);
+      for (int r = 0; r < x->R && payloads; r++)
+        if (r != carried && w[r] && live_at(x, h, r)) L[r] = opaque_sv(x, at, "a value the loop carries beside its counter (an accumulator)", NULL, NULL);
+      pc = h;
+      body.len = 0;
+      while (pc < e && x->f->code[pc].op != OP_BRT && x->f->code[pc].op != OP_BRF && x->f->code[pc].op != OP_JMP) {
+        step(x, pc, L, &body);
+        pc++;
+      }
+      const kir_ins *br = &x->f->code[pc];
+      if (body.len) why = "a loop whose condition reads memory (a loop bound of the calculus is an expression)";
+      else if ((br->op != OP_BRT && br->op != OP_BRF) || br->a <= e)
+        why = "a loop whose exit is not a test at its top (do-while, or an exit in the middle)";
+      else if (L[br->b].k != SV_BOOL && L[br->b].k != SV_NUM)
+        why = "a loop condition the calculus cannot compute";
+      if (why) break;
       c = need_bool(x, &L[br->b], pc, "the loop's condition");
       cobl = L[br->b].obl;
-      if (br->op == OP_BRT) c = mk(x, BX_NOT, c, NULL);
-      if ((c->k == BX_LT || c->k == BX_LE) && expr_eq(c->a, v) && !bc_expr_mentions(c->b, var))
-        hi = c->k == BX_LT ? c->b : mk(x, BX_ADD, c->b, bc_num(x->p, 1));
-      else if ((c->k == BX_GT || c->k == BX_GE) && expr_eq(c->b, v) && !bc_expr_mentions(c->a, var))
-        hi = c->k == BX_GT ? c->a : mk(x, BX_ADD, c->a, bc_num(x->p, 1));
-      if (!hi) { why = "a loop condition that is not `x < hi` with hi invariant"; whypc = pc; }
       exit_pc = br->a;
+      if (br->op == OP_BRT) c = mk(x, BX_NOT, c, NULL);
+      if (!dir) {
+        if ((c->k == BX_LT || c->k == BX_LE) && expr_eq(c->a, v) && !bc_expr_mentions(c->b, var))
+          hi = c->k == BX_LT ? c->b : mk(x, BX_ADD, c->b, bc_num(x->p, 1));
+        else if ((c->k == BX_GT || c->k == BX_GE) && expr_eq(c->b, v) && !bc_expr_mentions(c->a, var))
+          hi = c->k == BX_GT ? c->a : mk(x, BX_ADD, c->a, bc_num(x->p, 1));
+        else if (c->k == BX_NE) {
+          /* x != hi (or x - hi != 0, as `for (j = 1; j - n; j++)` reads): a
+           * for from lo to hi where lo <= hi; from above, the counter would
+           * pass its type's end first, so lo <= hi is the loop's obligation */
+          bc_expr *a = c->a, *b = c->b;
+          if (a->k == BX_SUB && is_num(b, 0)) b = a->b, a = a->a;
+          if (expr_eq(b, v)) { bc_expr *t = a; a = b; b = t; }
+          if (expr_eq(a, v) && !bc_expr_mentions(b, var)) {
+            hi = b;
+            cobl = obl_and(x, cobl, mk(x, BX_LE, lo.e, b));
+          }
+        }
+        if (hi) break;
+        /* a lower bound: try the counter that shrinks */
+        int lower = ((c->k == BX_GT || c->k == BX_GE) && expr_eq(c->a, v) && !bc_expr_mentions(c->b, var)) ||
+                    ((c->k == BX_LT || c->k == BX_LE) && expr_eq(c->b, v) && !bc_expr_mentions(c->a, var));
+        if (!lower) { why = "a loop condition that is not `x < hi`, `x != hi` or `x > lo` with the bound invariant"; whypc = pc; }
+        continue;
+      }
+      /* j = lo - x > m (or >= m): x < lo - m (or lo - m + 1) */
+      bc_expr *m = NULL;
+      int strict = 0;
+      if ((c->k == BX_GT || c->k == BX_GE) && expr_eq(c->a, cnt) && !bc_expr_mentions(c->b, var)) m = c->b, strict = c->k == BX_GT;
+      else if ((c->k == BX_LT || c->k == BX_LE) && expr_eq(c->b, cnt) && !bc_expr_mentions(c->a, var)) m = c->a, strict = c->k == BX_LT;
+      if (m) hi = mk(x, BX_SUB, lo.e, strict ? m : mk(x, BX_SUB, m, bc_num(x->p, 1)));
+      else { why = "a loop condition that is not `x < hi`, `x != hi` or `x > lo` with the bound invariant"; whypc = pc; }
     }
     if (!why) {
       int r = walk(x, pc + 1, pc + 1, e, L, &body);
       const sv *next = &L[carried];
+      bc_expr *ne = next->k == SV_NUM ? next->e : NULL;
+      int step1 = 0;
+      if (ne && cnt == v)   /* x + 1 */
+        step1 = ne->k == BX_ADD && ((expr_eq(ne->a, v) && is_num(ne->b, 1)) || (expr_eq(ne->b, v) && is_num(ne->a, 1)));
+      else if (ne)          /* (lo - x) - 1, or + -1 */
+        step1 = (ne->k == BX_SUB && expr_eq(ne->a, cnt) && is_num(ne->b, 1)) ||
+                (ne->k == BX_ADD && ((expr_eq(ne->a, cnt) && is_num(ne->b, -1)) || (expr_eq(ne->b, cnt) && is_num(ne->a, -1))));
       if (r != e) { why = "a loop left by break or return"; whypc = pc; }
-      else if (!(next->k == SV_NUM && next->e->k == BX_ADD &&
-                 ((expr_eq(next->e->a, v) && is_num(next->e->b, 1)) || (expr_eq(next->e->b, v) && is_num(next->e->a, 1))))) {
-        why = "a loop whose variable does not grow by 1 (the calculus's loops have stride 1)";
+      else if (!step1) {
+        why = "a loop whose variable does not change by 1 (the calculus's loops have stride 1)";
         whypc = e;
       }
     }
     if (why) x->nloops = saved, x->used.len = saved_used;
+    else if (cnt != v) lo = num_sv_obl(bc_num(x->p, 0), lo.obl);   /* x from 0; the bound above speaks of lo */
   }
   if (why && all_const && ncarried == 1 && !exit_folds(x, h, e, R)) all_const = 0;
   if (why && all_const) {

@@ -484,8 +484,8 @@ int bc_prop_run(const bc_prop_opts *o, bc_prop_result *r) {
  * negative numbers, narrowing and sign-changing conversions, and names
  * that meet (an array `x` whose reads and a loop variable both count from
  * x1, an int parameter called `tid`), register accumulators, local
- * arrays, a struct passed by value, atomics beside plain accesses and an
- * array viewed as pairs (4-byte fields of 8-byte structs).  The property: `gpurace check`'s
+ * arrays, loops that shrink or test !=, a struct passed by value, atomics
+ * beside plain accesses and an array viewed as pairs (4-byte fields of 8-byte structs).  The property: `gpurace check`'s
  * "DRF (proved)" never meets a race of hb on the emulator (threads as
  * agents), and its "true alarm" always does. */
 
@@ -554,7 +554,13 @@ char *bc_prop_cuda_kernel(uint64_t seed, uint64_t i) {
   int local = pick(&G, 3) == 0;   /* a local array: the thread's own, its values payloads */
   if (local) strbuf_printf(&b, "  int loc[4];\n  loc[t & 3u] = (int)t;\n  loc[(t + 1u) & 3u] = loc[t & 3u] + 1;\n");
   if (accum) strbuf_printf(&b, "  for (int i = 0; i < m; i++) {\n    acc += x[(t + (unsigned)i) %% %uu];\n", (unsigned)(threads * blocks));
-  else if (loop) strbuf_printf(&b, "  for (int i = 0; i < %d; i++) {\n", bound);
+  else if (loop) {   /* a loop that grows, or one that shrinks, or one whose test is != */
+    static const char *const form[] = {"int i = 0; i < %d; i++", "int i = %d; i > 0; i--", "int i = 0; i != %d; i++",
+                                       "unsigned i = %du; i > 0u; i--"};
+    strbuf_printf(&b, "  for (");
+    strbuf_printf(&b, form[pick(&G, 4)], bound);
+    strbuf_printf(&b, ") {\n");
+  }
   int nst = 1 + pick(&G, 2);
   for (int k = 0; k < nst; k++) {
     strbuf_printf(&b, "%s  ", loop ? "  " : "");
