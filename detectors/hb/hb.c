@@ -141,6 +141,8 @@ typedef struct {
    * scope) and last device fence, and of each block's last barrier */
   uint32_t *fblk, *fdev, *bars;
   uint32_t releases;                /* fences and barriers so far: their sequence numbers */
+  uint8_t *ended;                   /* per block: it has ended (hot words retire its agents) */
+  uint32_t nended;
   /* the (class, source pair)s that hot words' summaries have reported in
    * this launch: another finds nothing the log lacks */
   struct memo_ent { const char *cls; uint32_t epc, xpc; } *memo;
@@ -244,6 +246,7 @@ static void shadow_free(hb *h, shadow *s) {
 }
 
 static void hb_free_launch(hb *h) {
+  free(h->ended); h->ended = NULL; h->nended = 0;
   free(h->fblk); h->fblk = NULL;
   free(h->fdev); h->fdev = NULL;
   free(h->bars); h->bars = NULL;
@@ -341,6 +344,7 @@ static void hb_launch(hb *h, const gr_event *ev) {
   h->sh = mem_calloc(h, h->nsh, sizeof *h->sh);
   h->shared_bytes = ev->shared_bytes;
   h->shared = mem_calloc(h, h->nblocks, sizeof *h->shared);
+  h->ended = mem_calloc(h, h->nblocks, sizeof *h->ended);
   /* lock set 0 is the empty set */
   h->sets = xcalloc(1, sizeof *h->sets);
   h->nsets = 1;
@@ -836,7 +840,16 @@ static void sum_drop(hb *h, accs *m) {
   m->sum_bytes = 0;
 }
 
+/* The summary's records of ended blocks retired, its memory counted again. */
+static void sum_retire(hb *h, accs *m) {
+  hw_retire(m->sum, h->ended, h->nended);
+  size_t b = hw_bytes(m->sum);
+  mem_add(h, (int64_t)b - (int64_t)m->sum_bytes);
+  m->sum_bytes = b;
+}
+
 static int sum_add(hb *h, accs *m, const acc *x) {
+  sum_retire(h, m);
   if (hw_add(m->sum, x, block_of(h, x->agent), hw_warp(h, x->agent), h->model == HB_MODEL_PTX && is_copy(h, x->agent),
              h->model == HB_MODEL_SCORD)) {
     sum_drop(h, m);
@@ -980,6 +993,7 @@ static void check_word(hb *h, loc *L, const acc *x, const gr_event *ev, int lane
   m = more_of(L);
   if (!skip && summ) {
     rep_ctx c = {h, x, ev, lane, wordaddr, done, ndone};
+    sum_retire(h, m);
     hw_reps(m->sum, x, block_of(h, x->agent), hw_warp(h, x->agent), rep_wanted, rep_one, &c);
   } else if (!skip) {
     word_compact(h, L);
@@ -1372,8 +1386,9 @@ void hb_on_event(void *self, const gr_event *ev) {
       else copy_join(h, a);
     }
     break;
-  case GR_EV_BLOCK_END:   /* its shared memory ends with it */
+  case GR_EV_BLOCK_END:   /* its shared memory ends with it; its agents access nothing more */
     if (h->shared && ev->block < h->nblocks) shadow_free(h, &h->shared[ev->block]);
+    if (h->ended && ev->block < h->nblocks && !h->ended[ev->block]) { h->ended[ev->block] = 1; h->nended++; }
     break;
   case GR_EV_LAUNCH_END: hb_free_launch(h); break;
   default: break;

@@ -5,7 +5,14 @@
  * accessor has an agent of the kind where the counts say so, and the one
  * is found by a walk over the word's agents: hb.c asks only for a (class,
  * source pair) it has not reported in the launch, so walks are as many as
- * reports, and an access otherwise costs its own bookkeeping. */
+ * reports, and an access otherwise costs its own bookkeeping.
+ *
+ * Agents of a block that has ended never access again, and every later
+ * accessor is of another block: their records are retired (hw_retire),
+ * leaving per kind only their count in the total and one of their pieces
+ * for the other-block relation.  So the records and tables are as large
+ * as the resident agents that touched the word, not as all of them: an
+ * access costs the same at any launch size. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,12 +27,14 @@ typedef struct { uint32_t agent, block, warp; uint8_t copy, np; acc p[HW_PIECES]
 typedef struct { uint64_t *k; uint32_t *v; size_t cap, n; } map;
 
 struct hw_sum {
-  arec *recs;
+  arec *recs;              /* the agents of blocks that have not ended */
   uint32_t nrecs, caprecs;
   hw_kind *kinds;
-  uint32_t *total;         /* per kind: agents with a piece of it */
+  uint32_t *total;         /* per kind: agents with a piece of it, retired ones included */
+  acc *retired;            /* per kind: a retired agent's piece of it (mask 0: none) */
   uint32_t nkinds, capkinds;
-  map m;                   /* agent -> record; (kind, block), (kind, warp) -> agents */
+  map m;                   /* agent -> record; (kind, block), (kind, warp) -> agents (of records) */
+  uint32_t seen;           /* the launch's count of ended blocks when records were last retired */
   size_t bytes;
 };
 
@@ -90,6 +99,7 @@ void hw_free(hw_sum *s) {
   free(s->recs);
   free(s->kinds);
   free(s->total);
+  free(s->retired);
   free(s->m.k);
   free(s->m.v);
   free(s);
@@ -107,11 +117,13 @@ static uint32_t kind_of(hw_sum *s, const acc *p, uint8_t copy) {
     uint32_t nc = s->capkinds ? 2 * s->capkinds : 4;
     s->kinds = xrealloc(s->kinds, nc * sizeof *s->kinds);
     s->total = xrealloc(s->total, nc * sizeof *s->total);
-    s->bytes += (nc - s->capkinds) * (sizeof *s->kinds + sizeof *s->total);
+    s->retired = xrealloc(s->retired, nc * sizeof *s->retired);
+    s->bytes += (nc - s->capkinds) * (sizeof *s->kinds + sizeof *s->total + sizeof *s->retired);
     s->capkinds = nc;
   }
   s->kinds[s->nkinds] = (hw_kind){p->pc, p->info, p->locks, p->mask, copy};
   s->total[s->nkinds] = 0;
+  s->retired[s->nkinds].mask = 0;
   return s->nkinds++;
 }
 
@@ -163,8 +175,10 @@ int hw_add(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int copy, int
 }
 
 /* An entry of kind g of an agent other than `not` in the relation to
- * (block, warp), or NULL. */
+ * (block, warp), or NULL.  A retired agent is of another block than any
+ * accessor's. */
 static const acc *find(const hw_sum *s, uint32_t g, int rel, uint32_t block, uint32_t warp, uint32_t not) {
+  if (rel == HW_OTHER_BLOCK && s->retired[g].mask) return &s->retired[g];
   for (uint32_t r = 0; r < s->nrecs; r++) {
     const arec *a = &s->recs[r];
     if (a->agent == not) continue;
@@ -172,6 +186,46 @@ static const acc *find(const hw_sum *s, uint32_t g, int rel, uint32_t block, uin
     for (uint8_t k = 0; k < a->np; k++) if (same_kind(&s->kinds[g], &a->p[k], a->copy)) return &a->p[k];
   }
   return NULL;
+}
+
+void hw_retire(hw_sum *s, const uint8_t *ended, uint32_t nended) {
+  if (s->seen == nended) return;
+  s->seen = nended;
+  uint32_t keep = 0;
+  for (uint32_t r = 0; r < s->nrecs; r++) {
+    arec *a = &s->recs[r];
+    if (!ended[a->block]) { s->recs[keep++] = *a; continue; }
+    /* its pieces stay in the totals; one of each kind stands for them all */
+    for (uint8_t k = 0; k < a->np; k++) {
+      uint32_t g = kind_of(s, &a->p[k], a->copy);
+      if (!s->retired[g].mask) s->retired[g] = a->p[k];
+    }
+  }
+  if (keep == s->nrecs) return;
+  s->nrecs = keep;
+  /* the tables again, of the records left: as large as they are */
+  size_t cap = 64;
+  while (cap < 2 * (size_t)(keep * (1 + 2 * HW_PIECES) + 1)) cap *= 2;
+  if (8 * cap <= s->m.cap) {   /* much too large (a factor of 8: no churn of shrinking and growing) */
+    s->bytes -= (s->m.cap - cap) * (sizeof *s->m.k + sizeof *s->m.v);
+    free(s->m.k);
+    free(s->m.v);
+    s->m.k = xcalloc(cap, sizeof *s->m.k);
+    s->m.v = xmalloc(cap * sizeof *s->m.v);
+    s->m.cap = cap;
+  } else {
+    memset(s->m.k, 0, s->m.cap * sizeof *s->m.k);
+  }
+  s->m.n = 0;
+  for (uint32_t r = 0; r < keep; r++) {
+    const arec *a = &s->recs[r];
+    *map_at(s, key_of(K_AGENT, 0, a->agent), r) = r;
+    for (uint8_t k = 0; k < a->np; k++) {
+      uint32_t g = kind_of(s, &a->p[k], a->copy);
+      *map_at(s, key_of(K_BLOCK, g, a->block), 0) += 1;
+      *map_at(s, key_of(K_WARP, g, a->warp), 0) += 1;
+    }
+  }
 }
 
 void hw_reps(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int (*want)(const hw_kind *k, int rel, void *ctx),
