@@ -807,6 +807,23 @@ static void word_compact(hb *h, loc *L) {
     *s |= orig;
     if (scord && (e->info & I_WRITE)) *w[!(e->info & I_ATOM) ? 0 : block_atomic(e) ? 1 : 2] |= orig;
   }
+  /* ScoRD model: an entry of an ended block is ordered before a later
+   * access (of another block, as all are) by its agent's device fences
+   * alone, which are over: it races with what its kind (source position,
+   * info, lock set) and that frozen order say, as any such entry whose
+   * bytes hold its own does.  One is kept (the oldest), so the list is as
+   * long as the resident agents and the kinds, not as all that touched it. */
+  if (scord && h->nended) {
+    memset(sig.v, 0xff, cap);
+    for (uint32_t k = 0; k < m->n; k++) {
+      acc *e = &m->e[k];
+      if (!e->mask || !h->ended[block_of(h, e->agent)]) continue;
+      uint64_t rel = h->fdev[e->agent] > e->clock;
+      uint8_t *u = maskmap_at(&sig, (uint64_t)e->pc << 32 | (uint64_t)(e->info | rel << 15) << 16 | e->locks);
+      if (!(e->mask & (uint8_t)~*u)) e->mask = 0;
+      else *u |= e->mask;
+    }
+  }
   free(sig.k); free(sig.v); free(wr.k); free(wr.v);
   uint32_t keep = 0;
   for (uint32_t k = 0; k < m->n; k++) if (m->e[k].mask) m->e[keep++] = m->e[k];
