@@ -897,7 +897,7 @@ static int summarised(hb *h, loc *L) {
       return 0;
     }
   }
-  m->sum = hw_new();
+  m->sum = hw_new(h->model == HB_MODEL_PTX || h->its);
   m->sum_bytes = 0;
   for (uint32_t k = 0; k < m->n; k++)
     if (sum_add(h, m, &m->e[k])) { m->sum_tried = now + 1u; return 0; }

@@ -40,7 +40,7 @@ typedef struct {
  * (a warp is the agent itself where agents are warps). */
 typedef struct hw_sum hw_sum;
 
-hw_sum *hw_new(void);
+hw_sum *hw_new(int per_warp);   /* per_warp: a warp holds several agents (threads) */
 void hw_free(hw_sum *s);
 size_t hw_bytes(const hw_sum *s);
 /* Access x of an agent of block `block` and warp `warp` (launch-wide;

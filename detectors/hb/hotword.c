@@ -35,6 +35,7 @@ struct hw_sum {
   uint32_t nkinds, capkinds;
   map m;                   /* agent -> record; (kind, block), (kind, warp) -> agents (of records) */
   uint32_t seen;           /* the launch's count of ended blocks when records were last retired */
+  int per_warp;            /* warps hold several agents (else a warp is its agent: no counts per warp) */
   size_t bytes;
 };
 
@@ -88,8 +89,9 @@ static uint32_t map_value(const hw_sum *s, uint64_t key) {
   return s->m.k[i] ? s->m.v[i] : 0;
 }
 
-hw_sum *hw_new(void) {
+hw_sum *hw_new(int per_warp) {
   hw_sum *s = xcalloc(1, sizeof *s);
+  s->per_warp = per_warp;
   s->bytes = sizeof *s;
   return s;
 }
@@ -132,7 +134,7 @@ static void count(hw_sum *s, const arec *a, const acc *p, int d) {
   uint32_t g = kind_of(s, p, a->copy);
   s->total[g] += (uint32_t)d;
   *map_at(s, key_of(K_BLOCK, g, a->block), 0) += (uint32_t)d;
-  *map_at(s, key_of(K_WARP, g, a->warp), 0) += (uint32_t)d;
+  if (s->per_warp) *map_at(s, key_of(K_WARP, g, a->warp), 0) += (uint32_t)d;
 }
 
 int hw_add(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int copy, int writes_cover) {
@@ -223,7 +225,7 @@ void hw_retire(hw_sum *s, const uint8_t *ended, uint32_t nended) {
     for (uint8_t k = 0; k < a->np; k++) {
       uint32_t g = kind_of(s, &a->p[k], a->copy);
       *map_at(s, key_of(K_BLOCK, g, a->block), 0) += 1;
-      *map_at(s, key_of(K_WARP, g, a->warp), 0) += 1;
+      if (s->per_warp) *map_at(s, key_of(K_WARP, g, a->warp), 0) += 1;
     }
   }
 }
@@ -244,9 +246,9 @@ void hw_reps(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int (*want)
       if (s->m.cap && s->m.k[slot(&s->m, key)]) self = &s->recs[map_value(s, key)];
       looked = 1;
     }
-    uint32_t in_block = map_value(s, key_of(K_BLOCK, g, block)), in_warp = map_value(s, key_of(K_WARP, g, warp));
     uint32_t mine = 0;   /* x's agent among the warp's */
     for (uint8_t k = 0; self && k < self->np && !mine; k++) mine = same_kind(&s->kinds[g], &self->p[k], self->copy);
+    uint32_t in_block = map_value(s, key_of(K_BLOCK, g, block)), in_warp = s->per_warp ? map_value(s, key_of(K_WARP, g, warp)) : mine;
     uint32_t have[3] = {in_warp - mine, in_block - in_warp, s->total[g] - in_block};
     for (int rel = HW_SAME_WARP; rel <= HW_OTHER_BLOCK; rel++) {
       if (!have[rel] || !w[rel]) continue;
