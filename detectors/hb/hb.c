@@ -143,6 +143,9 @@ typedef struct {
   uint32_t releases;                /* fences and barriers so far: their sequence numbers */
   uint8_t *ended;                   /* per block: it has ended (hot words retire its agents) */
   uint32_t nended;
+  uint64_t *cm_k;                   /* word_compact's two tables, kept from call to call (2 * cm_cap slots) */
+  uint8_t *cm_v;
+  size_t cm_cap;
   /* the (class, source pair)s that hot words' summaries have reported in
    * this launch: another finds nothing the log lacks */
   struct memo_ent { const char *cls; uint32_t epc, xpc; } *memo;
@@ -247,6 +250,7 @@ static void shadow_free(hb *h, shadow *s) {
 
 static void hb_free_launch(hb *h) {
   free(h->ended); h->ended = NULL; h->nended = 0;
+  free(h->cm_k); free(h->cm_v); h->cm_k = NULL; h->cm_v = NULL; h->cm_cap = 0;
   free(h->fblk); h->fblk = NULL;
   free(h->fdev); h->fdev = NULL;
   free(h->bars); h->bars = NULL;
@@ -783,10 +787,15 @@ static void word_compact(hb *h, loc *L) {
   if (!m || !m->lazy) return;
   size_t cap = 16;
   while (cap < 4 * (size_t)m->n) cap *= 2;
-  maskmap sig = {xmalloc(cap * sizeof(uint64_t)), xmalloc(cap), cap};
+  if (cap > h->cm_cap) {
+    h->cm_k = xrealloc(h->cm_k, 2 * cap * sizeof *h->cm_k);
+    h->cm_v = xrealloc(h->cm_v, 2 * cap);
+    h->cm_cap = cap;
+  }
+  maskmap sig = {h->cm_k, h->cm_v, cap};
   /* per agent, the bytes its later writes took: by plain or strong
    * writes, by block-scope atomics, by device atomics */
-  maskmap wr = {xmalloc(cap * sizeof(uint64_t)), xmalloc(cap), cap};
+  maskmap wr = {h->cm_k + cap, h->cm_v + cap, cap};
   memset(sig.v, 0xff, cap);
   memset(wr.v, 0xff, cap);
   int scord = h->model == HB_MODEL_SCORD;
@@ -824,7 +833,6 @@ static void word_compact(hb *h, loc *L) {
       else *u |= e->mask;
     }
   }
-  free(sig.k); free(sig.v); free(wr.k); free(wr.v);
   uint32_t keep = 0;
   for (uint32_t k = 0; k < m->n; k++) if (m->e[k].mask) m->e[keep++] = m->e[k];
   m->n = keep;
