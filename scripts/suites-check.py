@@ -14,8 +14,10 @@ file (in a temporary folder) and runs `gpurace check` on it:
              file's `//--blockDim=... --gridDim=...` line
 A file is *accepted* when gpurace reads it (exit 0, 4 or 5); it has a
 *verdict* when every array got DRF or racy (exit 0 or 4, not "outside the
-calculus" nor "unknown").  Prints one line per file (with --list) and the
-counts, with the reasons files had no verdict, grouped.
+calculus" nor "unknown").  Prints one line per file (with --list), the
+counts, the verdicts against the suite's own labels (Faial's drf-/racy-
+file names, GPUVerify's //pass and race //xfail lines) and the reasons
+files had no verdict, grouped.
 """
 import os
 import re
@@ -34,21 +36,19 @@ def dims(v):
 
 
 def launch_line(kind, text):
-    m = None
-    for m in GLOBAL.finditer(text):
-        break
+    m = GLOBAL.search(text)
     if not m:
         return None
     name = m.group(1)
     grid, block = ('2' if 'blockIdx' in text else '1'), '64'
-    if True:   # a Faial file may carry GPUVerify's line too (racy-grid-level)
-        for line in text.splitlines()[:5]:
-            if line.startswith('//--'):
-                for k, v in GV_DIM.findall(line):
-                    if k == 'blockDim':
-                        block = dims(v)
-                    else:
-                        grid = dims(v)
+    # GPUVerify's line decides, in a Faial file too (racy-grid-level has one)
+    for line in text.splitlines()[:5]:
+        if line.startswith('//--'):
+            for k, v in GV_DIM.findall(line):
+                if k == 'blockDim':
+                    block = dims(v)
+                else:
+                    grid = dims(v)
     return '//@ launch %s grid(%s) block(%s)\n' % (name, grid, block)
 
 
