@@ -142,7 +142,7 @@ contains "$T/out" "local_array.cu:13:6: outside the calculus: a pointer's offset
 # struct parameters by value, arrays of structs, dynamic shared memory and
 # atomics: each verdict, and hb on the emulator (--warps its: the calculus's
 # threads are not warps) agreeing with it
-for c in "0 struct_param.cu" "4 struct_param.cu -D OVERLAP" "5 struct_param.cu -D STORE" \
+for c in "0 struct_param.cu" "4 struct_param.cu -D OVERLAP" "5 struct_param.cu -D STORE" "5 struct_param.cu -D ATOMIC" \
          "0 struct_array.cu" "4 struct_array.cu -D RACY" "0 dyn_shared.cu" "4 dyn_shared.cu -D RACY" \
          "0 atomic_mix.cu" "4 atomic_mix.cu -D PLAIN" "5 atomic_mix.cu -D BLOCK_SCOPE" \
          "0 loop_down.cu" "4 loop_down.cu -D NOSYNC" "0 loop_down.cu -D UNSIGNED" "4 loop_down.cu -D UNSIGNED -D NOSYNC" \
@@ -168,6 +168,8 @@ expect 4 "a leaf in a witness" -- "$G" check -D OVERLAP "$B/struct_param.cu"
 contains "$T/out" "g.stride=2, g.n=2" "the fields are parameters of the check, assumed as //@ assume says"
 expect 5 "a store into a struct parameter" -- "$G" check -D STORE "$B/struct_param.cu"
 contains "$T/out" "struct_param.cu:12:12: outside the calculus: a store into the struct parameter 'g'" "a struct copy the thread changes is outside"
+expect 5 "an atomic on a struct parameter" -- "$G" check -D ATOMIC "$B/struct_param.cu"
+contains "$T/out" "struct_param.cu:15:3: outside the calculus: a store into the struct parameter 'g'" "an atomic on the struct's copy changes it too"
 expect 4 "dynamic shared memory" -- "$G" check -D RACY "$B/dyn_shared.cu"
 contains "$T/out" "dynamic.shared: racy (true alarm: well-typed)" "extern __shared__ arrays are one region"
 printf 'global array A[4];\nthreads 2;\nkernel {\n  atomic A[0] := tid;\n  let x = A[tid + 2] in\n  atomic A[1] := x\n}\n' >"$T/at.bc"

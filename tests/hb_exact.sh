@@ -49,4 +49,10 @@ for c in "read_after_barrier.cu lockstep" "read_after_barrier.cu its" "atomic_af
     if ! echo "$out" | grep -q "race \[hb\]"; then echo "FAIL: hb misses the race of $1 under $2, seed $seed"; bad=1; fi
   done
 done
+# the same rule in a hot word's summary: thread 200's second read (15:12)
+# races with thread 100's later atomic (21:5)
+out=$("$G" run -q --sched rr --detect hb --warps its "$S/tests/data/hb_cover/atomic_after_read_hot.cu" 2>&1)
+if ! echo "$out" | grep -A1 "15:12: plain load" | grep -q "21:5: atomic add"; then
+  echo "FAIL: hb misses the race of atomic_after_read_hot.cu (a hot word's summary)"; bad=1
+fi
 exit $bad

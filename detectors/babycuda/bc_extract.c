@@ -766,39 +766,44 @@ static void step(X *x, int pc, sv *R, vec *out) {
     R[in->dst] = r;
     return;
   }
-  case OP_LD: case OP_ST: {
+  case OP_LD: case OP_ST: case OP_ATOM: {
+    /* an atomic read-modify-write is a write that races with other
+     * threads' plain accesses, not with their atomics (hb's rule, of device
+     * scope); what it returns is a payload the calculus does not compute */
+    int atom = op == OP_ATOM;
     sv *a = &R[in->a];
-    if (a->k != SV_PTR) outside(x, at, "an access through %s", a->k == SV_BAD ? describe(a) : "a pointer the calculus cannot follow");
+    if (a->k != SV_PTR)
+      outside(x, at, "%s through %s", atom ? "an atomic" : "an access", a->k == SV_BAD ? describe(a) : "a pointer the calculus cannot follow");
     int sk = in->flags & 0x7f;
     int es = kir_sk_size[sk];
+    int64_t imm = atom ? 0 : in->imm;   /* an atomic's address has no offset */
+    if (atom && in->dst >= 0) R[in->dst] = opaque_sv(x, at, "the value an atomic returns", NULL, NULL);
     if (a->array < 0) {
       /* local memory (a local array, a variable whose address is taken, a
        * struct parameter's copy): no other thread reaches it, so it races
        * with nothing and is in no MAP */
-      if (op == OP_LD) R[in->dst] = local_load(x, a, in->imm, sk, at);
-      else local_store(x, a, in->imm, es, at);
+      if (op == OP_LD) R[in->dst] = local_load(x, a, imm, sk, at);
+      else local_store(x, a, imm, es, at);
       return;
     }
+    if (atom && KIR_MF_SCOPE(in->flags) == SCOPE_BLOCK && p->arrays[a->array].space == BC_GLOBAL && bc_blocks(p) > 1)
+      outside(x, at, "a block-scope atomic on global memory (it races with another block's atomics)");
     access_unit(x, a, es, at);
-    bc_expr *off = mk(x, BX_ADD, a->e, bc_num(p, in->imm));
+    bc_expr *off = mk(x, BX_ADD, a->e, bc_num(p, imm));
     bc_expr *idx = div_exact(x, off, es);
     if (!idx) idx = mk(x, BX_DIV, off, bc_num(p, es));
-    if (op == OP_ST) {
-      bc_stmt *s = bc_stmt_new(p, BS_WRITE, at);
-      s->array = a->array;
-      s->idx = idx;
-      s->obl = a->obl;
-      s->val = payload(x, &R[in->b], pc);
-      push_stmt(out, s);
-      return;
-    }
-    bc_stmt *s = bc_stmt_new(p, BS_READ, at);
+    bc_stmt *s = bc_stmt_new(p, op == OP_LD ? BS_READ : BS_WRITE, at);
     s->array = a->array;
     s->idx = idx;
     s->obl = a->obl;
+    push_stmt(out, s);
+    if (op != OP_LD) {
+      s->val = payload(x, &R[in->b], pc);
+      s->atomic = atom;
+      return;
+    }
     s->var = fresh(x, p->arrays[a->array].name, &x->nvars);
     s->body = bc_stmt_new(p, BS_SKIP, at);
-    push_stmt(out, s);
     sv r = num_sv(bc_var(p, s->var));
     if (sk == SK_F32 || sk == SK_F64) { r.k = SV_OPAQUE; r.pos = at; r.why = "a floating-point value"; }
     else if (sk == SK_PTR) r = bad_sv(at, "a pointer read from memory");
@@ -810,29 +815,6 @@ static void step(X *x, int pc, sv *R, vec *out) {
     push_stmt(out, bc_stmt_new(p, BS_SYNC, at));
     return;
   case OP_FENCE: case OP_NOP: return;
-  case OP_ATOM: {
-    /* an atomic read-modify-write: an access that races with other
-     * threads' plain accesses, not with their atomics (hb's rule, of device
-     * scope); what it returns is a payload the calculus does not compute */
-    sv *a = &R[in->a];
-    if (a->k != SV_PTR) outside(x, at, "an atomic through %s", a->k == SV_BAD ? describe(a) : "a pointer the calculus cannot follow");
-    if (in->dst >= 0) R[in->dst] = opaque_sv(x, at, "the value an atomic returns", NULL, NULL);
-    if (a->array < 0) return;   /* local memory: no other thread reaches it */
-    int es = kir_sk_size[in->flags & 0x7f];
-    if (KIR_MF_SCOPE(in->flags) == SCOPE_BLOCK && p->arrays[a->array].space == BC_GLOBAL && bc_blocks(p) > 1)
-      outside(x, at, "a block-scope atomic on global memory (it races with another block's atomics)");
-    access_unit(x, a, es, at);
-    bc_expr *off = mk(x, BX_ADD, a->e, bc_num(p, 0));
-    bc_expr *idx = div_exact(x, off, es);
-    bc_stmt *s = bc_stmt_new(p, BS_WRITE, at);
-    s->array = a->array;
-    s->idx = idx ? idx : mk(x, BX_DIV, off, bc_num(p, es));
-    s->obl = a->obl;
-    s->val = payload(x, &R[in->b], pc);
-    s->atomic = 1;
-    push_stmt(out, s);
-    return;
-  }
   case OP_SYNCWARP: outside(x, at, "__syncwarp (the calculus has block barriers only)");
   case OP_VOTE: outside(x, at, "a warp vote");
   case OP_SHFL: outside(x, at, "a warp shuffle");

@@ -621,22 +621,32 @@ static int released_scord(const hb *h, const acc *e, const acc *x) {
   return h->fblk[e->agent] > e->clock;
 }
 
-
 static int block_atomic(const acc *e) { return (e->info & I_ATOM) && (e->info >> I_SCOPE_SHIFT & 3) == GR_SCOPE_BLOCK; }
 
-/* ScoRD model: whether the write x may stand for e, its own agent's
- * earlier access, in the word's list: a later access of another agent that
- * races with e must race with x or be ordered after it.  A plain or strong
- * x races with whatever is not ordered after it; an atomic x races with no
- * atomic of its scope, so it stands only for atomics whose races it has (a
- * block-scope e races with another block's atomics, a device x not).
+/* ScoRD model: what a write x may stand for of its own agent's earlier
+ * accesses in the word's list, where a later access of another agent that
+ * races with one must race with x or be ordered after it: a plain or
+ * strong x races with whatever is not ordered after it (COVER_ALL); an
+ * atomic x races with no atomic of its scope, so it stands only for
+ * atomics whose races it has: a block-scope one for any (COVER_ATOMIC), a
+ * device one for device ones (COVER_DEV_ATOMIC; a block-scope e races with
+ * another block's atomics, a device x not).  A read stands for nothing.
  * (Another agent's e released to x is covered by any write x: per-location
  * transitivity, N4.) */
-static int scord_covers(const acc *x, const acc *e) {
-  if (!(x->info & I_WRITE)) return 0;
-  if (!(x->info & I_ATOM)) return 1;
-  return (e->info & I_ATOM) && (block_atomic(x) || !block_atomic(e));
+enum { COVER_NONE = -1, COVER_ALL, COVER_ATOMIC, COVER_DEV_ATOMIC };
+
+static int cover_class(const acc *x) {
+  if (!(x->info & I_WRITE)) return COVER_NONE;
+  if (!(x->info & I_ATOM)) return COVER_ALL;
+  return block_atomic(x) ? COVER_ATOMIC : COVER_DEV_ATOMIC;
 }
+
+static int cover_class_takes(int cls, const acc *e) {
+  return cls == COVER_ALL || (cls == COVER_ATOMIC && (e->info & I_ATOM)) ||
+         (cls == COVER_DEV_ATOMIC && (e->info & I_ATOM) && !block_atomic(e));
+}
+
+static int scord_covers(const acc *x, const acc *e) { return cover_class_takes(cover_class(x), e); }
 
 static const char *classify_scord(hb *h, const acc *e, const acc *x) {
   int both_atomic = (e->info & I_ATOM) && (x->info & I_ATOM);
@@ -793,8 +803,7 @@ static void word_compact(hb *h, loc *L) {
     h->cm_cap = cap;
   }
   maskmap sig = {h->cm_k, h->cm_v, cap};
-  /* per agent, the bytes its later writes took: by plain or strong
-   * writes, by block-scope atomics, by device atomics */
+  /* per agent and cover class, the bytes its later writes took */
   maskmap wr = {h->cm_k + cap, h->cm_v + cap, cap};
   memset(sig.v, 0xff, cap);
   memset(wr.v, 0xff, cap);
@@ -805,16 +814,13 @@ static void word_compact(hb *h, loc *L) {
     uint8_t *s = maskmap_at(&sig, sig_key(e));
     uint8_t taken = *s;
     uint8_t *w[3] = {NULL, NULL, NULL};
-    if (scord)
-      for (int j = 0; j < 3; j++) w[j] = maskmap_at(&wr, (uint64_t)e->agent << 2 | (uint64_t)j);
-    if (scord) {
-      taken |= *w[0];
-      if (e->info & I_ATOM) taken |= *w[1];
-      if ((e->info & I_ATOM) && !block_atomic(e)) taken |= *w[2];
+    for (int j = 0; scord && j < 3; j++) {
+      w[j] = maskmap_at(&wr, (uint64_t)e->agent << 2 | (uint64_t)j);
+      if (cover_class_takes(j, e)) taken |= *w[j];
     }
     e->mask = orig & (uint8_t)~taken;
     *s |= orig;
-    if (scord && (e->info & I_WRITE)) *w[!(e->info & I_ATOM) ? 0 : block_atomic(e) ? 1 : 2] |= orig;
+    if (scord && cover_class(e) != COVER_NONE) *w[cover_class(e)] |= orig;
   }
   /* ScoRD model: an entry of an ended block is ordered before a later
    * access (of another block, as all are) by its agent's device fences
@@ -827,7 +833,7 @@ static void word_compact(hb *h, loc *L) {
     for (uint32_t k = 0; k < m->n; k++) {
       acc *e = &m->e[k];
       if (!e->mask || !h->ended[block_of(h, e->agent)]) continue;
-      uint64_t rel = h->fdev[e->agent] > e->clock;
+      uint64_t rel = h->fdev[e->agent] > e->clock;   /* in info's bit 15, which no I_ field uses */
       uint8_t *u = maskmap_at(&sig, (uint64_t)e->pc << 32 | (uint64_t)(e->info | rel << 15) << 16 | e->locks);
       if (!(e->mask & (uint8_t)~*u)) e->mask = 0;
       else *u |= e->mask;
@@ -865,24 +871,27 @@ static void sum_drop(hb *h, accs *m) {
   m->sum_bytes = 0;
 }
 
-/* The summary's records of ended blocks retired, its memory counted again. */
-static void sum_retire(hb *h, accs *m) {
-  hw_retire(m->sum, h->ended, h->nended);
+/* The summary's memory counted again. */
+static void sum_count(hb *h, accs *m) {
   size_t b = hw_bytes(m->sum);
   mem_add(h, (int64_t)b - (int64_t)m->sum_bytes);
   m->sum_bytes = b;
 }
 
+/* The summary's records of ended blocks retired. */
+static void sum_retire(hb *h, accs *m) {
+  hw_retire(m->sum, h->ended, h->nended);
+  sum_count(h, m);
+}
+
 static int sum_add(hb *h, accs *m, const acc *x) {
   sum_retire(h, m);
   if (hw_add(m->sum, x, block_of(h, x->agent), hw_warp(h, x->agent), h->model == HB_MODEL_PTX && is_copy(h, x->agent),
-             h->model == HB_MODEL_SCORD)) {
+             h->model == HB_MODEL_SCORD ? scord_covers : NULL)) {
     sum_drop(h, m);
     return -1;
   }
-  size_t b = hw_bytes(m->sum);
-  mem_add(h, (int64_t)b - (int64_t)m->sum_bytes);
-  m->sum_bytes = b;
+  sum_count(h, m);
   return 0;
 }
 

@@ -46,10 +46,11 @@ size_t hw_bytes(const hw_sum *s);
 /* Access x of an agent of block `block` and warp `warp` (launch-wide;
  * copy: the agent is a thread's asynchronous copies): the agent's earlier
  * entries lose its bytes where they have its signature (info, lock set),
- * or (writes_cover, the ScoRD model) x writes, as the oracle replaces
- * them; x is an entry.  0, or -1 where the summary cannot follow (an agent
- * with too many kinds of entry in one word): drop it. */
-int hw_add(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int copy, int writes_cover);
+ * or where covers(x, entry) says x stands for them (the ScoRD model's
+ * rule; NULL: none), as the oracle replaces them; x is an entry.  0, or -1
+ * where the summary cannot follow (an agent with too many kinds of entry
+ * in one word): drop it. */
+int hw_add(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int copy, int (*covers)(const acc *x, const acc *e));
 /* Blocks whose ended[b] is set (nended of them in the launch) never
  * access again: their agents' records leave the summary, their pieces
  * counted and represented per kind.  Cheap where nended has not changed

@@ -129,15 +129,20 @@ static uint32_t kind_of(hw_sum *s, const acc *p, uint8_t copy) {
   return s->nkinds++;
 }
 
-/* Record a's piece p joins (d = 1) or leaves (d = -1) its kind's counts. */
-static void count(hw_sum *s, const arec *a, const acc *p, int d) {
-  uint32_t g = kind_of(s, p, a->copy);
-  s->total[g] += (uint32_t)d;
+/* Record a's piece of kind g joins (d = 1) or leaves (d = -1) the counts of its block and warp. */
+static void count_place(hw_sum *s, const arec *a, uint32_t g, int d) {
   *map_at(s, key_of(K_BLOCK, g, a->block), 0) += (uint32_t)d;
   if (s->per_warp) *map_at(s, key_of(K_WARP, g, a->warp), 0) += (uint32_t)d;
 }
 
-int hw_add(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int copy, int writes_cover) {
+/* Record a's piece p joins (d = 1) or leaves (d = -1) its kind's counts. */
+static void count(hw_sum *s, const arec *a, const acc *p, int d) {
+  uint32_t g = kind_of(s, p, a->copy);
+  s->total[g] += (uint32_t)d;
+  count_place(s, a, g, d);
+}
+
+int hw_add(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int copy, int (*covers)(const acc *x, const acc *e)) {
   uint32_t *ri = map_at(s, key_of(K_AGENT, 0, x->agent), s->nrecs);
   uint32_t r = *ri;
   if (r == s->nrecs) {
@@ -155,11 +160,10 @@ int hw_add(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int copy, int
     a->copy = (uint8_t)copy;
   }
   arec *a = &s->recs[r];
-  int xw = (x->info & I_WRITE) != 0;
   uint8_t keep = 0;
   for (uint8_t k = 0; k < a->np; k++) {
     acc p = a->p[k];
-    if ((p.info == x->info && p.locks == x->locks) || (writes_cover && xw)) {
+    if ((p.info == x->info && p.locks == x->locks) || (covers && covers(x, &p))) {
       uint8_t m = p.mask & (uint8_t)~x->mask;
       if (m != p.mask) {   /* fewer bytes: another kind, or none */
         count(s, a, &p, -1);
@@ -222,11 +226,7 @@ void hw_retire(hw_sum *s, const uint8_t *ended, uint32_t nended) {
   for (uint32_t r = 0; r < keep; r++) {
     const arec *a = &s->recs[r];
     *map_at(s, key_of(K_AGENT, 0, a->agent), r) = r;
-    for (uint8_t k = 0; k < a->np; k++) {
-      uint32_t g = kind_of(s, &a->p[k], a->copy);
-      *map_at(s, key_of(K_BLOCK, g, a->block), 0) += 1;
-      if (s->per_warp) *map_at(s, key_of(K_WARP, g, a->warp), 0) += 1;
-    }
+    for (uint8_t k = 0; k < a->np; k++) count_place(s, a, kind_of(s, &a->p[k], a->copy), 1);
   }
 }
 
