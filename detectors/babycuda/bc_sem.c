@@ -37,9 +37,8 @@ typedef struct {
   int64_t index;
   int64_t value;           /* own/committed: the value; phase: the first writer's last value */
   int undef;               /* the value was read where nothing had written (see bc_eval) */
-  int64_t w[2], r[2], a[2];/* distinct writers, readers and atomic writers (thread or block ids), NONE if absent */
-  int64_t wt, rt, at;      /* grid table: the first writer's, reader's and atomic writer's thread */
-  int64_t wphase, rphase, aphase;
+  int64_t id[3][2];        /* per kind of access (BC_READ, BC_WRITE, BC_ATOMIC): distinct accessors (thread or block ids), NONE if absent */
+  int64_t th[3], phase[3]; /* grid table: per kind, the first accessor's thread and phase */
 } entry;
 
 typedef struct { entry *e; size_t cap, n; } table;
@@ -82,8 +81,7 @@ static entry *table_get(table *t, int array, int64_t index) {
       e->used = 1;
       e->array = array;
       e->index = index;
-      e->w[0] = e->w[1] = e->r[0] = e->r[1] = e->a[0] = e->a[1] = NONE;
-      e->wt = e->rt = e->at = NONE;
+      for (int k = 0; k < 3; k++) e->id[k][0] = e->id[k][1] = e->th[k] = NONE;
       t->n++;
       return e;
     }
@@ -241,6 +239,10 @@ static void note_race(sem *S, int array, int64_t index, int64_t th1, int w1, int
   r->phase2 = ph2;
 }
 
+/* Whether accesses of kinds a and b of two threads race: one writes, and
+ * not both are atomic. */
+static int conflict(int a, int b) { return (a != BC_READ || b != BC_READ) && !(a == BC_ATOMIC && b == BC_ATOMIC); }
+
 /* Of the distinct ids s (two kept), one other than me, or NONE. */
 static int64_t other(const int64_t s[2], int64_t me) {
   return s[0] != NONE && s[0] != me ? s[0] : s[1] != NONE && s[1] != me ? s[1] : NONE;
@@ -264,35 +266,33 @@ static void record(sem *S, thread *t, int array, int64_t j, int64_t value, int u
     l->undef = undef;
   }
   entry *e = table_get(&S->phase, array, j);
-  int64_t me = t->linear;
-  /* a race in the phase: another thread's plain write, an atomic and
-   * another thread's plain access, a plain write and another thread's read */
-  int64_t w = other(e->w, me), r = kind == BC_READ ? NONE : other(e->r, me), a = kind == BC_ATOMIC ? NONE : other(e->a, me);
-  if (w != NONE) note_race(S, array, j, w, 1, S->phase_no, me, write, S->phase_no, S->block, S->block);
-  else if (a != NONE) note_race(S, array, j, a, 1, S->phase_no, me, write, S->phase_no, S->block, S->block);
-  else if (r != NONE) note_race(S, array, j, r, 0, S->phase_no, me, 1, S->phase_no, S->block, S->block);
-  if (write) {
-    int64_t first = e->w[0] != NONE ? e->w[0] : e->a[0];
-    if (first == NONE || first == me) { e->value = value; e->undef = undef; }
-    add2(kind == BC_ATOMIC ? e->a : e->w, me);
-  } else {
-    add2(e->r, me);
+  int64_t me = t->linear, b = S->block;
+  /* a race in the phase: another thread's access of a kind that conflicts
+   * (writes first, then atomics, then reads, as the first race noted) */
+  for (int o = 0; o < 3; o++) {
+    int other_kind = (int[3]){BC_WRITE, BC_ATOMIC, BC_READ}[o];
+    int64_t who = conflict(kind, other_kind) ? other(e->id[other_kind], me) : NONE;
+    if (who == NONE) continue;
+    note_race(S, array, j, who, other_kind != BC_READ, S->phase_no, me, write, S->phase_no, b, b);
+    break;
   }
+  if (write) {
+    int64_t first = e->id[BC_WRITE][0] != NONE ? e->id[BC_WRITE][0] : e->id[BC_ATOMIC][0];
+    if (first == NONE || first == me) { e->value = value; e->undef = undef; }
+  }
+  add2(e->id[kind], me);
   if (S->p->arrays[array].space != BC_GLOBAL || bc_blocks(S->p) < 2) return;
   entry *g = table_get(&S->grid, array, j);
   /* blocks run one after another: an earlier block's conflicting access */
-  int64_t b = S->block;
-  if (g->w[0] != NONE && g->w[0] != b)
-    note_race(S, array, j, g->wt, 1, g->wphase, me, write, S->phase_no, g->w[0], b);
-  else if (kind != BC_ATOMIC && g->a[0] != NONE && g->a[0] != b)
-    note_race(S, array, j, g->at, 1, g->aphase, me, write, S->phase_no, g->a[0], b);
-  else if (write && g->r[0] != NONE && g->r[0] != b)
-    note_race(S, array, j, g->rt, 0, g->rphase, me, 1, S->phase_no, g->r[0], b);
-  int64_t *ids = kind == BC_WRITE ? g->w : kind == BC_ATOMIC ? g->a : g->r;
-  int64_t *th = kind == BC_WRITE ? &g->wt : kind == BC_ATOMIC ? &g->at : &g->rt;
-  int64_t *ph = kind == BC_WRITE ? &g->wphase : kind == BC_ATOMIC ? &g->aphase : &g->rphase;
-  if (ids[0] == NONE) { *th = me; *ph = S->phase_no; }
-  add2(ids, b);
+  for (int o = 0; o < 3; o++) {
+    int other_kind = (int[3]){BC_WRITE, BC_ATOMIC, BC_READ}[o];
+    int64_t blk = g->id[other_kind][0];
+    if (!conflict(kind, other_kind) || blk == NONE || blk == b) continue;
+    note_race(S, array, j, g->th[other_kind], other_kind != BC_READ, g->phase[other_kind], me, write, S->phase_no, blk, b);
+    break;
+  }
+  if (g->id[kind][0] == NONE) { g->th[kind] = me; g->phase[kind] = S->phase_no; }
+  add2(g->id[kind], b);
 }
 
 static int lastwrite(sem *S, int array, int64_t j, int64_t *v, int *undef) {
@@ -442,7 +442,7 @@ static void close_phase(sem *S) {
   print_phase(S);
   for (size_t k = 0; k < S->phase.cap; k++) {
     entry *e = &S->phase.e[k];
-    if (e->used && (e->w[0] != NONE || e->a[0] != NONE)) {
+    if (e->used && (e->id[BC_WRITE][0] != NONE || e->id[BC_ATOMIC][0] != NONE)) {
       entry *c = table_get(&S->committed, e->array, e->index);
       c->value = e->value;
       c->undef = e->undef;
