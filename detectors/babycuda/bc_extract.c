@@ -879,6 +879,25 @@ static int exit_folds(X *x, int h, int e, const sv *R) {
   return folds;
 }
 
+/* The bound a condition c puts on e (b not mentioning var): upper, the
+ * exclusive upper one (e < b, e <= b - 1, b > e, ...); else the exclusive
+ * lower one (e > b, e >= b + 1, b < e, ...); NULL where c is not one. */
+static bc_expr *bound(X *x, const bc_expr *c, const bc_expr *e, const char *var, int upper) {
+  bc_expr_kind lt = upper ? BX_LT : BX_GT, le = upper ? BX_LE : BX_GE, gt = upper ? BX_GT : BX_LT, ge = upper ? BX_GE : BX_LE;
+  bc_expr *b = NULL;
+  int strict = 0;
+  if ((c->k == lt || c->k == le) && expr_eq(c->a, e)) b = c->b, strict = c->k == lt;
+  else if ((c->k == gt || c->k == ge) && expr_eq(c->b, e)) b = c->a, strict = c->k == gt;
+  if (!b || bc_expr_mentions(b, var)) return NULL;
+  return strict ? b : mk(x, BX_ADD, b, bc_num(x->p, upper ? 1 : -1));
+}
+
+/* Whether e is base + d (or base - (-d)). */
+static int is_plus(const bc_expr *e, const bc_expr *base, int64_t d) {
+  if (e->k == BX_ADD) return (expr_eq(e->a, base) && is_num(e->b, d)) || (expr_eq(e->b, base) && is_num(e->a, d));
+  return e->k == BX_SUB && expr_eq(e->a, base) && is_num(e->b, -d);
+}
+
 /* A loop at header h: a `for` of the calculus, or unrolled.  Returns the
  * pc after it.  Registers it carries beside its counter (accumulators) are
  * payloads: opaque in the body, as a floating-point value is, so that the
@@ -959,11 +978,8 @@ static int loop(X *x, int h, sv *R, vec *out) {
       exit_pc = br->a;
       if (br->op == OP_BRT) c = mk(x, BX_NOT, c, NULL);
       if (!dir) {
-        if ((c->k == BX_LT || c->k == BX_LE) && expr_eq(c->a, v) && !bc_expr_mentions(c->b, var))
-          hi = c->k == BX_LT ? c->b : mk(x, BX_ADD, c->b, bc_num(x->p, 1));
-        else if ((c->k == BX_GT || c->k == BX_GE) && expr_eq(c->b, v) && !bc_expr_mentions(c->a, var))
-          hi = c->k == BX_GT ? c->a : mk(x, BX_ADD, c->a, bc_num(x->p, 1));
-        else if (c->k == BX_NE) {
+        hi = bound(x, c, v, var, 1);
+        if (!hi && c->k == BX_NE) {
           /* x != hi (or x - hi != 0, as `for (j = 1; j - n; j++)` reads): a
            * for from lo to hi where lo <= hi; from above, the counter would
            * pass its type's end first, so lo <= hi is the loop's obligation */
@@ -976,30 +992,20 @@ static int loop(X *x, int h, sv *R, vec *out) {
           }
         }
         if (hi) break;
-        /* a lower bound: try the counter that shrinks */
-        int lower = ((c->k == BX_GT || c->k == BX_GE) && expr_eq(c->a, v) && !bc_expr_mentions(c->b, var)) ||
-                    ((c->k == BX_LT || c->k == BX_LE) && expr_eq(c->b, v) && !bc_expr_mentions(c->a, var));
-        if (!lower) { why = "a loop condition that is not `x < hi`, `x != hi` or `x > lo` with the bound invariant"; whypc = pc; }
-        continue;
+        if (bound(x, c, v, var, 0)) continue;   /* a lower bound: try the counter that shrinks */
+      } else {
+        /* j = lo - x > m: x < lo - m */
+        bc_expr *m = bound(x, c, cnt, var, 0);
+        if (m) { hi = mk(x, BX_SUB, lo.e, m); break; }
       }
-      /* j = lo - x > m (or >= m): x < lo - m (or lo - m + 1) */
-      bc_expr *m = NULL;
-      int strict = 0;
-      if ((c->k == BX_GT || c->k == BX_GE) && expr_eq(c->a, cnt) && !bc_expr_mentions(c->b, var)) m = c->b, strict = c->k == BX_GT;
-      else if ((c->k == BX_LT || c->k == BX_LE) && expr_eq(c->b, cnt) && !bc_expr_mentions(c->a, var)) m = c->a, strict = c->k == BX_LT;
-      if (m) hi = mk(x, BX_SUB, lo.e, strict ? m : mk(x, BX_SUB, m, bc_num(x->p, 1)));
-      else { why = "a loop condition that is not `x < hi`, `x != hi` or `x > lo` with the bound invariant"; whypc = pc; }
+      why = "a loop condition that is not `x < hi`, `x != hi` or `x > lo` with the bound invariant";
+      whypc = pc;
     }
     if (!why) {
       int r = walk(x, pc + 1, pc + 1, e, L, &body);
       const sv *next = &L[carried];
       bc_expr *ne = next->k == SV_NUM ? next->e : NULL;
-      int step1 = 0;
-      if (ne && cnt == v)   /* x + 1 */
-        step1 = ne->k == BX_ADD && ((expr_eq(ne->a, v) && is_num(ne->b, 1)) || (expr_eq(ne->b, v) && is_num(ne->a, 1)));
-      else if (ne)          /* (lo - x) - 1, or + -1 */
-        step1 = (ne->k == BX_SUB && expr_eq(ne->a, cnt) && is_num(ne->b, 1)) ||
-                (ne->k == BX_ADD && ((expr_eq(ne->a, cnt) && is_num(ne->b, -1)) || (expr_eq(ne->b, cnt) && is_num(ne->a, -1))));
+      int step1 = ne && is_plus(ne, cnt, cnt == v ? 1 : -1);   /* x + 1, or (lo - x) - 1 */
       if (r != e) { why = "a loop left by break or return"; whypc = pc; }
       else if (!step1) {
         why = "a loop whose variable does not change by 1 (the calculus's loops have stride 1)";
