@@ -13,13 +13,14 @@
 
 #include "gpurace.h"
 
-/* How gpurace runs a kernel: memory model, warp mode, front end, and
- * detectors (NULL: none). */
+/* How gpurace runs a kernel: memory model, warp mode, front end,
+ * detectors (NULL: none) and engine (the interpreter unless said). */
 typedef struct {
   gr_memory memory;
   gr_warps warps;
   gr_cc cc;
   const char *detect;
+  gr_engine engine;
 } peer_mode;
 
 /* The hash kernel's C twin (bench/peer/hash.cu): out[t] for n threads. */
@@ -31,7 +32,7 @@ void peer_hash(uint32_t *out, size_t n, int iters);
  * nonzero where an output differed or a run failed (the table says which). */
 int peer_tables(const char *srcdir);
 /* One kernel, reps launches, in the base mode or the modes table's column
- * named by mode (weak, its, weak+its, PTX; NULL: the base), its time on
+ * named by mode (weak, its, weak+its, PTX, compiled; NULL: the base), its time on
  * stdout: for profiling (`bench/bench peer triad 20 weak`).  Nonzero on a
  * failure. */
 int peer_one(const char *srcdir, const char *name, int reps, const char *mode);

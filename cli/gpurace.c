@@ -470,6 +470,9 @@ static int cmd_run(int argc, char **argv) {
                 st.memory_at_once_stopped == 1 ? "" : "es");
       fputc('\n', text);
       print_mem_count(text, &st);
+      /* apart: the only line that differs between the engines (tests/engines.sh) */
+      if (gr_context_config(ctx)->engine != GR_ENGINE_INTERP)
+        fprintf(text, "engine: compiled code in %d launch%s, the C compiler %.3f s\n", st.compiled, st.compiled == 1 ? "" : "es", st.compile_seconds);
     }
     for (int k = 0; k < o.ndumps; k++) {
       int d = gr_script_dump(s, o.dumps[k], text);

@@ -24,6 +24,7 @@
 
 #include "access.h"
 #include "explore.h"
+#include "jit.h"
 #include "its.h"
 #include "kir_sem.h"
 #include "prov.h"
@@ -355,17 +356,45 @@ static void warp_finish(launch *L, warp *w) {
 
 /* ------------------------------------------------------------- livelock detection */
 
+/* FNV-1a's step over words, in eight independent streams folded at the
+ * end: one multiply chain a word made a warp's hash (its registers, 32
+ * words each) a microsecond, and the hash loop spent half its time here;
+ * eight chains run at once and vectorise. */
+static uint64_t hash_words(uint64_t h, const uint64_t *p, size_t n) {
+  uint64_t acc[8];
+  for (int j = 0; j < 8; j++) acc[j] = h + (uint64_t)j;
+  size_t k = 0;
+  for (; k + 8 <= n; k += 8)
+    for (int j = 0; j < 8; j++) acc[j] = (acc[j] ^ p[k + j]) * 1099511628211ull;
+  for (; k < n; k++) acc[0] = (acc[0] ^ p[k]) * 1099511628211ull;
+  for (int j = 0; j < 8; j++) h = (h ^ acc[j]) * 1099511628211ull;
+  return h;
+}
+
 static uint64_t hash_warp(launch *L, warp *w) {
   uint64_t h = 1469598103934665603ull;
 #define MIX(v) (h = (h ^ (uint64_t)(v)) * 1099511628211ull)
   MIX(w->sp);
   for (int k = 0; k < w->sp; k++) { MIX(w->stk[k].pc); MIX(w->stk[k].rpc); MIX(w->stk[k].mask); }
-  size_t n = (size_t)L->f->nregs * 32;
-  for (size_t k = 0; k < n; k++) MIX(w->r[k]);
+  h = hash_words(h, w->r, (size_t)L->f->nregs * 32);
   if (L->ctx->cfg.warps == GR_WARPS_ITS) {
     MIX(w->alive);
     for (int l = 0; l < 32; l++) { MIX(w->lpc[l]); MIX(w->lwait[l]); MIX(w->lsync[l]); }
   }
+#undef MIX
+  return h;
+}
+
+/* A part of the warp's state that hash_warp hashes (its stack and lane
+ * 0's registers): where it differs from the sample's, the whole does, and
+ * a back edge in the window after a sample costs nregs words, not 32
+ * times as many. */
+static uint64_t sig_warp(const launch *L, const warp *w) {
+  uint64_t h = 1469598103934665603ull;
+#define MIX(v) (h = (h ^ (uint64_t)(v)) * 1099511628211ull)
+  MIX(w->sp);
+  for (int k = 0; k < w->sp; k++) { MIX(w->stk[k].pc); MIX(w->stk[k].mask); }
+  for (int r = 0; r < L->f->nregs; r++) MIX(w->r[(size_t)r * 32]);
 #undef MIX
   return h;
 }
@@ -455,13 +484,17 @@ static void note_backedge(launch *L, warp *w, uint32_t m, int pc) {
   if (its)
     for (uint32_t al = w->alive; al; al &= al - 1)
       if (w->lwait[__builtin_ctz(al)] == LW_RUN && !(w->its_ran >> __builtin_ctz(al) & 1)) whole = 0;
+  uint64_t sig = sig_warp(L, w);
+  int same = n > SPIN_PATIENCE && whole && sig == w->spin_sig;
+  if (!same && !sample) return;
   uint64_t h = hash_warp(L, w);
-  if (n > SPIN_PATIENCE && h == w->spin_hash && whole) {
+  if (same && h == w->spin_hash) {
     w->stuck = 1;
     L->deadlock_check = 1;
   }
   if (sample) {
     w->spin_hash = h;
+    w->spin_sig = sig;
     w->spin_at = n;
     w->its_ran = 0;
   }
@@ -811,10 +844,17 @@ static void edge_met(launch *L, warp *w) {
   w->next_due = ++w->edge_next < w->nedge ? w->edge_due[w->edge_next] : 0;
 }
 
-/* The backward branches a stretch may run: the detector's count stays
- * below SPIN_PATIENCE at each one's turn, whatever the writes before it. */
+/* The backward branches a stretch may run: none of them meets the
+ * detector at a count where it hashes the warp (note_backedge: from
+ * SPIN_PATIENCE on, at each power of two and the SPIN_WINDOW edges after
+ * the last), whatever the writes before their turns (a write resets the
+ * count, and a count below SPIN_PATIENCE hashes nothing). */
 static int edges_allowed(const warp *w) {
-  uint64_t room = w->backedges + 1 < SPIN_PATIENCE ? SPIN_PATIENCE - 1 - w->backedges : 0;
+  uint64_t k = w->backedges + 1, next;   /* the count at the next edge's turn, and the next that hashes */
+  if (k < SPIN_PATIENCE) next = SPIN_PATIENCE;
+  else if (w->spin_at && k - w->spin_at <= SPIN_WINDOW) return 0;
+  else next = k & (k - 1) ? (uint64_t)1 << (64 - __builtin_clzll(k)) : k;
+  uint64_t room = next - k;
   return room < WARP_EDGES ? (int)room : WARP_EDGES;
 }
 
@@ -887,6 +927,20 @@ static void skip_rounds(launch *L) {
     w->ahead -= (uint32_t)k;
   }
   L->steps += k * (uint64_t)L->nready;
+}
+
+/* The warp steps a launch runs under --engine auto before the kernel is
+ * compiled: about 0.1 s of the interpreter, more than the compiler's
+ * latency for most kernels (docs/engine.md). */
+#define JIT_AUTO_STEPS 4000000u
+
+static void jit_attach(launch *L) {
+  emu_dev *ctx = L->ctx;
+  char why[160];
+  L->jit_due = 0;
+  L->jit = jit_get(L->f, ctx->cfg.jit_cache, &ctx->stats.compile_seconds, why, sizeof why);
+  if (L->jit) ctx->stats.compiled = 1;
+  else snprintf(ctx->stats.engine_note, sizeof ctx->stats.engine_note, "the compiled engine is not available (%s): the interpreter runs", why);
 }
 
 static warp *pick(launch *L) {
@@ -1124,6 +1178,14 @@ int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, s
    * exhaustive run enumerates every order, or a trace supplies the values */
   if (!ctx->nobs && !ctx->explore && !ctx->supply) L->prov = prov_new(mod, f, L->args, grid, bdim);
   if (ahead) L->ahead = simt_plan_new(f, L->args, L->prov ? L->prov->cls : NULL);
+  /* compiled code runs the run-ahead's stretches; auto compiles a kernel
+   * not cached yet once the launch has run long enough to pay for it
+   * (the switch is exact at any step: the code is the interpreter's) */
+  if (L->ahead && cfg->engine == GR_ENGINE_COMPILED) jit_attach(L);
+  else if (L->ahead && cfg->engine == GR_ENGINE_AUTO) {
+    if (jit_cached(f, cfg->jit_cache)) jit_attach(L);
+    else L->jit_due = JIT_AUTO_STEPS;
+  }
   if (ctx->nobs) {
     gr_event ev;
     engine_ev_init(L, &ev, GR_EV_LAUNCH_BEGIN, NULL, -1);
@@ -1150,6 +1212,7 @@ int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, s
       if (!w) break;
     }
     if (w) warp_run(L, w);
+    if (L->jit_due && L->steps >= L->jit_due) jit_attach(L);
     if (L->pending_restore) snapshot_apply_restore(L);
     if (L->deadlock_check) check_deadlock(L);
     if (L->steps >= max_steps && !L->failed) {

@@ -103,7 +103,7 @@ typedef struct warp {
   uint8_t *local;          /* 32 x frame bytes */
   const uint32_t (*tid)[32];   /* its lanes' threadIdx.x, .y, .z: its row of the launch's tids */
   /* livelock detection: see note_backedge */
-  uint64_t spin_epoch, spin_hash, backedges, spin_at;
+  uint64_t spin_epoch, spin_hash, spin_sig, backedges, spin_at;
   int stuck;
   /* ITS: each lane's own livelock detection (note_backedge): its back
    * edges in this epoch, the state sampled and when, the last back edge it
@@ -206,6 +206,8 @@ struct launch {
   int its_lead;                  /* ITS, random scheduler: a lane that runs ahead of its warp, or -1 */
   int its_mode;                  /* ITS, random scheduler: how lanes drift apart (ITS_SPLIT...) */
   simt_plan *ahead;              /* where a warp may run ahead (simt.h), or NULL: never */
+  const struct jit_code *jit;    /* the kernel's compiled code (jit.h), or NULL: the interpreter runs the stretches */
+  uint64_t jit_due;              /* --engine auto: the step at which to compile, or 0 */
   struct prov *prov;             /* weak memory: the accesses performed at L2 at once (prov.h), or NULL: none */
   struct { uint32_t alive, tid[3][32]; } *tids;   /* per warp of a block: its lanes and their threadIdx (launch_tids) */
   int *first_read, nfirst_read;   /* kir_regs_read_first, once blocks are recycled */

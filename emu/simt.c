@@ -11,88 +11,8 @@
 #include <string.h>
 
 #include "kir_sem.h"
+#include "jit.h"
 #include "prov.h"
-
-static uint64_t math_lane(int fn, uint64_t a, uint64_t b, uint64_t c) {
-  float fa = sem_f32(a), fb = sem_f32(b), fc = sem_f32(c);
-  double da = sem_f64(a), db = sem_f64(b), dc = sem_f64(c);
-  uint32_t ua = (uint32_t)a, ub = (uint32_t)b;
-  switch (fn) {
-  case MATH_SQRTF: return sem_bits32(sqrtf(fa));
-  case MATH_SQRT: return sem_bits64(sqrt(da));
-  case MATH_RSQRTF: return sem_bits32(1.0f / sqrtf(fa));
-  case MATH_EXPF: return sem_bits32(expf(fa));
-  case MATH_EXP: return sem_bits64(exp(da));
-  case MATH_EXP2F: return sem_bits32(exp2f(fa));
-  case MATH_LOGF: return sem_bits32(logf(fa));
-  case MATH_LOG: return sem_bits64(log(da));
-  case MATH_LOG2F: return sem_bits32(log2f(fa));
-  case MATH_LOG10F: return sem_bits32(log10f(fa));
-  case MATH_SINF: return sem_bits32(sinf(fa));
-  case MATH_SIN: return sem_bits64(sin(da));
-  case MATH_COSF: return sem_bits32(cosf(fa));
-  case MATH_COS: return sem_bits64(cos(da));
-  case MATH_TANF: return sem_bits32(tanf(fa));
-  case MATH_TANHF: return sem_bits32(tanhf(fa));
-  case MATH_POWF: return sem_bits32(powf(fa, fb));
-  case MATH_POW: return sem_bits64(pow(da, db));
-  case MATH_FABSF: return sem_bits32(fabsf(fa));
-  case MATH_FABS: return sem_bits64(fabs(da));
-  case MATH_FLOORF: return sem_bits32(floorf(fa));
-  case MATH_FLOOR: return sem_bits64(floor(da));
-  case MATH_CEILF: return sem_bits32(ceilf(fa));
-  case MATH_CEIL: return sem_bits64(ceil(da));
-  case MATH_TRUNCF: return sem_bits32(truncf(fa));
-  case MATH_ROUNDF: return sem_bits32(roundf(fa));
-  case MATH_FMINF: return sem_bits32(fminf(fa, fb));
-  case MATH_FMAXF: return sem_bits32(fmaxf(fa, fb));
-  case MATH_FMIN: return sem_bits64(fmin(da, db));
-  case MATH_FMAX: return sem_bits64(fmax(da, db));
-  case MATH_FMAF: return sem_bits32(fmaf(fa, fb, fc));
-  case MATH_FMA: return sem_bits64(fma(da, db, dc));
-  case MATH_FMODF: return sem_bits32(fmodf(fa, fb));
-  case MATH_ATAN2F: return sem_bits32(atan2f(fa, fb));
-  case MATH_ATANF: return sem_bits32(atanf(fa));
-  case MATH_FDIVIDEF: return sem_bits32(fa / fb);
-  case MATH_POPC: return (uint64_t)__builtin_popcount(ua);
-  case MATH_POPCLL: return (uint64_t)__builtin_popcountll(a);
-  case MATH_CLZ: return ua ? (uint64_t)__builtin_clz(ua) : 32;
-  case MATH_CLZLL: return a ? (uint64_t)__builtin_clzll(a) : 64;
-  case MATH_FFS: return ua ? (uint64_t)__builtin_ctz(ua) + 1 : 0;
-  case MATH_FFSLL: return a ? (uint64_t)__builtin_ctzll(a) + 1 : 0;
-  case MATH_BREV: { uint32_t x = ua, r = 0; for (int k = 0; k < 32; k++) { r = (r << 1) | (x & 1); x >>= 1; } return r; }
-  case MATH_ABS: return sem_s32((uint32_t)((int32_t)ua < 0 ? 0u - ua : ua));
-  case MATH_LLABS: return (int64_t)a < 0 ? 0 - a : a;
-  case MATH_MUL24: return sem_s32((uint32_t)((int64_t)((int32_t)(ua << 8) >> 8) * (int64_t)((int32_t)(ub << 8) >> 8)));
-  case MATH_UMUL24: return (uint32_t)((uint64_t)(ua & 0xffffff) * (ub & 0xffffff));
-  case MATH_MULHI: return sem_s32((uint32_t)((uint64_t)((int64_t)(int32_t)ua * (int64_t)(int32_t)ub) >> 32));
-  case MATH_UMULHI: return (uint32_t)(((uint64_t)ua * ub) >> 32);
-  case MATH_SAD: { int32_t x = (int32_t)ua, y = (int32_t)ub; int64_t d = (int64_t)x - y; return (uint32_t)((d < 0 ? -d : d) + (uint32_t)c); }
-  case MATH_USAD: return (uint32_t)((ua > ub ? ua - ub : ub - ua) + (uint32_t)c);
-  case MATH_RINTF: return sem_bits32(rintf(fa));   /* round to nearest even: the default rounding mode */
-  case MATH_RINT: return sem_bits64(rint(da));
-  case MATH_TRUNC: return sem_bits64(trunc(da));
-  case MATH_MUL64HI: return (uint64_t)(int64_t)(((__int128)(int64_t)a * (int64_t)b) >> 64);
-  case MATH_UMUL64HI: return (uint64_t)(((unsigned __int128)a * b) >> 64);
-  case MATH_BREVLL: { uint64_t x = a, r = 0; for (int k = 0; k < 64; k++) { r = (r << 1) | (x & 1); x >>= 1; } return r; }
-  case MATH_H2F: return sem_bits32(sem_h2f(ua & 0xffffu));
-  case MATH_BF2F: return sem_bits32(sem_bf2f(ua));
-  case MATH_D2H: return sem_d2h(da, (int)ub);
-  case MATH_D2BF: return sem_d2bf(da, (int)ub);
-  case MATH_HFMA: return sem_half_fma(sem_h2f(ua & 0xffffu), sem_h2f(ub & 0xffffu), sem_h2f((uint32_t)c & 0xffffu), 0);
-  case MATH_BFFMA: return sem_half_fma(sem_bf2f(ua), sem_bf2f(ub), sem_bf2f((uint32_t)c), 1);
-  case MATH_FNS: {   /* PTX fns.b32: the position of the c-th set bit of a from bit b on (c < 0: downwards), else ~0u */
-    uint32_t mask = ua, base = ub & 31;
-    int32_t off = (int32_t)c;
-    if (!off) return mask >> base & 1 ? base : 0xffffffffu;
-    uint32_t count = off > 0 ? (uint32_t)off - 1 : (uint32_t)(-(int64_t)off) - 1;
-    for (int pos = (int)base; pos >= 0 && pos < 32; pos += off > 0 ? 1 : -1)
-      if (mask >> pos & 1) { if (!count) return (uint64_t)pos; count--; }
-    return 0xffffffffu;
-  }
-  default: return 0;
-  }
-}
 
 /* 64-bit multiplies lane by lane: x86 has no 64-bit vector multiply
  * before AVX-512, and the vectorised emulation of one (three 32-bit
@@ -249,7 +169,7 @@ __attribute__((always_inline)) static inline void alu_exec(launch *L, warp *w, c
     { uint64_t v = L->args[in->imm]; LANES(m, d[l] = v); }
     break;
   case OP_GADDR: { uint64_t v = L->mod->gaddr[in->imm]; LANES(m, d[l] = v); break; }
-  case OP_MATH: LANES(m, d[l] = math_lane((int)in->imm, A ? A[l] : 0, B ? B[l] : 0, C ? C[l] : 0)); break;
+  case OP_MATH: LANES(m, d[l] = sem_math((int)in->imm, A ? A[l] : 0, B ? B[l] : 0, C ? C[l] : 0)); break;
   case OP_PADD: padd_lanes(m, d, A, B, in->imm); break;
   case OP_PDIFF: LANES(m, d[l] = kir_ptr_diff(A[l], B[l])); break;
   case OP_SEL: LANES(m, d[l] = C[l] ? A[l] : B[l]); break;
@@ -390,21 +310,50 @@ static int dead_from(const kir_func *f, int pc, int r, int *budget) {
 
 static int is_compare(int op) { return op >= OP_EQ_I32 && op <= OP_GE_F64; }
 
-/* simt.h's fused: a comparison, then a branch on its result only */
+int simt_fused_at(const kir_func *f, int pc) {
+  if (pc + 1 >= f->ncode) return 0;
+  const kir_ins *in = &f->code[pc], *br = &f->code[pc + 1];
+  if (!is_compare(in->op) || in->dst < 0) return 0;
+  if ((br->op != OP_BRT && br->op != OP_BRF) || br->b != in->dst) return 0;
+  int budget = 64;
+  return dead_from(f, br->a, in->dst, &budget) && dead_from(f, pc + 2, in->dst, &budget);
+}
+
+/* simt.h's fused, for the comparisons the run-ahead runs */
 static uint8_t *plan_fused(const kir_func *f, const uint8_t *marks) {
   uint8_t *fu = xcalloc((size_t)(f->ncode ? f->ncode : 1), 1);
-  for (int pc = 0; pc + 1 < f->ncode; pc++) {
-    const kir_ins *in = &f->code[pc], *br = &f->code[pc + 1];
-    if (!is_compare(in->op) || !marks[pc] || marks[pc] > AHEAD_RUN_MAX || in->dst < 0) continue;
-    if ((br->op != OP_BRT && br->op != OP_BRF) || br->b != in->dst) continue;
-    int budget = 64;
-    fu[pc] = dead_from(f, br->a, in->dst, &budget) && dead_from(f, pc + 2, in->dst, &budget);
-  }
+  for (int pc = 0; pc + 1 < f->ncode; pc++)
+    if (marks[pc] && marks[pc] <= AHEAD_RUN_MAX) fu[pc] = (uint8_t)simt_fused_at(f, pc);
   return fu;
 }
 
+int *simt_launch_defs(const kir_func *f) {
+  size_t nr = (size_t)(f->nregs ? f->nregs : 1);
+  /* written once, by a constant or a scalar parameter in the entry's
+   * straight line (no branch before it, none to it): every path passes
+   * that write before any later pc, and nothing else writes */
+  int *writes = xcalloc(nr, sizeof(int)), *def = xmalloc(nr * sizeof(int)), straight = f->ncode;
+  for (size_t r = 0; r < nr; r++) def[r] = -1;
+  for (int pc = 0; pc < f->ncode; pc++) {
+    const kir_ins *in = &f->code[pc];
+    if (in->op == OP_JMP || in->op == OP_BRT || in->op == OP_BRF) {
+      if (pc < straight) straight = pc;
+      if (in->a < straight) straight = in->a;
+    }
+    int r = kir_ins_writes(in);
+    if (r >= 0) { writes[r]++; def[r] = pc; }
+  }
+  for (size_t r = 0; r < nr; r++) {
+    if (def[r] < 0) continue;
+    const kir_ins *d = &f->code[def[r]];
+    if (writes[r] != 1 || def[r] >= straight || !(d->op == OP_CONST || (d->op == OP_PARAM && d->dst >= 0))) def[r] = -1;
+  }
+  free(writes);
+  return def;
+}
+
 simt_plan *simt_plan_new(const kir_func *f, const uint64_t *args, const uint8_t *cls) {
-  size_t n = (size_t)(f->ncode ? f->ncode : 1), nr = (size_t)(f->nregs ? f->nregs : 1);
+  size_t n = (size_t)(f->ncode ? f->ncode : 1);
   simt_plan *p = xcalloc(1, sizeof *p);
   p->marks = xcalloc(n, 1);
   p->kb = xcalloc(n, 1);
@@ -427,29 +376,16 @@ simt_plan *simt_plan_new(const kir_func *f, const uint64_t *args, const uint8_t 
     int run = pc + 1 < f->ncode && ok[pc + 1] && ok[pc + 1] <= AHEAD_RUN_MAX ? ok[pc + 1] + 1 : 1;
     ok[pc] = (uint8_t)(run < AHEAD_RUN_MAX ? run : AHEAD_RUN_MAX);
   }
-  /* the registers written once, by a constant or a scalar parameter in
-   * the entry's straight line (no branch before it, none to it): every
-   * path passes that write before any later pc, and nothing else writes */
-  int *writes = xcalloc(nr, sizeof(int)), *def = xcalloc(nr, sizeof(int)), straight = f->ncode;
+  int *def = simt_launch_defs(f);
   for (int pc = 0; pc < f->ncode; pc++) {
     const kir_ins *in = &f->code[pc];
-    if (in->op == OP_JMP || in->op == OP_BRT || in->op == OP_BRF) {
-      if (pc < straight) straight = pc;
-      if (in->a < straight) straight = in->a;
-    }
-    int r = kir_ins_writes(in);
-    if (r >= 0) { writes[r]++; def[r] = pc; }
-  }
-  for (int pc = 0; pc < f->ncode; pc++) {
-    const kir_ins *in = &f->code[pc];
-    if (!kb_op(in->op) || in->b < 0 || writes[in->b] != 1 || def[in->b] >= pc || def[in->b] >= straight) continue;
+    if (!kb_op(in->op) || in->b < 0 || def[in->b] < 0 || def[in->b] >= pc) continue;
     const kir_ins *d = &f->code[def[in->b]];
     if (d->op == OP_CONST) p->kv[pc] = (uint64_t)d->imm;
-    else if (d->op == OP_PARAM && d->dst >= 0 && args) p->kv[pc] = args[d->imm];
+    else if (args) p->kv[pc] = args[d->imm];
     else continue;
     p->kb[pc] = 1;
   }
-  free(writes);
   free(def);
   p->fused = plan_fused(f, p->marks);
   return p;
@@ -508,6 +444,23 @@ int simt_run_ahead(launch *L, warp *w, int cap, int uniform, int edges, int *edg
     int pc = top->pc, rpc = top->rpc, start = n, parted = 0;
     uint32_t m = top->mask;
     for (;;) {
+      const jit_code *jit = L->jit;
+      if (jit && m == FULL && (jit->entry[pc] & JIT_ENTRY) && !have_ft && !w->npend &&
+          (rpc < 0 || rpc >= jit->ncode || (jit->entry[rpc] & JIT_STOP))) {
+        /* compiled code runs what this loop would (jit_abi.h), as far as it can */
+        blk *b = w->b;
+        jit_frame F = {w->r, w->tid, {b->idx[0], b->idx[1], b->idx[2]}, {L->bdim.x, L->bdim.y, L->bdim.z},
+                       {L->grid.x, L->grid.y, L->grid.z}, L->gridws, L->args, L->mod->gaddr,
+                       pc, n, cap, rpc, edges, *nedge, edge_at, 0, 0};
+        jit->fn(&F);
+        if (F.n != n) {
+          pc = F.pc;
+          n = F.n;
+          *nedge = F.nedge;
+          if (F.have_ft) have_ft = 1, ft = F.ft;
+          if (pc == rpc || n >= cap) break;
+        }
+      }
       int mark = marks[pc];
       if (!mark) { stop = 1; break; }
       const kir_ins *in = &f->code[pc];

@@ -83,6 +83,12 @@ void simt_reconverge(launch *L, warp *w);
  * into the branch's mask instead of through the register (loop tests:
  * hash's loop, `lt` then `brf`).  Where the run-ahead stops at the branch,
  * it writes the comparison's register first. */
+/* Per register of f: the pc of its only write where that is a constant or
+ * a scalar parameter in the entry's straight line (kb's registers: at
+ * every later pc each lane holds that value), else -1.  malloc'd. */
+int *simt_launch_defs(const kir_func *f);
+/* Whether the instruction at pc is such a comparison (whatever the marks). */
+int simt_fused_at(const kir_func *f, int pc);
 struct simt_plan {
   uint8_t *marks, *kb;
   uint64_t *kv;

@@ -449,6 +449,11 @@ int gr_launch_ex(gr_module *mod, const char *kernel, gr_dim3 grid, gr_dim3 bdim,
   if (rc == GR_OK) {
     rc = ctx->ops->launch(ctx->dev, mod->dm, index, grid, bdim, dyn_shared, flags, vals, data);
     ctx->ops->stats(ctx->dev, &ctx->stats);
+    /* --engine compiled or auto without a working compiler: the
+     * interpreter ran, and the process says so once */
+    static int said;
+    if (ctx->stats.engine_note[0] && !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+      fprintf(stderr, "gpurace: note: %s\n", ctx->stats.engine_note);
   }
   free(vals);
   free(data);

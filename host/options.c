@@ -122,6 +122,18 @@ SETTER(set_backend) {
   c->backend = k ? GR_BACKEND_CUDA : GR_BACKEND_EMU;
   return 0;
 }
+SETTER(set_engine) {
+  static const char *const w[] = {"interp", "compiled", "auto", NULL};
+  int k = opt_word(v, w);
+  if (k < 0) BAD("%s takes interp, compiled or auto, not '%s'", name, v);
+  c->engine = k == 0 ? GR_ENGINE_INTERP : k == 1 ? GR_ENGINE_COMPILED : GR_ENGINE_AUTO;
+  return 0;
+}
+SETTER(set_jit_cache) {
+  if (!*v || strlen(v) >= sizeof c->jit_cache) BAD("%s needs a folder of at most %zu characters", name, sizeof c->jit_cache - 1);
+  snprintf(c->jit_cache, sizeof c->jit_cache, "%s", v);
+  return 0;
+}
 
 /* -I DIR: appended to the path; the variable gives a ':'-separated list */
 SETTER(set_include) {
@@ -161,6 +173,10 @@ static const config_option options[] = {
     "run on the emulator (default) or on the GPU (NVRTC and the\ndriver API; same output; no detectors, --stats or schedules there)", GR_OPT_RUN}, set_backend},
   {{"--one-per-turn", NULL, "GPURACE_ONE_PER_TURN",
     "never run a warp's own instructions ahead of its turns, and perform\nevery access lane by lane: the same run, slower (for testing that\nit is the same)", GR_OPT_RUN}, set_one_per_turn},
+  {{"--engine", "interp|compiled|auto", "GPURACE_ENGINE",
+    "execute with the interpreter (default), with the kernel compiled\nto native code by the system's C compiler (the same run, byte for\nbyte; cached on disk), or auto: compiled where cached already or\nwhere the launch runs long enough to pay for the compiler", GR_OPT_RUN}, set_engine},
+  {{"--jit-cache", "DIR", "GPURACE_JIT_CACHE",
+    "the compiled engine's cache of compiled kernels (default\n$XDG_CACHE_HOME/gpurace, else ~/.cache/gpurace; at most 256 MiB)", GR_OPT_RUN}, set_jit_cache},
 };
 #define NOPTIONS (sizeof options / sizeof *options)
 

@@ -76,6 +76,13 @@ typedef enum { GR_WARPS_LOCKSTEP, GR_WARPS_ITS } gr_warps;
 /* auto: the subset where it reads the file, else the CUDA compiler's PTX */
 typedef enum { GR_CC_SUBSET, GR_CC_NVRTC, GR_CC_NVCC, GR_CC_AUTO } gr_cc;
 
+/* What executes a kernel's instructions on the emulator: the interpreter
+ * (the reference), compiled code (the kernel's KIR as C, compiled by the
+ * system's C compiler, cached on disk: exactly the interpreter's run, see
+ * docs/engine.md), or auto: compiled code where it is cached already or
+ * the launch runs long enough to pay for the compiler. */
+typedef enum { GR_ENGINE_INTERP, GR_ENGINE_COMPILED, GR_ENGINE_AUTO } gr_engine;
+
 typedef struct {
   int sms;                    /* streaming multiprocessors (default 4) */
   uint64_t seed;              /* scheduler seed (default 1) */
@@ -100,6 +107,8 @@ typedef struct {
                                  under ITS step converged warps by the general path too, and
                                  perform every access lane by lane: the same run, slower; for
                                  testing that it is the same (GPURACE_ONE_PER_TURN=1) */
+  gr_engine engine;           /* default interp, or what GPURACE_ENGINE says */
+  char jit_cache[512];        /* the compiled engine's disk cache ("": $XDG_CACHE_HOME/gpurace) */
 } gr_config;
 
 /* The run options, each declared once (host/options.c; the detectors'
@@ -226,6 +235,12 @@ typedef struct {
    * is counted in the space of its first lane's address, a load left
    * pending when it performs */
   uint64_t mem_ops[2][3], mem_bytes[2][3];
+  /* the engine: 1 where the launch's stretches ran as compiled code; the
+   * seconds the C compiler took in this launch (0 where a cache had the
+   * code); where compiled code was asked for and not used, why */
+  int compiled;
+  double compile_seconds;
+  char engine_note[256];
 } gr_stats;
 /* Statistics of the last launch. */
 GR_API void gr_last_stats(const gr_context *ctx, gr_stats *out);

@@ -26,6 +26,42 @@ static inline double sem_f64(uint64_t x) { double f; memcpy(&f, &x, 8); return f
 static inline uint64_t sem_bits32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static inline uint64_t sem_bits64(double f) { uint64_t u; memcpy(&u, &f, 8); return u; }
 
+/* The NaN of a float op's result r from operands a and b, fixed: the
+ * first NaN operand's, quieted, else the default NaN (an invalid op: 0 *
+ * inf, inf - inf), as x86's SSE gives it with a the first source.  Fixed
+ * here because C leaves it open: a compiler may swap a commutative op's
+ * operands, so the interpreter and the compiled engine (jit.h), built
+ * apart, could tell two NaNs apart otherwise. */
+static inline uint64_t sem_nan32(float r, uint64_t a, uint64_t b) {
+  if (r == r) return sem_bits32(r);
+  if (sem_f32(a) != sem_f32(a)) return (uint32_t)a | 0x400000u;
+  if (sem_f32(b) != sem_f32(b)) return (uint32_t)b | 0x400000u;
+  return 0xffc00000u;
+}
+static inline uint64_t sem_nan64(double r, uint64_t a, uint64_t b) {
+  if (r == r) return sem_bits64(r);
+  if (sem_f64(a) != sem_f64(a)) return a | 0x0008000000000000ull;
+  if (sem_f64(b) != sem_f64(b)) return b | 0x0008000000000000ull;
+  return 0xfff8000000000000ull;
+}
+
+/* min and max (C's fmin and fmax: a NaN operand loses to a number) with
+ * -0 below +0, as IEEE 754-2019's minimumNumber and maximumNumber have
+ * it: C leaves the zeros' order open, and the libm and a vector min
+ * instruction order them differently. */
+static inline uint64_t sem_minmax32(uint64_t a, uint64_t b, int max) {
+  float x = sem_f32(a), y = sem_f32(b);
+  if (x != x || y != y) return x != x && y != y ? sem_nan32(x, a, b) : x != x ? (uint32_t)b : (uint32_t)a;
+  if (x != y) return (x < y) != max ? (uint32_t)a : (uint32_t)b;
+  return max ? (uint32_t)(a & b) : (uint32_t)(a | b);   /* equal: the same bits, or zeros of two signs */
+}
+static inline uint64_t sem_minmax64(uint64_t a, uint64_t b, int max) {
+  double x = sem_f64(a), y = sem_f64(b);
+  if (x != x || y != y) return x != x && y != y ? sem_nan64(x, a, b) : x != x ? b : a;
+  if (x != y) return (x < y) != max ? a : b;
+  return max ? a & b : a | b;
+}
+
 __attribute__((always_inline)) static inline uint64_t sem_bin(int op, uint64_t a, uint64_t b) {
   uint32_t ua = (uint32_t)a, ub = (uint32_t)b;
   int32_t ia = (int32_t)ua, ib = (int32_t)ub;
@@ -67,18 +103,18 @@ __attribute__((always_inline)) static inline uint64_t sem_bin(int op, uint64_t a
   case OP_MIN_U32: return ua < ub ? a : b;  case OP_MAX_U32: return ua > ub ? a : b;
   case OP_MIN_I64: return la < lb ? a : b;  case OP_MAX_I64: return la > lb ? a : b;
   case OP_MIN_U64: return a < b ? a : b;    case OP_MAX_U64: return a > b ? a : b;
-  case OP_MIN_F32: return sem_bits32(fminf(sem_f32(a), sem_f32(b)));
-  case OP_MAX_F32: return sem_bits32(fmaxf(sem_f32(a), sem_f32(b)));
-  case OP_MIN_F64: return sem_bits64(fmin(sem_f64(a), sem_f64(b)));
-  case OP_MAX_F64: return sem_bits64(fmax(sem_f64(a), sem_f64(b)));
-  case OP_ADD_F32: return sem_bits32(sem_f32(a) + sem_f32(b));
-  case OP_SUB_F32: return sem_bits32(sem_f32(a) - sem_f32(b));
-  case OP_MUL_F32: return sem_bits32(sem_f32(a) * sem_f32(b));
-  case OP_DIV_F32: return sem_bits32(sem_f32(a) / sem_f32(b));
-  case OP_ADD_F64: return sem_bits64(sem_f64(a) + sem_f64(b));
-  case OP_SUB_F64: return sem_bits64(sem_f64(a) - sem_f64(b));
-  case OP_MUL_F64: return sem_bits64(sem_f64(a) * sem_f64(b));
-  case OP_DIV_F64: return sem_bits64(sem_f64(a) / sem_f64(b));
+  case OP_MIN_F32: return sem_minmax32(a, b, 0);
+  case OP_MAX_F32: return sem_minmax32(a, b, 1);
+  case OP_MIN_F64: return sem_minmax64(a, b, 0);
+  case OP_MAX_F64: return sem_minmax64(a, b, 1);
+  case OP_ADD_F32: return sem_nan32(sem_f32(a) + sem_f32(b), a, b);
+  case OP_SUB_F32: return sem_nan32(sem_f32(a) - sem_f32(b), a, b);
+  case OP_MUL_F32: return sem_nan32(sem_f32(a) * sem_f32(b), a, b);
+  case OP_DIV_F32: return sem_nan32(sem_f32(a) / sem_f32(b), a, b);
+  case OP_ADD_F64: return sem_nan64(sem_f64(a) + sem_f64(b), a, b);
+  case OP_SUB_F64: return sem_nan64(sem_f64(a) - sem_f64(b), a, b);
+  case OP_MUL_F64: return sem_nan64(sem_f64(a) * sem_f64(b), a, b);
+  case OP_DIV_F64: return sem_nan64(sem_f64(a) / sem_f64(b), a, b);
   default: return 0;
   }
 }
@@ -204,6 +240,129 @@ static inline uint64_t sem_cvt(int from, int to, uint64_t x) {
   if (to == SK_F64) return sem_bits64(sem_sk_is_signed(from) ? (double)(int64_t)x : (double)x);
   /* integer to integer: canonical input is already extended per its signedness */
   return sem_canon(to, x);
+}
+
+/* A math function (MATH_*, OP_MATH's imm) of one lane's operands (b and c
+ * 0 where the function takes fewer): the C library's, as the GPU's
+ * correctly rounded ones where they exist (sqrt, fma, rint). */
+static inline uint64_t sem_math_raw(int fn, uint64_t a, uint64_t b, uint64_t c) {
+  float fa = sem_f32(a), fb = sem_f32(b), fc = sem_f32(c);
+  double da = sem_f64(a), db = sem_f64(b), dc = sem_f64(c);
+  uint32_t ua = (uint32_t)a, ub = (uint32_t)b;
+  switch (fn) {
+  case MATH_SQRTF: return sem_bits32(sqrtf(fa));
+  case MATH_SQRT: return sem_bits64(sqrt(da));
+  case MATH_RSQRTF: return sem_bits32(1.0f / sqrtf(fa));
+  case MATH_EXPF: return sem_bits32(expf(fa));
+  case MATH_EXP: return sem_bits64(exp(da));
+  case MATH_EXP2F: return sem_bits32(exp2f(fa));
+  case MATH_LOGF: return sem_bits32(logf(fa));
+  case MATH_LOG: return sem_bits64(log(da));
+  case MATH_LOG2F: return sem_bits32(log2f(fa));
+  case MATH_LOG10F: return sem_bits32(log10f(fa));
+  case MATH_SINF: return sem_bits32(sinf(fa));
+  case MATH_SIN: return sem_bits64(sin(da));
+  case MATH_COSF: return sem_bits32(cosf(fa));
+  case MATH_COS: return sem_bits64(cos(da));
+  case MATH_TANF: return sem_bits32(tanf(fa));
+  case MATH_TANHF: return sem_bits32(tanhf(fa));
+  case MATH_POWF: return sem_bits32(powf(fa, fb));
+  case MATH_POW: return sem_bits64(pow(da, db));
+  case MATH_FABSF: return sem_bits32(fabsf(fa));
+  case MATH_FABS: return sem_bits64(fabs(da));
+  case MATH_FLOORF: return sem_bits32(floorf(fa));
+  case MATH_FLOOR: return sem_bits64(floor(da));
+  case MATH_CEILF: return sem_bits32(ceilf(fa));
+  case MATH_CEIL: return sem_bits64(ceil(da));
+  case MATH_TRUNCF: return sem_bits32(truncf(fa));
+  case MATH_ROUNDF: return sem_bits32(roundf(fa));
+  case MATH_FMINF: return sem_minmax32(a, b, 0);
+  case MATH_FMAXF: return sem_minmax32(a, b, 1);
+  case MATH_FMIN: return sem_minmax64(a, b, 0);
+  case MATH_FMAX: return sem_minmax64(a, b, 1);
+  case MATH_FMAF: return sem_bits32(fmaf(fa, fb, fc));
+  case MATH_FMA: return sem_bits64(fma(da, db, dc));
+  case MATH_FMODF: return sem_bits32(fmodf(fa, fb));
+  case MATH_ATAN2F: return sem_bits32(atan2f(fa, fb));
+  case MATH_ATANF: return sem_bits32(atanf(fa));
+  case MATH_FDIVIDEF: return sem_bits32(fa / fb);
+  case MATH_POPC: return (uint64_t)__builtin_popcount(ua);
+  case MATH_POPCLL: return (uint64_t)__builtin_popcountll(a);
+  case MATH_CLZ: return ua ? (uint64_t)__builtin_clz(ua) : 32;
+  case MATH_CLZLL: return a ? (uint64_t)__builtin_clzll(a) : 64;
+  case MATH_FFS: return ua ? (uint64_t)__builtin_ctz(ua) + 1 : 0;
+  case MATH_FFSLL: return a ? (uint64_t)__builtin_ctzll(a) + 1 : 0;
+  case MATH_BREV: { uint32_t x = ua, r = 0; for (int k = 0; k < 32; k++) { r = (r << 1) | (x & 1); x >>= 1; } return r; }
+  case MATH_ABS: return sem_s32((uint32_t)((int32_t)ua < 0 ? 0u - ua : ua));
+  case MATH_LLABS: return (int64_t)a < 0 ? 0 - a : a;
+  case MATH_MUL24: return sem_s32((uint32_t)((int64_t)((int32_t)(ua << 8) >> 8) * (int64_t)((int32_t)(ub << 8) >> 8)));
+  case MATH_UMUL24: return (uint32_t)((uint64_t)(ua & 0xffffff) * (ub & 0xffffff));
+  case MATH_MULHI: return sem_s32((uint32_t)((uint64_t)((int64_t)(int32_t)ua * (int64_t)(int32_t)ub) >> 32));
+  case MATH_UMULHI: return (uint32_t)(((uint64_t)ua * ub) >> 32);
+  case MATH_SAD: { int32_t x = (int32_t)ua, y = (int32_t)ub; int64_t d = (int64_t)x - y; return (uint32_t)((d < 0 ? -d : d) + (uint32_t)c); }
+  case MATH_USAD: return (uint32_t)((ua > ub ? ua - ub : ub - ua) + (uint32_t)c);
+  case MATH_RINTF: return sem_bits32(rintf(fa));   /* round to nearest even: the default rounding mode */
+  case MATH_RINT: return sem_bits64(rint(da));
+  case MATH_TRUNC: return sem_bits64(trunc(da));
+  case MATH_MUL64HI: return (uint64_t)(int64_t)(((__int128)(int64_t)a * (int64_t)b) >> 64);
+  case MATH_UMUL64HI: return (uint64_t)(((unsigned __int128)a * b) >> 64);
+  case MATH_BREVLL: { uint64_t x = a, r = 0; for (int k = 0; k < 64; k++) { r = (r << 1) | (x & 1); x >>= 1; } return r; }
+  case MATH_H2F: return sem_bits32(sem_h2f(ua & 0xffffu));
+  case MATH_BF2F: return sem_bits32(sem_bf2f(ua));
+  case MATH_D2H: return sem_d2h(da, (int)ub);
+  case MATH_D2BF: return sem_d2bf(da, (int)ub);
+  case MATH_HFMA: return sem_half_fma(sem_h2f(ua & 0xffffu), sem_h2f(ub & 0xffffu), sem_h2f((uint32_t)c & 0xffffu), 0);
+  case MATH_BFFMA: return sem_half_fma(sem_bf2f(ua), sem_bf2f(ub), sem_bf2f((uint32_t)c), 1);
+  case MATH_FNS: {   /* PTX fns.b32: the position of the c-th set bit of a from bit b on (c < 0: downwards), else ~0u */
+    uint32_t mask = ua, base = ub & 31;
+    int32_t off = (int32_t)c;
+    if (!off) return mask >> base & 1 ? base : 0xffffffffu;
+    uint32_t count = off > 0 ? (uint32_t)off - 1 : (uint32_t)(-(int64_t)off) - 1;
+    for (int pos = (int)base; pos >= 0 && pos < 32; pos += off > 0 ? 1 : -1)
+      if (mask >> pos & 1) { if (!count) return (uint64_t)pos; count--; }
+    return 0xffffffffu;
+  }
+  default: return 0;
+  }
+}
+
+/* The NaN of a float function's result, fixed as sem_nan32 fixes an
+ * op's: the libm and the compiler's inline expansions (fmaf as an FMA
+ * instruction where the target has one) propagate payloads each their own
+ * way.  fabs is a sign bit's operation, and the half-precision functions
+ * round NaN to the canonical one themselves. */
+static inline uint64_t sem_nan3(int f64, uint64_t r, uint64_t a, uint64_t b, uint64_t c, int arity) {
+  if (f64) {
+    if (sem_f64(r) == sem_f64(r)) return r;
+    if (sem_f64(a) != sem_f64(a)) return a | 0x0008000000000000ull;
+    if (arity > 1 && sem_f64(b) != sem_f64(b)) return b | 0x0008000000000000ull;
+    if (arity > 2 && sem_f64(c) != sem_f64(c)) return c | 0x0008000000000000ull;
+    return 0xfff8000000000000ull;
+  }
+  if (sem_f32(r) == sem_f32(r)) return r;
+  if (sem_f32(a) != sem_f32(a)) return (uint32_t)a | 0x400000u;
+  if (arity > 1 && sem_f32(b) != sem_f32(b)) return (uint32_t)b | 0x400000u;
+  if (arity > 2 && sem_f32(c) != sem_f32(c)) return (uint32_t)c | 0x400000u;
+  return 0xffc00000u;
+}
+
+static inline uint64_t sem_math(int fn, uint64_t a, uint64_t b, uint64_t c) {
+  uint64_t r = sem_math_raw(fn, a, b, c);
+  switch (fn) {
+  case MATH_SQRTF: case MATH_RSQRTF: case MATH_EXPF: case MATH_EXP2F: case MATH_LOGF: case MATH_LOG2F: case MATH_LOG10F:
+  case MATH_SINF: case MATH_COSF: case MATH_TANF: case MATH_TANHF: case MATH_FLOORF: case MATH_CEILF: case MATH_TRUNCF:
+  case MATH_ROUNDF: case MATH_ATANF: case MATH_RINTF:
+    return sem_nan3(0, r, a, b, c, 1);
+  case MATH_POWF: case MATH_FMINF: case MATH_FMAXF: case MATH_FMODF: case MATH_ATAN2F: case MATH_FDIVIDEF:
+    return sem_nan3(0, r, a, b, c, 2);
+  case MATH_FMAF: return sem_nan3(0, r, a, b, c, 3);
+  case MATH_SQRT: case MATH_EXP: case MATH_LOG: case MATH_SIN: case MATH_COS: case MATH_FLOOR: case MATH_CEIL: case MATH_RINT:
+  case MATH_TRUNC:
+    return sem_nan3(1, r, a, b, c, 1);
+  case MATH_POW: case MATH_FMIN: case MATH_FMAX: return sem_nan3(1, r, a, b, c, 2);
+  case MATH_FMA: return sem_nan3(1, r, a, b, c, 3);
+  default: return r;
+  }
 }
 
 #endif

@@ -1,0 +1,509 @@
+/* The compiled engine: KIR to C, the system compiler, a cache, dlopen.
+ * See jit.h. */
+#include "jit.h"
+
+#include <dlfcn.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "kir_sem.h"
+#include "simt.h"
+
+/* jit_text.c, made from the headers by scripts/embed-text.sh */
+extern const char *const jit_text_names[];
+extern const char *const jit_text_bodies[];
+
+/* ------------------------------------------------------------- what compiles */
+
+static int is_branch(int op) { return op == OP_JMP || op == OP_BRT || op == OP_BRF; }
+
+/* The instructions compiled code runs: simt_plan's marks but loads (the
+ * run-ahead's own ALU rule: the clock reads the step count, a struct
+ * parameter is copied to memory), and branches. */
+static int compiles(const kir_ins *in) {
+  switch (in->op) {
+  case OP_SREG: return in->imm != SR_CLOCK;
+  case OP_PARAM: return in->dst >= 0;
+  case OP_JMP: case OP_BRT: case OP_BRF: return 1;
+  default: return kir_is_alu(in->op);
+  }
+}
+
+/* Per pc: JIT_ENTRY where a block of compiled code starts (the code's
+ * start, after a branch or an instruction it does not run, at a branch
+ * target or a reconvergence point), JIT_STOP where the pc is a
+ * reconvergence point (where a stretch may have to stop). */
+static uint8_t *jit_blocks(const kir_func *f) {
+  int n = f->ncode;
+  uint8_t *e = xcalloc((size_t)n + 1, 1);
+  for (int pc = 0; pc < n; pc++) {
+    const kir_ins *in = &f->code[pc];
+    if (!is_branch(in->op)) continue;
+    if (in->a >= 0 && in->a < n) e[in->a] |= JIT_ENTRY;
+    if (in->op != OP_JMP && in->c >= 0 && in->c < n) e[in->c] |= JIT_ENTRY | JIT_STOP;
+  }
+  for (int pc = 0; pc < n; pc++) {
+    const kir_ins *in = &f->code[pc];
+    if (!compiles(in)) { e[pc] &= (uint8_t)~JIT_ENTRY; continue; }
+    if (pc == 0 || !compiles(&f->code[pc - 1]) || is_branch(f->code[pc - 1].op)) e[pc] |= JIT_ENTRY;
+  }
+  return e;
+}
+
+/* ------------------------------------------------------------- emission */
+
+static void put(bytes *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(bytes *b, const char *fmt, ...) {
+  char buf[512];
+  va_list ap;
+  va_start(ap, fmt);
+  int k = vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  if (k < 0) return;
+  if ((size_t)k < sizeof buf) { bytes_put(b, buf, (size_t)k); return; }
+  char *big = xmalloc((size_t)k + 1);
+  va_start(ap, fmt);
+  vsnprintf(big, (size_t)k + 1, fmt, ap);
+  va_end(ap);
+  bytes_put(b, big, (size_t)k);
+  free(big);
+}
+
+/* The C expression of one instruction of compiles() but a branch, as
+ * alu_exec computes it for lane l of a full warp (simt.c): each op's lane
+ * function from kir_sem.h.  A, B, C: its operands' expressions (unused
+ * ones "0").  Into e; 0 where it computes nothing (a nop, an unknown
+ * special register: alu_exec leaves the destination). */
+static int alu_expr(char *e, size_t n, const kir_ins *in, const char *A, const char *B, const char *C) {
+  int op = in->op;
+  if (op < OP_NEG_I32 && kir_is_alu(op) && op != OP_CONST) {
+    /* the binary ops open kir_op (simt.c's kb_op says the same) */
+    snprintf(e, n, "sem_bin(%d, %s, %s)", op, A, B);
+    return 1;
+  }
+  switch (op) {
+  case OP_CONST: snprintf(e, n, "UINT64_C(0x%" PRIx64 ")", (uint64_t)in->imm); return 1;
+  case OP_MOV: snprintf(e, n, "%s", A); return 1;
+  case OP_CVT: {
+    int from = (int)(in->imm & 0xff), to = (int)(in->imm >> 8 & 0xff);
+    if (from != SK_BOOL && !sem_sk_is_float(from) && to != SK_BOOL && !sem_sk_is_float(to)) {
+      switch (to) {
+      case SK_I32: snprintf(e, n, "sem_s32(%s)", A); return 1;
+      case SK_U32: snprintf(e, n, "sem_u32(%s)", A); return 1;
+      case SK_I64: case SK_U64: case SK_PTR: snprintf(e, n, "%s", A); return 1;
+      default: snprintf(e, n, "sem_canon(%d, %s)", to, A); return 1;
+      }
+    }
+    snprintf(e, n, "sem_cvt(%d, %d, %s)", from, to, A);
+    return 1;
+  }
+  case OP_SREG:
+    switch (in->imm) {
+    case SR_TID_X: case SR_TID_Y: case SR_TID_Z: snprintf(e, n, "(uint64_t)F->tid[%d][l]", (int)(in->imm - SR_TID_X)); return 1;
+    case SR_CTAID_X: case SR_CTAID_Y: case SR_CTAID_Z: snprintf(e, n, "F->ctaid[%d]", (int)(in->imm - SR_CTAID_X)); return 1;
+    case SR_NTID_X: case SR_NTID_Y: case SR_NTID_Z: snprintf(e, n, "F->ntid[%d]", (int)(in->imm - SR_NTID_X)); return 1;
+    case SR_NCTAID_X: case SR_NCTAID_Y: case SR_NCTAID_Z: snprintf(e, n, "F->nctaid[%d]", (int)(in->imm - SR_NCTAID_X)); return 1;
+    case SR_LANEID: snprintf(e, n, "(uint64_t)l"); return 1;
+    case SR_WARPSIZE: snprintf(e, n, "UINT64_C(32)"); return 1;
+    case SR_GRIDWS_LO: snprintf(e, n, "(uint64_t)(uint32_t)F->gridws"); return 1;
+    case SR_GRIDWS_HI: snprintf(e, n, "(F->gridws >> 32)"); return 1;
+    default: return 0;
+    }
+  case OP_PARAM: snprintf(e, n, "F->args[%" PRId64 "]", in->imm); return 1;
+  case OP_GADDR: snprintf(e, n, "F->gaddr[%" PRId64 "]", in->imm); return 1;
+  case OP_MATH: snprintf(e, n, "sem_math(%d, %s, %s, %s)", (int)in->imm, A, B, C); return 1;
+  case OP_PADD: snprintf(e, n, "kir_ptr_add(%s, %s * UINT64_C(%" PRIu64 "))", A, B, in->imm ? (uint64_t)in->imm : 1); return 1;
+  case OP_PDIFF: snprintf(e, n, "kir_ptr_diff(%s, %s)", A, B); return 1;
+  case OP_SEL: snprintf(e, n, "(%s ? %s : %s)", C, A, B); return 1;
+  default:
+    if (op >= OP_NEG_I32 && kir_is_alu(op)) { snprintf(e, n, "sem_un(%d, %s)", op, A); return 1; }
+    return 0;   /* OP_NOP */
+  }
+}
+
+/* A register's value at pc in the block's lane loop: the launch's value
+ * where simt_launch_defs gives one (the constant, or the parameter: a
+ * scalar, which the compiler folds into the op or hoists), the local that
+ * holds it (written earlier in the block), else the register file. */
+static void operand(char *out, size_t n, const kir_func *f, int pc, int r, const int *local, const int *def) {
+  if (r < 0) snprintf(out, n, "0");
+  else if (def[r] >= 0 && def[r] < pc) {
+    const kir_ins *d = &f->code[def[r]];
+    if (d->op == OP_CONST) snprintf(out, n, "UINT64_C(0x%" PRIx64 ")", (uint64_t)d->imm);
+    else snprintf(out, n, "F->args[%" PRId64 "]", d->imm);
+  } else if (local[r] >= 0) snprintf(out, n, "v%d", local[r]);
+  else snprintf(out, n, "R[%d + l]", r * 32);
+}
+
+/* The straight instructions code[s, e) (compiles(), no branch) as one loop
+ * over the lanes: every op computes each lane from that lane's registers
+ * alone (kir_is_alu), so the lanes may run one after the other through
+ * the whole block, the values held in locals, and each register written
+ * stored once, its last value.  fused: the last is a comparison whose
+ * lanes go into cmpv instead of its register. */
+static void emit_straight(bytes *b, const kir_func *f, int s, int e, int fused, int *local, const int *def) {
+  char A[48], B[48], C[48], x[256];
+  put(b, "  for (int l = 0; l < 32; l++) {\n");
+  for (int pc = s; pc < e; pc++) {
+    const kir_ins *in = &f->code[pc];
+    operand(A, sizeof A, f, pc, in->a, local, def);
+    operand(B, sizeof B, f, pc, in->b, local, def);
+    operand(C, sizeof C, f, pc, in->c, local, def);
+    if (!alu_expr(x, sizeof x, in, A, B, C) || in->dst < 0) continue;
+    if (fused && pc == e - 1) { put(b, "    cmpv[l] = %s;\n", x); break; }
+    put(b, "    const uint64_t v%d = %s;\n", pc, x);
+    local[in->dst] = pc;
+  }
+  for (int pc = s; pc < e; pc++) {
+    int d = f->code[pc].dst;
+    if (d >= 0 && local[d] == pc) put(b, "    R[%d + l] = v%d;\n", d * 32, pc);
+  }
+  put(b, "  }\n");
+  for (int pc = s; pc < e; pc++) if (f->code[pc].dst >= 0) local[f->code[pc].dst] = -1;
+}
+
+void jit_emit(const kir_func *f, bytes *b) {
+  int n = f->ncode;
+  uint8_t *e = jit_blocks(f);
+  int *local = xmalloc((size_t)(f->nregs > 0 ? f->nregs : 1) * sizeof *local), *def = simt_launch_defs(f);
+  for (int r = 0; r < f->nregs; r++) local[r] = -1;
+  put(b, "/* gpurace's compiled code for kernel %s: %d KIR instructions (emu/jit.c) */\n", f->name ? f->name : "?", n);
+  put(b, "#include \"kir_sem.h\"\n#include \"jit_abi.h\"\n\n");
+  put(b, "__attribute__((visibility(\"default\"))) void " JIT_SYMBOL "(jit_frame *F) {\n");
+  put(b, "  uint64_t *R = F->R;\n  int32_t n = F->n, nedge = F->nedge, pc;\n  const int32_t cap = F->cap, rpc = F->rpc, edges = F->edges;\n");
+  put(b, "  uint32_t ft = 0, t;\n  int fz = 0;\n  uint64_t cmpv[32];\n  (void)t; (void)ft; (void)fz; (void)rpc; (void)edges; (void)cmpv;\n");
+  put(b, "  switch (F->pc) {\n");
+  for (int pc = 0; pc < n; pc++) if (e[pc] & JIT_ENTRY) put(b, "  case %d: goto L%d;\n", pc, pc);
+  put(b, "  default: return;\n  }\n");
+  for (int pc = 0; pc < n;) {
+    const kir_ins *in = &f->code[pc];
+    if (!compiles(in)) {
+      /* a stretch that reaches it stops before it */
+      put(b, "L%d: pc = %d; goto out;\n", pc, pc);
+      pc++;
+      continue;
+    }
+    /* a block: straight instructions to the next entry, a branch or an
+     * instruction that does not compile, its length checked against the
+     * cap at once */
+    int end = pc + 1;
+    while (end < n && !is_branch(f->code[end - 1].op) && compiles(&f->code[end]) && !(e[end] & JIT_ENTRY)) end++;
+    if (e[pc] & JIT_ENTRY) {
+      put(b, "L%d:\n", pc);
+      if (e[pc] & JIT_STOP) put(b, "  if (rpc == %d) { pc = %d; goto out; }\n", pc, pc);
+      put(b, "  if (n + %d > cap) { pc = %d; goto out; }\n", end - pc, pc);
+    }
+    int br = is_branch(f->code[end - 1].op) ? end - 1 : end;   /* the straight part: [pc, br) */
+    /* fused even where its branch starts a block of its own: simt_run_ahead does not see blocks */
+    int fused = br > pc && simt_fused_at(f, br - 1);
+    if (br > pc) {
+      emit_straight(b, f, pc, br, fused, local, def);
+      put(b, "  n += %d;\n", br - pc - fused);
+    }
+    if (fused) {
+      /* simt_run_ahead fuses it where the stretch goes on to the branch */
+      const kir_ins *c = &f->code[br - 1];
+      put(b, "  n++;\n  if (n < cap && rpc != %d) {\n    ft = 0;\n    for (int l = 0; l < 32; l++) ft |= (uint32_t)cmpv[l] << l;\n    fz = 1;\n  } else {\n"
+             "    for (int l = 0; l < 32; l++) R[%d + l] = cmpv[l];\n    pc = %d; goto out;\n  }\n", br, c->dst * 32, br);
+    }
+    if (br < end) {
+      in = &f->code[br];
+      int back = in->a <= br;
+      /* the lanes that take it: from the fused comparison before it, else its register */
+      if (in->op == OP_JMP) put(b, "  t = 0xffffffffu;\n");
+      else {
+        char c[48];
+        operand(c, sizeof c, f, br, in->b, local, def);
+        put(b, "  if (fz) t = ft;\n  else { t = 0; for (int l = 0; l < 32; l++) t |= (uint32_t)(%s != 0) << l; }\n", c);
+        if (in->op == OP_BRF) put(b, "  t = ~t;\n");
+      }
+      if (back) put(b, "  if (nedge >= edges) { pc = %d; goto out; }\n", br);
+      put(b, "  if (t != 0 && t != 0xffffffffu) { pc = %d; goto out; }\n  fz = 0;\n", br);
+      if (back) put(b, "  F->edge_at[nedge++] = n;\n");
+      put(b, "  n++;\n");
+      int target = in->a;
+      if (target >= 0 && target < n && compiles(&f->code[target])) put(b, "  if (t) goto L%d;\n", target);
+      else put(b, "  if (t) { pc = %d; goto out; }\n", target);
+    }
+    pc = end;
+  }
+  put(b, "  pc = %d; goto out;\n", n);
+  /* stopped at a branch after its fused comparison: the run-ahead's branch reads ft */
+  put(b, "out:\n  if (fz) { F->have_ft = 1; F->ft = ft; }\n");
+  put(b, "  F->pc = pc;\n  F->n = n;\n  F->nedge = nedge;\n}\n");
+  free(local);
+  free(def);
+  free(e);
+}
+
+/* ------------------------------------------------------------- compiling and caching */
+
+#ifndef GR_JIT_CC
+#define GR_JIT_CC "cc"
+#endif
+/* The options that keep the compiled code's arithmetic the interpreter's
+ * (Makefile.am builds the engine with -ffp-contract=off: a*b+c is two
+ * roundings) and make it position-independent; -march=native for the
+ * vector lanes, which is why the CPU's extensions are in the key. */
+#define JIT_CFLAGS "-std=gnu11 -O2 -march=native -ffp-contract=off -fno-fast-math -fPIC -shared -w"
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n) {
+  const uint8_t *s = p;
+  for (size_t k = 0; k < n; k++) h = (h ^ s[k]) * 0x100000001b3ull;
+  return h;
+}
+
+/* What the vector code may use: part of the key, so that a cache shared
+ * by machines (a home folder on NFS) never hands one another's objects. */
+static const char *cpu_id(void) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) return "x86-64-avx512f";
+  if (__builtin_cpu_supports("avx2")) return "x86-64-avx2";
+  return "x86-64";
+#else
+  return "generic";
+#endif
+}
+
+void jit_cache_dir(const char *cache_dir, char *out, size_t n) {
+  const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+  if (cache_dir && *cache_dir) snprintf(out, n, "%s", cache_dir);
+  else if (x && *x) snprintf(out, n, "%s/gpurace", x);
+  else if (home && *home) snprintf(out, n, "%s/.cache/gpurace", home);
+  else snprintf(out, n, "/tmp/gpurace-cache-%u", (unsigned)getuid());
+}
+
+static int mkdirs(const char *path) {
+  char buf[1024];
+  snprintf(buf, sizeof buf, "%s", path);
+  for (char *p = buf + 1; *p; p++)
+    if (*p == '/') {
+      *p = 0;
+      if (mkdir(buf, 0755) && errno != EEXIST) return -1;
+      *p = '/';
+    }
+  return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+/* The process's compiled kernels, by key (they are never unloaded). */
+typedef struct jit_entry {
+  uint64_t key;
+  jit_code code;
+  struct jit_entry *next;
+} jit_entry;
+static pthread_mutex_t jit_lock = PTHREAD_MUTEX_INITIALIZER;
+static jit_entry *jit_loaded;
+
+static uint64_t headers_key(void) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (int k = 0; jit_text_names[k]; k++) {
+    h = fnv(h, jit_text_names[k], strlen(jit_text_names[k]) + 1);
+    h = fnv(h, jit_text_bodies[k], strlen(jit_text_bodies[k]) + 1);
+  }
+  return h;
+}
+
+/* The key of a C text: the text, the headers it includes, the compiler's
+ * command and the CPU. */
+static uint64_t text_key(const bytes *c) {
+  uint64_t h = fnv(headers_key(), c->p, c->len);
+  h = fnv(h, GR_JIT_CC " " JIT_CFLAGS, sizeof(GR_JIT_CC " " JIT_CFLAGS));
+  const char *cpu = cpu_id();
+  return fnv(h, cpu, strlen(cpu));
+}
+
+/* Writes the headers the C text includes into dir/inc-KEY, once. */
+static int write_headers(const char *dir, char *inc, size_t n, char *why, size_t wn) {
+  snprintf(inc, n, "%s/inc-%016" PRIx64, dir, headers_key());
+  char done[1200];
+  snprintf(done, sizeof done, "%s/.done", inc);
+  if (!access(done, F_OK)) return 0;
+  if (mkdirs(inc)) { snprintf(why, wn, "cannot make %s: %s", inc, strerror(errno)); return -1; }
+  for (int k = 0; jit_text_names[k]; k++) {
+    char p[1200], tmp[1300];
+    snprintf(p, sizeof p, "%s/%s", inc, jit_text_names[k]);
+    snprintf(tmp, sizeof tmp, "%s.%ld", p, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f || fputs(jit_text_bodies[k], f) < 0 || fclose(f)) {
+      snprintf(why, wn, "cannot write %s: %s", tmp, strerror(errno));
+      return -1;
+    }
+    if (rename(tmp, p)) { snprintf(why, wn, "cannot write %s: %s", p, strerror(errno)); return -1; }
+  }
+  FILE *f = fopen(done, "w");
+  if (f) fclose(f);
+  return 0;
+}
+
+/* path with every ' escaped for sh's single quotes */
+static void sh_quote(char *out, size_t n, const char *path) {
+  size_t j = 0;
+  if (n < 3) return;
+  out[j++] = '\'';
+  for (const char *p = path; *p && j + 6 < n; p++) {
+    if (*p == '\'') { memcpy(out + j, "'\\''", 4); j += 4; }
+    else out[j++] = *p;
+  }
+  out[j++] = '\'';
+  out[j] = 0;
+}
+
+/* Keeps the cache within JIT_CACHE_MAX: the least recently used objects go. */
+static void cache_trim(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  struct ent { char name[64]; time_t t; off_t size; } *v = NULL;
+  size_t nv = 0, cap = 0;
+  uint64_t total = 0;
+  struct dirent *de;
+  while ((de = readdir(d))) {
+    size_t len = strlen(de->d_name);
+    if (strncmp(de->d_name, "jit-", 4) || len < 4 || len >= 64 || strcmp(de->d_name + len - 3, ".so")) continue;
+    char p[1200];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+    if (stat(p, &st)) continue;
+    if (nv == cap) v = xrealloc(v, (cap = cap ? 2 * cap : 64) * sizeof *v);
+    snprintf(v[nv].name, sizeof v[nv].name, "%s", de->d_name);
+    v[nv].t = st.st_atime > st.st_mtime ? st.st_atime : st.st_mtime;
+    v[nv].size = st.st_size;
+    total += (uint64_t)st.st_size;
+    nv++;
+  }
+  closedir(d);
+  while (total > JIT_CACHE_MAX && nv) {
+    size_t old = 0;
+    for (size_t k = 1; k < nv; k++) if (v[k].t < v[old].t) old = k;
+    char p[1200];
+    snprintf(p, sizeof p, "%s/%s", dir, v[old].name);
+    unlink(p);
+    total -= (uint64_t)v[old].size;
+    v[old] = v[--nv];
+  }
+  free(v);
+}
+
+/* Compiles the C text into so (through a temporary, renamed: another
+ * process may be compiling the same kernel). */
+static int compile(const char *dir, const bytes *c, const char *so, char *why, size_t wn) {
+  char inc[1100], src[1200], tmp[1200], log[1200];
+  if (write_headers(dir, inc, sizeof inc, why, wn)) return -1;
+  snprintf(src, sizeof src, "%s.%ld.c", so, (long)getpid());
+  snprintf(tmp, sizeof tmp, "%s.%ld.tmp", so, (long)getpid());
+  snprintf(log, sizeof log, "%s.%ld.log", so, (long)getpid());
+  FILE *f = fopen(src, "w");
+  if (!f || fwrite(c->p, 1, c->len, f) != c->len || fclose(f)) {
+    snprintf(why, wn, "cannot write %s: %s", src, strerror(errno));
+    return -1;
+  }
+  char qi[2400], qs[2400], qt[2400], ql[2400], cmd[12000];
+  sh_quote(qi, sizeof qi, inc);
+  sh_quote(qs, sizeof qs, src);
+  sh_quote(qt, sizeof qt, tmp);
+  sh_quote(ql, sizeof ql, log);
+  snprintf(cmd, sizeof cmd, "%s %s -I%s -o %s %s -lm 2>%s", GR_JIT_CC, JIT_CFLAGS, qi, qt, qs, ql);
+  int st = system(cmd);
+  int ok = st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+  if (!ok) {
+    char first[300] = "";
+    FILE *lf = fopen(log, "r");
+    if (lf) {
+      if (!fgets(first, sizeof first, lf)) first[0] = 0;
+      fclose(lf);
+    }
+    first[strcspn(first, "\n")] = 0;
+    snprintf(why, wn, "the C compiler (%s) failed%s%s", GR_JIT_CC, *first ? ": " : "", first);
+    unlink(tmp);
+  } else if (rename(tmp, so)) {
+    snprintf(why, wn, "cannot write %s: %s", so, strerror(errno));
+    ok = 0;
+  }
+  if (!getenv("GPURACE_JIT_KEEP_C")) unlink(src);
+  unlink(log);
+  return ok ? 0 : -1;
+}
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static jit_entry *find_loaded(uint64_t key) {
+  for (jit_entry *e = jit_loaded; e; e = e->next) if (e->key == key) return e;
+  return NULL;
+}
+
+static void so_path(const char *cache_dir, uint64_t key, char *dir, size_t dn, char *so, size_t sn) {
+  jit_cache_dir(cache_dir, dir, dn);
+  snprintf(so, sn, "%s/jit-%016" PRIx64 ".so", dir, key);
+}
+
+int jit_cached(const kir_func *f, const char *cache_dir) {
+  bytes c = {0};
+  jit_emit(f, &c);
+  uint64_t key = text_key(&c);
+  free(c.p);
+  pthread_mutex_lock(&jit_lock);
+  int in = find_loaded(key) != NULL;
+  pthread_mutex_unlock(&jit_lock);
+  if (in) return 1;
+  char dir[1024], so[1100];
+  so_path(cache_dir, key, dir, sizeof dir, so, sizeof so);
+  return access(so, R_OK) == 0;
+}
+
+const jit_code *jit_get(const kir_func *f, const char *cache_dir, double *compile_s, char *why, size_t wn) {
+  if (!*GR_JIT_CC) {
+    snprintf(why, wn, "no C compiler was found when gpurace was built");
+    return NULL;
+  }
+  bytes c = {0};
+  jit_emit(f, &c);
+  uint64_t key = text_key(&c);
+  const jit_code *out = NULL;
+  pthread_mutex_lock(&jit_lock);
+  jit_entry *e = find_loaded(key);
+  if (e) { out = &e->code; goto done; }
+  char dir[1024], so[1100];
+  so_path(cache_dir, key, dir, sizeof dir, so, sizeof so);
+  double t0 = now_s(), took;
+  void *h = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    /* not there (or not loadable: made again) */
+    if (mkdirs(dir)) { snprintf(why, wn, "cannot make the cache folder %s: %s", dir, strerror(errno)); goto done; }
+    if (compile(dir, &c, so, why, wn)) goto done;
+    took = now_s() - t0;
+    *compile_s += took;
+    cache_trim(dir);
+    if (!(h = dlopen(so, RTLD_NOW | RTLD_LOCAL))) { snprintf(why, wn, "cannot load %s: %s", so, dlerror()); goto done; }
+  }
+  jit_fn fn;
+  *(void **)&fn = dlsym(h, JIT_SYMBOL);
+  if (!fn) { snprintf(why, wn, "%s has no %s", so, JIT_SYMBOL); dlclose(h); goto done; }
+  e = xcalloc(1, sizeof *e);
+  e->key = key;
+  e->code.fn = fn;
+  e->code.entry = jit_blocks(f);
+  e->code.ncode = f->ncode;
+  e->next = jit_loaded;
+  jit_loaded = e;
+  out = &e->code;
+done:
+  pthread_mutex_unlock(&jit_lock);
+  free(c.p);
+  return out;
+}

@@ -1,0 +1,62 @@
+/* jit: the compiled engine (engine-internal).
+ *
+ * A kernel's KIR becomes C (jit_emit), which the system's C compiler, the
+ * one configure found (GR_JIT_CC), compiles into a shared object that the
+ * engine loads with dlopen; simt_run_ahead calls it where a full warp
+ * reaches one of its entries (jit_abi.h says what it runs and where it
+ * stops).  Its meaning is the interpreter's by construction: every op's
+ * lane function is kir_sem.h's, the header the interpreter inlines, its
+ * text embedded in gpurace and compiled into the object; the control
+ * (stops, back edges, fused comparisons) is the run-ahead's, checked by
+ * tests/engines.sh and the differential fuzzer (jit_fuzz).
+ *
+ * Why C and the system compiler, not LLVM's ORC JIT or libgccjit: the
+ * compiler is already on every machine that builds gpurace (no new
+ * dependency), the code it makes from this C is what LLVM or libgccjit
+ * would make (the same optimisers), and the latency that LLVM would save
+ * (tens of milliseconds a kernel) is paid once per kernel, machine and
+ * gpurace build: objects are cached on disk by the hash of their C text,
+ * the compiler's command and the CPU's vector extensions (jit_cache_dir,
+ * bounded by JIT_CACHE_MAX bytes, oldest first out), and in memory for
+ * the process.  docs/engine.md has the measurements. */
+#ifndef GR_JIT_H
+#define GR_JIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jit_abi.h"
+#include "kir.h"
+
+typedef struct jit_code {
+  jit_fn fn;
+  const uint8_t *entry;   /* per pc: 1 where fn may be entered */
+  int ncode;
+} jit_code;
+
+/* jit_code.entry's bits: JIT_ENTRY where fn may be entered; JIT_STOP
+ * where a reconvergence point is (a stretch entered with its rpc at any
+ * other pc but -1 and the end must not run compiled code: it would not
+ * stop there). */
+enum { JIT_ENTRY = 1, JIT_STOP = 2 };
+
+/* The C text of f's compiled code, appended to out. */
+void jit_emit(const kir_func *f, bytes *out);
+
+/* f's compiled code, compiled now (the compiler's seconds added to
+ * *compile_s) or found in a cache (cache_dir: the disk's, "" for the
+ * default place), or NULL with the reason in why.  Thread-safe; the code
+ * lives as long as the process. */
+const jit_code *jit_get(const kir_func *f, const char *cache_dir, double *compile_s, char *why, size_t n);
+
+/* Whether f's compiled code is in memory or the disk's cache already
+ * (jit_get would not run the compiler). */
+int jit_cached(const kir_func *f, const char *cache_dir);
+
+/* The disk cache's folder for cache_dir ("" for the default:
+ * $XDG_CACHE_HOME/gpurace, else $HOME/.cache/gpurace, else
+ * /tmp/gpurace-cache-UID), into out. */
+void jit_cache_dir(const char *cache_dir, char *out, size_t n);
+#define JIT_CACHE_MAX ((uint64_t)256 << 20)
+
+#endif

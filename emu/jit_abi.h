@@ -1,0 +1,42 @@
+/* jit_abi: what compiled code and the engine share (engine-internal).
+ * This header is compiled twice: into gpurace, and (its text embedded in
+ * gpurace, jit_text.c) into every kernel's compiled code, so that the two
+ * sides can never disagree on the frame's layout.
+ *
+ * A kernel's compiled code is one function, jit_fn, that runs a full
+ * warp's stretch of the instructions the run-ahead executes (simt.h):
+ * arithmetic, conversions, constants, special registers but the clock,
+ * parameters, global addresses, math, pointer arithmetic, selects, and
+ * the branches its lanes all take the same way.  It enters at F->pc (one
+ * of its entries, jit_code.entry) and stops, F->pc where it stopped, at
+ * the first of: an instruction of another kind; a branch that parts the
+ * lanes or, backward, would exceed F->edges back edges; the reconvergence
+ * point F->rpc; F->cap instructions in all (F->n counts them, from the
+ * value it had).  What it did is exactly what simt_run_ahead's own loop
+ * would have done over those instructions, which then goes on from
+ * F->pc: the same registers, the same back edges (F->edge_at, F->nedge),
+ * the same fused comparison (simt.h: where F->have_ft, the branch at
+ * F->pc reads its lanes F->ft instead of its register). */
+#ifndef GR_JIT_ABI_H
+#define GR_JIT_ABI_H
+
+#include <stdint.h>
+
+typedef struct jit_frame {
+  uint64_t *R;                   /* the warp's registers, nregs x 32 */
+  const uint32_t (*tid)[32];     /* its lanes' threadIdx.x, .y, .z */
+  uint64_t ctaid[3], ntid[3], nctaid[3], gridws;
+  const uint64_t *args;          /* the launch's parameter values */
+  const uint64_t *gaddr;         /* the module's __device__ variables' addresses */
+  int32_t pc, n, cap, rpc, edges, nedge;
+  int32_t *edge_at;
+  int32_t have_ft;
+  uint32_t ft;
+} jit_frame;
+
+typedef void (*jit_fn)(jit_frame *F);
+
+/* The name of a compiled kernel's function in its shared object. */
+#define JIT_SYMBOL "gr_jit_run"
+
+#endif

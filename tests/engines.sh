@@ -1,0 +1,67 @@
+#!/bin/sh
+# The compiled engine is the interpreter's run, byte for byte: every kernel
+# file of the repository (both front ends: the .cu files and nvcc's -O3
+# PTX fixtures of them) under both warp models, both memory models and
+# both schedulers, with --engine interp and --engine compiled, prints the
+# same final memory (--digest), the same statistics (--stats: steps,
+# divergences, barriers, memory operations), the same errors and exits
+# with the same status.  The engine line of --stats is the one apart: it
+# must say that compiled code ran (a test whose compiled side never ran
+# would pass by comparing the interpreter with itself).  Also: the
+# option's errors, the fallback without a compiler, and --engine auto.
+G=${GPURACE:-./gpurace}
+S=${GR_SRCDIR:-.}
+. "$S/tests/lib.sh"
+cd "$S" || exit 1
+case "$G" in /*) ;; *) G="$OLDPWD/$G" ;; esac
+J="$T/jit"
+
+expect 2 "bad --engine" -- "$G" run kernels/examples/saxpy.cu --engine jit
+contains "$T/err" "--engine takes interp, compiled or auto, not 'jit'" "says what it takes"
+
+same=0 differ=0 ran=0 runs=0
+check() {  # check FILE OPTIONS...: both engines, the same output
+  f=$1; shift
+  rc1=0; "$G" run "$f" --digest --stats --engine interp "$@" >"$T/i" 2>"$T/ie" || rc1=$?
+  rc2=0; "$G" run "$f" --digest --stats --engine compiled --jit-cache "$J" "$@" >"$T/c" 2>"$T/ce" || rc2=$?
+  grep -v '^engine: ' "$T/c" >"$T/c2"
+  if [ "$rc1" -eq "$rc2" ] && cmp -s "$T/i" "$T/c2" && cmp -s "$T/ie" "$T/ce"; then same=$((same + 1)); else
+    differ=$((differ + 1))
+    echo "FAIL: $f $*: the engines differ (exit $rc1 and $rc2)"
+    diff "$T/i" "$T/c2" | head -5; diff "$T/ie" "$T/ce" | head -5
+  fi
+  runs=$((runs + 1))
+  grep -q '^engine: compiled code in [1-9]' "$T/c" && ran=$((ran + 1))
+}
+for f in kernels/*/*.cu scor/micro/*.cu tests/data/*.cu; do
+  grep -q '^//@ launch' "$f" || continue
+  check "$f"
+  check "$f" --warps its --memory weak --seed 3
+  check "$f" --memory weak --sched random --seed 2
+  check "$f" --warps its --sms 1
+done
+for f in tests/ptx/O3/kernels/*/*.ptx tests/ptx/O3/scor/micro/*.ptx; do
+  [ -f "$f" ] || continue
+  check "$f"
+  check "$f" --warps its --memory weak --seed 5
+done
+if [ "$differ" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+# compiled code ran in most runs (not in those that fail before a launch,
+# or under ITS where lanes part at once)
+if [ "$ran" -ge $((runs * 7 / 10)) ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: compiled code ran in $ran of $runs runs"; fi
+echo "engines: $same runs the same of $runs, compiled code in $ran"
+
+# the disk cache: a second run compiles nothing
+"$G" run kernels/examples/saxpy.cu --stats --engine compiled --jit-cache "$J" >"$T/o" 2>&1
+contains "$T/o" "engine: compiled code in 1 launch, the C compiler 0.000 s" "a cached kernel is not compiled again"
+# auto: a cached kernel runs compiled; a short launch of one not cached runs the interpreter
+"$G" run kernels/examples/saxpy.cu --stats --engine auto --jit-cache "$J" >"$T/o" 2>&1
+contains "$T/o" "engine: compiled code in 1 launch" "auto takes the cached code"
+"$G" run kernels/examples/saxpy.cu --stats --engine auto --jit-cache "$T/empty" >"$T/o" 2>&1
+contains "$T/o" "engine: compiled code in 0 launches, the C compiler 0.000 s" "auto leaves a short launch to the interpreter"
+# a cache folder that cannot be made: the interpreter runs, and says why once
+expect 0 "an unusable cache" -- "$G" run kernels/examples/saxpy.cu --engine compiled --jit-cache /proc/gpurace-cache
+contains "$T/err" "gpurace: note: the compiled engine is not available (cannot make the cache folder /proc/gpurace-cache" "says why"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
