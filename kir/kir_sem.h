@@ -26,32 +26,30 @@ static inline double sem_f64(uint64_t x) { double f; memcpy(&f, &x, 8); return f
 static inline uint64_t sem_bits32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static inline uint64_t sem_bits64(double f) { uint64_t u; memcpy(&u, &f, 8); return u; }
 
-/* The NaN of a float op's result r from operands a and b, fixed: the
- * first NaN operand's, quieted, else the default NaN (an invalid op: 0 *
- * inf, inf - inf), as x86's SSE gives it with a the first source.  Fixed
- * here because C leaves it open: a compiler may swap a commutative op's
- * operands, so the interpreter and the compiled engine (jit.h), built
- * apart, could tell two NaNs apart otherwise. */
-static inline uint64_t sem_nan32(float r, uint64_t a, uint64_t b) {
-  if (r == r) return sem_bits32(r);
-  if (sem_f32(a) != sem_f32(a)) return (uint32_t)a | 0x400000u;
-  if (sem_f32(b) != sem_f32(b)) return (uint32_t)b | 0x400000u;
-  return 0xffc00000u;
-}
+/* The NaN of a float op's result r from operands a and b, as the H100
+ * gives it (tests/hw/float_special.ptx): an f32 op's is the canonical NaN
+ * 0x7fffffff, whatever its operands; an f64 op's is its last NaN operand
+ * (in PTX's order), quieted, else (an invalid op: 0 * inf, sqrt(-1)) the
+ * default NaN 0xfff8000000000000.  C leaves it open (x86 gives the first
+ * operand's, a compiler may swap a commutative op's operands): fixed
+ * here, the interpreter and the compiled engine (jit.h), built apart,
+ * agree bit for bit. */
+static inline uint64_t sem_nan32(float r) { return r == r ? sem_bits32(r) : 0x7fffffffu; }
 static inline uint64_t sem_nan64(double r, uint64_t a, uint64_t b) {
   if (r == r) return sem_bits64(r);
-  if (sem_f64(a) != sem_f64(a)) return a | 0x0008000000000000ull;
   if (sem_f64(b) != sem_f64(b)) return b | 0x0008000000000000ull;
+  if (sem_f64(a) != sem_f64(a)) return a | 0x0008000000000000ull;
   return 0xfff8000000000000ull;
 }
 
 /* min and max (C's fmin and fmax: a NaN operand loses to a number) with
- * -0 below +0, as IEEE 754-2019's minimumNumber and maximumNumber have
- * it: C leaves the zeros' order open, and the libm and a vector min
- * instruction order them differently. */
+ * -0 below +0, as IEEE 754-2019's minimumNumber and maximumNumber have it
+ * and the H100 does (tests/hw/float_special.ptx): C leaves the zeros'
+ * order open, and the libm and a vector min instruction order them
+ * differently. */
 static inline uint64_t sem_minmax32(uint64_t a, uint64_t b, int max) {
   float x = sem_f32(a), y = sem_f32(b);
-  if (x != x || y != y) return x != x && y != y ? sem_nan32(x, a, b) : x != x ? (uint32_t)b : (uint32_t)a;
+  if (x != x || y != y) return x != x && y != y ? 0x7fffffffu : x != x ? (uint32_t)b : (uint32_t)a;
   if (x != y) return (x < y) != max ? (uint32_t)a : (uint32_t)b;
   return max ? (uint32_t)(a & b) : (uint32_t)(a | b);   /* equal: the same bits, or zeros of two signs */
 }
@@ -107,10 +105,10 @@ __attribute__((always_inline)) static inline uint64_t sem_bin(int op, uint64_t a
   case OP_MAX_F32: return sem_minmax32(a, b, 1);
   case OP_MIN_F64: return sem_minmax64(a, b, 0);
   case OP_MAX_F64: return sem_minmax64(a, b, 1);
-  case OP_ADD_F32: return sem_nan32(sem_f32(a) + sem_f32(b), a, b);
-  case OP_SUB_F32: return sem_nan32(sem_f32(a) - sem_f32(b), a, b);
-  case OP_MUL_F32: return sem_nan32(sem_f32(a) * sem_f32(b), a, b);
-  case OP_DIV_F32: return sem_nan32(sem_f32(a) / sem_f32(b), a, b);
+  case OP_ADD_F32: return sem_nan32(sem_f32(a) + sem_f32(b));
+  case OP_SUB_F32: return sem_nan32(sem_f32(a) - sem_f32(b));
+  case OP_MUL_F32: return sem_nan32(sem_f32(a) * sem_f32(b));
+  case OP_DIV_F32: return sem_nan32(sem_f32(a) / sem_f32(b));
   case OP_ADD_F64: return sem_nan64(sem_f64(a) + sem_f64(b), a, b);
   case OP_SUB_F64: return sem_nan64(sem_f64(a) - sem_f64(b), a, b);
   case OP_MUL_F64: return sem_nan64(sem_f64(a) * sem_f64(b), a, b);
@@ -124,7 +122,7 @@ __attribute__((always_inline)) static inline uint64_t sem_un(int op, uint64_t a)
   case OP_NEG_I32: return sem_s32(0u - (uint32_t)a);
   case OP_NEG_U32: return sem_u32(0u - (uint32_t)a);
   case OP_NEG_I64: case OP_NEG_U64: return 0 - a;
-  case OP_NEG_F32: return sem_bits32(-sem_f32(a));
+  case OP_NEG_F32: return sem_nan32(-sem_f32(a));   /* the H100's neg.f32 of a NaN: the canonical NaN */
   case OP_NEG_F64: return sem_bits64(-sem_f64(a));
   case OP_NOT_I32: return sem_s32(~(uint32_t)a);
   case OP_NOT_U32: return sem_u32(~(uint32_t)a);
@@ -326,24 +324,20 @@ static inline uint64_t sem_math_raw(int fn, uint64_t a, uint64_t b, uint64_t c) 
   }
 }
 
-/* The NaN of a float function's result, fixed as sem_nan32 fixes an
- * op's: the libm and the compiler's inline expansions (fmaf as an FMA
- * instruction where the target has one) propagate payloads each their own
- * way.  fabs is a sign bit's operation, and the half-precision functions
- * round NaN to the canonical one themselves. */
+/* The NaN of a float function's result, as sem_nan32 and sem_nan64 fix
+ * an op's (the H100's f32 functions, fabsf and fmaf among them, give the
+ * canonical NaN; an f64 one its last NaN operand): the libm and the
+ * compiler's inline expansions (fmaf as an FMA instruction where the
+ * target has one) propagate payloads each their own way.  fabs of an f64
+ * is a sign bit's operation, and the half-precision functions round NaN
+ * to the canonical one themselves. */
 static inline uint64_t sem_nan3(int f64, uint64_t r, uint64_t a, uint64_t b, uint64_t c, int arity) {
-  if (f64) {
-    if (sem_f64(r) == sem_f64(r)) return r;
-    if (sem_f64(a) != sem_f64(a)) return a | 0x0008000000000000ull;
-    if (arity > 1 && sem_f64(b) != sem_f64(b)) return b | 0x0008000000000000ull;
-    if (arity > 2 && sem_f64(c) != sem_f64(c)) return c | 0x0008000000000000ull;
-    return 0xfff8000000000000ull;
-  }
-  if (sem_f32(r) == sem_f32(r)) return r;
-  if (sem_f32(a) != sem_f32(a)) return (uint32_t)a | 0x400000u;
-  if (arity > 1 && sem_f32(b) != sem_f32(b)) return (uint32_t)b | 0x400000u;
-  if (arity > 2 && sem_f32(c) != sem_f32(c)) return (uint32_t)c | 0x400000u;
-  return 0xffc00000u;
+  if (!f64) return sem_nan32(sem_f32(r));
+  if (sem_f64(r) == sem_f64(r)) return r;
+  if (arity > 2 && sem_f64(c) != sem_f64(c)) return c | 0x0008000000000000ull;
+  if (arity > 1 && sem_f64(b) != sem_f64(b)) return b | 0x0008000000000000ull;
+  if (sem_f64(a) != sem_f64(a)) return a | 0x0008000000000000ull;
+  return 0xfff8000000000000ull;
 }
 
 static inline uint64_t sem_math(int fn, uint64_t a, uint64_t b, uint64_t c) {
@@ -351,7 +345,7 @@ static inline uint64_t sem_math(int fn, uint64_t a, uint64_t b, uint64_t c) {
   switch (fn) {
   case MATH_SQRTF: case MATH_RSQRTF: case MATH_EXPF: case MATH_EXP2F: case MATH_LOGF: case MATH_LOG2F: case MATH_LOG10F:
   case MATH_SINF: case MATH_COSF: case MATH_TANF: case MATH_TANHF: case MATH_FLOORF: case MATH_CEILF: case MATH_TRUNCF:
-  case MATH_ROUNDF: case MATH_ATANF: case MATH_RINTF:
+  case MATH_ROUNDF: case MATH_ATANF: case MATH_RINTF: case MATH_FABSF:
     return sem_nan3(0, r, a, b, c, 1);
   case MATH_POWF: case MATH_FMINF: case MATH_FMAXF: case MATH_FMODF: case MATH_ATAN2F: case MATH_FDIVIDEF:
     return sem_nan3(0, r, a, b, c, 2);

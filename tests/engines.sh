@@ -16,7 +16,7 @@ cd "$S" || exit 1
 case "$G" in /*) ;; *) G="$OLDPWD/$G" ;; esac
 J="$T/jit"
 
-expect 2 "bad --engine" -- "$G" run kernels/examples/saxpy.cu --engine jit
+expect 2 "bad --engine" -- "$G" run kernels/examples/reduce.cu --engine jit
 contains "$T/err" "--engine takes interp, compiled or auto, not 'jit'" "says what it takes"
 
 same=0 differ=0 ran=0 runs=0
@@ -52,15 +52,15 @@ if [ "$ran" -ge $((runs * 7 / 10)) ]; then pass=$((pass + 1)); else fail=$((fail
 echo "engines: $same runs the same of $runs, compiled code in $ran"
 
 # the disk cache: a second run compiles nothing
-"$G" run kernels/examples/saxpy.cu --stats --engine compiled --jit-cache "$J" >"$T/o" 2>&1
+"$G" run kernels/examples/reduce.cu --stats --engine compiled --jit-cache "$J" >"$T/o" 2>&1
 contains "$T/o" "engine: compiled code in 1 launch, the C compiler 0.000 s" "a cached kernel is not compiled again"
 # auto: a cached kernel runs compiled; a short launch of one not cached runs the interpreter
-"$G" run kernels/examples/saxpy.cu --stats --engine auto --jit-cache "$J" >"$T/o" 2>&1
+"$G" run kernels/examples/reduce.cu --stats --engine auto --jit-cache "$J" >"$T/o" 2>&1
 contains "$T/o" "engine: compiled code in 1 launch" "auto takes the cached code"
-"$G" run kernels/examples/saxpy.cu --stats --engine auto --jit-cache "$T/empty" >"$T/o" 2>&1
+"$G" run kernels/examples/reduce.cu --stats --engine auto --jit-cache "$T/empty" >"$T/o" 2>&1
 contains "$T/o" "engine: compiled code in 0 launches, the C compiler 0.000 s" "auto leaves a short launch to the interpreter"
 # a cache folder that cannot be made: the interpreter runs, and says why once
-expect 0 "an unusable cache" -- "$G" run kernels/examples/saxpy.cu --engine compiled --jit-cache /proc/gpurace-cache
+expect 0 "an unusable cache" -- "$G" run kernels/examples/reduce.cu --engine compiled --jit-cache /proc/gpurace-cache
 contains "$T/err" "gpurace: note: the compiled engine is not available (cannot make the cache folder /proc/gpurace-cache" "says why"
 
 echo "$pass passed, $fail failed"
