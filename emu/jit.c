@@ -29,11 +29,13 @@ extern const char *const jit_text_bodies[];
 
 static int is_branch(int op) { return op == OP_JMP || op == OP_BRT || op == OP_BRF; }
 
-/* The instructions compiled code runs: simt_plan's marks but loads (the
- * run-ahead's own ALU rule: the clock reads the step count, a struct
- * parameter is copied to memory), and branches. */
+/* The instructions compiled code runs: simt_plan's marks (the run-ahead's
+ * own ALU rule: the clock reads the step count, a struct parameter is
+ * copied to memory), branches, and loads, which it hands to F->load (the
+ * plan decides per launch which it performs at once). */
 static int compiles(const kir_ins *in) {
   switch (in->op) {
+  case OP_LD: return 1;
   case OP_SREG: return in->imm != SR_CLOCK;
   case OP_PARAM: return in->dst >= 0;
   case OP_JMP: case OP_BRT: case OP_BRF: return 1;
@@ -57,7 +59,8 @@ static uint8_t *jit_blocks(const kir_func *f) {
   for (int pc = 0; pc < n; pc++) {
     const kir_ins *in = &f->code[pc];
     if (!compiles(in)) { e[pc] &= (uint8_t)~JIT_ENTRY; continue; }
-    if (pc == 0 || !compiles(&f->code[pc - 1]) || is_branch(f->code[pc - 1].op)) e[pc] |= JIT_ENTRY;
+    if (pc == 0 || !compiles(&f->code[pc - 1]) || is_branch(f->code[pc - 1].op) || f->code[pc - 1].op == OP_LD || in->op == OP_LD)
+      e[pc] |= JIT_ENTRY;
   }
   return e;
 }
@@ -111,24 +114,24 @@ static int alu_expr(char *e, size_t n, const kir_ins *in, const char *A, const c
   }
   case OP_SREG:
     switch (in->imm) {
-    case SR_TID_X: case SR_TID_Y: case SR_TID_Z: snprintf(e, n, "(uint64_t)F->tid[%d][l]", (int)(in->imm - SR_TID_X)); return 1;
-    case SR_CTAID_X: case SR_CTAID_Y: case SR_CTAID_Z: snprintf(e, n, "F->ctaid[%d]", (int)(in->imm - SR_CTAID_X)); return 1;
-    case SR_NTID_X: case SR_NTID_Y: case SR_NTID_Z: snprintf(e, n, "F->ntid[%d]", (int)(in->imm - SR_NTID_X)); return 1;
-    case SR_NCTAID_X: case SR_NCTAID_Y: case SR_NCTAID_Z: snprintf(e, n, "F->nctaid[%d]", (int)(in->imm - SR_NCTAID_X)); return 1;
+    case SR_TID_X: case SR_TID_Y: case SR_TID_Z: snprintf(e, n, "(uint64_t)tid%d[l]", (int)(in->imm - SR_TID_X)); return 1;
+    case SR_CTAID_X: case SR_CTAID_Y: case SR_CTAID_Z: snprintf(e, n, "ctaid%d", (int)(in->imm - SR_CTAID_X)); return 1;
+    case SR_NTID_X: case SR_NTID_Y: case SR_NTID_Z: snprintf(e, n, "ntid%d", (int)(in->imm - SR_NTID_X)); return 1;
+    case SR_NCTAID_X: case SR_NCTAID_Y: case SR_NCTAID_Z: snprintf(e, n, "nctaid%d", (int)(in->imm - SR_NCTAID_X)); return 1;
     case SR_LANEID: snprintf(e, n, "(uint64_t)l"); return 1;
     case SR_WARPSIZE: snprintf(e, n, "UINT64_C(32)"); return 1;
-    case SR_GRIDWS_LO: snprintf(e, n, "(uint64_t)(uint32_t)F->gridws"); return 1;
-    case SR_GRIDWS_HI: snprintf(e, n, "(F->gridws >> 32)"); return 1;
+    case SR_GRIDWS_LO: snprintf(e, n, "(uint64_t)(uint32_t)gridws"); return 1;
+    case SR_GRIDWS_HI: snprintf(e, n, "(gridws >> 32)"); return 1;
     default: return 0;
     }
-  case OP_PARAM: snprintf(e, n, "F->args[%" PRId64 "]", in->imm); return 1;
-  case OP_GADDR: snprintf(e, n, "F->gaddr[%" PRId64 "]", in->imm); return 1;
+  case OP_PARAM: snprintf(e, n, "P%" PRId64, in->imm); return 1;
+  case OP_GADDR: snprintf(e, n, "G%" PRId64, in->imm); return 1;
   case OP_MATH: snprintf(e, n, "sem_math(%d, %s, %s, %s)", (int)in->imm, A, B, C); return 1;
   case OP_PADD: snprintf(e, n, "kir_ptr_add(%s, %s * UINT64_C(%" PRIu64 "))", A, B, in->imm ? (uint64_t)in->imm : 1); return 1;
   case OP_PDIFF: snprintf(e, n, "kir_ptr_diff(%s, %s)", A, B); return 1;
   case OP_SEL: snprintf(e, n, "(%s ? %s : %s)", C, A, B); return 1;
   default:
-    if (op >= OP_NEG_I32 && kir_is_alu(op)) { snprintf(e, n, "sem_un(%d, %s)", op, A); return 1; }
+    if (op >= OP_NEG_I32 && op < OP_CONST) { snprintf(e, n, "sem_un(%d, %s)", op, A); return 1; }
     return 0;   /* OP_NOP */
   }
 }
@@ -142,7 +145,7 @@ static void operand(char *out, size_t n, const kir_func *f, int pc, int r, const
   else if (def[r] >= 0 && def[r] < pc) {
     const kir_ins *d = &f->code[def[r]];
     if (d->op == OP_CONST) snprintf(out, n, "UINT64_C(0x%" PRIx64 ")", (uint64_t)d->imm);
-    else snprintf(out, n, "F->args[%" PRId64 "]", d->imm);
+    else snprintf(out, n, "P%" PRId64, d->imm);
   } else if (local[r] >= 0) snprintf(out, n, "v%d", local[r]);
   else snprintf(out, n, "R[%d + l]", r * 32);
 }
@@ -152,8 +155,11 @@ static void operand(char *out, size_t n, const kir_func *f, int pc, int r, const
  * alone (kir_is_alu), so the lanes may run one after the other through
  * the whole block, the values held in locals, and each register written
  * stored once, its last value.  fused: the last is a comparison whose
- * lanes go into cmpv instead of its register. */
-static void emit_straight(bytes *b, const kir_func *f, int s, int e, int fused, int *local, const int *def) {
+ * lanes go into cmpv instead of its register.  fast: pointer additions as
+ * plain sums, each lane's moving out of its object's bits noted in
+ * `moved` (kir_ptr_add's common case, which vectorises), the registers
+ * into T<r> instead of R. */
+static void emit_lanes(bytes *b, const kir_func *f, int s, int e, int fused, int *local, const int *def, int fast) {
   char A[48], B[48], C[48], x[256];
   put(b, "  for (int l = 0; l < 32; l++) {\n");
   for (int pc = s; pc < e; pc++) {
@@ -163,15 +169,66 @@ static void emit_straight(bytes *b, const kir_func *f, int s, int e, int fused, 
     operand(C, sizeof C, f, pc, in->c, local, def);
     if (!alu_expr(x, sizeof x, in, A, B, C) || in->dst < 0) continue;
     if (fused && pc == e - 1) { put(b, "    cmpv[l] = %s;\n", x); break; }
-    put(b, "    const uint64_t v%d = %s;\n", pc, x);
+    if (fast && in->op == OP_PADD) {
+      put(b, "    const uint64_t v%d = %s + %s * UINT64_C(%" PRIu64 ");\n    moved |= (v%d ^ %s) >> 32;\n", pc, A, B,
+          in->imm ? (uint64_t)in->imm : 1, pc, A);
+    } else put(b, "    const uint64_t v%d = %s;\n", pc, x);
     local[in->dst] = pc;
   }
   for (int pc = s; pc < e; pc++) {
     int d = f->code[pc].dst;
-    if (d >= 0 && local[d] == pc) put(b, "    R[%d + l] = v%d;\n", d * 32, pc);
+    if (d >= 0 && local[d] == pc) {
+      if (fast) put(b, "    T%d[l] = v%d;\n", d, pc);
+      else put(b, "    R[%d + l] = v%d;\n", d * 32, pc);
+    }
   }
   put(b, "  }\n");
   for (int pc = s; pc < e; pc++) if (f->code[pc].dst >= 0) local[f->code[pc].dst] = -1;
+}
+
+/* Whether the instruction at pc writes its register (a nop, or a special
+ * register alu_exec does not know, leaves it), the last in [pc, e) to. */
+static int last_write(const kir_func *f, int pc, int e) {
+  char x[256];
+  const kir_ins *in = &f->code[pc];
+  if (in->dst < 0 || !alu_expr(x, sizeof x, in, "0", "0", "0")) return 0;
+  for (int k = pc + 1; k < e; k++)
+    if (f->code[k].dst == in->dst && alu_expr(x, sizeof x, &f->code[k], "0", "0", "0")) return 0;
+  return 1;
+}
+
+/* emit_lanes, where the block adds to pointers: first the fast loop, its
+ * results committed where no lane's pointer left its object's bits, else
+ * the exact loop (kir_ptr_add lane by lane) from the registers the fast
+ * one left as they were. */
+static void emit_straight(bytes *b, const kir_func *f, int s, int e, int fused, int *local, const int *def) {
+  int padd = 0;
+  for (int pc = s; pc < e - fused; pc++) padd |= f->code[pc].op == OP_PADD;
+  if (!padd) {
+    emit_lanes(b, f, s, e, fused, local, def, 0);
+    return;
+  }
+  put(b, "  {\n  uint64_t moved = 0;\n");
+  for (int pc = s; pc < e - fused; pc++)
+    if (last_write(f, pc, e - fused)) put(b, "  uint64_t T%d[32];\n", f->code[pc].dst);
+  emit_lanes(b, f, s, e, fused, local, def, 1);
+  put(b, "  if (!moved) {\n");
+  for (int pc = s; pc < e - fused; pc++)
+    if (last_write(f, pc, e - fused)) put(b, "    memcpy(R + %d, T%d, sizeof T%d);\n", f->code[pc].dst * 32, f->code[pc].dst, f->code[pc].dst);
+  put(b, "  } else {\n");
+  emit_lanes(b, f, s, e, fused, local, def, 0);
+  put(b, "  }\n  }\n");
+}
+
+/* Whether an instruction before pc reads the same parameter or global
+ * address as the one at pc (its local is declared once). */
+static int seen_p(const kir_func *f, int pc) {
+  const kir_ins *in = &f->code[pc];
+  for (int k = 0; k < pc; k++) {
+    const kir_ins *x = &f->code[k];
+    if (x->op == in->op && x->imm == in->imm && (in->op == OP_GADDR || x->dst >= 0)) return 1;
+  }
+  return 0;
 }
 
 void jit_emit(const kir_func *f, bytes *b) {
@@ -182,7 +239,19 @@ void jit_emit(const kir_func *f, bytes *b) {
   put(b, "/* gpurace's compiled code for kernel %s: %d KIR instructions (emu/jit.c) */\n", f->name ? f->name : "?", n);
   put(b, "#include \"kir_sem.h\"\n#include \"jit_abi.h\"\n\n");
   put(b, "__attribute__((visibility(\"default\"))) void " JIT_SYMBOL "(jit_frame *F) {\n");
-  put(b, "  uint64_t *R = F->R;\n  int32_t n = F->n, nedge = F->nedge, pc;\n  const int32_t cap = F->cap, rpc = F->rpc, edges = F->edges;\n");
+  /* the frame's values in locals, and R restrict: a store to a register
+   * may then alias none of them, and the lane loops vectorise */
+  put(b, "  uint64_t *restrict R = F->R;\n  int32_t n = F->n, nedge = F->nedge, pc;\n  const int32_t cap = F->cap, rpc = F->rpc, edges = F->edges;\n");
+  put(b, "  const uint32_t *restrict tid0 = F->tid[0], *restrict tid1 = F->tid[1], *restrict tid2 = F->tid[2];\n");
+  put(b, "  const uint64_t ctaid0 = F->ctaid[0], ctaid1 = F->ctaid[1], ctaid2 = F->ctaid[2], ntid0 = F->ntid[0], ntid1 = F->ntid[1],"
+         " ntid2 = F->ntid[2];\n  const uint64_t nctaid0 = F->nctaid[0], nctaid1 = F->nctaid[1], nctaid2 = F->nctaid[2], gridws = F->gridws;\n");
+  put(b, "  (void)tid0; (void)tid1; (void)tid2; (void)ctaid0; (void)ctaid1; (void)ctaid2; (void)ntid0; (void)ntid1; (void)ntid2;\n"
+         "  (void)nctaid0; (void)nctaid1; (void)nctaid2; (void)gridws;\n");
+  for (int pc = 0; pc < n; pc++) {
+    const kir_ins *in = &f->code[pc];
+    if (in->op == OP_PARAM && in->dst >= 0 && !seen_p(f, pc)) put(b, "  const uint64_t P%" PRId64 " = F->args[%" PRId64 "];\n", in->imm, in->imm);
+    if (in->op == OP_GADDR && !seen_p(f, pc)) put(b, "  const uint64_t G%" PRId64 " = F->gaddr[%" PRId64 "];\n", in->imm, in->imm);
+  }
   put(b, "  uint32_t ft = 0, t;\n  int fz = 0;\n  uint64_t cmpv[32];\n  (void)t; (void)ft; (void)fz; (void)rpc; (void)edges; (void)cmpv;\n");
   put(b, "  switch (F->pc) {\n");
   for (int pc = 0; pc < n; pc++) if (e[pc] & JIT_ENTRY) put(b, "  case %d: goto L%d;\n", pc, pc);
@@ -200,6 +269,16 @@ void jit_emit(const kir_func *f, bytes *b) {
      * cap at once */
     int end = pc + 1;
     while (end < n && !is_branch(f->code[end - 1].op) && compiles(&f->code[end]) && !(e[end] & JIT_ENTRY)) end++;
+    if (in->op == OP_LD) {
+      /* a block of its own: the interpreter performs it, or the stretch stops */
+      put(b, "L%d:\n", pc);
+      if (e[pc] & JIT_STOP) put(b, "  if (rpc == %d) { pc = %d; goto out; }\n", pc, pc);
+      put(b, "  if (n + 1 > cap) { pc = %d; goto out; }\n", pc);
+      put(b, "  { int k = F->load(F->L, F->w, %d);\n    if (!k) { F->stopped = 1; pc = %d; goto out; }\n    n++;\n    if (k == 2) { pc = %d; goto out; } }\n",
+          pc, pc, pc + 1);
+      pc++;
+      continue;
+    }
     if (e[pc] & JIT_ENTRY) {
       put(b, "L%d:\n", pc);
       if (e[pc] & JIT_STOP) put(b, "  if (rpc == %d) { pc = %d; goto out; }\n", pc, pc);
@@ -257,7 +336,7 @@ void jit_emit(const kir_func *f, bytes *b) {
  * (Makefile.am builds the engine with -ffp-contract=off: a*b+c is two
  * roundings) and make it position-independent; -march=native for the
  * vector lanes, which is why the CPU's extensions are in the key. */
-#define JIT_CFLAGS "-std=gnu11 -O2 -march=native -ffp-contract=off -fno-fast-math -fPIC -shared -w"
+#define JIT_CFLAGS "-std=gnu11 -O3 -march=native -ffp-contract=off -fno-fast-math -fPIC -shared -w"
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n) {
   const uint8_t *s = p;

@@ -6,8 +6,9 @@
  * A kernel's compiled code is one function, jit_fn, that runs a full
  * warp's stretch of the instructions the run-ahead executes (simt.h):
  * arithmetic, conversions, constants, special registers but the clock,
- * parameters, global addresses, math, pointer arithmetic, selects, and
- * the branches its lanes all take the same way.  It enters at F->pc (one
+ * parameters, global addresses, math, pointer arithmetic, selects, the
+ * branches its lanes all take the same way, and the loads it performs at
+ * once (through F->load, the interpreter's).  It enters at F->pc (one
  * of its entries, jit_code.entry) and stops, F->pc where it stopped, at
  * the first of: an instruction of another kind; a branch that parts the
  * lanes or, backward, would exceed F->edges back edges; the reconvergence
@@ -32,6 +33,13 @@ typedef struct jit_frame {
   int32_t *edge_at;
   int32_t have_ft;
   uint32_t ft;
+  /* A load the run-ahead may perform at once (simt.h's AHEAD_LOAD): the
+   * interpreter's own access_ahead_load, on (launch, warp); 0 where it does
+   * not apply (the stretch stops before it), 1 where it performed, 2
+   * where it performed and left a load pending (the stretch stops after). */
+  int (*load)(void *L, void *w, int32_t pc);
+  void *L, *w;
+  int32_t stopped;               /* set where a load declined: the run-ahead's stretch ends there */
 } jit_frame;
 
 typedef void (*jit_fn)(jit_frame *F);

@@ -427,6 +427,14 @@ static int run_before_pending(const warp *w, const kir_ins *code, int pc, int k,
   return k;
 }
 
+/* jit_abi.h's load: an AHEAD_LOAD the run-ahead performs at once */
+static int jit_load(void *Lp, void *wp, int32_t pc) {
+  launch *L = Lp;
+  warp *w = wp;
+  if (L->ahead->marks[pc] != AHEAD_LOAD || !access_ahead_load(L, w, &L->f->code[pc])) return 0;
+  return w->npend ? 2 : 1;
+}
+
 SIMT_CLONES
 int simt_run_ahead(launch *L, warp *w, int cap, int uniform, int edges, int *edge_at, int *nedge) {
   const kir_func *f = L->f;
@@ -434,6 +442,9 @@ int simt_run_ahead(launch *L, warp *w, int cap, int uniform, int edges, int *edg
   const uint64_t *kvs = L->ahead->kv;
   int n = 0, stop = 0, have_ft = 0;
   uint32_t ft = 0;   /* have_ft: the fused comparison's lanes, for the branch at pc */
+  const jit_code *jit = L->jit;
+  jit_frame F;       /* made at the first call of the compiled code (F.R set) */
+  F.R = NULL;
   uint64_t threads = 0;
   *nedge = 0;
   while (!stop && n < cap && w->sp > 0) {
@@ -444,15 +455,19 @@ int simt_run_ahead(launch *L, warp *w, int cap, int uniform, int edges, int *edg
     int pc = top->pc, rpc = top->rpc, start = n, parted = 0;
     uint32_t m = top->mask;
     for (;;) {
-      const jit_code *jit = L->jit;
       if (jit && m == FULL && (jit->entry[pc] & JIT_ENTRY) && !have_ft && !w->npend &&
           (rpc < 0 || rpc >= jit->ncode || (jit->entry[rpc] & JIT_STOP))) {
         /* compiled code runs what this loop would (jit_abi.h), as far as it can */
-        blk *b = w->b;
-        jit_frame F = {w->r, w->tid, {b->idx[0], b->idx[1], b->idx[2]}, {L->bdim.x, L->bdim.y, L->bdim.z},
-                       {L->grid.x, L->grid.y, L->grid.z}, L->gridws, L->args, L->mod->gaddr,
-                       pc, n, cap, rpc, edges, *nedge, edge_at, 0, 0};
+        if (!F.R) {
+          blk *b = w->b;
+          F = (jit_frame){w->r, w->tid, {b->idx[0], b->idx[1], b->idx[2]}, {L->bdim.x, L->bdim.y, L->bdim.z},
+                          {L->grid.x, L->grid.y, L->grid.z}, L->gridws, L->args, L->mod->gaddr,
+                          0, 0, cap, 0, edges, 0, edge_at, 0, 0, jit_load, L, w, 0};
+        }
+        F.pc = pc, F.n = n, F.rpc = rpc, F.nedge = *nedge, F.have_ft = 0;
         jit->fn(&F);
+        /* a load that access_ahead_load declined ends the stretch, as below */
+        if (F.stopped) { pc = F.pc, n = F.n, *nedge = F.nedge, stop = 1; break; }
         if (F.n != n) {
           pc = F.pc;
           n = F.n;
