@@ -178,6 +178,7 @@ int emu_module_load(emu_dev *e, const kir_module *km, const char *path, gr_ptr *
 void emu_module_free(emu_module *m) {
   if (!m) return;
   prov_flows_free(m->flows);
+  free(m->jit_keys);
   free(m);
 }
 

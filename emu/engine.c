@@ -929,10 +929,52 @@ static void skip_rounds(launch *L) {
   L->steps += k * (uint64_t)L->nready;
 }
 
-/* The warp steps a launch runs under --engine auto before the kernel is
- * compiled: about 0.1 s of the interpreter, more than the compiler's
- * latency for most kernels (docs/engine.md). */
+/* --engine auto: the warp steps a launch runs before the kernel is
+ * compiled (about 0.1 s of the interpreter: shorter launches never pay the
+ * compiler), and between two looks at the compiler, which runs in the
+ * background while the interpreter goes on (docs/engine.md). */
 #define JIT_AUTO_STEPS 4000000u
+#define JIT_POLL_STEPS 250000u
+
+/* The launch's kernel's key for the compiled engine, kept by its module
+ * (emitting the C text to hash it costs as much as a short launch). */
+static uint64_t engine_jit_key(launch *L) {
+  emu_module *m = L->mod;
+  const kir_module *km = m->km;
+  for (int k = 0; k < km->nfuncs; k++) {
+    if (km->funcs[k] != L->f) continue;
+    if (!m->jit_keys) m->jit_keys = xcalloc((size_t)km->nfuncs, sizeof *m->jit_keys);
+    if (!m->jit_keys[k]) m->jit_keys[k] = jit_key(L->f);
+    return m->jit_keys[k];
+  }
+  return jit_key(L->f);
+}
+
+/* auto: the compiled code where it is ready (the disk's cache, or a
+ * background compile that ended) */
+static void jit_poll(launch *L) {
+  emu_dev *ctx = L->ctx;
+  char why[160];
+  int failed;
+  L->jit = jit_ready(L->f, L->jit_key, ctx->cfg.jit_cache, &ctx->stats.compile_seconds, &failed, why, sizeof why);
+  if (L->jit) ctx->stats.compiled = 1;
+  if (L->jit || failed) L->jit_due = 0;
+  if (failed) snprintf(ctx->stats.engine_note, sizeof ctx->stats.engine_note, "the compiled engine is not available (%s): the interpreter runs", why);
+}
+
+/* auto, at JIT_AUTO_STEPS: the compiler starts, then every JIT_POLL_STEPS a look */
+static void jit_auto(launch *L) {
+  emu_dev *ctx = L->ctx;
+  char why[160];
+  if (L->jit_due == JIT_AUTO_STEPS &&   /* (later looks are due past it) */
+      jit_begin(L->f, L->jit_key, ctx->cfg.jit_cache, why, sizeof why)) {
+    snprintf(ctx->stats.engine_note, sizeof ctx->stats.engine_note, "the compiled engine is not available (%s): the interpreter runs", why);
+    L->jit_due = 0;
+    return;
+  }
+  jit_poll(L);
+  if (!L->jit && L->jit_due) L->jit_due = L->steps + JIT_POLL_STEPS;
+}
 
 static void jit_attach(launch *L) {
   emu_dev *ctx = L->ctx;
@@ -1183,8 +1225,9 @@ int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, s
    * (the switch is exact at any step: the code is the interpreter's) */
   if (L->ahead && cfg->engine == GR_ENGINE_COMPILED) jit_attach(L);
   else if (L->ahead && cfg->engine == GR_ENGINE_AUTO) {
-    if (jit_cached(f, cfg->jit_cache)) jit_attach(L);
-    else L->jit_due = JIT_AUTO_STEPS;
+    L->jit_key = engine_jit_key(L);
+    jit_poll(L);
+    if (!L->jit) L->jit_due = JIT_AUTO_STEPS;
   }
   if (ctx->nobs) {
     gr_event ev;
@@ -1212,7 +1255,7 @@ int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, s
       if (!w) break;
     }
     if (w) warp_run(L, w);
-    if (L->jit_due && L->steps >= L->jit_due) jit_attach(L);
+    if (L->jit_due && L->steps >= L->jit_due) jit_auto(L);
     if (L->pending_restore) snapshot_apply_restore(L);
     if (L->deadlock_check) check_deadlock(L);
     if (L->steps >= max_steps && !L->failed) {

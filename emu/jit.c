@@ -93,7 +93,7 @@ static int alu_expr(char *e, size_t n, const kir_ins *in, const char *A, const c
   int op = in->op;
   if (op < OP_NEG_I32 && kir_is_alu(op) && op != OP_CONST) {
     /* the binary ops open kir_op (simt.c's kb_op says the same) */
-    snprintf(e, n, "sem_bin(%d, %s, %s)", op, A, B);
+    snprintf(e, n, "B%d(%s, %s)", op, A, B);
     return 1;
   }
   switch (op) {
@@ -106,10 +106,10 @@ static int alu_expr(char *e, size_t n, const kir_ins *in, const char *A, const c
       case SK_I32: snprintf(e, n, "sem_s32(%s)", A); return 1;
       case SK_U32: snprintf(e, n, "sem_u32(%s)", A); return 1;
       case SK_I64: case SK_U64: case SK_PTR: snprintf(e, n, "%s", A); return 1;
-      default: snprintf(e, n, "sem_canon(%d, %s)", to, A); return 1;
+      default: snprintf(e, n, "K%d(%s)", to, A); return 1;
       }
     }
-    snprintf(e, n, "sem_cvt(%d, %d, %s)", from, to, A);
+    snprintf(e, n, "V%d_%d(%s)", from, to, A);
     return 1;
   }
   case OP_SREG:
@@ -126,12 +126,12 @@ static int alu_expr(char *e, size_t n, const kir_ins *in, const char *A, const c
     }
   case OP_PARAM: snprintf(e, n, "P%" PRId64, in->imm); return 1;
   case OP_GADDR: snprintf(e, n, "G%" PRId64, in->imm); return 1;
-  case OP_MATH: snprintf(e, n, "sem_math(%d, %s, %s, %s)", (int)in->imm, A, B, C); return 1;
+  case OP_MATH: snprintf(e, n, "M%d(%s, %s, %s)", (int)in->imm, A, B, C); return 1;
   case OP_PADD: snprintf(e, n, "kir_ptr_add(%s, %s * UINT64_C(%" PRIu64 "))", A, B, in->imm ? (uint64_t)in->imm : 1); return 1;
   case OP_PDIFF: snprintf(e, n, "kir_ptr_diff(%s, %s)", A, B); return 1;
   case OP_SEL: snprintf(e, n, "(%s ? %s : %s)", C, A, B); return 1;
   default:
-    if (op >= OP_NEG_I32 && op < OP_CONST) { snprintf(e, n, "sem_un(%d, %s)", op, A); return 1; }
+    if (op >= OP_NEG_I32 && op < OP_CONST) { snprintf(e, n, "U%d(%s)", op, A); return 1; }
     return 0;   /* OP_NOP */
   }
 }
@@ -231,6 +231,35 @@ static int seen_p(const kir_func *f, int pc) {
   return 0;
 }
 
+/* One function a kernel's code calls for each op it uses (B: kir_sem's
+ * sem_bin, U: sem_un, V: sem_cvt, K: sem_canon, M: sem_math, the op's
+ * numbers in the name): the compiler folds each op's switch once, in the
+ * function, not once per use (a kernel of 500 instructions took 4.6 s at
+ * -O3 with sem_bin inlined at every use, 3.6 s after). */
+static void emit_ops(bytes *b, const kir_func *f) {
+  uint8_t seen[OP_COUNT] = {0}, cvt[SK_COUNT][SK_COUNT] = {{0}}, canon[SK_COUNT] = {0}, math[MATH_COUNT] = {0};
+  for (int pc = 0; pc < f->ncode; pc++) {
+    const kir_ins *in = &f->code[pc];
+    int op = in->op;
+    /* (flags set, not counted: a count of 256 uses wraps to 0) */
+    if (op < OP_NEG_I32 && kir_is_alu(op) && op != OP_CONST) {
+      if (!seen[op]) put(b, "static uint64_t B%d(uint64_t a, uint64_t b) { return sem_bin(%d, a, b); }\n", op, op);
+      seen[op] = 1;
+    } else if (op >= OP_NEG_I32 && op < OP_CONST) {
+      if (!seen[op]) put(b, "static uint64_t U%d(uint64_t a) { return sem_un(%d, a); }\n", op, op);
+      seen[op] = 1;
+    } else if (op == OP_CVT) {
+      int from = (int)(in->imm & 0xff), to = (int)(in->imm >> 8 & 0xff);
+      if (from >= SK_COUNT || to >= SK_COUNT) continue;
+      if (!cvt[from][to]) put(b, "static uint64_t V%d_%d(uint64_t a) { return sem_cvt(%d, %d, a); }\n", from, to, from, to);
+      if (!canon[to]) put(b, "static uint64_t K%d(uint64_t a) { return sem_canon(%d, a); }\n", to, to);
+      cvt[from][to] = canon[to] = 1;
+    } else if (op == OP_MATH && in->imm >= 0 && in->imm < MATH_COUNT && !math[in->imm] && (math[in->imm] = 1))
+      put(b, "static uint64_t M%d(uint64_t a, uint64_t b, uint64_t c) { return sem_math(%d, a, b, c); }\n", (int)in->imm,
+          (int)in->imm);
+  }
+}
+
 void jit_emit(const kir_func *f, bytes *b) {
   int n = f->ncode;
   uint8_t *e = jit_blocks(f);
@@ -238,6 +267,7 @@ void jit_emit(const kir_func *f, bytes *b) {
   for (int r = 0; r < f->nregs; r++) local[r] = -1;
   put(b, "/* gpurace's compiled code for kernel %s: %d KIR instructions (emu/jit.c) */\n", f->name ? f->name : "?", n);
   put(b, "#include \"kir_sem.h\"\n#include \"jit_abi.h\"\n\n");
+  emit_ops(b, f);
   put(b, "__attribute__((visibility(\"default\"))) void " JIT_SYMBOL "(jit_frame *F) {\n");
   /* the frame's values in locals, and R restrict: a store to a register
    * may then alias none of them, and the lane loops vectorise */
@@ -336,7 +366,7 @@ void jit_emit(const kir_func *f, bytes *b) {
  * (Makefile.am builds the engine with -ffp-contract=off: a*b+c is two
  * roundings) and make it position-independent; -march=native for the
  * vector lanes, which is why the CPU's extensions are in the key. */
-#define JIT_CFLAGS "-std=gnu11 -O3 -march=native -ffp-contract=off -fno-fast-math -fPIC -shared -w"
+#define JIT_CFLAGS "-std=gnu11 -O2 -march=native -ffp-contract=off -fno-fast-math -fPIC -shared -w"
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n) {
   const uint8_t *s = p;
@@ -448,13 +478,18 @@ static void cache_trim(const char *dir) {
   size_t nv = 0, cap = 0;
   uint64_t total = 0;
   struct dirent *de;
+  time_t now = time(NULL);
   while ((de = readdir(d))) {
     size_t len = strlen(de->d_name);
-    if (strncmp(de->d_name, "jit-", 4) || len < 4 || len >= 64 || strcmp(de->d_name + len - 3, ".so")) continue;
     char p[1200];
     struct stat st;
     snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
-    if (stat(p, &st)) continue;
+    if (strncmp(de->d_name, "jit-", 4) || len >= 64 || stat(p, &st)) continue;
+    if (strcmp(de->d_name + len - 3, ".so")) {
+      /* a compile's files: a process's that ended before it looked, after an hour */
+      if (now - st.st_mtime > 3600) unlink(p);
+      continue;
+    }
     if (nv == cap) v = xrealloc(v, (cap = cap ? 2 * cap : 64) * sizeof *v);
     snprintf(v[nv].name, sizeof v[nv].name, "%s", de->d_name);
     v[nv].t = st.st_atime > st.st_mtime ? st.st_atime : st.st_mtime;
@@ -475,9 +510,11 @@ static void cache_trim(const char *dir) {
   free(v);
 }
 
-/* Compiles the C text into so (through a temporary, renamed: another
- * process may be compiling the same kernel). */
-static int compile(const char *dir, const bytes *c, const char *so, char *why, size_t wn) {
+/* Writes the C text and the headers, and the compiler's command line into
+ * cmd, its files named after so and this process (a temporary object,
+ * renamed: another process may be compiling the same kernel); 0, or -1
+ * with why. */
+static int compile_cmd(const char *dir, const bytes *c, const char *so, char *cmd, size_t cn, char *why, size_t wn) {
   char inc[1100], src[1200], tmp[1200], log[1200];
   if (write_headers(dir, inc, sizeof inc, why, wn)) return -1;
   snprintf(src, sizeof src, "%s.%ld.c", so, (long)getpid());
@@ -488,30 +525,47 @@ static int compile(const char *dir, const bytes *c, const char *so, char *why, s
     snprintf(why, wn, "cannot write %s: %s", src, strerror(errno));
     return -1;
   }
-  char qi[2400], qs[2400], qt[2400], ql[2400], cmd[12000];
+  char qi[2400], qs[2400], qt[2400], ql[2400], qo[2400];
   sh_quote(qi, sizeof qi, inc);
   sh_quote(qs, sizeof qs, src);
   sh_quote(qt, sizeof qt, tmp);
   sh_quote(ql, sizeof ql, log);
-  snprintf(cmd, sizeof cmd, "%s %s -I%s -o %s %s -lm 2>%s", GR_JIT_CC, JIT_CFLAGS, qi, qt, qs, ql);
+  sh_quote(qo, sizeof qo, so);
+  snprintf(cmd, cn, "%s %s -I%s -o %s %s -lm 2>%s && mv -f %s %s", GR_JIT_CC, JIT_CFLAGS, qi, qt, qs, ql, qt, qo);
+  return 0;
+}
+
+/* The reason a compile of so failed: its log's first line; the files it left removed. */
+static void compile_failed(const char *so, char *why, size_t wn) {
+  char log[1200], tmp[1200], first[300] = "";
+  snprintf(log, sizeof log, "%s.%ld.log", so, (long)getpid());
+  snprintf(tmp, sizeof tmp, "%s.%ld.tmp", so, (long)getpid());
+  FILE *lf = fopen(log, "r");
+  if (lf) {
+    if (!fgets(first, sizeof first, lf)) first[0] = 0;
+    fclose(lf);
+  }
+  first[strcspn(first, "\n")] = 0;
+  snprintf(why, wn, "the C compiler (%s) failed%s%s", GR_JIT_CC, *first ? ": " : "", first);
+  unlink(tmp);
+}
+
+static void compile_clean(const char *so) {
+  char p[1200];
+  snprintf(p, sizeof p, "%s.%ld.c", so, (long)getpid());
+  if (!getenv("GPURACE_JIT_KEEP_C")) unlink(p);
+  snprintf(p, sizeof p, "%s.%ld.log", so, (long)getpid());
+  unlink(p);
+}
+
+/* Compiles the C text into so, now. */
+static int compile(const char *dir, const bytes *c, const char *so, char *why, size_t wn) {
+  char cmd[12000];
+  if (compile_cmd(dir, c, so, cmd, sizeof cmd, why, wn)) return -1;
   int st = system(cmd);
   int ok = st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
-  if (!ok) {
-    char first[300] = "";
-    FILE *lf = fopen(log, "r");
-    if (lf) {
-      if (!fgets(first, sizeof first, lf)) first[0] = 0;
-      fclose(lf);
-    }
-    first[strcspn(first, "\n")] = 0;
-    snprintf(why, wn, "the C compiler (%s) failed%s%s", GR_JIT_CC, *first ? ": " : "", first);
-    unlink(tmp);
-  } else if (rename(tmp, so)) {
-    snprintf(why, wn, "cannot write %s: %s", so, strerror(errno));
-    ok = 0;
-  }
-  if (!getenv("GPURACE_JIT_KEEP_C")) unlink(src);
-  unlink(log);
+  if (!ok) compile_failed(so, why, wn);
+  compile_clean(so);
   return ok ? 0 : -1;
 }
 
@@ -531,18 +585,129 @@ static void so_path(const char *cache_dir, uint64_t key, char *dir, size_t dn, c
   snprintf(so, sn, "%s/jit-%016" PRIx64 ".so", dir, key);
 }
 
-int jit_cached(const kir_func *f, const char *cache_dir) {
+/* Loads so and enters it in the process's table (jit_lock held). */
+static const jit_code *load(const kir_func *f, uint64_t key, const char *so, void *h, char *why, size_t wn) {
+  if (!h && !(h = dlopen(so, RTLD_NOW | RTLD_LOCAL))) { snprintf(why, wn, "cannot load %s: %s", so, dlerror()); return NULL; }
+  jit_fn fn;
+  *(void **)&fn = dlsym(h, JIT_SYMBOL);
+  if (!fn) { snprintf(why, wn, "%s has no %s", so, JIT_SYMBOL); dlclose(h); return NULL; }
+  jit_entry *e = xcalloc(1, sizeof *e);
+  e->key = key;
+  e->code.fn = fn;
+  e->code.entry = jit_blocks(f);
+  e->code.ncode = f->ncode;
+  e->next = jit_loaded;
+  jit_loaded = e;
+  return &e->code;
+}
+
+/* Compiles in the background (--engine auto), by key: the compiler runs
+ * as a process of its own, which writes its status when it ends; the
+ * launch polls for it (jit_ready) and goes on interpreting meanwhile. */
+typedef struct jit_pend {
+  uint64_t key;
+  char so[1100], stat[1200];
+  double t0;
+  struct jit_pend *next;
+} jit_pend;
+static jit_pend *jit_pending;
+
+uint64_t jit_key(const kir_func *f) {
   bytes c = {0};
   jit_emit(f, &c);
   uint64_t key = text_key(&c);
   free(c.p);
+  return key;
+}
+
+int jit_begin(const kir_func *f, uint64_t key, const char *cache_dir, char *why, size_t wn) {
+  if (!*GR_JIT_CC) {
+    snprintf(why, wn, "no C compiler was found when gpurace was built");
+    return -1;
+  }
+  int rc = 0;
   pthread_mutex_lock(&jit_lock);
-  int in = find_loaded(key) != NULL;
+  char dir[1024], so[1100], cmd[12000];
+  so_path(cache_dir, key, dir, sizeof dir, so, sizeof so);
+  jit_pend *p;
+  for (p = jit_pending; p && p->key != key; p = p->next) {}
+  if (p || find_loaded(key) || !access(so, R_OK)) goto done;
+  bytes c = {0};
+  jit_emit(f, &c);
+  if (mkdirs(dir)) { snprintf(why, wn, "cannot make the cache folder %s: %s", dir, strerror(errno)); rc = -1; }
+  else if (compile_cmd(dir, &c, so, cmd, sizeof cmd, why, wn)) rc = -1;
+  free(c.p);
+  if (rc) goto done;
+  p = xcalloc(1, sizeof *p);
+  p->key = key;
+  snprintf(p->so, sizeof p->so, "%s", so);
+  snprintf(p->stat, sizeof p->stat, "%s.%ld.status", so, (long)getpid());
+  char qs[2400], full[16000];
+  sh_quote(qs, sizeof qs, p->stat);
+  /* the shell puts it in the background and returns: the compiler's
+   * process outlives a launch, and the process, to fill the cache */
+  char qsrc[2400], qlog[2400], src[1200], log[1200];
+  snprintf(src, sizeof src, "%s.%ld.c", so, (long)getpid());
+  snprintf(log, sizeof log, "%s.%ld.log", so, (long)getpid());
+  sh_quote(qsrc, sizeof qsrc, src);
+  sh_quote(qlog, sizeof qlog, log);
+  /* what it leaves where nobody looks (the process ended first): the
+   * status, and the log of a failure, which cache_trim removes later */
+  snprintf(full, sizeof full, "( %s && rm -f %s; echo $? >%s.tmp; mv -f %s.tmp %s; %s%s ) </dev/null >/dev/null 2>&1 &", cmd,
+           qlog, qs, qs, qs, getenv("GPURACE_JIT_KEEP_C") ? ": " : "rm -f -- ", qsrc);
+  p->t0 = now_s();
+  if (system(full) != 0) {
+    snprintf(why, wn, "cannot start the C compiler");
+    free(p);
+    rc = -1;
+    goto done;
+  }
+  p->next = jit_pending;
+  jit_pending = p;
+done:
   pthread_mutex_unlock(&jit_lock);
-  if (in) return 1;
+  return rc;
+}
+
+const jit_code *jit_ready(const kir_func *f, uint64_t key, const char *cache_dir, double *compile_s, int *failed, char *why,
+                          size_t wn) {
+  const jit_code *out = NULL;
+  *failed = 0;
+  pthread_mutex_lock(&jit_lock);
+  jit_entry *e = find_loaded(key);
+  if (e) { out = &e->code; goto done; }
+  jit_pend **pp, *p;
+  for (pp = &jit_pending; (p = *pp) && p->key != key; pp = &p->next) {}
+  if (p) {
+    FILE *s = fopen(p->stat, "r");
+    if (!s) goto done;   /* still compiling */
+    int st = -1;
+    if (fscanf(s, "%d", &st) != 1) st = -1;
+    fclose(s);
+    unlink(p->stat);
+    *pp = p->next;
+    if (st) compile_failed(p->so, why, wn), *failed = 1;
+    else {
+      *compile_s += now_s() - p->t0;
+      out = load(f, key, p->so, NULL, why, wn);
+      *failed = !out;
+    }
+    compile_clean(p->so);
+    if (!st) {
+      char dir[1024];
+      jit_cache_dir(cache_dir, dir, sizeof dir);
+      cache_trim(dir);
+    }
+    free(p);
+    goto done;
+  }
   char dir[1024], so[1100];
   so_path(cache_dir, key, dir, sizeof dir, so, sizeof so);
-  return access(so, R_OK) == 0;
+  void *h = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+  if (h) out = load(f, key, so, h, why, wn);
+done:
+  pthread_mutex_unlock(&jit_lock);
+  return out;
 }
 
 const jit_code *jit_get(const kir_func *f, const char *cache_dir, double *compile_s, char *why, size_t wn) {
@@ -568,19 +733,8 @@ const jit_code *jit_get(const kir_func *f, const char *cache_dir, double *compil
     took = now_s() - t0;
     *compile_s += took;
     cache_trim(dir);
-    if (!(h = dlopen(so, RTLD_NOW | RTLD_LOCAL))) { snprintf(why, wn, "cannot load %s: %s", so, dlerror()); goto done; }
   }
-  jit_fn fn;
-  *(void **)&fn = dlsym(h, JIT_SYMBOL);
-  if (!fn) { snprintf(why, wn, "%s has no %s", so, JIT_SYMBOL); dlclose(h); goto done; }
-  e = xcalloc(1, sizeof *e);
-  e->key = key;
-  e->code.fn = fn;
-  e->code.entry = jit_blocks(f);
-  e->code.ncode = f->ncode;
-  e->next = jit_loaded;
-  jit_loaded = e;
-  out = &e->code;
+  out = load(f, key, so, h, why, wn);
 done:
   pthread_mutex_unlock(&jit_lock);
   free(c.p);

@@ -49,9 +49,17 @@ void jit_emit(const kir_func *f, bytes *out);
  * lives as long as the process. */
 const jit_code *jit_get(const kir_func *f, const char *cache_dir, double *compile_s, char *why, size_t n);
 
-/* Whether f's compiled code is in memory or the disk's cache already
- * (jit_get would not run the compiler). */
-int jit_cached(const kir_func *f, const char *cache_dir);
+/* In the background (--engine auto): jit_key is the key of f's code (its
+ * C text's hash, as the cache names it); jit_begin starts the compiler
+ * unless the code is in memory, on disk or being compiled already (0), or
+ * says why it cannot (-1); jit_ready gives the code where it is ready,
+ * loading it from the disk or from a background compile that ended (the
+ * compile's seconds, from its start, added to *compile_s), else NULL, with
+ * *failed and why where that compile failed. */
+uint64_t jit_key(const kir_func *f);
+int jit_begin(const kir_func *f, uint64_t key, const char *cache_dir, char *why, size_t n);
+const jit_code *jit_ready(const kir_func *f, uint64_t key, const char *cache_dir, double *compile_s, int *failed, char *why,
+                          size_t n);
 
 /* The disk cache's folder for cache_dir ("" for the default:
  * $XDG_CACHE_HOME/gpurace, else $HOME/.cache/gpurace, else

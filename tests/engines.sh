@@ -59,6 +59,27 @@ contains "$T/o" "engine: compiled code in 1 launch, the C compiler 0.000 s" "a c
 contains "$T/o" "engine: compiled code in 1 launch" "auto takes the cached code"
 "$G" run kernels/examples/reduce.cu --stats --engine auto --jit-cache "$T/empty" >"$T/o" 2>&1
 contains "$T/o" "engine: compiled code in 0 launches, the C compiler 0.000 s" "auto leaves a short launch to the interpreter"
+# auto, a long launch: the compiler runs in the background (the launch goes
+# on interpreting, so the first run may end before it does), and fills the
+# cache for the next run
+cat >"$T/long.cu" <<'EOF2'
+//@ launch spin grid(2) block(1024)
+//@ buffer out u32[2048]
+__global__ void spin(unsigned *out) {
+  unsigned x = threadIdx.x;
+  for (int i = 0; i < 20000; i++) x = x * 3u + 1u;
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+EOF2
+expect 0 "auto, a long launch" -- "$G" run "$T/long.cu" --digest --engine auto --jit-cache "$T/auto"
+cp "$T/out" "$T/long1"
+k=0
+while [ "$k" -lt 100 ] && ! ls "$T/auto"/jit-*.so >/dev/null 2>&1; do sleep 0.2; k=$((k + 1)); done
+"$G" run "$T/long.cu" --digest --stats --engine auto --jit-cache "$T/auto" >"$T/o" 2>&1
+contains "$T/o" "engine: compiled code in 1 launch, the C compiler 0.000 s" "the background compile filled the cache"
+grep '^digest' "$T/o" >"$T/long2"
+if cmp -s "$T/long1" "$T/long2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: auto's two runs differ"; fi
+
 # a cache folder that cannot be made: the interpreter runs, and says why once
 expect 0 "an unusable cache" -- "$G" run kernels/examples/reduce.cu --engine compiled --jit-cache /proc/gpurace-cache
 contains "$T/err" "gpurace: note: the compiled engine is not available (cannot make the cache folder /proc/gpurace-cache" "says why"
