@@ -952,14 +952,20 @@ static uint64_t engine_jit_key(launch *L) {
 
 /* auto: the compiled code where it is ready (the disk's cache, or a
  * background compile that ended) */
+/* Why compiled code cannot run, for the host's note (said once a process). */
+static void jit_note(launch *L, const char *why) {
+  snprintf(L->ctx->stats.engine_note, sizeof L->ctx->stats.engine_note, "the compiled engine is not available (%s): the interpreter runs",
+           why);
+  L->jit_due = 0;
+}
+
 static void jit_poll(launch *L) {
   emu_dev *ctx = L->ctx;
   char why[160];
   int failed;
   L->jit = jit_ready(L->f, L->jit_key, ctx->cfg.jit_cache, &ctx->stats.compile_seconds, &failed, why, sizeof why);
-  if (L->jit) ctx->stats.compiled = 1;
-  if (L->jit || failed) L->jit_due = 0;
-  if (failed) snprintf(ctx->stats.engine_note, sizeof ctx->stats.engine_note, "the compiled engine is not available (%s): the interpreter runs", why);
+  if (L->jit) ctx->stats.compiled = 1, L->jit_due = 0;
+  if (failed) jit_note(L, why);
 }
 
 /* auto, at JIT_AUTO_STEPS: the compiler starts, then every JIT_POLL_STEPS a look */
@@ -968,21 +974,20 @@ static void jit_auto(launch *L) {
   char why[160];
   if (L->jit_due == JIT_AUTO_STEPS &&   /* (later looks are due past it) */
       jit_begin(L->f, L->jit_key, ctx->cfg.jit_cache, why, sizeof why)) {
-    snprintf(ctx->stats.engine_note, sizeof ctx->stats.engine_note, "the compiled engine is not available (%s): the interpreter runs", why);
-    L->jit_due = 0;
+    jit_note(L, why);
     return;
   }
   jit_poll(L);
   if (!L->jit && L->jit_due) L->jit_due = L->steps + JIT_POLL_STEPS;
 }
 
+/* compiled: the code, compiled now where no cache has it */
 static void jit_attach(launch *L) {
   emu_dev *ctx = L->ctx;
   char why[160];
-  L->jit_due = 0;
-  L->jit = jit_get(L->f, ctx->cfg.jit_cache, &ctx->stats.compile_seconds, why, sizeof why);
+  L->jit = jit_get(L->f, L->jit_key, ctx->cfg.jit_cache, &ctx->stats.compile_seconds, why, sizeof why);
   if (L->jit) ctx->stats.compiled = 1;
-  else snprintf(ctx->stats.engine_note, sizeof ctx->stats.engine_note, "the compiled engine is not available (%s): the interpreter runs", why);
+  else jit_note(L, why);
 }
 
 static warp *pick(launch *L) {
@@ -1223,9 +1228,9 @@ int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, s
   /* compiled code runs the run-ahead's stretches; auto compiles a kernel
    * not cached yet once the launch has run long enough to pay for it
    * (the switch is exact at any step: the code is the interpreter's) */
+  if (L->ahead && cfg->engine != GR_ENGINE_INTERP) L->jit_key = engine_jit_key(L);
   if (L->ahead && cfg->engine == GR_ENGINE_COMPILED) jit_attach(L);
   else if (L->ahead && cfg->engine == GR_ENGINE_AUTO) {
-    L->jit_key = engine_jit_key(L);
     jit_poll(L);
     if (!L->jit) L->jit_due = JIT_AUTO_STEPS;
   }

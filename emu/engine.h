@@ -209,7 +209,7 @@ struct launch {
   simt_plan *ahead;              /* where a warp may run ahead (simt.h), or NULL: never */
   const struct jit_code *jit;    /* the kernel's compiled code (jit.h), or NULL: the interpreter runs the stretches */
   uint64_t jit_due;              /* --engine auto: the step at which to start the compiler or look at it, or 0 */
-  uint64_t jit_key;              /* --engine auto: the kernel's key (jit_key) */
+  uint64_t jit_key;              /* --engine compiled and auto: the kernel's key (jit_key) */
   struct prov *prov;             /* weak memory: the accesses performed at L2 at once (prov.h), or NULL: none */
   struct { uint32_t alive, tid[3][32]; } *tids;   /* per warp of a block: its lanes and their threadIdx (launch_tids) */
   int *first_read, nfirst_read;   /* kir_regs_read_first, once blocks are recycled */

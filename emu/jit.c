@@ -5,7 +5,6 @@
 #include <dlfcn.h>
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -186,21 +185,12 @@ static void emit_lanes(bytes *b, const kir_func *f, int s, int e, int fused, int
   for (int pc = s; pc < e; pc++) if (f->code[pc].dst >= 0) local[f->code[pc].dst] = -1;
 }
 
-/* Whether the instruction at pc writes its register (a nop, or a special
- * register alu_exec does not know, leaves it), the last in [pc, e) to. */
-static int last_write(const kir_func *f, int pc, int e) {
-  char x[256];
-  const kir_ins *in = &f->code[pc];
-  if (in->dst < 0 || !alu_expr(x, sizeof x, in, "0", "0", "0")) return 0;
-  for (int k = pc + 1; k < e; k++)
-    if (f->code[k].dst == in->dst && alu_expr(x, sizeof x, &f->code[k], "0", "0", "0")) return 0;
-  return 1;
-}
-
 /* emit_lanes, where the block adds to pointers: first the fast loop, its
  * results committed where no lane's pointer left its object's bits, else
  * the exact loop (kir_ptr_add lane by lane) from the registers the fast
- * one left as they were. */
+ * one left as they were.  The registers committed: those the fast loop
+ * stored (each one's last write that computes a value; a nop, or a
+ * special register alu_exec does not know, leaves its register). */
 static void emit_straight(bytes *b, const kir_func *f, int s, int e, int fused, int *local, const int *def) {
   int padd = 0;
   for (int pc = s; pc < e - fused; pc++) padd |= f->code[pc].op == OP_PADD;
@@ -208,27 +198,26 @@ static void emit_straight(bytes *b, const kir_func *f, int s, int e, int fused, 
     emit_lanes(b, f, s, e, fused, local, def, 0);
     return;
   }
+  char x[256];
+  int *last = xmalloc((size_t)(e - s) * sizeof *last), nlast = 0;
+  for (int pc = e - fused - 1; pc >= s; pc--) {
+    const kir_ins *in = &f->code[pc];
+    int seen = 0;
+    for (int k = 0; k < nlast && !seen; k++) seen = f->code[last[k]].dst == in->dst;
+    if (in->dst >= 0 && !seen && alu_expr(x, sizeof x, in, "0", "0", "0")) last[nlast++] = pc;
+  }
   put(b, "  {\n  uint64_t moved = 0;\n");
-  for (int pc = s; pc < e - fused; pc++)
-    if (last_write(f, pc, e - fused)) put(b, "  uint64_t T%d[32];\n", f->code[pc].dst);
+  for (int k = 0; k < nlast; k++) put(b, "  uint64_t T%d[32];\n", f->code[last[k]].dst);
   emit_lanes(b, f, s, e, fused, local, def, 1);
   put(b, "  if (!moved) {\n");
-  for (int pc = s; pc < e - fused; pc++)
-    if (last_write(f, pc, e - fused)) put(b, "    memcpy(R + %d, T%d, sizeof T%d);\n", f->code[pc].dst * 32, f->code[pc].dst, f->code[pc].dst);
+  for (int k = 0; k < nlast; k++) {
+    int d = f->code[last[k]].dst;
+    put(b, "    memcpy(R + %d, T%d, sizeof T%d);\n", d * 32, d, d);
+  }
   put(b, "  } else {\n");
   emit_lanes(b, f, s, e, fused, local, def, 0);
   put(b, "  }\n  }\n");
-}
-
-/* Whether an instruction before pc reads the same parameter or global
- * address as the one at pc (its local is declared once). */
-static int seen_p(const kir_func *f, int pc) {
-  const kir_ins *in = &f->code[pc];
-  for (int k = 0; k < pc; k++) {
-    const kir_ins *x = &f->code[k];
-    if (x->op == in->op && x->imm == in->imm && (in->op == OP_GADDR || x->dst >= 0)) return 1;
-  }
-  return 0;
+  free(last);
 }
 
 /* One function a kernel's code calls for each op it uses (B: kir_sem's
@@ -277,11 +266,19 @@ void jit_emit(const kir_func *f, bytes *b) {
          " ntid2 = F->ntid[2];\n  const uint64_t nctaid0 = F->nctaid[0], nctaid1 = F->nctaid[1], nctaid2 = F->nctaid[2], gridws = F->gridws;\n");
   put(b, "  (void)tid0; (void)tid1; (void)tid2; (void)ctaid0; (void)ctaid1; (void)ctaid2; (void)ntid0; (void)ntid1; (void)ntid2;\n"
          "  (void)nctaid0; (void)nctaid1; (void)nctaid2; (void)gridws;\n");
+  /* each parameter and global address read, once (imm indexes them: f's
+   * parameters, the module's globals) */
+  int64_t most = 0;
+  for (int pc = 0; pc < n; pc++)
+    if ((f->code[pc].op == OP_PARAM || f->code[pc].op == OP_GADDR) && f->code[pc].imm >= most) most = f->code[pc].imm + 1;
+  uint8_t *said = xcalloc((size_t)most + 1, 2);
   for (int pc = 0; pc < n; pc++) {
     const kir_ins *in = &f->code[pc];
-    if (in->op == OP_PARAM && in->dst >= 0 && !seen_p(f, pc)) put(b, "  const uint64_t P%" PRId64 " = F->args[%" PRId64 "];\n", in->imm, in->imm);
-    if (in->op == OP_GADDR && !seen_p(f, pc)) put(b, "  const uint64_t G%" PRId64 " = F->gaddr[%" PRId64 "];\n", in->imm, in->imm);
+    int g = in->op == OP_GADDR;
+    if (!(g || (in->op == OP_PARAM && in->dst >= 0)) || in->imm < 0 || said[2 * in->imm + g]++) continue;
+    put(b, "  const uint64_t %c%" PRId64 " = F->%s[%" PRId64 "];\n", g ? 'G' : 'P', in->imm, g ? "gaddr" : "args", in->imm);
   }
+  free(said);
   put(b, "  uint32_t ft = 0, t;\n  int fz = 0;\n  uint64_t cmpv[32];\n  (void)t; (void)ft; (void)fz; (void)rpc; (void)edges; (void)cmpv;\n");
   put(b, "  switch (F->pc) {\n");
   for (int pc = 0; pc < n; pc++) if (e[pc] & JIT_ENTRY) put(b, "  case %d: goto L%d;\n", pc, pc);
@@ -387,7 +384,8 @@ static const char *cpu_id(void) {
 #endif
 }
 
-void jit_cache_dir(const char *cache_dir, char *out, size_t n) {
+/* The disk cache's folder for cache_dir ("": the default, jit.h). */
+static void jit_cache_dir(const char *cache_dir, char *out, size_t n) {
   const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
   if (cache_dir && *cache_dir) snprintf(out, n, "%s", cache_dir);
   else if (x && *x) snprintf(out, n, "%s/gpurace", x);
@@ -710,33 +708,33 @@ done:
   return out;
 }
 
-const jit_code *jit_get(const kir_func *f, const char *cache_dir, double *compile_s, char *why, size_t wn) {
+const jit_code *jit_get(const kir_func *f, uint64_t key, const char *cache_dir, double *compile_s, char *why, size_t wn) {
   if (!*GR_JIT_CC) {
     snprintf(why, wn, "no C compiler was found when gpurace was built");
     return NULL;
   }
-  bytes c = {0};
-  jit_emit(f, &c);
-  uint64_t key = text_key(&c);
   const jit_code *out = NULL;
   pthread_mutex_lock(&jit_lock);
   jit_entry *e = find_loaded(key);
   if (e) { out = &e->code; goto done; }
   char dir[1024], so[1100];
   so_path(cache_dir, key, dir, sizeof dir, so, sizeof so);
-  double t0 = now_s(), took;
+  double t0 = now_s();
   void *h = dlopen(so, RTLD_NOW | RTLD_LOCAL);
   if (!h) {
     /* not there (or not loadable: made again) */
-    if (mkdirs(dir)) { snprintf(why, wn, "cannot make the cache folder %s: %s", dir, strerror(errno)); goto done; }
-    if (compile(dir, &c, so, why, wn)) goto done;
-    took = now_s() - t0;
-    *compile_s += took;
+    bytes c = {0};
+    jit_emit(f, &c);
+    int bad = mkdirs(dir);
+    if (bad) snprintf(why, wn, "cannot make the cache folder %s: %s", dir, strerror(errno));
+    else bad = compile(dir, &c, so, why, wn);
+    free(c.p);
+    if (bad) goto done;
+    *compile_s += now_s() - t0;
     cache_trim(dir);
   }
   out = load(f, key, so, h, why, wn);
 done:
   pthread_mutex_unlock(&jit_lock);
-  free(c.p);
   return out;
 }

@@ -16,7 +16,7 @@
  * would make (the same optimisers), and the latency that LLVM would save
  * (tens of milliseconds a kernel) is paid once per kernel, machine and
  * gpurace build: objects are cached on disk by the hash of their C text,
- * the compiler's command and the CPU's vector extensions (jit_cache_dir,
+ * the compiler's command and the CPU's vector extensions (
  * bounded by JIT_CACHE_MAX bytes, oldest first out), and in memory for
  * the process.  docs/engine.md has the measurements. */
 #ifndef GR_JIT_H
@@ -43,11 +43,12 @@ enum { JIT_ENTRY = 1, JIT_STOP = 2 };
 /* The C text of f's compiled code, appended to out. */
 void jit_emit(const kir_func *f, bytes *out);
 
-/* f's compiled code, compiled now (the compiler's seconds added to
- * *compile_s) or found in a cache (cache_dir: the disk's, "" for the
- * default place), or NULL with the reason in why.  Thread-safe; the code
- * lives as long as the process. */
-const jit_code *jit_get(const kir_func *f, const char *cache_dir, double *compile_s, char *why, size_t n);
+/* f's compiled code (key: jit_key(f)), compiled now (the compiler's
+ * seconds added to *compile_s) or found in a cache (cache_dir: the
+ * disk's, "" for the default place: $XDG_CACHE_HOME/gpurace, else
+ * $HOME/.cache/gpurace, else /tmp/gpurace-cache-UID), or NULL with the
+ * reason in why.  Thread-safe; the code lives as long as the process. */
+const jit_code *jit_get(const kir_func *f, uint64_t key, const char *cache_dir, double *compile_s, char *why, size_t n);
 
 /* In the background (--engine auto): jit_key is the key of f's code (its
  * C text's hash, as the cache names it); jit_begin starts the compiler
@@ -61,10 +62,6 @@ int jit_begin(const kir_func *f, uint64_t key, const char *cache_dir, char *why,
 const jit_code *jit_ready(const kir_func *f, uint64_t key, const char *cache_dir, double *compile_s, int *failed, char *why,
                           size_t n);
 
-/* The disk cache's folder for cache_dir ("" for the default:
- * $XDG_CACHE_HOME/gpurace, else $HOME/.cache/gpurace, else
- * /tmp/gpurace-cache-UID), into out. */
-void jit_cache_dir(const char *cache_dir, char *out, size_t n);
 #define JIT_CACHE_MAX ((uint64_t)256 << 20)
 
 #endif

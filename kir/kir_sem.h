@@ -347,13 +347,13 @@ static inline uint64_t sem_math(int fn, uint64_t a, uint64_t b, uint64_t c) {
   case MATH_SINF: case MATH_COSF: case MATH_TANF: case MATH_TANHF: case MATH_FLOORF: case MATH_CEILF: case MATH_TRUNCF:
   case MATH_ROUNDF: case MATH_ATANF: case MATH_RINTF: case MATH_FABSF:
     return sem_nan3(0, r, a, b, c, 1);
-  case MATH_POWF: case MATH_FMINF: case MATH_FMAXF: case MATH_FMODF: case MATH_ATAN2F: case MATH_FDIVIDEF:
+  case MATH_POWF: case MATH_FMODF: case MATH_ATAN2F: case MATH_FDIVIDEF:   /* (fmin and fmax: sem_minmax fixes them) */
     return sem_nan3(0, r, a, b, c, 2);
   case MATH_FMAF: return sem_nan3(0, r, a, b, c, 3);
   case MATH_SQRT: case MATH_EXP: case MATH_LOG: case MATH_SIN: case MATH_COS: case MATH_FLOOR: case MATH_CEIL: case MATH_RINT:
   case MATH_TRUNC:
     return sem_nan3(1, r, a, b, c, 1);
-  case MATH_POW: case MATH_FMIN: case MATH_FMAX: return sem_nan3(1, r, a, b, c, 2);
+  case MATH_POW: return sem_nan3(1, r, a, b, c, 2);
   case MATH_FMA: return sem_nan3(1, r, a, b, c, 3);
   default: return r;
   }

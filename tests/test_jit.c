@@ -160,7 +160,7 @@ static int fuzz_one(uint64_t seed, const char *cache, int *stretches, int *compi
   int *def = simt_launch_defs(f);
   char why[256];
   double took = 0;
-  const jit_code *jit = jit_get(f, cache, &took, why, sizeof why);
+  const jit_code *jit = jit_get(f, jit_key(f), cache, &took, why, sizeof why);
   ck_assert_msg(jit != NULL, "seed %llu: %s", (unsigned long long)seed, why);
   uint64_t *regs = malloc((size_t)nr * 32 * sizeof *regs), *before = malloc((size_t)nr * 32 * sizeof *before);
   int bad = 0;
