@@ -805,10 +805,10 @@ reconverge:
   if (w->alive == 0 || (w->sp == 0 && L->ctx->cfg.warps == GR_WARPS_LOCKSTEP)) warp_finish(L, w);
 }
 
-/* One step of a warp in the launch's warp model.  Under lockstep warps,
- * sampled, with no observer, a warp at a
- * run of its own instructions runs them all at once (simt.h) and spends
- * its next turns on them; at most this many at a time: */
+/* One step of a warp in the launch's warp model.  Sampled (under ITS,
+ * round-robin), a warp at a run of its own instructions runs them all at
+ * once (simt.h; while observers watch, those that tell them nothing) and
+ * spends its next turns on them; at most this many at a time: */
 #define RUN_AHEAD_MAX 4096
 
 /* A stretch of n instructions just ran ahead of their turns, the first in
@@ -858,6 +858,15 @@ static int edges_allowed(const warp *w) {
   return room < WARP_EDGES ? (int)room : WARP_EDGES;
 }
 
+/* Whether the warp may run ahead at this turn (a spinning warp stays
+ * exact where it is: a deadlock report shows where it spins); while
+ * observers watch, only from its stack's bottom entry (simt.h's
+ * SIMT_OBSERVED). */
+static inline int ahead_ok(const launch *L, const warp *w) {
+  return w->sp > 0 && !w->stuck && (!L->ctx->nobs || (w->sp == 1 && w->stk[0].rpc < 0));
+}
+static inline int ahead_how(const launch *L) { return L->ctx->nobs ? SIMT_OBSERVED : 0; }
+
 static void warp_run(launch *L, warp *w) {
   if (w->ahead) {   /* its instruction already ran (simt.h): the turn only counts */
     if (w->ahead == w->next_due) edge_met(L, w);
@@ -870,8 +879,8 @@ static void warp_run(launch *L, warp *w) {
     /* ITS, round-robin: a converged warp's stretch runs ahead as under
      * lockstep while its lanes agree at every branch, each of those steps
      * the one its_step_converged would take */
-    if (L->ahead && w->its_conv && w->sp > 0 && L->ahead->marks[w->stk[w->sp - 1].pc] && !w->stuck && !L->ctx->nobs) {
-      int n = simt_run_ahead(L, w, RUN_AHEAD_MAX, 1, edges_allowed(w), edge_at, &nedge);
+    if (L->ahead && w->its_conv && ahead_ok(L, w) && L->ahead->marks[w->stk[w->sp - 1].pc]) {
+      int n = simt_run_ahead(L, w, RUN_AHEAD_MAX, SIMT_UNIFORM | ahead_how(L), edges_allowed(w), edge_at, &nedge);
       if (n) {
         its_ran_ahead(w, n);
         ran_ahead(L, w, n, edge_at, nedge);
@@ -881,12 +890,11 @@ static void warp_run(launch *L, warp *w) {
     its_step(L, w);
     return;
   }
-  /* a spinning warp stays exact where it is: a deadlock report shows where
-   * it spins.  A turn at a memory access or barrier (most turns that are
-   * not counted) goes straight to engine_warp_step. */
-  int can = L->ahead && w->sp > 0 && !w->stuck && !L->ctx->nobs;
+  /* a turn at a memory access or barrier (most turns that are not
+   * counted) goes straight to engine_warp_step */
+  int can = L->ahead && ahead_ok(L, w);
   if (can && L->ahead->marks[w->stk[w->sp - 1].pc]) {
-    int n = simt_run_ahead(L, w, RUN_AHEAD_MAX, 0, edges_allowed(w), edge_at, &nedge);
+    int n = simt_run_ahead(L, w, RUN_AHEAD_MAX, ahead_how(L), edges_allowed(w), edge_at, &nedge);
     if (n) {
       ran_ahead(L, w, n, edge_at, nedge);
       return;
@@ -897,9 +905,9 @@ static void warp_run(launch *L, warp *w) {
   /* after an access, the stretch that follows runs now, while the warp is
    * in the cache, its turns all to come: the next turn only counts, and
    * rounds of such turns are skipped at once (skip_rounds) */
-  if (can && (op == OP_LD || op == OP_ST || op == OP_ATOM) && !L->failed && w->state == W_READY && w->sp > 0 &&
+  if (can && (op == OP_LD || op == OP_ST || op == OP_ATOM) && !L->failed && w->state == W_READY && ahead_ok(L, w) &&
       L->ahead->marks[w->stk[w->sp - 1].pc]) {
-    int n = simt_run_ahead(L, w, RUN_AHEAD_MAX, 0, edges_allowed(w), edge_at, &nedge);
+    int n = simt_run_ahead(L, w, RUN_AHEAD_MAX, ahead_how(L), edges_allowed(w), edge_at, &nedge);
     if (n) ran_ahead_after(w, n, edge_at, nedge);
   }
 }

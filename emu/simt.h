@@ -4,15 +4,15 @@
  * and write nothing but their warp's registers and reconvergence stack, and
  * values fixed for the launch.  So an instruction of that kind can run at
  * any time before its turn without anyone telling the difference, which is
- * what the run-ahead does: at a warp's turn, under lockstep warps with no
- * observer (and short of a register a weak-memory load is pending into),
- * the warp runs its whole
+ * what the run-ahead does: at a warp's turn, under lockstep warps (and
+ * converged ones under ITS, round-robin), short of a register a
+ * weak-memory load is pending into, the warp runs its whole
  * stretch of such instructions in one tight loop, and its next turns, one
  * per instruction run ahead, only count the step.  The schedule (which
  * warp issues at each step), the step count and every visible effect are
  * those of running them one per turn.  So is a load from shared memory
  * that no thread can write before its turn (quiet, below), which the
- * stretch runs too. */
+ * stretch runs too where no observer watches (SIMT_OBSERVED, below). */
 #ifndef GR_SIMT_H
 #define GR_SIMT_H
 
@@ -98,14 +98,22 @@ simt_plan *simt_plan_new(const kir_func *f, const uint64_t *args, const uint8_t 
 void simt_plan_free(simt_plan *p);
 
 /* Runs the warp's instructions from its pc while L->ahead's marks allow, at most cap:
- * how many it ran (0 where the first is not allowed).  With uniform set
- * (a converged warp under ITS), it stops before a branch its lanes would
- * take different ways.  Backward branches (where the livelock detector
- * counts) it runs at most `edges` of (at most WARP_EDGES): their indices
- * in the stretch into edge_at, their count into *nedge. */
+ * how many it ran (0 where the first is not allowed).  how: SIMT_UNIFORM
+ * (a converged warp under ITS) stops before a branch its lanes would take
+ * different ways.  SIMT_OBSERVED (observers watch the launch) runs only
+ * what tells them nothing: it performs no load (an access is an event) and
+ * stops before a branch its lanes would part at (GR_EV_DIVERGE); the
+ * caller runs it only for a warp whose stack is its bottom entry, which
+ * never reaches a reconvergence point (GR_EV_RECONVERGE).  So every event
+ * comes at the turn, and in the order, of one instruction per turn: an
+ * event carries no step count, and no observer sees registers.  Backward
+ * branches (where the livelock detector counts) it runs at most `edges` of
+ * (at most WARP_EDGES): their indices in the stretch into edge_at, their
+ * count into *nedge. */
+enum { SIMT_UNIFORM = 1, SIMT_OBSERVED = 2 };
 /* (hidden by name: gcc gives a target_clones function's dispatcher default
  * visibility whatever -fvisibility says) */
-__attribute__((visibility("hidden"))) int simt_run_ahead(launch *L, warp *w, int cap, int uniform, int edges, int *edge_at,
+__attribute__((visibility("hidden"))) int simt_run_ahead(launch *L, warp *w, int cap, int how, int edges, int *edge_at,
                                                          int *nedge);
 
 #endif

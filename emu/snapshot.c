@@ -37,6 +37,23 @@ struct gr_snapshot {
   size_t output_len;      /* the device's printf text then: a whole-machine restore takes back what came after */
 };
 
+/* An owned copy of a warp's asynchronous copies in flight (a block
+ * restored from a snapshot performs them again), or NULL. */
+static cp_state *cp_clone(const cp_state *c) {
+  if (!c) return NULL;
+  cp_state *n = xmalloc(sizeof *n);
+  *n = *c;
+  n->cap = c->n;
+  n->q = c->n ? xmalloc(c->n * sizeof *n->q) : NULL;
+  if (c->n) memcpy(n->q, c->q, c->n * sizeof *n->q);
+  return n;
+}
+
+static void cp_free(cp_state *c) {
+  if (c) free(c->q);
+  free(c);
+}
+
 static void snap_block_take(launch *L, int slot, snap_block *sb) {
   blk *b = L->slots[slot];
   sb->b = *b;
@@ -57,6 +74,7 @@ static void snap_block_take(launch *L, int slot, snap_block *sb) {
     memcpy(sw->w.local, w->local, ln);
     sw->w.views = NULL; sw->w.nviews = 0;
     sw->w.wm = NULL; sw->w.pend = NULL; sw->w.npend = 0;
+    sw->w.cp = cp_clone(w->cp);
   }
 }
 
@@ -155,6 +173,7 @@ static void block_restore(launch *L, const snap_block *sb, blk *keep) {
     size_t ln = (size_t)(L->f->frame ? L->f->frame : 1) * 32;
     w->local = xmalloc(ln);
     memcpy(w->local, sw->w.local, ln);
+    w->cp = cp_clone(sw->w.cp);
     w->views = NULL; w->nviews = 0;
     if (keep && j < keep->nwarps) {
       w->views = keep->warps[j].views; w->nviews = keep->warps[j].nviews;
@@ -227,7 +246,11 @@ void gr_snapshot_free(gr_snapshot *s) {
   for (size_t k = 0; k < s->nallocs; k++) free(s->allocs[k].data);
   free(s->allocs);
   for (int k = 0; k < s->nblocks; k++) {
-    for (int j = 0; j < s->blocks[k].b.nwarps; j++) { free(s->blocks[k].warps[j].w.r); free(s->blocks[k].warps[j].w.local); }
+    for (int j = 0; j < s->blocks[k].b.nwarps; j++) {
+      free(s->blocks[k].warps[j].w.r);
+      free(s->blocks[k].warps[j].w.local);
+      cp_free(s->blocks[k].warps[j].w.cp);
+    }
     free(s->blocks[k].warps);
     free(s->blocks[k].b.shared);
   }

@@ -164,6 +164,21 @@ for f in "$S/tests/data/turns.cu" "$S/tests/data/quiet_shared.cu" "$S/tests/data
   done
 done
 contains "$T/ahead" "digest " "the buffers compared (clock values among them)"
+# and under observers, which see each event at the turn of one instruction per turn (simt.h's
+# SIMT_OBSERVED): the same reports, statistics and outputs with every detector, LD's snapshots
+# and restores included, in both warp models and memory models
+for f in "$S/tests/data/turns.cu" "$S/tests/data/quiet_shared.cu" "$S/tests/data/fused_branch.cu" "$S/tests/data/its_spin.cu" \
+         "$S"/kernels/examples/*.cu "$S"/kernels/ld/*.cu; do
+  for mode in "--detect hb,scord,boyer,boyer-banks" "--detect hb-ptx --warps its --memory weak" "--detect ld --sched random" \
+              "--detect hb --sched random --memory weak"; do
+    # shellcheck disable=SC2086
+    a=0; GPURACE_ONE_PER_TURN=1 "$G" run "$f" $mode --seed 3 --digest --stats >"$T/one" 2>&1 || a=$?
+    # shellcheck disable=SC2086
+    b=0; "$G" run "$f" $mode --seed 3 --digest --stats >"$T/ahead" 2>&1 || b=$?
+    if [ "$a" = "$b" ] && cmp -s "$T/one" "$T/ahead"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: run-ahead changes $f under $mode"; diff "$T/one" "$T/ahead" | head -5; fi
+  done
+done
+contains "$T/ahead" "detectors: hb " "the detectors' reports compared"
 # a comparison fused with its branch (emu/simt.h) computes what the checks say where the lanes
 # agree, part, stop at the branch (whose turn reads the comparison's register) and keep the
 # result; a coalesced access (emu/access.c) where its lanes are consecutive elements, and only there

@@ -4,7 +4,8 @@
 # PTX fixtures of them) under both warp models, both memory models and
 # both schedulers, with --engine interp and --engine compiled, prints the
 # same final memory (--digest), the same statistics (--stats: steps,
-# divergences, barriers, memory operations), the same errors and exits
+# divergences, barriers, memory operations), the same race reports under
+# detectors (LD's snapshots among them), the same errors and exits
 # with the same status.  The engine line of --stats is the one apart: it
 # must say that compiled code ran (a test whose compiled side never ran
 # would pass by comparing the interpreter with itself).  Also: the
@@ -39,7 +40,10 @@ for f in kernels/*/*.cu scor/micro/*.cu tests/data/*.cu; do
   check "$f" --warps its --memory weak --seed 3
   check "$f" --memory weak --sched random --seed 2
   check "$f" --warps its --sms 1
+  # observers: compiled code runs what tells them nothing (simt.h's SIMT_OBSERVED)
+  check "$f" --detect hb,scord,boyer --sched random --seed 4
 done
+for f in kernels/ld/*.cu; do check "$f" --detect ld; done
 for f in tests/ptx/O3/kernels/*/*.ptx tests/ptx/O3/scor/micro/*.ptx; do
   [ -f "$f" ] || continue
   check "$f"
@@ -50,6 +54,10 @@ if [ "$differ" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 # or under ITS where lanes part at once)
 if [ "$ran" -ge $((runs * 7 / 10)) ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: compiled code ran in $ran of $runs runs"; fi
 echo "engines: $same runs the same of $runs, compiled code in $ran"
+
+# under a detector, a loop of arithmetic runs compiled
+"$G" run kernels/examples/reduce.cu --stats --detect hb-ptx --engine compiled --jit-cache "$J" >"$T/o" 2>&1
+contains "$T/o" "engine: compiled code in 1 launch" "compiled code runs under an observer"
 
 # the disk cache: a second run compiles nothing
 "$G" run kernels/examples/reduce.cu --stats --engine compiled --jit-cache "$J" >"$T/o" 2>&1

@@ -106,6 +106,14 @@ expect 2 "--ld-targets with an empty name" -- "$G" run "$K/nbody.cu" --detect ld
 expect 3 "a kernel that waits for another block" -- "$G" run "$S/kernels/examples/spin_handoff.cu" --detect ld
 contains "$T/out" "ld: the launch stopped during" "spin: LD says where it stopped"
 
+# a block LD restores from its snapshot while its warps' asynchronous copies are in flight: the
+# snapshot keeps a copy of them (it shared the warps' queues, which the restore freed: a double
+# free and a crash); LD then says it did not watch (cp.async is outside its model)
+for f in O3/kernels/samples/memcpy_async G/kernels/samples/memcpy_async O3/kernels/samples/pipeline; do
+  expect 5 "$f under ld" -- "$G" run "$S/tests/ptx/$f.ptx" --detect ld
+  contains "$T/out" "detectors: ld 0 race reports (NOT WATCHED: incomplete)" "$f: ld says it did not watch"
+done
+
 # a table with ld: its own run per (file, seed), next to the others
 expect 1 "table (ld misses fn_aba)" -- "$G" table --detect hb,ld --seeds 2 --out "$T/tab" "$K/fn_aba.cu" "$K/em_fixed.cu"
 contains "$T/tab.md" "except ld, which steers execution" "table: says ld had its own run"
