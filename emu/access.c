@@ -566,6 +566,24 @@ static void lane_addrs(const kir_ins *in, const uint64_t *A, uint32_t m, uint64_
   LANES(m, ad[l] = in->imm ? kir_access_addr(A[l], in->imm) : A[l]);
 }
 
+/* The event of a load or store by lanes now, at L->ev_addr, each lane's
+ * value in val (strong: 0 for a plain access, else 1 + its scope). */
+static void access_event(launch *L, warp *w, int pc, int is_ld, int size, int strong, int scope, int order, uint32_t now,
+                         const uint64_t *val) {
+  gr_event ev;
+  engine_ev_init(L, &ev, GR_EV_ACCESS, w, pc);
+  ev.access = is_ld ? GR_LOAD : GR_STORE;
+  ev.space = (gr_space)KIR_SPACE_OF(L->ev_addr[__builtin_ctz(now)]);
+  ev.size = size;
+  ev.is_volatile = strong != 0;
+  ev.scope = strong ? (gr_scope)scope : GR_SCOPE_BLOCK;
+  ev.order = (gr_order)order;
+  ev.mask = now;
+  ev.addr = L->ev_addr;
+  ev.value = val;
+  engine_deliver(L, &ev);
+}
+
 int access_ldst(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int lockstep) {
   uint64_t *R = w->r;
   uint64_t *d = in->dst >= 0 ? R + (size_t)in->dst * 32 : NULL;
@@ -589,7 +607,7 @@ int access_ldst(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
    * access under weak memory, and stores under sc, whose run-ahead loads
    * trust that nothing writes their allocations */
   prov *guard = L->prov && !L->prov->off && (L->mem || !is_ld) ? L->prov : NULL;
-  if (m == FULL && !L->ctx->nobs && !w->nviews && !L->ctx->cfg.one_per_turn) {
+  if (m == FULL && !w->nviews && !L->ctx->cfg.one_per_turn) {
     uint64_t moved[32];
     const uint64_t *addr = warp_addrs(in, A, moved);
     int run;
@@ -599,11 +617,15 @@ int access_ldst(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
     if (sp && (!L->mem || !global || direct)) {
       if (L->mem && global) L->ctx->stats.memory_at_once += 32;
       else if (global && guard) prov_check(guard, pc, addr[0]);
+      /* observers see the lane-by-lane path's event: the addresses (taken
+       * before a load into the address's register), each lane's value */
+      if (L->ctx->nobs) memcpy(L->ev_addr, addr, sizeof L->ev_addr);
       ldst_span(L, sp, run, addr, size, sk, is_ld, d, B);
+      if (L->ctx->nobs) access_event(L, w, pc, is_ld, size, strong, scope, order, FULL, is_ld ? d : B);
       return 0;
     }
     if (global && guard && !prov_check(guard, pc, addr[0])) guard = NULL;
-    if (sp && is_ld && order == MO_RELAXED && !w->wm->entries && !L->ctx->supply &&
+    if (sp && is_ld && order == MO_RELAXED && !w->wm->entries && !L->ctx->supply && !L->ctx->nobs &&
         (defer = ld_weak_warp(L, w, in, sp, addr, size, sk, strong, d)) == 0)
       return 0;
   }
@@ -660,20 +682,7 @@ int access_ldst(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
   if (span.base && !w->nviews) span_keep(w, &span);   /* the next access of the warp likely falls in it too */
   if (direct) L->ctx->stats.memory_at_once += (uint64_t)__builtin_popcount(now);
   if (now) count_mem(L, L->ev_addr[__builtin_ctz(now)], is_ld ? GR_LOAD : GR_STORE, now, size);
-  if (L->ctx->nobs && now) {
-    gr_event ev;
-    engine_ev_init(L, &ev, GR_EV_ACCESS, w, pc);
-    ev.access = is_ld ? GR_LOAD : GR_STORE;
-    ev.space = (gr_space)KIR_SPACE_OF(L->ev_addr[__builtin_ctz(now)]);
-    ev.size = size;
-    ev.is_volatile = strong != 0;
-    ev.scope = strong ? (gr_scope)scope : GR_SCOPE_BLOCK;
-    ev.order = (gr_order)order;
-    ev.mask = now;
-    ev.addr = L->ev_addr;
-    ev.value = L->ev_val;
-    engine_deliver(L, &ev);
-  }
+  if (L->ctx->nobs && now) access_event(L, w, pc, is_ld, size, strong, scope, order, now, L->ev_val);
   return 0;
 }
 
@@ -695,7 +704,47 @@ int access_atom(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
               (L->ctx->explore || rng_below(&L->rng, 1024) < L->defer_odds);
   uint32_t mm = m, done = 0, later = 0;
   uint64_t first_addr = 0;
-  xspan span = span_start(w, m, A, 0);
+  xspan span = {0, 0, 0, NULL};
+  /* a full warp whose 32 addresses fall in one of its spans (warp_span),
+   * where the loop below would read and write memory at once for every
+   * lane (sc memory, shared memory, or an atomic performed at L2 at once):
+   * the same lanes in the same order, each translated by the span's one
+   * check (the peer histogram, compiled: 16.5 ms to 12.6 ms; with the
+   * counter's add apart, 7.7 ms) */
+  if (m == FULL && !w->nviews && !L->ctx->cfg.one_per_turn) {
+    int run;
+    const xspan *sp = warp_span(w, NULL, A, size, &run);
+    int global = sp && KIR_SPACE_OF(sp->tag) == SPACE_GLOBAL;
+    if (sp && (!L->mem || !global || direct)) {
+      if (global && guard) prov_check(guard, pc, A[0]);
+      int nobs = L->ctx->nobs != 0;
+      first_addr = A[0];
+      if (kind == AT_ADD && (sk == SK_U32 || sk == SK_I32) && !nobs) {
+        /* a counter's add (histograms), atom_apply's sum in its 32 bits */
+        for (int l = 0; l < 32; l++) {
+          uint64_t a = A[l];
+          uint32_t o, n, b = (uint32_t)B[l];
+          uint8_t *p = sp->base + (a & sp->mask);
+          memcpy(&o, p, 4);
+          n = o + b;
+          if (n != o) { memcpy(p, &n, 4); L->write_epoch++; }
+          if (d) d[l] = sem_canon(sk, o);
+        }
+      } else {
+        for (int l = 0; l < 32; l++) {   /* each lane reads its operands before it writes d */
+          uint64_t a = A[l], b = B[l], c = C ? C[l] : 0;
+          uint8_t *p = sp->base + (a & sp->mask);
+          uint64_t old = sem_canon(sk, mem_read(L, p, size));
+          mem_write(L, p, size, atom_apply(kind, sk, old, b, c));
+          if (nobs) L->ev_addr[l] = a, L->ev_val[l] = old, L->ev_op[l] = b, L->ev_op2[l] = c;
+          if (d) d[l] = old;
+        }
+      }
+      done = FULL;
+      mm = 0;
+    }
+  }
+  if (mm) span = span_start(w, m, A, 0);
   while (mm) {  /* lanes of one warp instruction serialise in lane order */
     int l = __builtin_ctz(mm), g2;
     mm &= mm - 1;

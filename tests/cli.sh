@@ -148,11 +148,13 @@ expect 2 "detect needs a value" -- "$G" run "$M/race_interblock_blkatom.cu" --de
 # pending and performed in the background), on a racy kernel with divergent stretches, spinning
 # warps, shared loads run ahead while the block holds still and racing with stores where it does
 # not, the examples, the shared-memory suite and nvcc's PTX of a stencil (whose loads overwrite
-# their own address registers); and nor does ITS's path for converged warps and its run-ahead
+# their own address registers), nor a full warp's atomics in one pass (all eleven, lanes that
+# share an address among them); and nor does ITS's path for converged warps and its run-ahead
 # under round-robin, there and on the ITS kernels
 for f in "$S/tests/data/turns.cu" "$S/tests/data/quiet_shared.cu" "$S/tests/data/fused_branch.cu" "$S/tests/data/coalesced.cu" "$S/tests/data/its_spin.cu" "$S/tests/data/its_lead_spin.cu" \
          "$S/tests/data/at_once.cu" "$S/tests/data/at_once_kept.cu" "$S/tests/data/at_once_stop.cu" \
          "$S/tests/ptx/G/kernels/shared/neighbour_before_barrier.ptx" "$S"/kernels/examples/*.cu \
+         "$S/kernels/samples/atomics.cu" "$S/tests/ptx/O3/kernels/samples/atomics.ptx" \
          "$S"/kernels/shared/*.cu "$S"/kernels/its/*.cu; do
   modes="rr:sc:lockstep random:sc:lockstep rr:weak:lockstep random:weak:lockstep rr:sc:its rr:weak:its"
   case $f in */kernels/its/*) modes="rr:sc:its rr:weak:its";; esac
