@@ -470,6 +470,8 @@ int access_ahead_load(launch *L, warp *w, const kir_ins *in) {
   return 1;
 }
 
+int access_ahead_quiet(launch *L, warp *w) { return !L->ctx->supply && !w->nviews && block_quiet(L, w->b); }
+
 /* ------------------------------------------------------------- the weak memory system's hooks */
 
 /* wmem performed a load: its register gets the value, observers the access. */

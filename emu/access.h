@@ -48,6 +48,10 @@ void access_resolve_pending(launch *L, warp *w, const kir_ins *in, uint32_t m);
  * (simt.h's quiet): 1, done and counted as at its turn; else 0, nothing
  * done. */
 int access_ahead_load(launch *L, warp *w, const kir_ins *in);
+/* Whether a full warp's load from the block's shared memory, in bounds and
+ * aligned, at a quiet pc, is one access_ahead_load performs: the block
+ * holds still (simt.h), nothing supplies values and no view redirects. */
+int access_ahead_quiet(launch *L, warp *w);
 
 /* The weak memory system's hooks into the launch: a deferred load's
  * value into its register, values supplied in trace mode, deferred

@@ -256,6 +256,21 @@ void jit_emit(const kir_func *f, bytes *b) {
   for (int r = 0; r < f->nregs; r++) local[r] = -1;
   put(b, "/* gpurace's compiled code for kernel %s: %d KIR instructions (emu/jit.c) */\n", f->name ? f->name : "?", n);
   put(b, "#include \"kir_sem.h\"\n#include \"jit_abi.h\"\n\n");
+  /* a full warp's 4-byte shared load: where a half-warp's lanes read
+   * consecutive words or one word (a tile's row, a broadcast), a copy and
+   * no gather, as the interpreter's lanes_load4_halves does (matmul's
+   * inner loop) */
+  put(b, "static inline void ld4(uint64_t *restrict d, const uint8_t *sh, const uint64_t *ad, uint64_t tag, int sign) {\n"
+         "  for (int h = 0; h < 32; h += 16) {\n"
+         "    uint64_t a0 = ad[h], gaps = 0, moves = 0;   /* 0: a run of words; 0: one word */\n"
+         "    for (int l = 1; l < 16; l++) gaps |= ad[h + l] ^ (a0 + 4 * (uint64_t)l), moves |= ad[h + l] ^ a0;\n"
+         "    if (!gaps) {\n      const uint8_t *p = sh + (a0 - tag);\n"
+         "      if (sign) for (int l = 0; l < 16; l++) { int32_t v; memcpy(&v, p + 4 * l, 4); d[h + l] = (uint64_t)(int64_t)v; }\n"
+         "      else for (int l = 0; l < 16; l++) { uint32_t v; memcpy(&v, p + 4 * l, 4); d[h + l] = v; }\n"
+         "    } else if (!moves) {\n      uint32_t u;\n      memcpy(&u, sh + (a0 - tag), 4);\n"
+         "      uint64_t v = sign ? (uint64_t)(int64_t)(int32_t)u : u;\n      for (int l = 0; l < 16; l++) d[h + l] = v;\n"
+         "    } else\n      for (int l = 0; l < 16; l++) {\n        uint32_t u;\n        memcpy(&u, sh + (ad[h + l] - tag), 4);\n"
+         "        d[h + l] = sign ? (uint64_t)(int64_t)(int32_t)u : u;\n      }\n  }\n}\n\n");
   emit_ops(b, f);
   put(b, "__attribute__((visibility(\"default\"))) void " JIT_SYMBOL "(jit_frame *F) {\n");
   /* the frame's values in locals, and R restrict: a store to a register
@@ -301,7 +316,29 @@ void jit_emit(const kir_func *f, bytes *b) {
       put(b, "L%d:\n", pc);
       if (e[pc] & JIT_STOP) put(b, "  if (rpc == %d) { pc = %d; goto out; }\n", pc, pc);
       put(b, "  if (n + 1 > cap) { pc = %d; goto out; }\n", pc);
-      put(b, "  { int k = F->load(F->L, F->w, %d);\n    if (!k) { F->stopped = 1; pc = %d; goto out; }\n    n++;\n    if (k == 2) { pc = %d; goto out; } }\n",
+      int sk = in->flags & 0x7f, size = sk < SK_COUNT ? kir_sk_size[sk] : 0;
+      put(b, "  { int k = 0;\n");
+      if (size == 1 || size == 2 || size == 4 || size == 8) {
+        /* shared memory, where the block holds still: here (jit_abi.h) */
+        unsigned long long tag = (unsigned long long)KIR_ADDR(SPACE_SHARED, 0);
+        put(b, "    if (F->marks[%d] == %d && F->sq >= 0 && F->shared_size >= %d) {\n      uint64_t ad[32], bad = 0;\n", pc,
+            AHEAD_LOAD, size);
+        if (in->imm) put(b, "      for (int l = 0; l < 32; l++) ad[l] = kir_access_addr(R[%d + l], %" PRId64 ");\n", in->a * 32, in->imm);
+        else put(b, "      for (int l = 0; l < 32; l++) ad[l] = R[%d + l];\n", in->a * 32);
+        put(b, "      for (int l = 0; l < 32; l++) bad |= (uint64_t)(ad[l] - 0x%llxull > F->shared_size - %d) | (ad[l] & %d);\n", tag,
+            size, size - 1);
+        put(b, "      if (!bad && !F->sq) F->sq = F->quiet(F->L, F->w) ? 1 : -1;\n");
+        put(b, "      if (!bad && F->sq > 0) {\n");
+        if (size == 4 && (sk == SK_U32 || sk == SK_F32 || sk == SK_I32))
+          put(b, "        ld4(R + %d, F->shared, ad, 0x%llxull, %d);\n", in->dst * 32, tag, sk == SK_I32);
+        else
+          put(b, "        for (int l = 0; l < 32; l++) {\n          uint64_t v = 0;\n"
+                 "          memcpy(&v, F->shared + (ad[l] - 0x%llxull), %d);\n          R[%d + l] = sem_canon(%d, v);\n        }\n",
+              tag, size, in->dst * 32, sk);
+        put(b, "        F->sh_lanes += 32, F->sh_bytes += %d;\n        k = 3;\n      }\n    }\n", 32 * size);
+      }
+      put(b, "    if (!k) k = F->load(F->L, F->w, %d);\n    if (!k) { F->stopped = 1; pc = %d; goto out; }\n    n++;\n"
+             "    if (k == 2) { pc = %d; goto out; } }\n",
           pc, pc, pc + 1);
       pc++;
       continue;

@@ -40,6 +40,21 @@ typedef struct jit_frame {
   int (*load)(void *L, void *w, int32_t pc);
   void *L, *w;
   int32_t stopped;               /* set where a load declined: the run-ahead's stretch ends there */
+  /* A full warp's load from shared memory that the run-ahead performs
+   * (simt.h's quiet: marks[pc] is AHEAD_LOAD and the block holds still),
+   * performed by the compiled code itself where its 32 addresses fall in
+   * the block's shared memory, aligned: what access_ahead_load does
+   * there.  sq: 0 until the stretch's first such load asks F->quiet (the
+   * interpreter's block_quiet), then 1 where the block holds still (it
+   * does until its barrier releases: not within a stretch), -1 where not
+   * (every load then goes to F->load).  sh_lanes: the lanes' loads
+   * performed, sh_bytes their bytes, for the engine's statistics. */
+  const uint8_t *marks;
+  const uint8_t *shared;
+  uint64_t shared_size;
+  int (*quiet)(void *L, void *w);
+  int32_t sq;
+  uint64_t sh_lanes, sh_bytes;
 } jit_frame;
 
 typedef void (*jit_fn)(jit_frame *F);

@@ -435,6 +435,9 @@ static int jit_load(void *Lp, void *wp, int32_t pc) {
   return w->npend ? 2 : 1;
 }
 
+/* jit_abi.h's quiet: the block holds still */
+static int jit_quiet(void *Lp, void *wp) { return access_ahead_quiet(Lp, wp); }
+
 /* The load of a stretch observers watch: left to its turn */
 static int jit_noload(void *Lp, void *wp, int32_t pc) {
   (void)Lp, (void)wp, (void)pc;
@@ -470,7 +473,8 @@ int simt_run_ahead(launch *L, warp *w, int cap, int how, int edges, int *edge_at
           blk *b = w->b;
           F = (jit_frame){w->r, w->tid, {b->idx[0], b->idx[1], b->idx[2]}, {L->bdim.x, L->bdim.y, L->bdim.z},
                           {L->grid.x, L->grid.y, L->grid.z}, L->gridws, L->args, L->mod->gaddr,
-                          0, 0, cap, 0, edges, 0, edge_at, 0, 0, observed ? jit_noload : jit_load, L, w, 0};
+                          0, 0, cap, 0, edges, 0, edge_at, 0, 0, observed ? jit_noload : jit_load, L, w, 0,
+                          marks, b->shared, L->shared_size, jit_quiet, observed ? -1 : 0, 0, 0};
         }
         F.pc = pc, F.n = n, F.rpc = rpc, F.nedge = *nedge, F.have_ft = 0;
         jit->fn(&F);
@@ -545,5 +549,9 @@ int simt_run_ahead(launch *L, warp *w, int cap, int how, int edges, int *edge_at
     simt_reconverge(L, w);
   }
   L->ctx->stats.thread_instructions += threads;
+  if (F.R && F.sh_lanes) {   /* compiled code's shared loads, as access_ahead_load's count_mem counts them */
+    L->ctx->stats.mem_ops[SPACE_SHARED - SPACE_GLOBAL][GR_LOAD] += F.sh_lanes;
+    L->ctx->stats.mem_bytes[SPACE_SHARED - SPACE_GLOBAL][GR_LOAD] += F.sh_bytes;
+  }
   return n;
 }

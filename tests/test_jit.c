@@ -86,8 +86,11 @@ static kir_func *gen(int n, int nr) {
           f->code[++pc] = (kir_ins){.op = OP_PADD, .dst = base, .a = base, .b = t, .c = -1, .imm = 4};
         }
       } else in->op = OP_NOP;
-      static const int sks[] = {SK_U32, SK_I32, SK_F32, SK_U8, SK_I16};
-      f->code[++pc] = (kir_ins){.op = OP_LD, .dst = below(nr), .a = base, .b = -1, .c = -1, .flags = (uint16_t)sks[below(5)]};
+      /* every size; an offset in the instruction (one in four), and 8-byte
+       * kinds at addresses 4-aligned, so that some lanes' are not aligned */
+      static const int sks[] = {SK_U32, SK_I32, SK_F32, SK_U8, SK_I16, SK_U64, SK_F64};
+      f->code[++pc] = (kir_ins){.op = OP_LD, .dst = below(nr), .a = base, .b = -1, .c = -1, .flags = (uint16_t)sks[below(7)],
+                                .imm = below(4) ? 0 : 4 * below(8)};
       loads++;
       continue;
     }
