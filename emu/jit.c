@@ -400,7 +400,16 @@ void jit_emit(const kir_func *f, bytes *b) {
  * (Makefile.am builds the engine with -ffp-contract=off: a*b+c is two
  * roundings) and make it position-independent; -march=native for the
  * vector lanes, which is why the CPU's extensions are in the key. */
-#define JIT_CFLAGS "-std=gnu11 -O2 -march=native -ffp-contract=off -fno-fast-math -fPIC -shared -w"
+#define JIT_CFLAGS "-std=gnu11 -march=native -ffp-contract=off -fno-fast-math -fPIC -shared -w"
+
+/* The optimiser's level: -O2, but -O1 for a C text over JIT_O1_BYTES,
+ * whose one large function GCC's -O2 takes superlinear time over (PTX of
+ * a tensor-core kernel, 280 KB: 8.1 s at -O2, 2.5 s at -O1), and whose
+ * stretches are the run's less: the lane loops of a kernel's hot loop are
+ * short, and vectorise at both (-O1 leaves the ALU-bound hash loop 1.4x
+ * slower: below the bound). */
+#define JIT_O1_BYTES (64 * 1024)
+static const char *jit_opt(const bytes *c) { return c->len > JIT_O1_BYTES ? "-O1 -ftree-vectorize" : "-O2"; }
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n) {
   const uint8_t *s = p;
@@ -465,6 +474,7 @@ static uint64_t headers_key(void) {
 static uint64_t text_key(const bytes *c) {
   uint64_t h = fnv(headers_key(), c->p, c->len);
   h = fnv(h, GR_JIT_CC " " JIT_CFLAGS, sizeof(GR_JIT_CC " " JIT_CFLAGS));
+  h = fnv(h, jit_opt(c), strlen(jit_opt(c)));
   const char *cpu = cpu_id();
   return fnv(h, cpu, strlen(cpu));
 }
@@ -566,7 +576,7 @@ static int compile_cmd(const char *dir, const bytes *c, const char *so, char *cm
   sh_quote(qt, sizeof qt, tmp);
   sh_quote(ql, sizeof ql, log);
   sh_quote(qo, sizeof qo, so);
-  snprintf(cmd, cn, "%s %s -I%s -o %s %s -lm 2>%s && mv -f %s %s", GR_JIT_CC, JIT_CFLAGS, qi, qt, qs, ql, qt, qo);
+  snprintf(cmd, cn, "%s %s %s -I%s -o %s %s -lm 2>%s && mv -f %s %s", GR_JIT_CC, JIT_CFLAGS, jit_opt(c), qi, qt, qs, ql, qt, qo);
   return 0;
 }
 

@@ -38,10 +38,9 @@ for f in kernels/*/*.cu scor/micro/*.cu tests/data/*.cu; do
   grep -q '^//@ launch' "$f" || continue
   check "$f"
   check "$f" --warps its --memory weak --seed 3
-  check "$f" --memory weak --sched random --seed 2
-  check "$f" --warps its --sms 1
   # observers: compiled code runs what tells them nothing (simt.h's SIMT_OBSERVED)
-  check "$f" --detect hb,scord,boyer --sched random --seed 4
+  check "$f" --memory weak --sched random --seed 2 --detect hb,scord,boyer
+  check "$f" --warps its --sms 1
 done
 for f in kernels/ld/*.cu; do check "$f" --detect ld; done
 for f in tests/ptx/O3/kernels/*/*.ptx tests/ptx/O3/scor/micro/*.ptx; do
