@@ -279,6 +279,17 @@ static inline const xspan *warp_span(const warp *w, const xspan *sp, const uint6
   return in ? sp : NULL;
 }
 
+/* warp_span for lanes m of a warp: the span of the first lane's address,
+ * where every lane's falls in it, size bytes under its limit and aligned;
+ * or NULL. */
+static inline const xspan *lanes_span(const warp *w, uint32_t m, const uint64_t *addr, int size) {
+  const xspan *sp = span_find(w, addr[__builtin_ctz(m)]);
+  if (!sp || sp->limit < (uint64_t)size) return NULL;
+  uint64_t last = sp->limit - (uint64_t)size, bad = 0;
+  LANES(m, bad |= (uint64_t)(addr[l] - sp->tag > last) | (addr[l] & (uint64_t)(size - 1)));
+  return bad ? NULL : sp;
+}
+
 /* A full warp's load or store with no observer, all of whose addresses
  * fall in the span sp (warp_span), under sequentially consistent memory
  * or in shared memory (which weak memory leaves sequentially consistent:
@@ -707,42 +718,42 @@ int access_atom(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
   uint32_t mm = m, done = 0, later = 0;
   uint64_t first_addr = 0;
   xspan span = {0, 0, 0, NULL};
-  /* a full warp whose 32 addresses fall in one of its spans (warp_span),
-   * where the loop below would read and write memory at once for every
-   * lane (sc memory, shared memory, or an atomic performed at L2 at once):
-   * the same lanes in the same order, each translated by the span's one
-   * check (the peer histogram, compiled: 16.5 ms to 12.6 ms; with the
-   * counter's add apart, 7.7 ms) */
-  if (m == FULL && !w->nviews && !L->ctx->cfg.one_per_turn) {
+  /* lanes whose addresses all fall in one of the warp's spans (warp_span,
+   * lanes_span: a full warp, or the group of lanes ITS runs), where the
+   * loop below would read and write memory at once for every lane (sc
+   * memory, shared memory, or an atomic performed at L2 at once): the same
+   * lanes in the same order, each translated by the span's one check (the
+   * peer histogram, compiled: 16.5 ms to 12.6 ms; with the counter's add
+   * apart, 7.7 ms) */
+  if (m && !w->nviews && !L->ctx->cfg.one_per_turn) {
     int run;
-    const xspan *sp = warp_span(w, NULL, A, size, &run);
+    const xspan *sp = m == FULL ? warp_span(w, NULL, A, size, &run) : lanes_span(w, m, A, size);
     int global = sp && KIR_SPACE_OF(sp->tag) == SPACE_GLOBAL;
     if (sp && (!L->mem || !global || direct)) {
-      if (global && guard) prov_check(guard, pc, A[0]);
+      first_addr = A[__builtin_ctz(m)];
+      if (global && guard) prov_check(guard, pc, first_addr);
       int nobs = L->ctx->nobs != 0;
-      first_addr = A[0];
       if (kind == AT_ADD && (sk == SK_U32 || sk == SK_I32) && !nobs) {
         /* a counter's add (histograms), atom_apply's sum in its 32 bits */
-        for (int l = 0; l < 32; l++) {
-          uint64_t a = A[l];
+        LANES(m, {
           uint32_t o, n, b = (uint32_t)B[l];
-          uint8_t *p = sp->base + (a & sp->mask);
+          uint8_t *p = sp->base + (A[l] & sp->mask);
           memcpy(&o, p, 4);
           n = o + b;
           if (n != o) { memcpy(p, &n, 4); L->write_epoch++; }
           if (d) d[l] = sem_canon(sk, o);
-        }
+        });
       } else {
-        for (int l = 0; l < 32; l++) {   /* each lane reads its operands before it writes d */
+        LANES(m, {   /* each lane reads its operands before it writes d */
           uint64_t a = A[l], b = B[l], c = C ? C[l] : 0;
           uint8_t *p = sp->base + (a & sp->mask);
           uint64_t old = sem_canon(sk, mem_read(L, p, size));
           mem_write(L, p, size, atom_apply(kind, sk, old, b, c));
           if (nobs) L->ev_addr[l] = a, L->ev_val[l] = old, L->ev_op[l] = b, L->ev_op2[l] = c;
           if (d) d[l] = old;
-        }
+        });
       }
-      done = FULL;
+      done = m;
       mm = 0;
     }
   }

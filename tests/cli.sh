@@ -166,6 +166,14 @@ for f in "$S/tests/data/turns.cu" "$S/tests/data/quiet_shared.cu" "$S/tests/data
   done
 done
 contains "$T/ahead" "digest " "the buffers compared (clock values among them)"
+# ITS under the random scheduler runs groups of a warp's lanes: their atomics in one pass too
+for f in "$S/kernels/samples/atomics.cu" "$S/tests/data/at_once.cu" "$S/kernels/babycuda/histogram_atomic.cu" "$S/kernels/boyer/shared_atomic_counter.cu"; do
+  for seed in 1 2 3; do
+    a=0; GPURACE_ONE_PER_TURN=1 "$G" run "$f" --warps its --sched random --seed "$seed" --digest --stats >"$T/one" 2>&1 || a=$?
+    b=0; "$G" run "$f" --warps its --sched random --seed "$seed" --digest --stats >"$T/ahead" 2>&1 || b=$?
+    if [ "$a" = "$b" ] && cmp -s "$T/one" "$T/ahead"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: one pass changes $f (ITS, random, seed $seed)"; diff "$T/one" "$T/ahead" | head -5; fi
+  done
+done
 # and under observers, which see each event at the turn of one instruction per turn (simt.h's
 # SIMT_OBSERVED): the same reports, statistics and outputs with every detector, LD's snapshots
 # and restores included, in both warp models and memory models
