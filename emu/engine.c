@@ -207,6 +207,8 @@ static blk *block_recycle(launch *L, blk *old, int slot, uint64_t lin) {
     xspan spans[WARP_SPANS];
     memcpy(spans, w->spans, sizeof spans);
     memset(w, 0, offsetof(warp, stk));   /* entries past stk[0] are never read before written */
+    if (L->ctx->cfg.warps == GR_WARPS_ITS)
+      memset(w->lback, 0, offsetof(warp, lsync) + sizeof w->lsync - offsetof(warp, lback));
     w->r = r, w->local = local, w->wm = wm, w->pend = pend;
     memcpy(w->spans, spans, sizeof spans);
   }

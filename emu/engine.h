@@ -106,13 +106,7 @@ typedef struct warp {
   /* livelock detection: see note_backedge */
   uint64_t spin_epoch, spin_hash, spin_sig, backedges, spin_at;
   int stuck;
-  /* ITS: each lane's own livelock detection (note_backedge): its back
-   * edges in this epoch, the state sampled and when, the last back edge it
-   * took (where a report shows it spin), and the lanes proven to spin */
-  uint32_t lback[32], lhash_at[32];
-  uint64_t lhash[32];
-  int32_t ledge_pc[32];
-  uint32_t lspin;
+  uint32_t lspin;          /* ITS: the lanes proven to spin (note_backedge) */
   uint32_t speed;          /* weak memory, random scheduler: relative issue rate, 1..8 */
   int32_t bar_pc;          /* where it waits, for reports */
   mview *views;
@@ -122,14 +116,7 @@ typedef struct warp {
   wm_warp *wm;             /* weak memory: the lanes' buffers and pending loads */
   uint32_t *pend;          /* weak memory: per register, lanes with a load pending into it */
   int npend;
-  /* independent thread scheduling (--warps its): each lane's program
-   * counter, what it waits at (LW_*), and the member mask of the
-   * __syncwarp it waits at; the stack then holds one entry, rebuilt at
-   * each step for the code that looks at it (its_stack) */
-  int32_t lpc[32];
-  uint8_t lwait[32];
-  uint32_t wait_sync, wait_bar;   /* the lanes whose lwait is LW_SYNCWARP, LW_BAR (its_wait keeps them) */
-  uint32_t lsync[32];
+  uint32_t wait_sync, wait_bar;   /* ITS: the lanes whose lwait is LW_SYNCWARP, LW_BAR (its_wait keeps them) */
   int its_next;            /* round-robin: the lane whose group runs next, or the first after it */
   uint32_t its_ran;         /* ITS: lanes run since the last sampled back edge (note_backedge) */
   int its_conv;             /* ITS: every live lane runnable, all at stk[0].pc (its_step's fast path) */
@@ -148,6 +135,20 @@ typedef struct warp {
   uint8_t span_next;       /* the slot the next new span replaces */
   /* last, so that a new block clears the fields before it and stk[0] alone */
   simt_entry stk[STACK_MAX];
+  /* Independent thread scheduling (--warps its) alone reads these, from
+   * lback to lsync (a new block under lockstep leaves them as they are:
+   * clearing them was most of a block's start).  Each lane's own livelock
+   * detection (note_backedge): its back edges in this epoch, the state
+   * sampled and when, the last back edge it took (where a report shows it
+   * spin).  Each lane's program counter, what it waits at (LW_*), and the
+   * member mask of the __syncwarp it waits at; the stack then holds one
+   * entry, rebuilt at each step for the code that looks at it (its_stack). */
+  uint32_t lback[32], lhash_at[32];
+  uint64_t lhash[32];
+  int32_t ledge_pc[32];
+  int32_t lpc[32];
+  uint8_t lwait[32];
+  uint32_t lsync[32];
   /* the backward branches it ran ahead (simt_run_ahead): the value of ahead
    * at each one's turn, in order (read only while ahead is not 0, and set
    * with it: never cleared) */
