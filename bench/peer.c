@@ -301,7 +301,8 @@ static void floor_rows(inst *in, double p, int *bad) {
 
 static const peer_mode base_mode = {GR_MEMORY_SC, GR_WARPS_LOCKSTEP, GR_CC_SUBSET, NULL, GR_ENGINE_INTERP};
 /* the modes table's columns; `bench peer KERNEL REPS MODE` runs one (its name's first word) */
-static const struct { const char *name; peer_mode m; } modes[] = {
+typedef struct { const char *name; peer_mode m; } named_mode;
+static const named_mode modes[] = {
   {"weak", {GR_MEMORY_WEAK, GR_WARPS_LOCKSTEP, GR_CC_SUBSET, NULL, GR_ENGINE_INTERP}},
   {"its", {GR_MEMORY_SC, GR_WARPS_ITS, GR_CC_SUBSET, NULL, GR_ENGINE_INTERP}},
   {"weak+its", {GR_MEMORY_WEAK, GR_WARPS_ITS, GR_CC_SUBSET, NULL, GR_ENGINE_INTERP}},
@@ -318,13 +319,13 @@ static void cell_ratio(double t, double base, int *bad) {
 
 /* The compiled engine's modes, against its sc lockstep run; and the
  * detectors' runs that `bench peer` also takes by name. */
-static const struct { const char *name; peer_mode m; } cmodes[] = {
+static const named_mode cmodes[] = {
   {"compiled weak", {GR_MEMORY_WEAK, GR_WARPS_LOCKSTEP, GR_CC_SUBSET, NULL, GR_ENGINE_COMPILED}},
   {"compiled its", {GR_MEMORY_SC, GR_WARPS_ITS, GR_CC_SUBSET, NULL, GR_ENGINE_COMPILED}},
   {"compiled hb", {GR_MEMORY_SC, GR_WARPS_LOCKSTEP, GR_CC_SUBSET, "hb", GR_ENGINE_COMPILED}},
 };
 #define NCMODES (sizeof cmodes / sizeof cmodes[0])
-static const struct { const char *name; peer_mode m; } dmodes[] = {
+static const named_mode dmodes[] = {
   {"hb", {GR_MEMORY_SC, GR_WARPS_LOCKSTEP, GR_CC_SUBSET, "hb", GR_ENGINE_INTERP}},
   {"hb-ptx", {GR_MEMORY_SC, GR_WARPS_LOCKSTEP, GR_CC_SUBSET, "hb-ptx", GR_ENGINE_INTERP}},
   {"compiled hb-ptx", {GR_MEMORY_SC, GR_WARPS_LOCKSTEP, GR_CC_SUBSET, "hb-ptx", GR_ENGINE_COMPILED}},
@@ -495,8 +496,10 @@ int peer_one(const char *srcdir, const char *name, int reps, const char *mode) {
     for (size_t j = 0; j < NMODES; j++)
       if (!strncmp(modes[j].name, mode, strlen(mode)) && (!modes[j].name[strlen(mode)] || modes[j].name[strlen(mode)] == ' '))
         pm = &modes[j].m;
-    for (size_t j = 0; j < NCMODES; j++) if (!strcmp(cmodes[j].name, mode)) pm = &cmodes[j].m;
-    for (size_t j = 0; j < sizeof dmodes / sizeof dmodes[0]; j++) if (!strcmp(dmodes[j].name, mode)) pm = &dmodes[j].m;
+    const named_mode *more[] = {cmodes, dmodes};
+    const size_t nmore[] = {NCMODES, sizeof dmodes / sizeof dmodes[0]};
+    for (int v = 0; v < 2; v++)
+      for (size_t j = 0; j < nmore[v]; j++) if (!strcmp(more[v][j].name, mode)) pm = &more[v][j].m;
     if (!pm) {
       fprintf(stderr, "bench: no mode '%s' (weak, its, weak+its, PTX, compiled, compiled weak, compiled its, compiled hb, hb, hb-ptx, compiled hb-ptx)\n", mode);
       return 2;

@@ -722,11 +722,11 @@ int access_atom(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
    * lanes_span: a full warp, or the group of lanes ITS runs), where the
    * loop below would read and write memory at once for every lane (sc
    * memory, shared memory, or an atomic performed at L2 at once): the same
-   * lanes in the same order, each translated by the span's one check (the
-   * peer histogram, compiled: 16.5 ms to 12.6 ms; with the counter's add
-   * apart, 7.7 ms) */
+   * lanes in the same order, each translated by the span's one check
+   * (`bench/bench peer histogram N compiled`, best of N: 15.7 ms to 12.6 ms; with the
+   * counter's add apart, 7.7 ms) */
   if (m && !w->nviews && !L->ctx->cfg.one_per_turn) {
-    int run;
+    int run;   /* (a full warp's check is lanes_inside's vector loop: the histogram 8.2 ms by lanes_span, 7.4 ms) */
     const xspan *sp = m == FULL ? warp_span(w, NULL, A, size, &run) : lanes_span(w, m, A, size);
     int global = sp && KIR_SPACE_OF(sp->tag) == SPACE_GLOBAL;
     if (sp && (!L->mem || !global || direct)) {

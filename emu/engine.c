@@ -960,8 +960,6 @@ static uint64_t engine_jit_key(launch *L) {
   return jit_key(L->f);
 }
 
-/* auto: the compiled code where it is ready (the disk's cache, or a
- * background compile that ended) */
 /* Why compiled code cannot run, for the host's note (said once a process). */
 static void jit_note(launch *L, const char *why) {
   snprintf(L->ctx->stats.engine_note, sizeof L->ctx->stats.engine_note, "the compiled engine is not available (%s): the interpreter runs",
@@ -969,6 +967,8 @@ static void jit_note(launch *L, const char *why) {
   L->jit_due = 0;
 }
 
+/* auto: the compiled code where it is ready (the disk's cache, or a
+ * background compile that ended) */
 static void jit_poll(launch *L) {
   emu_dev *ctx = L->ctx;
   char why[160];

@@ -262,7 +262,7 @@ void jit_emit(const kir_func *f, bytes *b) {
    * inner loop) */
   put(b, "static inline void ld4(uint64_t *restrict d, const uint8_t *sh, const uint64_t *ad, uint64_t tag, int sign) {\n"
          "  for (int h = 0; h < 32; h += 16) {\n"
-         "    uint64_t a0 = ad[h], gaps = 0, moves = 0;   /* 0: a run of words; 0: one word */\n"
+         "    uint64_t a0 = ad[h], gaps = 0, moves = 0;   /* gaps 0: a run of words; moves 0: one word */\n"
          "    for (int l = 1; l < 16; l++) gaps |= ad[h + l] ^ (a0 + 4 * (uint64_t)l), moves |= ad[h + l] ^ a0;\n"
          "    if (!gaps) {\n      const uint8_t *p = sh + (a0 - tag);\n"
          "      if (sign) for (int l = 0; l < 16; l++) { int32_t v; memcpy(&v, p + 4 * l, 4); d[h + l] = (uint64_t)(int64_t)v; }\n"
@@ -402,12 +402,11 @@ void jit_emit(const kir_func *f, bytes *b) {
  * vector lanes, which is why the CPU's extensions are in the key. */
 #define JIT_CFLAGS "-std=gnu11 -march=native -ffp-contract=off -fno-fast-math -fPIC -shared -w"
 
-/* The optimiser's level: -O2, but -O1 for a C text over JIT_O1_BYTES,
- * whose one large function GCC's -O2 takes superlinear time over (PTX of
- * a tensor-core kernel, 280 KB: 8.1 s at -O2, 2.5 s at -O1), and whose
- * stretches are the run's less: the lane loops of a kernel's hot loop are
- * short, and vectorise at both (-O1 leaves the ALU-bound hash loop 1.4x
- * slower: below the bound). */
+/* The optimiser's level: -O2, but -O1 with the vectoriser for a C text
+ * over JIT_O1_BYTES, whose one large function GCC's -O2 takes superlinear
+ * time over (nvcc's PTX of a tensor-core kernel, 280 KB of C: 8.1 s at
+ * -O2, 2.9 s).  The small kernels keep -O2: the hash loop runs 1.4x
+ * slower at -O1. */
 #define JIT_O1_BYTES (64 * 1024)
 static const char *jit_opt(const bytes *c) { return c->len > JIT_O1_BYTES ? "-O1 -ftree-vectorize" : "-O2"; }
 
@@ -555,6 +554,12 @@ static void cache_trim(const char *dir) {
   free(v);
 }
 
+/* A compile's file beside so, of this process: its C text (c), log,
+ * temporary object (tmp) or, in the background, status. */
+static void compile_path(char *out, size_t n, const char *so, const char *ext) {
+  snprintf(out, n, "%s.%ld.%s", so, (long)getpid(), ext);
+}
+
 /* Writes the C text and the headers, and the compiler's command line into
  * cmd, its files named after so and this process (a temporary object,
  * renamed: another process may be compiling the same kernel); 0, or -1
@@ -562,9 +567,9 @@ static void cache_trim(const char *dir) {
 static int compile_cmd(const char *dir, const bytes *c, const char *so, char *cmd, size_t cn, char *why, size_t wn) {
   char inc[1100], src[1200], tmp[1200], log[1200];
   if (write_headers(dir, inc, sizeof inc, why, wn)) return -1;
-  snprintf(src, sizeof src, "%s.%ld.c", so, (long)getpid());
-  snprintf(tmp, sizeof tmp, "%s.%ld.tmp", so, (long)getpid());
-  snprintf(log, sizeof log, "%s.%ld.log", so, (long)getpid());
+  compile_path(src, sizeof src, so, "c");
+  compile_path(tmp, sizeof tmp, so, "tmp");
+  compile_path(log, sizeof log, so, "log");
   FILE *f = fopen(src, "w");
   if (!f || fwrite(c->p, 1, c->len, f) != c->len || fclose(f)) {
     snprintf(why, wn, "cannot write %s: %s", src, strerror(errno));
@@ -583,8 +588,8 @@ static int compile_cmd(const char *dir, const bytes *c, const char *so, char *cm
 /* The reason a compile of so failed: its log's first line; the files it left removed. */
 static void compile_failed(const char *so, char *why, size_t wn) {
   char log[1200], tmp[1200], first[300] = "";
-  snprintf(log, sizeof log, "%s.%ld.log", so, (long)getpid());
-  snprintf(tmp, sizeof tmp, "%s.%ld.tmp", so, (long)getpid());
+  compile_path(log, sizeof log, so, "log");
+  compile_path(tmp, sizeof tmp, so, "tmp");
   FILE *lf = fopen(log, "r");
   if (lf) {
     if (!fgets(first, sizeof first, lf)) first[0] = 0;
@@ -597,9 +602,9 @@ static void compile_failed(const char *so, char *why, size_t wn) {
 
 static void compile_clean(const char *so) {
   char p[1200];
-  snprintf(p, sizeof p, "%s.%ld.c", so, (long)getpid());
+  compile_path(p, sizeof p, so, "c");
   if (!getenv("GPURACE_JIT_KEEP_C")) unlink(p);
-  snprintf(p, sizeof p, "%s.%ld.log", so, (long)getpid());
+  compile_path(p, sizeof p, so, "log");
   unlink(p);
 }
 
@@ -686,14 +691,14 @@ int jit_begin(const kir_func *f, uint64_t key, const char *cache_dir, char *why,
   p = xcalloc(1, sizeof *p);
   p->key = key;
   snprintf(p->so, sizeof p->so, "%s", so);
-  snprintf(p->stat, sizeof p->stat, "%s.%ld.status", so, (long)getpid());
+  compile_path(p->stat, sizeof p->stat, so, "status");
   char qs[2400], full[16000];
   sh_quote(qs, sizeof qs, p->stat);
   /* the shell puts it in the background and returns: the compiler's
    * process outlives a launch, and the process, to fill the cache */
   char qsrc[2400], qlog[2400], src[1200], log[1200];
-  snprintf(src, sizeof src, "%s.%ld.c", so, (long)getpid());
-  snprintf(log, sizeof log, "%s.%ld.log", so, (long)getpid());
+  compile_path(src, sizeof src, so, "c");
+  compile_path(log, sizeof log, so, "log");
   sh_quote(qsrc, sizeof qsrc, src);
   sh_quote(qlog, sizeof qlog, log);
   /* what it leaves where nobody looks (the process ended first): the

@@ -16,8 +16,8 @@
  * would make (the same optimisers), and the latency that LLVM would save
  * (tens of milliseconds a kernel) is paid once per kernel, machine and
  * gpurace build: objects are cached on disk by the hash of their C text,
- * the compiler's command and the CPU's vector extensions (
- * bounded by JIT_CACHE_MAX bytes, oldest first out), and in memory for
+ * the compiler's command and the CPU's vector extensions (bounded by
+ * JIT_CACHE_MAX bytes, oldest first out), and in memory for
  * the process.  docs/engine.md has the measurements. */
 #ifndef GR_JIT_H
 #define GR_JIT_H
