@@ -55,4 +55,14 @@ out=$("$G" run -q --sched rr --detect hb --warps its "$S/tests/data/hb_cover/ato
 if ! echo "$out" | grep -A1 "15:12: plain load" | grep -q "21:5: atomic add"; then
   echo "FAIL: hb misses the race of atomic_after_read_hot.cu (a hot word's summary)"; bad=1
 fi
+# a line's one record (hb.c's uniform line) made into the words' own: the
+# partner is the lane's own last access, in both models and warp models
+for d in hb hb-ptx; do
+  for w in lockstep its; do
+    out=$("$G" run -q --detect $d --warps $w "$S/tests/data/hb_cover/line_lane.cu" 2>&1)
+    if ! echo "$out" | grep -q "first:  .*line_lane.cu:14:39: plain store by block (0,0,0) warp 0 lane 5"; then
+      echo "FAIL: $d under $w: line_lane.cu's race is not with lane 5's last write"; echo "$out" | head -5; bad=1
+    fi
+  done
+done
 exit $bad

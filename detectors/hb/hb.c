@@ -10,7 +10,9 @@
  * the earlier; in the ScoRD model it also covers what it is ordered after
  * (below).  Every racy access is found, with at least one partner.
  *
- * Cost.  Most words hold one access.  A word many agents touch (an
+ * Cost.  Most words hold one access, and a warp's coalesced plain access
+ * of a line of 32 words that nothing else touched is one record for the
+ * line (line_access).  A word many agents touch (an
  * atomicAdd histogram's bins) is kept linear: the whole list is skipped
  * when no entry can race with the access (a read where nothing wrote,
  * device atomics among device atomics, morally strong accesses among
@@ -103,7 +105,18 @@ static void set_more(loc *L, accs *m) { memcpy(L->more, &m, sizeof m); }
 /* PTX: the release clock a location's last write carries (per byte). */
 typedef struct { vclock *clock; uint32_t block; uint8_t scope; } rel;
 
-typedef struct { loc *words; rel *rels; uint64_t size; } shadow;
+/* The shadow by lines of 32 words (128 bytes, a warp's coalesced access
+ * of 4-byte words): words, the line's records, once an access needed
+ * them; before, uni: where its mask is set, every word of the line holds
+ * exactly one entry, uni for word 0 and for word k the same access of lane
+ * k (agent + k where agents are threads), so that a warp's coalesced plain
+ * access costs one record, not 32 (line_words makes them). */
+#define LINE_WORDS 32u
+typedef struct { acc uni; loc *words; } line;
+
+typedef struct { line *lines; rel *rels; uint64_t size; } shadow;
+
+static uint64_t nlines(uint64_t size) { return (size + 4 * LINE_WORDS - 1) / (4 * LINE_WORDS); }
 
 /* word: allocation id << 32 | offset >> 2; from: 0 for a lock the agent
  * took, 1 + the holder for one it inherited at a __syncwarp (ITS) */
@@ -228,22 +241,28 @@ uint64_t hb_memory_peak(void *self) {
 }
 
 static void shadow_free(hb *h, shadow *s) {
-  if (s->words) {
-    uint64_t nw = (s->size + 3) / 4;
-    for (uint64_t i = 0; i < nw; i++) {
-      accs *m = more_of(&s->words[i]);
-      if (!m) continue;
-      mem_add(h, -(int64_t)(sizeof(accs) + m->cap * sizeof(acc) + m->sum_bytes));
-      hw_free(m->sum);
-      free(m);
+  if (s->lines) {
+    uint64_t nl = nlines(s->size);
+    for (uint64_t i = 0; i < nl; i++) {
+      loc *w = s->lines[i].words;
+      if (!w) continue;
+      for (uint32_t k = 0; k < LINE_WORDS; k++) {
+        accs *m = more_of(&w[k]);
+        if (!m) continue;
+        mem_add(h, -(int64_t)(sizeof(accs) + m->cap * sizeof(acc) + m->sum_bytes));
+        hw_free(m->sum);
+        free(m);
+      }
+      free(w);
+      mem_add(h, -(int64_t)(LINE_WORDS * sizeof(loc)));
     }
-    mem_add(h, -(int64_t)(nw * sizeof(loc)));
+    mem_add(h, -(int64_t)(nl * sizeof(line)));
   }
   if (s->rels) {
     for (uint64_t i = 0; i < s->size; i++) vc_unref(&h->clocks, s->rels[i].clock);
     mem_add(h, -(int64_t)(s->size * sizeof(rel)));
   }
-  free(s->words);
+  free(s->lines);
   free(s->rels);
   memset(s, 0, sizeof *s);
 }
@@ -1028,7 +1047,8 @@ static void check_word(hb *h, loc *L, const acc *x, const gr_event *ev, int lane
   if (!skip && summ) {
     rep_ctx c = {h, x, ev, lane, wordaddr, done, ndone};
     sum_retire(h, m);
-    hw_reps(m->sum, x, block_of(h, x->agent), hw_warp(h, x->agent), rep_wanted, rep_one, &c);
+    hw_kind xk = {x->pc, x->info, x->locks, x->mask, (uint8_t)(ptx && is_copy(h, x->agent))};
+    hw_reps(m->sum, x, &xk, block_of(h, x->agent), hw_warp(h, x->agent), rep_wanted, rep_one, &c);
   } else if (!skip) {
     word_compact(h, L);
     uint32_t n;
@@ -1079,11 +1099,11 @@ static void check_word(hb *h, loc *L, const acc *x, const gr_event *ev, int lane
 static shadow *shadow_of(hb *h, size_t id) {
   if (id == 0 || id >= h->nsh) return NULL;
   shadow *s = &h->sh[id];
-  if (!s->words) {
+  if (!s->lines) {
     uint64_t size;
     if (gr_allocation_info(h->ctx, id, &size, NULL)) return NULL;
     s->size = size;
-    s->words = mem_calloc(h, (size + 3) / 4, sizeof *s->words);
+    s->lines = mem_calloc(h, nlines(size), sizeof *s->lines);
   }
   return s;
 }
@@ -1092,9 +1112,9 @@ static shadow *shadow_of(hb *h, size_t id) {
 static shadow *shared_of(hb *h, uint32_t block) {
   if (block >= h->nblocks || !h->shared_bytes) return NULL;
   shadow *s = &h->shared[block];
-  if (!s->words) {
+  if (!s->lines) {
     s->size = h->shared_bytes;
-    s->words = mem_calloc(h, (s->size + 3) / 4, sizeof *s->words);
+    s->lines = mem_calloc(h, nlines(s->size), sizeof *s->lines);
   }
   return s;
 }
@@ -1120,6 +1140,59 @@ static void ptx_pending_add(hb *h, uint32_t a, const rel *r) {
 
 static void scord_fence(hb *h, uint32_t a, int device);
 
+/* The line's records, made from its uniform record where it had one. */
+static loc *line_words(hb *h, line *ln) {
+  if (ln->words) return ln->words;
+  ln->words = mem_calloc(h, LINE_WORDS, sizeof *ln->words);
+  if (ln->uni.mask) {
+    int threads = h->model == HB_MODEL_PTX || h->its;
+    for (uint32_t k = 0; k < LINE_WORDS; k++) {
+      acc *e = &ln->words[k].first;
+      *e = ln->uni;
+      e->lane = (uint8_t)k;
+      if (threads) e->agent += k;
+    }
+    ln->uni.mask = 0;
+  }
+  return ln->words;
+}
+
+/* A full warp's plain access of the 32 words of one line, lane k word k,
+ * agent a0 for lane 0: kept as the line's uniform record where the words'
+ * records would each hold exactly the lane's access after it: the line was
+ * never accessed, or every word holds an earlier access of the same lane
+ * that the new one replaces (the same signature; in the ScoRD model also
+ * a write, which covers its agent's earlier accesses).  Neither case can
+ * race: nothing else is there.  0: the lanes go word by word. */
+static int line_access(hb *h, shadow *s, const gr_event *ev, uint32_t a0, uint16_t info, uint64_t off) {
+  int ptx = h->model == HB_MODEL_PTX, threads = ptx || h->its;
+  line *ln = &s->lines[off / (4 * LINE_WORDS)];
+  if (ln->words || (threads ? a0 + LINE_WORDS - 1 : a0) >= h->n) return 0;
+  acc x = {a0, ptx ? h->own[a0] : h->releases, (uint32_t)ev->pc, info, ptx ? 0 : locks_of(h, a0)->set, 0, 0xf};
+  for (uint32_t k = 1; threads && k < LINE_WORDS; k++)
+    if (ptx ? h->own[a0 + k] != x.clock : locks_of(h, a0 + k)->set != x.locks) return 0;
+  const acc *u = &ln->uni;
+  if (u->mask && (u->agent != a0 || !((u->info == info && u->locks == x.locks) || (!ptx && scord_covers(&x, u))))) return 0;
+  ln->uni = x;
+  if (ptx && s->rels && (info & I_WRITE)) {   /* a plain write ends the release sequences */
+    for (uint64_t i = off; i < off + 4 * LINE_WORDS; i++) {
+      vc_unref(&h->clocks, s->rels[i].clock);
+      s->rels[i].clock = NULL;
+    }
+  }
+  return 1;
+}
+
+/* Whether a warp's access is plain and coalesced: every lane, 4 bytes,
+ * lane k at the first's address + 4k, the first at a line's start. */
+static int coalesced_plain(const gr_event *ev) {
+  if (ev->mask != UINT32_MAX || ev->size != 4 || ev->access == GR_ATOMIC || ev->is_volatile || ev->async_copy ||
+      (uint32_t)ev->addr[0] % (4 * LINE_WORDS))
+    return 0;
+  for (uint32_t l = 1; l < 32; l++) if (ev->addr[l] != ev->addr[0] + 4 * l) return 0;
+  return 1;
+}
+
 /* Global and shared memory.  Local memory is the thread's own: no other
  * thread can reach it (a local address names the accessor's own frame), so
  * it has no race to find. */
@@ -1136,6 +1209,11 @@ static void on_access(hb *h, const gr_event *ev) {
                              (unsigned)(atom ? ev->atomic_op & 15 : 0) << I_OP_SHIFT |
                              (unsigned)(strong ? ev->order & 3 : 0) << I_ORDER_SHIFT);
   pc_table_note(&h->pcs, ev);
+  if (coalesced_plain(ev)) {
+    shadow *s = shared ? shared_of(h, ev->block) : shadow_of(h, gr_allocation_id(ev->addr[0]));
+    uint64_t off = (uint32_t)ev->addr[0];
+    if (s && off + 4 * LINE_WORDS <= s->size && line_access(h, s, ev, agent_of(h, ev, 0), info, off)) return;
+  }
   for (uint32_t mm = ev->mask; mm; mm &= mm - 1) {
     int l = __builtin_ctz(mm);
     uint32_t a = agent_of(h, ev, l);
@@ -1155,7 +1233,7 @@ static void on_access(hb *h, const gr_event *ev) {
       uint8_t mask = 0;
       for (uint64_t b = w * 4; b < w * 4 + 4; b++) if (b >= off && b < end) mask |= (uint8_t)(1u << (b - w * 4));
       x.mask = mask;
-      check_word(h, &s->words[w], &x, ev, l, addr - off + w * 4, done, &ndone);
+      check_word(h, &line_words(h, &s->lines[w / LINE_WORDS])[w % LINE_WORDS], &x, ev, l, addr - off + w * 4, done, &ndone);
     }
     if (ptx && (strong || s->rels)) {
       rel *rs = rels_of(h, s);

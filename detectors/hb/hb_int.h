@@ -63,8 +63,11 @@ typedef struct { uint32_t pc; uint16_t info, locks; uint8_t mask, copy; } hw_kin
 /* For each group of live entries whose bytes meet x's, and each relation
  * to x's agent (its warp, its block's other warps, other blocks) that
  * want(kind, relation, ctx) asks for: one entry of an agent other than
- * x's in that relation, where there is one: fn(entry, ctx). */
-void hw_reps(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int (*want)(const hw_kind *k, int rel, void *ctx),
-             void (*fn)(const acc *e, void *ctx), void *ctx);
+ * x's in that relation, where there is one: fn(entry, ctx).  xk is x's
+ * kind; want's answers must depend on x only through it, and a 0 must stay
+ * 0 while the summary stands: then an accessor of a kind for which want
+ * said 0 to everything is not asked again until a kind is added. */
+void hw_reps(hw_sum *s, const acc *x, const hw_kind *xk, uint32_t block, uint32_t warp,
+             int (*want)(const hw_kind *k, int rel, void *ctx), void (*fn)(const acc *e, void *ctx), void *ctx);
 
 #endif

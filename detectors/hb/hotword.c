@@ -20,6 +20,7 @@
 #include "util.h"
 
 #define HW_PIECES 4
+#define HW_SETTLED 4
 
 typedef struct { uint32_t agent, block, warp; uint8_t copy, np; acc p[HW_PIECES]; } arec;
 
@@ -37,6 +38,11 @@ struct hw_sum {
   uint32_t seen;           /* the launch's count of ended blocks when records were last retired */
   int per_warp;            /* warps hold several agents (else a warp is its agent: no counts per warp) */
   size_t bytes;
+  /* the last accessors' kinds, each with the count of kinds (kinds are
+   * only added) when hw_reps asked want of every kind for it, and the
+   * relations it said 1 to: bits 3g..3g+2 for kind g (21 kinds at most) */
+  struct { hw_kind k; uint32_t nkinds; uint64_t wanted; } settled[HW_SETTLED];
+  uint32_t nsettled;
 };
 
 enum { K_AGENT = 1, K_BLOCK, K_WARP };   /* 0 marks an empty slot */
@@ -230,30 +236,65 @@ void hw_retire(hw_sum *s, const uint8_t *ended, uint32_t nended) {
   }
 }
 
-void hw_reps(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int (*want)(const hw_kind *k, int rel, void *ctx),
-             void (*fn)(const acc *e, void *ctx), void *ctx) {
+static int kind_eq(const hw_kind *a, const hw_kind *b) {
+  return a->pc == b->pc && a->info == b->info && a->locks == b->locks && a->mask == b->mask && a->copy == b->copy;
+}
+
+/* The relations `want` asks for of kind g for accessor x, in w (its
+ * answers where bits is NULL, else the relations in bits, asked again),
+ * and the reports made where an agent there has an entry of the kind. */
+static int reps_of(hw_sum *s, uint32_t g, const acc *x, uint32_t block, uint32_t warp, const arec **self, int *looked,
+                   unsigned bits, int (*want)(const hw_kind *k, int rel, void *ctx), void (*fn)(const acc *e, void *ctx),
+                   void *ctx) {
+  unsigned w = 0;
+  for (int rel = HW_SAME_WARP; rel <= HW_OTHER_BLOCK; rel++)
+    if (bits >> rel & 1 && want(&s->kinds[g], rel, ctx)) w |= 1u << rel;
+  if (!w || !s->total[g]) return (int)w;
+  if (!*looked) {
+    uint64_t key = key_of(K_AGENT, 0, x->agent);
+    if (s->m.cap && s->m.k[slot(&s->m, key)]) *self = &s->recs[map_value(s, key)];
+    *looked = 1;
+  }
+  const arec *me = *self;
+  uint32_t mine = 0;   /* x's agent among the warp's */
+  for (uint8_t k = 0; me && k < me->np && !mine; k++) mine = same_kind(&s->kinds[g], &me->p[k], me->copy);
+  uint32_t in_block = map_value(s, key_of(K_BLOCK, g, block)), in_warp = s->per_warp ? map_value(s, key_of(K_WARP, g, warp)) : mine;
+  uint32_t have[3] = {in_warp - mine, in_block - in_warp, s->total[g] - in_block};
+  for (int rel = HW_SAME_WARP; rel <= HW_OTHER_BLOCK; rel++) {
+    if (!have[rel] || !(w >> rel & 1)) continue;
+    const acc *p = find(s, g, rel, block, warp, x->agent);
+    if (p) fn(p, ctx);
+  }
+  return (int)w;
+}
+
+void hw_reps(hw_sum *s, const acc *x, const hw_kind *xk, uint32_t block, uint32_t warp,
+             int (*want)(const hw_kind *k, int rel, void *ctx), void (*fn)(const acc *e, void *ctx), void *ctx) {
   const arec *self = NULL;
   int looked = 0;
+  /* an accessor of a kind seen since the last kind was added: only the
+   * relations wanted then can be wanted now */
+  for (uint32_t i = 0; i < s->nsettled && i < HW_SETTLED; i++) {
+    if (s->settled[i].nkinds != s->nkinds || !kind_eq(&s->settled[i].k, xk)) continue;
+    uint64_t left = 0, was = s->settled[i].wanted;
+    for (uint32_t g = 0; g < 21 && was >> 3 * g; g++)
+      if (was >> 3 * g & 7)
+        left |= (uint64_t)reps_of(s, g, x, block, warp, &self, &looked, (unsigned)(was >> 3 * g & 7), want, fn, ctx) << 3 * g;
+    s->settled[i].wanted = left;
+    return;
+  }
+  uint64_t wanted = 0;
   for (uint32_t g = 0; g < s->nkinds; g++) {
-    if (!(s->kinds[g].mask & x->mask) || !s->total[g]) continue;
-    /* what the caller still wants first: the counts are lookups in a table
-     * as large as the word's agents, the caller's test is not */
-    int w[3], any = 0;
-    for (int rel = HW_SAME_WARP; rel <= HW_OTHER_BLOCK; rel++) any |= w[rel] = want(&s->kinds[g], rel, ctx);
-    if (!any) continue;
-    if (!looked) {
-      uint64_t key = key_of(K_AGENT, 0, x->agent);
-      if (s->m.cap && s->m.k[slot(&s->m, key)]) self = &s->recs[map_value(s, key)];
-      looked = 1;
-    }
-    uint32_t mine = 0;   /* x's agent among the warp's */
-    for (uint8_t k = 0; self && k < self->np && !mine; k++) mine = same_kind(&s->kinds[g], &self->p[k], self->copy);
-    uint32_t in_block = map_value(s, key_of(K_BLOCK, g, block)), in_warp = s->per_warp ? map_value(s, key_of(K_WARP, g, warp)) : mine;
-    uint32_t have[3] = {in_warp - mine, in_block - in_warp, s->total[g] - in_block};
-    for (int rel = HW_SAME_WARP; rel <= HW_OTHER_BLOCK; rel++) {
-      if (!have[rel] || !w[rel]) continue;
-      const acc *p = find(s, g, rel, block, warp, x->agent);
-      if (p) fn(p, ctx);
-    }
+    if (!(s->kinds[g].mask & x->mask)) continue;
+    /* asked of a kind no agent holds now too, so that the answers hold
+     * for the next accessor of x's kind */
+    int w = reps_of(s, g, x, block, warp, &self, &looked, 7, want, fn, ctx);
+    if (g < 21) wanted |= (uint64_t)w << 3 * g;
+  }
+  if (s->nkinds <= 21) {
+    uint32_t i = s->nsettled++ % HW_SETTLED;
+    s->settled[i].k = *xk;
+    s->settled[i].nkinds = s->nkinds;
+    s->settled[i].wanted = wanted;
   }
 }
