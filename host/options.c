@@ -172,7 +172,7 @@ static const config_option options[] = {
   {{"--backend", "emu|cuda", NULL,
     "run on the emulator (default) or on the GPU (NVRTC and the\ndriver API; same output; no detectors, --stats or schedules there)", GR_OPT_RUN}, set_backend},
   {{"--one-per-turn", NULL, "GPURACE_ONE_PER_TURN",
-    "never run a warp's own instructions ahead of its turns, and perform\nevery access lane by lane: the same run, slower (for testing that\nit is the same)", GR_OPT_RUN}, set_one_per_turn},
+    "never run a warp's own instructions ahead of its turns, and perform\nevery access lane by lane (in hb and hb-ptx too): the same run,\nslower (for testing that it is the same)", GR_OPT_RUN}, set_one_per_turn},
   {{"--engine", "interp|compiled|auto", "GPURACE_ENGINE",
     "execute with the interpreter (default), with the kernel compiled\nto native code by the system's C compiler (the same run, byte for\nbyte; cached on disk), or auto: compiled where cached already or\nwhere the launch runs long enough to pay for the compiler", GR_OPT_RUN}, set_engine},
   {{"--jit-cache", "DIR", "GPURACE_JIT_CACHE",

@@ -65,4 +65,23 @@ for d in hb hb-ptx; do
     fi
   done
 done
+# The oracle's shortcuts (a line's one record, line_access; a lane that
+# repeats an earlier lane's word, repeat_lane) give what every access lane
+# by lane gives (--one-per-turn turns them off): the same reports, counts
+# and witnesses, under both models and warp models
+n=0
+for f in "$S"/tests/data/hb_hot/*.cu "$S"/tests/data/hb_cover/*.cu "$S"/kernels/shared/*.cu "$S"/kernels/examples/*.cu; do
+  grep -q '^//@ launch' "$f" || continue
+  for mode in "--detect hb" "--detect hb --warps its" "--detect hb-ptx" "--detect hb-ptx --warps its --sched random --seed 2"; do
+    # shellcheck disable=SC2086
+    a=0; "$G" run "$f" $mode --digest --one-per-turn >"$T/lane" 2>&1 || a=$?
+    # shellcheck disable=SC2086
+    b=0; "$G" run "$f" $mode --digest >"$T/fast" 2>&1 || b=$?
+    n=$((n + 1))
+    if [ "$a" != "$b" ] || ! cmp -s "$T/lane" "$T/fast"; then
+      echo "FAIL: $f $mode: the shortcuts change the run"; diff "$T/lane" "$T/fast" | head -5; bad=1
+    fi
+  done
+done
+echo "hb_exact: $n runs with and without the shortcuts compared"
 exit $bad

@@ -146,10 +146,12 @@ typedef struct {
   hb_model model;
   uint64_t max_memory;              /* 0: no bound */
   int its;                          /* the launch runs under independent thread scheduling */
+  int lanewise;                     /* no shortcuts: every lane its own way (--one-per-turn) */
   int disabled;
   /* launch */
   gr_dim3 grid;
   uint32_t nblocks, per_block, n;   /* agents per block, agents */
+  uint64_t pb_magic;                /* div_pb's */
   /* ScoRD model: the sequence numbers of each agent's last fence (any
    * scope) and last device fence, and of each block's last barrier */
   uint32_t *fblk, *fdev, *bars;
@@ -335,7 +337,11 @@ static void hb_launch(hb *h, const gr_event *ev) {
   uint32_t threads = ev->blockdim.x * ev->blockdim.y * ev->blockdim.z;
   /* agents: threads in the PTX model and under ITS, else warps */
   h->wpb = (threads + 31) / 32;
+  /* --one-per-turn: every access lane by lane here too (line_access and
+   * repeat_lane's shortcuts off), so that tests compare the two */
+  h->lanewise = gr_context_config(h->ctx)->one_per_turn != 0;
   h->per_block = h->model == HB_MODEL_PTX || h->its ? threads : h->wpb;
+  h->pb_magic = UINT64_MAX / (h->per_block ? h->per_block : 1) + 1;
   uint64_t n = (uint64_t)h->nblocks * h->per_block;
   if (n > UINT32_MAX / 2) {
     race_log_unwatched(h->log, h->name, "more than 2^31 agents in one launch; it watched nothing in this launch");
@@ -373,11 +379,17 @@ static void hb_launch(hb *h, const gr_event *ev) {
   h->nsets = 1;
 }
 
-static uint32_t block_of(const hb *h, uint32_t agent) { return thread_of(h, agent) / h->per_block; }
+/* agent / per_block by a multiply (Lemire's: exact for every 32-bit
+ * numerator; per_block 1 has the magic 0, where the quotient is the agent) */
+static uint32_t div_pb(const hb *h, uint32_t t) {
+  return h->pb_magic ? (uint32_t)(((unsigned __int128)h->pb_magic * t) >> 64) : t;
+}
+static uint32_t block_of(const hb *h, uint32_t agent) { return div_pb(h, thread_of(h, agent)); }
+static uint32_t in_block(const hb *h, uint32_t t) { return t - div_pb(h, t) * h->per_block; }
 
 /* Agents that are threads: the warp (launch-wide index) and lane of one. */
-static uint32_t warp_of(const hb *h, uint32_t agent) { return block_of(h, agent) * h->wpb + thread_of(h, agent) % h->per_block / 32; }
-static uint32_t lane_of(const hb *h, uint32_t agent) { return thread_of(h, agent) % h->per_block % 32; }
+static uint32_t warp_of(const hb *h, uint32_t agent) { return block_of(h, agent) * h->wpb + in_block(h, thread_of(h, agent)) / 32; }
+static uint32_t lane_of(const hb *h, uint32_t agent) { return in_block(h, thread_of(h, agent)) % 32; }
 static int same_warp(const hb *h, uint32_t a, uint32_t b) { return block_of(h, a) == block_of(h, b) && warp_of(h, a) == warp_of(h, b); }
 
 static tstate *ts_get(const hb *h, uint32_t a) {
@@ -604,7 +616,7 @@ static void lock_release(hb *h, uint32_t a, uint64_t word, uint32_t key) {
 static void side_of(const hb *h, const acc *e, gr_race_access *s) {
   memset(s, 0, sizeof *s);
   pc_table_fill(&h->pcs, e->pc, s);
-  uint32_t b = block_of(h, e->agent), in = thread_of(h, e->agent) % h->per_block;
+  uint32_t b = block_of(h, e->agent), in = in_block(h, thread_of(h, e->agent));
   if (h->model == HB_MODEL_PTX && is_copy(h, e->agent)) s->role = e->info & I_WRITE ? "cp.async store" : "cp.async load";
   s->block.x = b % h->grid.x;
   s->block.y = b / h->grid.x % h->grid.y;
@@ -987,7 +999,7 @@ static const char *classify(hb *h, const acc *e, const acc *x) {
  * the launch has none. */
 static int proto_agent(const hb *h, uint32_t xa, int rel, int copy, uint32_t *out) {
   int threads = h->model == HB_MODEL_PTX || h->its;
-  uint32_t t = thread_of(h, xa), in = t % h->per_block, a;
+  uint32_t t = thread_of(h, xa), in = in_block(h, t), a;
   if (rel == HW_SAME_WARP) {
     if (!threads || (in ^ 1) >= h->per_block) return 0;
     a = t - in + (in ^ 1);
@@ -1173,13 +1185,32 @@ static int line_access(hb *h, shadow *s, const gr_event *ev, uint32_t a0, uint16
     if (ptx ? h->own[a0 + k] != x.clock : locks_of(h, a0 + k)->set != x.locks) return 0;
   const acc *u = &ln->uni;
   if (u->mask && (u->agent != a0 || !((u->info == info && u->locks == x.locks) || (!ptx && scord_covers(&x, u))))) return 0;
+  /* (hb-ptx's release clocks, per byte, come only from strong writes,
+   * which went lane by lane and made the words' records: a line still
+   * uniform has none for a plain write to end) */
   ln->uni = x;
-  if (ptx && s->rels && (info & I_WRITE)) {   /* a plain write ends the release sequences */
-    for (uint64_t i = off; i < off + 4 * LINE_WORDS; i++) {
-      vc_unref(&h->clocks, s->rels[i].clock);
-      s->rels[i].clock = NULL;
-    }
-  }
+  return 1;
+}
+
+/* ScoRD model under lockstep, where a warp's lanes are one agent: a lane
+ * that accesses the one word an earlier lane of the same access did
+ * (prev), where that lane reported nothing, reports nothing (the other
+ * agents' entries it meets are those the earlier lane met, less what that
+ * one covered) and leaves the word as the earlier lane did but for the
+ * lane: the earlier lane's entry, last in the list, becomes its.  0 where
+ * that entry is not last or the word is summarised (the summary holds the
+ * lane too): then the lane goes the long way. */
+static int repeat_lane(loc *L, const acc *x, uint8_t prev) {
+  accs *m = more_of(L);
+  if (m && m->sum) return 0;
+  uint32_t n;
+  acc *e = entries(L, &n);
+  if (!n) return 0;
+  acc *last = &e[n - 1];
+  if (last->agent != x->agent || last->clock != x->clock || last->pc != x->pc || last->info != x->info ||
+      last->locks != x->locks || last->mask != x->mask || last->lane != prev)
+    return 0;
+  last->lane = x->lane;
   return 1;
 }
 
@@ -1209,11 +1240,17 @@ static void on_access(hb *h, const gr_event *ev) {
                              (unsigned)(atom ? ev->atomic_op & 15 : 0) << I_OP_SHIFT |
                              (unsigned)(strong ? ev->order & 3 : 0) << I_ORDER_SHIFT);
   pc_table_note(&h->pcs, ev);
-  if (coalesced_plain(ev)) {
+  if (!h->lanewise && coalesced_plain(ev)) {
     shadow *s = shared ? shared_of(h, ev->block) : shadow_of(h, gr_allocation_id(ev->addr[0]));
     uint64_t off = (uint32_t)ev->addr[0];
     if (s && off + 4 * LINE_WORDS <= s->size && line_access(h, s, ev, agent_of(h, ev, 0), info, off)) return;
   }
+  /* the words that earlier lanes of this access met without a report
+   * (repeat_lane), by address: lane + 1, 0 for none */
+  int repeats = !ptx && !h->its && !atom && !release && !h->lanewise;
+  uint64_t quiet_addr[64];
+  uint8_t quiet_lane[64];
+  if (repeats) memset(quiet_lane, 0, sizeof quiet_lane);
   for (uint32_t mm = ev->mask; mm; mm &= mm - 1) {
     int l = __builtin_ctz(mm);
     uint32_t a = agent_of(h, ev, l);
@@ -1229,11 +1266,24 @@ static void on_access(hb *h, const gr_event *ev) {
     seen done[32];
     int ndone = 0;
     uint64_t end = off + (uint64_t)ev->size < s->size ? off + (uint64_t)ev->size : s->size;
+    int one = repeats && off / 4 == (end - 1) / 4 && end > off;   /* one word */
+    unsigned q = (unsigned)(addr >> 2) & 63;
+    if (one && quiet_lane[q] && quiet_addr[q] == addr) {
+      x.mask = (uint8_t)(((1u << (end - off)) - 1) << (off & 3));
+      if (repeat_lane(&line_words(h, &s->lines[off / 4 / LINE_WORDS])[off / 4 % LINE_WORDS], &x, (uint8_t)(quiet_lane[q] - 1))) {
+        quiet_lane[q] = (uint8_t)(l + 1);
+        continue;
+      }
+    }
     for (uint64_t w = off / 4; w * 4 < end; w++) {
       uint8_t mask = 0;
       for (uint64_t b = w * 4; b < w * 4 + 4; b++) if (b >= off && b < end) mask |= (uint8_t)(1u << (b - w * 4));
       x.mask = mask;
       check_word(h, &line_words(h, &s->lines[w / LINE_WORDS])[w % LINE_WORDS], &x, ev, l, addr - off + w * 4, done, &ndone);
+    }
+    if (one) {
+      quiet_lane[q] = ndone ? 0 : (uint8_t)(l + 1);
+      quiet_addr[q] = addr;
     }
     if (ptx && (strong || s->rels)) {
       rel *rs = rels_of(h, s);
