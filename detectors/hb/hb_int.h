@@ -53,8 +53,10 @@ size_t hw_bytes(const hw_sum *s);
 int hw_add(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int copy, int (*covers)(const acc *x, const acc *e));
 /* Blocks whose ended[b] is set (nended of them in the launch) never
  * access again: their agents' records leave the summary, their pieces
- * counted and represented per kind.  Cheap where nended has not changed
- * since the last call; hw_add and hw_reps assume it was made. */
+ * counted and represented per kind.  Nothing where nended has not changed
+ * since the last call, else a pass over the records (the tables are made
+ * again once half the records have left); hw_add and hw_reps assume it
+ * was made. */
 void hw_retire(hw_sum *s, const uint8_t *ended, uint32_t nended);
 /* The relations of an entry's agent to an accessor's. */
 enum { HW_SAME_WARP, HW_SAME_BLOCK, HW_OTHER_BLOCK };

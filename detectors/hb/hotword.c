@@ -22,14 +22,16 @@
 #define HW_PIECES 4
 #define HW_SETTLED 4
 
-typedef struct { uint32_t agent, block, warp; uint8_t copy, np; acc p[HW_PIECES]; } arec;
+/* dead: its block has ended; its pieces are retired (hw_retire), the
+ * record stays until the dead are as many as the living */
+typedef struct { uint32_t agent, block, warp; uint8_t copy, np, dead; acc p[HW_PIECES]; } arec;
 
 /* open addressing, uint64 keys (never removed) to uint32 values */
 typedef struct { uint64_t *k; uint32_t *v; size_t cap, n; } map;
 
 struct hw_sum {
-  arec *recs;              /* the agents of blocks that have not ended */
-  uint32_t nrecs, caprecs;
+  arec *recs;              /* the agents, those of blocks that have ended marked dead */
+  uint32_t nrecs, caprecs, ndead;
   hw_kind *kinds;
   uint32_t *total;         /* per kind: agents with a piece of it, retired ones included */
   acc *retired;            /* per kind: a retired agent's piece of it (mask 0: none) */
@@ -193,7 +195,7 @@ static const acc *find(const hw_sum *s, uint32_t g, int rel, uint32_t block, uin
   if (rel == HW_OTHER_BLOCK && s->retired[g].mask) return &s->retired[g];
   for (uint32_t r = 0; r < s->nrecs; r++) {
     const arec *a = &s->recs[r];
-    if (a->agent == not) continue;
+    if (a->agent == not || a->dead) continue;
     if (rel == HW_SAME_WARP ? a->warp != warp : rel == HW_SAME_BLOCK ? a->block != block || a->warp == warp : a->block == block) continue;
     for (uint8_t k = 0; k < a->np; k++) if (same_kind(&s->kinds[g], &a->p[k], a->copy)) return &a->p[k];
   }
@@ -203,18 +205,27 @@ static const acc *find(const hw_sum *s, uint32_t g, int rel, uint32_t block, uin
 void hw_retire(hw_sum *s, const uint8_t *ended, uint32_t nended) {
   if (s->seen == nended) return;
   s->seen = nended;
-  uint32_t keep = 0;
   for (uint32_t r = 0; r < s->nrecs; r++) {
     arec *a = &s->recs[r];
-    if (!ended[a->block]) { s->recs[keep++] = *a; continue; }
+    if (a->dead || !ended[a->block]) continue;
     /* its pieces stay in the totals; one of each kind stands for them all */
     for (uint8_t k = 0; k < a->np; k++) {
       uint32_t g = kind_of(s, &a->p[k], a->copy);
       if (!s->retired[g].mask) s->retired[g] = a->p[k];
     }
+    a->dead = 1;
+    s->ndead++;
   }
-  if (keep == s->nrecs) return;
+  /* A dead record is never asked for again (its agent accesses nothing
+   * more; its block's and warp's counts are asked only by their own
+   * agents): the records and tables are made again, of the living, only
+   * once the dead are as many, so that a block's end costs a pass over
+   * the records, not the tables' making */
+  if (2 * s->ndead <= s->nrecs) return;
+  uint32_t keep = 0;
+  for (uint32_t r = 0; r < s->nrecs; r++) if (!s->recs[r].dead) s->recs[keep++] = s->recs[r];
   s->nrecs = keep;
+  s->ndead = 0;
   /* the tables again, of the records left: as large as they are */
   size_t cap = 64;
   while (cap < 2 * (size_t)(keep * (1 + 2 * HW_PIECES) + 1)) cap *= 2;
