@@ -147,6 +147,7 @@ typedef struct {
   uint64_t max_memory;              /* 0: no bound */
   int its;                          /* the launch runs under independent thread scheduling */
   int lanewise;                     /* no shortcuts: every lane its own way (--one-per-turn) */
+  int copies;                       /* hb-ptx: the launch has issued asynchronous copies */
   int disabled;
   /* launch */
   gr_dim3 grid;
@@ -242,23 +243,30 @@ uint64_t hb_memory_peak(void *self) {
   return h->peak + h->clocks.peak;   /* the two peaks need not coincide: a bound */
 }
 
+/* The records of every line of s gone: no access there yet. */
+static void lines_clear(hb *h, shadow *s) {
+  uint64_t nl = nlines(s->size);
+  for (uint64_t i = 0; i < nl; i++) {
+    line *ln = &s->lines[i];
+    ln->uni.mask = 0;
+    if (!ln->words) continue;
+    for (uint32_t k = 0; k < LINE_WORDS; k++) {
+      accs *m = more_of(&ln->words[k]);
+      if (!m) continue;
+      mem_add(h, -(int64_t)(sizeof(accs) + m->cap * sizeof(acc) + m->sum_bytes));
+      hw_free(m->sum);
+      free(m);
+    }
+    free(ln->words);
+    ln->words = NULL;
+    mem_add(h, -(int64_t)(LINE_WORDS * sizeof(loc)));
+  }
+}
+
 static void shadow_free(hb *h, shadow *s) {
   if (s->lines) {
-    uint64_t nl = nlines(s->size);
-    for (uint64_t i = 0; i < nl; i++) {
-      loc *w = s->lines[i].words;
-      if (!w) continue;
-      for (uint32_t k = 0; k < LINE_WORDS; k++) {
-        accs *m = more_of(&w[k]);
-        if (!m) continue;
-        mem_add(h, -(int64_t)(sizeof(accs) + m->cap * sizeof(acc) + m->sum_bytes));
-        hw_free(m->sum);
-        free(m);
-      }
-      free(w);
-      mem_add(h, -(int64_t)(LINE_WORDS * sizeof(loc)));
-    }
-    mem_add(h, -(int64_t)(nl * sizeof(line)));
+    lines_clear(h, s);
+    mem_add(h, -(int64_t)(nlines(s->size) * sizeof(line)));
   }
   if (s->rels) {
     for (uint64_t i = 0; i < s->size; i++) vc_unref(&h->clocks, s->rels[i].clock);
@@ -340,6 +348,7 @@ static void hb_launch(hb *h, const gr_event *ev) {
   /* --one-per-turn: every access lane by lane here too (line_access and
    * repeat_lane's shortcuts off), so that tests compare the two */
   h->lanewise = gr_context_config(h->ctx)->one_per_turn != 0;
+  h->copies = 0;
   h->per_block = h->model == HB_MODEL_PTX || h->its ? threads : h->wpb;
   h->pb_magic = UINT64_MAX / (h->per_block ? h->per_block : 1) + 1;
   uint64_t n = (uint64_t)h->nblocks * h->per_block;
@@ -715,12 +724,20 @@ static const char *classify_ptx(hb *h, const acc *e, const acc *x) {
 }
 
 typedef struct { uint32_t agent, pc; const char *cls; } seen;
+#define SEEN_AGENTS 32
+#define SEEN_MAX 64
 
 static void report(hb *h, const acc *e, const char *cls, const gr_event *ev, int lane, uint64_t addr, seen *done, int *ndone) {
-  int dup = 0;
-  for (int d = 0; d < *ndone && !dup; d++) dup = done[d].agent == e->agent && done[d].pc == e->pc && done[d].cls == cls;
-  if (dup || *ndone >= 32) return;
-  done[(*ndone)++] = (seen){e->agent, e->pc, cls};
+  /* one report per partner agent, position and class at an access, for
+   * the first SEEN_AGENTS; past them, one per position and class: a long
+   * list of one kind's partners must not hide another kind (it did: a
+   * plain load after 128 atomics, the lanes of its own warp past the
+   * first 32) */
+  int dup = 0, past = *ndone >= SEEN_AGENTS;
+  for (int d = 0; d < *ndone && !dup; d++)
+    dup = (past || done[d].agent == e->agent) && done[d].pc == e->pc && done[d].cls == cls;
+  if (dup) return;
+  if (*ndone < SEEN_MAX) done[(*ndone)++] = (seen){e->agent, e->pc, cls};
   gr_race r;
   memset(&r, 0, sizeof r);
   r.detector = h->name;
@@ -1263,7 +1280,7 @@ static void on_access(hb *h, const gr_event *ev) {
     shadow *s = shared ? shared_of(h, ev->block) : shadow_of(h, id);
     if (!s) continue;
     uint64_t off = (uint32_t)addr;
-    seen done[32];
+    seen done[SEEN_MAX];
     int ndone = 0;
     uint64_t end = off + (uint64_t)ev->size < s->size ? off + (uint64_t)ev->size : s->size;
     int one = repeats && off / 4 == (end - 1) / 4 && end > off;   /* one word */
@@ -1529,6 +1546,16 @@ void hb_on_event(void *self, const gr_event *ev) {
       h->releases++;
       if (ev->block < h->nblocks) h->bars[ev->block] = h->releases;
     }
+    /* Every access of the block's threads before the barrier is now ordered
+     * before every later one of theirs (hb: the barrier releases it; hb-ptx:
+     * each thread's clock has every other's epoch), and only they reach its
+     * shared memory: its records can race with nothing more, and go.  Not
+     * the copies' of hb-ptx (cp.async), which a barrier does not order.
+     * (Not a shortcut that --one-per-turn turns off: the lists that no
+     * longer hold them are summarised sooner, which finds the same pairs
+     * but counts them otherwise.) */
+    if (ev->block < h->nblocks && h->shared && h->shared[ev->block].lines && !h->copies)
+      lines_clear(h, &h->shared[ev->block]);
     break;
   case GR_EV_SYNCWARP:
     if (h->model == HB_MODEL_PTX) join_group(h, ev->block * h->per_block + ev->warp_in_block * 32, 32, ev->mask, 1);
@@ -1544,8 +1571,10 @@ void hb_on_event(void *self, const gr_event *ev) {
     for (uint32_t mm = ev->mask; mm; mm &= mm - 1) {
       uint32_t a = agent_of(h, ev, __builtin_ctz(mm));
       if (a >= h->n) continue;
-      if (ev->kind == GR_EV_ASYNC_ISSUE) copy_fork(h, a);
-      else copy_join(h, a);
+      if (ev->kind == GR_EV_ASYNC_ISSUE) {
+        copy_fork(h, a);
+        h->copies = 1;
+      } else copy_join(h, a);
     }
     break;
   case GR_EV_BLOCK_END:   /* its shared memory ends with it; its agents access nothing more */
