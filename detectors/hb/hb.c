@@ -160,7 +160,7 @@ typedef struct {
   uint8_t *ended;                   /* per block: it has ended (hot words retire its agents) */
   uint32_t nended;
   uint64_t *cm_k;                   /* word_compact's two tables, kept from call to call (2 * cm_cap slots) */
-  uint8_t *cm_v;
+  uint32_t *cm_v;
   size_t cm_cap;
   /* the (class, source pair)s that hot words' summaries have reported in
    * this launch: another finds nothing the log lacks */
@@ -818,18 +818,18 @@ static void append(hb *h, loc *L, const acc *x) {
   if (!is_dev(h, x->info)) m->alldev = 0;
 }
 
-/* A small open-addressing map from 64-bit keys to byte masks, for the
- * backward pass of word_compact. */
-typedef struct { uint64_t *k; uint8_t *v; size_t cap; } maskmap;
+/* A small open-addressing map from 64-bit keys to masks (UINT32_MAX: an
+ * empty slot), for the backward pass of word_compact. */
+typedef struct { uint64_t *k; uint32_t *v; size_t cap; } maskmap;
 
-static uint8_t *maskmap_at(maskmap *mm, uint64_t key) {
+static uint32_t *maskmap_at(maskmap *mm, uint64_t key) {
   uint64_t x = key;   /* splitmix64's finaliser: every key bit reaches the index */
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
   x ^= x >> 31;
   size_t i = (size_t)x & (mm->cap - 1);
-  while (mm->v[i] != 0xff && mm->k[i] != key) i = (i + 1) & (mm->cap - 1);
-  if (mm->v[i] == 0xff) { mm->k[i] = key; mm->v[i] = 0; }
+  while (mm->v[i] != UINT32_MAX && mm->k[i] != key) i = (i + 1) & (mm->cap - 1);
+  if (mm->v[i] == UINT32_MAX) { mm->k[i] = key; mm->v[i] = 0; }
   return &mm->v[i];
 }
 
@@ -843,32 +843,31 @@ static uint64_t sig_key(const acc *e) { return (uint64_t)e->agent << 32 | (uint6
 static void word_compact(hb *h, loc *L) {
   accs *m = more_of(L);
   if (!m || !m->lazy) return;
-  size_t cap = 16;
+  size_t cap = 16;   /* a quarter full at most: short probes */
   while (cap < 4 * (size_t)m->n) cap *= 2;
   if (cap > h->cm_cap) {
     h->cm_k = xrealloc(h->cm_k, 2 * cap * sizeof *h->cm_k);
-    h->cm_v = xrealloc(h->cm_v, 2 * cap);
+    h->cm_v = xrealloc(h->cm_v, 2 * cap * sizeof *h->cm_v);
     h->cm_cap = cap;
   }
   maskmap sig = {h->cm_k, h->cm_v, cap};
-  /* per agent and cover class, the bytes its later writes took */
+  /* per agent, the bytes its later writes took, a byte per cover class */
   maskmap wr = {h->cm_k + cap, h->cm_v + cap, cap};
-  memset(sig.v, 0xff, cap);
-  memset(wr.v, 0xff, cap);
+  memset(sig.v, 0xff, cap * sizeof *sig.v);
   int scord = h->model == HB_MODEL_SCORD;
+  if (scord) memset(wr.v, 0xff, cap * sizeof *wr.v);
   for (uint32_t k = m->n; k-- > 0;) {
     acc *e = &m->e[k];
     uint8_t orig = e->mask;
-    uint8_t *s = maskmap_at(&sig, sig_key(e));
-    uint8_t taken = *s;
-    uint8_t *w[3] = {NULL, NULL, NULL};
-    for (int j = 0; scord && j < 3; j++) {
-      w[j] = maskmap_at(&wr, (uint64_t)e->agent << 2 | (uint64_t)j);
-      if (cover_class_takes(j, e)) taken |= *w[j];
+    uint32_t *s = maskmap_at(&sig, sig_key(e));
+    uint8_t taken = (uint8_t)*s;
+    if (scord) {
+      uint32_t *w = maskmap_at(&wr, e->agent);
+      for (int j = 0; j < 3; j++) if (cover_class_takes(j, e)) taken |= (uint8_t)(*w >> 8 * j);
+      if (cover_class(e) != COVER_NONE) *w |= (uint32_t)orig << 8 * cover_class(e);
     }
     e->mask = orig & (uint8_t)~taken;
     *s |= orig;
-    if (scord && cover_class(e) != COVER_NONE) *w[cover_class(e)] |= orig;
   }
   /* ScoRD model: an entry of an ended block is ordered before a later
    * access (of another block, as all are) by its agent's device fences
@@ -877,12 +876,12 @@ static void word_compact(hb *h, loc *L) {
    * bytes hold its own does.  One is kept (the oldest), so the list is as
    * long as the resident agents and the kinds, not as all that touched it. */
   if (scord && h->nended) {
-    memset(sig.v, 0xff, cap);
+    memset(sig.v, 0xff, cap * sizeof *sig.v);
     for (uint32_t k = 0; k < m->n; k++) {
       acc *e = &m->e[k];
       if (!e->mask || !h->ended[block_of(h, e->agent)]) continue;
       uint64_t rel = h->fdev[e->agent] > e->clock;   /* in info's bit 15, which no I_ field uses */
-      uint8_t *u = maskmap_at(&sig, (uint64_t)e->pc << 32 | (uint64_t)(e->info | rel << 15) << 16 | e->locks);
+      uint32_t *u = maskmap_at(&sig, (uint64_t)e->pc << 32 | (uint64_t)(e->info | rel << 15) << 16 | e->locks);
       if (!(e->mask & (uint8_t)~*u)) e->mask = 0;
       else *u |= e->mask;
     }
