@@ -1479,31 +1479,77 @@ static int ent_cmp(const void *x, const void *y) {
 /* PTX: the threads [first, first+count) named by mask (all with use_mask
  * 0) join their clocks, then each ticks.  A whole block (a barrier) gets a
  * new block clock; a warp's lanes (__syncwarp) share their entries. */
+/* out = the entrywise max of two lists sorted by agent, one entry an
+ * agent: its length. */
+static size_t merge_max(vc_ent *out, const vc_ent *a, size_t na, const vc_ent *b, size_t nb) {
+  size_t i = 0, j = 0, m = 0;
+  while (i < na && j < nb) {
+    if (a[i].agent < b[j].agent) out[m++] = a[i++];
+    else if (b[j].agent < a[i].agent) out[m++] = b[j++];
+    else {
+      out[m++] = a[i].clock >= b[j].clock ? a[i] : b[j];
+      i++;
+      j++;
+    }
+  }
+  while (i < na) out[m++] = a[i++];
+  while (j < nb) out[m++] = b[j++];
+  return m;
+}
+
 static void join_group(hb *h, uint32_t first, uint32_t count, uint32_t member_mask, int use_mask) {
   uint32_t b = block_of(h, first);
   vclock *base = h->bbase[b];
   size_t cap = count + (base ? base->n : 0), n = 0;
+  uint32_t runs = 0;   /* threads that learnt entries since the block clock */
   for (uint32_t i = 0; i < count; i++) {
     uint32_t a = first + i;
     if ((use_mask && !(member_mask >> i & 1)) || a >= h->n) continue;
-    if (ts_get(h, a)) cap += ts_get(h, a)->x.n;
+    if (ts_get(h, a) && ts_get(h, a)->x.n) {
+      cap += ts_get(h, a)->x.n;
+      runs++;
+    }
   }
-  vc_ent *all = xmalloc((cap ? cap : 1) * sizeof *all);
-  for (uint32_t i = 0; i < count; i++) {
+  vc_ent *all = xmalloc((cap ? cap : 1) * sizeof *all), *tmp = xmalloc((cap ? cap : 1) * sizeof *tmp);
+  for (uint32_t i = 0; i < count; i++) {   /* the threads' own epochs, sorted by agent */
     uint32_t a = first + i;
     if ((use_mask && !(member_mask >> i & 1)) || a >= h->n) continue;
     all[n++] = (vc_ent){a, h->own[a]};
     publish(h, a);
-    tstate *t = ts_get(h, a);
-    if (t) for (uint32_t k = 0; k < t->x.n; k++) all[n++] = t->x.e[k];
   }
-  if (!use_mask && base) for (uint32_t k = 0; k < base->n; k++) all[n++] = base->e[k];
-  qsort(all, n, sizeof *all, ent_cmp);
-  size_t m = 0;
-  for (size_t k = 0; k < n; k++) {   /* sorted by agent, then clock: the last of each agent is its max */
-    if (m && all[m - 1].agent == all[k].agent) all[m - 1] = all[k];
-    else all[m++] = all[k];
+  size_t m;
+  if (runs <= 16) {
+    /* every list is sorted by agent: merged with the max, in linear time
+     * a list (a barrier where few threads acquired: the common case) */
+    if (!use_mask && base) {
+      n = merge_max(tmp, all, n, base->e, base->n);
+      memcpy(all, tmp, n * sizeof *all);
+    }
+    for (uint32_t i = 0; i < count && runs; i++) {
+      uint32_t a = first + i;
+      if ((use_mask && !(member_mask >> i & 1)) || a >= h->n) continue;
+      tstate *t = ts_get(h, a);
+      if (!t || !t->x.n) continue;
+      n = merge_max(tmp, all, n, t->x.e, t->x.n);
+      memcpy(all, tmp, n * sizeof *all);
+    }
+    m = n;
+  } else {
+    for (uint32_t i = 0; i < count; i++) {
+      uint32_t a = first + i;
+      if ((use_mask && !(member_mask >> i & 1)) || a >= h->n) continue;
+      tstate *t = ts_get(h, a);
+      if (t) for (uint32_t k = 0; k < t->x.n; k++) all[n++] = t->x.e[k];
+    }
+    if (!use_mask && base) for (uint32_t k = 0; k < base->n; k++) all[n++] = base->e[k];
+    qsort(all, n, sizeof *all, ent_cmp);
+    m = 0;
+    for (size_t k = 0; k < n; k++) {   /* sorted by agent, then clock: the last of each agent is its max */
+      if (m && all[m - 1].agent == all[k].agent) all[m - 1] = all[k];
+      else all[m++] = all[k];
+    }
   }
+  free(tmp);
   if (!use_mask) {
     vclock *nb = vc_new(&h->clocks, (uint32_t)m, NULL);
     memcpy(nb->e, all, m * sizeof *all);
