@@ -1104,15 +1104,21 @@ static void check_word(hb *h, loc *L, const acc *x, const gr_event *ev, int lane
   word_compact(h, L);
   uint32_t n, keep = 0;
   acc *e = entries(L, &n);
-  int quiet = 1;
   for (uint32_t k = 0; k < n; k++) {
     acc *c = &e[k];
     int covered = c->agent == x->agent && c->info == x->info && c->locks == x->locks;
     if (!covered && !ptx) covered = c->agent == x->agent ? scord_covers(x, c) : xw && released_scord(h, c, x);
     if (covered) c->mask &= (uint8_t)~x->mask;
     if (!c->mask) continue;
-    if (!ptx && released_any(h, c)) quiet = 0;
     e[keep++] = *c;
+  }
+  /* quiet is read only by the test for a lazy append, of a list longer
+   * than LAZY_MIN: made only for one (the short lists of read-mostly
+   * words are scanned at every access) */
+  int quiet = 0;
+  if (!ptx && keep + 1 > LAZY_MIN) {
+    quiet = 1;
+    for (uint32_t k = 0; k < keep && quiet; k++) quiet = !released_any(h, &e[k]);
   }
   set_count(L, keep);
   if ((m = more_of(L))) {
