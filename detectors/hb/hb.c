@@ -152,7 +152,6 @@ typedef struct {
   /* launch */
   gr_dim3 grid;
   uint32_t nblocks, per_block, n;   /* agents per block, agents */
-  uint64_t pb_magic;                /* div_pb's */
   /* ScoRD model: the sequence numbers of each agent's last fence (any
    * scope) and last device fence, and of each block's last barrier */
   uint32_t *fblk, *fdev, *bars;
@@ -350,7 +349,6 @@ static void hb_launch(hb *h, const gr_event *ev) {
   h->lanewise = gr_context_config(h->ctx)->one_per_turn != 0;
   h->copies = 0;
   h->per_block = h->model == HB_MODEL_PTX || h->its ? threads : h->wpb;
-  h->pb_magic = UINT64_MAX / (h->per_block ? h->per_block : 1) + 1;
   uint64_t n = (uint64_t)h->nblocks * h->per_block;
   if (n > UINT32_MAX / 2) {
     race_log_unwatched(h->log, h->name, "more than 2^31 agents in one launch; it watched nothing in this launch");
@@ -388,13 +386,8 @@ static void hb_launch(hb *h, const gr_event *ev) {
   h->nsets = 1;
 }
 
-/* agent / per_block by a multiply (Lemire's: exact for every 32-bit
- * numerator; per_block 1 has the magic 0, where the quotient is the agent) */
-static uint32_t div_pb(const hb *h, uint32_t t) {
-  return h->pb_magic ? (uint32_t)(((unsigned __int128)h->pb_magic * t) >> 64) : t;
-}
-static uint32_t block_of(const hb *h, uint32_t agent) { return div_pb(h, thread_of(h, agent)); }
-static uint32_t in_block(const hb *h, uint32_t t) { return t - div_pb(h, t) * h->per_block; }
+static uint32_t block_of(const hb *h, uint32_t agent) { return thread_of(h, agent) / h->per_block; }
+static uint32_t in_block(const hb *h, uint32_t t) { return t % h->per_block; }
 
 /* Agents that are threads: the warp (launch-wide index) and lane of one. */
 static uint32_t warp_of(const hb *h, uint32_t agent) { return block_of(h, agent) * h->wpb + in_block(h, thread_of(h, agent)) / 32; }
