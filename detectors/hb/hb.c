@@ -1264,9 +1264,9 @@ static void on_access(hb *h, const gr_event *ev) {
   /* the words that earlier lanes of this access met without a report
    * (repeat_lane), by address: lane + 1, 0 for none */
   int repeats = !ptx && !h->its && !atom && !release && !h->lanewise;
-  uint64_t quiet_addr[64];
-  uint8_t quiet_lane[64];
-  if (repeats) memset(quiet_lane, 0, sizeof quiet_lane);
+  uint64_t met_addr[64];
+  uint8_t met_lane[64];
+  if (repeats) memset(met_lane, 0, sizeof met_lane);
   for (uint32_t mm = ev->mask; mm; mm &= mm - 1) {
     int l = __builtin_ctz(mm);
     uint32_t a = agent_of(h, ev, l);
@@ -1284,10 +1284,10 @@ static void on_access(hb *h, const gr_event *ev) {
     uint64_t end = off + (uint64_t)ev->size < s->size ? off + (uint64_t)ev->size : s->size;
     int one = repeats && off / 4 == (end - 1) / 4 && end > off;   /* one word */
     unsigned q = (unsigned)(addr >> 2) & 63;
-    if (one && quiet_lane[q] && quiet_addr[q] == addr) {
+    if (one && met_lane[q] && met_addr[q] == addr) {
       x.mask = (uint8_t)(((1u << (end - off)) - 1) << (off & 3));
-      if (repeat_lane(&line_words(h, &s->lines[off / 4 / LINE_WORDS])[off / 4 % LINE_WORDS], &x, (uint8_t)(quiet_lane[q] - 1))) {
-        quiet_lane[q] = (uint8_t)(l + 1);
+      if (repeat_lane(&line_words(h, &s->lines[off / 4 / LINE_WORDS])[off / 4 % LINE_WORDS], &x, (uint8_t)(met_lane[q] - 1))) {
+        met_lane[q] = (uint8_t)(l + 1);
         continue;
       }
     }
@@ -1298,8 +1298,8 @@ static void on_access(hb *h, const gr_event *ev) {
       check_word(h, &line_words(h, &s->lines[w / LINE_WORDS])[w % LINE_WORDS], &x, ev, l, addr - off + w * 4, done, &ndone);
     }
     if (one) {
-      quiet_lane[q] = ndone ? 0 : (uint8_t)(l + 1);
-      quiet_addr[q] = addr;
+      met_lane[q] = ndone ? 0 : (uint8_t)(l + 1);
+      met_addr[q] = addr;
     }
     if (ptx && (strong || s->rels)) {
       rel *rs = rels_of(h, s);
@@ -1475,9 +1475,6 @@ static int ent_cmp(const void *x, const void *y) {
   return a->clock < b->clock ? -1 : a->clock > b->clock;
 }
 
-/* PTX: the threads [first, first+count) named by mask (all with use_mask
- * 0) join their clocks, then each ticks.  A whole block (a barrier) gets a
- * new block clock; a warp's lanes (__syncwarp) share their entries. */
 /* out = the entrywise max of two lists sorted by agent, one entry an
  * agent: its length. */
 static size_t merge_max(vc_ent *out, const vc_ent *a, size_t na, const vc_ent *b, size_t nb) {
@@ -1496,6 +1493,9 @@ static size_t merge_max(vc_ent *out, const vc_ent *a, size_t na, const vc_ent *b
   return m;
 }
 
+/* PTX: the threads [first, first+count) named by mask (all with use_mask
+ * 0) join their clocks, then each ticks.  A whole block (a barrier) gets a
+ * new block clock; a warp's lanes (__syncwarp) share their entries. */
 static void join_group(hb *h, uint32_t first, uint32_t count, uint32_t member_mask, int use_mask) {
   uint32_t b = block_of(h, first);
   vclock *base = h->bbase[b];
@@ -1522,7 +1522,9 @@ static void join_group(hb *h, uint32_t first, uint32_t count, uint32_t member_ma
      * a list (a barrier where few threads acquired: the common case) */
     if (!use_mask && base) {
       n = merge_max(tmp, all, n, base->e, base->n);
-      memcpy(all, tmp, n * sizeof *all);
+      vc_ent *was = all;
+      all = tmp;
+      tmp = was;
     }
     for (uint32_t i = 0; i < count && runs; i++) {
       uint32_t a = first + i;
@@ -1530,7 +1532,9 @@ static void join_group(hb *h, uint32_t first, uint32_t count, uint32_t member_ma
       tstate *t = ts_get(h, a);
       if (!t || !t->x.n) continue;
       n = merge_max(tmp, all, n, t->x.e, t->x.n);
-      memcpy(all, tmp, n * sizeof *all);
+      vc_ent *was = all;
+      all = tmp;
+      tmp = was;
     }
     m = n;
   } else {

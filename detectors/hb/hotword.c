@@ -117,8 +117,13 @@ void hw_free(hw_sum *s) {
 
 size_t hw_bytes(const hw_sum *s) { return s ? s->bytes : 0; }
 
+static int kind_eq(const hw_kind *a, const hw_kind *b) {
+  return a->pc == b->pc && a->info == b->info && a->locks == b->locks && a->mask == b->mask && a->copy == b->copy;
+}
+
 static int same_kind(const hw_kind *g, const acc *p, uint8_t copy) {
-  return g->pc == p->pc && g->info == p->info && g->locks == p->locks && g->mask == p->mask && g->copy == copy;
+  hw_kind k = {p->pc, p->info, p->locks, p->mask, copy};
+  return kind_eq(g, &k);
 }
 
 static uint32_t kind_of(hw_sum *s, const acc *p, uint8_t copy) {
@@ -247,13 +252,9 @@ void hw_retire(hw_sum *s, const uint8_t *ended, uint32_t nended) {
   }
 }
 
-static int kind_eq(const hw_kind *a, const hw_kind *b) {
-  return a->pc == b->pc && a->info == b->info && a->locks == b->locks && a->mask == b->mask && a->copy == b->copy;
-}
-
-/* The relations `want` asks for of kind g for accessor x, in w (its
- * answers where bits is NULL, else the relations in bits, asked again),
- * and the reports made where an agent there has an entry of the kind. */
+/* Of the relations in bits, those `want` asks for of kind g for accessor
+ * x (the result, a bit each), and the reports made where an agent in one
+ * of them has an entry of the kind. */
 static int reps_of(hw_sum *s, uint32_t g, const acc *x, uint32_t block, uint32_t warp, const arec **self, int *looked,
                    unsigned bits, int (*want)(const hw_kind *k, int rel, void *ctx), void (*fn)(const acc *e, void *ctx),
                    void *ctx) {
