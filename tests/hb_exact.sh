@@ -77,10 +77,18 @@ for d in hb hb-ptx; do
     fi
   done
 done
+# shared memory's read groups (hb.c's lgroup) replayed into the words'
+# records by a racy store: under lockstep, where a warp is one agent, the
+# word's entry is the last lane of warp 0 to read it (lane 19, not 3)
+out=$("$G" run -q --detect hb "$S/tests/data/hb_cover/shared_tile.cu" 2>&1)
+if ! echo "$out" | grep -q "first:  .*shared_tile.cu:21:50: plain load by block (0,0,0) warp 0 lane 19\$"; then
+  echo "FAIL: hb: shared_tile.cu's race is not with warp 0 lane 19's read"; echo "$out" | head -5; bad=1
+fi
 # The oracle's shortcuts (a line's one record, line_access; a lane that
-# repeats an earlier lane's word, repeat_lane) give what every access lane
-# by lane gives (--one-per-turn turns them off): the same reports, counts
-# and witnesses, under both models and warp models
+# repeats an earlier lane's word, repeat_lane; shared memory's read
+# groups, group_load) give what every access lane by lane gives
+# (--one-per-turn turns them off): the same reports, counts and
+# witnesses, under both models and warp models
 n=0
 for f in "$S"/tests/data/hb_hot/*.cu "$S"/tests/data/hb_cover/*.cu "$S"/kernels/shared/*.cu "$S"/kernels/examples/*.cu; do
   grep -q '^//@ launch' "$f" || continue

@@ -114,7 +114,27 @@ typedef struct { vclock *clock; uint32_t block; uint8_t scope; } rel;
 #define LINE_WORDS 32u
 typedef struct { acc uni; loc *words; } line;
 
-typedef struct { line *lines; rel *rels; uint64_t size; } shadow;
+/* A block's shared memory, between two barriers, is often a tile that its
+ * warps only read (a matrix multiply's As and Bs): on the word path each
+ * warp's read of a row costs a record per word, which the barrier then
+ * forgets.  A shared line that only plain 4-byte loads have touched since
+ * it was last cleared keeps, instead of its words' records, the loads
+ * themselves: runs of lanes that read consecutive words (lane l0 + k the
+ * word lo + k; agent + k where agents are threads) or one word (a
+ * broadcast, where agents are threads), in their order, each
+ * lane the last of its warp's access to read its word (the lane its
+ * word's entry would end with: repeat_lane).  A load races with no load:
+ * while the line holds only loads nothing is checked, and a barrier
+ * forgets them unread; line_words replays them through check_word, in
+ * order, as soon as another access needs the words, which then hold
+ * exactly the word path's records. */
+typedef struct { acc x; uint8_t lo, cnt, step; } grun;
+typedef struct { uint32_t n, cap; grun r[]; } lgroup;
+#define GROUP_MAX 64     /* runs a line keeps before it is replayed */
+#define GROUP_RUNS 8     /* runs an access may make (else the word path) */
+
+/* groups: by line, in shared memory only (a barrier clears it) */
+typedef struct { line *lines; lgroup **groups; rel *rels; uint64_t size; } shadow;
 
 static uint64_t nlines(uint64_t size) { return (size + 4 * LINE_WORDS - 1) / (4 * LINE_WORDS); }
 
@@ -199,6 +219,10 @@ typedef struct {
   size_t nsh;
   shadow *shared;
   uint32_t shared_bytes;
+  /* group_load's mark of the words an access read (by word of a block's
+   * shared memory: the access's number), so that a lane knows in constant
+   * time whether a later lane read its word */
+  uint32_t *gmark, gnum;
   uint64_t bytes, peak;             /* shadow and per-agent memory (hb_memory) */
   pc_table pcs;
 } hb;
@@ -242,12 +266,21 @@ uint64_t hb_memory_peak(void *self) {
   return h->peak + h->clocks.peak;   /* the two peaks need not coincide: a bound */
 }
 
+static void group_free(hb *h, lgroup *g) {
+  mem_add(h, -(int64_t)(sizeof *g + g->cap * sizeof(grun)));
+  free(g);
+}
+
 /* The records of every line of s gone: no access there yet. */
 static void lines_clear(hb *h, shadow *s) {
   uint64_t nl = nlines(s->size);
   for (uint64_t i = 0; i < nl; i++) {
     line *ln = &s->lines[i];
     ln->uni.mask = 0;
+    if (s->groups && s->groups[i]) {
+      group_free(h, s->groups[i]);
+      s->groups[i] = NULL;
+    }
     if (!ln->words) continue;
     for (uint32_t k = 0; k < LINE_WORDS; k++) {
       accs *m = more_of(&ln->words[k]);
@@ -267,6 +300,8 @@ static void shadow_free(hb *h, shadow *s) {
     lines_clear(h, s);
     mem_add(h, -(int64_t)(nlines(s->size) * sizeof(line)));
   }
+  if (s->groups) mem_add(h, -(int64_t)(nlines(s->size) * sizeof *s->groups));
+  free(s->groups);
   if (s->rels) {
     for (uint64_t i = 0; i < s->size; i++) vc_unref(&h->clocks, s->rels[i].clock);
     mem_add(h, -(int64_t)(s->size * sizeof(rel)));
@@ -279,6 +314,8 @@ static void shadow_free(hb *h, shadow *s) {
 static void hb_free_launch(hb *h) {
   free(h->ended); h->ended = NULL; h->nended = 0;
   free(h->cm_k); free(h->cm_v); h->cm_k = NULL; h->cm_v = NULL; h->cm_cap = 0;
+  if (h->gmark) mem_add(h, -(int64_t)((h->shared_bytes / 4 + 1) * sizeof *h->gmark));
+  free(h->gmark); h->gmark = NULL; h->gnum = 0;
   free(h->fblk); h->fblk = NULL;
   free(h->fdev); h->fdev = NULL;
   free(h->bars); h->bars = NULL;
@@ -1142,6 +1179,7 @@ static shadow *shared_of(hb *h, uint32_t block) {
   if (!s->lines) {
     s->size = h->shared_bytes;
     s->lines = mem_calloc(h, nlines(s->size), sizeof *s->lines);
+    s->groups = mem_calloc(h, nlines(s->size), sizeof *s->groups);
   }
   return s;
 }
@@ -1167,10 +1205,35 @@ static void ptx_pending_add(hb *h, uint32_t a, const rel *r) {
 
 static void scord_fence(hb *h, uint32_t a, int device);
 
-/* The line's records, made from its uniform record where it had one. */
-static loc *line_words(hb *h, line *ln) {
+/* A group's loads, through check_word in their order (they report
+ * nothing: a load races with no load, and the words hold only loads). */
+static void group_replay(hb *h, loc *words, const lgroup *g) {
+  int threads = h->model == HB_MODEL_PTX || h->its;
+  for (uint32_t j = 0; j < g->n; j++) {
+    const grun *r = &g->r[j];
+    for (uint32_t k = 0; k < r->cnt; k++) {
+      acc y = r->x;
+      y.lane = (uint8_t)(y.lane + k);
+      if (threads) y.agent += k;
+      seen done[SEEN_MAX];
+      int nd = 0;
+      check_word(h, &words[r->lo + k * r->step], &y, NULL, y.lane, 0, done, &nd);
+    }
+  }
+}
+
+/* Line i's records, made from its uniform record or its group where it
+ * had one. */
+static loc *line_words(hb *h, shadow *s, uint64_t i) {
+  line *ln = &s->lines[i];
   if (ln->words) return ln->words;
   ln->words = mem_calloc(h, LINE_WORDS, sizeof *ln->words);
+  lgroup *g = s->groups ? s->groups[i] : NULL;
+  if (g) {
+    s->groups[i] = NULL;
+    group_replay(h, ln->words, g);
+    group_free(h, g);
+  }
   if (ln->uni.mask) {
     int threads = h->model == HB_MODEL_PTX || h->its;
     for (uint32_t k = 0; k < LINE_WORDS; k++) {
@@ -1194,7 +1257,8 @@ static loc *line_words(hb *h, line *ln) {
 static int line_access(hb *h, shadow *s, const gr_event *ev, uint32_t a0, uint16_t info, uint64_t off) {
   int ptx = h->model == HB_MODEL_PTX, threads = ptx || h->its;
   line *ln = &s->lines[off / (4 * LINE_WORDS)];
-  if (ln->words || (threads ? a0 + LINE_WORDS - 1 : a0) >= h->n) return 0;
+  if (ln->words || (s->groups && s->groups[off / (4 * LINE_WORDS)]) || (threads ? a0 + LINE_WORDS - 1 : a0) >= h->n)
+    return 0;
   acc x = {a0, ptx ? h->own[a0] : h->releases, (uint32_t)ev->pc, info, ptx ? 0 : locks_of(h, a0)->set, 0, 0xf};
   for (uint32_t k = 1; threads && k < LINE_WORDS; k++)
     if (ptx ? h->own[a0 + k] != x.clock : locks_of(h, a0 + k)->set != x.locks) return 0;
@@ -1240,6 +1304,90 @@ static int coalesced_plain(const gr_event *ev) {
   return !apart;
 }
 
+/* A warp's plain 4-byte load of the block's shared memory s, kept as its
+ * runs in the groups of the lines it reads (lgroup), where each of those
+ * lines holds only a group (or nothing) and the lanes make at most
+ * GROUP_RUNS runs; 0: the word path does the access (a line whose group
+ * is full is first replayed, so that it goes that way too). */
+static int group_load(hb *h, shadow *s, const gr_event *ev, uint16_t info) {
+  int ptx = h->model == HB_MODEL_PTX, threads = ptx || h->its;
+  uint32_t wi[32];
+  uint64_t last = UINT64_MAX;
+  for (uint32_t mm = ev->mask; mm; mm &= mm - 1) {
+    int l = __builtin_ctz(mm);
+    uint64_t off = (uint32_t)ev->addr[l];
+    if (off % 4 || off + 4 > s->size) return 0;
+    if (off / (4 * LINE_WORDS) != last) {
+      last = off / (4 * LINE_WORDS);
+      if (s->lines[last].words || s->lines[last].uni.mask) return 0;
+    }
+    wi[l] = (uint32_t)(off / 4);
+  }
+  if (agent_of(h, ev, 31 - __builtin_clz(ev->mask)) >= h->n) return 0;   /* (the last lane's is the largest) */
+  /* the lanes whose entries stand: under lockstep (one agent a warp) the
+   * last lane to read each word, else every lane */
+  uint32_t keep = ev->mask;
+  if (!threads) {
+    if (!h->gmark) h->gmark = mem_calloc(h, h->shared_bytes / 4 + 1, sizeof *h->gmark);
+    if (!++h->gnum) {   /* the numbers wrapped: no mark is of this access */
+      memset(h->gmark, 0, (h->shared_bytes / 4 + 1) * sizeof *h->gmark);
+      h->gnum = 1;
+    }
+    for (uint32_t mm = ev->mask; mm; mm &= ~(1u << (31 - __builtin_clz(mm)))) {
+      int l = 31 - __builtin_clz(mm);
+      if (h->gmark[wi[l]] == h->gnum) keep &= ~(1u << l);
+      else h->gmark[wi[l]] = h->gnum;
+    }
+  }
+  grun runs[GROUP_RUNS];
+  int nr = 0, prev = -2;
+  uint32_t a = agent_of(h, ev, 0), clock = ptx ? 0 : h->releases;
+  uint16_t locks = ptx || threads ? 0 : locks_of(h, a)->set;
+  for (uint32_t mm = keep; mm; mm &= mm - 1) {
+    int l = __builtin_ctz(mm);
+    if (threads) {
+      a = agent_of(h, ev, l);
+      if (ptx) clock = h->own[a];
+      else locks = locks_of(h, a)->set;
+    }
+    grun *r = nr ? &runs[nr - 1] : NULL;
+    if (r && prev == l - 1 && clock == r->x.clock && locks == r->x.locks) {
+      /* a run's second lane says which it is */
+      int step = wi[l] == wi[prev] + 1 && wi[l] % LINE_WORDS ? 1 : wi[l] == wi[prev] ? 0 : -1;
+      if (step >= 0 && (r->cnt == 1 || step == r->step)) {
+        r->step = (uint8_t)step;
+        r->cnt++;
+        prev = l;
+        continue;
+      }
+    }
+    if (nr == GROUP_RUNS) return 0;
+    runs[nr++] = (grun){{a, clock, (uint32_t)ev->pc, info, locks, (uint8_t)l, 0xf}, (uint8_t)(wi[l] % LINE_WORDS), 1, 1};
+    prev = l;
+  }
+  for (int j = 0; j < nr; j++) {
+    uint64_t i = (wi[runs[j].x.lane] / LINE_WORDS);
+    if (s->groups[i] && s->groups[i]->n + (uint32_t)nr > GROUP_MAX) {
+      line_words(h, s, i);
+      return 0;
+    }
+  }
+  for (int j = 0; j < nr; j++) {
+    uint64_t i = (wi[runs[j].x.lane] / LINE_WORDS);
+    lgroup *g = s->groups[i];
+    if (!g || g->n == g->cap) {
+      uint32_t cap = g ? 2 * g->cap : 4;
+      mem_add(h, (int64_t)((cap - (g ? g->cap : 0)) * sizeof(grun) + (g ? 0 : sizeof *g)));
+      lgroup *ng = xrealloc(g, sizeof *ng + cap * sizeof(grun));
+      if (!g) ng->n = 0;
+      ng->cap = cap;
+      s->groups[i] = g = ng;
+    }
+    g->r[g->n++] = runs[j];
+  }
+  return 1;
+}
+
 /* Global and shared memory.  Local memory is the thread's own: no other
  * thread can reach it (a local address names the accessor's own frame), so
  * it has no race to find. */
@@ -1260,6 +1408,12 @@ static void on_access(hb *h, const gr_event *ev) {
     shadow *s = shared ? shared_of(h, ev->block) : shadow_of(h, gr_allocation_id(ev->addr[0]));
     uint64_t off = (uint32_t)ev->addr[0];
     if (s && off + 4 * LINE_WORDS <= s->size && line_access(h, s, ev, agent_of(h, ev, 0), info, off)) return;
+  }
+  /* (after the line's one record, which a later store of the warp's may
+   * replace where a group would be replayed) */
+  if (shared && !h->lanewise && ev->access == GR_LOAD && !strong && !ev->async_copy && ev->size == 4) {
+    shadow *s = shared_of(h, ev->block);
+    if (s && group_load(h, s, ev, info)) return;
   }
   /* the words that earlier lanes of this access met without a report
    * (repeat_lane), by address: lane + 1, 0 for none */
@@ -1286,7 +1440,7 @@ static void on_access(hb *h, const gr_event *ev) {
     unsigned q = (unsigned)(addr >> 2) & 63;
     if (one && met_lane[q] && met_addr[q] == addr) {
       x.mask = (uint8_t)(((1u << (end - off)) - 1) << (off & 3));
-      if (repeat_lane(&line_words(h, &s->lines[off / 4 / LINE_WORDS])[off / 4 % LINE_WORDS], &x, (uint8_t)(met_lane[q] - 1))) {
+      if (repeat_lane(&line_words(h, s, off / 4 / LINE_WORDS)[off / 4 % LINE_WORDS], &x, (uint8_t)(met_lane[q] - 1))) {
         met_lane[q] = (uint8_t)(l + 1);
         continue;
       }
@@ -1295,7 +1449,7 @@ static void on_access(hb *h, const gr_event *ev) {
       uint8_t mask = 0;
       for (uint64_t b = w * 4; b < w * 4 + 4; b++) if (b >= off && b < end) mask |= (uint8_t)(1u << (b - w * 4));
       x.mask = mask;
-      check_word(h, &line_words(h, &s->lines[w / LINE_WORDS])[w % LINE_WORDS], &x, ev, l, addr - off + w * 4, done, &ndone);
+      check_word(h, &line_words(h, s, w / LINE_WORDS)[w % LINE_WORDS], &x, ev, l, addr - off + w * 4, done, &ndone);
     }
     if (one) {
       met_lane[q] = ndone ? 0 : (uint8_t)(l + 1);
