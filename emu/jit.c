@@ -185,12 +185,16 @@ static void emit_lanes(bytes *b, const kir_func *f, int s, int e, int fused, int
   for (int pc = s; pc < e; pc++) if (f->code[pc].dst >= 0) local[f->code[pc].dst] = -1;
 }
 
-/* emit_lanes, where the block adds to pointers: first the fast loop, its
- * results committed where no lane's pointer left its object's bits, else
- * the exact loop (kir_ptr_add lane by lane) from the registers the fast
- * one left as they were.  The registers committed: those the fast loop
- * stored (each one's last write that computes a value; a nop, or a
- * special register alu_exec does not know, leaves its register). */
+/* emit_lanes, where the block adds to pointers: the fast loop, its
+ * results committed where no lane's pointer left its object's bits; else
+ * the stretch stops at the block's start, the registers as they were, and
+ * the run-ahead's own loop runs the block (kir_ptr_add lane by lane:
+ * marks[] gives a run's length from any of its instructions).  An exact
+ * loop here instead doubled the C of every block with a pointer in it,
+ * and the compiler's time with it, for a case that a pointer moved out
+ * of its object's bits makes rare.  The registers committed: those the
+ * fast loop stored (each one's last write that computes a value; a nop,
+ * or a special register alu_exec does not know, leaves its register). */
 static void emit_straight(bytes *b, const kir_func *f, int s, int e, int fused, int *local, const int *def) {
   int padd = 0;
   for (int pc = s; pc < e - fused; pc++) padd |= f->code[pc].op == OP_PADD;
@@ -214,9 +218,7 @@ static void emit_straight(bytes *b, const kir_func *f, int s, int e, int fused, 
     int d = f->code[last[k]].dst;
     put(b, "    memcpy(R + %d, T%d, sizeof T%d);\n", d * 32, d, d);
   }
-  put(b, "  } else {\n");
-  emit_lanes(b, f, s, e, fused, local, def, 0);
-  put(b, "  }\n  }\n");
+  put(b, "  } else { pc = %d; goto out; }\n  }\n", s);
   free(last);
 }
 
