@@ -135,17 +135,163 @@ static int alu_expr(char *e, size_t n, const kir_ins *in, const char *A, const c
   }
 }
 
+/* ------------------------------------------------------------- uniform registers */
+
+/* The ops whose lanes all compute one value from operands that hold one:
+ * arithmetic, constants, parameters, the grid's and block's sizes and the
+ * block's index (not the thread's index, the lane, the clock). */
+static int uniform_op(const kir_ins *in) {
+  if (in->op == OP_SREG)
+    return (in->imm >= SR_CTAID_X && in->imm <= SR_NCTAID_Z) || in->imm == SR_WARPSIZE || in->imm == SR_GRIDWS_LO ||
+           in->imm == SR_GRIDWS_HI;
+  return in->op != OP_NOP && kir_is_alu(in->op);
+}
+
+/* Where compiled code may hold a register as one scalar for the warp
+ * (u<r>): under lockstep, a full warp's lanes hold one value in it.
+ * Forward, to a fixpoint, a must-analysis over the instructions: uin[pc]
+ * (W words), the registers uniform before pc (at the entry all are: they
+ * start at 0), each write making its register uniform after it where it
+ * is a uniform_op of registers uniform before it, at a pc where the
+ * lanes run together: none that they may reach apart, between a branch
+ * whose condition is not uniform and its reconvergence point (a loop
+ * such a branch leaves included, whose counter stops at a different
+ * count in each lane); paths meeting keep what is uniform on all.  A
+ * divergent branch found widens what is apart, and the analysis runs
+ * again.  Per register, not per variable: the front ends reuse registers
+ * for several (matmul's tile index and its addresses).  This decides
+ * speed only: compiled code checks at its entry that each scalar it is
+ * about to read holds one value in the warp's 32 lanes, and runs nothing
+ * where one does not (under ITS lanes drift apart anywhere, and meet
+ * again at one pc with different counts), see jit_emit. */
+static uint64_t *jit_uniform(const kir_func *f, size_t W) {
+  int n = f->ncode, nr = f->nregs;
+  uint64_t *uin = xmalloc(((size_t)n + 1) * W * sizeof *uin), *out = xmalloc(W * sizeof *out);
+  uint8_t *apart = xcalloc((size_t)n + 1, 1), *done = xcalloc((size_t)n + 1, 1), *reached = xcalloc((size_t)n + 1, 1);
+  int *seen = xcalloc((size_t)n + 1, sizeof *seen), *stk = xmalloc(((size_t)n + 1) * 2 * sizeof *stk);
+#define UBIT(set, r) ((set)[(size_t)(r) / 64] >> ((r) % 64) & 1)
+  for (int more = 1; more;) {
+    more = 0;
+    /* all ones where not reached yet: the meet's identity */
+    memset(uin, 0xff, ((size_t)n + 1) * W * sizeof *uin);
+    memset(reached, 0, (size_t)n + 1);
+    reached[0] = 1;
+    for (int changed = 1; changed;) {
+      changed = 0;
+      for (int pc = 0; pc < n; pc++) {
+        if (!reached[pc]) continue;
+        const kir_ins *in = &f->code[pc];
+        memcpy(out, &uin[(size_t)pc * W], W * sizeof *out);
+        int d = kir_ins_writes(in);
+        if (d >= 0 && d < nr) {
+          int ok = uniform_op(in) && !apart[pc], u[4], nu = ok ? kir_ins_reads(in, u) : 0;
+          for (int k = 0; k < nu; k++) ok &= u[k] >= 0 && u[k] < nr && UBIT(&uin[(size_t)pc * W], u[k]);
+          if (ok) out[d / 64] |= (uint64_t)1 << (d % 64);
+          else out[d / 64] &= ~((uint64_t)1 << (d % 64));
+        }
+        int s0, s1;
+        kir_successors(in, pc, &s0, &s1);
+        for (int j = 0; j < 2; j++) {
+          int q = j ? s1 : s0;
+          if (q < 0 || q >= n) continue;
+          uint64_t *t = &uin[(size_t)q * W];
+          for (size_t w = 0; w < W; w++)
+            if (t[w] & ~out[w]) t[w] &= out[w], changed = 1;
+          if (!reached[q]) reached[q] = 1, changed = 1;
+        }
+      }
+    }
+    for (int pc = 0; pc < n; pc++) {
+      const kir_ins *in = &f->code[pc];
+      if ((in->op != OP_BRT && in->op != OP_BRF) || done[pc] || !reached[pc] ||
+          (in->b >= 0 && in->b < nr && UBIT(&uin[(size_t)pc * W], in->b)))
+        continue;
+      /* the lanes part here: every pc either side reaches before the reconvergence point */
+      done[pc] = 1, more = 1;
+      int sp = 0;
+      stk[sp++] = in->a, stk[sp++] = pc + 1;
+      while (sp) {
+        int q = stk[--sp];
+        if (q < 0 || q >= n || q == in->c || seen[q] == pc + 1) continue;
+        seen[q] = pc + 1, apart[q] = 1;
+        int s0, s1;
+        kir_successors(&f->code[q], q, &s0, &s1);
+        if (s0 >= 0) stk[sp++] = s0;
+        if (s1 >= 0) stk[sp++] = s1;
+      }
+    }
+  }
+  /* code no path reaches: nothing known (the meet's identity was all) */
+  for (int pc = 0; pc <= n; pc++)
+    if (pc == n || !reached[pc]) memset(&uin[(size_t)pc * W], 0, W * sizeof *uin);
+  free(out);
+  free(apart);
+  free(done);
+  free(reached);
+  free(seen);
+  free(stk);
+  return uin;
+}
+
+/* Per pc, the registers compiled code entering there may read as scalars
+ * before it writes them (W words a pc): liveness over the instructions it
+ * runs, which stop it where one does not compile, of the reads where the
+ * register is uniform (uin) and not the launch's value (def).  A load's address is read from the register
+ * file (kept exact: each uniform write stores every lane). */
+static uint64_t *jit_uniform_live(const kir_func *f, const uint64_t *uin, const int *def, size_t W) {
+  int n = f->ncode;
+  uint64_t *live = xcalloc(((size_t)n + 1) * W, sizeof *live), *out = xcalloc(W, sizeof *out);
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (int i = n - 1; i >= 0; i--) {
+      const kir_ins *in = &f->code[i];
+      memset(out, 0, W * sizeof *out);
+      if (compiles(in)) {
+        kir_live_after(f->code, i, n, live, W, out);
+        int d = kir_ins_writes(in);
+        if (d >= 0) out[d / 64] &= ~((uint64_t)1 << (d % 64));
+        int u[4], nu = in->op == OP_LD ? 0 : kir_ins_reads(in, u);
+        /* (not the launch's values, which operand() reads as such) */
+        for (int k = 0; k < nu; k++)
+          if (u[k] >= 0 && u[k] < f->nregs && UBIT(&uin[(size_t)i * W], u[k]) && !(def[u[k]] >= 0 && def[u[k]] < i))
+            out[u[k] / 64] |= (uint64_t)1 << (u[k] % 64);
+      }
+      uint64_t *li = &live[(size_t)i * W];
+      if (memcmp(li, out, W * sizeof *out)) memcpy(li, out, W * sizeof *out), changed = 1;
+    }
+  }
+  free(out);
+  return live;
+}
+
+/* What the emission of one kernel shares: local[r], the pc whose value
+ * of r the current block holds in a local (-1: none); def, the launch's
+ * values (simt_launch_defs); uin, the registers uniform before each pc
+ * (W words a pc), and udef[pc], whether the value pc writes is. */
+typedef struct {
+  const kir_func *f;
+  int *local;
+  const int *def;
+  const uint64_t *uin;
+  const uint8_t *udef;
+  size_t W;
+} jit_em;
+
+static int uniform_at(const jit_em *m, int pc, int r) { return r >= 0 && r < m->f->nregs && UBIT(&m->uin[(size_t)pc * m->W], r); }
+
 /* A register's value at pc in the block's lane loop: the launch's value
  * where simt_launch_defs gives one (the constant, or the parameter: a
  * scalar, which the compiler folds into the op or hoists), the local that
- * holds it (written earlier in the block), else the register file. */
-static void operand(char *out, size_t n, const kir_func *f, int pc, int r, const int *local, const int *def) {
+ * holds it (written earlier in the block: s<pc> for a uniform one, v<pc>
+ * in the lane loop), a uniform register's scalar, else the register file. */
+static void operand(char *out, size_t n, const jit_em *m, int pc, int r) {
   if (r < 0) snprintf(out, n, "0");
-  else if (def[r] >= 0 && def[r] < pc) {
-    const kir_ins *d = &f->code[def[r]];
+  else if (m->def[r] >= 0 && m->def[r] < pc) {
+    const kir_ins *d = &m->f->code[m->def[r]];
     if (d->op == OP_CONST) snprintf(out, n, "UINT64_C(0x%" PRIx64 ")", (uint64_t)d->imm);
     else snprintf(out, n, "P%" PRId64, d->imm);
-  } else if (local[r] >= 0) snprintf(out, n, "v%d", local[r]);
+  } else if (m->local[r] >= 0) snprintf(out, n, "%c%d", m->udef[m->local[r]] ? 's' : 'v', m->local[r]);
+  else if (uniform_at(m, pc, r)) snprintf(out, n, "u%d", r);
   else snprintf(out, n, "R[%d + l]", r * 32);
 }
 
@@ -153,36 +299,58 @@ static void operand(char *out, size_t n, const kir_func *f, int pc, int r, const
  * over the lanes: every op computes each lane from that lane's registers
  * alone (kir_is_alu), so the lanes may run one after the other through
  * the whole block, the values held in locals, and each register written
- * stored once, its last value.  fused: the last is a comparison whose
- * lanes go into cmpv instead of its register.  fast: pointer additions as
- * plain sums, each lane's moving out of its object's bits noted in
- * `moved` (kir_ptr_add's common case, which vectorises), the registers
- * into T<r> instead of R. */
-static void emit_lanes(bytes *b, const kir_func *f, int s, int e, int fused, int *local, const int *def, int fast) {
+ * stored once, its last value.  The uniform ones first, once, as scalars
+ * before the loop (their operands are uniform: written earlier in the
+ * block, or before it), each register stored in every lane by the loop
+ * and its scalar kept.  fused: the last is a comparison whose lanes go
+ * into cmpv instead of its register (into cmps where uniform: returns 1
+ * then).  fast: pointer additions as plain sums, each lane's moving out
+ * of its object's bits noted in `moved` (kir_ptr_add's common case, which
+ * vectorises), the registers into T<r> instead of R. */
+static int emit_lanes(bytes *b, const jit_em *m, int s, int e, int fused, int fast) {
+  const kir_func *f = m->f;
+  int *local = m->local, ufused = 0;
   char A[48], B[48], C[48], x[256];
-  put(b, "  for (int l = 0; l < 32; l++) {\n");
-  for (int pc = s; pc < e; pc++) {
-    const kir_ins *in = &f->code[pc];
-    operand(A, sizeof A, f, pc, in->a, local, def);
-    operand(B, sizeof B, f, pc, in->b, local, def);
-    operand(C, sizeof C, f, pc, in->c, local, def);
-    if (!alu_expr(x, sizeof x, in, A, B, C) || in->dst < 0) continue;
-    if (fused && pc == e - 1) { put(b, "    cmpv[l] = %s;\n", x); break; }
-    if (fast && in->op == OP_PADD) {
-      put(b, "    const uint64_t v%d = %s + %s * UINT64_C(%" PRIu64 ");\n    moved |= (v%d ^ %s) >> 32;\n", pc, A, B,
-          in->imm ? (uint64_t)in->imm : 1, pc, A);
-    } else put(b, "    const uint64_t v%d = %s;\n", pc, x);
-    local[in->dst] = pc;
+  for (int pass = 0; pass < 2; pass++) {
+    if (pass) put(b, "  for (int l = 0; l < 32; l++) {\n");
+    for (int pc = s; pc < e; pc++) {
+      const kir_ins *in = &f->code[pc];
+      int u = m->udef[pc];
+      operand(A, sizeof A, m, pc, in->a);
+      operand(B, sizeof B, m, pc, in->b);
+      operand(C, sizeof C, m, pc, in->c);
+      if (!alu_expr(x, sizeof x, in, A, B, C) || in->dst < 0) continue;
+      if (fused && pc == e - 1) {
+        if (u && !pass) put(b, "  cmps = %s;\n", x), ufused = 1;
+        else if (!u && pass) put(b, "    cmpv[l] = %s;\n", x);
+        break;
+      }
+      const char *ind = pass ? "    " : "  ";
+      if (u != !pass) {
+        /* the other pass's: its local only */
+      } else if (fast && in->op == OP_PADD)
+        put(b, "%sconst uint64_t %c%d = %s + %s * UINT64_C(%" PRIu64 ");\n%smoved |= (%c%d ^ %s) >> 32;\n", ind, u ? 's' : 'v', pc, A,
+            B, in->imm ? (uint64_t)in->imm : 1, ind, u ? 's' : 'v', pc, A);
+      else put(b, "%sconst uint64_t %c%d = %s;\n", ind, u ? 's' : 'v', pc, x);
+      local[in->dst] = pc;
+    }
+    /* the second pass names each value by the write before its reader */
+    if (!pass) for (int pc = s; pc < e; pc++) if (f->code[pc].dst >= 0) local[f->code[pc].dst] = -1;
   }
   for (int pc = s; pc < e; pc++) {
     int d = f->code[pc].dst;
     if (d >= 0 && local[d] == pc) {
-      if (fast) put(b, "    T%d[l] = v%d;\n", d, pc);
-      else put(b, "    R[%d + l] = v%d;\n", d * 32, pc);
+      if (fast) put(b, "    T%d[l] = %c%d;\n", d, m->udef[pc] ? 's' : 'v', pc);
+      else put(b, "    R[%d + l] = %c%d;\n", d * 32, m->udef[pc] ? 's' : 'v', pc);
     }
   }
   put(b, "  }\n");
+  for (int pc = s; pc < e; pc++) {
+    int d = f->code[pc].dst;
+    if (d >= 0 && local[d] == pc && m->udef[pc]) put(b, "  u%d = s%d;\n", d, pc);
+  }
   for (int pc = s; pc < e; pc++) if (f->code[pc].dst >= 0) local[f->code[pc].dst] = -1;
+  return ufused;
 }
 
 /* emit_lanes, where the block adds to pointers: the fast loop, its
@@ -195,13 +363,11 @@ static void emit_lanes(bytes *b, const kir_func *f, int s, int e, int fused, int
  * of its object's bits makes rare.  The registers committed: those the
  * fast loop stored (each one's last write that computes a value; a nop,
  * or a special register alu_exec does not know, leaves its register). */
-static void emit_straight(bytes *b, const kir_func *f, int s, int e, int fused, int *local, const int *def) {
+static int emit_straight(bytes *b, const jit_em *m, int s, int e, int fused) {
+  const kir_func *f = m->f;
   int padd = 0;
   for (int pc = s; pc < e - fused; pc++) padd |= f->code[pc].op == OP_PADD;
-  if (!padd) {
-    emit_lanes(b, f, s, e, fused, local, def, 0);
-    return;
-  }
+  if (!padd) return emit_lanes(b, m, s, e, fused, 0);
   char x[256];
   int *last = xmalloc((size_t)(e - s) * sizeof *last), nlast = 0;
   for (int pc = e - fused - 1; pc >= s; pc--) {
@@ -212,7 +378,7 @@ static void emit_straight(bytes *b, const kir_func *f, int s, int e, int fused, 
   }
   put(b, "  {\n  uint64_t moved = 0;\n");
   for (int k = 0; k < nlast; k++) put(b, "  uint64_t T%d[32];\n", f->code[last[k]].dst);
-  emit_lanes(b, f, s, e, fused, local, def, 1);
+  int ufused = emit_lanes(b, m, s, e, fused, 1);
   put(b, "  if (!moved) {\n");
   for (int k = 0; k < nlast; k++) {
     int d = f->code[last[k]].dst;
@@ -220,6 +386,7 @@ static void emit_straight(bytes *b, const kir_func *f, int s, int e, int fused, 
   }
   put(b, "  } else { pc = %d; goto out; }\n  }\n", s);
   free(last);
+  return ufused;
 }
 
 /* One function a kernel's code calls for each op it uses (B: kir_sem's
@@ -256,6 +423,22 @@ void jit_emit(const kir_func *f, bytes *b) {
   uint8_t *e = jit_blocks(f);
   int *local = xmalloc((size_t)(f->nregs > 0 ? f->nregs : 1) * sizeof *local), *def = simt_launch_defs(f);
   for (int r = 0; r < f->nregs; r++) local[r] = -1;
+  size_t W = (size_t)(f->nregs > 0 ? (f->nregs + 63) / 64 : 1);
+  uint64_t *uin = jit_uniform(f, W), *ulive = jit_uniform_live(f, uin, def, W);
+  /* a write of one value to every lane: its register's scalar kept */
+  uint8_t *udef = xcalloc((size_t)n + 1, 1), *needu = xcalloc((size_t)(f->nregs > 0 ? f->nregs : 1), 1);
+  for (int pc = 0; pc < n; pc++) {
+    int d = f->code[pc].dst;
+    if (d < 0 || d >= f->nregs || kir_ins_writes(&f->code[pc]) != d) continue;
+    /* (in compiled code a full warp runs it: uniform operands give one value) */
+    int ok = uniform_op(&f->code[pc]), u[4], nu = ok ? kir_ins_reads(&f->code[pc], u) : 0;
+    for (int k = 0; k < nu; k++) ok &= u[k] >= 0 && u[k] < f->nregs && UBIT(&uin[(size_t)pc * W], u[k]);
+    udef[pc] = (uint8_t)ok;
+    if (ok) needu[d] = 1;
+  }
+  for (int pc = 0; pc < n; pc++)
+    for (int r = 0; r < f->nregs; r++) if (UBIT(&ulive[(size_t)pc * W], r)) needu[r] = 1;
+  jit_em m = {f, local, def, uin, udef, W};
   put(b, "/* gpurace's compiled code for kernel %s: %d KIR instructions (emu/jit.c) */\n", f->name ? f->name : "?", n);
   put(b, "#include \"kir_sem.h\"\n#include \"jit_abi.h\"\n\n");
   /* a full warp's 4-byte shared load: where a half-warp's lanes read
@@ -273,6 +456,9 @@ void jit_emit(const kir_func *f, bytes *b) {
          "      uint64_t v = sign ? (uint64_t)(int64_t)(int32_t)u : u;\n      for (int l = 0; l < 16; l++) d[h + l] = v;\n"
          "    } else\n      for (int l = 0; l < 16; l++) {\n        uint32_t u;\n        memcpy(&u, sh + (ad[h + l] - tag), 4);\n"
          "        d[h + l] = sign ? (uint64_t)(int64_t)(int32_t)u : u;\n      }\n  }\n}\n\n");
+  /* a uniform register's scalar, where every lane holds it (jit_uniform) */
+  put(b, "static inline int one(const uint64_t *r, uint64_t *u) {\n  uint64_t x = 0;\n"
+         "  for (int l = 0; l < 32; l++) x |= r[l] ^ r[0];\n  *u = r[0];\n  return !x;\n}\n\n");
   emit_ops(b, f);
   put(b, "__attribute__((visibility(\"default\"))) void " JIT_SYMBOL "(jit_frame *F) {\n");
   /* the frame's values in locals, and R restrict: a store to a register
@@ -296,9 +482,20 @@ void jit_emit(const kir_func *f, bytes *b) {
     put(b, "  const uint64_t %c%" PRId64 " = F->%s[%" PRId64 "];\n", g ? 'G' : 'P', in->imm, g ? "gaddr" : "args", in->imm);
   }
   free(said);
-  put(b, "  uint32_t ft = 0, t;\n  int fz = 0;\n  uint64_t cmpv[32];\n  (void)t; (void)ft; (void)fz; (void)rpc; (void)edges; (void)cmpv;\n");
+  put(b, "  uint32_t ft = 0, t;\n  int fz = 0;\n  uint64_t cmpv[32], cmps = 0;\n  (void)t; (void)ft; (void)fz; (void)rpc; (void)edges; (void)cmpv; (void)cmps;\n");
+  for (int r = 0; r < f->nregs; r++)
+    if (needu[r]) put(b, "  uint64_t u%d = 0;\n  (void)u%d;\n", r, r);
+  /* entering: the scalars it may read before writing them, each from a
+   * warp whose lanes hold one value in it, else nothing runs */
   put(b, "  switch (F->pc) {\n");
-  for (int pc = 0; pc < n; pc++) if (e[pc] & JIT_ENTRY) put(b, "  case %d: goto L%d;\n", pc, pc);
+  for (int pc = 0; pc < n; pc++) {
+    if (!(e[pc] & JIT_ENTRY)) continue;
+    put(b, "  case %d:", pc);
+    int k = 0;
+    for (int r = 0; r < f->nregs; r++)
+      if (ulive[(size_t)pc * W + (size_t)r / 64] >> (r % 64) & 1) put(b, "%s!one(R + %d, &u%d)", k++ ? " || " : " if (", r * 32, r);
+    put(b, "%s goto L%d;\n", k ? ") return;" : "", pc);
+  }
   put(b, "  default: return;\n  }\n");
   for (int pc = 0; pc < n;) {
     const kir_ins *in = &f->code[pc];
@@ -352,12 +549,16 @@ void jit_emit(const kir_func *f, bytes *b) {
     }
     int br = is_branch(f->code[end - 1].op) ? end - 1 : end;   /* the straight part: [pc, br) */
     /* fused even where its branch starts a block of its own: simt_run_ahead does not see blocks */
-    int fused = br > pc && simt_fused_at(f, br - 1);
+    int fused = br > pc && simt_fused_at(f, br - 1), ufused = 0;
     if (br > pc) {
-      emit_straight(b, f, pc, br, fused, local, def);
+      ufused = emit_straight(b, &m, pc, br, fused);
       put(b, "  n += %d;\n", br - pc - fused);
     }
-    if (fused) {
+    if (fused && ufused) {
+      const kir_ins *c = &f->code[br - 1];
+      put(b, "  n++;\n  if (n < cap && rpc != %d) {\n    ft = 0u - (uint32_t)(cmps != 0);\n    fz = 1;\n  } else {\n"
+             "    for (int l = 0; l < 32; l++) R[%d + l] = cmps;\n    pc = %d; goto out;\n  }\n", br, c->dst * 32, br);
+    } else if (fused) {
       /* simt_run_ahead fuses it where the stretch goes on to the branch */
       const kir_ins *c = &f->code[br - 1];
       put(b, "  n++;\n  if (n < cap && rpc != %d) {\n    ft = 0;\n    for (int l = 0; l < 32; l++) ft |= (uint32_t)cmpv[l] << l;\n    fz = 1;\n  } else {\n"
@@ -370,8 +571,9 @@ void jit_emit(const kir_func *f, bytes *b) {
       if (in->op == OP_JMP) put(b, "  t = 0xffffffffu;\n");
       else {
         char c[48];
-        operand(c, sizeof c, f, br, in->b, local, def);
-        put(b, "  if (fz) t = ft;\n  else { t = 0; for (int l = 0; l < 32; l++) t |= (uint32_t)(%s != 0) << l; }\n", c);
+        operand(c, sizeof c, &m, br, in->b);
+        if (uniform_at(&m, br, in->b)) put(b, "  if (fz) t = ft;\n  else t = 0u - (uint32_t)(%s != 0);\n", c);
+        else put(b, "  if (fz) t = ft;\n  else { t = 0; for (int l = 0; l < 32; l++) t |= (uint32_t)(%s != 0) << l; }\n", c);
         if (in->op == OP_BRF) put(b, "  t = ~t;\n");
       }
       if (back) put(b, "  if (nedge >= edges) { pc = %d; goto out; }\n", br);
@@ -390,6 +592,10 @@ void jit_emit(const kir_func *f, bytes *b) {
   put(b, "  F->pc = pc;\n  F->n = n;\n  F->nedge = nedge;\n}\n");
   free(local);
   free(def);
+  free(uin);
+  free(ulive);
+  free(udef);
+  free(needu);
   free(e);
 }
 

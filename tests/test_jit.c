@@ -282,12 +282,109 @@ START_TEST(engines_agree) {
 }
 END_TEST
 
+/* Uniform values as scalars (jit.c's jit_uniform): a loop whose counter
+ * all lanes share keeps it as one scalar, entering only where the lanes
+ * hold one value in it; a loop each lane leaves at its own count does
+ * not.  k (r0) counts to 16 (uniform) or to the lane's tid.x (r2):
+ *   0 const r0, 0; 1 const r1, 16; 2 sreg r2, %tid.x; 3 const r3, 1
+ *   4 lt.i32 r4, r0, BOUND; 5 brf r4, 9 (reconverge at 9)
+ *   6 add.i32 r5, r5, r2; 7 add.i32 r0, r0, r3; 8 jmp 4; 9 exit */
+static kir_func *counting_loop(int bound) {
+  static const kir_ins code[] = {
+    {.op = OP_CONST, .dst = 0, .a = -1, .b = -1, .c = -1, .imm = 0},
+    {.op = OP_CONST, .dst = 1, .a = -1, .b = -1, .c = -1, .imm = 16},
+    {.op = OP_SREG, .dst = 2, .a = -1, .b = -1, .c = -1, .imm = SR_TID_X},
+    {.op = OP_CONST, .dst = 3, .a = -1, .b = -1, .c = -1, .imm = 1},
+    {.op = OP_LT_I32, .dst = 4, .a = 0, .b = 1, .c = -1},
+    {.op = OP_BRF, .dst = -1, .a = 9, .b = 4, .c = 9},
+    {.op = OP_ADD_I32, .dst = 5, .a = 5, .b = 2, .c = -1},
+    {.op = OP_ADD_I32, .dst = 0, .a = 0, .b = 3, .c = -1},
+    {.op = OP_JMP, .dst = -1, .a = 4, .b = -1, .c = -1},
+    {.op = OP_EXIT, .dst = -1, .a = -1, .b = -1, .c = -1},
+  };
+  kir_func *f = calloc(1, sizeof *f);
+  f->name = "count";
+  f->ncode = 10;
+  f->nregs = 6;
+  f->code = calloc(10, sizeof *f->code);
+  f->pos = calloc(10, sizeof *f->pos);
+  memcpy(f->code, code, sizeof code);
+  f->code[4].b = bound;
+  return f;
+}
+
+START_TEST(uniform_scalars) {
+  for (int l = 0; l < 32; l++) tids[0][l] = (uint32_t)l;
+  kir_func *uf = counting_loop(1), *df = counting_loop(2);
+  bytes cu = {0}, cd = {0};
+  jit_emit(uf, &cu);
+  jit_emit(df, &cd);
+  bytes_put(&cu, "", 1);
+  bytes_put(&cd, "", 1);
+  /* the shared counter: checked on entering the loop, a scalar; the lanes' own: the register file */
+  ck_assert_msg(strstr((char *)cu.p, "case 4: if (!one(R + 0, &u0)) return;") != NULL, "%s", (char *)cu.p);
+  ck_assert_msg(strstr((char *)cd.p, "one(R + 0,") == NULL && strstr((char *)cd.p, "B72(R[0 + l], ") != NULL, "%s", (char *)cd.p);
+  char cache[] = "/tmp/gr-jit-uni-XXXXXX", why[256], cmd[100];
+  ck_assert_ptr_nonnull(mkdtemp(cache));
+  double took = 0;
+  const jit_code *jit = jit_get(uf, jit_key(uf), cache, &took, why, sizeof why);
+  ck_assert_msg(jit != NULL, "%s", why);
+  simt_plan *plan = simt_plan_new(uf, args, NULL);
+  uint64_t regs[6 * 32] = {0};
+  for (int drift = 0; drift < 2; drift++) {
+    /* at the loop's head, k = 3 in every lane, or (as ITS may leave it) 5 in lane 7 */
+    for (int l = 0; l < 32; l++) regs[0 * 32 + l] = 3, regs[1 * 32 + l] = 16, regs[2 * 32 + l] = (uint64_t)l, regs[3 * 32 + l] = 1;
+    regs[0 * 32 + 7] = drift ? 5 : 3;
+    machine A, B;
+    machine_init(&A, uf, plan, NULL, regs);
+    machine_init(&B, uf, plan, jit, regs);
+    /* the compiled code alone: the whole loop, or nothing */
+    int32_t edge_at[WARP_EDGES];
+    jit_frame F = {.R = B.w.r, .tid = tids, .args = args, .gaddr = gaddr, .pc = 4, .cap = 1000, .rpc = -1, .edges = WARP_EDGES,
+                   .edge_at = edge_at};
+    jit->fn(&F);
+    if (drift) {
+      ck_assert_int_eq(F.n, 0);
+      ck_assert_mem_eq(B.w.r, regs, sizeof regs);
+    } else {
+      /* 13 turns of 5 instructions from k = 3, and the comparison and branch that leave */
+      ck_assert_int_eq(F.pc, 9);
+      ck_assert_int_eq(F.n, 13 * 5 + 2);
+      for (int l = 0; l < 32; l++) ck_assert_uint_eq(B.w.r[0 * 32 + l], 16);
+    }
+    /* through the run-ahead, the engines agree either way (the interpreter goes on where it declines) */
+    memcpy(B.w.r, regs, sizeof regs);
+    A.w.sp = B.w.sp = 1;
+    A.w.stk[0] = B.w.stk[0] = (simt_entry){4, -1, FULL};
+    A.w.alive = B.w.alive = FULL;
+    int ea[WARP_EDGES], eb[WARP_EDGES], na = 0, nb = 0;
+    int ra = simt_run_ahead(&A.L, &A.w, 1000, 0, WARP_EDGES, ea, &na);
+    int rb = simt_run_ahead(&B.L, &B.w, 1000, 0, WARP_EDGES, eb, &nb);
+    ck_assert_int_eq(ra, rb);
+    ck_assert_int_eq(na, nb);
+    ck_assert_int_gt(ra, 0);
+    ck_assert_mem_eq(A.w.r, B.w.r, sizeof regs);
+    free(A.w.r);
+    free(B.w.r);
+  }
+  simt_plan_free(plan);
+  snprintf(cmd, sizeof cmd, "rm -rf %s", cache);
+  if (system(cmd)) { /* left behind: harmless */ }
+  free(cu.p);
+  free(cd.p);
+  fn_free(uf);
+  fn_free(df);
+  for (int l = 0; l < 32; l++) tids[0][l] = (uint32_t)(l + 32);
+}
+END_TEST
+
 int main(void) {
   for (int l = 0; l < 32; l++) tids[0][l] = (uint32_t)(l + 32), tids[1][l] = 1, tids[2][l] = 0;
   Suite *s = suite_create("jit");
   TCase *tc = tcase_create("differential");
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, engines_agree);
+  tcase_add_test(tc, uniform_scalars);
   suite_add_tcase(s, tc);
   return run_suite(s);
 }
