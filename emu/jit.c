@@ -382,7 +382,7 @@ static int emit_straight(bytes *b, const jit_em *m, int s, int e, int fused) {
   put(b, "  if (!moved) {\n");
   for (int k = 0; k < nlast; k++) {
     int d = f->code[last[k]].dst;
-    put(b, "    memcpy(R + %d, T%d, sizeof T%d);\n", d * 32, d, d);
+    put(b, "    for (int l = 0; l < 32; l++) R[%d + l] = T%d[l];\n", d * 32, d);
   }
   put(b, "  } else { pc = %d; goto out; }\n  }\n", s);
   free(last);
@@ -448,7 +448,7 @@ void jit_emit(const kir_func *f, bytes *b) {
   put(b, "static inline void ld4(uint64_t *restrict d, const uint8_t *sh, const uint64_t *ad, uint64_t tag, int sign) {\n"
          "  for (int h = 0; h < 32; h += 16) {\n"
          "    uint64_t a0 = ad[h], gaps = 0, moves = 0;   /* gaps 0: a run of words; moves 0: one word */\n"
-         "    for (int l = 1; l < 16; l++) gaps |= ad[h + l] ^ (a0 + 4 * (uint64_t)l), moves |= ad[h + l] ^ a0;\n"
+         "    for (int l = 0; l < 16; l++) gaps |= ad[h + l] ^ (a0 + 4 * (uint64_t)l), moves |= ad[h + l] ^ a0;\n"
          "    if (!gaps) {\n      const uint8_t *p = sh + (a0 - tag);\n"
          "      if (sign) for (int l = 0; l < 16; l++) { int32_t v; memcpy(&v, p + 4 * l, 4); d[h + l] = (uint64_t)(int64_t)v; }\n"
          "      else for (int l = 0; l < 16; l++) { uint32_t v; memcpy(&v, p + 4 * l, 4); d[h + l] = v; }\n"
@@ -608,7 +608,7 @@ void jit_emit(const kir_func *f, bytes *b) {
  * (Makefile.am builds the engine with -ffp-contract=off: a*b+c is two
  * roundings) and make it position-independent; -march=native for the
  * vector lanes, which is why the CPU's extensions are in the key. */
-#define JIT_CFLAGS "-std=gnu11 -march=native -ffp-contract=off -fno-fast-math -fPIC -shared -w"
+#define JIT_CFLAGS "-std=gnu11 -march=native -ffp-contract=off -fno-fast-math -fno-tree-loop-distribute-patterns -fPIC -shared -w"
 
 /* The optimiser's level: -O2, but -O1 with the vectoriser for a C text
  * over JIT_O1_BYTES, whose one large function GCC's -O2 takes superlinear
