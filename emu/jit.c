@@ -164,8 +164,13 @@ static int uniform_op(const kir_ins *in) {
  * about to read holds one value in the warp's 32 lanes, and runs nothing
  * where one does not (under ITS lanes drift apart anywhere, and meet
  * again at one pc with different counts), see jit_emit. */
+#define JIT_UNIFORM_MAX 20000
 static uint64_t *jit_uniform(const kir_func *f, size_t W) {
   int n = f->ncode, nr = f->nregs;
+  /* a kernel too large for a quadratic analysis (a branch's region is a
+   * walk over the code): nothing uniform, the lane loops as without it */
+  if (n > JIT_UNIFORM_MAX || ((size_t)n + 1) * W > (size_t)JIT_UNIFORM_MAX * 4)
+    return xcalloc(((size_t)n + 1) * W, sizeof(uint64_t));
   uint64_t *uin = xmalloc(((size_t)n + 1) * W * sizeof *uin), *out = xmalloc(W * sizeof *out);
   uint8_t *apart = xcalloc((size_t)n + 1, 1), *done = xcalloc((size_t)n + 1, 1), *reached = xcalloc((size_t)n + 1, 1);
   int *seen = xcalloc((size_t)n + 1, sizeof *seen), *stk = xmalloc(((size_t)n + 1) * 2 * sizeof *stk);
