@@ -70,6 +70,15 @@
 #include "util.h"
 #include "vclock.h"
 
+/* hb's invariants, checked in debug and sanitizer builds (GR_DEBUG), as
+ * emu/invariant.h's emu_assert. */
+#ifdef GR_DEBUG
+#include <assert.h>
+#define hb_assert(c) assert(c)
+#else
+#define hb_assert(c) ((void)0)
+#endif
+
 /* Lists longer than this apply replacement lazily (word_compact), and
  * are summarised while no entry can be ordered before a later access
  * (hotword.c). */
@@ -1229,6 +1238,8 @@ static loc *line_words(hb *h, shadow *s, uint64_t i) {
   if (ln->words) return ln->words;
   ln->words = mem_calloc(h, LINE_WORDS, sizeof *ln->words);
   lgroup *g = s->groups ? s->groups[i] : NULL;
+  /* a line is in one state: its uniform record, a read group, or words */
+  hb_assert(!(g && ln->uni.mask));
   if (g) {
     s->groups[i] = NULL;
     group_replay(h, ln->words, g);
@@ -1267,6 +1278,7 @@ static int line_access(hb *h, shadow *s, const gr_event *ev, uint32_t a0, uint16
   /* (hb-ptx's release clocks, per byte, come only from strong writes,
    * which went lane by lane and made the words' records: a line still
    * uniform has none for a plain write to end) */
+  hb_assert(!ln->words && !(s->groups && s->groups[off / (4 * LINE_WORDS)]));
   ln->uni = x;
   return 1;
 }
@@ -1342,7 +1354,7 @@ static int group_load(hb *h, shadow *s, const gr_event *ev, uint16_t info) {
   grun runs[GROUP_RUNS];
   int nr = 0, prev = -2;
   uint32_t a = agent_of(h, ev, 0), clock = ptx ? 0 : h->releases;
-  uint16_t locks = ptx || threads ? 0 : locks_of(h, a)->set;
+  uint16_t locks = threads ? 0 : locks_of(h, a)->set;
   for (uint32_t mm = keep; mm; mm &= mm - 1) {
     int l = __builtin_ctz(mm);
     if (threads) {
@@ -1365,19 +1377,22 @@ static int group_load(hb *h, shadow *s, const gr_event *ev, uint16_t info) {
     runs[nr++] = (grun){{a, clock, (uint32_t)ev->pc, info, locks, (uint8_t)l, 0xf}, (uint8_t)(wi[l] % LINE_WORDS), 1, 1};
     prev = l;
   }
+  uint64_t line[GROUP_RUNS];
   for (int j = 0; j < nr; j++) {
-    uint64_t i = (wi[runs[j].x.lane] / LINE_WORDS);
+    uint64_t i = line[j] = wi[runs[j].x.lane] / LINE_WORDS;
     if (s->groups[i] && s->groups[i]->n + (uint32_t)nr > GROUP_MAX) {
       line_words(h, s, i);
       return 0;
     }
   }
   for (int j = 0; j < nr; j++) {
-    uint64_t i = (wi[runs[j].x.lane] / LINE_WORDS);
+    uint64_t i = line[j];
     lgroup *g = s->groups[i];
+    hb_assert(!s->lines[i].words && !s->lines[i].uni.mask);
     if (!g || g->n == g->cap) {
       uint32_t cap = g ? 2 * g->cap : 4;
-      mem_add(h, (int64_t)((cap - (g ? g->cap : 0)) * sizeof(grun) + (g ? 0 : sizeof *g)));
+      /* the group's new size less its old */
+      mem_add(h, (int64_t)(sizeof *g + cap * sizeof(grun)) - (g ? (int64_t)(sizeof *g + g->cap * sizeof(grun)) : 0));
       lgroup *ng = xrealloc(g, sizeof *ng + cap * sizeof(grun));
       if (!g) ng->n = 0;
       ng->cap = cap;
