@@ -471,8 +471,14 @@ static int cmd_run(int argc, char **argv) {
       fputc('\n', text);
       print_mem_count(text, &st);
       /* apart: the only line that differs between the engines (tests/engines.sh) */
-      if (gr_context_config(ctx)->engine != GR_ENGINE_INTERP)
-        fprintf(text, "engine: compiled code in %d launch%s, the C compiler %.3f s\n", st.compiled, st.compiled == 1 ? "" : "es", st.compile_seconds);
+      if (gr_context_config(ctx)->engine != GR_ENGINE_INTERP) {
+        fprintf(text, "engine: compiled code in %d launch%s, the C compiler %.3f s", st.compiled, st.compiled == 1 ? "" : "es",
+                st.compile_seconds);
+        if (st.compiled_declined)
+          fprintf(text, ", %llu entr%s declined (a uniform register's lanes apart)", (unsigned long long)st.compiled_declined,
+                  st.compiled_declined == 1 ? "y" : "ies");
+        fputc('\n', text);
+      }
     }
     for (int k = 0; k < o.ndumps; k++) {
       int d = gr_script_dump(s, o.dumps[k], text);

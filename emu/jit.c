@@ -499,7 +499,7 @@ void jit_emit(const kir_func *f, bytes *b) {
     int k = 0;
     for (int r = 0; r < f->nregs; r++)
       if (ulive[(size_t)pc * W + (size_t)r / 64] >> (r % 64) & 1) put(b, "%s!one(R + %d, &u%d)", k++ ? " || " : " if (", r * 32, r);
-    put(b, "%s goto L%d;\n", k ? ") return;" : "", pc);
+    put(b, "%s goto L%d;\n", k ? ") { F->declined++; return; }" : "", pc);
   }
   put(b, "  default: return;\n  }\n");
   for (int pc = 0; pc < n;) {

@@ -55,6 +55,10 @@ typedef struct jit_frame {
   int (*quiet)(void *L, void *w);
   int32_t sq;
   uint64_t sh_lanes, sh_bytes;
+  /* entries declined: a register the code holds as one scalar for the
+   * warp (jit.c's jit_uniform) had different values in its lanes; the
+   * code then ran nothing */
+  uint64_t declined;
 } jit_frame;
 
 typedef void (*jit_fn)(jit_frame *F);

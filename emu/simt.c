@@ -474,7 +474,7 @@ int simt_run_ahead(launch *L, warp *w, int cap, int how, int edges, int *edge_at
           F = (jit_frame){w->r, w->tid, {b->idx[0], b->idx[1], b->idx[2]}, {L->bdim.x, L->bdim.y, L->bdim.z},
                           {L->grid.x, L->grid.y, L->grid.z}, L->gridws, L->args, L->mod->gaddr,
                           0, 0, cap, 0, edges, 0, edge_at, 0, 0, observed ? jit_noload : jit_load, L, w, 0,
-                          marks, b->shared, L->shared_size, jit_quiet, observed ? -1 : 0, 0, 0};
+                          marks, b->shared, L->shared_size, jit_quiet, observed ? -1 : 0, 0, 0, 0};
         }
         F.pc = pc, F.n = n, F.rpc = rpc, F.nedge = *nedge, F.have_ft = 0;
         jit->fn(&F);
@@ -549,6 +549,7 @@ int simt_run_ahead(launch *L, warp *w, int cap, int how, int edges, int *edge_at
     simt_reconverge(L, w);
   }
   L->ctx->stats.thread_instructions += threads;
+  if (F.R) L->ctx->stats.compiled_declined += F.declined;
   if (F.R && F.sh_lanes) {   /* compiled code's shared loads, as access_ahead_load's count_mem counts them */
     L->ctx->stats.mem_ops[SPACE_SHARED - SPACE_GLOBAL][GR_LOAD] += F.sh_lanes;
     L->ctx->stats.mem_bytes[SPACE_SHARED - SPACE_GLOBAL][GR_LOAD] += F.sh_bytes;

@@ -240,6 +240,10 @@ typedef struct {
    * code); where compiled code was asked for and not used, why */
   int compiled;
   double compile_seconds;
+  /* entries where compiled code ran nothing because a register it holds
+   * as one value for the warp had different values in its lanes (under
+   * ITS, lanes that drifted apart; under lockstep, never: engines.sh) */
+  uint64_t compiled_declined;
   char engine_note[256];
 } gr_stats;
 /* Statistics of the last launch. */

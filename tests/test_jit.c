@@ -322,7 +322,7 @@ START_TEST(uniform_scalars) {
   bytes_put(&cu, "", 1);
   bytes_put(&cd, "", 1);
   /* the shared counter: checked on entering the loop, a scalar; the lanes' own: the register file */
-  ck_assert_msg(strstr((char *)cu.p, "case 4: if (!one(R + 0, &u0)) return;") != NULL, "%s", (char *)cu.p);
+  ck_assert_msg(strstr((char *)cu.p, "case 4: if (!one(R + 0, &u0)) { F->declined++; return; }") != NULL, "%s", (char *)cu.p);
   ck_assert_msg(strstr((char *)cd.p, "one(R + 0,") == NULL && strstr((char *)cd.p, "B72(R[0 + l], ") != NULL, "%s", (char *)cd.p);
   char cache[] = "/tmp/gr-jit-uni-XXXXXX", why[256], cmd[100];
   ck_assert_ptr_nonnull(mkdtemp(cache));
@@ -343,6 +343,7 @@ START_TEST(uniform_scalars) {
     jit_frame F = {.R = B.w.r, .tid = tids, .args = args, .gaddr = gaddr, .pc = 4, .cap = 1000, .rpc = -1, .edges = WARP_EDGES,
                    .edge_at = edge_at};
     jit->fn(&F);
+    ck_assert_uint_eq(F.declined, (uint64_t)drift);
     if (drift) {
       ck_assert_int_eq(F.n, 0);
       ck_assert_mem_eq(B.w.r, regs, sizeof regs);
