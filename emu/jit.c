@@ -642,27 +642,6 @@ static const char *cpu_id(void) {
 #endif
 }
 
-/* The disk cache's folder for cache_dir ("": the default, jit.h). */
-static void jit_cache_dir(const char *cache_dir, char *out, size_t n) {
-  const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-  if (cache_dir && *cache_dir) snprintf(out, n, "%s", cache_dir);
-  else if (x && *x) snprintf(out, n, "%s/gpurace", x);
-  else if (home && *home) snprintf(out, n, "%s/.cache/gpurace", home);
-  else snprintf(out, n, "/tmp/gpurace-cache-%u", (unsigned)getuid());
-}
-
-static int mkdirs(const char *path) {
-  char buf[1024];
-  snprintf(buf, sizeof buf, "%s", path);
-  for (char *p = buf + 1; *p; p++)
-    if (*p == '/') {
-      *p = 0;
-      if (mkdir(buf, 0755) && errno != EEXIST) return -1;
-      *p = '/';
-    }
-  return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
-}
-
 /* The process's compiled kernels, by key (they are never unloaded). */
 typedef struct jit_entry {
   uint64_t key;
@@ -697,7 +676,7 @@ static int write_headers(const char *dir, char *inc, size_t n, char *why, size_t
   char done[1200];
   snprintf(done, sizeof done, "%s/.done", inc);
   if (!access(done, F_OK)) return 0;
-  if (mkdirs(inc)) { snprintf(why, wn, "cannot make %s: %s", inc, strerror(errno)); return -1; }
+  if (disk_mkdirs(inc)) { snprintf(why, wn, "cannot make %s: %s", inc, strerror(errno)); return -1; }
   for (int k = 0; jit_text_names[k]; k++) {
     char p[1200], tmp[1300];
     snprintf(p, sizeof p, "%s/%s", inc, jit_text_names[k]);
@@ -844,7 +823,7 @@ static jit_entry *find_loaded(uint64_t key) {
 }
 
 static void so_path(const char *cache_dir, uint64_t key, char *dir, size_t dn, char *so, size_t sn) {
-  jit_cache_dir(cache_dir, dir, dn);
+  disk_cache_dir(cache_dir, dir, dn);
   snprintf(so, sn, "%s/jit-%016" PRIx64 ".so", dir, key);
 }
 
@@ -897,7 +876,7 @@ int jit_begin(const kir_func *f, uint64_t key, const char *cache_dir, char *why,
   if (p || find_loaded(key) || !access(so, R_OK)) goto done;
   bytes c = {0};
   jit_emit(f, &c);
-  if (mkdirs(dir)) { snprintf(why, wn, "cannot make the cache folder %s: %s", dir, strerror(errno)); rc = -1; }
+  if (disk_mkdirs(dir)) { snprintf(why, wn, "cannot make the cache folder %s: %s", dir, strerror(errno)); rc = -1; }
   else if (compile_cmd(dir, &c, so, cmd, sizeof cmd, why, wn)) rc = -1;
   free(c.p);
   if (rc) goto done;
@@ -958,7 +937,7 @@ const jit_code *jit_ready(const kir_func *f, uint64_t key, const char *cache_dir
     compile_clean(p->so);
     if (!st) {
       char dir[1024];
-      jit_cache_dir(cache_dir, dir, sizeof dir);
+      disk_cache_dir(cache_dir, dir, sizeof dir);
       cache_trim(dir);
     }
     free(p);
@@ -990,7 +969,7 @@ const jit_code *jit_get(const kir_func *f, uint64_t key, const char *cache_dir, 
     /* not there (or not loadable: made again) */
     bytes c = {0};
     jit_emit(f, &c);
-    int bad = mkdirs(dir);
+    int bad = disk_mkdirs(dir);
     if (bad) snprintf(why, wn, "cannot make the cache folder %s: %s", dir, strerror(errno));
     else bad = compile(dir, &c, so, why, wn);
     free(c.p);

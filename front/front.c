@@ -2663,7 +2663,8 @@ kir_module *front_compile_file(const char *path, const char *text, size_t len, c
     text = owned_text;
   }
   size_t n = 0;
-  char *pp = source_preprocess(path, text, len, defines, ndefines, lim ? lim->include_path : NULL, max, &n, err, errlen);
+  char *pp = source_preprocess(path, text, len, defines, ndefines, lim ? lim->include_path : NULL, lim ? lim->cache_dir : NULL, max,
+                               &n, err, errlen);
   kir_module *m = NULL;
   if (pp) m = front_compile_text(path, pp, n, 1, text, len, lim, err, errlen);
   free(pp);

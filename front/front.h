@@ -20,6 +20,7 @@ typedef struct {
   size_t max_source;    /* bytes of a kernel file, and of its preprocessed text */
   int max_nesting;      /* levels of nested expressions, statements and initialisers (at most FRONT_NESTING_CAP) */
   const char *include_path;   /* the user's #include directories, ':'-separated (-I), or NULL */
+  const char *cache_dir;      /* the disk cache's folder ("": util.h's default), or NULL: nothing kept across runs */
 } front_limits;
 #define FRONT_MAX_NESTING 200
 #define FRONT_NESTING_CAP 1000   /* the C stack's share: deeper input is refused whatever the option */
@@ -64,9 +65,11 @@ char *source_read_file(const char *path, size_t max, size_t *len, char *err, siz
  * the file's own folder and before the system's.  A file that includes one
  * of the CUDA toolkit's own headers (cooperative groups, CUB, the real
  * cuda_runtime.h) is refused, naming the #include: those are for the CUDA
- * compiler (--cc). */
+ * compiler (--cc).  cache_dir (NULL: none) keeps the output on disk
+ * across runs too, in its folder pp/, under the conditions source.c
+ * states: a text taken from there is the one cpp would print now. */
 char *source_preprocess(const char *path, const char *text, size_t len, const char *const *defines, int ndefines,
-                        const char *include_path, size_t max, size_t *outlen, char *err, size_t errlen);
+                        const char *include_path, const char *cache_dir, size_t max, size_t *outlen, char *err, size_t errlen);
 
 /* The include directory of the device pass (cuda_runtime.h and friends):
  * $GPURACE_INCLUDE; else beside the executable (front/include of a build

@@ -18,6 +18,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifdef HAVE_CONFIG_H
@@ -169,7 +170,7 @@ static void pp_where(const char *buf, size_t n, const char *path, char *where, s
 /* Runs the kernel preprocessor as nvcc's device pass would, and captures
  * its output, at most `max` bytes of it. */
 static char *run_cpp(const char *path, const char *const *defines, int ndef, const char *include_path, size_t max, size_t *outlen,
-                     char *err, size_t errlen) {
+                     char *err, size_t errlen, char *verbose, size_t vn) {
   int ninc = 0;
   for (const char *q = include_path; q && *q; q++) ninc += *q == ':';
   ninc += include_path && *include_path ? 1 : 0;
@@ -177,6 +178,7 @@ static char *run_cpp(const char *path, const char *const *defines, int ndef, con
   char **owned = xcalloc((size_t)ndef + (size_t)ninc + 3, sizeof(char *));
   int ac = 0, no = 0;
   argv[ac++] = (char *)GR_KERNEL_CPP;
+  if (verbose) argv[ac++] = (char *)"-v";   /* its search list and programs, on stderr (cpp_search) */
   argv[ac++] = (char *)"-x";
   argv[ac++] = (char *)"c++";
   argv[ac++] = (char *)"-std=c++17";
@@ -294,6 +296,7 @@ static char *run_cpp(const char *path, const char *const *defines, int ndef, con
   if (too_big) kill(pid, SIGKILL);
   buf[n < cap ? n : cap - 1] = 0;
   ebuf[en] = 0;
+  if (verbose) snprintf(verbose, vn, "%s", ebuf);
   close(out[0]); close(errp[0]);
   int st;
   while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
@@ -465,8 +468,199 @@ static bytes pp_key(const char *path, const char *text, size_t len, const char *
   return k;
 }
 
+/* ---------------------------------------------------------------- across runs
+ *
+ * A run of gpurace preprocesses its file again, and cpp's start-up (cc1plus,
+ * 35 MB) is most of a short run: about 16 of 23 ms for an example kernel.
+ * The disk cache (util.h's diskcache) keeps cpp's output under everything
+ * that decides it (the key: the in-process key, the environment cpp reads,
+ * the preprocessor's path) and the conditions under which it is still
+ * what cpp would print: the preprocessor's programs unchanged, every file
+ * it read with the same contents, and no file new or gone at the top of
+ * any folder it searches (the file's own, gpurace's headers', the user's,
+ * the system's), where an #include could now find another file.  So a
+ * file is kept only where every file it read lies at the top of one of
+ * those folders (a header in a subfolder could be shadowed by a new file
+ * in a subfolder of an earlier one, which no condition watches), and none
+ * of them asks what a condition cannot see: __has_include (a file that
+ * did not exist), #include_next, the date and time. */
+
+#define PP_DISK_MAX ((uint64_t)64 << 20)
+
+/* What cpp reads from the environment, and which cpp runs. */
+static void cpp_env_key(bytes *k) {
+  static const char *const vars[] = {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "GCC_EXEC_PREFIX", "COMPILER_PATH",
+                                     "SOURCE_DATE_EPOCH", "PATH", "GCC_COMPARE_DEBUG", NULL};
+  for (int v = 0; vars[v]; v++) {
+    const char *x = getenv(vars[v]);
+    bytes_put(k, vars[v], strlen(vars[v]) + 1);
+    bytes_put(k, x ? "1" : "0", 1);
+    if (x) bytes_put(k, x, strlen(x) + 1);
+  }
+  bytes_put(k, GR_KERNEL_CPP, sizeof GR_KERNEL_CPP);
+}
+
+/* The program cpp names: itself where it has a '/', else the first on PATH. */
+static int cpp_program(char *out, size_t n) {
+  if (strchr(GR_KERNEL_CPP, '/')) { snprintf(out, n, "%s", GR_KERNEL_CPP); return 0; }
+  const char *path = getenv("PATH");
+  for (const char *q = path; q && *q;) {
+    const char *e = strchr(q, ':');
+    size_t len = e ? (size_t)(e - q) : strlen(q);
+    snprintf(out, n, "%.*s/%s", (int)len, len ? q : ".", GR_KERNEL_CPP);
+    if (!access(out, X_OK)) return 0;
+    q += len + (e != NULL);
+  }
+  return -1;
+}
+
+/* The folders cpp searches and the programs it runs, as conditions (kept
+ * on disk too: asking cpp costs a run of it), and the folders' names, each
+ * NUL-terminated, in dirs.  -1 where cpp's answer cannot be read. */
+static int cpp_search(const char *root, const char *include_path, bytes *conds, bytes *dirs) {
+  bytes key = {0};
+  const char *inc = source_include_dir();
+  bytes_put(&key, "search", 7);
+  bytes_put(&key, inc, strlen(inc) + 1);
+  bytes_put(&key, include_path ? include_path : "", include_path ? strlen(include_path) + 1 : 1);
+  cpp_env_key(&key);
+  size_t n;
+  char *text = disk_cache_get(root, "search", key.p, key.len, &n);
+  int rc = -1;
+  if (text) {
+    /* the text: the folders, then the conditions */
+    const char *sep = memchr(text, '\n', n);
+    if (sep) {
+      bytes_put(dirs, text, (size_t)(sep - text));
+      bytes_put(conds, sep + 1, n - (size_t)(sep - text) - 1);
+      rc = 0;
+    }
+    free(text);
+    free(key.p);
+    return rc;
+  }
+  char *v = xmalloc(16384), err[256], prog[4096];
+  size_t on;
+  char *out = run_cpp("/dev/null", NULL, 0, include_path, SOURCE_MAX, &on, err, sizeof err, v, 16384);
+  bytes c = {0}, d = {0};
+  int in_list = 0, have_cc1 = 0;
+  for (char *line = v; out && *line;) {
+    char *nl = strchr(line, '\n');
+    if (nl) *nl = 0;
+    const char *q;
+    if (!strncmp(line, "ignoring nonexistent directory \"", 32) && (q = strrchr(line, '"')) > line + 32) {
+      char dir[4096];
+      snprintf(dir, sizeof dir, "%.*s", (int)(q - line - 32), line + 32);
+      disk_cond_dir(&c, dir);   /* where it appears, it is searched */
+    } else if (strstr(line, "search starts here:")) {
+      in_list = 1;
+    } else if (!strcmp(line, "End of search list.")) {
+      in_list = 0;
+    } else if (in_list && line[0] == ' ') {
+      if (strchr(line + 1, ' ')) { rc = -2; break; }   /* "(framework directory)" and such: not a folder's name alone */
+      disk_cond_dir(&c, line + 1);
+      bytes_put(&d, line + 1, strlen(line + 1) + 1);
+    } else if (line[0] == ' ' && strstr(line, " -E ")) {
+      /* the compiler proper the driver ran: its program is part of what prints */
+      char cc1[4096];
+      snprintf(cc1, sizeof cc1, "%s", line + 1);
+      char *sp = strchr(cc1, ' ');
+      if (sp) *sp = 0;
+      disk_cond_dir(&c, cc1);
+      have_cc1 = 1;
+    }
+    line = nl ? nl + 1 : line + strlen(line);
+  }
+  if (out && rc != -2 && have_cc1 && d.len && !cpp_program(prog, sizeof prog)) {
+    disk_cond_dir(&c, prog);
+    bytes t = {0};
+    bytes_put(&t, d.p, d.len);
+    bytes_put(&t, "\n", 1);
+    bytes_put(&t, c.p, c.len);
+    disk_cache_put(root, "search", key.p, key.len, &c, (const char *)t.p, t.len, PP_DISK_MAX);
+    free(t.p);
+    bytes_put(dirs, d.p, d.len);
+    bytes_put(conds, c.p, c.len);
+    rc = 0;
+  }
+  free(out);
+  free(v);
+  free(c.p);
+  free(d.p);
+  free(key.p);
+  return rc < 0 ? -1 : 0;
+}
+
+/* Whether path changed at t0 (cpp's start) or later, or within the two
+ * seconds before (a file system's clock may be coarse): then cpp may have
+ * read it as it was before a change that its conditions would record. */
+static int too_new(const char *path, const struct timespec *t0) {
+  struct stat st;
+  if (stat(path, &st)) return 0;
+  return st.st_mtim.tv_sec > t0->tv_sec - 2;
+}
+
+/* The folder of a path as cpp's line markers spell it ("." for none). */
+static void dir_of(const char *path, char *out, size_t n) {
+  const char *slash = strrchr(path, '/');
+  if (!slash) snprintf(out, n, ".");
+  else if (slash == path) snprintf(out, n, "/");
+  else snprintf(out, n, "%.*s", (int)(slash - path), path);
+}
+
+static int has_text(const char *t, size_t n, const char *w) {
+  size_t wl = strlen(w);
+  for (const char *c = t; (c = memchr(c, w[0], n - (size_t)(c - t))) && (size_t)(t + n - c) >= wl; c++)
+    if (!memcmp(c, w, wl)) return 1;
+  return 0;
+}
+
+static int asks_beyond(const char *text, size_t n) {
+  static const char *const words[] = {"__has_include", "include_next", "__DATE__", "__TIME__", "__TIMESTAMP__", NULL};
+  for (int w = 0; words[w]; w++)
+    if (has_text(text, n, words[w])) return 1;
+  return 0;
+}
+
+/* The conditions of pp, cpp's output for the regular file at path (text:
+ * its contents): -1 where it cannot be kept (above). */
+static int pp_conditions(const char *root, const char *path, const char *text, size_t len, const char *include_path,
+                         const char *pp, size_t n, const struct timespec *t0, bytes *conds) {
+  bytes dirs = {0};
+  if (asks_beyond(text, len) || cpp_search(root, include_path, conds, &dirs)) { free(dirs.p); return -1; }
+  char mine[4096];
+  dir_of(path, mine, sizeof mine);
+  disk_cond_dir(conds, mine);
+  int rc = too_new(mine, t0);
+  for (const char *d = (const char *)dirs.p; !rc && d < (const char *)dirs.p + dirs.len; d += strlen(d) + 1) rc = too_new(d, t0);
+  for (size_t i = 0; i < n && !rc;) {
+    const char *l = pp + i, *nl = memchr(l, '\n', n - i);
+    size_t ll = nl ? (size_t)(nl - l) : n - i;
+    i += ll + 1;
+    if (ll < 4 || l[0] != '#' || l[1] != ' ' || l[2] < '0' || l[2] > '9') continue;
+    const char *q1 = memchr(l, '"', ll), *q2 = q1 ? memchr(q1 + 1, '"', ll - (size_t)(q1 + 1 - l)) : NULL;
+    if (!q2 || q1[1] == '<') continue;
+    int enters = (size_t)(q2 + 3 - l) <= ll && q2[1] == ' ' && q2[2] == '1' && ((size_t)(q2 + 3 - l) == ll || q2[3] == ' ');
+    if (!enters) continue;
+    char file[4096], dir[4096];
+    if ((size_t)(q2 - q1 - 1) >= sizeof file || memchr(q1 + 1, '\\', (size_t)(q2 - q1 - 1))) { rc = -1; break; }
+    snprintf(file, sizeof file, "%.*s", (int)(q2 - q1 - 1), q1 + 1);
+    dir_of(file, dir, sizeof dir);
+    int top = !strcmp(dir, mine);
+    for (const char *d = (const char *)dirs.p; !top && d < (const char *)dirs.p + dirs.len; d += strlen(d) + 1) top = !strcmp(d, dir);
+    size_t fl;
+    char ferr[64];
+    char *ft = top ? source_read_file(file, SOURCE_MAX, &fl, ferr, sizeof ferr) : NULL;
+    if (!ft || asks_beyond(ft, fl) || too_new(file, t0)) rc = -1;
+    else disk_cond_file(conds, file, ft, fl);
+    free(ft);
+  }
+  free(dirs.p);
+  return rc;
+}
+
 char *source_preprocess(const char *path, const char *text, size_t len, const char *const *defines, int ndefines,
-                        const char *include_path, size_t max, size_t *outlen, char *err, size_t errlen) {
+                        const char *include_path, const char *cache_dir, size_t max, size_t *outlen, char *err, size_t errlen) {
   if (!max) max = SOURCE_MAX;
   if (len > max) {
     snprintf(err, errlen, "%s: error: the file is larger than %zu bytes (raise the bound with --max-source)", path, max);
@@ -480,14 +674,42 @@ char *source_preprocess(const char *path, const char *text, size_t len, const ch
   /* cpp reads a copy of what was read where the path is no file of its
    * own: a pipe, or /dev/stdin redirected from a file (a link that the
    * preprocessor, its stdin /dev/null, would open as empty) */
-  if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6)) {
+  int regular = !(stat(path, &st) != 0 || !S_ISREG(st.st_mode) || !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6));
+  char root[4096] = "";
+  size_t base = key.len;   /* the process's key: without what only the disk's needs */
+  if (regular && cache_dir) {
+    char top[4000];
+    disk_cache_dir(cache_dir, top, sizeof top);
+    snprintf(root, sizeof root, "%s/pp", top);
+    /* a folder that cannot be written keeps nothing: its conditions
+     * (another run of cpp) would be asked for at every run */
+    if (disk_mkdirs(root) || access(root, W_OK)) root[0] = 0;
+  }
+  if (root[0]) {
+    cpp_env_key(&key);
+    pp = disk_cache_get(root, "pp", key.p, key.len, outlen);
+    if (pp) {
+      text_cache_put(&pp_cache, key.p, base, pp, *outlen);
+      free(key.p);
+      return pp;
+    }
+  }
+  if (!regular) {
     tmp = copy_for_cpp(path, text, len, err, errlen);
     if (!tmp) { free(key.p); return NULL; }
   }
-  pp = run_cpp(tmp ? tmp : path, defines, ndefines, include_path, max, outlen, err, errlen);
+  struct timespec t0;
+  clock_gettime(CLOCK_REALTIME, &t0);
+  pp = run_cpp(tmp ? tmp : path, defines, ndefines, include_path, max, outlen, err, errlen, NULL, 0);
   if (tmp) { unlink(tmp); free(tmp); }
   if (pp && toolkit_include(path, pp, *outlen, err, errlen)) { free(pp); pp = NULL; }
-  if (pp) text_cache_put(&pp_cache, key.p, key.len, pp, *outlen);
+  if (pp) {
+    text_cache_put(&pp_cache, key.p, base, pp, *outlen);
+    bytes conds = {0};
+    if (root[0] && !too_new(path, &t0) && !pp_conditions(root, path, text, len, include_path, pp, *outlen, &t0, &conds))
+      disk_cache_put(root, "pp", key.p, key.len, &conds, pp, *outlen, PP_DISK_MAX);
+    free(conds.p);
+  }
   free(key.p);
   return pp;
 }

@@ -135,7 +135,8 @@ const char *gr_module_front(const gr_module *mod, const char **why) {
 }
 
 static front_limits ctx_limits(const gr_context *ctx) {
-  front_limits l = {(size_t)ctx->cfg.max_code, (size_t)ctx->cfg.max_source, ctx->cfg.max_nesting, ctx->cfg.include_path};
+  front_limits l = {(size_t)ctx->cfg.max_code, (size_t)ctx->cfg.max_source, ctx->cfg.max_nesting, ctx->cfg.include_path,
+                    ctx->cfg.jit_cache};
   return l;
 }
 

@@ -415,15 +415,15 @@ START_TEST(preprocessing_is_kept_by_contents_and_defines) {
   ck_assert_int_eq(run_file_defines(path, two, 1), 2);
   char err[512];
   size_t n1 = 0, n2 = 0;
-  char *a = source_preprocess(path, v3, strlen(v3), NULL, 0, NULL, 0, &n1, err, sizeof err);
-  char *b = source_preprocess(path, v3, strlen(v3), NULL, 0, NULL, 0, &n2, err, sizeof err);
+  char *a = source_preprocess(path, v3, strlen(v3), NULL, 0, NULL, NULL, 0, &n1, err, sizeof err);
+  char *b = source_preprocess(path, v3, strlen(v3), NULL, 0, NULL, NULL, 0, &n2, err, sizeof err);
   ck_assert_ptr_nonnull(a);
   ck_assert_ptr_nonnull(b);
   ck_assert_ptr_ne(a, b);   /* each caller's own copy */
   ck_assert_uint_eq(n1, n2);
   ck_assert_int_eq(memcmp(a, b, n1), 0);
   ck_assert_int_eq(a[n1], 0);
-  ck_assert_ptr_null(source_preprocess(path, v3, strlen(v3), NULL, 0, NULL, 8, &n1, err, sizeof err));   /* a smaller bound is its own key */
+  ck_assert_ptr_null(source_preprocess(path, v3, strlen(v3), NULL, 0, NULL, NULL, 8, &n1, err, sizeof err));   /* a smaller bound is its own key */
   free(a);
   free(b);
   unlink(path);

@@ -106,4 +106,31 @@ void text_cache_put(text_cache *c, const void *key, size_t klen, const char *tex
  * compiler, its options). */
 void text_key_file(bytes *k, const char *path, const char *text, size_t len, const char *const *defines, int ndefines);
 
+/* ---------------------------------------------------------------- diskcache
+ *
+ * Texts kept on disk across runs (diskcache.c), each with the conditions
+ * under which it is still the text its key names: files whose contents
+ * went into it, folders in which a new file would have changed it (their
+ * entries unchanged), paths that must not exist.  An entry whose key is
+ * not the caller's byte for byte, that is damaged, or whose conditions no
+ * longer hold is a miss, never a wrong text. */
+
+/* The cache's folder: dir where it is not empty, else
+ * $XDG_CACHE_HOME/gpurace, ~/.cache/gpurace, /tmp/gpurace-cache-UID. */
+void disk_cache_dir(const char *dir, char *out, size_t n);
+int disk_mkdirs(const char *path);   /* mkdir -p: 0, or -1 with errno */
+/* Conditions, appended to c: the file at path has these n bytes; the
+ * folder at path has the entries it has now (or, where it does not exist,
+ * still does not). */
+void disk_cond_file(bytes *c, const char *path, const void *text, size_t n);
+void disk_cond_dir(bytes *c, const char *path);
+/* The text of kind under key in dir (malloc'd, NUL-terminated, its length
+ * in *n), or NULL. */
+char *disk_cache_get(const char *dir, const char *kind, const void *key, size_t klen, size_t *n);
+/* Keeps text under key with its conditions (silently not, where dir cannot
+ * be written), then removes the least recently used entries of kind while
+ * they hold more than max bytes. */
+void disk_cache_put(const char *dir, const char *kind, const void *key, size_t klen, const bytes *conds, const char *text,
+                    size_t n, uint64_t max);
+
 #endif

@@ -1,0 +1,273 @@
+/* Texts kept on disk across runs, each with the conditions it holds under
+ * (util.h).  An entry is one file, written whole to a temporary name and
+ * renamed (readers see an entry complete or not at all; two writers of one
+ * key leave one of two equal texts):
+ *
+ *   "gpurace-cache 2\n", then three sections, each a u64 length and its
+ *   bytes: the key, the conditions, the text; then a u64 hash of all that
+ *   precedes it.
+ *
+ * A condition is a byte, a u32 length and a path, then 'F': the file's
+ * size and two 64-bit hashes of its contents; 'D': the folder's device,
+ * inode, modification and change times (an entry made, removed or renamed
+ * in it changes both; the change time also where the modification time
+ * was then set back, as tar, rsync -t and touch -d do); 'N': nothing (the
+ * path must not exist).  An entry is
+ * taken only where its key is the caller's, byte for byte (a hash names
+ * the file, it never decides a hit), its checksum holds, and every
+ * condition still does: a damaged, foreign or stale entry is a miss. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static const char magic[] = "gpurace-cache 2\n";
+
+void disk_cache_dir(const char *dir, char *out, size_t n) {
+  const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+  if (dir && *dir) snprintf(out, n, "%s", dir);
+  else if (x && *x) snprintf(out, n, "%s/gpurace", x);
+  else if (home && *home) snprintf(out, n, "%s/.cache/gpurace", home);
+  else snprintf(out, n, "/tmp/gpurace-cache-%u", (unsigned)getuid());
+}
+
+int disk_mkdirs(const char *path) {
+  char buf[4096];
+  if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return -1;
+  for (char *p = buf + 1; *p; p++)
+    if (*p == '/') {
+      *p = 0;
+      if (mkdir(buf, 0755) && errno != EEXIST) return -1;
+      *p = '/';
+    }
+  return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+/* The second, independent hash of a file's contents: with hash_bytes, 128
+ * bits, so that a header edited to other bytes of the same size is never
+ * taken for the old one. */
+static uint64_t hash_fnv(const void *p, size_t n) {
+  const uint8_t *s = p;
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t k = 0; k < n; k++) h = (h ^ s[k]) * 0x100000001b3ull;
+  return h;
+}
+
+/* A whole file of at most max bytes (malloc'd, NUL-terminated), or NULL. */
+static char *read_all(const char *path, size_t max, size_t *n) {
+  int fd = open(path, O_RDONLY);
+  if (fd < 0) return NULL;
+  struct stat st;
+  if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > max) { close(fd); return NULL; }
+  size_t want = (size_t)st.st_size, got = 0;
+  char *buf = xmalloc(want + 1);
+  while (got < want) {
+    ssize_t r = read(fd, buf + got, want - got);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    got += (size_t)r;
+  }
+  close(fd);
+  if (got != want) { free(buf); return NULL; }
+  buf[got] = 0;
+  *n = got;
+  return buf;
+}
+
+static void put_u64(bytes *b, uint64_t v) { bytes_put(b, &v, sizeof v); }
+
+static void put_path(bytes *c, char type, const char *path) {
+  uint32_t n = (uint32_t)strlen(path);
+  bytes_put(c, &type, 1);
+  bytes_put(c, &n, sizeof n);
+  bytes_put(c, path, n);
+}
+
+void disk_cond_file(bytes *c, const char *path, const void *text, size_t n) {
+  put_path(c, 'F', path);
+  put_u64(c, n);
+  put_u64(c, hash_bytes(text, n));
+  put_u64(c, hash_fnv(text, n));
+}
+
+void disk_cond_dir(bytes *c, const char *path) {
+  struct stat st;
+  if (stat(path, &st)) {
+    put_path(c, 'N', path);
+    return;
+  }
+  put_path(c, 'D', path);
+  put_u64(c, (uint64_t)st.st_dev);
+  put_u64(c, (uint64_t)st.st_ino);
+  put_u64(c, (uint64_t)st.st_mtim.tv_sec);
+  put_u64(c, (uint64_t)st.st_mtim.tv_nsec);
+  put_u64(c, (uint64_t)st.st_ctim.tv_sec);
+  put_u64(c, (uint64_t)st.st_ctim.tv_nsec);
+}
+
+/* A reader of an entry's bytes that fails, rather than reads past them. */
+typedef struct { const uint8_t *p; size_t n, at; int bad; } rd;
+
+static uint64_t get_u64(rd *r) {
+  uint64_t v = 0;
+  if (r->n - r->at < sizeof v) { r->bad = 1; r->at = r->n; return 0; }
+  memcpy(&v, r->p + r->at, sizeof v);
+  r->at += sizeof v;
+  return v;
+}
+
+static const uint8_t *get_bytes(rd *r, uint64_t len) {
+  if (r->bad || len > r->n - r->at) { r->bad = 1; r->at = r->n; return NULL; }
+  const uint8_t *p = r->p + r->at;
+  r->at += (size_t)len;
+  return p;
+}
+
+/* Whether every condition of c (len bytes) holds now. */
+static int conds_hold(const uint8_t *c, size_t len) {
+  rd r = {c, len, 0, 0};
+  while (r.at < r.n && !r.bad) {
+    const uint8_t *type = get_bytes(&r, 1);
+    uint32_t pl = 0;
+    const uint8_t *pp = get_bytes(&r, sizeof pl);
+    if (!type || !pp) return 0;
+    memcpy(&pl, pp, sizeof pl);
+    const uint8_t *name = get_bytes(&r, pl);
+    if (!name || pl >= 4096) return 0;
+    char path[4096];
+    memcpy(path, name, pl);
+    path[pl] = 0;
+    struct stat st;
+    if (*type == 'N') {
+      if (!stat(path, &st)) return 0;
+    } else if (*type == 'D') {
+      uint64_t dev = get_u64(&r), ino = get_u64(&r), sec = get_u64(&r), nsec = get_u64(&r), csec = get_u64(&r), cnsec = get_u64(&r);
+      if (r.bad || stat(path, &st) || (uint64_t)st.st_dev != dev || (uint64_t)st.st_ino != ino ||
+          (uint64_t)st.st_mtim.tv_sec != sec || (uint64_t)st.st_mtim.tv_nsec != nsec || (uint64_t)st.st_ctim.tv_sec != csec ||
+          (uint64_t)st.st_ctim.tv_nsec != cnsec)
+        return 0;
+    } else if (*type == 'F') {
+      uint64_t size = get_u64(&r), h1 = get_u64(&r), h2 = get_u64(&r);
+      if (r.bad || stat(path, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != size) return 0;
+      size_t n = 0;
+      char *text = read_all(path, (size_t)size, &n);
+      int same = text && n == size && hash_bytes(text, n) == h1 && hash_fnv(text, n) == h2;
+      free(text);
+      if (!same) return 0;
+    } else {
+      return 0;
+    }
+  }
+  return !r.bad;
+}
+
+static void entry_path(const char *dir, const char *kind, const void *key, size_t klen, char *out, size_t n) {
+  snprintf(out, n, "%s/%s-%016llx", dir, kind, (unsigned long long)hash_bytes(key, klen));
+}
+
+char *disk_cache_get(const char *dir, const char *kind, const void *key, size_t klen, size_t *n) {
+  char path[4200];
+  entry_path(dir, kind, key, klen, path, sizeof path);
+  size_t len = 0;
+  char *buf = read_all(path, (size_t)1 << 30, &len);
+  if (!buf) return NULL;
+  char *text = NULL;
+  rd r = {(const uint8_t *)buf, len, 0, 0};
+  const uint8_t *m = get_bytes(&r, sizeof magic - 1);
+  uint64_t kl = get_u64(&r);
+  const uint8_t *k = get_bytes(&r, kl);
+  uint64_t cl = get_u64(&r);
+  const uint8_t *c = get_bytes(&r, cl);
+  uint64_t tl = get_u64(&r);
+  const uint8_t *t = get_bytes(&r, tl);
+  size_t body = r.at;
+  uint64_t sum = get_u64(&r);
+  if (!r.bad && r.at == len && !memcmp(m, magic, sizeof magic - 1) && kl == klen && !memcmp(k, key, klen) &&
+      sum == hash_bytes(buf, body) && conds_hold(c, (size_t)cl)) {
+    text = xmalloc((size_t)tl + 1);
+    memcpy(text, t, (size_t)tl);
+    text[tl] = 0;
+    *n = (size_t)tl;
+    /* the trim removes the least recently taken first */
+    utimensat(AT_FDCWD, path, NULL, 0);
+  }
+  free(buf);
+  return text;
+}
+
+/* Removes the oldest entries of kind in dir while they hold more than max
+ * bytes (by their last use). */
+static void trim(const char *dir, const char *kind, uint64_t max) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  struct ent { char name[64]; time_t t; off_t size; } *v = NULL;
+  size_t nv = 0, cap = 0, kl = strlen(kind);
+  uint64_t total = 0;
+  time_t now = time(NULL);
+  struct dirent *de;
+  while ((de = readdir(d))) {
+    char p[4200];
+    struct stat st;
+    size_t len = strlen(de->d_name);
+    if (len >= 64 || strncmp(de->d_name, kind, kl) || de->d_name[kl] != '-') continue;
+    snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+    if (stat(p, &st)) continue;
+    if (strchr(de->d_name + kl + 1, '.')) {   /* a writer's temporary file, an hour old: it died */
+      if (now - st.st_mtime > 3600) unlink(p);
+      continue;
+    }
+    if (nv == cap) v = xrealloc(v, (cap = cap ? 2 * cap : 64) * sizeof *v);
+    snprintf(v[nv].name, sizeof v[nv].name, "%s", de->d_name);
+    v[nv].t = st.st_atime > st.st_mtime ? st.st_atime : st.st_mtime;
+    v[nv].size = st.st_size;
+    total += (uint64_t)st.st_size;
+    nv++;
+  }
+  closedir(d);
+  while (total > max && nv) {
+    size_t old = 0;
+    for (size_t k = 1; k < nv; k++) if (v[k].t < v[old].t) old = k;
+    char p[4200];
+    snprintf(p, sizeof p, "%s/%s", dir, v[old].name);
+    unlink(p);
+    total -= (uint64_t)v[old].size;
+    v[old] = v[--nv];
+  }
+  free(v);
+}
+
+void disk_cache_put(const char *dir, const char *kind, const void *key, size_t klen, const bytes *conds, const char *text,
+                    size_t n, uint64_t max) {
+  if (disk_mkdirs(dir)) return;
+  bytes b = {0};
+  bytes_put(&b, magic, sizeof magic - 1);
+  put_u64(&b, klen);
+  bytes_put(&b, key, klen);
+  put_u64(&b, conds->len);
+  if (conds->len) bytes_put(&b, conds->p, conds->len);
+  put_u64(&b, n);
+  bytes_put(&b, text, n);
+  put_u64(&b, hash_bytes(b.p, b.len));
+  char path[4200], tmp[4300];
+  entry_path(dir, kind, key, klen, path, sizeof path);
+  /* a name of this writer's own: threads of one process (a verdict table's
+   * cells) may write one key at once */
+  snprintf(tmp, sizeof tmp, "%s.%d.%lx", path, (int)getpid(), (unsigned long)pthread_self());
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  int ok = fd >= 0;
+  for (size_t at = 0; ok && at < b.len;) {
+    ssize_t w = write(fd, b.p + at, b.len - at);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) ok = 0;
+    else at += (size_t)w;
+  }
+  if (fd >= 0 && close(fd)) ok = 0;
+  if (!ok || rename(tmp, path)) unlink(tmp);
+  free(b.p);
+  trim(dir, kind, max);
+}
