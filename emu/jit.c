@@ -83,6 +83,18 @@ static void put(bytes *b, const char *fmt, ...) {
   free(big);
 }
 
+/* The special registers compiled code reads (the clock it does not), as C
+ * expressions of lane l, and whether a warp's lanes read one value (the
+ * block's index, the grid's and block's sizes): uniform_op's scalars. */
+static const struct { const char *expr; int scalar; } sreg_c[SR_COUNT] = {
+  [SR_TID_X] = {"(uint64_t)tid0[l]", 0}, [SR_TID_Y] = {"(uint64_t)tid1[l]", 0}, [SR_TID_Z] = {"(uint64_t)tid2[l]", 0},
+  [SR_CTAID_X] = {"ctaid0", 1}, [SR_CTAID_Y] = {"ctaid1", 1}, [SR_CTAID_Z] = {"ctaid2", 1},
+  [SR_NTID_X] = {"ntid0", 1}, [SR_NTID_Y] = {"ntid1", 1}, [SR_NTID_Z] = {"ntid2", 1},
+  [SR_NCTAID_X] = {"nctaid0", 1}, [SR_NCTAID_Y] = {"nctaid1", 1}, [SR_NCTAID_Z] = {"nctaid2", 1},
+  [SR_LANEID] = {"(uint64_t)l", 0}, [SR_WARPSIZE] = {"UINT64_C(32)", 1},
+  [SR_GRIDWS_LO] = {"(uint64_t)(uint32_t)gridws", 1}, [SR_GRIDWS_HI] = {"(gridws >> 32)", 1},
+};
+
 /* The C expression of one instruction of compiles() but a branch, as
  * alu_exec computes it for lane l of a full warp (simt.c): each op's lane
  * function from kir_sem.h.  A, B, C: its operands' expressions (unused
@@ -112,17 +124,9 @@ static int alu_expr(char *e, size_t n, const kir_ins *in, const char *A, const c
     return 1;
   }
   case OP_SREG:
-    switch (in->imm) {
-    case SR_TID_X: case SR_TID_Y: case SR_TID_Z: snprintf(e, n, "(uint64_t)tid%d[l]", (int)(in->imm - SR_TID_X)); return 1;
-    case SR_CTAID_X: case SR_CTAID_Y: case SR_CTAID_Z: snprintf(e, n, "ctaid%d", (int)(in->imm - SR_CTAID_X)); return 1;
-    case SR_NTID_X: case SR_NTID_Y: case SR_NTID_Z: snprintf(e, n, "ntid%d", (int)(in->imm - SR_NTID_X)); return 1;
-    case SR_NCTAID_X: case SR_NCTAID_Y: case SR_NCTAID_Z: snprintf(e, n, "nctaid%d", (int)(in->imm - SR_NCTAID_X)); return 1;
-    case SR_LANEID: snprintf(e, n, "(uint64_t)l"); return 1;
-    case SR_WARPSIZE: snprintf(e, n, "UINT64_C(32)"); return 1;
-    case SR_GRIDWS_LO: snprintf(e, n, "(uint64_t)(uint32_t)gridws"); return 1;
-    case SR_GRIDWS_HI: snprintf(e, n, "(gridws >> 32)"); return 1;
-    default: return 0;
-    }
+    if (in->imm < 0 || in->imm >= SR_COUNT || !sreg_c[in->imm].expr) return 0;
+    snprintf(e, n, "%s", sreg_c[in->imm].expr);
+    return 1;
   case OP_PARAM: snprintf(e, n, "P%" PRId64, in->imm); return 1;
   case OP_GADDR: snprintf(e, n, "G%" PRId64, in->imm); return 1;
   case OP_MATH: snprintf(e, n, "M%d(%s, %s, %s)", (int)in->imm, A, B, C); return 1;
@@ -137,14 +141,26 @@ static int alu_expr(char *e, size_t n, const kir_ins *in, const char *A, const c
 
 /* ------------------------------------------------------------- uniform registers */
 
+/* Register r's bit in a set of W words (a pc's row of uin or of live). */
+#define UBIT(set, r) ((set)[(size_t)(r) / 64] >> ((r) % 64) & 1)
+
 /* The ops whose lanes all compute one value from operands that hold one:
  * arithmetic, constants, parameters, the grid's and block's sizes and the
  * block's index (not the thread's index, the lane, the clock). */
 static int uniform_op(const kir_ins *in) {
-  if (in->op == OP_SREG)
-    return (in->imm >= SR_CTAID_X && in->imm <= SR_NCTAID_Z) || in->imm == SR_WARPSIZE || in->imm == SR_GRIDWS_LO ||
-           in->imm == SR_GRIDWS_HI;
+  if (in->op == OP_SREG) return in->imm >= 0 && in->imm < SR_COUNT && sreg_c[in->imm].scalar;
   return in->op != OP_NOP && kir_is_alu(in->op);
+}
+
+/* Whether the value pc writes is one for the warp where its lanes run it
+ * together: a uniform_op of registers uniform before pc (uin). */
+static int uniform_write(const kir_func *f, const uint64_t *uin, size_t W, int pc) {
+  const kir_ins *in = &f->code[pc];
+  int u[4];
+  if (!uniform_op(in)) return 0;
+  for (int k = 0, nu = kir_ins_reads(in, u); k < nu; k++)
+    if (u[k] < 0 || u[k] >= f->nregs || !UBIT(&uin[(size_t)pc * W], u[k])) return 0;
+  return 1;
 }
 
 /* Where compiled code may hold a register as one scalar for the warp
@@ -158,8 +174,8 @@ static int uniform_op(const kir_ins *in) {
  * such a branch leaves included, whose counter stops at a different
  * count in each lane); paths meeting keep what is uniform on all.  A
  * divergent branch found widens what is apart, and the analysis runs
- * again.  Per register, not per variable: the front ends reuse registers
- * for several (matmul's tile index and its addresses).  This decides
+ * again.  Per register and pc, not per register: the front ends reuse
+ * registers for several variables (matmul's tile index and its addresses).  This decides
  * speed only: compiled code checks at its entry that each scalar it is
  * about to read holds one value in the warp's 32 lanes, and runs nothing
  * where one does not (under ITS lanes drift apart anywhere, and meet
@@ -174,7 +190,6 @@ static uint64_t *jit_uniform(const kir_func *f, size_t W) {
   uint64_t *uin = xmalloc(((size_t)n + 1) * W * sizeof *uin), *out = xmalloc(W * sizeof *out);
   uint8_t *apart = xcalloc((size_t)n + 1, 1), *done = xcalloc((size_t)n + 1, 1), *reached = xcalloc((size_t)n + 1, 1);
   int *seen = xcalloc((size_t)n + 1, sizeof *seen), *stk = xmalloc(((size_t)n + 1) * 2 * sizeof *stk);
-#define UBIT(set, r) ((set)[(size_t)(r) / 64] >> ((r) % 64) & 1)
   for (int more = 1; more;) {
     more = 0;
     /* all ones where not reached yet: the meet's identity */
@@ -189,9 +204,7 @@ static uint64_t *jit_uniform(const kir_func *f, size_t W) {
         memcpy(out, &uin[(size_t)pc * W], W * sizeof *out);
         int d = kir_ins_writes(in);
         if (d >= 0 && d < nr) {
-          int ok = uniform_op(in) && !apart[pc], u[4], nu = ok ? kir_ins_reads(in, u) : 0;
-          for (int k = 0; k < nu; k++) ok &= u[k] >= 0 && u[k] < nr && UBIT(&uin[(size_t)pc * W], u[k]);
-          if (ok) out[d / 64] |= (uint64_t)1 << (d % 64);
+          if (!apart[pc] && uniform_write(f, uin, W, pc)) out[d / 64] |= (uint64_t)1 << (d % 64);
           else out[d / 64] &= ~((uint64_t)1 << (d % 64));
         }
         int s0, s1;
@@ -241,8 +254,9 @@ static uint64_t *jit_uniform(const kir_func *f, size_t W) {
 /* Per pc, the registers compiled code entering there may read as scalars
  * before it writes them (W words a pc): liveness over the instructions it
  * runs, which stop it where one does not compile, of the reads where the
- * register is uniform (uin) and not the launch's value (def).  A load's address is read from the register
- * file (kept exact: each uniform write stores every lane). */
+ * register is uniform (uin) and not the launch's value (def).  A load's
+ * address is read from the register file (kept exact: each uniform write
+ * stores every lane). */
 static uint64_t *jit_uniform_live(const kir_func *f, const uint64_t *uin, const int *def, size_t W) {
   int n = f->ncode;
   uint64_t *live = xcalloc(((size_t)n + 1) * W, sizeof *live), *out = xcalloc(W, sizeof *out);
@@ -330,14 +344,14 @@ static int emit_lanes(bytes *b, const jit_em *m, int s, int e, int fused, int fa
         else if (!u && pass) put(b, "    cmpv[l] = %s;\n", x);
         break;
       }
-      const char *ind = pass ? "    " : "  ";
-      if (u != !pass) {
-        /* the other pass's: its local only */
-      } else if (fast && in->op == OP_PADD)
-        put(b, "%sconst uint64_t %c%d = %s + %s * UINT64_C(%" PRIu64 ");\n%smoved |= (%c%d ^ %s) >> 32;\n", ind, u ? 's' : 'v', pc, A,
-            B, in->imm ? (uint64_t)in->imm : 1, ind, u ? 's' : 'v', pc, A);
-      else put(b, "%sconst uint64_t %c%d = %s;\n", ind, u ? 's' : 'v', pc, x);
-      local[in->dst] = pc;
+      if (u == !pass) {   /* the uniform ones in the first pass, the others in the loop */
+        const char *ind = pass ? "    " : "  ";
+        if (fast && in->op == OP_PADD)
+          put(b, "%sconst uint64_t %c%d = %s + %s * UINT64_C(%" PRIu64 ");\n%smoved |= (%c%d ^ %s) >> 32;\n", ind, u ? 's' : 'v',
+              pc, A, B, in->imm ? (uint64_t)in->imm : 1, ind, u ? 's' : 'v', pc, A);
+        else put(b, "%sconst uint64_t %c%d = %s;\n", ind, u ? 's' : 'v', pc, x);
+      }
+      local[in->dst] = pc;   /* (the other pass's too: later operands name it) */
     }
     /* the second pass names each value by the write before its reader */
     if (!pass) for (int pc = s; pc < e; pc++) if (f->code[pc].dst >= 0) local[f->code[pc].dst] = -1;
@@ -436,10 +450,8 @@ void jit_emit(const kir_func *f, bytes *b) {
     int d = f->code[pc].dst;
     if (d < 0 || d >= f->nregs || kir_ins_writes(&f->code[pc]) != d) continue;
     /* (in compiled code a full warp runs it: uniform operands give one value) */
-    int ok = uniform_op(&f->code[pc]), u[4], nu = ok ? kir_ins_reads(&f->code[pc], u) : 0;
-    for (int k = 0; k < nu; k++) ok &= u[k] >= 0 && u[k] < f->nregs && UBIT(&uin[(size_t)pc * W], u[k]);
-    udef[pc] = (uint8_t)ok;
-    if (ok) needu[d] = 1;
+    udef[pc] = (uint8_t)uniform_write(f, uin, W, pc);
+    if (udef[pc]) needu[d] = 1;
   }
   for (int pc = 0; pc < n; pc++)
     for (int r = 0; r < f->nregs; r++) if (UBIT(&ulive[(size_t)pc * W], r)) needu[r] = 1;
@@ -559,15 +571,14 @@ void jit_emit(const kir_func *f, bytes *b) {
       ufused = emit_straight(b, &m, pc, br, fused);
       put(b, "  n += %d;\n", br - pc - fused);
     }
-    if (fused && ufused) {
+    if (fused) {
+      /* simt_run_ahead fuses it where the stretch goes on to the branch:
+       * its lanes into ft, else (the stretch ends) into its register */
       const kir_ins *c = &f->code[br - 1];
-      put(b, "  n++;\n  if (n < cap && rpc != %d) {\n    ft = 0u - (uint32_t)(cmps != 0);\n    fz = 1;\n  } else {\n"
-             "    for (int l = 0; l < 32; l++) R[%d + l] = cmps;\n    pc = %d; goto out;\n  }\n", br, c->dst * 32, br);
-    } else if (fused) {
-      /* simt_run_ahead fuses it where the stretch goes on to the branch */
-      const kir_ins *c = &f->code[br - 1];
-      put(b, "  n++;\n  if (n < cap && rpc != %d) {\n    ft = 0;\n    for (int l = 0; l < 32; l++) ft |= (uint32_t)cmpv[l] << l;\n    fz = 1;\n  } else {\n"
-             "    for (int l = 0; l < 32; l++) R[%d + l] = cmpv[l];\n    pc = %d; goto out;\n  }\n", br, c->dst * 32, br);
+      const char *lanes = ufused ? "ft = 0u - (uint32_t)(cmps != 0);" : "ft = 0;\n    for (int l = 0; l < 32; l++) ft |= (uint32_t)cmpv[l] << l;";
+      put(b, "  n++;\n  if (n < cap && rpc != %d) {\n    %s\n    fz = 1;\n  } else {\n"
+             "    for (int l = 0; l < 32; l++) R[%d + l] = %s;\n    pc = %d; goto out;\n  }\n", br, lanes, c->dst * 32,
+          ufused ? "cmps" : "cmpv[l]", br);
     }
     if (br < end) {
       in = &f->code[br];
@@ -706,45 +717,6 @@ static void sh_quote(char *out, size_t n, const char *path) {
   out[j] = 0;
 }
 
-/* Keeps the cache within JIT_CACHE_MAX: the least recently used objects go. */
-static void cache_trim(const char *dir) {
-  DIR *d = opendir(dir);
-  if (!d) return;
-  struct ent { char name[64]; time_t t; off_t size; } *v = NULL;
-  size_t nv = 0, cap = 0;
-  uint64_t total = 0;
-  struct dirent *de;
-  time_t now = time(NULL);
-  while ((de = readdir(d))) {
-    size_t len = strlen(de->d_name);
-    char p[1200];
-    struct stat st;
-    snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
-    if (strncmp(de->d_name, "jit-", 4) || len >= 64 || stat(p, &st)) continue;
-    if (strcmp(de->d_name + len - 3, ".so")) {
-      /* a compile's files: a process's that ended before it looked, after an hour */
-      if (now - st.st_mtime > 3600) unlink(p);
-      continue;
-    }
-    if (nv == cap) v = xrealloc(v, (cap = cap ? 2 * cap : 64) * sizeof *v);
-    snprintf(v[nv].name, sizeof v[nv].name, "%s", de->d_name);
-    v[nv].t = st.st_atime > st.st_mtime ? st.st_atime : st.st_mtime;
-    v[nv].size = st.st_size;
-    total += (uint64_t)st.st_size;
-    nv++;
-  }
-  closedir(d);
-  while (total > JIT_CACHE_MAX && nv) {
-    size_t old = 0;
-    for (size_t k = 1; k < nv; k++) if (v[k].t < v[old].t) old = k;
-    char p[1200];
-    snprintf(p, sizeof p, "%s/%s", dir, v[old].name);
-    unlink(p);
-    total -= (uint64_t)v[old].size;
-    v[old] = v[--nv];
-  }
-  free(v);
-}
 
 /* A compile's file beside so, of this process: its C text (c), log,
  * temporary object (tmp) or, in the background, status. */
@@ -894,11 +866,11 @@ int jit_begin(const kir_func *f, uint64_t key, const char *cache_dir, char *why,
   sh_quote(qsrc, sizeof qsrc, src);
   sh_quote(qlog, sizeof qlog, log);
   /* what it leaves where nobody looks (the process ended first): the
-   * status, and the log of a failure, which cache_trim removes later */
-  snprintf(full, sizeof full, "( %s && rm -f %s; echo $? >%s.tmp; mv -f %s.tmp %s; %s%s ) </dev/null >/dev/null 2>&1 &", cmd,
-           qlog, qs, qs, qs, getenv("GPURACE_JIT_KEEP_C") ? ": " : "rm -f -- ", qsrc);
+   * status, and the log of a failure, which disk_trim removes later */
+  int fl = snprintf(full, sizeof full, "( %s && rm -f %s; echo $? >%s.tmp; mv -f %s.tmp %s; %s%s ) </dev/null >/dev/null 2>&1 &",
+                    cmd, qlog, qs, qs, qs, getenv("GPURACE_JIT_KEEP_C") ? ": " : "rm -f -- ", qsrc);
   p->t0 = now_s();
-  if (system(full) != 0) {
+  if (fl >= (int)sizeof full || system(full) != 0) {
     snprintf(why, wn, "cannot start the C compiler");
     free(p);
     rc = -1;
@@ -938,7 +910,7 @@ const jit_code *jit_ready(const kir_func *f, uint64_t key, const char *cache_dir
     if (!st) {
       char dir[1024];
       disk_cache_dir(cache_dir, dir, sizeof dir);
-      cache_trim(dir);
+      disk_trim(dir, "jit", ".so", JIT_CACHE_MAX);
     }
     free(p);
     goto done;
@@ -975,7 +947,7 @@ const jit_code *jit_get(const kir_func *f, uint64_t key, const char *cache_dir, 
     free(c.p);
     if (bad) goto done;
     *compile_s += now_s() - t0;
-    cache_trim(dir);
+    disk_trim(dir, "jit", ".so", JIT_CACHE_MAX);
   }
   out = load(f, key, so, h, why, wn);
 done:

@@ -200,13 +200,11 @@ char *disk_cache_get(const char *dir, const char *kind, const void *key, size_t 
   return text;
 }
 
-/* Removes the oldest entries of kind in dir while they hold more than max
- * bytes (by their last use). */
-static void trim(const char *dir, const char *kind, uint64_t max) {
+void disk_trim(const char *dir, const char *kind, const char *suffix, uint64_t max) {
   DIR *d = opendir(dir);
   if (!d) return;
   struct ent { char name[64]; time_t t; off_t size; } *v = NULL;
-  size_t nv = 0, cap = 0, kl = strlen(kind);
+  size_t nv = 0, cap = 0, kl = strlen(kind), sl = strlen(suffix);
   uint64_t total = 0;
   time_t now = time(NULL);
   struct dirent *de;
@@ -214,15 +212,18 @@ static void trim(const char *dir, const char *kind, uint64_t max) {
     char p[4200];
     struct stat st;
     size_t len = strlen(de->d_name);
-    if (len >= 64 || strncmp(de->d_name, kind, kl) || de->d_name[kl] != '-') continue;
+    if (len >= sizeof v->name || len < kl + 1 + sl || strncmp(de->d_name, kind, kl) || de->d_name[kl] != '-') continue;
     snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
     if (stat(p, &st)) continue;
-    if (strchr(de->d_name + kl + 1, '.')) {   /* a writer's temporary file, an hour old: it died */
+    const char *mid = de->d_name + kl + 1;
+    size_t ml = len - kl - 1 - sl;
+    if (strcmp(de->d_name + len - sl, suffix) || memchr(mid, '.', ml)) {
+      /* a writer's file (a temporary, a compile's text or log) an hour old: its process died */
       if (now - st.st_mtime > 3600) unlink(p);
       continue;
     }
     if (nv == cap) v = xrealloc(v, (cap = cap ? 2 * cap : 64) * sizeof *v);
-    snprintf(v[nv].name, sizeof v[nv].name, "%s", de->d_name);
+    memcpy(v[nv].name, de->d_name, len + 1);
     v[nv].t = st.st_atime > st.st_mtime ? st.st_atime : st.st_mtime;
     v[nv].size = st.st_size;
     total += (uint64_t)st.st_size;
@@ -269,5 +270,7 @@ void disk_cache_put(const char *dir, const char *kind, const void *key, size_t k
   if (fd >= 0 && close(fd)) ok = 0;
   if (!ok || rename(tmp, path)) unlink(tmp);
   free(b.p);
-  trim(dir, kind, max);
+  /* one put in 16 looks over the folder (a look stats every entry): the
+   * bound is passed by at most the entries of 16 puts */
+  if (!(hash_bytes(key, klen) >> 60)) disk_trim(dir, kind, "", max);
 }

@@ -128,9 +128,14 @@ void disk_cond_dir(bytes *c, const char *path);
  * in *n), or NULL. */
 char *disk_cache_get(const char *dir, const char *kind, const void *key, size_t klen, size_t *n);
 /* Keeps text under key with its conditions (silently not, where dir cannot
- * be written), then removes the least recently used entries of kind while
- * they hold more than max bytes. */
+ * be written); at one put in 16, removes the least recently used entries
+ * of kind while they hold more than max bytes. */
 void disk_cache_put(const char *dir, const char *kind, const void *key, size_t klen, const bytes *conds, const char *text,
                     size_t n, uint64_t max);
+/* Removes the least recently used entries of kind in dir (files named
+ * KIND-NAME followed by suffix, NAME without a '.') while they hold more
+ * than max bytes, and the other files named KIND-... (a writer's, whose
+ * process died) once they are an hour old. */
+void disk_trim(const char *dir, const char *kind, const char *suffix, uint64_t max);
 
 #endif
