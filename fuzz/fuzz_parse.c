@@ -137,7 +137,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   /* the same bytes as PTX: lowered, or one positioned error */
   {
     char err[1024];
-    front_limits lim = {100000, 1 << 20, 0, NULL};
+    front_limits lim = {100000, 1 << 20, 0, NULL, NULL};
     kir_module *km = ptx_compile("fuzz.ptx", (const char *)data, size, NULL, &lim, err, sizeof err);
     if (!km && (strncmp(err, "fuzz.ptx:", 9) || !strstr(err, ": error: "))) {
       fprintf(stderr, "bad PTX diagnostic: %s\n", err);
