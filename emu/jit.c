@@ -399,13 +399,39 @@ static int emit_straight(bytes *b, const jit_em *m, int s, int e, int fused) {
   for (int k = 0; k < nlast; k++) put(b, "  uint64_t T%d[32];\n", f->code[last[k]].dst);
   int ufused = emit_lanes(b, m, s, e, fused, 1);
   put(b, "  if (!moved) {\n");
+  /* copies, not loops: the compiler's passes over each loop were a tenth
+   * of a small kernel's compile (moves inline where the compiler takes
+   * GR_JIT_COPY: a call to memcpy cost more than the loop) */
   for (int k = 0; k < nlast; k++) {
     int d = f->code[last[k]].dst;
-    put(b, "    for (int l = 0; l < 32; l++) R[%d + l] = T%d[l];\n", d * 32, d);
+    put(b, "    __builtin_memcpy(R + %d, T%d, sizeof T%d);\n", d * 32, d, d);
   }
   put(b, "  } else { pc = %d; goto out; }\n  }\n", s);
   free(last);
   return ufused;
+}
+
+/* SH<sk>: a full warp's shared load of kind sk at r's addresses plus
+ * imm, into d, where the block holds still (jit_abi.h): 1 where it
+ * performed, 0 where the interpreter performs it (an address outside
+ * shared memory or misaligned, or a block not quiet).  One function a
+ * kind, called (HELPER). */
+static void emit_shared_load(bytes *b, int sk) {
+  int size = kir_sk_size[sk];
+  if (size != 1 && size != 2 && size != 4 && size != 8) return;
+  unsigned long long tag = (unsigned long long)KIR_ADDR(SPACE_SHARED, 0);
+  put(b, "static HELPER int SH%d(jit_frame *F, uint64_t *d, const uint64_t *r, int64_t imm) {\n"
+         "  uint64_t ad[32], bad = 0;\n  for (int l = 0; l < 32; l++) ad[l] = kir_access_addr(r[l], imm);\n"
+         "  for (int l = 0; l < 32; l++) bad |= (uint64_t)(ad[l] - 0x%llxull > F->shared_size - %d) | (ad[l] & %d);\n"
+         "  if (bad) return 0;\n  if (!F->sq) F->sq = F->quiet(F->L, F->w) ? 1 : -1;\n  if (F->sq < 0) return 0;\n",
+      sk, tag, size, size - 1);
+  if (size == 4 && (sk == SK_U32 || sk == SK_F32 || sk == SK_I32))
+    put(b, "  ld4(d, F->shared, ad, 0x%llxull, %d);\n", tag, sk == SK_I32);
+  else
+    put(b, "  for (int l = 0; l < 32; l++) {\n    uint64_t v = 0;\n"
+           "    __builtin_memcpy(&v, F->shared + (ad[l] - 0x%llxull), %d);\n    d[l] = sem_canon(%d, v);\n  }\n",
+        tag, size, sk);
+  put(b, "  F->sh_lanes += 32, F->sh_bytes += %d;\n  return 1;\n}\n", 32 * size);
 }
 
 /* One function a kernel's code calls for each op it uses (B: kir_sem's
@@ -415,9 +441,16 @@ static int emit_straight(bytes *b, const jit_em *m, int s, int e, int fused) {
  * -O3 with sem_bin inlined at every use, 3.6 s after). */
 static void emit_ops(bytes *b, const kir_func *f) {
   uint8_t seen[OP_COUNT] = {0}, cvt[SK_COUNT][SK_COUNT] = {{0}}, canon[SK_COUNT] = {0}, math[MATH_COUNT] = {0};
+  uint8_t shld[SK_COUNT] = {0};
   for (int pc = 0; pc < f->ncode; pc++) {
     const kir_ins *in = &f->code[pc];
     int op = in->op;
+    if (op == OP_LD) {
+      int sk = in->flags & 0x7f;
+      if (sk < SK_COUNT && !shld[sk]) emit_shared_load(b, sk);
+      if (sk < SK_COUNT) shld[sk] = 1;
+      continue;
+    }
     /* (flags set, not counted: a count of 256 uses wraps to 0) */
     if (op < OP_NEG_I32 && kir_is_alu(op) && op != OP_CONST) {
       if (!seen[op]) put(b, "static uint64_t B%d(uint64_t a, uint64_t b) { return sem_bin(%d, a, b); }\n", op, op);
@@ -458,6 +491,9 @@ void jit_emit(const kir_func *f, bytes *b) {
   jit_em m = {f, local, def, uin, udef, W};
   put(b, "/* gpurace's compiled code for kernel %s: %d KIR instructions (emu/jit.c) */\n", f->name ? f->name : "?", n);
   put(b, "#include \"kir_sem.h\"\n#include \"jit_abi.h\"\n\n");
+  /* the helpers with loops, called: their copies at every use were a
+   * quarter of a small kernel's compile and two thirds of a large one's */
+  put(b, "#define HELPER __attribute__((noinline))\n\n");
   /* a full warp's 4-byte shared load: where a half-warp's lanes read
    * consecutive words or one word (a tile's row, a broadcast), a copy and
    * no gather, as the interpreter's lanes_load4_halves does (matmul's
@@ -467,14 +503,14 @@ void jit_emit(const kir_func *f, bytes *b) {
          "    uint64_t a0 = ad[h], gaps = 0, moves = 0;   /* gaps 0: a run of words; moves 0: one word */\n"
          "    for (int l = 0; l < 16; l++) gaps |= ad[h + l] ^ (a0 + 4 * (uint64_t)l), moves |= ad[h + l] ^ a0;\n"
          "    if (!gaps) {\n      const uint8_t *p = sh + (a0 - tag);\n"
-         "      if (sign) for (int l = 0; l < 16; l++) { int32_t v; memcpy(&v, p + 4 * l, 4); d[h + l] = (uint64_t)(int64_t)v; }\n"
-         "      else for (int l = 0; l < 16; l++) { uint32_t v; memcpy(&v, p + 4 * l, 4); d[h + l] = v; }\n"
-         "    } else if (!moves) {\n      uint32_t u;\n      memcpy(&u, sh + (a0 - tag), 4);\n"
+         "      if (sign) for (int l = 0; l < 16; l++) { int32_t v; __builtin_memcpy(&v, p + 4 * l, 4); d[h + l] = (uint64_t)(int64_t)v; }\n"
+         "      else for (int l = 0; l < 16; l++) { uint32_t v; __builtin_memcpy(&v, p + 4 * l, 4); d[h + l] = v; }\n"
+         "    } else if (!moves) {\n      uint32_t u;\n      __builtin_memcpy(&u, sh + (a0 - tag), 4);\n"
          "      uint64_t v = sign ? (uint64_t)(int64_t)(int32_t)u : u;\n      for (int l = 0; l < 16; l++) d[h + l] = v;\n"
-         "    } else\n      for (int l = 0; l < 16; l++) {\n        uint32_t u;\n        memcpy(&u, sh + (ad[h + l] - tag), 4);\n"
+         "    } else\n      for (int l = 0; l < 16; l++) {\n        uint32_t u;\n        __builtin_memcpy(&u, sh + (ad[h + l] - tag), 4);\n"
          "        d[h + l] = sign ? (uint64_t)(int64_t)(int32_t)u : u;\n      }\n  }\n}\n\n");
   /* a uniform register's scalar, where every lane holds it (jit_uniform) */
-  put(b, "static inline int one(const uint64_t *r, uint64_t *u) {\n  uint64_t x = 0;\n"
+  put(b, "static HELPER int one(const uint64_t *r, uint64_t *u) {\n  uint64_t x = 0;\n"
          "  for (int l = 0; l < 32; l++) x |= r[l] ^ r[0];\n  *u = r[0];\n  return !x;\n}\n\n");
   emit_ops(b, f);
   put(b, "__attribute__((visibility(\"default\"))) void " JIT_SYMBOL "(jit_frame *F) {\n");
@@ -536,22 +572,8 @@ void jit_emit(const kir_func *f, bytes *b) {
       put(b, "  { int k = 0;\n");
       if (size == 1 || size == 2 || size == 4 || size == 8) {
         /* shared memory, where the block holds still: here (jit_abi.h) */
-        unsigned long long tag = (unsigned long long)KIR_ADDR(SPACE_SHARED, 0);
-        put(b, "    if (F->marks[%d] == %d && F->sq >= 0 && F->shared_size >= %d) {\n      uint64_t ad[32], bad = 0;\n", pc,
-            AHEAD_LOAD, size);
-        if (in->imm) put(b, "      for (int l = 0; l < 32; l++) ad[l] = kir_access_addr(R[%d + l], %" PRId64 ");\n", in->a * 32, in->imm);
-        else put(b, "      for (int l = 0; l < 32; l++) ad[l] = R[%d + l];\n", in->a * 32);
-        put(b, "      for (int l = 0; l < 32; l++) bad |= (uint64_t)(ad[l] - 0x%llxull > F->shared_size - %d) | (ad[l] & %d);\n", tag,
-            size, size - 1);
-        put(b, "      if (!bad && !F->sq) F->sq = F->quiet(F->L, F->w) ? 1 : -1;\n");
-        put(b, "      if (!bad && F->sq > 0) {\n");
-        if (size == 4 && (sk == SK_U32 || sk == SK_F32 || sk == SK_I32))
-          put(b, "        ld4(R + %d, F->shared, ad, 0x%llxull, %d);\n", in->dst * 32, tag, sk == SK_I32);
-        else
-          put(b, "        for (int l = 0; l < 32; l++) {\n          uint64_t v = 0;\n"
-                 "          memcpy(&v, F->shared + (ad[l] - 0x%llxull), %d);\n          R[%d + l] = sem_canon(%d, v);\n        }\n",
-              tag, size, in->dst * 32, sk);
-        put(b, "        F->sh_lanes += 32, F->sh_bytes += %d;\n        k = 3;\n      }\n    }\n", 32 * size);
+        put(b, "    if (F->marks[%d] == %d && F->sq >= 0 && F->shared_size >= %d && SH%d(F, R + %d, R + %d, %" PRId64 ")) k = 3;\n",
+            pc, AHEAD_LOAD, size, sk, in->dst * 32, in->a * 32, in->imm);
       }
       put(b, "    if (!k) k = F->load(F->L, F->w, %d);\n    if (!k) { F->stopped = 1; pc = %d; goto out; }\n    n++;\n"
              "    if (k == 2) { pc = %d; goto out; } }\n",
@@ -576,9 +598,10 @@ void jit_emit(const kir_func *f, bytes *b) {
        * its lanes into ft, else (the stretch ends) into its register */
       const kir_ins *c = &f->code[br - 1];
       const char *lanes = ufused ? "ft = 0u - (uint32_t)(cmps != 0);" : "ft = 0;\n    for (int l = 0; l < 32; l++) ft |= (uint32_t)cmpv[l] << l;";
-      put(b, "  n++;\n  if (n < cap && rpc != %d) {\n    %s\n    fz = 1;\n  } else {\n"
-             "    for (int l = 0; l < 32; l++) R[%d + l] = %s;\n    pc = %d; goto out;\n  }\n", br, lanes, c->dst * 32,
-          ufused ? "cmps" : "cmpv[l]", br);
+      put(b, "  n++;\n  if (n < cap && rpc != %d) {\n    %s\n    fz = 1;\n  } else {\n    ", br, lanes);
+      if (ufused) put(b, "for (int l = 0; l < 32; l++) R[%d + l] = cmps;\n", c->dst * 32);
+      else put(b, "__builtin_memcpy(R + %d, cmpv, sizeof cmpv);\n", c->dst * 32);
+      put(b, "    pc = %d; goto out;\n  }\n", br);
     }
     if (br < end) {
       in = &f->code[br];
@@ -623,8 +646,19 @@ void jit_emit(const kir_func *f, bytes *b) {
 /* The options that keep the compiled code's arithmetic the interpreter's
  * (Makefile.am builds the engine with -ffp-contract=off: a*b+c is two
  * roundings) and make it position-independent; -march=native for the
- * vector lanes, which is why the CPU's extensions are in the key. */
-#define JIT_CFLAGS "-std=gnu11 -march=native -ffp-contract=off -fno-fast-math -fno-tree-loop-distribute-patterns -fPIC -shared -w"
+ * vector lanes, which is why the CPU's extensions are in the key;
+ * configure's GR_JIT_COPY where the compiler takes it: a register's
+ * lanes committed as inline moves, not a call to memcpy (whose loops the
+ * emitted copies replaced: their passes were a tenth of the compile). */
+#ifndef GR_JIT_COPY
+#define GR_JIT_COPY ""
+#endif
+#define JIT_CFLAGS "-std=gnu11 -march=native -ffp-contract=off -fno-fast-math -fno-tree-loop-distribute-patterns -fPIC -shared -w " GR_JIT_COPY
+/* The link: no start files and no C library to search (-nostdlib: a
+ * third of the link's time), libm named for the math functions and
+ * libgcc for the compiler's helpers; the C library's few symbols (memcpy)
+ * bind at dlopen to the process's, which dlopen itself is part of. */
+#define JIT_LIBS "-nostdlib -lm -lgcc"
 
 /* The optimiser's level: -O2, but -O1 with the vectoriser for a C text
  * over JIT_O1_BYTES, whose one large function GCC's -O2 takes superlinear
@@ -675,7 +709,7 @@ static uint64_t headers_key(void) {
  * command and the CPU. */
 static uint64_t text_key(const bytes *c) {
   uint64_t h = fnv(headers_key(), c->p, c->len);
-  h = fnv(h, GR_JIT_CC " " JIT_CFLAGS, sizeof(GR_JIT_CC " " JIT_CFLAGS));
+  h = fnv(h, GR_JIT_CC " " JIT_CFLAGS " " JIT_LIBS, sizeof(GR_JIT_CC " " JIT_CFLAGS " " JIT_LIBS));
   h = fnv(h, jit_opt(c), strlen(jit_opt(c)));
   const char *cpu = cpu_id();
   return fnv(h, cpu, strlen(cpu));
@@ -745,7 +779,8 @@ static int compile_cmd(const char *dir, const bytes *c, const char *so, char *cm
   sh_quote(qt, sizeof qt, tmp);
   sh_quote(ql, sizeof ql, log);
   sh_quote(qo, sizeof qo, so);
-  snprintf(cmd, cn, "%s %s %s -I%s -o %s %s -lm 2>%s && mv -f %s %s", GR_JIT_CC, JIT_CFLAGS, jit_opt(c), qi, qt, qs, ql, qt, qo);
+  snprintf(cmd, cn, "%s %s %s -I%s -o %s %s %s 2>%s && mv -f %s %s", GR_JIT_CC, JIT_CFLAGS, jit_opt(c), qi, qt, qs, JIT_LIBS, ql, qt,
+           qo);
   return 0;
 }
 

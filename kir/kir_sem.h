@@ -6,30 +6,35 @@
  * CUDA semantics where C leaves things undefined: integer division by zero
  * gives all ones (quotient) and the dividend (remainder), as NVIDIA GPUs do;
  * INT_MIN / -1 wraps; shifts by the type width or more give 0 (or the sign
- * fill for arithmetic right shifts), as PTX shl/shr clamp. */
+ * fill for arithmetic right shifts), as PTX shl/shr clamp.
+ *
+ * The C library's functions are named by their compiler builtins
+ * (__builtin_sqrtf, __builtin_memcpy: what <math.h> and <string.h> expand
+ * to, calling the same library) so that this header includes no system
+ * header but <stdint.h>: it is also the text of every kernel the compiled
+ * engine builds (emu/jit.c), where <math.h> and <string.h> alone were a
+ * third of a small kernel's compile. */
 #ifndef GR_KIR_SEM_H
 #define GR_KIR_SEM_H
 
-#include <math.h>
 #include <stdint.h>
-#include <string.h>
 
-#include "kir.h"
+#include "kir_val.h"
 
 /* The low 32 bits of x, sign- or zero-extended.  Written in 64-bit
  * operations (the sign extension as xor and subtract), which vectorise
  * without narrowing the lanes to 32 bits and widening them back. */
 static inline uint64_t sem_s32(uint64_t x) { return ((x & 0xffffffffu) ^ 0x80000000u) - 0x80000000u; }
 static inline uint64_t sem_u32(uint64_t x) { return x & 0xffffffffu; }
-static inline float sem_f32(uint64_t x) { float f; uint32_t u = (uint32_t)x; memcpy(&f, &u, 4); return f; }
-static inline double sem_f64(uint64_t x) { double f; memcpy(&f, &x, 8); return f; }
-static inline uint64_t sem_bits32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
-static inline uint64_t sem_bits64(double f) { uint64_t u; memcpy(&u, &f, 8); return u; }
+static inline float sem_f32(uint64_t x) { float f; uint32_t u = (uint32_t)x; __builtin_memcpy(&f, &u, 4); return f; }
+static inline double sem_f64(uint64_t x) { double f; __builtin_memcpy(&f, &x, 8); return f; }
+static inline uint64_t sem_bits32(float f) { uint32_t u; __builtin_memcpy(&u, &f, 4); return u; }
+static inline uint64_t sem_bits64(double f) { uint64_t u; __builtin_memcpy(&u, &f, 8); return u; }
 
 /* The NaN of a float op's result r from operands a and b, as the H100
  * gives it (tests/hw/float_special.ptx): an f32 op's is the canonical NaN
  * 0x7fffffff, whatever its operands; an f64 op's is its last NaN operand
- * (in PTX's order), quieted, else (an invalid op: 0 * inf, sqrt(-1)) the
+ * (in PTX's order), quieted, else (an invalid op: 0 * inf, __builtin_sqrt(-1)) the
  * default NaN 0xfff8000000000000.  C leaves it open (x86 gives the first
  * operand's, a compiler may swap a commutative op's operands): fixed
  * here, the interpreter and the compiled engine (jit.h), built apart,
@@ -156,31 +161,31 @@ __attribute__((always_inline)) static inline uint64_t sem_un(int op, uint64_t a)
  * minimum normal exponent emin, maximum emax and exponent width ebits.
  * Subnormals are kept (no .ftz); NaN is the canonical 0x7fff. */
 static inline uint32_t sem_round_small(double s, double err, int p, int emin, int emax, int ebits, int mode) {
-  uint32_t sign = signbit(s) ? 1u << 15 : 0, inf = ((1u << ebits) - 1) << (p - 1);
-  if (isnan(s)) return 0x7fffu;
-  double a = fabs(s);
-  if (isinf(a)) return sign | inf;
+  uint32_t sign = __builtin_signbit(s) ? 1u << 15 : 0, inf = ((1u << ebits) - 1) << (p - 1);
+  if (__builtin_isnan(s)) return 0x7fffu;
+  double a = __builtin_fabs(s);
+  if (__builtin_isinf(a)) return sign | inf;
   if (a == 0 && err == 0) return sign;
   int neg = sign != 0;
   /* the exact value's distance from a, in direction: +1 above a (in magnitude), -1 below */
   int dir = err == 0 ? 0 : ((err > 0) != neg) ? 1 : -1;
   int up_mode = mode == KIR_RN ? 0 : mode == KIR_RZ ? -1 : (mode == KIR_RP) != neg ? 1 : -1;   /* -1: towards 0, 1: away */
-  double maxf = ldexp(2.0 - ldexp(1.0, 1 - p), emax);
+  double maxf = __builtin_ldexp(2.0 - __builtin_ldexp(1.0, 1 - p), emax);
   int e;
-  frexp(a, &e);
+  __builtin_frexp(a, &e);
   int E = e - 1 < emin ? emin : e - 1;
-  double q = ldexp(1.0, E - (p - 1));
-  double n = a / q, fl = floor(n), frac = n - fl, mag;
+  double q = __builtin_ldexp(1.0, E - (p - 1));
+  double n = a / q, fl = __builtin_floor(n), frac = n - fl, mag;
   if (up_mode == 0) {
-    int up = frac > 0.5 || (frac == 0.5 && (dir > 0 || (dir == 0 && fmod(fl, 2.0) != 0)));
+    int up = frac > 0.5 || (frac == 0.5 && (dir > 0 || (dir == 0 && __builtin_fmod(fl, 2.0) != 0)));
     mag = fl + up;
   } else if (up_mode < 0) mag = frac == 0 && dir < 0 ? fl - 1 : fl;
   else mag = frac > 0 || dir > 0 ? fl + 1 : fl;
   double r = mag * q;
   if (r > maxf) return up_mode < 0 ? sign | (inf - 1) : sign | inf;   /* overflow: the largest finite towards zero, else inf */
-  if (r < ldexp(1.0, emin)) return sign | (uint32_t)mag;   /* subnormal (or zero): the quantum is the smallest */
-  frexp(r, &e);
-  uint32_t m = (uint32_t)(ldexp(r, p - e) - ldexp(1.0, p - 1));
+  if (r < __builtin_ldexp(1.0, emin)) return sign | (uint32_t)mag;   /* subnormal (or zero): the quantum is the smallest */
+  __builtin_frexp(r, &e);
+  uint32_t m = (uint32_t)(__builtin_ldexp(r, p - e) - __builtin_ldexp(1.0, p - 1));
   return sign | (uint32_t)(e - 1 + (1 << (ebits - 1)) - 1) << (p - 1) | m;
 }
 static inline uint32_t sem_d2h(double d, int mode) { return sem_round_small(d, 0, 11, -14, 15, 5, mode); }
@@ -188,7 +193,7 @@ static inline uint32_t sem_d2bf(double d, int mode) { return sem_round_small(d, 
 /* f16 bits to float (exact) */
 static inline float sem_h2f(uint32_t h) {
   uint32_t s = h >> 15 & 1, e = h >> 10 & 31, m = h & 1023;
-  float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(m | 1024), (int)e - 25);
+  float v = e == 0 ? __builtin_ldexpf((float)m, -24) : e == 31 ? (m ? __builtin_nanf("") : __builtin_inff()) : __builtin_ldexpf((float)(m | 1024), (int)e - 25);
   return s ? -v : v;
 }
 static inline float sem_bf2f(uint32_t b) { return sem_f32((uint64_t)(b & 0xffffu) << 16); }
@@ -198,7 +203,7 @@ static inline float sem_bf2f(uint32_t b) { return sem_f32((uint64_t)(b & 0xffffu
 static inline uint32_t sem_half_fma(double a, double b, double c, int bf) {
   double pr = a * b, s = pr + c;
   double bv = s - pr, err = (pr - (s - bv)) + (c - bv);
-  if (!isfinite(s)) err = 0;
+  if (!__builtin_isfinite(s)) err = 0;
   return bf ? sem_round_small(s, err, 8, -126, 127, 8, KIR_RN) : sem_round_small(s, err, 11, -14, 15, 5, KIR_RN);
 }
 
@@ -233,7 +238,7 @@ static inline uint64_t sem_cvt(int from, int to, uint64_t x) {
     if (to == SK_F32) return sem_bits32((float)d);
     if (to == SK_F64) return sem_bits64(d);
     if (d != d) return 0;
-    d = trunc(d);
+    d = __builtin_trunc(d);
     if (sem_sk_is_signed(to)) {
       int64_t lo = to == SK_I8 ? INT8_MIN : to == SK_I16 ? INT16_MIN : to == SK_I32 ? INT32_MIN : INT64_MIN;
       int64_t hi = to == SK_I8 ? INT8_MAX : to == SK_I16 ? INT16_MAX : to == SK_I32 ? INT32_MAX : INT64_MAX;
@@ -260,41 +265,41 @@ static inline uint64_t sem_math_raw(int fn, uint64_t a, uint64_t b, uint64_t c) 
   double da = sem_f64(a), db = sem_f64(b), dc = sem_f64(c);
   uint32_t ua = (uint32_t)a, ub = (uint32_t)b;
   switch (fn) {
-  case MATH_SQRTF: return sem_bits32(sqrtf(fa));
-  case MATH_SQRT: return sem_bits64(sqrt(da));
-  case MATH_RSQRTF: return sem_bits32(1.0f / sqrtf(fa));
-  case MATH_EXPF: return sem_bits32(expf(fa));
-  case MATH_EXP: return sem_bits64(exp(da));
-  case MATH_EXP2F: return sem_bits32(exp2f(fa));
-  case MATH_LOGF: return sem_bits32(logf(fa));
-  case MATH_LOG: return sem_bits64(log(da));
-  case MATH_LOG2F: return sem_bits32(log2f(fa));
-  case MATH_LOG10F: return sem_bits32(log10f(fa));
-  case MATH_SINF: return sem_bits32(sinf(fa));
-  case MATH_SIN: return sem_bits64(sin(da));
-  case MATH_COSF: return sem_bits32(cosf(fa));
-  case MATH_COS: return sem_bits64(cos(da));
-  case MATH_TANF: return sem_bits32(tanf(fa));
-  case MATH_TANHF: return sem_bits32(tanhf(fa));
-  case MATH_POWF: return sem_bits32(powf(fa, fb));
-  case MATH_POW: return sem_bits64(pow(da, db));
-  case MATH_FABSF: return sem_bits32(fabsf(fa));
-  case MATH_FABS: return sem_bits64(fabs(da));
-  case MATH_FLOORF: return sem_bits32(floorf(fa));
-  case MATH_FLOOR: return sem_bits64(floor(da));
-  case MATH_CEILF: return sem_bits32(ceilf(fa));
-  case MATH_CEIL: return sem_bits64(ceil(da));
-  case MATH_TRUNCF: return sem_bits32(truncf(fa));
-  case MATH_ROUNDF: return sem_bits32(roundf(fa));
+  case MATH_SQRTF: return sem_bits32(__builtin_sqrtf(fa));
+  case MATH_SQRT: return sem_bits64(__builtin_sqrt(da));
+  case MATH_RSQRTF: return sem_bits32(1.0f / __builtin_sqrtf(fa));
+  case MATH_EXPF: return sem_bits32(__builtin_expf(fa));
+  case MATH_EXP: return sem_bits64(__builtin_exp(da));
+  case MATH_EXP2F: return sem_bits32(__builtin_exp2f(fa));
+  case MATH_LOGF: return sem_bits32(__builtin_logf(fa));
+  case MATH_LOG: return sem_bits64(__builtin_log(da));
+  case MATH_LOG2F: return sem_bits32(__builtin_log2f(fa));
+  case MATH_LOG10F: return sem_bits32(__builtin_log10f(fa));
+  case MATH_SINF: return sem_bits32(__builtin_sinf(fa));
+  case MATH_SIN: return sem_bits64(__builtin_sin(da));
+  case MATH_COSF: return sem_bits32(__builtin_cosf(fa));
+  case MATH_COS: return sem_bits64(__builtin_cos(da));
+  case MATH_TANF: return sem_bits32(__builtin_tanf(fa));
+  case MATH_TANHF: return sem_bits32(__builtin_tanhf(fa));
+  case MATH_POWF: return sem_bits32(__builtin_powf(fa, fb));
+  case MATH_POW: return sem_bits64(__builtin_pow(da, db));
+  case MATH_FABSF: return sem_bits32(__builtin_fabsf(fa));
+  case MATH_FABS: return sem_bits64(__builtin_fabs(da));
+  case MATH_FLOORF: return sem_bits32(__builtin_floorf(fa));
+  case MATH_FLOOR: return sem_bits64(__builtin_floor(da));
+  case MATH_CEILF: return sem_bits32(__builtin_ceilf(fa));
+  case MATH_CEIL: return sem_bits64(__builtin_ceil(da));
+  case MATH_TRUNCF: return sem_bits32(__builtin_truncf(fa));
+  case MATH_ROUNDF: return sem_bits32(__builtin_roundf(fa));
   case MATH_FMINF: return sem_minmax32(a, b, 0);
   case MATH_FMAXF: return sem_minmax32(a, b, 1);
   case MATH_FMIN: return sem_minmax64(a, b, 0);
   case MATH_FMAX: return sem_minmax64(a, b, 1);
-  case MATH_FMAF: return sem_bits32(fmaf(fa, fb, fc));
-  case MATH_FMA: return sem_bits64(fma(da, db, dc));
-  case MATH_FMODF: return sem_bits32(fmodf(fa, fb));
-  case MATH_ATAN2F: return sem_bits32(atan2f(fa, fb));
-  case MATH_ATANF: return sem_bits32(atanf(fa));
+  case MATH_FMAF: return sem_bits32(__builtin_fmaf(fa, fb, fc));
+  case MATH_FMA: return sem_bits64(__builtin_fma(da, db, dc));
+  case MATH_FMODF: return sem_bits32(__builtin_fmodf(fa, fb));
+  case MATH_ATAN2F: return sem_bits32(__builtin_atan2f(fa, fb));
+  case MATH_ATANF: return sem_bits32(__builtin_atanf(fa));
   case MATH_FDIVIDEF: return sem_bits32(fa / fb);
   case MATH_POPC: return (uint64_t)__builtin_popcount(ua);
   case MATH_POPCLL: return (uint64_t)__builtin_popcountll(a);
@@ -311,9 +316,9 @@ static inline uint64_t sem_math_raw(int fn, uint64_t a, uint64_t b, uint64_t c) 
   case MATH_UMULHI: return (uint32_t)(((uint64_t)ua * ub) >> 32);
   case MATH_SAD: { int32_t x = (int32_t)ua, y = (int32_t)ub; int64_t d = (int64_t)x - y; return (uint32_t)((d < 0 ? -d : d) + (uint32_t)c); }
   case MATH_USAD: return (uint32_t)((ua > ub ? ua - ub : ub - ua) + (uint32_t)c);
-  case MATH_RINTF: return sem_bits32(rintf(fa));   /* round to nearest even: the default rounding mode */
-  case MATH_RINT: return sem_bits64(rint(da));
-  case MATH_TRUNC: return sem_bits64(trunc(da));
+  case MATH_RINTF: return sem_bits32(__builtin_rintf(fa));   /* round to nearest even: the default rounding mode */
+  case MATH_RINT: return sem_bits64(__builtin_rint(da));
+  case MATH_TRUNC: return sem_bits64(__builtin_trunc(da));
   case MATH_MUL64HI: return (uint64_t)(int64_t)(((__int128)(int64_t)a * (int64_t)b) >> 64);
   case MATH_UMUL64HI: return (uint64_t)(((unsigned __int128)a * b) >> 64);
   case MATH_BREVLL: { uint64_t x = a, r = 0; for (int k = 0; k < 64; k++) { r = (r << 1) | (x & 1); x >>= 1; } return r; }
