@@ -668,12 +668,6 @@ void jit_emit(const kir_func *f, bytes *b) {
 #define JIT_O1_BYTES (64 * 1024)
 static const char *jit_opt(const bytes *c) { return c->len > JIT_O1_BYTES ? "-O1 -ftree-vectorize" : "-O2"; }
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n) {
-  const uint8_t *s = p;
-  for (size_t k = 0; k < n; k++) h = (h ^ s[k]) * 0x100000001b3ull;
-  return h;
-}
-
 /* What the vector code may use: part of the key, so that a cache shared
  * by machines (a home folder on NFS) never hands one another's objects. */
 static const char *cpu_id(void) {
@@ -697,10 +691,10 @@ static pthread_mutex_t jit_lock = PTHREAD_MUTEX_INITIALIZER;
 static jit_entry *jit_loaded;
 
 static uint64_t headers_key(void) {
-  uint64_t h = 0xcbf29ce484222325ull;
+  uint64_t h = HASH_FNV_SEED;
   for (int k = 0; jit_text_names[k]; k++) {
-    h = fnv(h, jit_text_names[k], strlen(jit_text_names[k]) + 1);
-    h = fnv(h, jit_text_bodies[k], strlen(jit_text_bodies[k]) + 1);
+    h = hash_fnv(h, jit_text_names[k], strlen(jit_text_names[k]) + 1);
+    h = hash_fnv(h, jit_text_bodies[k], strlen(jit_text_bodies[k]) + 1);
   }
   return h;
 }
@@ -708,11 +702,11 @@ static uint64_t headers_key(void) {
 /* The key of a C text: the text, the headers it includes, the compiler's
  * command and the CPU. */
 static uint64_t text_key(const bytes *c) {
-  uint64_t h = fnv(headers_key(), c->p, c->len);
-  h = fnv(h, GR_JIT_CC " " JIT_CFLAGS " " JIT_LIBS, sizeof(GR_JIT_CC " " JIT_CFLAGS " " JIT_LIBS));
-  h = fnv(h, jit_opt(c), strlen(jit_opt(c)));
+  uint64_t h = hash_fnv(headers_key(), c->p, c->len);
+  h = hash_fnv(h, GR_JIT_CC " " JIT_CFLAGS " " JIT_LIBS, sizeof(GR_JIT_CC " " JIT_CFLAGS " " JIT_LIBS));
+  h = hash_fnv(h, jit_opt(c), strlen(jit_opt(c)));
   const char *cpu = cpu_id();
-  return fnv(h, cpu, strlen(cpu));
+  return hash_fnv(h, cpu, strlen(cpu));
 }
 
 /* Writes the headers the C text includes into dir/inc-KEY, once. */

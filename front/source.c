@@ -551,14 +551,14 @@ static int cpp_search(const char *root, const char *include_path, bytes *conds, 
     if (!strncmp(line, "ignoring nonexistent directory \"", 32) && (q = strrchr(line, '"')) > line + 32) {
       char dir[4096];
       snprintf(dir, sizeof dir, "%.*s", (int)(q - line - 32), line + 32);
-      disk_cond_dir(&c, dir);   /* where it appears, it is searched */
+      disk_cond_path(&c, dir);   /* where it appears, it is searched */
     } else if (strstr(line, "search starts here:")) {
       in_list = 1;
     } else if (!strcmp(line, "End of search list.")) {
       in_list = 0;
     } else if (in_list && line[0] == ' ') {
       if (strchr(line + 1, ' ')) { rc = -2; break; }   /* "(framework directory)" and such: not a folder's name alone */
-      disk_cond_dir(&c, line + 1);
+      disk_cond_path(&c, line + 1);
       bytes_put(&d, line + 1, strlen(line + 1) + 1);
     } else if (line[0] == ' ' && strstr(line, " -E ")) {
       /* the compiler proper the driver ran: its program is part of what prints */
@@ -566,13 +566,13 @@ static int cpp_search(const char *root, const char *include_path, bytes *conds, 
       snprintf(cc1, sizeof cc1, "%s", line + 1);
       char *sp = strchr(cc1, ' ');
       if (sp) *sp = 0;
-      disk_cond_dir(&c, cc1);
+      disk_cond_path(&c, cc1);
       have_cc1 = 1;
     }
     line = nl ? nl + 1 : line + strlen(line);
   }
   if (out && rc != -2 && have_cc1 && d.len && !cpp_program(prog, sizeof prog)) {
-    disk_cond_dir(&c, prog);
+    disk_cond_path(&c, prog);
     bytes t = {0};
     bytes_put(&t, d.p, d.len);
     bytes_put(&t, "\n", 1);
@@ -630,7 +630,7 @@ static int pp_conditions(const char *root, const char *path, const char *text, s
   if (asks_beyond(text, len) || cpp_search(root, include_path, conds, &dirs)) { free(dirs.p); return -1; }
   char mine[4096];
   dir_of(path, mine, sizeof mine);
-  disk_cond_dir(conds, mine);
+  disk_cond_path(conds, mine);
   int rc = too_new(mine, t0);
   for (const char *d = (const char *)dirs.p; !rc && d < (const char *)dirs.p + dirs.len; d += strlen(d) + 1) rc = too_new(d, t0);
   for (size_t i = 0; i < n && !rc;) {

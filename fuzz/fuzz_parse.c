@@ -27,11 +27,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * run each: most of the replay's time); replay.c raises it for prefixes. */
 int fuzz_file_bits = 3;
 
-static uint64_t fnv(const uint8_t *p, size_t n) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (size_t k = 0; k < n; k++) h = (h ^ p[k]) * 0x100000001b3ull;
-  return h;
-}
 
 /* The file path: cpp, the host-code skipper, directives and launches. */
 static void as_a_file(const uint8_t *data, size_t size) {
@@ -180,6 +175,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
   }
   const char *all = getenv("GR_FUZZ_FILES");
-  if ((all && *all == '1') || (fnv(data, size) & ((1ull << fuzz_file_bits) - 1)) == 0) as_a_file(data, size);
+  if ((all && *all == '1') || (hash_fnv(HASH_FNV_SEED, data, size) & ((1ull << fuzz_file_bits) - 1)) == 0) as_a_file(data, size);
   return 0;
 }

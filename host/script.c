@@ -1246,12 +1246,7 @@ int gr_script_dump_all(gr_script *s, FILE *out) {
 
 /* FNV-1a, 64 bits: a digest of raw bytes, so that two runs (two backends)
  * can be compared byte for byte without printing whole buffers. */
-uint64_t gr_digest_bytes(const void *p, size_t n) {
-  const uint8_t *b = p;
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (size_t k = 0; k < n; k++) h = (h ^ b[k]) * 0x100000001b3ull;
-  return h;
-}
+uint64_t gr_digest_bytes(const void *p, size_t n) { return hash_fnv(HASH_FNV_SEED, p, n); }
 
 static int digest_one(gr_script *s, const char *name, FILE *out) {
   uint8_t *data;

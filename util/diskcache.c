@@ -51,12 +51,7 @@ int disk_mkdirs(const char *path) {
 /* The second, independent hash of a file's contents: with hash_bytes, 128
  * bits, so that a header edited to other bytes of the same size is never
  * taken for the old one. */
-static uint64_t hash_fnv(const void *p, size_t n) {
-  const uint8_t *s = p;
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (size_t k = 0; k < n; k++) h = (h ^ s[k]) * 0x100000001b3ull;
-  return h;
-}
+static uint64_t hash2(const void *p, size_t n) { return hash_fnv(HASH_FNV_SEED, p, n); }
 
 /* A whole file of at most max bytes (malloc'd, NUL-terminated), or NULL. */
 static char *read_all(const char *path, size_t max, size_t *n) {
@@ -92,10 +87,10 @@ void disk_cond_file(bytes *c, const char *path, const void *text, size_t n) {
   put_path(c, 'F', path);
   put_u64(c, n);
   put_u64(c, hash_bytes(text, n));
-  put_u64(c, hash_fnv(text, n));
+  put_u64(c, hash2(text, n));
 }
 
-void disk_cond_dir(bytes *c, const char *path) {
+void disk_cond_path(bytes *c, const char *path) {
   struct stat st;
   if (stat(path, &st)) {
     put_path(c, 'N', path);
@@ -156,7 +151,7 @@ static int conds_hold(const uint8_t *c, size_t len) {
       if (r.bad || stat(path, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != size) return 0;
       size_t n = 0;
       char *text = read_all(path, (size_t)size, &n);
-      int same = text && n == size && hash_bytes(text, n) == h1 && hash_fnv(text, n) == h2;
+      int same = text && n == size && hash_bytes(text, n) == h1 && hash2(text, n) == h2;
       free(text);
       if (!same) return 0;
     } else {

@@ -43,6 +43,12 @@ void bytes_reserve(bytes *b, size_t n);   /* room for n more bytes */
 /* A 64-bit hash of n bytes, eight at a time, every input bit spread over
  * the low bits. */
 uint64_t hash_bytes(const void *key, size_t n);
+/* FNV-1a, 64 bits, of n bytes, going on from h (HASH_FNV_SEED to start):
+ * byte at a time, so a hash of pieces is the hash of their concatenation
+ * (the digests gr_digest_bytes prints, the compiled engine's keys, the
+ * disk cache's second hash of a file). */
+#define HASH_FNV_SEED 0xcbf29ce484222325ull
+uint64_t hash_fnv(uint64_t h, const void *p, size_t n);
 static inline void bytes_put(bytes *b, const void *p, size_t n) {
   if (b->len + n > b->cap) bytes_reserve(b, n);
   memcpy(b->p + b->len, p, n);
@@ -120,10 +126,11 @@ void text_key_file(bytes *k, const char *path, const char *text, size_t len, con
 void disk_cache_dir(const char *dir, char *out, size_t n);
 int disk_mkdirs(const char *path);   /* mkdir -p: 0, or -1 with errno */
 /* Conditions, appended to c: the file at path has these n bytes; the
- * folder at path has the entries it has now (or, where it does not exist,
- * still does not). */
+ * file or folder at path is the one there now, unchanged since (its
+ * device, inode, modification and change times: a folder's entries, a
+ * program), or, where nothing is there, still nothing. */
 void disk_cond_file(bytes *c, const char *path, const void *text, size_t n);
-void disk_cond_dir(bytes *c, const char *path);
+void disk_cond_path(bytes *c, const char *path);
 /* The text of kind under key in dir (malloc'd, NUL-terminated, its length
  * in *n), or NULL. */
 char *disk_cache_get(const char *dir, const char *kind, const void *key, size_t klen, size_t *n);
