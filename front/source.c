@@ -100,7 +100,7 @@ static void find_include_dir(void) {
   static const char *const beside[] = {"front/include", "../share/gpurace/include"};
   for (size_t k = 0; exe[0] && k < sizeof beside / sizeof *beside; k++) {
     char cand[sizeof include_dir];
-    snprintf(cand, sizeof cand, "%s%s", exe, beside[k]);
+    if (snprintf(cand, sizeof cand, "%s%s", exe, beside[k]) >= (int)sizeof cand) continue;   /* a folder too deep to name */
     if (has_headers(cand)) { snprintf(include_dir, sizeof include_dir, "%s", cand); return; }
   }
 #ifdef GR_SOURCE_INCLUDE
@@ -429,9 +429,10 @@ static int toolkit_include(const char *path, const char *pp, size_t n, char *err
       for (int k = 0; k < nchecked; k++) if (!strcmp(checked[k] + 1, dir)) known = checked[k][0];
       if (known < 0) {
         known = toolkit_dir(dir);
-        if (nchecked < 64 && strlen(dir) < sizeof checked[0] - 1) {
+        size_t dl = strlen(dir);
+        if (nchecked < 64 && dl < sizeof checked[0] - 1) {
           checked[nchecked][0] = (char)known;
-          snprintf(checked[nchecked] + 1, sizeof checked[0] - 1, "%s", dir);
+          memcpy(checked[nchecked] + 1, dir, dl + 1);
           nchecked++;
         }
       }
