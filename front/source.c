@@ -400,6 +400,47 @@ static int toolkit_dir(const char *dir) {
   return hit;
 }
 
+/* The folder of path: "." for a bare name, "/" for one at the root. */
+static void dir_of(const char *path, char *out, size_t n) {
+  const char *slash = strrchr(path, '/');
+  if (!slash) snprintf(out, n, ".");
+  else if (slash == path) snprintf(out, n, "/");
+  else snprintf(out, n, "%.*s", (int)(slash - path), path);
+}
+
+/* A line marker of cpp's output ('# LINE "FILE" FLAGS'): the line it
+ * gives, the file's name as cpp quotes it (not ended by a NUL), and
+ * whether it enters the file (its first flag 1). */
+typedef struct {
+  long line;
+  const char *name;
+  size_t namelen;
+  int enters;
+} pp_marker;
+
+/* The next marker of pp[*i, n) into m, *i past it: 1, or 0 at the end;
+ * each other line (a marker without a quoted name counts as one) adds one
+ * to *lines where lines is not NULL. */
+static int pp_next_marker(const char *pp, size_t n, size_t *i, pp_marker *m, long *lines) {
+  while (*i < n) {
+    const char *l = pp + *i, *nl = memchr(l, '\n', n - *i);
+    size_t len = nl ? (size_t)(nl - l) : n - *i;
+    *i += len + 1;
+    int mark = len >= 4 && l[0] == '#' && l[1] == ' ' && l[2] >= '0' && l[2] <= '9';
+    const char *q1 = mark ? memchr(l, '"', len) : NULL, *q2 = q1 ? memchr(q1 + 1, '"', len - (size_t)(q1 + 1 - l)) : NULL;
+    if (!q2) {
+      if (lines) ++*lines;
+      continue;
+    }
+    m->line = atol(l + 2);
+    m->name = q1 + 1;
+    m->namelen = (size_t)(q2 - q1 - 1);
+    m->enters = (size_t)(q2 + 3 - l) <= len && q2[1] == ' ' && q2[2] == '1' && ((size_t)(q2 + 3 - l) == len || q2[3] == ' ');
+    return 1;
+  }
+  return 0;
+}
+
 /* A file the user's code includes (directly or through headers of its own)
  * that is one of the CUDA toolkit's: the preprocessed text's line markers
  * ('# LINE "FILE" 1' enters FILE) say which, and where.  The subset front
@@ -407,24 +448,16 @@ static int toolkit_dir(const char *dir) {
  * __global__ defined away, or fail deep in libcu++. */
 static int toolkit_include(const char *path, const char *pp, size_t n, char *err, size_t errlen) {
   char cur[4096] = "", checked[64][512];
-  int line = 0, nchecked = 0;
-  for (size_t i = 0; i < n;) {
-    const char *l = pp + i, *nl = memchr(l, '\n', n - i);
-    size_t len = nl ? (size_t)(nl - l) : n - i;
-    i += len + 1;
-    if (len < 4 || l[0] != '#' || l[1] != ' ' || l[2] < '0' || l[2] > '9') { line++; continue; }
-    const char *q1 = memchr(l, '"', len), *q2 = q1 ? memchr(q1 + 1, '"', len - (size_t)(q1 + 1 - l)) : NULL;
-    if (!q2) { line++; continue; }
+  int nchecked = 0;
+  long line = 0;
+  size_t i = 0;
+  pp_marker mk;
+  while (pp_next_marker(pp, n, &i, &mk, &line)) {
     char file[4096];
-    snprintf(file, sizeof file, "%.*s", (int)(q2 - q1 - 1), q1 + 1);
-    /* flags after the name: the first 1 says the marker enters the file */
-    int enters = (size_t)(q2 + 3 - l) <= len && q2[1] == ' ' && q2[2] == '1' && ((size_t)(q2 + 3 - l) == len || q2[3] == ' ');
-    if (enters && file[0] != '<' && strcmp(cur, "<command-line>")) {
+    snprintf(file, sizeof file, "%.*s", (int)mk.namelen, mk.name);
+    if (mk.enters && file[0] != '<' && strcmp(cur, "<command-line>")) {
       char dir[4096];
-      snprintf(dir, sizeof dir, "%s", file);
-      char *slash = strrchr(dir, '/');
-      if (slash) *slash = 0;
-      else snprintf(dir, sizeof dir, ".");
+      dir_of(file, dir, sizeof dir);
       int known = -1;
       for (int k = 0; k < nchecked; k++) if (!strcmp(checked[k] + 1, dir)) known = checked[k][0];
       if (known < 0) {
@@ -438,13 +471,13 @@ static int toolkit_include(const char *path, const char *pp, size_t n, char *err
       }
       if (known) {
         const char *base = strrchr(file, '/');
-        snprintf(err, errlen, "%s:%d:1: error: '#include' of CUDA's own header '%s' (%s): the CUDA-subset front end reads gpurace's device headers, not the toolkit's; compile this file with the CUDA compiler (--cc nvcc or --cc nvrtc; --cc auto chooses)",
+        snprintf(err, errlen, "%s:%ld:1: error: '#include' of CUDA's own header '%s' (%s): the CUDA-subset front end reads gpurace's device headers, not the toolkit's; compile this file with the CUDA compiler (--cc nvcc or --cc nvrtc; --cc auto chooses)",
                  cur[0] ? cur : path, line > 0 ? line : 1, base ? base + 1 : file, file);
         return 1;
       }
     }
     snprintf(cur, sizeof cur, "%s", file);
-    line = atoi(l + 2);
+    line = mk.line;
   }
   return 0;
 }
@@ -601,14 +634,6 @@ static int too_new(const char *path, const struct timespec *t0) {
   return st.st_mtim.tv_sec > t0->tv_sec - 2;
 }
 
-/* The folder of a path as cpp's line markers spell it ("." for none). */
-static void dir_of(const char *path, char *out, size_t n) {
-  const char *slash = strrchr(path, '/');
-  if (!slash) snprintf(out, n, ".");
-  else if (slash == path) snprintf(out, n, "/");
-  else snprintf(out, n, "%.*s", (int)(slash - path), path);
-}
-
 static int has_text(const char *t, size_t n, const char *w) {
   size_t wl = strlen(w);
   for (const char *c = t; (c = memchr(c, w[0], n - (size_t)(c - t))) && (size_t)(t + n - c) >= wl; c++)
@@ -634,18 +659,13 @@ static int pp_conditions(const char *root, const char *path, const char *text, s
   disk_cond_path(conds, mine);
   int rc = too_new(mine, t0);
   for (const char *d = (const char *)dirs.p; !rc && d < (const char *)dirs.p + dirs.len; d += strlen(d) + 1) rc = too_new(d, t0);
-  for (size_t i = 0; i < n && !rc;) {
-    const char *l = pp + i, *nl = memchr(l, '\n', n - i);
-    size_t ll = nl ? (size_t)(nl - l) : n - i;
-    i += ll + 1;
-    if (ll < 4 || l[0] != '#' || l[1] != ' ' || l[2] < '0' || l[2] > '9') continue;
-    const char *q1 = memchr(l, '"', ll), *q2 = q1 ? memchr(q1 + 1, '"', ll - (size_t)(q1 + 1 - l)) : NULL;
-    if (!q2 || q1[1] == '<') continue;
-    int enters = (size_t)(q2 + 3 - l) <= ll && q2[1] == ' ' && q2[2] == '1' && ((size_t)(q2 + 3 - l) == ll || q2[3] == ' ');
-    if (!enters) continue;
+  size_t i = 0;
+  pp_marker mk;
+  while (!rc && pp_next_marker(pp, n, &i, &mk, NULL)) {
+    if (!mk.enters || mk.name[0] == '<') continue;
     char file[4096], dir[4096];
-    if ((size_t)(q2 - q1 - 1) >= sizeof file || memchr(q1 + 1, '\\', (size_t)(q2 - q1 - 1))) { rc = -1; break; }
-    snprintf(file, sizeof file, "%.*s", (int)(q2 - q1 - 1), q1 + 1);
+    if (mk.namelen >= sizeof file || memchr(mk.name, '\\', mk.namelen)) { rc = -1; break; }
+    snprintf(file, sizeof file, "%.*s", (int)mk.namelen, mk.name);
     dir_of(file, dir, sizeof dir);
     int top = !strcmp(dir, mine);
     for (const char *d = (const char *)dirs.p; !top && d < (const char *)dirs.p + dirs.len; d += strlen(d) + 1) top = !strcmp(d, dir);
