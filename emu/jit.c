@@ -447,8 +447,7 @@ static void emit_ops(bytes *b, const kir_func *f) {
     int op = in->op;
     if (op == OP_LD) {
       int sk = in->flags & 0x7f;
-      if (sk < SK_COUNT && !shld[sk]) emit_shared_load(b, sk);
-      if (sk < SK_COUNT) shld[sk] = 1;
+      if (sk < SK_COUNT && !shld[sk]) emit_shared_load(b, sk), shld[sk] = 1;
       continue;
     }
     /* (flags set, not counted: a count of 256 uses wraps to 0) */
@@ -647,9 +646,9 @@ void jit_emit(const kir_func *f, bytes *b) {
  * (Makefile.am builds the engine with -ffp-contract=off: a*b+c is two
  * roundings) and make it position-independent; -march=native for the
  * vector lanes, which is why the CPU's extensions are in the key;
- * configure's GR_JIT_COPY where the compiler takes it: a register's
- * lanes committed as inline moves, not a call to memcpy (whose loops the
- * emitted copies replaced: their passes were a tenth of the compile). */
+ * configure's GR_JIT_COPY where the compiler takes it, so that the
+ * registers' 256-byte commits (emit_straight) are moves, not memcpy
+ * calls. */
 #ifndef GR_JIT_COPY
 #define GR_JIT_COPY ""
 #endif
@@ -733,18 +732,19 @@ static int write_headers(const char *dir, char *inc, size_t n, char *why, size_t
 }
 
 /* path with every ' escaped for sh's single quotes */
-static void sh_quote(char *out, size_t n, const char *path) {
+static int sh_quote(char *out, size_t n, const char *path) {
   size_t j = 0;
-  if (n < 3) return;
+  if (n < 3) return -1;
   out[j++] = '\'';
-  for (const char *p = path; *p && j + 6 < n; p++) {
+  for (const char *p = path; *p; p++) {
+    if (j + 6 >= n) return -1;   /* (a path cut short would name another file) */
     if (*p == '\'') { memcpy(out + j, "'\\''", 4); j += 4; }
     else out[j++] = *p;
   }
   out[j++] = '\'';
   out[j] = 0;
+  return 0;
 }
-
 
 /* A compile's file beside so, of this process: its C text (c), log,
  * temporary object (tmp) or, in the background, status. */
@@ -768,13 +768,13 @@ static int compile_cmd(const char *dir, const bytes *c, const char *so, char *cm
     return -1;
   }
   char qi[2400], qs[2400], qt[2400], ql[2400], qo[2400];
-  sh_quote(qi, sizeof qi, inc);
-  sh_quote(qs, sizeof qs, src);
-  sh_quote(qt, sizeof qt, tmp);
-  sh_quote(ql, sizeof ql, log);
-  sh_quote(qo, sizeof qo, so);
-  snprintf(cmd, cn, "%s %s %s -I%s -o %s %s %s 2>%s && mv -f %s %s", GR_JIT_CC, JIT_CFLAGS, jit_opt(c), qi, qt, qs, JIT_LIBS, ql, qt,
-           qo);
+  if (sh_quote(qi, sizeof qi, inc) || sh_quote(qs, sizeof qs, src) || sh_quote(qt, sizeof qt, tmp) ||
+      sh_quote(ql, sizeof ql, log) || sh_quote(qo, sizeof qo, so) ||
+      snprintf(cmd, cn, "%s %s %s -I%s -o %s %s %s 2>%s && mv -f %s %s", GR_JIT_CC, JIT_CFLAGS, jit_opt(c), qi, qt, qs, JIT_LIBS, ql,
+               qt, qo) >= (int)cn) {
+    snprintf(why, wn, "the cache folder's path is too long for the C compiler's command: %s", dir);
+    return -1;
+  }
   return 0;
 }
 
@@ -886,20 +886,18 @@ int jit_begin(const kir_func *f, uint64_t key, const char *cache_dir, char *why,
   snprintf(p->so, sizeof p->so, "%s", so);
   compile_path(p->stat, sizeof p->stat, so, "status");
   char qs[2400], full[16000];
-  sh_quote(qs, sizeof qs, p->stat);
   /* the shell puts it in the background and returns: the compiler's
    * process outlives a launch, and the process, to fill the cache */
   char qsrc[2400], qlog[2400], src[1200], log[1200];
   compile_path(src, sizeof src, so, "c");
   compile_path(log, sizeof log, so, "log");
-  sh_quote(qsrc, sizeof qsrc, src);
-  sh_quote(qlog, sizeof qlog, log);
   /* what it leaves where nobody looks (the process ended first): the
    * status, and the log of a failure, which disk_trim removes later */
-  int fl = snprintf(full, sizeof full, "( %s && rm -f %s; echo $? >%s.tmp; mv -f %s.tmp %s; %s%s ) </dev/null >/dev/null 2>&1 &",
-                    cmd, qlog, qs, qs, qs, getenv("GPURACE_JIT_KEEP_C") ? ": " : "rm -f -- ", qsrc);
+  int bad = sh_quote(qs, sizeof qs, p->stat) || sh_quote(qsrc, sizeof qsrc, src) || sh_quote(qlog, sizeof qlog, log) ||
+            snprintf(full, sizeof full, "( %s && rm -f %s; echo $? >%s.tmp; mv -f %s.tmp %s; %s%s ) </dev/null >/dev/null 2>&1 &", cmd,
+                     qlog, qs, qs, qs, getenv("GPURACE_JIT_KEEP_C") ? ": " : "rm -f -- ", qsrc) >= (int)sizeof full;
   p->t0 = now_s();
-  if (fl >= (int)sizeof full || system(full) != 0) {
+  if (bad || system(full) != 0) {
     snprintf(why, wn, "cannot start the C compiler");
     free(p);
     rc = -1;

@@ -27,7 +27,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * run each: most of the replay's time); replay.c raises it for prefixes. */
 int fuzz_file_bits = 3;
 
-
 /* The file path: cpp, the host-code skipper, directives and launches. */
 static void as_a_file(const uint8_t *data, size_t size) {
   char path[] = "/tmp/gpurace-fuzz-XXXXXX";

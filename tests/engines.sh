@@ -102,6 +102,15 @@ if cmp -s "$T/long1" "$T/long2"; then pass=$((pass + 1)); else fail=$((fail + 1)
 # a cache folder that cannot be made: the interpreter runs, and says why once
 expect 0 "an unusable cache" -- "$G" run kernels/examples/reduce.cu --engine compiled --jit-cache /proc/gpurace-cache
 contains "$T/err" "gpurace: note: the compiled engine is not available (cannot make the cache folder /proc/gpurace-cache" "says why"
+# a folder whose quoted name does not fit the compiler's command (each '
+# quoted for sh takes four characters): said, not a command cut short (a
+# path relative to $T, the longest the option takes whatever $T is)
+q=$(printf "'%.0s" $(seq 254))
+mkdir -p "$T/$q/$q"
+expect 0 "a cache folder of quotes" -- sh -c 'cd "$1" && "$2" run "$3" --engine compiled --jit-cache "$4"' sh "$T" "$G" \
+  "$PWD/kernels/examples/reduce.cu" "$q/$q"
+contains "$T/err" "the cache folder's path is too long for the C compiler's command" "says why"
+lacks "$T/err" "Unterminated" "no command cut short"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -146,12 +146,6 @@ uint32_t rng_below(rng *r, uint32_t n) {
  * search's time): multiply and fold, then a finaliser that spreads every
  * input bit over the low bits that pick a slot (an exhaustive search's
  * visited set, its owner rank; a text cache's entry). */
-uint64_t hash_fnv(uint64_t h, const void *p, size_t n) {
-  const uint8_t *s = p;
-  for (size_t k = 0; k < n; k++) h = (h ^ s[k]) * 0x100000001b3ull;
-  return h;
-}
-
 uint64_t hash_bytes(const void *key, size_t n) {
   const uint8_t *p = key;
   uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
@@ -171,4 +165,10 @@ uint64_t hash_bytes(const void *key, size_t n) {
   h ^= h >> 33;
   h *= 0xc4ceb9fe1a85ec53ull;
   return h ^ (h >> 33);
+}
+
+uint64_t hash_fnv(uint64_t h, const void *p, size_t n) {
+  const uint8_t *s = p;
+  for (size_t k = 0; k < n; k++) h = (h ^ s[k]) * 0x100000001b3ull;
+  return h;
 }
