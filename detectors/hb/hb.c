@@ -762,6 +762,33 @@ static const char *classify_ptx(hb *h, const acc *e, const acc *x) {
   return strong ? "scope too narrow" : "not morally strong";
 }
 
+/* The memo of reported (class, source pair)s: the slot of one, or of
+ * where it goes. */
+static size_t memo_slot(const hb *h, const char *cls, uint32_t epc, uint32_t xpc) {
+  uint64_t k = (uint64_t)(uintptr_t)cls * 0x9e3779b97f4a7c15ull ^ ((uint64_t)epc << 32 | xpc) * 0xbf58476d1ce4e5b9ull;
+  size_t i = (size_t)(k ^ k >> 29) & (h->capmemo - 1);
+  while (h->memo[i].cls && !(h->memo[i].cls == cls && h->memo[i].epc == epc && h->memo[i].xpc == xpc)) i = (i + 1) & (h->capmemo - 1);
+  return i;
+}
+
+static int memo_has(const hb *h, const char *cls, uint32_t epc, uint32_t xpc) {
+  return h->capmemo && h->memo[memo_slot(h, cls, epc, xpc)].cls;
+}
+
+static void memo_put(hb *h, const char *cls, uint32_t epc, uint32_t xpc) {
+  if (2 * (h->nmemo + 1) > h->capmemo) {
+    size_t oc = h->capmemo;
+    struct memo_ent *old = h->memo;
+    h->capmemo = oc ? 2 * oc : 64;
+    h->memo = xcalloc(h->capmemo, sizeof *h->memo);
+    for (size_t k = 0; k < oc; k++)
+      if (old[k].cls) h->memo[memo_slot(h, old[k].cls, old[k].epc, old[k].xpc)] = old[k];
+    free(old);
+  }
+  size_t i = memo_slot(h, cls, epc, xpc);
+  if (!h->memo[i].cls) { h->memo[i].cls = cls; h->memo[i].epc = epc; h->memo[i].xpc = xpc; h->nmemo++; }
+}
+
 typedef struct { uint32_t agent, pc; const char *cls; } seen;
 #define SEEN_AGENTS 32
 #define SEEN_MAX 64
@@ -776,6 +803,9 @@ static void report(hb *h, const acc *e, const char *cls, const gr_event *ev, int
   for (int d = 0; d < *ndone && !dup; d++)
     dup = (past || done[d].agent == e->agent) && done[d].pc == e->pc && done[d].cls == cls;
   if (dup) return;
+  /* the summaries of hot words look only for pairs not in it (rep_wanted):
+   * a pair the scan of a list reported is not looked for again */
+  memo_put(h, cls, e->pc, (uint32_t)ev->pc);
   if (*ndone < SEEN_MAX) done[(*ndone)++] = (seen){e->agent, e->pc, cls};
   gr_race r;
   memset(&r, 0, sizeof r);
@@ -970,15 +1000,36 @@ static void sum_retire(hb *h, accs *m) {
   sum_count(h, m);
 }
 
+/* x joins the summary's entries; -1 where it cannot (an agent with too
+ * many kinds of entry in the word: x's replacement of its agent's pieces
+ * is applied, x is not in it). */
 static int sum_add(hb *h, accs *m, const acc *x) {
   sum_retire(h, m);
-  if (hw_add(m->sum, x, block_of(h, x->agent), hw_warp(h, x->agent), h->model == HB_MODEL_PTX && is_copy(h, x->agent),
-             h->model == HB_MODEL_SCORD ? scord_covers : NULL)) {
-    sum_drop(h, m);
-    return -1;
-  }
+  int r = hw_add(m->sum, x, block_of(h, x->agent), hw_warp(h, x->agent), h->model == HB_MODEL_PTX && is_copy(h, x->agent),
+                 h->model == HB_MODEL_SCORD ? scord_covers : NULL);
   sum_count(h, m);
-  return 0;
+  return r;
+}
+
+static void unfold_one(const acc *e, void *ctx) {
+  void **c = ctx;
+  append(c[0], c[1], e);
+}
+
+/* A standing summary holds the word's entries, its list empty: the
+ * entries it stands for become the list again (compacted: no agent's
+ * pieces replace each other), and it goes. */
+static void sum_unfold(hb *h, loc *L) {
+  accs *m = more_of(L);
+  hw_sum *sum = m->sum;
+  hb_assert(m->n == 0);
+  void *c[2] = {h, L};
+  hw_entries(sum, unfold_one, c);
+  m = more_of(L);
+  m->compacted = m->n;
+  m->lazy = 0;
+  hints(h, L);
+  sum_drop(h, m);
 }
 
 /* Whether the long list of L is summarised now, made so where every entry
@@ -988,8 +1039,7 @@ static int sum_add(hb *h, accs *m, const acc *x) {
 static int summarised(hb *h, loc *L) {
   accs *m = more_of(L);
   uint64_t now = sync_count(h);
-  if (m->sum && m->sum_stamp == now) return 1;
-  if (m->sum) sum_drop(h, m);
+  if (m->sum) return 1;   /* (check_word unfolds one that stands no more) */
   if (m->sum_tried == now + 1u) return 0;
   word_compact(h, L);
   m = more_of(L);
@@ -1003,8 +1053,22 @@ static int summarised(hb *h, loc *L) {
   m->sum = hw_new(h->model == HB_MODEL_PTX || h->its);
   m->sum_bytes = 0;
   for (uint32_t k = 0; k < m->n; k++)
-    if (sum_add(h, m, &m->e[k])) { m->sum_tried = now + 1u; return 0; }
+    if (sum_add(h, m, &m->e[k])) {
+      sum_drop(h, m);
+      m->sum_tried = now + 1u;
+      return 0;
+    }
   m->sum_stamp = now;
+  /* it holds the entries now: the list goes, and each access is added to
+   * the summary alone while it stands (sum_unfold makes the list again) */
+  m->n = m->compacted = 0;
+  m->lazy = 0;
+  if (m->cap > 4) {
+    mem_add(h, -(int64_t)((m->cap - 4) * sizeof(acc)));
+    m->cap = 4;
+    m = xrealloc(m, sizeof *m + m->cap * sizeof(acc));
+    set_more(L, m);
+  }
   return 1;
 }
 
@@ -1018,33 +1082,6 @@ typedef struct {
   int *ndone;
 } rep_ctx;
 
-/* The memo of reported (class, source pair)s: the slot of one, or of
- * where it goes. */
-static size_t memo_slot(const hb *h, const char *cls, uint32_t epc, uint32_t xpc) {
-  uint64_t k = (uint64_t)(uintptr_t)cls * 0x9e3779b97f4a7c15ull ^ ((uint64_t)epc << 32 | xpc) * 0xbf58476d1ce4e5b9ull;
-  size_t i = (size_t)(k ^ k >> 29) & (h->capmemo - 1);
-  while (h->memo[i].cls && !(h->memo[i].cls == cls && h->memo[i].epc == epc && h->memo[i].xpc == xpc)) i = (i + 1) & (h->capmemo - 1);
-  return i;
-}
-
-static int memo_has(const hb *h, const char *cls, uint32_t epc, uint32_t xpc) {
-  return h->capmemo && h->memo[memo_slot(h, cls, epc, xpc)].cls;
-}
-
-static void memo_put(hb *h, const char *cls, uint32_t epc, uint32_t xpc) {
-  if (2 * (h->nmemo + 1) > h->capmemo) {
-    size_t oc = h->capmemo;
-    struct memo_ent *old = h->memo;
-    h->capmemo = oc ? 2 * oc : 64;
-    h->memo = xcalloc(h->capmemo, sizeof *h->memo);
-    for (size_t k = 0; k < oc; k++)
-      if (old[k].cls) h->memo[memo_slot(h, old[k].cls, old[k].epc, old[k].xpc)] = old[k];
-    free(old);
-  }
-  size_t i = memo_slot(h, cls, epc, xpc);
-  if (!h->memo[i].cls) { h->memo[i].cls = cls; h->memo[i].epc = epc; h->memo[i].xpc = xpc; h->nmemo++; }
-}
-
 static const char *classify(hb *h, const acc *e, const acc *x) {
   return h->model == HB_MODEL_PTX ? classify_ptx(h, e, x) : classify_scord(h, e, x);
 }
@@ -1055,14 +1092,18 @@ static const char *classify(hb *h, const acc *e, const acc *x) {
 static int proto_agent(const hb *h, uint32_t xa, int rel, int copy, uint32_t *out) {
   int threads = h->model == HB_MODEL_PTX || h->its;
   uint32_t t = thread_of(h, xa), in = in_block(h, t), a;
+  /* lane 0 of the warp or block, or lane 1 (warp 1) where that is x's: a
+   * block's last warp may be partial, and the answer must hold for every
+   * agent of x's kind (hw_reps keeps it) */
   if (rel == HW_SAME_WARP) {
-    if (!threads || (in ^ 1) >= h->per_block) return 0;
-    a = t - in + (in ^ 1);
+    uint32_t lane = in % 32;
+    if (!threads || (!lane && in + 1 >= h->per_block)) return 0;
+    a = t - lane + (lane ? 0 : 1);
   } else if (rel == HW_SAME_BLOCK) {
-    uint32_t step = threads ? 32 : 1;
-    if (in + step < h->per_block) a = t + step;
-    else if (in >= step) a = t - step;
-    else return 0;
+    /* agents are threads, or warps numbered from the block's first thread */
+    uint32_t w = threads ? in / 32 : in, nw = threads ? (h->per_block + 31) / 32 : h->wpb;
+    if (nw < 2) return 0;
+    a = t - in + (w ? 0 : threads ? 32 : 1);
   } else {
     if (t + h->per_block < h->n) a = t + h->per_block;
     else if (t >= h->per_block) a = t - h->per_block;
@@ -1097,7 +1138,6 @@ static void rep_one(const acc *e, void *arg) {
   const char *cls = classify(h, e, x);
   if (!cls) return;
   report(h, e, cls, c->ev, c->lane, c->wordaddr + (uint64_t)__builtin_ctz(both), c->done, c->ndone);
-  memo_put(h, cls, e->pc, x->pc);
 }
 
 /* The access x (its bytes of this word, in x->mask) against the word's
@@ -1108,14 +1148,18 @@ static void rep_one(const acc *e, void *arg) {
 static void check_word(hb *h, loc *L, const acc *x, const gr_event *ev, int lane, uint64_t wordaddr, seen *done, int *ndone) {
   int ptx = h->model == HB_MODEL_PTX, xw = (x->info & I_WRITE) != 0;
   accs *m = more_of(L);
+  if (m && m->sum && m->sum_stamp != sync_count(h)) {   /* a summary that stands no more */
+    sum_unfold(h, L);
+    m = more_of(L);
+  }
   int skip = m && ((!xw && !m->anywrite) || (is_dev(h, x->info) && m->alldev));
-  int summ = !skip && m && m->n > LAZY_MIN && summarised(h, L);
+  int summ = !skip && m && (m->sum || m->n > LAZY_MIN) && summarised(h, L);
   m = more_of(L);
   if (!skip && summ) {
     rep_ctx c = {h, x, ev, lane, wordaddr, done, ndone};
     sum_retire(h, m);
     hw_kind xk = {x->pc, x->info, x->locks, x->mask, (uint8_t)(ptx && is_copy(h, x->agent))};
-    hw_reps(m->sum, x, &xk, block_of(h, x->agent), hw_warp(h, x->agent), rep_wanted, rep_one, &c);
+    hw_reps(m->sum, x, &xk, block_of(h, x->agent), hw_warp(h, x->agent), h->nmemo, rep_wanted, rep_one, &c);
   } else if (!skip) {
     word_compact(h, L);
     uint32_t n;
@@ -1127,19 +1171,29 @@ static void check_word(hb *h, loc *L, const acc *x, const gr_event *ev, int lane
       if (cls) report(h, &e[k], cls, ev, lane, wordaddr + (uint64_t)__builtin_ctz(both), done, ndone);
     }
   }
-  /* replacement and covering: at once on a short list; lazily on a long
-   * one, where (ScoRD) nothing of other warps can be covered now */
+  /* replacement and covering: in a standing summary, which holds the
+   * word's entries (nothing of other agents can be covered: none is
+   * released); at once on a short list; lazily on a long one, where
+   * (ScoRD) nothing of other warps can be covered now */
   m = more_of(L);
-  int lazy = m && m->n > LAZY_MIN && (ptx || summ || (m->quiet && m->stamp == h->releases));
+  if (m && m->sum) {
+    int fits = !sum_add(h, m, x);
+    if (fits) {
+      if (xw) m->anywrite = 1;
+      if (!is_dev(h, x->info)) m->alldev = 0;
+      return;
+    }
+    sum_unfold(h, L);   /* x's agent has too many kinds of entry here */
+    m = more_of(L);
+  }
+  int lazy = m && m->n > LAZY_MIN && (ptx || (m->quiet && m->stamp == h->releases));
   if (lazy) {
     m->lazy = 1;
     append(h, L, x);
     m = more_of(L);
-    if (m->sum && m->sum_stamp == sync_count(h)) sum_add(h, m, x);   /* it follows every access while it stands */
     if (m->n >= 2 * m->compacted && m->n > 4 * LAZY_MIN) word_compact(h, L);   /* memory stays linear */
     return;
   }
-  if (m && m->sum) sum_drop(h, m);   /* covering changes the list behind the summary */
   word_compact(h, L);
   uint32_t n, keep = 0;
   acc *e = entries(L, &n);
@@ -1514,7 +1568,7 @@ static void on_access(hb *h, const gr_event *ev) {
     if (atom && !ptx) {
       /* a lock in shared memory is its block's: its word names the block */
       uint64_t word = shared ? (uint64_t)(0x80000000u | ev->block) << 32 | off >> 2 : (uint64_t)id << 32 | off >> 2;
-      uint32_t bkey = block_of(h, a) + 1;
+      uint32_t bkey = ev->block + 1;   /* a's block (no division an atomic) */
       int device = ev->scope != GR_SCOPE_BLOCK;
       if (ev->atomic_op == 7 && ev->operand[l] == 0 && ev->value[l] == 0 && ev->operand2[l] != 0) {
         if (device) lock_acquire(h, a, word, 0);

@@ -58,6 +58,12 @@ int hw_add(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int copy, int
  * again once half the records have left); hw_add and hw_reps assume it
  * was made. */
 void hw_retire(hw_sum *s, const uint8_t *ended, uint32_t nended);
+/* Every entry the summary stands for, to fn: each living agent's pieces,
+ * and one piece of each kind of the agents retired (their blocks have
+ * ended: none of their entries can be ordered before a later access any
+ * more, since none was while the summary stood, so each races with what
+ * any other of its kind races with, and how). */
+void hw_entries(const hw_sum *s, void (*fn)(const acc *e, void *ctx), void *ctx);
 /* The relations of an entry's agent to an accessor's. */
 enum { HW_SAME_WARP, HW_SAME_BLOCK, HW_OTHER_BLOCK };
 /* A group's kind: an entry with its agent left out. */
@@ -69,7 +75,7 @@ typedef struct { uint32_t pc; uint16_t info, locks; uint8_t mask, copy; } hw_kin
  * kind; want's answers must depend on x only through it, and a 0 must stay
  * 0 while the summary stands: then an accessor of a kind for which want
  * said 0 to everything is not asked again until a kind is added. */
-void hw_reps(hw_sum *s, const acc *x, const hw_kind *xk, uint32_t block, uint32_t warp,
+void hw_reps(hw_sum *s, const acc *x, const hw_kind *xk, uint32_t block, uint32_t warp, uint64_t ver,
              int (*want)(const hw_kind *k, int rel, void *ctx), void (*fn)(const acc *e, void *ctx), void *ctx);
 
 #endif

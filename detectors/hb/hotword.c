@@ -43,7 +43,7 @@ struct hw_sum {
   /* the last accessors' kinds, each with the count of kinds (kinds are
    * only added) when hw_reps asked want of every kind for it, and the
    * relations it said 1 to: bits 3g..3g+2 for kind g (21 kinds at most) */
-  struct { hw_kind k; uint32_t nkinds; uint64_t wanted; } settled[HW_SETTLED];
+  struct { hw_kind k; uint32_t nkinds; uint64_t wanted, ver; } settled[HW_SETTLED];
   uint32_t nsettled;
 };
 
@@ -252,14 +252,24 @@ void hw_retire(hw_sum *s, const uint8_t *ended, uint32_t nended) {
   }
 }
 
+void hw_entries(const hw_sum *s, void (*fn)(const acc *e, void *ctx), void *ctx) {
+  for (uint32_t r = 0; r < s->nrecs; r++) {
+    const arec *a = &s->recs[r];
+    if (a->dead) continue;
+    for (uint8_t k = 0; k < a->np; k++) fn(&a->p[k], ctx);
+  }
+  for (uint32_t g = 0; g < s->nkinds; g++)
+    if (s->retired[g].mask) fn(&s->retired[g], ctx);
+}
+
 /* Of the relations in bits, those `want` asks for of kind g for accessor
  * x (the result, a bit each), and the reports made where an agent in one
  * of them has an entry of the kind. */
 static int reps_of(hw_sum *s, uint32_t g, const acc *x, uint32_t block, uint32_t warp, const arec **self, int *looked,
-                   unsigned bits, int (*want)(const hw_kind *k, int rel, void *ctx), void (*fn)(const acc *e, void *ctx),
-                   void *ctx) {
-  unsigned w = 0;
-  for (int rel = HW_SAME_WARP; rel <= HW_OTHER_BLOCK; rel++)
+                   unsigned bits, int known, int (*want)(const hw_kind *k, int rel, void *ctx),
+                   void (*fn)(const acc *e, void *ctx), void *ctx) {
+  unsigned w = known ? bits : 0;
+  for (int rel = HW_SAME_WARP; rel <= HW_OTHER_BLOCK && !known; rel++)
     if (bits >> rel & 1 && want(&s->kinds[g], rel, ctx)) w |= 1u << rel;
   if (!w || !s->total[g]) return (int)w;
   if (!*looked) {
@@ -280,7 +290,7 @@ static int reps_of(hw_sum *s, uint32_t g, const acc *x, uint32_t block, uint32_t
   return (int)w;
 }
 
-void hw_reps(hw_sum *s, const acc *x, const hw_kind *xk, uint32_t block, uint32_t warp,
+void hw_reps(hw_sum *s, const acc *x, const hw_kind *xk, uint32_t block, uint32_t warp, uint64_t ver,
              int (*want)(const hw_kind *k, int rel, void *ctx), void (*fn)(const acc *e, void *ctx), void *ctx) {
   const arec *self = NULL;
   int looked = 0;
@@ -289,10 +299,13 @@ void hw_reps(hw_sum *s, const acc *x, const hw_kind *xk, uint32_t block, uint32_
   for (uint32_t i = 0; i < s->nsettled && i < HW_SETTLED; i++) {
     if (s->settled[i].nkinds != s->nkinds || !kind_eq(&s->settled[i].k, xk)) continue;
     uint64_t left = 0, was = s->settled[i].wanted;
+    int known = s->settled[i].ver == ver;   /* want would say what it said */
     for (uint32_t g = 0; g < 21 && was >> 3 * g; g++)
       if (was >> 3 * g & 7)
-        left |= (uint64_t)reps_of(s, g, x, block, warp, &self, &looked, (unsigned)(was >> 3 * g & 7), want, fn, ctx) << 3 * g;
+        left |= (uint64_t)reps_of(s, g, x, block, warp, &self, &looked, (unsigned)(was >> 3 * g & 7), known, want, fn, ctx)
+                << 3 * g;
     s->settled[i].wanted = left;
+    s->settled[i].ver = ver;
     return;
   }
   uint64_t wanted = 0;
@@ -300,7 +313,7 @@ void hw_reps(hw_sum *s, const acc *x, const hw_kind *xk, uint32_t block, uint32_
     if (!(s->kinds[g].mask & x->mask)) continue;
     /* asked of a kind no agent holds now too, so that the answers hold
      * for the next accessor of x's kind */
-    int w = reps_of(s, g, x, block, warp, &self, &looked, 7, want, fn, ctx);
+    int w = reps_of(s, g, x, block, warp, &self, &looked, 7, 0, want, fn, ctx);
     if (g < 21) wanted |= (uint64_t)w << 3 * g;
   }
   if (s->nkinds <= 21) {
@@ -308,5 +321,6 @@ void hw_reps(hw_sum *s, const acc *x, const hw_kind *xk, uint32_t block, uint32_
     s->settled[i].k = *xk;
     s->settled[i].nkinds = s->nkinds;
     s->settled[i].wanted = wanted;
+    s->settled[i].ver = ver;
   }
 }
