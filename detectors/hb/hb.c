@@ -1490,6 +1490,11 @@ static void on_access(hb *h, const gr_event *ev) {
   uint64_t met_addr[64];
   uint8_t met_lane[64];
   if (repeats) memset(met_lane, 0, sizeof met_lane);
+  /* the lanes' allocation (a function of an address's upper half, which
+   * lanes mostly share) and its shadow */
+  uint64_t hi = UINT64_MAX;
+  size_t id = 0;
+  shadow *s = shared ? shared_of(h, ev->block) : NULL;
   for (uint32_t mm = ev->mask; mm; mm &= mm - 1) {
     int l = __builtin_ctz(mm);
     uint32_t a = agent_of(h, ev, l);
@@ -1498,8 +1503,11 @@ static void on_access(hb *h, const gr_event *ev) {
     if (release && !ptx && (h->its || l == __builtin_ctz(ev->mask))) scord_fence(h, a, scope != GR_SCOPE_BLOCK);
     acc x = {a, ptx ? h->own[a] : h->releases, (uint32_t)ev->pc, info, ptx ? 0 : locks_of(h, a)->set, (uint8_t)l, 0};
     uint64_t addr = ev->addr[l];
-    size_t id = shared ? 0 : gr_allocation_id(addr);
-    shadow *s = shared ? shared_of(h, ev->block) : shadow_of(h, id);
+    if (!shared && addr >> 32 != hi) {
+      hi = addr >> 32;
+      id = gr_allocation_id(addr);
+      s = shadow_of(h, id);
+    }
     if (!s) continue;
     uint64_t off = (uint32_t)addr;
     seen done[SEEN_MAX];
@@ -1515,9 +1523,8 @@ static void on_access(hb *h, const gr_event *ev) {
       }
     }
     for (uint64_t w = off / 4; w * 4 < end; w++) {
-      uint8_t mask = 0;
-      for (uint64_t b = w * 4; b < w * 4 + 4; b++) if (b >= off && b < end) mask |= (uint8_t)(1u << (b - w * 4));
-      x.mask = mask;
+      unsigned lo = off > w * 4 ? (unsigned)(off - w * 4) : 0, up = end < w * 4 + 4 ? (unsigned)(end - w * 4) : 4;
+      x.mask = (uint8_t)(((1u << up) - 1) & ~((1u << lo) - 1));   /* its bytes of the word */
       check_word(h, &line_words(h, s, w / LINE_WORDS)[w % LINE_WORDS], &x, ev, l, addr - off + w * 4, done, &ndone);
     }
     if (one) {

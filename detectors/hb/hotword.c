@@ -24,7 +24,8 @@
 
 /* dead: its block has ended; its pieces are retired (hw_retire), the
  * record stays until the dead are as many as the living */
-typedef struct { uint32_t agent, block, warp; uint8_t copy, np, dead; acc p[HW_PIECES]; } arec;
+typedef struct { uint32_t agent, block, warp; uint8_t copy, np, dead; acc p[HW_PIECES]; uint32_t g[HW_PIECES]; } arec;
+/* (g[k]: piece k's kind) */
 
 /* open addressing, uint64 keys (never removed) to uint32 values */
 typedef struct { uint64_t *k; uint32_t *v; size_t cap, n; } map;
@@ -52,11 +53,8 @@ enum { K_AGENT = 1, K_BLOCK, K_WARP };   /* 0 marks an empty slot */
 static uint64_t key_of(int level, uint32_t g, uint64_t id) { return (uint64_t)level << 62 | (uint64_t)g << 36 | id; }
 
 static size_t slot(const map *m, uint64_t key) {
-  uint64_t x = key;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  x ^= x >> 31;
-  size_t i = (size_t)x & (m->cap - 1);
+  /* Fibonacci hashing: the product's top bits depend on every bit of the key */
+  size_t i = (size_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - __builtin_ctzll(m->cap)));
   while (m->k[i] && m->k[i] != key) i = (i + 1) & (m->cap - 1);
   return i;
 }
@@ -148,9 +146,8 @@ static void count_place(hw_sum *s, const arec *a, uint32_t g, int d) {
   if (s->per_warp) *map_at(s, key_of(K_WARP, g, a->warp), 0) += (uint32_t)d;
 }
 
-/* Record a's piece p joins (d = 1) or leaves (d = -1) its kind's counts. */
-static void count(hw_sum *s, const arec *a, const acc *p, int d) {
-  uint32_t g = kind_of(s, p, a->copy);
+/* A piece of record a of kind g joins (d = 1) or leaves (d = -1) its kind's counts. */
+static void count(hw_sum *s, const arec *a, uint32_t g, int d) {
   s->total[g] += (uint32_t)d;
   count_place(s, a, g, d);
 }
@@ -176,20 +173,25 @@ int hw_add(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int copy, int
   uint8_t keep = 0;
   for (uint8_t k = 0; k < a->np; k++) {
     acc p = a->p[k];
+    uint32_t g = a->g[k];
     if ((p.info == x->info && p.locks == x->locks) || (covers && covers(x, &p))) {
       uint8_t m = p.mask & (uint8_t)~x->mask;
       if (m != p.mask) {   /* fewer bytes: another kind, or none */
-        count(s, a, &p, -1);
+        count(s, a, g, -1);
         p.mask = m;
-        if (m) count(s, a, &p, 1);
+        if (m) count(s, a, g = kind_of(s, &p, a->copy), 1);
       }
     }
-    if (p.mask) a->p[keep++] = p;
+    if (p.mask) {
+      a->g[keep] = g;
+      a->p[keep++] = p;
+    }
   }
   a->np = keep;
   if (a->np == HW_PIECES) return -1;
+  a->g[a->np] = kind_of(s, x, a->copy);
   a->p[a->np++] = *x;
-  count(s, a, x, 1);
+  count(s, a, a->g[a->np - 1], 1);
   return 0;
 }
 
@@ -202,7 +204,7 @@ static const acc *find(const hw_sum *s, uint32_t g, int rel, uint32_t block, uin
     const arec *a = &s->recs[r];
     if (a->agent == not || a->dead) continue;
     if (rel == HW_SAME_WARP ? a->warp != warp : rel == HW_SAME_BLOCK ? a->block != block || a->warp == warp : a->block == block) continue;
-    for (uint8_t k = 0; k < a->np; k++) if (same_kind(&s->kinds[g], &a->p[k], a->copy)) return &a->p[k];
+    for (uint8_t k = 0; k < a->np; k++) if (a->g[k] == g) return &a->p[k];
   }
   return NULL;
 }
@@ -214,10 +216,8 @@ void hw_retire(hw_sum *s, const uint8_t *ended, uint32_t nended) {
     arec *a = &s->recs[r];
     if (a->dead || !ended[a->block]) continue;
     /* its pieces stay in the totals; one of each kind stands for them all */
-    for (uint8_t k = 0; k < a->np; k++) {
-      uint32_t g = kind_of(s, &a->p[k], a->copy);
-      if (!s->retired[g].mask) s->retired[g] = a->p[k];
-    }
+    for (uint8_t k = 0; k < a->np; k++)
+      if (!s->retired[a->g[k]].mask) s->retired[a->g[k]] = a->p[k];
     a->dead = 1;
     s->ndead++;
   }
@@ -248,7 +248,7 @@ void hw_retire(hw_sum *s, const uint8_t *ended, uint32_t nended) {
   for (uint32_t r = 0; r < keep; r++) {
     const arec *a = &s->recs[r];
     *map_at(s, key_of(K_AGENT, 0, a->agent), r) = r;
-    for (uint8_t k = 0; k < a->np; k++) count_place(s, a, kind_of(s, &a->p[k], a->copy), 1);
+    for (uint8_t k = 0; k < a->np; k++) count_place(s, a, a->g[k], 1);
   }
 }
 
@@ -279,7 +279,7 @@ static int reps_of(hw_sum *s, uint32_t g, const acc *x, uint32_t block, uint32_t
   }
   const arec *me = *self;
   uint32_t mine = 0;   /* x's agent among the warp's */
-  for (uint8_t k = 0; me && k < me->np && !mine; k++) mine = same_kind(&s->kinds[g], &me->p[k], me->copy);
+  for (uint8_t k = 0; me && k < me->np && !mine; k++) mine = me->g[k] == g;
   uint32_t in_block = map_value(s, key_of(K_BLOCK, g, block)), in_warp = s->per_warp ? map_value(s, key_of(K_WARP, g, warp)) : mine;
   uint32_t have[3] = {in_warp - mine, in_block - in_warp, s->total[g] - in_block};
   for (int rel = HW_SAME_WARP; rel <= HW_OTHER_BLOCK; rel++) {
