@@ -1153,13 +1153,23 @@ static void check_word(hb *h, loc *L, const acc *x, const gr_event *ev, int lane
     m = more_of(L);
   }
   int skip = m && ((!xw && !m->anywrite) || (is_dev(h, x->info) && m->alldev));
-  int summ = !skip && m && (m->sum || m->n > LAZY_MIN) && summarised(h, L);
-  m = more_of(L);
-  if (!skip && summ) {
+  if (m && (m->sum || (!skip && m->n > LAZY_MIN && summarised(h, L)))) {
+    /* a standing summary holds the word's entries: x's reports through it,
+     * and x joins it (nothing of other agents can be covered: none is
+     * released) */
+    m = more_of(L);
     rep_ctx c = {h, x, ev, lane, wordaddr, done, ndone};
-    sum_retire(h, m);
     hw_kind xk = {x->pc, x->info, x->locks, x->mask, (uint8_t)(ptx && is_copy(h, x->agent))};
-    hw_reps(m->sum, x, &xk, block_of(h, x->agent), hw_warp(h, x->agent), h->nmemo, rep_wanted, rep_one, &c);
+    sum_retire(h, m);
+    int r = hw_access(m->sum, x, &xk, block_of(h, x->agent), hw_warp(h, x->agent), h->nmemo, skip ? NULL : rep_wanted,
+                      rep_one, &c, ptx ? NULL : scord_covers);
+    sum_count(h, m);
+    if (!r) {
+      if (xw) m->anywrite = 1;
+      if (!is_dev(h, x->info)) m->alldev = 0;
+      return;
+    }
+    sum_unfold(h, L);   /* x's agent has too many kinds of entry here: x joins the list */
   } else if (!skip) {
     word_compact(h, L);
     uint32_t n;
@@ -1171,21 +1181,9 @@ static void check_word(hb *h, loc *L, const acc *x, const gr_event *ev, int lane
       if (cls) report(h, &e[k], cls, ev, lane, wordaddr + (uint64_t)__builtin_ctz(both), done, ndone);
     }
   }
-  /* replacement and covering: in a standing summary, which holds the
-   * word's entries (nothing of other agents can be covered: none is
-   * released); at once on a short list; lazily on a long one, where
-   * (ScoRD) nothing of other warps can be covered now */
+  /* replacement and covering: at once on a short list; lazily on a long
+   * one, where (ScoRD) nothing of other warps can be covered now */
   m = more_of(L);
-  if (m && m->sum) {
-    int fits = !sum_add(h, m, x);
-    if (fits) {
-      if (xw) m->anywrite = 1;
-      if (!is_dev(h, x->info)) m->alldev = 0;
-      return;
-    }
-    sum_unfold(h, L);   /* x's agent has too many kinds of entry here */
-    m = more_of(L);
-  }
   int lazy = m && m->n > LAZY_MIN && (ptx || (m->quiet && m->stamp == h->releases));
   if (lazy) {
     m->lazy = 1;

@@ -55,7 +55,7 @@ int hw_add(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int copy, int
  * access again: their agents' records leave the summary, their pieces
  * counted and represented per kind.  Nothing where nended has not changed
  * since the last call, else a pass over the records (the tables are made
- * again once half the records have left); hw_add and hw_reps assume it
+ * again once half the records have left); hw_add and hw_access assume it
  * was made. */
 void hw_retire(hw_sum *s, const uint8_t *ended, uint32_t nended);
 /* Every entry the summary stands for, to fn: each living agent's pieces,
@@ -68,14 +68,18 @@ void hw_entries(const hw_sum *s, void (*fn)(const acc *e, void *ctx), void *ctx)
 enum { HW_SAME_WARP, HW_SAME_BLOCK, HW_OTHER_BLOCK };
 /* A group's kind: an entry with its agent left out. */
 typedef struct { uint32_t pc; uint16_t info, locks; uint8_t mask, copy; } hw_kind;
-/* For each group of live entries whose bytes meet x's, and each relation
- * to x's agent (its warp, its block's other warps, other blocks) that
- * want(kind, relation, ctx) asks for: one entry of an agent other than
- * x's in that relation, where there is one: fn(entry, ctx).  xk is x's
- * kind; want's answers must depend on x only through it, and a 0 must stay
- * 0 while the summary stands: then an accessor of a kind for which want
- * said 0 to everything is not asked again until a kind is added. */
-void hw_reps(hw_sum *s, const acc *x, const hw_kind *xk, uint32_t block, uint32_t warp, uint64_t ver,
-             int (*want)(const hw_kind *k, int rel, void *ctx), void (*fn)(const acc *e, void *ctx), void *ctx);
+/* Access x (of kind xk) to the summarised word: first, where want is not
+ * NULL, for each group of live entries whose bytes meet x's, and each
+ * relation to x's agent (its warp, its block's other warps, other blocks)
+ * that want(kind, relation, ctx) asks for, one entry of an agent other
+ * than x's in that relation, where there is one: fn(entry, ctx); then x
+ * joins the entries, as hw_add (its answer).  want's answers must depend
+ * on x only through xk, and a 0 must stay 0 while the summary stands: an
+ * accessor of a kind for which want said 0 to everything is not asked
+ * again until a kind is added; they are kept, and not asked again, while
+ * ver is the same (the caller's count of what could change them). */
+int hw_access(hw_sum *s, const acc *x, const hw_kind *xk, uint32_t block, uint32_t warp, uint64_t ver,
+              int (*want)(const hw_kind *k, int rel, void *ctx), void (*fn)(const acc *e, void *ctx), void *ctx,
+              int (*covers)(const acc *x, const acc *e));
 
 #endif

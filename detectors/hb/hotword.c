@@ -152,9 +152,9 @@ static void count(hw_sum *s, const arec *a, uint32_t g, int d) {
   count_place(s, a, g, d);
 }
 
-int hw_add(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int copy, int (*covers)(const acc *x, const acc *e)) {
-  uint32_t *ri = map_at(s, key_of(K_AGENT, 0, x->agent), s->nrecs);
-  uint32_t r = *ri;
+/* The record of x's agent, made (without pieces) where it has none. */
+static uint32_t record_of(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int copy) {
+  uint32_t r = *map_at(s, key_of(K_AGENT, 0, x->agent), s->nrecs);
   if (r == s->nrecs) {
     if (s->nrecs == s->caprecs) {
       uint32_t nc = s->caprecs ? 2 * s->caprecs : 8;
@@ -169,6 +169,12 @@ int hw_add(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int copy, int
     a->warp = warp;
     a->copy = (uint8_t)copy;
   }
+  return r;
+}
+
+/* x joins record r: its earlier pieces lose their bytes where x replaces
+ * or covers them, and x is a piece (hw_add's answer). */
+static int join(hw_sum *s, uint32_t r, const acc *x, int (*covers)(const acc *x, const acc *e)) {
   arec *a = &s->recs[r];
   uint8_t keep = 0;
   for (uint8_t k = 0; k < a->np; k++) {
@@ -193,6 +199,10 @@ int hw_add(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int copy, int
   a->p[a->np++] = *x;
   count(s, a, a->g[a->np - 1], 1);
   return 0;
+}
+
+int hw_add(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int copy, int (*covers)(const acc *x, const acc *e)) {
+  return join(s, record_of(s, x, block, warp, copy), x, covers);
 }
 
 /* An entry of kind g of an agent other than `not` in the relation to
@@ -265,21 +275,15 @@ void hw_entries(const hw_sum *s, void (*fn)(const acc *e, void *ctx), void *ctx)
 /* Of the relations in bits, those `want` asks for of kind g for accessor
  * x (the result, a bit each), and the reports made where an agent in one
  * of them has an entry of the kind. */
-static int reps_of(hw_sum *s, uint32_t g, const acc *x, uint32_t block, uint32_t warp, const arec **self, int *looked,
-                   unsigned bits, int known, int (*want)(const hw_kind *k, int rel, void *ctx),
-                   void (*fn)(const acc *e, void *ctx), void *ctx) {
+static int reps_of(hw_sum *s, uint32_t g, const acc *x, uint32_t block, uint32_t warp, const arec *me, unsigned bits,
+                   int known, int (*want)(const hw_kind *k, int rel, void *ctx), void (*fn)(const acc *e, void *ctx),
+                   void *ctx) {
   unsigned w = known ? bits : 0;
   for (int rel = HW_SAME_WARP; rel <= HW_OTHER_BLOCK && !known; rel++)
     if (bits >> rel & 1 && want(&s->kinds[g], rel, ctx)) w |= 1u << rel;
   if (!w || !s->total[g]) return (int)w;
-  if (!*looked) {
-    uint64_t key = key_of(K_AGENT, 0, x->agent);
-    if (s->m.cap && s->m.k[slot(&s->m, key)]) *self = &s->recs[map_value(s, key)];
-    *looked = 1;
-  }
-  const arec *me = *self;
   uint32_t mine = 0;   /* x's agent among the warp's */
-  for (uint8_t k = 0; me && k < me->np && !mine; k++) mine = me->g[k] == g;
+  for (uint8_t k = 0; k < me->np && !mine; k++) mine = me->g[k] == g;
   uint32_t in_block = map_value(s, key_of(K_BLOCK, g, block)), in_warp = s->per_warp ? map_value(s, key_of(K_WARP, g, warp)) : mine;
   uint32_t have[3] = {in_warp - mine, in_block - in_warp, s->total[g] - in_block};
   for (int rel = HW_SAME_WARP; rel <= HW_OTHER_BLOCK; rel++) {
@@ -290,10 +294,9 @@ static int reps_of(hw_sum *s, uint32_t g, const acc *x, uint32_t block, uint32_t
   return (int)w;
 }
 
-void hw_reps(hw_sum *s, const acc *x, const hw_kind *xk, uint32_t block, uint32_t warp, uint64_t ver,
-             int (*want)(const hw_kind *k, int rel, void *ctx), void (*fn)(const acc *e, void *ctx), void *ctx) {
-  const arec *self = NULL;
-  int looked = 0;
+/* hw_access's reports, me the record of x's agent */
+static void reps(hw_sum *s, const acc *x, const hw_kind *xk, uint32_t block, uint32_t warp, const arec *me, uint64_t ver,
+                 int (*want)(const hw_kind *k, int rel, void *ctx), void (*fn)(const acc *e, void *ctx), void *ctx) {
   /* an accessor of a kind seen since the last kind was added: only the
    * relations wanted then can be wanted now */
   for (uint32_t i = 0; i < s->nsettled && i < HW_SETTLED; i++) {
@@ -302,8 +305,7 @@ void hw_reps(hw_sum *s, const acc *x, const hw_kind *xk, uint32_t block, uint32_
     int known = s->settled[i].ver == ver;   /* want would say what it said */
     for (uint32_t g = 0; g < 21 && was >> 3 * g; g++)
       if (was >> 3 * g & 7)
-        left |= (uint64_t)reps_of(s, g, x, block, warp, &self, &looked, (unsigned)(was >> 3 * g & 7), known, want, fn, ctx)
-                << 3 * g;
+        left |= (uint64_t)reps_of(s, g, x, block, warp, me, (unsigned)(was >> 3 * g & 7), known, want, fn, ctx) << 3 * g;
     s->settled[i].wanted = left;
     s->settled[i].ver = ver;
     return;
@@ -313,7 +315,7 @@ void hw_reps(hw_sum *s, const acc *x, const hw_kind *xk, uint32_t block, uint32_
     if (!(s->kinds[g].mask & x->mask)) continue;
     /* asked of a kind no agent holds now too, so that the answers hold
      * for the next accessor of x's kind */
-    int w = reps_of(s, g, x, block, warp, &self, &looked, 7, 0, want, fn, ctx);
+    int w = reps_of(s, g, x, block, warp, me, 7, 0, want, fn, ctx);
     if (g < 21) wanted |= (uint64_t)w << 3 * g;
   }
   if (s->nkinds <= 21) {
@@ -323,4 +325,14 @@ void hw_reps(hw_sum *s, const acc *x, const hw_kind *xk, uint32_t block, uint32_
     s->settled[i].wanted = wanted;
     s->settled[i].ver = ver;
   }
+}
+
+int hw_access(hw_sum *s, const acc *x, const hw_kind *xk, uint32_t block, uint32_t warp, uint64_t ver,
+              int (*want)(const hw_kind *k, int rel, void *ctx), void (*fn)(const acc *e, void *ctx), void *ctx,
+              int (*covers)(const acc *x, const acc *e)) {
+  /* the record first, made empty where there is none (nothing counts it),
+   * so that its agent is looked up once; the reports before x joins */
+  uint32_t r = record_of(s, x, block, warp, xk->copy);
+  if (want) reps(s, x, xk, block, warp, &s->recs[r], ver, want, fn, ctx);
+  return join(s, r, x, covers);
 }
