@@ -1144,8 +1144,11 @@ static void rep_one(const acc *e, void *arg) {
  * entries: races reported, replacement and covering applied, x added.  A
  * long list that no release has touched is scanned through its summary:
  * one entry of each kind and place gives every report (class and source
- * pair) the list would, at a cost that does not grow with it. */
-static void check_word(hb *h, loc *L, const acc *x, const gr_event *ev, int lane, uint64_t wordaddr, seen *done, int *ndone) {
+ * pair) the list would, at a cost that does not grow with it.  (Inlined
+ * into its two callers: the call, eight arguments, was a tenth of a
+ * summarised word's access.) */
+static inline __attribute__((always_inline)) void check_word(hb *h, loc *L, const acc *x, const gr_event *ev, int lane,
+                                                             uint64_t wordaddr, seen *done, int *ndone) {
   int ptx = h->model == HB_MODEL_PTX, xw = (x->info & I_WRITE) != 0;
   accs *m = more_of(L);
   if (m && m->sum && m->sum_stamp != sync_count(h)) {   /* a summary that stands no more */
