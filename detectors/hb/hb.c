@@ -892,11 +892,8 @@ static void append(hb *h, loc *L, const acc *x) {
 typedef struct { uint64_t *k; uint32_t *v; size_t cap; } maskmap;
 
 static uint32_t *maskmap_at(maskmap *mm, uint64_t key) {
-  uint64_t x = key;   /* splitmix64's finaliser: every key bit reaches the index */
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  x ^= x >> 31;
-  size_t i = (size_t)x & (mm->cap - 1);
+  /* Fibonacci hashing: the product's top bits depend on every bit of the key */
+  size_t i = (size_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - __builtin_ctzll(mm->cap)));
   while (mm->v[i] != UINT32_MAX && mm->k[i] != key) i = (i + 1) & (mm->cap - 1);
   if (mm->v[i] == UINT32_MAX) { mm->k[i] = key; mm->v[i] = 0; }
   return &mm->v[i];
