@@ -24,8 +24,12 @@
 
 /* dead: its block has ended; its pieces are retired (hw_retire), the
  * record stays until the dead are as many as the living */
-typedef struct { uint32_t agent, block, warp; uint8_t copy, np, dead; acc p[HW_PIECES]; uint32_t g[HW_PIECES]; } arec;
-/* (g[k]: piece k's kind) */
+typedef struct {
+  uint32_t agent, block, warp, bp, wp;   /* bp, wp: the places of its block and warp */
+  uint8_t copy, np, dead;
+  acc p[HW_PIECES];
+  uint32_t g[HW_PIECES];   /* piece k's kind */
+} arec;
 
 /* open addressing, uint64 keys (never removed) to uint32 values */
 typedef struct { uint64_t *k; uint32_t *v; size_t cap, n; } map;
@@ -37,7 +41,10 @@ struct hw_sum {
   uint32_t *total;         /* per kind: agents with a piece of it, retired ones included */
   acc *retired;            /* per kind: a retired agent's piece of it (mask 0: none) */
   uint32_t nkinds, capkinds;
-  map m;                   /* agent -> record; (kind, block), (kind, warp) -> agents (of records) */
+  map m;                   /* agent -> record; block, warp -> place */
+  uint32_t *cnt;           /* per place (a block or warp of the records) and kind: its agents with a
+                            * piece of the kind, at cnt[place * capkinds + kind] */
+  uint32_t nplaces, capplaces;
   uint32_t seen;           /* the launch's count of ended blocks when records were last retired */
   int per_warp;            /* warps hold several agents (else a warp is its agent: no counts per warp) */
   size_t bytes;
@@ -89,10 +96,19 @@ static uint32_t *map_at(hw_sum *s, uint64_t key, uint32_t init) {
   return &s->m.v[i];
 }
 
-static uint32_t map_value(const hw_sum *s, uint64_t key) {
-  if (!s->m.cap) return 0;
-  size_t i = slot(&s->m, key);
-  return s->m.k[i] ? s->m.v[i] : 0;
+/* The place of a block or warp (level K_BLOCK, K_WARP), made where it has none. */
+static uint32_t place_of(hw_sum *s, int level, uint32_t id) {
+  uint32_t p = *map_at(s, key_of(level, 0, id), s->nplaces);
+  if (p < s->nplaces) return p;
+  if (s->nplaces == s->capplaces) {
+    uint32_t nc = s->capplaces ? 2 * s->capplaces : 8;
+    s->cnt = xrealloc(s->cnt, (size_t)nc * s->capkinds * sizeof *s->cnt);
+    s->bytes += (size_t)(nc - s->capplaces) * s->capkinds * sizeof *s->cnt;
+    s->capplaces = nc;
+  }
+  memset(s->cnt + (size_t)p * s->capkinds, 0, s->capkinds * sizeof *s->cnt);
+  s->nplaces++;
+  return p;
 }
 
 hw_sum *hw_new(int per_warp) {
@@ -110,6 +126,7 @@ void hw_free(hw_sum *s) {
   free(s->retired);
   free(s->m.k);
   free(s->m.v);
+  free(s->cnt);
   free(s);
 }
 
@@ -132,6 +149,12 @@ static uint32_t kind_of(hw_sum *s, const acc *p, uint8_t copy) {
     s->total = xrealloc(s->total, nc * sizeof *s->total);
     s->retired = xrealloc(s->retired, nc * sizeof *s->retired);
     s->bytes += (nc - s->capkinds) * (sizeof *s->kinds + sizeof *s->total + sizeof *s->retired);
+    /* the places' rows widened */
+    uint32_t *cnt = s->capplaces ? xcalloc((size_t)s->capplaces * nc, sizeof *cnt) : NULL;
+    for (uint32_t p = 0; p < s->nplaces; p++) memcpy(cnt + (size_t)p * nc, s->cnt + (size_t)p * s->capkinds, s->capkinds * sizeof *cnt);
+    free(s->cnt);
+    s->cnt = cnt;
+    s->bytes += (size_t)s->capplaces * (nc - s->capkinds) * sizeof *cnt;
     s->capkinds = nc;
   }
   s->kinds[s->nkinds] = (hw_kind){p->pc, p->info, p->locks, p->mask, copy};
@@ -142,8 +165,8 @@ static uint32_t kind_of(hw_sum *s, const acc *p, uint8_t copy) {
 
 /* Record a's piece of kind g joins (d = 1) or leaves (d = -1) the counts of its block and warp. */
 static void count_place(hw_sum *s, const arec *a, uint32_t g, int d) {
-  *map_at(s, key_of(K_BLOCK, g, a->block), 0) += (uint32_t)d;
-  if (s->per_warp) *map_at(s, key_of(K_WARP, g, a->warp), 0) += (uint32_t)d;
+  s->cnt[(size_t)a->bp * s->capkinds + g] += (uint32_t)d;
+  if (s->per_warp) s->cnt[(size_t)a->wp * s->capkinds + g] += (uint32_t)d;
 }
 
 /* A piece of record a of kind g joins (d = 1) or leaves (d = -1) its kind's counts. */
@@ -168,6 +191,8 @@ static uint32_t record_of(hw_sum *s, const acc *x, uint32_t block, uint32_t warp
     a->block = block;
     a->warp = warp;
     a->copy = (uint8_t)copy;
+    a->bp = place_of(s, K_BLOCK, block);
+    a->wp = s->per_warp ? place_of(s, K_WARP, warp) : 0;
   }
   return r;
 }
@@ -241,9 +266,10 @@ void hw_retire(hw_sum *s, const uint8_t *ended, uint32_t nended) {
   for (uint32_t r = 0; r < s->nrecs; r++) if (!s->recs[r].dead) s->recs[keep++] = s->recs[r];
   s->nrecs = keep;
   s->ndead = 0;
-  /* the tables again, of the records left: as large as they are */
+  /* the tables again, of the records left: as large as they are (an
+   * agent, a block and a warp each at most) */
   size_t cap = 64;
-  while (cap < 2 * (size_t)(keep * (1 + 2 * HW_PIECES) + 1)) cap *= 2;
+  while (cap < 2 * (size_t)(3 * keep + 1)) cap *= 2;
   if (8 * cap <= s->m.cap) {   /* much too large (a factor of 8: no churn of shrinking and growing) */
     s->bytes -= (s->m.cap - cap) * (sizeof *s->m.k + sizeof *s->m.v);
     free(s->m.k);
@@ -255,9 +281,12 @@ void hw_retire(hw_sum *s, const uint8_t *ended, uint32_t nended) {
     memset(s->m.k, 0, s->m.cap * sizeof *s->m.k);
   }
   s->m.n = 0;
+  s->nplaces = 0;
   for (uint32_t r = 0; r < keep; r++) {
-    const arec *a = &s->recs[r];
+    arec *a = &s->recs[r];
     *map_at(s, key_of(K_AGENT, 0, a->agent), r) = r;
+    a->bp = place_of(s, K_BLOCK, a->block);
+    a->wp = s->per_warp ? place_of(s, K_WARP, a->warp) : 0;
     for (uint8_t k = 0; k < a->np; k++) count_place(s, a, a->g[k], 1);
   }
 }
@@ -284,7 +313,8 @@ static int reps_of(hw_sum *s, uint32_t g, const acc *x, uint32_t block, uint32_t
   if (!w || !s->total[g]) return (int)w;
   uint32_t mine = 0;   /* x's agent among the warp's */
   for (uint8_t k = 0; k < me->np && !mine; k++) mine = me->g[k] == g;
-  uint32_t in_block = map_value(s, key_of(K_BLOCK, g, block)), in_warp = s->per_warp ? map_value(s, key_of(K_WARP, g, warp)) : mine;
+  /* (me is of x's block and warp) */
+  uint32_t in_block = s->cnt[(size_t)me->bp * s->capkinds + g], in_warp = s->per_warp ? s->cnt[(size_t)me->wp * s->capkinds + g] : mine;
   uint32_t have[3] = {in_warp - mine, in_block - in_warp, s->total[g] - in_block};
   for (int rel = HW_SAME_WARP; rel <= HW_OTHER_BLOCK; rel++) {
     if (!have[rel] || !(w >> rel & 1)) continue;
