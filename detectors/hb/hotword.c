@@ -49,15 +49,16 @@ struct hw_sum {
   int per_warp;            /* warps hold several agents (else a warp is its agent: no counts per warp) */
   size_t bytes;
   /* the last accessors' kinds, each with the count of kinds (kinds are
-   * only added) when hw_reps asked want of every kind for it, and the
-   * relations it said 1 to: bits 3g..3g+2 for kind g (21 kinds at most) */
+   * only added) when reps asked want of every kind for it, the relations
+   * it said 1 to (bits 3g..3g+2 for kind g, 21 kinds at most), and the
+   * caller's ver when it was last asked */
   struct { hw_kind k; uint32_t nkinds; uint64_t wanted, ver; } settled[HW_SETTLED];
   uint32_t nsettled;
 };
 
 enum { K_AGENT = 1, K_BLOCK, K_WARP };   /* 0 marks an empty slot */
 
-static uint64_t key_of(int level, uint32_t g, uint64_t id) { return (uint64_t)level << 62 | (uint64_t)g << 36 | id; }
+static uint64_t key_of(int level, uint32_t id) { return (uint64_t)level << 62 | id; }
 
 static size_t slot(const map *m, uint64_t key) {
   /* Fibonacci hashing: the product's top bits depend on every bit of the key */
@@ -98,7 +99,7 @@ static uint32_t *map_at(hw_sum *s, uint64_t key, uint32_t init) {
 
 /* The place of a block or warp (level K_BLOCK, K_WARP), made where it has none. */
 static uint32_t place_of(hw_sum *s, int level, uint32_t id) {
-  uint32_t p = *map_at(s, key_of(level, 0, id), s->nplaces);
+  uint32_t p = *map_at(s, key_of(level, id), s->nplaces);
   if (p < s->nplaces) return p;
   if (s->nplaces == s->capplaces) {
     uint32_t nc = s->capplaces ? 2 * s->capplaces : 8;
@@ -177,7 +178,7 @@ static void count(hw_sum *s, const arec *a, uint32_t g, int d) {
 
 /* The record of x's agent, made (without pieces) where it has none. */
 static uint32_t record_of(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int copy) {
-  uint32_t r = *map_at(s, key_of(K_AGENT, 0, x->agent), s->nrecs);
+  uint32_t r = *map_at(s, key_of(K_AGENT, x->agent), s->nrecs);
   if (r == s->nrecs) {
     if (s->nrecs == s->caprecs) {
       uint32_t nc = s->caprecs ? 2 * s->caprecs : 8;
@@ -284,7 +285,7 @@ void hw_retire(hw_sum *s, const uint8_t *ended, uint32_t nended) {
   s->nplaces = 0;
   for (uint32_t r = 0; r < keep; r++) {
     arec *a = &s->recs[r];
-    *map_at(s, key_of(K_AGENT, 0, a->agent), r) = r;
+    *map_at(s, key_of(K_AGENT, a->agent), r) = r;
     a->bp = place_of(s, K_BLOCK, a->block);
     a->wp = s->per_warp ? place_of(s, K_WARP, a->warp) : 0;
     for (uint8_t k = 0; k < a->np; k++) count_place(s, a, a->g[k], 1);
