@@ -27,10 +27,11 @@ trap 'rm -rf "$T"' EXIT
 # an access, one per agent, and a word's first 32 racy partners of one
 # kind hid every other kind (a later store's races with the stores and
 # loads after the barrier); now past 32 agents each position and class
-# is still reported once.  partial_warp.cu's 30 lines are the full-scan
-# oracle's (a build whose summaries were turned off): a summary asked
-# whether another warp of the block could race with an access through an
-# agent that a block of 40 threads does not have, and lost 3 of them.
+# is still reported once.  partial_warp.cu's 30 lines and partial_lane.cu's
+# 27 are the full-scan oracle's (a build whose summaries were turned off):
+# a summary asked whether another warp of the block, or another lane of
+# the warp, could race with an access through an agent that a block of 40
+# or 35 threads does not have, and lost 3 and 2 of them.
 bad=0
 GPURACE=$G GR_SRCDIR=$S sh "$S/scripts/hb-reports.sh" >"$T/now"
 if cmp -s "$S/tests/data/hb-reports.txt" "$T/now"; then
