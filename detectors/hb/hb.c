@@ -18,7 +18,9 @@
  * device atomics among device atomics, morally strong accesses among
  * morally strong ones), and an agent's replacement of its own earlier
  * entries is applied lazily, in one pass over the list, before the list
- * is next read (word_compact).  In the ScoRD model an access's covering
+ * is next read (word_compact); a long list that no release has touched
+ * is summarised, and while the summary stands it holds the entries
+ * (hotword.c).  In the ScoRD model an access's covering
  * of other agents' entries is also skipped while no entry of the word can
  * have been released to anyone (no fence or barrier since the word was
  * last scanned, and none of its entries released then).

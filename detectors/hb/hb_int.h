@@ -37,7 +37,9 @@ typedef struct {
  * report the whole list would (distinct source pairs and classes) in
  * constant time, where the list is as long as the agents that touched the
  * word.  Entries are grouped by kind; a group's agents by block and warp
- * (a warp is the agent itself where agents are warps). */
+ * (a warp is the agent itself where agents are warps).  While it stands
+ * it is the word's entries (hb.c keeps no list beside it, and makes one
+ * again from hw_entries when it stops). */
 typedef struct hw_sum hw_sum;
 
 hw_sum *hw_new(int per_warp);   /* per_warp: a warp holds several agents (threads) */
@@ -49,7 +51,7 @@ size_t hw_bytes(const hw_sum *s);
  * or where covers(x, entry) says x stands for them (the ScoRD model's
  * rule; NULL: none), as the oracle replaces them; x is an entry.  0, or -1
  * where the summary cannot follow (an agent with too many kinds of entry
- * in one word): drop it. */
+ * in one word: x's replacement is applied, x is not in it). */
 int hw_add(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int copy, int (*covers)(const acc *x, const acc *e));
 /* Blocks whose ended[b] is set (nended of them in the launch) never
  * access again: their agents' records leave the summary, their pieces

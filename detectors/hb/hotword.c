@@ -1,7 +1,8 @@
 /* The summary of a hot word's entries (hb_int.h).  An agent's live
  * entries in the word are its pieces (at most HW_PIECES kinds: a kind is
  * source position, info, lock set, bytes, copy or thread); each kind
- * counts its agents in all, per block and per warp.  A relation to an
+ * counts its agents in all, per block and per warp (rows of an array by
+ * place, a block or warp, which each record names).  A relation to an
  * accessor has an agent of the kind where the counts say so, and the one
  * is found by a walk over the word's agents: hb.c asks only for a (class,
  * source pair) it has not reported in the launch, so walks are as many as
