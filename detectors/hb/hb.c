@@ -894,8 +894,7 @@ static void append(hb *h, loc *L, const acc *x) {
 typedef struct { uint64_t *k; uint32_t *v; size_t cap; } maskmap;
 
 static uint32_t *maskmap_at(maskmap *mm, uint64_t key) {
-  /* Fibonacci hashing: the product's top bits depend on every bit of the key */
-  size_t i = (size_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - __builtin_ctzll(mm->cap)));
+  size_t i = hb_slot(key, mm->cap);
   while (mm->v[i] != UINT32_MAX && mm->k[i] != key) i = (i + 1) & (mm->cap - 1);
   if (mm->v[i] == UINT32_MAX) { mm->k[i] = key; mm->v[i] = 0; }
   return &mm->v[i];
@@ -1093,7 +1092,7 @@ static int proto_agent(const hb *h, uint32_t xa, int rel, int copy, uint32_t *ou
   uint32_t t = thread_of(h, xa), in = in_block(h, t), a;
   /* lane 0 of the warp or block, or lane 1 (warp 1) where that is x's: a
    * block's last warp may be partial, and the answer must hold for every
-   * agent of x's kind (hw_reps keeps it) */
+   * agent of x's kind (hw_access keeps it) */
   if (rel == HW_SAME_WARP) {
     uint32_t lane = in % 32;
     if (!threads || (!lane && in + 1 >= h->per_block)) return 0;
@@ -1575,7 +1574,7 @@ static void on_access(hb *h, const gr_event *ev) {
     if (atom && !ptx) {
       /* a lock in shared memory is its block's: its word names the block */
       uint64_t word = shared ? (uint64_t)(0x80000000u | ev->block) << 32 | off >> 2 : (uint64_t)id << 32 | off >> 2;
-      uint32_t bkey = ev->block + 1;   /* a's block (no division an atomic) */
+      uint32_t bkey = block_of(h, a) + 1;
       int device = ev->scope != GR_SCOPE_BLOCK;
       if (ev->atomic_op == 7 && ev->operand[l] == 0 && ev->value[l] == 0 && ev->operand2[l] != 0) {
         if (device) lock_acquire(h, a, word, 0);

@@ -26,6 +26,13 @@ typedef struct {
   uint8_t mask;               /* the bytes of the word it touched */
 } acc;
 
+/* The first slot of key in an open-addressing table of cap slots (a power
+ * of two): Fibonacci hashing, whose product's top bits depend on every bit
+ * of the key (word_compact's maps, the summaries' tables). */
+static inline size_t hb_slot(uint64_t key, size_t cap) {
+  return (size_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - __builtin_ctzll(cap)));
+}
+
 /* ---------------------------------------------------------------- hot words */
 
 /* A word's live entries, indexed for the oracle's scan while nothing can

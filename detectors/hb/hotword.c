@@ -62,8 +62,7 @@ enum { K_AGENT = 1, K_BLOCK, K_WARP };   /* 0 marks an empty slot */
 static uint64_t key_of(int level, uint32_t id) { return (uint64_t)level << 62 | id; }
 
 static size_t slot(const map *m, uint64_t key) {
-  /* Fibonacci hashing: the product's top bits depend on every bit of the key */
-  size_t i = (size_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - __builtin_ctzll(m->cap)));
+  size_t i = hb_slot(key, m->cap);
   while (m->k[i] && m->k[i] != key) i = (i + 1) & (m->cap - 1);
   return i;
 }
