@@ -277,6 +277,10 @@ static void block_start_in(launch *L, int slot, uint64_t lin, blk *reuse) {
     w->stk[0].rpc = -1;
     w->stk[0].mask = w->alive;
     w->sp = 1;
+    /* ITS: every lane runnable at pc 0, as its_stack would find them: the
+     * first turn is the converged path's, and its stretch starts at the
+     * compiled code's entry (a general step of pc 0 first moved it off) */
+    w->its_one = w->its_conv = L->ctx->cfg.warps == GR_WARPS_ITS && w->alive;
     w->state = W_READY;
     engine_ready_add(L, w);
   }
@@ -880,9 +884,12 @@ static void warp_run(launch *L, warp *w) {
   if (L->ctx->cfg.warps == GR_WARPS_ITS) {
     /* ITS, round-robin: a converged warp's stretch runs ahead as under
      * lockstep while its lanes agree at every branch, each of those steps
-     * the one its_step_converged would take */
-    if (L->ahead && w->its_conv && ahead_ok(L, w) && L->ahead->marks[w->stk[w->sp - 1].pc]) {
-      int n = simt_run_ahead(L, w, RUN_AHEAD_MAX, SIMT_UNIFORM | ahead_how(L), edges_allowed(w), edge_at, &nedge);
+     * the one its_step_converged would take; so does the one group of a
+     * warp whose other lanes wait at __syncthreads, short of a backward
+     * branch (there the livelock detector counts lane by lane) */
+    if (L->ahead && w->its_one && ahead_ok(L, w) && L->ahead->marks[w->stk[w->sp - 1].pc]) {
+      int n = simt_run_ahead(L, w, RUN_AHEAD_MAX, SIMT_UNIFORM | ahead_how(L), w->its_conv ? edges_allowed(w) : 0, edge_at,
+                             &nedge);
       if (n) {
         its_ran_ahead(w, n);
         ran_ahead(L, w, n, edge_at, nedge);

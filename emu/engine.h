@@ -120,6 +120,8 @@ typedef struct warp {
   int its_next;            /* round-robin: the lane whose group runs next, or the first after it */
   uint32_t its_ran;         /* ITS: lanes run since the last sampled back edge (note_backedge) */
   int its_conv;             /* ITS: every live lane runnable, all at stk[0].pc (its_step's fast path) */
+  int its_one;              /* ITS: the runnable lanes (stk[0].mask, not empty) all at stk[0].pc, none at a __syncwarp:
+                             * one group, the others waiting at __syncthreads (its_conv implies it) */
   uint32_t its_passed;      /* ITS: lanes that did something visible while a *_sync naming them waited (its_step) */
   uint32_t nexchange;       /* shuffles and votes it ran: a lane's state that repeats across one proves no spin */
   uint32_t ahead;          /* instructions it ran ahead of its turns (simt.h) */

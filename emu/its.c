@@ -32,6 +32,14 @@ static uint32_t its_members(const launch *L, const warp *w, const kir_ins *in, u
   return 0;
 }
 
+/* The lanes of w whose pc is pc (of the 32, live or not): one compare of
+ * the lanes, in vectors where the machine has them */
+SIMT_CLONES static uint32_t its_lanes_at(const warp *w, int pc) {
+  uint32_t same = 0;
+  for (int l = 0; l < 32; l++) same |= (uint32_t)(w->lpc[l] == pc) << l;
+  return same;
+}
+
 /* The one stack entry other code looks at: the lanes that can run now,
  * at the program counter of the first of them. */
 static void its_stack(warp *w) {
@@ -41,9 +49,10 @@ static void its_stack(warp *w) {
   w->stk[0].pc = any ? w->lpc[__builtin_ctz(any)] : 0;
   w->stk[0].rpc = -1;
   w->stk[0].mask = run;
-  int conv = run && run == w->alive;
-  for (uint32_t al = run; al && conv; al &= al - 1) conv = w->lpc[__builtin_ctz(al)] == w->stk[0].pc;
-  w->its_conv = conv;
+  int one = run && !(w->alive & w->wait_sync);
+  if (one) one = !(run & ~its_lanes_at(w, w->stk[0].pc));
+  w->its_one = one;
+  w->its_conv = one && run == w->alive;
 }
 
 static int its_release(launch *L, warp *w);
@@ -93,8 +102,21 @@ static void its_rr_advance(warp *w, uint32_t S) {
 /* After n steps of a converged warp run ahead (warp_run): what n calls of
  * its_step_converged leave, the lanes where the warp's entry is. */
 void its_ran_ahead(warp *w, int n) {
-  uint32_t S = w->alive;
-  for (int k = 0; k < n; k++) its_rr_advance(w, S);
+  uint32_t S = w->stk[0].mask;
+  if (n > 0 && S) {
+    /* n advances over the one group: the first goes to a lane of S, each
+     * later one to S's next lane, cyclically (a stretch is thousands of
+     * steps; one advance at a time was a sixth of hash's run under ITS) */
+    its_rr_advance(w, S);
+    int cur = w->its_next - 1;
+    if (S == FULL) w->its_next = (cur + n - 1) % 32 + 1;
+    else {
+      int p = __builtin_popcount(S), k = (__builtin_popcount(S & ((1u << cur) - 1)) + (n - 1) % p) % p;
+      uint32_t m = S;
+      while (k--) m &= m - 1;
+      w->its_next = __builtin_ctz(m) + 1;
+    }
+  }
   w->its_ran |= S;
   int pc = w->stk[0].pc;
   LANES(S, w->lpc[l] = pc);
@@ -109,6 +131,26 @@ static int its_step_converged(launch *L, warp *w) {
   int pc = w->stk[0].pc;
   const kir_ins *in = &L->f->code[pc];
   if (in->op == OP_SYNCWARP) return 0;
+  if (!w->its_conv) {
+    /* one group, the warp's other live lanes waiting at __syncthreads
+     * (its_one): the general path's step of that group, without forming
+     * groups lane by lane (a reduction's last rounds, whose halves of warp
+     * 0 wait for each other at every level).  No lane waits at a
+     * __syncwarp and the op names no members, so no lane is awaited: the
+     * general path's its_passed stays as it is.  A barrier or a warp
+     * intrinsic goes the general way. */
+    if (in->op == OP_BAR || in->op == OP_VOTE || in->op == OP_SHFL) return 0;
+    uint32_t S = w->stk[0].mask;
+    its_rr_advance(w, S);
+    w->its_ran |= S;
+    w->stk[0] = (simt_entry){pc, -1, S};
+    L->finished = NULL;
+    engine_warp_step(L, w);
+    if (L->failed || L->finished == w) return 1;
+    its_lanes_follow(w, S);
+    its_settle(L, w);
+    return 1;
+  }
   uint32_t S = w->alive;
   its_rr_advance(w, S);
   w->its_ran |= S;
@@ -328,7 +370,7 @@ int its_describe_stuck(const launch *L, const warp *w, char *buf, size_t n, int 
  * or some of them, runs it.  The choices (which group, which lanes) are
  * the scheduler's: drawn from the seed, or made by the explorer. */
 void its_step(launch *L, warp *w) {
-  if (w->its_conv && !L->ctx->explore && L->ctx->cfg.sched != GR_SCHED_RANDOM && !L->ctx->cfg.one_per_turn &&
+  if (w->its_one && !L->ctx->explore && L->ctx->cfg.sched != GR_SCHED_RANDOM && !L->ctx->cfg.one_per_turn &&
       its_step_converged(L, w))
     return;
   const kir_func *f = L->f;
@@ -336,14 +378,30 @@ void its_step(launch *L, warp *w) {
   uint32_t gmask[32], gmem[32];
   /* groups: the lanes at one pc, and at a *_sync with a member mask, of one
    * mask (two coalesced groups may shuffle at the same instruction, each
-   * among its own lanes) */
-  for (uint32_t al = w->alive; al; al &= al - 1) {
-    int l = __builtin_ctz(al), g = 0;
-    if (w->lwait[l] != LW_RUN) continue;
-    uint32_t mem = its_members(L, w, &f->code[w->lpc[l]], 1u << l);
-    while (g < ng && (gpc[g] != w->lpc[l] || gmem[g] != mem)) g++;
-    if (g == ng) { gpc[ng] = w->lpc[l]; gmem[ng] = mem; gmask[ng++] = 0; }
-    gmask[g] |= 1u << l;
+   * among its own lanes), in the order of their first lanes.  A pc's lanes
+   * are found by one compare over the 32; where a pc holds a warp
+   * intrinsic with a member mask, lane by lane */
+  uint32_t runnable = w->alive & ~(w->wait_sync | w->wait_bar);
+  for (uint32_t left = runnable; left;) {
+    int pc = w->lpc[__builtin_ctz(left)];
+    const kir_ins *in = &f->code[pc];
+    if ((in->op == OP_VOTE && in->b >= 0) || (in->op == OP_SHFL && in->imm >> 8)) {
+      ng = -1;
+      break;
+    }
+    uint32_t same = its_lanes_at(w, pc);
+    gpc[ng] = pc, gmem[ng] = 0, gmask[ng++] = same & left;
+    left &= ~same;
+  }
+  if (ng < 0) {
+    ng = 0;
+    for (uint32_t al = runnable; al; al &= al - 1) {
+      int l = __builtin_ctz(al), g = 0;
+      uint32_t mem = its_members(L, w, &f->code[w->lpc[l]], 1u << l);
+      while (g < ng && (gpc[g] != w->lpc[l] || gmem[g] != mem)) g++;
+      if (g == ng) { gpc[ng] = w->lpc[l]; gmem[ng] = mem; gmask[ng++] = 0; }
+      gmask[g] |= 1u << l;
+    }
   }
   /* a *_sync intrinsic runs once every live lane it names is there, and
    * then with all of them; another group may also run some of its lanes */
