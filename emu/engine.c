@@ -277,10 +277,7 @@ static void block_start_in(launch *L, int slot, uint64_t lin, blk *reuse) {
     w->stk[0].rpc = -1;
     w->stk[0].mask = w->alive;
     w->sp = 1;
-    /* ITS: every lane runnable at pc 0, as its_stack would find them: the
-     * first turn is the converged path's, and its stretch starts at the
-     * compiled code's entry (a general step of pc 0 first moved it off) */
-    w->its_one = w->its_conv = L->ctx->cfg.warps == GR_WARPS_ITS && w->alive;
+    if (L->ctx->cfg.warps == GR_WARPS_ITS) its_warp_begin(w);
     w->state = W_READY;
     engine_ready_add(L, w);
   }

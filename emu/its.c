@@ -22,14 +22,18 @@ static inline void its_wait(warp *w, int l, int what) {
   w->wait_bar = what == LW_BAR ? w->wait_bar | bit : w->wait_bar & ~bit;
 }
 
+/* Whether in is a *_sync warp intrinsic with a member mask (a register). */
+static int its_has_members(const kir_ins *in) {
+  return (in->op == OP_VOTE && in->b >= 0) || (in->op == OP_SHFL && in->imm >> 8);
+}
+
 /* The lanes that must run an instruction together: the member mask of a
  * *_sync warp intrinsic (as the group's first lane holds it), or 0. */
 static uint32_t its_members(const launch *L, const warp *w, const kir_ins *in, uint32_t group) {
-  int l = __builtin_ctz(group);
-  if (in->op == OP_VOTE && in->b >= 0) return (uint32_t)w->r[(size_t)in->b * 32 + (size_t)l];
-  if (in->op == OP_SHFL && in->imm >> 8) return (uint32_t)w->r[(size_t)((in->imm >> 8) - 1) * 32 + (size_t)l];
   (void)L;
-  return 0;
+  if (!its_has_members(in)) return 0;
+  int l = __builtin_ctz(group);
+  return (uint32_t)w->r[(size_t)(in->op == OP_VOTE ? in->b : (int)(in->imm >> 8) - 1) * 32 + (size_t)l];
 }
 
 /* The lanes of w whose pc is pc (of the 32, live or not): one compare of
@@ -54,6 +58,8 @@ static void its_stack(warp *w) {
   w->its_one = one;
   w->its_conv = one && run == w->alive;
 }
+
+void its_warp_begin(warp *w) { its_stack(w); }
 
 static int its_release(launch *L, warp *w);
 
@@ -384,8 +390,7 @@ void its_step(launch *L, warp *w) {
   uint32_t runnable = w->alive & ~(w->wait_sync | w->wait_bar);
   for (uint32_t left = runnable; left;) {
     int pc = w->lpc[__builtin_ctz(left)];
-    const kir_ins *in = &f->code[pc];
-    if ((in->op == OP_VOTE && in->b >= 0) || (in->op == OP_SHFL && in->imm >> 8)) {
+    if (its_has_members(&f->code[pc])) {
       ng = -1;
       break;
     }

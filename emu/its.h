@@ -7,6 +7,11 @@
 /* One step of the warp under ITS: one group of its lanes at one pc, or
  * the release of lanes a __syncwarp or barrier let go. */
 void its_step(launch *L, warp *w);
+/* A new warp, its live lanes at pc 0: its stack entry and whether it is
+ * converged, as its_step leaves them after a step (its first turn then
+ * takes the converged path, and its stretch starts at compiled code's
+ * entry). */
+void its_warp_begin(warp *w);
 /* A converged warp ran n instructions ahead (simt_run_ahead): its lanes
  * follow its stack's pc, and the round-robin over them moves on as the n
  * steps would have moved it. */
