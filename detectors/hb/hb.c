@@ -102,7 +102,7 @@ typedef struct {
    * the count at which one could not be made (an entry was released) */
   hw_sum *sum;
   uint64_t sum_stamp, sum_tried;
-  size_t sum_bytes;
+  uint32_t sum_seen;        /* the launch's count of ended blocks when the summary last retired */
   acc e[];
 } accs;
 
@@ -296,7 +296,7 @@ static void lines_clear(hb *h, shadow *s) {
     for (uint32_t k = 0; k < LINE_WORDS; k++) {
       accs *m = more_of(&ln->words[k]);
       if (!m) continue;
-      mem_add(h, -(int64_t)(sizeof(accs) + m->cap * sizeof(acc) + m->sum_bytes));
+      mem_add(h, -(int64_t)(sizeof(accs) + m->cap * sizeof(acc)));
       hw_free(m->sum);
       free(m);
     }
@@ -871,7 +871,7 @@ static void append(hb *h, loc *L, const acc *x) {
     m->lazy = m->quiet = 0;
     m->sum = NULL;
     m->sum_stamp = m->sum_tried = 0;
-    m->sum_bytes = 0;
+    m->sum_seen = 0;
     m->e[0] = L->first;
     L->first.mask = 0;
     set_more(L, m);
@@ -978,24 +978,17 @@ static uint64_t sync_count(const hb *h) { return h->model == HB_MODEL_PTX ? h->p
  * agent itself where they are warps. */
 static uint32_t hw_warp(const hb *h, uint32_t agent) { return h->model == HB_MODEL_PTX || h->its ? warp_of(h, agent) : agent; }
 
-static void sum_drop(hb *h, accs *m) {
-  mem_add(h, -(int64_t)m->sum_bytes);
+static void sum_drop(accs *m) {
   hw_free(m->sum);
   m->sum = NULL;
-  m->sum_bytes = 0;
 }
 
-/* The summary's memory counted again. */
-static void sum_count(hb *h, accs *m) {
-  size_t b = hw_bytes(m->sum);
-  mem_add(h, (int64_t)b - (int64_t)m->sum_bytes);
-  m->sum_bytes = b;
-}
-
-/* The summary's records of ended blocks retired. */
+/* The summary's records of ended blocks retired (a pass over them where
+ * a block has ended since the last). */
 static void sum_retire(hb *h, accs *m) {
+  if (m->sum_seen == h->nended) return;
+  m->sum_seen = h->nended;
   hw_retire(m->sum, h->ended, h->nended);
-  sum_count(h, m);
 }
 
 /* x joins the summary's entries; -1 where it cannot (an agent with too
@@ -1003,10 +996,8 @@ static void sum_retire(hb *h, accs *m) {
  * is applied, x is not in it). */
 static int sum_add(hb *h, accs *m, const acc *x) {
   sum_retire(h, m);
-  int r = hw_add(m->sum, x, block_of(h, x->agent), hw_warp(h, x->agent), h->model == HB_MODEL_PTX && is_copy(h, x->agent),
-                 h->model == HB_MODEL_SCORD ? scord_covers : NULL);
-  sum_count(h, m);
-  return r;
+  return hw_add(m->sum, x, block_of(h, x->agent), hw_warp(h, x->agent), h->model == HB_MODEL_PTX && is_copy(h, x->agent),
+                h->model == HB_MODEL_SCORD ? scord_covers : NULL);
 }
 
 static void unfold_one(const acc *e, void *ctx) {
@@ -1027,7 +1018,7 @@ static void sum_unfold(hb *h, loc *L) {
   m->compacted = m->n;
   m->lazy = 0;
   hints(h, L);
-  sum_drop(h, m);
+  sum_drop(m);
 }
 
 /* Whether the long list of L is summarised now, made so where every entry
@@ -1048,11 +1039,11 @@ static int summarised(hb *h, loc *L) {
       return 0;
     }
   }
-  m->sum = hw_new(h->model == HB_MODEL_PTX || h->its);
-  m->sum_bytes = 0;
+  m->sum = hw_new(h->model == HB_MODEL_PTX || h->its, &h->bytes, &h->peak);
+  m->sum_seen = 0;
   for (uint32_t k = 0; k < m->n; k++)
     if (sum_add(h, m, &m->e[k])) {
-      sum_drop(h, m);
+      sum_drop(m);
       m->sum_tried = now + 1u;
       return 0;
     }
@@ -1164,7 +1155,6 @@ static inline __attribute__((always_inline)) void check_word(hb *h, loc *L, cons
     sum_retire(h, m);
     int r = hw_access(m->sum, x, &xk, block_of(h, x->agent), hw_warp(h, x->agent), h->nmemo, skip ? NULL : rep_wanted,
                       rep_one, &c, ptx ? NULL : scord_covers);
-    sum_count(h, m);
     if (!r) {
       if (xw) m->anywrite = 1;
       if (!is_dev(h, x->info)) m->alldev = 0;

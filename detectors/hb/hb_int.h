@@ -49,9 +49,10 @@ static inline size_t hb_slot(uint64_t key, size_t cap) {
  * again from hw_entries when it stops). */
 typedef struct hw_sum hw_sum;
 
-hw_sum *hw_new(int per_warp);   /* per_warp: a warp holds several agents (threads) */
-void hw_free(hw_sum *s);
-size_t hw_bytes(const hw_sum *s);
+/* per_warp: a warp holds several agents (threads); the summary's memory is
+ * counted in *bytes as it grows and shrinks (its peak in *peak) */
+hw_sum *hw_new(int per_warp, uint64_t *bytes, uint64_t *peak);
+void hw_free(hw_sum *s);   /* its bytes leave *bytes */
 /* Access x of an agent of block `block` and warp `warp` (launch-wide;
  * copy: the agent is a thread's asynchronous copies): the agent's earlier
  * entries lose its bytes where they have its signature (info, lock set),

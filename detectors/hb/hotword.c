@@ -23,32 +23,50 @@
 #define HW_PIECES 4
 #define HW_SETTLED 4
 
-/* dead: its block has ended; its pieces are retired (hw_retire), the
- * record stays until the dead are as many as the living */
+/* An agent's record: its pieces, each a kind (which holds the source
+ * position, info, lock set and bytes) with the piece's clock and lane, so
+ * that a record is 60 bytes, not the 120 of four entries: a racy hot
+ * word's records are as many as the resident agents that touched it, and
+ * an access's cost is mostly their cache misses.  dead: its block has
+ * ended; its pieces are retired (hw_retire), the record stays until the
+ * dead are as many as the living. */
 typedef struct {
   uint32_t agent, block, warp, bp, wp;   /* bp, wp: the places of its block and warp */
+  uint32_t g[HW_PIECES];                 /* piece k's kind */
+  uint32_t clock[HW_PIECES];
+  uint8_t lane[HW_PIECES];
   uint8_t copy, np, dead;
-  acc p[HW_PIECES];
-  uint32_t g[HW_PIECES];   /* piece k's kind */
 } arec;
 
-/* open addressing, uint64 keys (never removed) to uint32 values */
-typedef struct { uint64_t *k; uint32_t *v; size_t cap, n; } map;
+/* open addressing, keys never removed (0 marks an empty slot), a key and
+ * its value in one slot: agents (agent + 1) to their records in 8 bytes,
+ * so that the table an access probes is as small as it can be; blocks
+ * and warps to their places (asked only as a record is made) */
+typedef struct { uint32_t k, v; } aslot;
+typedef struct { uint64_t k; uint32_t v; } pslot;
+typedef struct { aslot *t; size_t cap, n; } amap;
+typedef struct { pslot *t; size_t cap, n; } pmap;
 
+/* a kind, with the count of agents that have a piece of it (retired ones
+ * included): what an access reads of it, in one place */
+typedef struct { hw_kind k; uint32_t total; } kslot;
+
+/* (what every access reads first: one or two cache lines) */
 struct hw_sum {
+  amap am;                 /* agent -> record */
   arec *recs;              /* the agents, those of blocks that have ended marked dead */
-  uint32_t nrecs, caprecs, ndead;
-  hw_kind *kinds;
-  uint32_t *total;         /* per kind: agents with a piece of it, retired ones included */
-  acc *retired;            /* per kind: a retired agent's piece of it (mask 0: none) */
-  uint32_t nkinds, capkinds;
-  map m;                   /* agent -> record; block, warp -> place */
+  kslot *kinds;
   uint32_t *cnt;           /* per place (a block or warp of the records) and kind: its agents with a
                             * piece of the kind, at cnt[place * capkinds + kind] */
+  uint32_t nrecs, caprecs, ndead;
+  uint32_t nkinds, capkinds;
   uint32_t nplaces, capplaces;
   uint32_t seen;           /* the launch's count of ended blocks when records were last retired */
   int per_warp;            /* warps hold several agents (else a warp is its agent: no counts per warp) */
+  acc *retired;            /* per kind: a retired agent's piece of it (mask 0: none) */
+  pmap pm;                 /* block, warp -> place */
   size_t bytes;
+  uint64_t *acct, *peak;   /* the caller's count of bytes, and its peak, which bytes is part of */
   /* the last accessors' kinds, each with the count of kinds (kinds are
    * only added) when reps asked want of every kind for it, the relations
    * it said 1 to (bits 3g..3g+2 for kind g, 21 kinds at most), and the
@@ -57,54 +75,83 @@ struct hw_sum {
   uint32_t nsettled;
 };
 
-enum { K_AGENT = 1, K_BLOCK, K_WARP };   /* 0 marks an empty slot */
+enum { K_BLOCK = 1, K_WARP };
 
 static uint64_t key_of(int level, uint32_t id) { return (uint64_t)level << 62 | id; }
 
-static size_t slot(const map *m, uint64_t key) {
+/* The summary's memory grew by d bytes (or shrank), in the caller's count too. */
+static void grow(hw_sum *s, int64_t d) {
+  s->bytes += (size_t)d;
+  *s->acct += (uint64_t)d;
+  if (*s->acct > *s->peak) *s->peak = *s->acct;
+}
+
+static size_t aslot_of(const amap *m, uint32_t key) {
   size_t i = hb_slot(key, m->cap);
-  while (m->k[i] && m->k[i] != key) i = (i + 1) & (m->cap - 1);
+  while (m->t[i].k && m->t[i].k != key) i = (i + 1) & (m->cap - 1);
   return i;
 }
 
-static void map_grow(hw_sum *s) {
-  map *m = &s->m, n = {0};
-  n.cap = m->cap ? 2 * m->cap : 64;
-  n.k = xcalloc(n.cap, sizeof *n.k);
-  n.v = xmalloc(n.cap * sizeof *n.v);
-  for (size_t i = 0; i < m->cap; i++) {
-    if (!m->k[i]) continue;
-    size_t j = slot(&n, m->k[i]);
-    n.k[j] = m->k[i];
-    n.v[j] = m->v[i];
-  }
-  n.n = m->n;
-  s->bytes += (n.cap - m->cap) * (sizeof *n.k + sizeof *n.v);
-  free(m->k);
-  free(m->v);
-  *m = n;
+static size_t pslot_of(const pmap *m, uint64_t key) {
+  size_t i = hb_slot(key, m->cap);
+  while (m->t[i].k && m->t[i].k != key) i = (i + 1) & (m->cap - 1);
+  return i;
 }
 
-/* The value at key, made as `init` where it was not there. */
-static uint32_t *map_at(hw_sum *s, uint64_t key, uint32_t init) {
-  if (2 * (s->m.n + 1) > s->m.cap) map_grow(s);
-  size_t i = slot(&s->m, key);
-  if (!s->m.k[i]) {
-    s->m.k[i] = key;
-    s->m.v[i] = init;
-    s->m.n++;
+/* A table of ncap empty slots of `size` bytes in place of t (freed), of *cap. */
+static void *table_make(hw_sum *s, void *t, size_t *cap, size_t ncap, size_t size) {
+  grow(s, ((int64_t)ncap - (int64_t)*cap) * (int64_t)size);
+  free(t);
+  *cap = ncap;
+  return xcalloc(ncap, size);
+}
+
+/* The record of an agent, made as `init` where it had none (agents are
+ * fewer than 2^32 - 1: hb stops watching a launch with more). */
+static uint32_t *agent_at(hw_sum *s, uint32_t agent, uint32_t init) {
+  amap *m = &s->am;
+  uint32_t key = agent + 1;
+  if (2 * (m->n + 1) > m->cap) {
+    amap o = *m;
+    m->t = table_make(s, NULL, &m->cap, o.cap ? 2 * o.cap : 32, sizeof *m->t);
+    for (size_t i = 0; i < o.cap; i++) if (o.t[i].k) m->t[aslot_of(m, o.t[i].k)] = o.t[i];
+    free(o.t);
   }
-  return &s->m.v[i];
+  aslot *e = &m->t[aslot_of(m, key)];
+  if (!e->k) {
+    e->k = key;
+    e->v = init;
+    m->n++;
+  }
+  return &e->v;
+}
+
+/* The place at key (key_of), made as `init` where it had none. */
+static uint32_t *place_at(hw_sum *s, uint64_t key, uint32_t init) {
+  pmap *m = &s->pm;
+  if (2 * (m->n + 1) > m->cap) {
+    pmap o = *m;
+    m->t = table_make(s, NULL, &m->cap, o.cap ? 2 * o.cap : 32, sizeof *m->t);
+    for (size_t i = 0; i < o.cap; i++) if (o.t[i].k) m->t[pslot_of(m, o.t[i].k)] = o.t[i];
+    free(o.t);
+  }
+  pslot *e = &m->t[pslot_of(m, key)];
+  if (!e->k) {
+    e->k = key;
+    e->v = init;
+    m->n++;
+  }
+  return &e->v;
 }
 
 /* The place of a block or warp (level K_BLOCK, K_WARP), made where it has none. */
 static uint32_t place_of(hw_sum *s, int level, uint32_t id) {
-  uint32_t p = *map_at(s, key_of(level, id), s->nplaces);
+  uint32_t p = *place_at(s, key_of(level, id), s->nplaces);
   if (p < s->nplaces) return p;
   if (s->nplaces == s->capplaces) {
     uint32_t nc = s->capplaces ? 2 * s->capplaces : 8;
     s->cnt = xrealloc(s->cnt, (size_t)nc * s->capkinds * sizeof *s->cnt);
-    s->bytes += (size_t)(nc - s->capplaces) * s->capkinds * sizeof *s->cnt;
+    grow(s, (int64_t)((size_t)(nc - s->capplaces) * s->capkinds * sizeof *s->cnt));
     s->capplaces = nc;
   }
   memset(s->cnt + (size_t)p * s->capkinds, 0, s->capkinds * sizeof *s->cnt);
@@ -112,56 +159,57 @@ static uint32_t place_of(hw_sum *s, int level, uint32_t id) {
   return p;
 }
 
-hw_sum *hw_new(int per_warp) {
+hw_sum *hw_new(int per_warp, uint64_t *bytes, uint64_t *peak) {
   hw_sum *s = xcalloc(1, sizeof *s);
   s->per_warp = per_warp;
-  s->bytes = sizeof *s;
+  s->acct = bytes;
+  s->peak = peak;
+  grow(s, (int64_t)sizeof *s);
   return s;
 }
 
 void hw_free(hw_sum *s) {
   if (!s) return;
+  *s->acct -= s->bytes;
   free(s->recs);
   free(s->kinds);
-  free(s->total);
   free(s->retired);
-  free(s->m.k);
-  free(s->m.v);
+  free(s->am.t);
+  free(s->pm.t);
   free(s->cnt);
   free(s);
 }
-
-size_t hw_bytes(const hw_sum *s) { return s ? s->bytes : 0; }
 
 static int kind_eq(const hw_kind *a, const hw_kind *b) {
   return a->pc == b->pc && a->info == b->info && a->locks == b->locks && a->mask == b->mask && a->copy == b->copy;
 }
 
-static int same_kind(const hw_kind *g, const acc *p, uint8_t copy) {
-  hw_kind k = {p->pc, p->info, p->locks, p->mask, copy};
-  return kind_eq(g, &k);
-}
-
-static uint32_t kind_of(hw_sum *s, const acc *p, uint8_t copy) {
-  for (uint32_t g = 0; g < s->nkinds; g++) if (same_kind(&s->kinds[g], p, copy)) return g;
+/* The index of kind k, added where the summary has none. */
+static uint32_t kind_of(hw_sum *s, const hw_kind *k) {
+  for (uint32_t g = 0; g < s->nkinds; g++) if (kind_eq(&s->kinds[g].k, k)) return g;
   if (s->nkinds == s->capkinds) {
     uint32_t nc = s->capkinds ? 2 * s->capkinds : 4;
     s->kinds = xrealloc(s->kinds, nc * sizeof *s->kinds);
-    s->total = xrealloc(s->total, nc * sizeof *s->total);
     s->retired = xrealloc(s->retired, nc * sizeof *s->retired);
-    s->bytes += (nc - s->capkinds) * (sizeof *s->kinds + sizeof *s->total + sizeof *s->retired);
+    grow(s, (int64_t)((nc - s->capkinds) * (sizeof *s->kinds + sizeof *s->retired)));
     /* the places' rows widened */
     uint32_t *cnt = s->capplaces ? xcalloc((size_t)s->capplaces * nc, sizeof *cnt) : NULL;
     for (uint32_t p = 0; p < s->nplaces; p++) memcpy(cnt + (size_t)p * nc, s->cnt + (size_t)p * s->capkinds, s->capkinds * sizeof *cnt);
     free(s->cnt);
     s->cnt = cnt;
-    s->bytes += (size_t)s->capplaces * (nc - s->capkinds) * sizeof *cnt;
+    grow(s, (int64_t)((size_t)s->capplaces * (nc - s->capkinds) * sizeof *cnt));
     s->capkinds = nc;
   }
-  s->kinds[s->nkinds] = (hw_kind){p->pc, p->info, p->locks, p->mask, copy};
-  s->total[s->nkinds] = 0;
+  s->kinds[s->nkinds].k = *k;
+  s->kinds[s->nkinds].total = 0;
   s->retired[s->nkinds].mask = 0;
   return s->nkinds++;
+}
+
+/* Piece k of record a as the entry it stands for. */
+static acc piece(const hw_sum *s, const arec *a, uint8_t k) {
+  const hw_kind *g = &s->kinds[a->g[k]].k;
+  return (acc){a->agent, a->clock[k], g->pc, g->info, g->locks, a->lane[k], g->mask};
 }
 
 /* Record a's piece of kind g joins (d = 1) or leaves (d = -1) the counts of its block and warp. */
@@ -172,18 +220,18 @@ static void count_place(hw_sum *s, const arec *a, uint32_t g, int d) {
 
 /* A piece of record a of kind g joins (d = 1) or leaves (d = -1) its kind's counts. */
 static void count(hw_sum *s, const arec *a, uint32_t g, int d) {
-  s->total[g] += (uint32_t)d;
+  s->kinds[g].total += (uint32_t)d;
   count_place(s, a, g, d);
 }
 
 /* The record of x's agent, made (without pieces) where it has none. */
 static uint32_t record_of(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int copy) {
-  uint32_t r = *map_at(s, key_of(K_AGENT, x->agent), s->nrecs);
+  uint32_t r = *agent_at(s, x->agent, s->nrecs);
   if (r == s->nrecs) {
     if (s->nrecs == s->caprecs) {
       uint32_t nc = s->caprecs ? 2 * s->caprecs : 8;
       s->recs = xrealloc(s->recs, nc * sizeof *s->recs);
-      s->bytes += (nc - s->caprecs) * sizeof *s->recs;
+      grow(s, (int64_t)((nc - s->caprecs) * sizeof *s->recs));
       s->caprecs = nc;
     }
     arec *a = &s->recs[s->nrecs++];
@@ -198,51 +246,63 @@ static uint32_t record_of(hw_sum *s, const acc *x, uint32_t block, uint32_t warp
   return r;
 }
 
-/* x joins record r: its earlier pieces lose their bytes where x replaces
- * or covers them, and x is a piece (hw_add's answer). */
-static int join(hw_sum *s, uint32_t r, const acc *x, int (*covers)(const acc *x, const acc *e)) {
+/* x (of kind xk) joins record r: its earlier pieces lose their bytes
+ * where x replaces or covers them, and x is a piece (hw_add's answer). */
+static int join(hw_sum *s, uint32_t r, const acc *x, const hw_kind *xk, int (*covers)(const acc *x, const acc *e)) {
   arec *a = &s->recs[r];
   uint8_t keep = 0;
   for (uint8_t k = 0; k < a->np; k++) {
-    acc p = a->p[k];
     uint32_t g = a->g[k];
-    if ((p.info == x->info && p.locks == x->locks) || (covers && covers(x, &p))) {
-      uint8_t m = p.mask & (uint8_t)~x->mask;
-      if (m != p.mask) {   /* fewer bytes: another kind, or none */
+    const hw_kind *pk = &s->kinds[g].k;
+    if (pk->mask & x->mask) {
+      acc p;
+      if ((pk->info == x->info && pk->locks == x->locks) || (covers && (p = piece(s, a, k), covers(x, &p)))) {
+        /* fewer bytes: another kind, or none */
+        hw_kind m = *pk;
+        m.mask &= (uint8_t)~x->mask;
         count(s, a, g, -1);
-        p.mask = m;
-        if (m) count(s, a, g = kind_of(s, &p, a->copy), 1);
+        if (!m.mask) continue;
+        count(s, a, g = kind_of(s, &m), 1);
       }
     }
-    if (p.mask) {
-      a->g[keep] = g;
-      a->p[keep++] = p;
-    }
+    a->g[keep] = g;
+    a->clock[keep] = a->clock[k];
+    a->lane[keep++] = a->lane[k];
   }
   a->np = keep;
   if (a->np == HW_PIECES) return -1;
-  a->g[a->np] = kind_of(s, x, a->copy);
-  a->p[a->np++] = *x;
-  count(s, a, a->g[a->np - 1], 1);
+  uint32_t g = kind_of(s, xk);
+  a->g[a->np] = g;
+  a->clock[a->np] = x->clock;
+  a->lane[a->np++] = x->lane;
+  count(s, a, g, 1);
   return 0;
 }
 
 int hw_add(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int copy, int (*covers)(const acc *x, const acc *e)) {
-  return join(s, record_of(s, x, block, warp, copy), x, covers);
+  hw_kind xk = {x->pc, x->info, x->locks, x->mask, (uint8_t)copy};
+  return join(s, record_of(s, x, block, warp, copy), x, &xk, covers);
 }
 
 /* An entry of kind g of an agent other than `not` in the relation to
- * (block, warp), or NULL.  A retired agent is of another block than any
- * accessor's. */
-static const acc *find(const hw_sum *s, uint32_t g, int rel, uint32_t block, uint32_t warp, uint32_t not) {
-  if (rel == HW_OTHER_BLOCK && s->retired[g].mask) return &s->retired[g];
+ * (block, warp), in *out: 0 where there is none.  A retired agent is of
+ * another block than any accessor's. */
+static int find(const hw_sum *s, uint32_t g, int rel, uint32_t block, uint32_t warp, uint32_t not, acc *out) {
+  if (rel == HW_OTHER_BLOCK && s->retired[g].mask) {
+    *out = s->retired[g];
+    return 1;
+  }
   for (uint32_t r = 0; r < s->nrecs; r++) {
     const arec *a = &s->recs[r];
     if (a->agent == not || a->dead) continue;
     if (rel == HW_SAME_WARP ? a->warp != warp : rel == HW_SAME_BLOCK ? a->block != block || a->warp == warp : a->block == block) continue;
-    for (uint8_t k = 0; k < a->np; k++) if (a->g[k] == g) return &a->p[k];
+    for (uint8_t k = 0; k < a->np; k++)
+      if (a->g[k] == g) {
+        *out = piece(s, a, k);
+        return 1;
+      }
   }
-  return NULL;
+  return 0;
 }
 
 void hw_retire(hw_sum *s, const uint8_t *ended, uint32_t nended) {
@@ -253,7 +313,7 @@ void hw_retire(hw_sum *s, const uint8_t *ended, uint32_t nended) {
     if (a->dead || !ended[a->block]) continue;
     /* its pieces stay in the totals; one of each kind stands for them all */
     for (uint8_t k = 0; k < a->np; k++)
-      if (!s->retired[a->g[k]].mask) s->retired[a->g[k]] = a->p[k];
+      if (!s->retired[a->g[k]].mask) s->retired[a->g[k]] = piece(s, a, k);
     a->dead = 1;
     s->ndead++;
   }
@@ -269,23 +329,19 @@ void hw_retire(hw_sum *s, const uint8_t *ended, uint32_t nended) {
   s->ndead = 0;
   /* the tables again, of the records left: as large as they are (an
    * agent, a block and a warp each at most) */
-  size_t cap = 64;
-  while (cap < 2 * (size_t)(3 * keep + 1)) cap *= 2;
-  if (8 * cap <= s->m.cap) {   /* much too large (a factor of 8: no churn of shrinking and growing) */
-    s->bytes -= (s->m.cap - cap) * (sizeof *s->m.k + sizeof *s->m.v);
-    free(s->m.k);
-    free(s->m.v);
-    s->m.k = xcalloc(cap, sizeof *s->m.k);
-    s->m.v = xmalloc(cap * sizeof *s->m.v);
-    s->m.cap = cap;
-  } else {
-    memset(s->m.k, 0, s->m.cap * sizeof *s->m.k);
-  }
-  s->m.n = 0;
+  size_t cap = 32, pcap = 32;
+  while (cap < 2 * (size_t)(keep + 1)) cap *= 2;
+  while (pcap < 2 * (size_t)(2 * keep + 1)) pcap *= 2;
+  /* much too large (a factor of 8: no churn of shrinking and growing) */
+  if (8 * cap <= s->am.cap) s->am.t = table_make(s, s->am.t, &s->am.cap, cap, sizeof *s->am.t);
+  else memset(s->am.t, 0, s->am.cap * sizeof *s->am.t);
+  if (8 * pcap <= s->pm.cap) s->pm.t = table_make(s, s->pm.t, &s->pm.cap, pcap, sizeof *s->pm.t);
+  else memset(s->pm.t, 0, s->pm.cap * sizeof *s->pm.t);
+  s->am.n = s->pm.n = 0;
   s->nplaces = 0;
   for (uint32_t r = 0; r < keep; r++) {
     arec *a = &s->recs[r];
-    *map_at(s, key_of(K_AGENT, a->agent), r) = r;
+    *agent_at(s, a->agent, r) = r;
     a->bp = place_of(s, K_BLOCK, a->block);
     a->wp = s->per_warp ? place_of(s, K_WARP, a->warp) : 0;
     for (uint8_t k = 0; k < a->np; k++) count_place(s, a, a->g[k], 1);
@@ -296,7 +352,10 @@ void hw_entries(const hw_sum *s, void (*fn)(const acc *e, void *ctx), void *ctx)
   for (uint32_t r = 0; r < s->nrecs; r++) {
     const arec *a = &s->recs[r];
     if (a->dead) continue;
-    for (uint8_t k = 0; k < a->np; k++) fn(&a->p[k], ctx);
+    for (uint8_t k = 0; k < a->np; k++) {
+      acc e = piece(s, a, k);
+      fn(&e, ctx);
+    }
   }
   for (uint32_t g = 0; g < s->nkinds; g++)
     if (s->retired[g].mask) fn(&s->retired[g], ctx);
@@ -310,17 +369,17 @@ static int reps_of(hw_sum *s, uint32_t g, const acc *x, uint32_t block, uint32_t
                    void *ctx) {
   unsigned w = known ? bits : 0;
   for (int rel = HW_SAME_WARP; rel <= HW_OTHER_BLOCK && !known; rel++)
-    if (bits >> rel & 1 && want(&s->kinds[g], rel, ctx)) w |= 1u << rel;
-  if (!w || !s->total[g]) return (int)w;
+    if (bits >> rel & 1 && want(&s->kinds[g].k, rel, ctx)) w |= 1u << rel;
+  if (!w || !s->kinds[g].total) return (int)w;
   uint32_t mine = 0;   /* x's agent among the warp's */
   for (uint8_t k = 0; k < me->np && !mine; k++) mine = me->g[k] == g;
   /* (me is of x's block and warp) */
   uint32_t in_block = s->cnt[(size_t)me->bp * s->capkinds + g], in_warp = s->per_warp ? s->cnt[(size_t)me->wp * s->capkinds + g] : mine;
-  uint32_t have[3] = {in_warp - mine, in_block - in_warp, s->total[g] - in_block};
+  uint32_t have[3] = {in_warp - mine, in_block - in_warp, s->kinds[g].total - in_block};
   for (int rel = HW_SAME_WARP; rel <= HW_OTHER_BLOCK; rel++) {
     if (!have[rel] || !(w >> rel & 1)) continue;
-    const acc *p = find(s, g, rel, block, warp, x->agent);
-    if (p) fn(p, ctx);
+    acc p;
+    if (find(s, g, rel, block, warp, x->agent, &p)) fn(&p, ctx);
   }
   return (int)w;
 }
@@ -343,7 +402,7 @@ static void reps(hw_sum *s, const acc *x, const hw_kind *xk, uint32_t block, uin
   }
   uint64_t wanted = 0;
   for (uint32_t g = 0; g < s->nkinds; g++) {
-    if (!(s->kinds[g].mask & x->mask)) continue;
+    if (!(s->kinds[g].k.mask & x->mask)) continue;
     /* asked of a kind no agent holds now too, so that the answers hold
      * for the next accessor of x's kind */
     int w = reps_of(s, g, x, block, warp, me, 7, 0, want, fn, ctx);
@@ -365,5 +424,5 @@ int hw_access(hw_sum *s, const acc *x, const hw_kind *xk, uint32_t block, uint32
    * so that its agent is looked up once; the reports before x joins */
   uint32_t r = record_of(s, x, block, warp, xk->copy);
   if (want) reps(s, x, xk, block, warp, &s->recs[r], ver, want, fn, ctx);
-  return join(s, r, x, covers);
+  return join(s, r, x, xk, covers);
 }
