@@ -1138,13 +1138,13 @@ static void rep_one(const acc *e, void *arg) {
  * summarised word's access.) */
 static inline __attribute__((always_inline)) void check_word(hb *h, loc *L, const acc *x, const gr_event *ev, int lane,
                                                              uint64_t wordaddr, seen *done, int *ndone) {
-  int ptx = h->model == HB_MODEL_PTX, xw = (x->info & I_WRITE) != 0;
+  int ptx = h->model == HB_MODEL_PTX, xw = (x->info & I_WRITE) != 0, xdev = is_dev(h, x->info);
   accs *m = more_of(L);
   if (m && m->sum && m->sum_stamp != sync_count(h)) {   /* a summary that stands no more */
     sum_unfold(h, L);
     m = more_of(L);
   }
-  int skip = m && ((!xw && !m->anywrite) || (is_dev(h, x->info) && m->alldev));
+  int skip = m && ((!xw && !m->anywrite) || (xdev && m->alldev));
   if (m && (m->sum || (!skip && m->n > LAZY_MIN && summarised(h, L)))) {
     /* a standing summary holds the word's entries: x's reports through it,
      * and x joins it (nothing of other agents can be covered: none is
@@ -1157,7 +1157,7 @@ static inline __attribute__((always_inline)) void check_word(hb *h, loc *L, cons
                       rep_one, &c, ptx ? NULL : scord_covers);
     if (!r) {
       if (xw) m->anywrite = 1;
-      if (!is_dev(h, x->info)) m->alldev = 0;
+      if (!xdev) m->alldev = 0;
       return;
     }
     sum_unfold(h, L);   /* x's agent has too many kinds of entry here: x joins the list */
@@ -1274,11 +1274,10 @@ static void group_replay(hb *h, loc *words, const lgroup *g) {
   }
 }
 
-/* Line i's records, made from its uniform record or its group where it
+/* Line i's records made, from its uniform record or its group where it
  * had one. */
-static loc *line_words(hb *h, shadow *s, uint64_t i) {
+static loc *line_make(hb *h, shadow *s, uint64_t i) {
   line *ln = &s->lines[i];
-  if (ln->words) return ln->words;
   ln->words = mem_calloc(h, LINE_WORDS, sizeof *ln->words);
   lgroup *g = s->groups ? s->groups[i] : NULL;
   /* a line is in one state: its uniform record, a read group, or words */
@@ -1299,6 +1298,12 @@ static loc *line_words(hb *h, shadow *s, uint64_t i) {
     ln->uni.mask = 0;
   }
   return ln->words;
+}
+
+/* Line i's records (made where they were not: a call only then). */
+static inline loc *line_words(hb *h, shadow *s, uint64_t i) {
+  loc *w = s->lines[i].words;
+  return w ? w : line_make(h, s, i);
 }
 
 /* A full warp's plain access of the 32 words of one line, lane k word k,

@@ -78,6 +78,7 @@ void hw_entries(const hw_sum *s, void (*fn)(const acc *e, void *ctx), void *ctx)
 enum { HW_SAME_WARP, HW_SAME_BLOCK, HW_OTHER_BLOCK };
 /* A group's kind: an entry with its agent left out. */
 typedef struct { uint32_t pc; uint16_t info, locks; uint8_t mask, copy; } hw_kind;
+_Static_assert(offsetof(hw_kind, mask) == 8, "pc, info and locks fill hw_kind's first 8 bytes (hotword.c's kind_eq)");
 /* Access x (of kind xk) to the summarised word: first, where want is not
  * NULL, for each group of live entries whose bytes meet x's, and each
  * relation to x's agent (its warp, its block's other warps, other blocks)

@@ -21,7 +21,6 @@
 #include "util.h"
 
 #define HW_PIECES 4
-#define HW_SETTLED 4
 
 /* An agent's record: its pieces, each a kind (which holds the source
  * position, info, lock set and bytes) with the piece's clock and lane, so
@@ -48,8 +47,16 @@ typedef struct { aslot *t; size_t cap, n; } amap;
 typedef struct { pslot *t; size_t cap, n; } pmap;
 
 /* a kind, with the count of agents that have a piece of it (retired ones
- * included): what an access reads of it, in one place */
-typedef struct { hw_kind k; uint32_t total; } kslot;
+ * included), and what reps last found for an accessor of the kind: the
+ * count of kinds then (kinds are only added; 0: never), the relations
+ * want said 1 to (bits 3g..3g+2 for kind g, 21 kinds at most), and the
+ * caller's ver when it was last asked.  What an access reads of its kind,
+ * in one place. */
+typedef struct {
+  hw_kind k;
+  uint32_t total, nkinds;
+  uint64_t wanted, ver;
+} kslot;
 
 /* (what every access reads first: one or two cache lines) */
 struct hw_sum {
@@ -67,12 +74,6 @@ struct hw_sum {
   pmap pm;                 /* block, warp -> place */
   size_t bytes;
   uint64_t *acct, *peak;   /* the caller's count of bytes, and its peak, which bytes is part of */
-  /* the last accessors' kinds, each with the count of kinds (kinds are
-   * only added) when reps asked want of every kind for it, the relations
-   * it said 1 to (bits 3g..3g+2 for kind g, 21 kinds at most), and the
-   * caller's ver when it was last asked */
-  struct { hw_kind k; uint32_t nkinds; uint64_t wanted, ver; } settled[HW_SETTLED];
-  uint32_t nsettled;
 };
 
 enum { K_BLOCK = 1, K_WARP };
@@ -181,12 +182,23 @@ void hw_free(hw_sum *s) {
 }
 
 static int kind_eq(const hw_kind *a, const hw_kind *b) {
-  return a->pc == b->pc && a->info == b->info && a->locks == b->locks && a->mask == b->mask && a->copy == b->copy;
+  /* pc, info and locks in one compare */
+  uint64_t u, v;
+  memcpy(&u, a, sizeof u);
+  memcpy(&v, b, sizeof v);
+  return u == v && a->mask == b->mask && a->copy == b->copy;
+}
+
+/* The index of kind k, or -1. */
+static int kind_find(const hw_sum *s, const hw_kind *k) {
+  for (uint32_t g = 0; g < s->nkinds; g++) if (kind_eq(&s->kinds[g].k, k)) return (int)g;
+  return -1;
 }
 
 /* The index of kind k, added where the summary has none. */
 static uint32_t kind_of(hw_sum *s, const hw_kind *k) {
-  for (uint32_t g = 0; g < s->nkinds; g++) if (kind_eq(&s->kinds[g].k, k)) return g;
+  int f = kind_find(s, k);
+  if (f >= 0) return (uint32_t)f;
   if (s->nkinds == s->capkinds) {
     uint32_t nc = s->capkinds ? 2 * s->capkinds : 4;
     s->kinds = xrealloc(s->kinds, nc * sizeof *s->kinds);
@@ -200,8 +212,7 @@ static uint32_t kind_of(hw_sum *s, const hw_kind *k) {
     grow(s, (int64_t)((size_t)s->capplaces * (nc - s->capkinds) * sizeof *cnt));
     s->capkinds = nc;
   }
-  s->kinds[s->nkinds].k = *k;
-  s->kinds[s->nkinds].total = 0;
+  s->kinds[s->nkinds] = (kslot){*k, 0, 0, 0, 0};
   s->retired[s->nkinds].mask = 0;
   return s->nkinds++;
 }
@@ -248,7 +259,7 @@ static uint32_t record_of(hw_sum *s, const acc *x, uint32_t block, uint32_t warp
 
 /* x (of kind xk) joins record r: its earlier pieces lose their bytes
  * where x replaces or covers them, and x is a piece (hw_add's answer). */
-static int join(hw_sum *s, uint32_t r, const acc *x, const hw_kind *xk, int (*covers)(const acc *x, const acc *e)) {
+static int join(hw_sum *s, uint32_t r, const acc *x, const hw_kind *xk, int gx, int (*covers)(const acc *x, const acc *e)) {
   arec *a = &s->recs[r];
   uint8_t keep = 0;
   for (uint8_t k = 0; k < a->np; k++) {
@@ -271,7 +282,7 @@ static int join(hw_sum *s, uint32_t r, const acc *x, const hw_kind *xk, int (*co
   }
   a->np = keep;
   if (a->np == HW_PIECES) return -1;
-  uint32_t g = kind_of(s, xk);
+  uint32_t g = gx >= 0 ? (uint32_t)gx : kind_of(s, xk);   /* (kinds keep their indices) */
   a->g[a->np] = g;
   a->clock[a->np] = x->clock;
   a->lane[a->np++] = x->lane;
@@ -281,7 +292,7 @@ static int join(hw_sum *s, uint32_t r, const acc *x, const hw_kind *xk, int (*co
 
 int hw_add(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int copy, int (*covers)(const acc *x, const acc *e)) {
   hw_kind xk = {x->pc, x->info, x->locks, x->mask, (uint8_t)copy};
-  return join(s, record_of(s, x, block, warp, copy), x, &xk, covers);
+  return join(s, record_of(s, x, block, warp, copy), x, &xk, -1, covers);
 }
 
 /* An entry of kind g of an agent other than `not` in the relation to
@@ -364,9 +375,9 @@ void hw_entries(const hw_sum *s, void (*fn)(const acc *e, void *ctx), void *ctx)
 /* Of the relations in bits, those `want` asks for of kind g for accessor
  * x (the result, a bit each), and the reports made where an agent in one
  * of them has an entry of the kind. */
-static int reps_of(hw_sum *s, uint32_t g, const acc *x, uint32_t block, uint32_t warp, const arec *me, unsigned bits,
-                   int known, int (*want)(const hw_kind *k, int rel, void *ctx), void (*fn)(const acc *e, void *ctx),
-                   void *ctx) {
+static inline int reps_of(hw_sum *s, uint32_t g, const acc *x, uint32_t block, uint32_t warp, const arec *me, unsigned bits,
+                          int known, int (*want)(const hw_kind *k, int rel, void *ctx), void (*fn)(const acc *e, void *ctx),
+                          void *ctx) {
   unsigned w = known ? bits : 0;
   for (int rel = HW_SAME_WARP; rel <= HW_OTHER_BLOCK && !known; rel++)
     if (bits >> rel & 1 && want(&s->kinds[g].k, rel, ctx)) w |= 1u << rel;
@@ -384,20 +395,23 @@ static int reps_of(hw_sum *s, uint32_t g, const acc *x, uint32_t block, uint32_t
   return (int)w;
 }
 
-/* hw_access's reports, me the record of x's agent */
-static void reps(hw_sum *s, const acc *x, const hw_kind *xk, uint32_t block, uint32_t warp, const arec *me, uint64_t ver,
-                 int (*want)(const hw_kind *k, int rel, void *ctx), void (*fn)(const acc *e, void *ctx), void *ctx) {
+/* hw_access's reports, me the record of x's agent, gx the index of x's
+ * kind (-1: none yet) */
+static inline void reps(hw_sum *s, const acc *x, int gx, uint32_t block, uint32_t warp, const arec *me, uint64_t ver,
+                        int (*want)(const hw_kind *k, int rel, void *ctx), void (*fn)(const acc *e, void *ctx), void *ctx) {
   /* an accessor of a kind seen since the last kind was added: only the
    * relations wanted then can be wanted now */
-  for (uint32_t i = 0; i < s->nsettled && i < HW_SETTLED; i++) {
-    if (s->settled[i].nkinds != s->nkinds || !kind_eq(&s->settled[i].k, xk)) continue;
-    uint64_t left = 0, was = s->settled[i].wanted;
-    int known = s->settled[i].ver == ver;   /* want would say what it said */
-    for (uint32_t g = 0; g < 21 && was >> 3 * g; g++)
-      if (was >> 3 * g & 7)
-        left |= (uint64_t)reps_of(s, g, x, block, warp, me, (unsigned)(was >> 3 * g & 7), known, want, fn, ctx) << 3 * g;
-    s->settled[i].wanted = left;
-    s->settled[i].ver = ver;
+  kslot *xs = gx >= 0 ? &s->kinds[gx] : NULL;
+  if (xs && xs->nkinds == s->nkinds) {
+    uint64_t left = 0, was = xs->wanted;
+    int known = xs->ver == ver;   /* want would say what it said */
+    for (uint64_t b = was; b;) {
+      uint32_t g = (uint32_t)__builtin_ctzll(b) / 3;
+      b &= ~(7ull << 3 * g);
+      left |= (uint64_t)reps_of(s, g, x, block, warp, me, (unsigned)(was >> 3 * g & 7), known, want, fn, ctx) << 3 * g;
+    }
+    xs->wanted = left;
+    xs->ver = ver;
     return;
   }
   uint64_t wanted = 0;
@@ -408,12 +422,10 @@ static void reps(hw_sum *s, const acc *x, const hw_kind *xk, uint32_t block, uin
     int w = reps_of(s, g, x, block, warp, me, 7, 0, want, fn, ctx);
     if (g < 21) wanted |= (uint64_t)w << 3 * g;
   }
-  if (s->nkinds <= 21) {
-    uint32_t i = s->nsettled++ % HW_SETTLED;
-    s->settled[i].k = *xk;
-    s->settled[i].nkinds = s->nkinds;
-    s->settled[i].wanted = wanted;
-    s->settled[i].ver = ver;
+  if (xs && s->nkinds <= 21) {
+    xs->nkinds = s->nkinds;
+    xs->wanted = wanted;
+    xs->ver = ver;
   }
 }
 
@@ -423,6 +435,7 @@ int hw_access(hw_sum *s, const acc *x, const hw_kind *xk, uint32_t block, uint32
   /* the record first, made empty where there is none (nothing counts it),
    * so that its agent is looked up once; the reports before x joins */
   uint32_t r = record_of(s, x, block, warp, xk->copy);
-  if (want) reps(s, x, xk, block, warp, &s->recs[r], ver, want, fn, ctx);
-  return join(s, r, x, xk, covers);
+  int gx = kind_find(s, xk);
+  if (want) reps(s, x, gx, block, warp, &s->recs[r], ver, want, fn, ctx);
+  return join(s, r, x, xk, gx, covers);
 }
