@@ -59,7 +59,9 @@ void hw_free(hw_sum *s);   /* its bytes leave *bytes */
  * or where covers(x, entry) says x stands for them (the ScoRD model's
  * rule; NULL: none), as the oracle replaces them; x is an entry.  0, or -1
  * where the summary cannot follow (an agent with too many kinds of entry
- * in one word: x's replacement is applied, x is not in it). */
+ * in one word, or the word with 2^16 kinds: x is not in it, and its
+ * replacement may or may not be applied, which the caller's list applies
+ * again). */
 int hw_add(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int copy, int (*covers)(const acc *x, const acc *e));
 /* Blocks whose ended[b] is set (nended of them in the launch) never
  * access again: their agents' records leave the summary, their pieces

@@ -22,29 +22,30 @@
 
 #define HW_PIECES 4
 
+#define HW_KINDS 65535u   /* a word's kinds at most (a piece's kind is 16 bits) */
+
 /* An agent's record: its pieces, each a kind (which holds the source
  * position, info, lock set and bytes) with the piece's clock and lane, so
- * that a record is 60 bytes, not the 120 of four entries: a racy hot
+ * that a record is 52 bytes, not the 120 of four entries: a racy hot
  * word's records are as many as the resident agents that touched it, and
- * an access's cost is mostly their cache misses.  dead: its block has
- * ended; its pieces are retired (hw_retire), the record stays until the
- * dead are as many as the living. */
+ * an access's cost is mostly their cache misses (the run of the racy
+ * histogram takes twice as long with 16 SMs' resident blocks as with 4).
+ * dead: its block has ended; its pieces are retired (hw_retire), the
+ * record stays until the dead are as many as the living. */
 typedef struct {
   uint32_t agent, block, warp, bp, wp;   /* bp, wp: the places of its block and warp */
-  uint32_t g[HW_PIECES];                 /* piece k's kind */
+  uint16_t g[HW_PIECES];                 /* piece k's kind */
   uint32_t clock[HW_PIECES];
   uint8_t lane[HW_PIECES];
   uint8_t copy, np, dead;
 } arec;
 
-/* open addressing, keys never removed (0 marks an empty slot), a key and
- * its value in one slot: agents (agent + 1) to their records in 8 bytes,
- * so that the table an access probes is as small as it can be; blocks
- * and warps to their places (asked only as a record is made) */
-typedef struct { uint32_t k, v; } aslot;
-typedef struct { uint64_t k; uint32_t v; } pslot;
-typedef struct { aslot *t; size_t cap, n; } amap;
-typedef struct { pslot *t; size_t cap, n; } pmap;
+/* open addressing, 32-bit keys never removed (0 marks an empty slot), a
+ * key and its value in one 8-byte slot, so that a table an access probes
+ * is as small as it can be: agents (agent + 1) to their records, blocks
+ * and warps (key_of) to their places */
+typedef struct { uint32_t k, v; } mslot;
+typedef struct { mslot *t; size_t cap, n; } map;
 
 /* a kind, with the count of agents that have a piece of it (retired ones
  * included), and what reps last found for an accessor of the kind: the
@@ -60,7 +61,7 @@ typedef struct {
 
 /* (what every access reads first: one or two cache lines) */
 struct hw_sum {
-  amap am;                 /* agent -> record */
+  map am;                  /* agent -> record */
   arec *recs;              /* the agents, those of blocks that have ended marked dead */
   kslot *kinds;
   uint32_t *cnt;           /* per place (a block or warp of the records) and kind: its agents with a
@@ -71,14 +72,16 @@ struct hw_sum {
   uint32_t seen;           /* the launch's count of ended blocks when records were last retired */
   int per_warp;            /* warps hold several agents (else a warp is its agent: no counts per warp) */
   acc *retired;            /* per kind: a retired agent's piece of it (mask 0: none) */
-  pmap pm;                 /* block, warp -> place */
+  map pm;                  /* block, warp -> place */
   size_t bytes;
   uint64_t *acct, *peak;   /* the caller's count of bytes, and its peak, which bytes is part of */
 };
 
-enum { K_BLOCK = 1, K_WARP };
+enum { K_BLOCK, K_WARP };
 
-static uint64_t key_of(int level, uint32_t id) { return (uint64_t)level << 62 | id; }
+/* A block's or warp's key: ids are below 2^31 (hb watches fewer than 2^31
+ * threads), the level in the top bit, 0 left for an empty slot. */
+static uint32_t key_of(int level, uint32_t id) { return ((uint32_t)level << 31 | id) + 1; }
 
 /* The summary's memory grew by d bytes (or shrank), in the caller's count too. */
 static void grow(hw_sum *s, int64_t d) {
@@ -87,56 +90,37 @@ static void grow(hw_sum *s, int64_t d) {
   if (*s->acct > *s->peak) *s->peak = *s->acct;
 }
 
-static size_t aslot_of(const amap *m, uint32_t key) {
+static size_t slot(const map *m, uint32_t key) {
   size_t i = hb_slot(key, m->cap);
   while (m->t[i].k && m->t[i].k != key) i = (i + 1) & (m->cap - 1);
   return i;
 }
 
-static size_t pslot_of(const pmap *m, uint64_t key) {
-  size_t i = hb_slot(key, m->cap);
-  while (m->t[i].k && m->t[i].k != key) i = (i + 1) & (m->cap - 1);
-  return i;
+/* m made empty with ncap slots. */
+static void map_make(hw_sum *s, map *m, size_t ncap) {
+  grow(s, ((int64_t)ncap - (int64_t)m->cap) * (int64_t)sizeof *m->t);
+  free(m->t);
+  m->t = xcalloc(ncap, sizeof *m->t);
+  m->cap = ncap;
+  m->n = 0;
 }
 
-/* A table of ncap empty slots of `size` bytes in place of t (freed), of *cap. */
-static void *table_make(hw_sum *s, void *t, size_t *cap, size_t ncap, size_t size) {
-  grow(s, ((int64_t)ncap - (int64_t)*cap) * (int64_t)size);
-  free(t);
-  *cap = ncap;
-  return xcalloc(ncap, size);
+/* m with twice the slots. */
+static __attribute__((noinline)) void map_grow(hw_sum *s, map *m) {
+  map o = *m;
+  m->t = NULL;
+  m->cap = 0;
+  grow(s, -(int64_t)(o.cap * sizeof *o.t));
+  map_make(s, m, o.cap ? 2 * o.cap : 32);
+  for (size_t i = 0; i < o.cap; i++) if (o.t[i].k) m->t[slot(m, o.t[i].k)] = o.t[i];
+  m->n = o.n;
+  free(o.t);
 }
 
-/* The record of an agent, made as `init` where it had none (agents are
- * fewer than 2^32 - 1: hb stops watching a launch with more). */
-static uint32_t *agent_at(hw_sum *s, uint32_t agent, uint32_t init) {
-  amap *m = &s->am;
-  uint32_t key = agent + 1;
-  if (2 * (m->n + 1) > m->cap) {
-    amap o = *m;
-    m->t = table_make(s, NULL, &m->cap, o.cap ? 2 * o.cap : 32, sizeof *m->t);
-    for (size_t i = 0; i < o.cap; i++) if (o.t[i].k) m->t[aslot_of(m, o.t[i].k)] = o.t[i];
-    free(o.t);
-  }
-  aslot *e = &m->t[aslot_of(m, key)];
-  if (!e->k) {
-    e->k = key;
-    e->v = init;
-    m->n++;
-  }
-  return &e->v;
-}
-
-/* The place at key (key_of), made as `init` where it had none. */
-static uint32_t *place_at(hw_sum *s, uint64_t key, uint32_t init) {
-  pmap *m = &s->pm;
-  if (2 * (m->n + 1) > m->cap) {
-    pmap o = *m;
-    m->t = table_make(s, NULL, &m->cap, o.cap ? 2 * o.cap : 32, sizeof *m->t);
-    for (size_t i = 0; i < o.cap; i++) if (o.t[i].k) m->t[pslot_of(m, o.t[i].k)] = o.t[i];
-    free(o.t);
-  }
-  pslot *e = &m->t[pslot_of(m, key)];
+/* The value at key in m, made as `init` where it had none. */
+static inline uint32_t *map_at(hw_sum *s, map *m, uint32_t key, uint32_t init) {
+  if (2 * (m->n + 1) > m->cap) map_grow(s, m);
+  mslot *e = &m->t[slot(m, key)];
   if (!e->k) {
     e->k = key;
     e->v = init;
@@ -147,7 +131,7 @@ static uint32_t *place_at(hw_sum *s, uint64_t key, uint32_t init) {
 
 /* The place of a block or warp (level K_BLOCK, K_WARP), made where it has none. */
 static uint32_t place_of(hw_sum *s, int level, uint32_t id) {
-  uint32_t p = *place_at(s, key_of(level, id), s->nplaces);
+  uint32_t p = *map_at(s, &s->pm, key_of(level, id), s->nplaces);
   if (p < s->nplaces) return p;
   if (s->nplaces == s->capplaces) {
     uint32_t nc = s->capplaces ? 2 * s->capplaces : 8;
@@ -237,7 +221,8 @@ static void count(hw_sum *s, const arec *a, uint32_t g, int d) {
 
 /* The record of x's agent, made (without pieces) where it has none. */
 static uint32_t record_of(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int copy) {
-  uint32_t r = *agent_at(s, x->agent, s->nrecs);
+  /* (agents are fewer than 2^32 - 1: hb stops watching a launch with more) */
+  uint32_t r = *map_at(s, &s->am, x->agent + 1, s->nrecs);
   if (r == s->nrecs) {
     if (s->nrecs == s->caprecs) {
       uint32_t nc = s->caprecs ? 2 * s->caprecs : 8;
@@ -261,9 +246,11 @@ static uint32_t record_of(hw_sum *s, const acc *x, uint32_t block, uint32_t warp
  * where x replaces or covers them, and x is a piece (hw_add's answer). */
 static int join(hw_sum *s, uint32_t r, const acc *x, const hw_kind *xk, int gx, int (*covers)(const acc *x, const acc *e)) {
   arec *a = &s->recs[r];
+  /* kinds this join may add: each piece's bytes left, and x's */
+  if (s->nkinds + HW_PIECES + 1 > HW_KINDS) return -1;
   uint8_t keep = 0;
   for (uint8_t k = 0; k < a->np; k++) {
-    uint32_t g = a->g[k];
+    uint16_t g = a->g[k];
     const hw_kind *pk = &s->kinds[g].k;
     if (pk->mask & x->mask) {
       acc p;
@@ -273,7 +260,7 @@ static int join(hw_sum *s, uint32_t r, const acc *x, const hw_kind *xk, int gx, 
         m.mask &= (uint8_t)~x->mask;
         count(s, a, g, -1);
         if (!m.mask) continue;
-        count(s, a, g = kind_of(s, &m), 1);
+        count(s, a, g = (uint16_t)kind_of(s, &m), 1);
       }
     }
     a->g[keep] = g;
@@ -282,7 +269,7 @@ static int join(hw_sum *s, uint32_t r, const acc *x, const hw_kind *xk, int gx, 
   }
   a->np = keep;
   if (a->np == HW_PIECES) return -1;
-  uint32_t g = gx >= 0 ? (uint32_t)gx : kind_of(s, xk);   /* (kinds keep their indices) */
+  uint16_t g = (uint16_t)(gx >= 0 ? (uint32_t)gx : kind_of(s, xk));   /* (kinds keep their indices) */
   a->g[a->np] = g;
   a->clock[a->np] = x->clock;
   a->lane[a->np++] = x->lane;
@@ -344,15 +331,15 @@ void hw_retire(hw_sum *s, const uint8_t *ended, uint32_t nended) {
   while (cap < 2 * (size_t)(keep + 1)) cap *= 2;
   while (pcap < 2 * (size_t)(2 * keep + 1)) pcap *= 2;
   /* much too large (a factor of 8: no churn of shrinking and growing) */
-  if (8 * cap <= s->am.cap) s->am.t = table_make(s, s->am.t, &s->am.cap, cap, sizeof *s->am.t);
+  if (8 * cap <= s->am.cap) map_make(s, &s->am, cap);
   else memset(s->am.t, 0, s->am.cap * sizeof *s->am.t);
-  if (8 * pcap <= s->pm.cap) s->pm.t = table_make(s, s->pm.t, &s->pm.cap, pcap, sizeof *s->pm.t);
+  if (8 * pcap <= s->pm.cap) map_make(s, &s->pm, pcap);
   else memset(s->pm.t, 0, s->pm.cap * sizeof *s->pm.t);
   s->am.n = s->pm.n = 0;
   s->nplaces = 0;
   for (uint32_t r = 0; r < keep; r++) {
     arec *a = &s->recs[r];
-    *agent_at(s, a->agent, r) = r;
+    *map_at(s, &s->am, a->agent + 1, r) = r;
     a->bp = place_of(s, K_BLOCK, a->block);
     a->wp = s->per_warp ? place_of(s, K_WARP, a->warp) : 0;
     for (uint8_t k = 0; k < a->np; k++) count_place(s, a, a->g[k], 1);
