@@ -702,32 +702,11 @@ static int released_scord(const hb *h, const acc *e, const acc *x) {
   return h->fblk[e->agent] > e->clock;
 }
 
-static int block_atomic(const acc *e) { return (e->info & I_ATOM) && (e->info >> I_SCOPE_SHIFT & 3) == GR_SCOPE_BLOCK; }
-
-/* ScoRD model: what a write x may stand for of its own agent's earlier
- * accesses in the word's list, where a later access of another agent that
- * races with one must race with x or be ordered after it: a plain or
- * strong x races with whatever is not ordered after it (COVER_ALL); an
- * atomic x races with no atomic of its scope, so it stands only for
- * atomics whose races it has: a block-scope one for any (COVER_ATOMIC), a
- * device one for device ones (COVER_DEV_ATOMIC; a block-scope e races with
- * another block's atomics, a device x not).  A read stands for nothing.
- * (Another agent's e released to x is covered by any write x: per-location
- * transitivity, N4.) */
-enum { COVER_NONE = -1, COVER_ALL, COVER_ATOMIC, COVER_DEV_ATOMIC };
-
-static int cover_class(const acc *x) {
-  if (!(x->info & I_WRITE)) return COVER_NONE;
-  if (!(x->info & I_ATOM)) return COVER_ALL;
-  return block_atomic(x) ? COVER_ATOMIC : COVER_DEV_ATOMIC;
-}
-
-static int cover_class_takes(int cls, const acc *e) {
-  return cls == COVER_ALL || (cls == COVER_ATOMIC && (e->info & I_ATOM)) ||
-         (cls == COVER_DEV_ATOMIC && (e->info & I_ATOM) && !block_atomic(e));
-}
-
-static int scord_covers(const acc *x, const acc *e) { return cover_class_takes(cover_class(x), e); }
+/* the ScoRD model's covering (hb_int.h) of entries */
+static int block_atomic(const acc *e) { return hb_block_atomic(e->info); }
+static int cover_class(const acc *x) { return hb_cover_class(x->info); }
+static int cover_class_takes(int cls, const acc *e) { return hb_cover_takes(cls, e->info); }
+static int scord_covers(const acc *x, const acc *e) { return hb_cover_takes(hb_cover_class(x->info), e->info); }
 
 static const char *classify_scord(hb *h, const acc *e, const acc *x) {
   int both_atomic = (e->info & I_ATOM) && (x->info & I_ATOM);
@@ -996,8 +975,7 @@ static void sum_retire(hb *h, accs *m) {
  * is applied, x is not in it). */
 static int sum_add(hb *h, accs *m, const acc *x) {
   sum_retire(h, m);
-  return hw_add(m->sum, x, block_of(h, x->agent), hw_warp(h, x->agent), h->model == HB_MODEL_PTX && is_copy(h, x->agent),
-                h->model == HB_MODEL_SCORD ? scord_covers : NULL);
+  return hw_add(m->sum, x, block_of(h, x->agent), hw_warp(h, x->agent), h->model == HB_MODEL_PTX && is_copy(h, x->agent));
 }
 
 static void unfold_one(const acc *e, void *ctx) {
@@ -1039,7 +1017,7 @@ static int summarised(hb *h, loc *L) {
       return 0;
     }
   }
-  m->sum = hw_new(h->model == HB_MODEL_PTX || h->its, &h->bytes, &h->peak);
+  m->sum = hw_new(h->model == HB_MODEL_PTX || h->its, h->model == HB_MODEL_SCORD, &h->bytes, &h->peak);
   m->sum_seen = 0;
   for (uint32_t k = 0; k < m->n; k++)
     if (sum_add(h, m, &m->e[k])) {
@@ -1154,7 +1132,7 @@ static inline __attribute__((always_inline)) void check_word(hb *h, loc *L, cons
     hw_kind xk = {x->pc, x->info, x->locks, x->mask, (uint8_t)(ptx && is_copy(h, x->agent))};
     sum_retire(h, m);
     int r = hw_access(m->sum, x, &xk, block_of(h, x->agent), hw_warp(h, x->agent), h->nmemo, skip ? NULL : rep_wanted,
-                      rep_one, &c, ptx ? NULL : scord_covers);
+                      rep_one, &c);
     if (!r) {
       if (xw) m->anywrite = 1;
       if (!xdev) m->alldev = 0;
@@ -1507,7 +1485,8 @@ static void on_access(hb *h, const gr_event *ev) {
     seen done[SEEN_MAX];
     int ndone = 0;
     uint64_t end = off + (uint64_t)ev->size < s->size ? off + (uint64_t)ev->size : s->size;
-    int one = repeats && off / 4 == (end - 1) / 4 && end > off;   /* one word */
+    /* one word (its bytes all, the common case, at once) */
+    int word = ev->size == 4 && !(off & 3) && end == off + 4, one = repeats && (word || (off / 4 == (end - 1) / 4 && end > off));
     unsigned q = (unsigned)(addr >> 2) & 63;
     if (one && met_lane[q] && met_addr[q] == addr) {
       x.mask = (uint8_t)(((1u << (end - off)) - 1) << (off & 3));
@@ -1516,11 +1495,15 @@ static void on_access(hb *h, const gr_event *ev) {
         continue;
       }
     }
-    for (uint64_t w = off / 4; w * 4 < end; w++) {
-      unsigned lo = off > w * 4 ? (unsigned)(off - w * 4) : 0, up = end < w * 4 + 4 ? (unsigned)(end - w * 4) : 4;
-      x.mask = (uint8_t)(((1u << up) - 1) & ~((1u << lo) - 1));   /* its bytes of the word */
-      check_word(h, &line_words(h, s, w / LINE_WORDS)[w % LINE_WORDS], &x, ev, l, addr - off + w * 4, done, &ndone);
-    }
+    if (word) {
+      x.mask = 0xf;
+      check_word(h, &line_words(h, s, off / 4 / LINE_WORDS)[off / 4 % LINE_WORDS], &x, ev, l, addr, done, &ndone);
+    } else
+      for (uint64_t w = off / 4; w * 4 < end; w++) {
+        unsigned lo = off > w * 4 ? (unsigned)(off - w * 4) : 0, up = end < w * 4 + 4 ? (unsigned)(end - w * 4) : 4;
+        x.mask = (uint8_t)(((1u << up) - 1) & ~((1u << lo) - 1));   /* its bytes of the word */
+        check_word(h, &line_words(h, s, w / LINE_WORDS)[w % LINE_WORDS], &x, ev, l, addr - off + w * 4, done, &ndone);
+      }
     if (one) {
       met_lane[q] = ndone ? 0 : (uint8_t)(l + 1);
       met_addr[q] = addr;

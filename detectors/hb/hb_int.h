@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gpurace.h"   /* gr_scope */
+
 /* access info bits */
 #define I_WRITE 1u
 #define I_ATOM 2u
@@ -14,6 +16,30 @@
 #define I_KIND_SHIFT 5           /* 2 bits: gr_access_kind */
 #define I_OP_SHIFT 7             /* 4 bits: atomic op */
 #define I_ORDER_SHIFT 11         /* 2 bits: gr_order of a strong access */
+
+/* ScoRD model: what a write x may stand for of its own agent's earlier
+ * accesses in the word's list, where a later access of another agent that
+ * races with one must race with x or be ordered after it: a plain or
+ * strong x races with whatever is not ordered after it (COVER_ALL); an
+ * atomic x races with no atomic of its scope, so it stands only for
+ * atomics whose races it has: a block-scope one for any (COVER_ATOMIC), a
+ * device one for device ones (COVER_DEV_ATOMIC; a block-scope e races with
+ * another block's atomics, a device x not).  A read stands for nothing.
+ * (Another agent's e released to x is covered by any write x: per-location
+ * transitivity, N4.)  By the accesses' info alone. */
+enum { COVER_NONE = -1, COVER_ALL, COVER_ATOMIC, COVER_DEV_ATOMIC };
+
+static inline int hb_block_atomic(uint16_t info) { return (info & I_ATOM) && (info >> I_SCOPE_SHIFT & 3) == GR_SCOPE_BLOCK; }
+
+static inline int hb_cover_class(uint16_t x) {
+  if (!(x & I_WRITE)) return COVER_NONE;
+  if (!(x & I_ATOM)) return COVER_ALL;
+  return hb_block_atomic(x) ? COVER_ATOMIC : COVER_DEV_ATOMIC;
+}
+
+static inline int hb_cover_takes(int cls, uint16_t e) {
+  return cls == COVER_ALL || (cls == COVER_ATOMIC && (e & I_ATOM)) || (cls == COVER_DEV_ATOMIC && (e & I_ATOM) && !hb_block_atomic(e));
+}
 
 /* clock: in the PTX model the agent's epoch; in the ScoRD model the
  * launch's count of fences and barriers before the access, so that a
@@ -49,20 +75,20 @@ static inline size_t hb_slot(uint64_t key, size_t cap) {
  * again from hw_entries when it stops). */
 typedef struct hw_sum hw_sum;
 
-/* per_warp: a warp holds several agents (threads); the summary's memory is
+/* per_warp: a warp holds several agents (threads); scord: the ScoRD
+ * model's covering applies (hb_cover_takes); the summary's memory is
  * counted in *bytes as it grows and shrinks (its peak in *peak) */
-hw_sum *hw_new(int per_warp, uint64_t *bytes, uint64_t *peak);
+hw_sum *hw_new(int per_warp, int scord, uint64_t *bytes, uint64_t *peak);
 void hw_free(hw_sum *s);   /* its bytes leave *bytes */
 /* Access x of an agent of block `block` and warp `warp` (launch-wide;
  * copy: the agent is a thread's asynchronous copies): the agent's earlier
  * entries lose its bytes where they have its signature (info, lock set),
- * or where covers(x, entry) says x stands for them (the ScoRD model's
- * rule; NULL: none), as the oracle replaces them; x is an entry.  0, or -1
+ * or (scord) where x covers them, as the oracle replaces them; x is an entry.  0, or -1
  * where the summary cannot follow (an agent with too many kinds of entry
  * in one word, or the word with 2^16 kinds: x is not in it, and its
  * replacement may or may not be applied, which the caller's list applies
  * again). */
-int hw_add(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int copy, int (*covers)(const acc *x, const acc *e));
+int hw_add(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int copy);
 /* Blocks whose ended[b] is set (nended of them in the launch) never
  * access again: their agents' records leave the summary, their pieces
  * counted and represented per kind.  Nothing where nended has not changed
@@ -92,7 +118,6 @@ _Static_assert(offsetof(hw_kind, mask) == 8, "pc, info and locks fill hw_kind's 
  * again until a kind is added; they are kept, and not asked again, while
  * ver is the same (the caller's count of what could change them). */
 int hw_access(hw_sum *s, const acc *x, const hw_kind *xk, uint32_t block, uint32_t warp, uint64_t ver,
-              int (*want)(const hw_kind *k, int rel, void *ctx), void (*fn)(const acc *e, void *ctx), void *ctx,
-              int (*covers)(const acc *x, const acc *e));
+              int (*want)(const hw_kind *k, int rel, void *ctx), void (*fn)(const acc *e, void *ctx), void *ctx);
 
 #endif

@@ -71,6 +71,7 @@ struct hw_sum {
   uint32_t nplaces, capplaces;
   uint32_t seen;           /* the launch's count of ended blocks when records were last retired */
   int per_warp;            /* warps hold several agents (else a warp is its agent: no counts per warp) */
+  int scord;               /* the ScoRD model's covering applies */
   acc *retired;            /* per kind: a retired agent's piece of it (mask 0: none) */
   map pm;                  /* block, warp -> place */
   size_t bytes;
@@ -144,9 +145,10 @@ static uint32_t place_of(hw_sum *s, int level, uint32_t id) {
   return p;
 }
 
-hw_sum *hw_new(int per_warp, uint64_t *bytes, uint64_t *peak) {
+hw_sum *hw_new(int per_warp, int scord, uint64_t *bytes, uint64_t *peak) {
   hw_sum *s = xcalloc(1, sizeof *s);
   s->per_warp = per_warp;
+  s->scord = scord;
   s->acct = bytes;
   s->peak = peak;
   grow(s, (int64_t)sizeof *s);
@@ -244,8 +246,9 @@ static uint32_t record_of(hw_sum *s, const acc *x, uint32_t block, uint32_t warp
 
 /* x (of kind xk) joins record r: its earlier pieces lose their bytes
  * where x replaces or covers them, and x is a piece (hw_add's answer). */
-static int join(hw_sum *s, uint32_t r, const acc *x, const hw_kind *xk, int gx, int (*covers)(const acc *x, const acc *e)) {
+static int join(hw_sum *s, uint32_t r, const acc *x, const hw_kind *xk, int gx) {
   arec *a = &s->recs[r];
+  int cls = s->scord ? hb_cover_class(x->info) : COVER_NONE;
   /* kinds this join may add: each piece's bytes left, and x's */
   if (s->nkinds + HW_PIECES + 1 > HW_KINDS) return -1;
   uint8_t keep = 0;
@@ -253,8 +256,7 @@ static int join(hw_sum *s, uint32_t r, const acc *x, const hw_kind *xk, int gx, 
     uint16_t g = a->g[k];
     const hw_kind *pk = &s->kinds[g].k;
     if (pk->mask & x->mask) {
-      acc p;
-      if ((pk->info == x->info && pk->locks == x->locks) || (covers && (p = piece(s, a, k), covers(x, &p)))) {
+      if ((pk->info == x->info && pk->locks == x->locks) || (cls != COVER_NONE && hb_cover_takes(cls, pk->info))) {
         /* fewer bytes: another kind, or none */
         hw_kind m = *pk;
         m.mask &= (uint8_t)~x->mask;
@@ -277,9 +279,9 @@ static int join(hw_sum *s, uint32_t r, const acc *x, const hw_kind *xk, int gx, 
   return 0;
 }
 
-int hw_add(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int copy, int (*covers)(const acc *x, const acc *e)) {
+int hw_add(hw_sum *s, const acc *x, uint32_t block, uint32_t warp, int copy) {
   hw_kind xk = {x->pc, x->info, x->locks, x->mask, (uint8_t)copy};
-  return join(s, record_of(s, x, block, warp, copy), x, &xk, -1, covers);
+  return join(s, record_of(s, x, block, warp, copy), x, &xk, -1);
 }
 
 /* An entry of kind g of an agent other than `not` in the relation to
@@ -417,12 +419,11 @@ static inline void reps(hw_sum *s, const acc *x, int gx, uint32_t block, uint32_
 }
 
 int hw_access(hw_sum *s, const acc *x, const hw_kind *xk, uint32_t block, uint32_t warp, uint64_t ver,
-              int (*want)(const hw_kind *k, int rel, void *ctx), void (*fn)(const acc *e, void *ctx), void *ctx,
-              int (*covers)(const acc *x, const acc *e)) {
+              int (*want)(const hw_kind *k, int rel, void *ctx), void (*fn)(const acc *e, void *ctx), void *ctx) {
   /* the record first, made empty where there is none (nothing counts it),
    * so that its agent is looked up once; the reports before x joins */
   uint32_t r = record_of(s, x, block, warp, xk->copy);
   int gx = kind_find(s, xk);
   if (want) reps(s, x, gx, block, warp, &s->recs[r], ver, want, fn, ctx);
-  return join(s, r, x, xk, gx, covers);
+  return join(s, r, x, xk, gx);
 }
