@@ -1170,7 +1170,8 @@ static inline __attribute__((always_inline)) void check_word(hb *h, loc *L, cons
     if (!covered && !ptx) covered = c->agent == x->agent ? scord_covers(x, c) : xw && released_scord(h, c, x);
     if (covered) c->mask &= (uint8_t)~x->mask;
     if (!c->mask) continue;
-    e[keep++] = *c;
+    if (keep != k) e[keep] = *c;
+    keep++;
   }
   /* quiet is read only by the test for a lazy append, of a list longer
    * than LAZY_MIN: made only for one (the short lists of read-mostly
@@ -1185,7 +1186,7 @@ static inline __attribute__((always_inline)) void check_word(hb *h, loc *L, cons
     m->compacted = keep;
     m->quiet = (uint8_t)quiet;
     m->stamp = h->releases;
-    hints(h, L);
+    if (keep != n) hints(h, L);   /* (append keeps them while entries are only added) */
   }
   append(h, L, x);
 }
