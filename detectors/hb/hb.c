@@ -970,9 +970,9 @@ static void sum_retire(hb *h, accs *m) {
   hw_retire(m->sum, h->ended, h->nended);
 }
 
-/* x joins the summary's entries; -1 where it cannot (an agent with too
- * many kinds of entry in the word: x's replacement of its agent's pieces
- * is applied, x is not in it). */
+/* x joins the summary's entries; -1 where it cannot (hw_add's: an agent
+ * with too many kinds of entry in the word, or the word with too many
+ * kinds; x is not in it). */
 static int sum_add(hb *h, accs *m, const acc *x) {
   sum_retire(h, m);
   return hw_add(m->sum, x, block_of(h, x->agent), hw_warp(h, x->agent), h->model == HB_MODEL_PTX && is_copy(h, x->agent));
@@ -1138,7 +1138,7 @@ static inline __attribute__((always_inline)) void check_word(hb *h, loc *L, cons
       if (!xdev) m->alldev = 0;
       return;
     }
-    sum_unfold(h, L);   /* x's agent has too many kinds of entry here: x joins the list */
+    sum_unfold(h, L);   /* x's agent (or the word) has too many kinds of entry here: x joins the list */
   } else if (!skip) {
     word_compact(h, L);
     uint32_t n;
