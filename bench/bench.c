@@ -364,7 +364,7 @@ static void oracle_table(void) {
     for (int i = 0; i < n; i++) bins[i] = ((unsigned)i * 2654435761u >> 7) & 255u;   /* oracle_run's in[i], its bin */
     double f = floor_hot(bins, n, ORACLE_REPS);
     free(bins);
-    if (f < 0) printf("  histogram_racy 2^%d: the floor's table kept a record (its retirement is wrong)\n", __builtin_ctz((unsigned)n));
+    if (f < 0) printf("  histogram_racy 2^%d: no floor (not whole waves of blocks, or a record outlived its block)\n", __builtin_ctz((unsigned)n));
     else printf("  histogram_racy 2^%-2d %8.1f ns/elem %9.2fx\n", __builtin_ctz((unsigned)n), f * 1e9 / n, (racy_none[r] + f) / racy_none[r]);
   }
 }

@@ -164,6 +164,7 @@ FLOOR_CODE static uint64_t hot_access(hot_table *h, const unsigned *bins, uint32
 }
 
 double floor_hot(const unsigned *bins, int n, int reps) {
+  if (n <= 0 || n % (HOT_BLOCKS * BLOCK)) return -1;   /* whole waves of resident blocks */
   hot_table h;
   memset(&h, 0, sizeof h);
   h.cap = 1u << 15;   /* a quarter full: the 8192 resident agents' records at most */

@@ -40,7 +40,8 @@ double floor_triad(int variant, const float *a, const float *b, float *c, int n,
  * no shadow lookup, no reports, no ordering: whatever an oracle of records
  * adds, it cannot follow the histogram in less.  bins: each element's bin
  * (0-255), n a multiple of 8192; the best of reps runs: seconds, or -1
- * where the table ended up holding a record (its retirement is wrong). */
+ * where n is not or the table ended up holding a record (its retirement
+ * is wrong). */
 double floor_hot(const unsigned *bins, int n, int reps);
 
 #endif
