@@ -1,14 +1,17 @@
 /* The CUDA backend: NVRTC and the driver API, opened with dlopen (see
  * backend.h for why). */
+#define _GNU_SOURCE   /* dladdr: where NVRTC was loaded from, for cuda_nvrtc_key */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
 #include "backend.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "front.h"
@@ -68,6 +71,7 @@ static struct {
   nvrtcResult (*rtcGetLoweredName)(nvrtcProgram, const char *, const char **);
   nvrtcResult (*rtcGetPTXSize)(nvrtcProgram, size_t *);
   nvrtcResult (*rtcGetPTX)(nvrtcProgram, char *);
+  nvrtcResult (*rtcVersion)(int *, int *);
 } api;
 
 static void *open_first(const char *const *names, char *why, size_t n) {
@@ -122,6 +126,7 @@ static int load_nvrtc(void) {
   SYM(api.rtc, rtcGetLoweredName, "nvrtcGetLoweredName");
   SYM(api.rtc, rtcGetPTXSize, "nvrtcGetPTXSize");
   SYM(api.rtc, rtcGetPTX, "nvrtcGetPTX");
+  SYM(api.rtc, rtcVersion, "nvrtcVersion");
   return 1;
 }
 
@@ -411,6 +416,104 @@ int cuda_module_load_ptx(cuda_dev *d, const char *path, const char *ptx, const c
 
 int cuda_nvrtc_found(void) { return load_nvrtc(); }
 
+/* The folders NVRTC is told to look for a file's includes in, each
+ * malloc'd with a first byte saying whether its files are the user's (1:
+ * the file's own folder, gpurace's device headers, which a key scans) or
+ * an installed toolkit's (0: cooperative groups, and libcu++ in
+ * include/cccl since CUDA 13). */
+static void include_dirs(const char *path, vec *dirs) {
+  vec_init(dirs, sizeof(char *));
+  char buf[4200];
+  const char *slash = strrchr(path, '/');
+  if (slash) snprintf(buf, sizeof buf, "\1%.*s", (int)(slash - path), path);
+  else snprintf(buf, sizeof buf, "\1.");
+  *(char **)vec_push(dirs) = xstrdup(buf);
+  snprintf(buf, sizeof buf, "\1%s", source_include_dir());
+  *(char **)vec_push(dirs) = xstrdup(buf);
+  for (const char *const *r = cuda_toolkit_roots(); *r; r++) {
+    static const char *const sub[] = {"include", "include/cccl"};
+    for (int k = 0; k < 2; k++) {
+      snprintf(buf, sizeof buf, "%c%s/%s", 0, *r, sub[k]);
+      if (access(buf + 1, R_OK) != 0) continue;
+      char *d = xmalloc(strlen(buf + 1) + 2);
+      d[0] = 0;
+      strcpy(d + 1, buf + 1);
+      *(char **)vec_push(dirs) = d;
+    }
+  }
+}
+
+/* The files named libnvrtc* beside the library NVRTC was loaded from
+ * (libnvrtc-builtins holds the headers NVRTC has built in), by name, as
+ * disk_cond_path records them. */
+static int nvrtc_library_key(bytes *k) {
+  Dl_info info;
+  if (!dladdr(*(void **)&api.rtcCompileProgram, &info) || !info.dli_fname || !strchr(info.dli_fname, '/')) return -1;
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", info.dli_fname);
+  *strrchr(dir, '/') = 0;
+  struct dirent **ents = NULL;
+  int n = scandir(dir, &ents, NULL, alphasort);
+  if (n < 0) return -1;
+  for (int j = 0; j < n; j++) {
+    if (!strncmp(ents[j]->d_name, "libnvrtc", 8)) {
+      char p[4400];
+      snprintf(p, sizeof p, "%s/%s", dir, ents[j]->d_name);
+      disk_cond_path(k, p);
+    }
+    free(ents[j]);
+  }
+  free(ents);
+  return 0;
+}
+
+int cuda_nvrtc_key(const char *path, const char *text, size_t len, const char *flags, bytes *k) {
+  if (!load_nvrtc() || !disk_includes_stay(text, len)) return -1;
+  int major = 0, minor = 0;
+  if (api.rtcVersion(&major, &minor) != NVRTC_SUCCESS) return -1;
+  bytes_put(k, &major, sizeof major);
+  bytes_put(k, &minor, sizeof minor);
+  if (nvrtc_library_key(k)) return -1;
+  vec dirs;
+  include_dirs(path, &dirs);
+  /* the flags' include folders are the user's; a file they pre-include
+   * may be anywhere */
+  char *fl = flags ? xstrdup(flags) : NULL;
+  int rc = 0;
+  for (char *save = NULL, *t = fl ? strtok_r(fl, " ", &save) : NULL; t && !rc; t = strtok_r(NULL, " ", &save)) {
+    const char *d = !strncmp(t, "--include-path=", 15) ? t + 15 : !strncmp(t, "-I", 2) ? t + 2 : NULL;
+    if (d && *d) {
+      char *e = xmalloc(strlen(d) + 2);
+      e[0] = 1;
+      strcpy(e + 1, d);
+      *(char **)vec_push(&dirs) = e;
+    } else if (d || strstr(t, "include")) {
+      rc = -1;
+    }
+  }
+  free(fl);
+  /* a folder inside one walked already (include/cccl in include) is
+   * named, not walked again, where that walk scanned as much */
+  size_t budget = 20000;
+  char (*real)[4096] = xcalloc(dirs.len, sizeof *real);
+  for (size_t j = 0; j < dirs.len; j++) {
+    char *d = *(char **)vec_at(&dirs, j);
+    if (!rc && !realpath(d + 1, real[j])) rc = -1;
+    size_t in = j;
+    for (size_t i = 0; !rc && i < j && in == j; i++) {
+      size_t l = strlen(real[i]);
+      char *di = *(char **)vec_at(&dirs, i);
+      if (di[0] >= d[0] && !strncmp(real[j], real[i], l) && (real[j][l] == '/' || real[j][l] == 0)) in = i;
+    }
+    if (!rc && in < j) bytes_put(k, real[j], strlen(real[j]) + 1);
+    else if (!rc) rc = disk_tree_key(k, real[j], d[0], &budget);
+  }
+  for (size_t j = 0; j < dirs.len; j++) free(*(char **)vec_at(&dirs, j));
+  free(real);
+  vec_free(&dirs);
+  return rc;
+}
+
 int cuda_compile_ptx_nvrtc(const char *path, const char *text, const char *const *defines, int ndefines, const char *flags,
                            char **ptx, size_t *len, char *err, size_t errlen) {
   *ptx = NULL;
@@ -430,23 +533,15 @@ int cuda_compile_ptx_nvrtc(const char *path, const char *text, const char *const
   *(char **)vec_push(&opts) = xstrdup("--generate-line-info");
   *(char **)vec_push(&opts) = xstrdup("--fmad=false");   /* as the emulator's subset front end and the CUDA backend */
   *(char **)vec_push(&opts) = xstrdup("--std=c++17");
-  const char *slash = strrchr(path, '/');
-  if (slash) snprintf(buf, sizeof buf, "--include-path=%.*s", (int)(slash - path), path);
-  else snprintf(buf, sizeof buf, "--include-path=.");
-  *(char **)vec_push(&opts) = xstrdup(buf);
-  snprintf(buf, sizeof buf, "--include-path=%s", source_include_dir());
-  *(char **)vec_push(&opts) = xstrdup(buf);
-  /* the toolkit's headers: cooperative groups, and libcu++ (include/cccl since CUDA 13) */
-  for (const char *const *r = cuda_toolkit_roots(); *r; r++) {
-    static const char *const sub[] = {"include", "include/cccl"};
-    for (int k = 0; k < 2; k++) {
-      snprintf(buf, sizeof buf, "%s/%s", *r, sub[k]);
-      if (access(buf, R_OK) != 0) continue;
-      char opt[4200];
-      snprintf(opt, sizeof opt, "--include-path=%s", buf);
-      *(char **)vec_push(&opts) = xstrdup(opt);
-    }
+  vec dirs;
+  include_dirs(path, &dirs);
+  for (size_t k = 0; k < dirs.len; k++) {
+    char *d = *(char **)vec_at(&dirs, k);
+    snprintf(buf, sizeof buf, "--include-path=%s", d + 1);
+    *(char **)vec_push(&opts) = xstrdup(buf);
+    free(d);
   }
+  vec_free(&dirs);
   for (int k = 0; k < ndefines; k++) { snprintf(buf, sizeof buf, "-D%s", defines[k]); *(char **)vec_push(&opts) = xstrdup(buf); }
   char *fl = flags ? xstrdup(flags) : NULL;
   for (char *save = NULL, *t = fl ? strtok_r(fl, " ", &save) : NULL; t; t = strtok_r(NULL, " ", &save))
@@ -518,6 +613,10 @@ int cuda_module_load_ptx(cuda_dev *d, const char *path, const char *ptx, const c
   *out = NULL;
   cuda_dev *x;
   return cuda_open(&x, err, errlen);
+}
+int cuda_nvrtc_key(const char *path, const char *text, size_t len, const char *flags, bytes *k) {
+  (void)path; (void)text; (void)len; (void)flags; (void)k;
+  return -1;
 }
 int cuda_compile_ptx_nvrtc(const char *path, const char *text, const char *const *defines, int ndefines, const char *flags,
                            char **ptx, size_t *len, char *err, size_t errlen) {

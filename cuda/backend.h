@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "gpurace.h"
+#include "util.h"
 
 typedef struct cuda_dev cuda_dev;
 
@@ -67,6 +68,15 @@ int cuda_module_load_ptx(cuda_dev *d, const char *path, const char *ptx, const c
  * the CUDA path configure found.  *ptx is malloc'd and NUL-terminated. */
 int cuda_compile_ptx_nvrtc(const char *path, const char *text, const char *const *defines, int ndefines, const char *flags,
                            char **ptx, size_t *len, char *err, size_t errlen);
+/* What decides NVRTC's PTX of the file at path besides its text, its
+ * defines and the flags, for a key that outlives the process: NVRTC's
+ * version and library files, and the trees of the folders it is told to
+ * look for includes in (util.h's disk_tree_key; the user's scanned, so
+ * that none of their includes leaves them).  Appended to k: 0, or -1
+ * where the PTX must not be kept past the process (the text or a user's
+ * header may read beyond those trees, the flags pre-include a file or
+ * name an include folder apart, a tree is too large). */
+int cuda_nvrtc_key(const char *path, const char *text, size_t len, const char *flags, bytes *k);
 /* The CUDA toolkit's root folders, most specific first, NULL-terminated:
  * $CUDA_HOME, the project's .venv wheels, the CUDA path configure found. */
 const char *const *cuda_toolkit_roots(void);

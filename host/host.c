@@ -8,6 +8,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "backend.h"
 #include "context.h"
@@ -174,6 +176,42 @@ static bytes ptx_cache_key(gr_cc which, const char *flags, const char *path, con
   return k;
 }
 
+/* NVRTC's PTX is kept on disk too (ptx/ in the cache folder, at most
+ * PTX_DISK_MAX bytes): a kernel file that includes CUB or cooperative
+ * groups takes NVRTC a second or two, a second run of it a few
+ * milliseconds.  NVRTC says nothing of the headers it read, so the key
+ * adds the trees it may read them from (cuda_nvrtc_key).  nvcc's is not
+ * kept: its device pass reads the host compiler's headers too. */
+#define PTX_DISK_MAX ((uint64_t)64 << 20)
+
+/* Adds to key what the disk's key needs and names the folder in root: 1,
+ * or 0 where nothing is kept across runs (the file is no regular file, its
+ * includes may leave the trees, the folder cannot be written). */
+static int ptx_disk_key(const gr_context *ctx, const char *path, const char *text, size_t len, const char *flags, bytes *key,
+                        char *root, size_t rn) {
+  struct stat st;
+  if (!key->len || stat(path, &st) || !S_ISREG(st.st_mode) || !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6))
+    return 0;
+  char *owned = NULL;
+  if (!text) {
+    char e[256];
+    owned = source_read_file(path, 0, &len, e, sizeof e);
+    if (!owned) return 0;
+    text = owned;
+  }
+  size_t base = key->len;
+  int ok = !cuda_nvrtc_key(path, text, len, flags, key);
+  free(owned);
+  if (ok) {
+    char top[4000];
+    disk_cache_dir(ctx->cfg.jit_cache, top, sizeof top);
+    snprintf(root, rn, "%s/ptx", top);
+    ok = !disk_mkdirs(root) && !access(root, W_OK);
+  }
+  if (!ok) { key->len = base; root[0] = 0; }
+  return ok;
+}
+
 /* PTX says how big a struct parameter is, not what it holds: `//@ arg`
  * gives its scalar fields in order, and those come from the subset front
  * end, where it can read the file (its structs are C).  A kernel whose
@@ -232,12 +270,19 @@ static kir_module *compile_cuda(gr_context *ctx, gr_cc cc, const char *path, con
   size_t n = 0;
   bytes key = ptx_cache_key(cc, flags, path, text, len, defines, ndefines);
   char *ptx = key.len ? text_cache_get(&ptx_cache, key.p, key.len, &n) : NULL;
+  char root[4096] = "";
+  size_t base = key.len;   /* the process's key: without what only the disk's needs */
+  if (!ptx && cc == GR_CC_NVRTC && ptx_disk_key(ctx, path, text, len, flags, &key, root, sizeof root)) {
+    ptx = disk_cache_get(root, "ptx", key.p, key.len, &n);
+    if (ptx) text_cache_put(&ptx_cache, key.p, base, ptx, n);
+  }
   if (!ptx) {
     int rc = cc == GR_CC_NVRTC
       ? cuda_compile_ptx_nvrtc(path, text, defines, ndefines, flags, &ptx, &n, ctx->err, sizeof ctx->err)
       : cuda_compile_ptx_nvcc(path, defines, ndefines, flags, &ptx, &n, ctx->err, sizeof ctx->err);
     if (rc) { free(key.p); return NULL; }
-    if (key.len) text_cache_put(&ptx_cache, key.p, key.len, ptx, n);
+    if (base) text_cache_put(&ptx_cache, key.p, base, ptx, n);
+    if (root[0]) disk_cache_put(root, "ptx", key.p, key.len, &(bytes){0}, ptx, n, PTX_DISK_MAX);
   }
   free(key.p);
   char *name = xmalloc(strlen(path) + 16);

@@ -374,6 +374,38 @@ if "$G" run kernels/examples/reduce.cu --cc nvrtc -q >/dev/null 2>"$T/nvrtc.err"
   printf '//@ launch litmus grid(1) block(1)\n//@ buffer out i32[1]\ntemplate <typename T> __device__ T one() { return T(1); }\n__global__ void other(int *out) { out[0] = one<int>(); }\n' >"$T/noname.cu"
   expect 2 "a launch name missing from NVRTC's module" -- "$G" run "$T/noname.cu" --cc auto
   contains "$T/err" "noname.cu:1:1: error: the launch names 'litmus', which is not a __global__ function of the file as nvrtc compiled it; the CUDA-subset front end could not read it: $T/noname.cu:3:1: error:" "why auto passed the subset by"
+  # NVRTC's PTX kept on disk (host.c's ptx_disk_key): a second run takes
+  # it (the entry's time moves: disk_cache_get marks what it takes), the
+  # same run; a header beside the file changed (the same size) or a new one
+  # that shadows it is a new key; a file whose includes may leave the
+  # trees NVRTC searches is not kept
+  P="$T/pc/src"
+  mkdir -p "$P/inc/sub"
+  printf '//@ launch k grid(1) block(4)\n//@ buffer out i32[4]\n#include <sub/v.h>\n__global__ void k(int *out) { out[threadIdx.x] = V + (int)threadIdx.x; }\n' >"$P/k.cu"
+  printf '#define V 10\n' >"$P/inc/sub/v.h"
+  expect 0 "a first NVRTC run" -- "$G" run "$P/k.cu" --cc nvrtc --jit-cache "$T/pc/c" -I "$P/inc" --dump out
+  contains "$T/out" "out i32[4] = {10, 11, 12, 13}" "the header's value"
+  cp "$T/out" "$T/pc/first"
+  set -- "$T/pc/c/ptx"/ptx-*
+  if [ "$#" -eq 1 ] && [ -f "$1" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: one PTX entry kept, not: $*"; fi
+  touch -d 2001-01-01 "$1"
+  expect 0 "a second NVRTC run" -- "$G" run "$P/k.cu" --cc nvrtc --jit-cache "$T/pc/c" -I "$P/inc" --dump out
+  if cmp -s "$T/out" "$T/pc/first" && [ -n "$(find "$1" -newermt 2002-01-01)" ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: the second run did not take the kept PTX, or ran otherwise"; cat "$T/out"; fi
+  printf '#define V 20\n' >"$P/inc/sub/v.h"
+  expect 0 "a header changed" -- "$G" run "$P/k.cu" --cc nvrtc --jit-cache "$T/pc/c" -I "$P/inc" --dump out
+  contains "$T/out" "out i32[4] = {20, 21, 22, 23}" "the changed header's value, not the kept PTX"
+  mkdir "$P/sub"
+  printf '#define V 30\n' >"$P/sub/v.h"   # beside the file: NVRTC looks there before -I
+  expect 0 "a header that shadows it" -- "$G" run "$P/k.cu" --cc nvrtc --jit-cache "$T/pc/c" -I "$P/inc" --dump out
+  contains "$T/out" "out i32[4] = {30, 31, 32, 33}" "the shadowing header's value"
+  printf '#define W 40\n' >"$T/pc/w.h"
+  printf '//@ launch k grid(1) block(4)\n//@ buffer out i32[4]\n#include "../w.h"\n__global__ void k(int *out) { out[threadIdx.x] = W; }\n' >"$P/up.cu"
+  n1=$(ls "$T/pc/c/ptx" | wc -l)
+  expect 0 "an include out of the folder" -- "$G" run "$P/up.cu" --cc nvrtc --jit-cache "$T/pc/c" --dump out
+  contains "$T/out" "out i32[4] = {40, 40, 40, 40}" "its value"
+  n2=$(ls "$T/pc/c/ptx" | wc -l)
+  if [ "$n1" -eq "$n2" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: a file whose include leaves its folder was kept"; fi
 else
   echo "SKIP: --cc nvrtc checks: no NVRTC here ($(head -c 200 "$T/nvrtc.err"))"
 fi

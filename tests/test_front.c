@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "testutil.h"
@@ -584,6 +585,92 @@ START_TEST(ptx_names_kernels_as_cxx_does) {
 }
 END_TEST
 
+/* util.h's disk_includes_stay: what a key of header trees may vouch for */
+START_TEST(includes_that_stay_in_their_trees) {
+  static const char *const yes[] = {
+    "#include <cub/block/block_load.cuh>\n",
+    "  #  include \"sub/./v.h\"\nint x;\n",
+    "#include_next <a/b/../c.h>\n",
+    "#define INC 1 /* include nothing */\n#if 0\n#endif\n",
+    "x = 1; // #include \"../y.h\" is in a comment, not a directive\n",
+    "", NULL};
+  static const char *const no[] = {
+    "#include \"../common/helper.h\"\n",   /* climbs out of the file's folder */
+    "#include <a/../../b.h>\n",
+    "#include </usr/include/stdio.h>\n",   /* absolute */
+    "#include HEADER\n",                    /* computed */
+    "#include \\\n\"../x.h\"\n",             /* a backslash-newline inside the directive */
+    "# /* */ include \"x.h\"\n",            /* a directive this does not read */
+    "#if __has_include(<../x.h>)\n#endif\n",
+    "const char *d = __DATE__;\n",
+    "#include \"x.h\n",                      /* unterminated */
+    NULL};
+  for (int k = 0; yes[k]; k++) ck_assert_msg(disk_includes_stay(yes[k], strlen(yes[k])), "should stay: %s", yes[k]);
+  for (int k = 0; no[k]; k++) ck_assert_msg(!disk_includes_stay(no[k], strlen(no[k])), "should not: %s", no[k]);
+}
+END_TEST
+
+static uint64_t tree_hash(const char *root, int scan, size_t budget, int *rc) {
+  bytes k = {0};
+  *rc = disk_tree_key(&k, root, scan, &budget);
+  uint64_t h = hash_fnv(HASH_FNV_SEED, k.p, k.len);
+  free(k.p);
+  return h;
+}
+
+static void write_text(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+/* util.h's disk_tree_key: any change a compiler could see changes the key;
+ * a tree it cannot vouch for is -1 */
+START_TEST(header_trees_are_keyed_by_every_entry) {
+  char root[] = "/tmp/gr-tree-XXXXXX", p[256], q[256];
+  ck_assert_ptr_nonnull(mkdtemp(root));
+  snprintf(p, sizeof p, "%s/sub", root);
+  ck_assert_int_eq(mkdir(p, 0755), 0);
+  snprintf(p, sizeof p, "%s/sub/v.h", root);
+  write_text(p, "#define V 10\n");
+  int rc;
+  uint64_t h0 = tree_hash(root, 1, 100, &rc);
+  ck_assert_int_eq(rc, 0);
+  ck_assert_uint_eq(tree_hash(root, 1, 100, &rc), h0);   /* the same tree, the same key */
+  write_text(p, "#define V 20\n");                         /* the same size, other bytes */
+  uint64_t h1 = tree_hash(root, 1, 100, &rc);
+  ck_assert_int_eq(rc, 0);
+  ck_assert_uint_ne(h1, h0);
+  snprintf(q, sizeof q, "%s/sub/w.h", root);                /* a new file in a folder below */
+  write_text(q, "\n");
+  uint64_t h2 = tree_hash(root, 1, 100, &rc);
+  ck_assert_uint_ne(h2, h1);
+  tree_hash(root, 1, 2, &rc);                               /* three entries: over a budget of two */
+  ck_assert_int_eq(rc, -1);
+  write_text(q, "#include \"../../outside.h\"\n");          /* a header that leaves the tree */
+  tree_hash(root, 1, 100, &rc);
+  ck_assert_int_eq(rc, -1);
+  tree_hash(root, 0, 100, &rc);                             /* unscanned (an installed toolkit's): vouched for */
+  ck_assert_int_eq(rc, 0);
+  unlink(q);
+  ck_assert_int_eq(symlink("/etc", q), 0);                  /* a link out of the tree */
+  tree_hash(root, 0, 100, &rc);
+  ck_assert_int_eq(rc, -1);
+  unlink(q);
+  ck_assert_int_eq(symlink("v.h", q), 0);                   /* a link inside it */
+  tree_hash(root, 1, 100, &rc);
+  ck_assert_int_eq(rc, 0);
+  unlink(q);
+  unlink(p);
+  snprintf(p, sizeof p, "%s/sub", root);
+  rmdir(p);
+  rmdir(root);
+  tree_hash(root, 1, 100, &rc);                             /* no tree */
+  ck_assert_int_eq(rc, -1);
+}
+END_TEST
+
 Suite *front_suite(void) {
   Suite *s = suite_create("front");
   TCase *tc = tcase_create("front");
@@ -602,6 +689,8 @@ Suite *front_suite(void) {
   tcase_add_test(tc, run_ahead_plan_fused_compares);
   tcase_add_test(tc, preprocessing_is_kept_by_contents_and_defines);
   tcase_add_test(tc, text_cache_drops_the_oldest);
+  tcase_add_test(tc, includes_that_stay_in_their_trees);
+  tcase_add_test(tc, header_trees_are_keyed_by_every_entry);
   suite_add_tcase(s, tc);
   return s;
 }

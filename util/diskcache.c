@@ -16,6 +16,7 @@
  * taken only where its key is the caller's, byte for byte (a hash names
  * the file, it never decides a hit), its checksum holds, and every
  * condition still does: a damaged, foreign or stale entry is a miss. */
+#define _XOPEN_SOURCE 700   /* realpath */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -268,4 +269,168 @@ void disk_cache_put(const char *dir, const char *kind, const void *key, size_t k
   /* one put in 16 looks over the folder (a look stats every entry): the
    * bound is passed by at most the entries of 16 puts */
   if (!(hash_bytes(key, klen) >> 60)) disk_trim(dir, kind, "", max);
+}
+
+/* ------------------------------------------------------------ trees of headers */
+
+/* Whether name, an #include's, stays in the tree of the folder it is
+ * looked for in: not absolute, and no .. climbing above that folder. */
+static int name_stays(const char *name, size_t n) {
+  int depth = 0;
+  if (!n || name[0] == '/') return 0;
+  for (size_t i = 0; i < n;) {
+    size_t j = i;
+    while (j < n && name[j] != '/') j++;
+    if (j - i == 2 && name[i] == '.' && name[i + 1] == '.') {
+      if (--depth < 0) return 0;
+    } else if (!(j - i == 1 && name[i] == '.') && j > i) {
+      depth++;
+    }
+    i = j + 1;
+  }
+  return 1;
+}
+
+static int has_word(const char *t, size_t n, const char *w) {
+  size_t wl = strlen(w);
+  for (size_t i = 0; i + wl <= n; i++) {
+    const char *c = memchr(t + i, w[0], n - wl + 1 - i);
+    if (!c) return 0;
+    i = (size_t)(c - t);
+    if (!memcmp(c, w, wl)) return 1;
+  }
+  return 0;
+}
+
+int disk_includes_stay(const char *text, size_t n) {
+  /* what reads beyond the files a tree holds: a probe whose name the scan
+   * below does not follow, and the clock */
+  static const char *const beyond[] = {"__has_include", "__DATE__", "__TIME__", "__TIMESTAMP__", NULL};
+  for (int w = 0; beyond[w]; w++)
+    if (has_word(text, n, beyond[w])) return 0;
+  char line[512];
+  for (size_t i = 0; i < n;) {
+    /* a logical line (backslash-newlines joined), its first 511 bytes */
+    size_t ln = 0;
+    while (i < n && text[i] != '\n') {
+      if (text[i] == '\\' && i + 1 < n && text[i + 1] == '\n') { i += 2; continue; }
+      if (text[i] == '\\' && i + 2 < n && text[i + 1] == '\r' && text[i + 2] == '\n') { i += 3; continue; }
+      if (ln < sizeof line - 1) line[ln++] = text[i];
+      i++;
+    }
+    i++;
+    line[ln] = 0;
+    const char *p = line;
+    while (*p == ' ' || *p == '\t' || *p == '\f' || *p == '\v' || *p == '\r') p++;
+    if (*p != '#') continue;
+    p++;
+    while (*p == ' ' || *p == '\t') p++;
+    const char *id = p;
+    while ((*p >= 'a' && *p <= 'z') || *p == '_') p++;
+    size_t il = (size_t)(p - id);
+    int inc = (il == 7 && !memcmp(id, "include", 7)) || (il == 12 && !memcmp(id, "include_next", 12)) ||
+              (il == 6 && !memcmp(id, "import", 6));
+    /* a directive this does not read (a comment before its name, a line
+     * cut at 511 bytes) that may be an include: not vouched for */
+    if (!inc) {
+      if ((il == 0 || ln == sizeof line - 1) && has_word(line, ln, "include")) return 0;
+      continue;
+    }
+    while (*p == ' ' || *p == '\t') p++;
+    char close = *p == '<' ? '>' : *p == '"' ? '"' : 0;
+    if (!close) return 0;   /* computed: a macro names the file */
+    const char *e = strchr(p + 1, close);
+    if (!e) return 0;
+    /* <x> is looked for in the include path's folders; "x" beside the
+     * file first, then as <x>: either way from a folder whose tree is
+     * walked (the file's is on the path) */
+    if (!name_stays(p + 1, (size_t)(e - p - 1))) return 0;
+  }
+  return 1;
+}
+
+typedef struct {
+  bytes rec;            /* the entries' records, hashed at the end */
+  size_t budget;        /* entries left */
+  size_t scan_left;     /* bytes left to scan */
+  int scan;
+  char root[4096];      /* the root's real path */
+} tree_walk;
+
+static int name_cmp(const struct dirent **a, const struct dirent **b) { return strcmp((*a)->d_name, (*b)->d_name); }
+
+static void put_stat(bytes *b, const struct stat *st) {
+  put_u64(b, (uint64_t)st->st_mode);
+  put_u64(b, (uint64_t)st->st_dev);
+  put_u64(b, (uint64_t)st->st_ino);
+  put_u64(b, (uint64_t)st->st_size);
+  put_u64(b, (uint64_t)st->st_mtim.tv_sec);
+  put_u64(b, (uint64_t)st->st_mtim.tv_nsec);
+  put_u64(b, (uint64_t)st->st_ctim.tv_sec);
+  put_u64(b, (uint64_t)st->st_ctim.tv_nsec);
+}
+
+/* The folder at rel below the root (rel "" for the root), depth deep. */
+static int walk_dir(tree_walk *w, const char *rel, int depth) {
+  char dir[8300];
+  snprintf(dir, sizeof dir, "%s%s%s", w->root, *rel ? "/" : "", rel);
+  struct dirent **ents = NULL;
+  int n = scandir(dir, &ents, NULL, name_cmp);
+  if (n < 0) return -1;
+  int rc = 0;
+  for (int k = 0; k < n; k++) {
+    const char *nm = ents[k]->d_name;
+    if (rc || !strcmp(nm, ".") || !strcmp(nm, "..")) continue;
+    if (!w->budget || depth >= 32) { rc = -1; continue; }
+    w->budget--;
+    char sub[4200], path[8300];
+    if (snprintf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", nm) >= (int)sizeof sub) { rc = -1; continue; }
+    snprintf(path, sizeof path, "%s/%s", w->root, sub);
+    struct stat st;
+    if (lstat(path, &st)) { rc = -1; continue; }
+    if (S_ISLNK(st.st_mode)) {
+      struct stat lst = st;
+      /* a link is followed where the compiler would follow it: only to
+       * a target in the tree (walked as itself), whose path is recorded */
+      char real[4096];
+      size_t rl = strlen(w->root);
+      if (!realpath(path, real) || strncmp(real, w->root, rl) || (real[rl] != '/' && real[rl] != 0)) { rc = -1; continue; }
+      put_path(&w->rec, 'L', sub);
+      put_stat(&w->rec, &lst);
+      put_path(&w->rec, 'T', real + rl);
+      continue;
+    }
+    put_path(&w->rec, 'E', sub);
+    put_stat(&w->rec, &st);
+    if (S_ISDIR(st.st_mode)) rc = walk_dir(w, sub, depth + 1);
+    else if (w->scan && S_ISREG(st.st_mode)) {
+      if ((uint64_t)st.st_size > w->scan_left) { rc = -1; continue; }
+      size_t len = 0;
+      char *text = read_all(path, (size_t)st.st_size, &len);
+      if (!text) { rc = -1; continue; }
+      w->scan_left -= len;
+      if (!disk_includes_stay(text, len)) rc = -1;
+      free(text);
+    }
+  }
+  for (int k = 0; k < n; k++) free(ents[k]);
+  free(ents);
+  return rc;
+}
+
+int disk_tree_key(bytes *k, const char *root, int scan, size_t *budget) {
+  tree_walk w = {{0}, *budget, (size_t)32 << 20, scan, ""};
+  struct stat st;
+  if (!realpath(root, w.root) || stat(w.root, &st) || !S_ISDIR(st.st_mode)) return -1;
+  put_path(&w.rec, 'R', w.root);
+  put_stat(&w.rec, &st);
+  int rc = walk_dir(&w, "", 0);
+  *budget = w.budget;
+  if (!rc) {
+    put_u64(k, (uint64_t)w.rec.len);
+    put_u64(k, hash_bytes(w.rec.p, w.rec.len));
+    put_u64(k, hash2(w.rec.p, w.rec.len));
+  }
+  free(w.rec.p);
+  return rc;
 }

@@ -145,4 +145,25 @@ void disk_cache_put(const char *dir, const char *kind, const void *key, size_t k
  * process died) once they are an hour old. */
 void disk_trim(const char *dir, const char *kind, const char *suffix, uint64_t max);
 
+/* A compiler whose dependencies are not known (NVRTC says nothing of the
+ * headers it read) is keyed by the trees it may read from.  Appends to k
+ * the identity of the tree at root: each file, folder and link below it,
+ * by path in name order, with its type, device, inode, size and
+ * modification and change times (links followed only to targets inside
+ * the tree); with scan, every regular file's #include lines are also
+ * checked to stay in the tree (disk_includes_stay).  0, or -1 where the
+ * tree cannot be vouched for: a folder that cannot be read, a link out of
+ * it, an include that may leave it, more than *budget entries (counted
+ * down, so that one budget bounds several trees) or more than 32 MiB to
+ * scan.  Files outside the tree that an unscanned file reaches (an
+ * installed toolkit's, by ..) are not seen. */
+int disk_tree_key(bytes *k, const char *root, int scan, size_t *budget);
+/* Whether every #include (and #include_next, #import) of text names a
+ * file by a relative path that climbs no .. and is written as <x> or
+ * "x", not by a macro; and whether the text asks nothing else of the file
+ * system or the clock (__has_include, __DATE__, __TIME__, __TIMESTAMP__).
+ * A directive it cannot read (a comment before its name) that mentions
+ * include is a no. */
+int disk_includes_stay(const char *text, size_t n);
+
 #endif
