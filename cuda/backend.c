@@ -494,7 +494,7 @@ int cuda_nvrtc_key(const char *path, const char *text, size_t len, const char *f
   free(fl);
   /* a folder inside one walked already (include/cccl in include) is
    * named, not walked again, where that walk scanned as much */
-  size_t budget = 20000;
+  size_t budget = 10000;
   char (*real)[4096] = xcalloc(dirs.len, sizeof *real);
   for (size_t j = 0; j < dirs.len; j++) {
     char *d = *(char **)vec_at(&dirs, j);

@@ -20,6 +20,7 @@
 #include "fatbin.h"
 #include "gpurace.h"
 #include "front.h"
+#include "util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -101,6 +102,7 @@ static void as_a_fatbin(const uint8_t *data, size_t size) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   as_a_fatbin(data, size);
+  (void)disk_includes_stay((const char *)data, size);   /* the PTX disk key's scan of #include lines */
   gr_config cfg;
   gr_config_default(&cfg);
   cfg.max_code = 100000;

@@ -176,7 +176,7 @@ static const config_option options[] = {
   {{"--engine", "interp|compiled|auto", "GPURACE_ENGINE",
     "execute with the interpreter (default), with the kernel compiled\nto native code by the system's C compiler (the same run, byte for\nbyte; cached on disk), or auto: compiled where cached already or\nwhere the launch runs long enough to pay for the compiler", GR_OPT_RUN}, set_engine},
   {{"--jit-cache", "DIR", "GPURACE_JIT_CACHE",
-    "gpurace's disk cache: compiled kernels (at most 256 MiB) and the\npreprocessor's outputs (pp/, at most 64 MiB) (default\n$XDG_CACHE_HOME/gpurace, else ~/.cache/gpurace)", GR_OPT_RUN}, set_jit_cache},
+    "gpurace's disk cache: compiled kernels (at most 256 MiB), the\npreprocessor's outputs (pp/) and NVRTC's PTX (ptx/, at most 64 MiB\neach) (default $XDG_CACHE_HOME/gpurace, else ~/.cache/gpurace)", GR_OPT_RUN}, set_jit_cache},
 };
 #define NOPTIONS (sizeof options / sizeof *options)
 

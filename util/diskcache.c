@@ -419,7 +419,7 @@ static int walk_dir(tree_walk *w, const char *rel, int depth) {
 }
 
 int disk_tree_key(bytes *k, const char *root, int scan, size_t *budget) {
-  tree_walk w = {{0}, *budget, (size_t)32 << 20, scan, ""};
+  tree_walk w = {{0}, *budget, (size_t)8 << 20, scan, ""};
   struct stat st;
   if (!realpath(root, w.root) || stat(w.root, &st) || !S_ISDIR(st.st_mode)) return -1;
   put_path(&w.rec, 'R', w.root);

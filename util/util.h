@@ -154,7 +154,7 @@ void disk_trim(const char *dir, const char *kind, const char *suffix, uint64_t m
  * checked to stay in the tree (disk_includes_stay).  0, or -1 where the
  * tree cannot be vouched for: a folder that cannot be read, a link out of
  * it, an include that may leave it, more than *budget entries (counted
- * down, so that one budget bounds several trees) or more than 32 MiB to
+ * down, so that one budget bounds several trees) or more than 8 MiB to
  * scan.  Files outside the tree that an unscanned file reaches (an
  * installed toolkit's, by ..) are not seen. */
 int disk_tree_key(bytes *k, const char *root, int scan, size_t *budget);
