@@ -157,22 +157,15 @@ static int ends_with(const char *s, const char *suffix) {
  * compilation: compiler, flags, defines, and the file's contents. */
 static text_cache ptx_cache = TEXT_CACHE_INIT((size_t)256 << 20);
 
-/* The key, or none (no bytes) where the file cannot be read. */
+/* The key, or none (no bytes) where the file could not be read (text NULL). */
 static bytes ptx_cache_key(gr_cc which, const char *flags, const char *path, const char *text, size_t len,
                            const char *const *defines, int ndefines) {
   bytes k = {0};
-  char *owned = NULL;
-  if (!text) {
-    char e[256];
-    owned = source_read_file(path, 0, &len, e, sizeof e);
-    if (!owned) return k;
-    text = owned;
-  }
+  if (!text) return k;
   int cc = (int)which;
   bytes_put(&k, &cc, sizeof cc);
   bytes_put(&k, flags, strlen(flags) + 1);
   text_key_file(&k, path, text, len, defines, ndefines);
-  free(owned);
   return k;
 }
 
@@ -192,16 +185,8 @@ static int ptx_disk_key(const gr_context *ctx, const char *path, const char *tex
   struct stat st;
   if (!key->len || stat(path, &st) || !S_ISREG(st.st_mode) || !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6))
     return 0;
-  char *owned = NULL;
-  if (!text) {
-    char e[256];
-    owned = source_read_file(path, 0, &len, e, sizeof e);
-    if (!owned) return 0;
-    text = owned;
-  }
   size_t base = key->len;
   int ok = !cuda_nvrtc_key(path, text, len, flags, key);
-  free(owned);
   if (ok) {
     char top[4000];
     disk_cache_dir(ctx->cfg.jit_cache, top, sizeof top);
@@ -268,6 +253,11 @@ static kir_module *compile_cuda(gr_context *ctx, gr_cc cc, const char *path, con
     q += k + (e != NULL);
   }
   size_t n = 0;
+  char *owned = NULL;
+  if (!text) {   /* read once for the keys and NVRTC; where it cannot be, the compiler says why */
+    char e[256];
+    text = owned = source_read_file(path, 0, &len, e, sizeof e);
+  }
   bytes key = ptx_cache_key(cc, flags, path, text, len, defines, ndefines);
   char *ptx = key.len ? text_cache_get(&ptx_cache, key.p, key.len, &n) : NULL;
   char root[4096] = "";
@@ -280,7 +270,7 @@ static kir_module *compile_cuda(gr_context *ctx, gr_cc cc, const char *path, con
     int rc = cc == GR_CC_NVRTC
       ? cuda_compile_ptx_nvrtc(path, text, defines, ndefines, flags, &ptx, &n, ctx->err, sizeof ctx->err)
       : cuda_compile_ptx_nvcc(path, defines, ndefines, flags, &ptx, &n, ctx->err, sizeof ctx->err);
-    if (rc) { free(key.p); return NULL; }
+    if (rc) { free(key.p); free(owned); return NULL; }
     if (base) text_cache_put(&ptx_cache, key.p, base, ptx, n);
     if (root[0]) disk_cache_put(root, "ptx", key.p, key.len, &(bytes){0}, ptx, n, PTX_DISK_MAX);
   }
@@ -291,6 +281,7 @@ static kir_module *compile_cuda(gr_context *ctx, gr_cc cc, const char *path, con
   free(name);
   free(ptx);
   if (km) struct_leaves_from_subset(km, path, text, len, defines, ndefines, &lim);
+  free(owned);
   return km;
 }
 
