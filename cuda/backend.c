@@ -8,6 +8,7 @@
 #include "backend.h"
 
 #include <dirent.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -416,31 +417,44 @@ int cuda_module_load_ptx(cuda_dev *d, const char *path, const char *ptx, const c
 
 int cuda_nvrtc_found(void) { return load_nvrtc(); }
 
-/* The folders NVRTC is told to look for a file's includes in, each
- * malloc'd with a first byte saying whether its files are the user's (1:
- * the file's own folder, gpurace's device headers, which a key scans) or
- * an installed toolkit's (0: cooperative groups, and libcu++ in
- * include/cccl since CUDA 13). */
-static void include_dirs(const char *path, vec *dirs) {
-  vec_init(dirs, sizeof(char *));
+/* A folder NVRTC is told to look for a file's includes in: the user's (the
+ * file's own, gpurace's device headers, -I; a key scans their files) or an
+ * installed toolkit's (cooperative groups; libcu++ in include/cccl since
+ * CUDA 13). */
+typedef struct {
+  char *path;
+  int user;
+} inc_dir;
+
+static void inc_push(vec *dirs, int user, const char *fmt, ...) {
   char buf[4200];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  *(inc_dir *)vec_push(dirs) = (inc_dir){xstrdup(buf), user};
+}
+
+/* Those folders for the file at path, in NVRTC's order. */
+static void include_dirs(const char *path, vec *dirs) {
+  vec_init(dirs, sizeof(inc_dir));
   const char *slash = strrchr(path, '/');
-  if (slash) snprintf(buf, sizeof buf, "\1%.*s", (int)(slash - path), path);
-  else snprintf(buf, sizeof buf, "\1.");
-  *(char **)vec_push(dirs) = xstrdup(buf);
-  snprintf(buf, sizeof buf, "\1%s", source_include_dir());
-  *(char **)vec_push(dirs) = xstrdup(buf);
+  if (slash) inc_push(dirs, 1, "%.*s", (int)(slash - path), path);
+  else inc_push(dirs, 1, ".");
+  inc_push(dirs, 1, "%s", source_include_dir());
   for (const char *const *r = cuda_toolkit_roots(); *r; r++) {
     static const char *const sub[] = {"include", "include/cccl"};
     for (int k = 0; k < 2; k++) {
-      snprintf(buf, sizeof buf, "%c%s/%s", 0, *r, sub[k]);
-      if (access(buf + 1, R_OK) != 0) continue;
-      char *d = xmalloc(strlen(buf + 1) + 2);
-      d[0] = 0;
-      strcpy(d + 1, buf + 1);
-      *(char **)vec_push(dirs) = d;
+      char buf[4200];
+      snprintf(buf, sizeof buf, "%s/%s", *r, sub[k]);
+      if (access(buf, R_OK) == 0) inc_push(dirs, 0, "%s", buf);
     }
   }
+}
+
+static void include_dirs_free(vec *dirs) {
+  for (size_t j = 0; j < dirs->len; j++) free(((inc_dir *)vec_at(dirs, j))->path);
+  vec_free(dirs);
 }
 
 /* The files named libnvrtc* beside the library NVRTC was loaded from
@@ -482,35 +496,28 @@ int cuda_nvrtc_key(const char *path, const char *text, size_t len, const char *f
   int rc = 0;
   for (char *save = NULL, *t = fl ? strtok_r(fl, " ", &save) : NULL; t && !rc; t = strtok_r(NULL, " ", &save)) {
     const char *d = !strncmp(t, "--include-path=", 15) ? t + 15 : !strncmp(t, "-I", 2) ? t + 2 : NULL;
-    if (d && *d) {
-      char *e = xmalloc(strlen(d) + 2);
-      e[0] = 1;
-      strcpy(e + 1, d);
-      *(char **)vec_push(&dirs) = e;
-    } else if (d || strstr(t, "include")) {
-      rc = -1;
-    }
+    if (d && *d) inc_push(&dirs, 1, "%s", d);
+    else if (d || strstr(t, "include")) rc = -1;
   }
   free(fl);
   /* a folder inside one walked already (include/cccl in include) is
    * named, not walked again, where that walk scanned as much */
   size_t budget = 10000;
   char (*real)[4096] = xcalloc(dirs.len, sizeof *real);
-  for (size_t j = 0; j < dirs.len; j++) {
-    char *d = *(char **)vec_at(&dirs, j);
-    if (!rc && !realpath(d + 1, real[j])) rc = -1;
+  for (size_t j = 0; j < dirs.len && !rc; j++) {
+    const inc_dir *d = vec_at(&dirs, j);
+    if (!realpath(d->path, real[j])) { rc = -1; break; }
     size_t in = j;
-    for (size_t i = 0; !rc && i < j && in == j; i++) {
+    for (size_t i = 0; i < j && in == j; i++) {
       size_t l = strlen(real[i]);
-      char *di = *(char **)vec_at(&dirs, i);
-      if (di[0] >= d[0] && !strncmp(real[j], real[i], l) && (real[j][l] == '/' || real[j][l] == 0)) in = i;
+      const inc_dir *di = vec_at(&dirs, i);
+      if (di->user >= d->user && !strncmp(real[j], real[i], l) && (real[j][l] == '/' || real[j][l] == 0)) in = i;
     }
-    if (!rc && in < j) bytes_put(k, real[j], strlen(real[j]) + 1);
-    else if (!rc) rc = disk_tree_key(k, real[j], d[0], &budget);
+    if (in < j) bytes_put(k, real[j], strlen(real[j]) + 1);
+    else rc = disk_tree_key(k, real[j], d->user, &budget);
   }
-  for (size_t j = 0; j < dirs.len; j++) free(*(char **)vec_at(&dirs, j));
   free(real);
-  vec_free(&dirs);
+  include_dirs_free(&dirs);
   return rc;
 }
 
@@ -536,12 +543,10 @@ int cuda_compile_ptx_nvrtc(const char *path, const char *text, const char *const
   vec dirs;
   include_dirs(path, &dirs);
   for (size_t k = 0; k < dirs.len; k++) {
-    char *d = *(char **)vec_at(&dirs, k);
-    snprintf(buf, sizeof buf, "--include-path=%s", d + 1);
+    snprintf(buf, sizeof buf, "--include-path=%s", ((inc_dir *)vec_at(&dirs, k))->path);
     *(char **)vec_push(&opts) = xstrdup(buf);
-    free(d);
   }
-  vec_free(&dirs);
+  include_dirs_free(&dirs);
   for (int k = 0; k < ndefines; k++) { snprintf(buf, sizeof buf, "-D%s", defines[k]); *(char **)vec_push(&opts) = xstrdup(buf); }
   char *fl = flags ? xstrdup(flags) : NULL;
   for (char *save = NULL, *t = fl ? strtok_r(fl, " ", &save) : NULL; t; t = strtok_r(NULL, " ", &save))
