@@ -8,7 +8,6 @@
 #include "backend.h"
 
 #include <dirent.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -426,28 +425,21 @@ typedef struct {
   int user;
 } inc_dir;
 
-static void inc_push(vec *dirs, int user, const char *fmt, ...) {
-  char buf[4200];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  *(inc_dir *)vec_push(dirs) = (inc_dir){xstrdup(buf), user};
-}
+static void inc_push(vec *dirs, int user, const char *path) { *(inc_dir *)vec_push(dirs) = (inc_dir){xstrdup(path), user}; }
 
 /* Those folders for the file at path, in NVRTC's order. */
 static void include_dirs(const char *path, vec *dirs) {
   vec_init(dirs, sizeof(inc_dir));
+  char buf[4200];
   const char *slash = strrchr(path, '/');
-  if (slash) inc_push(dirs, 1, "%.*s", (int)(slash - path), path);
-  else inc_push(dirs, 1, ".");
-  inc_push(dirs, 1, "%s", source_include_dir());
+  snprintf(buf, sizeof buf, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+  inc_push(dirs, 1, buf);
+  inc_push(dirs, 1, source_include_dir());
   for (const char *const *r = cuda_toolkit_roots(); *r; r++) {
     static const char *const sub[] = {"include", "include/cccl"};
     for (int k = 0; k < 2; k++) {
-      char buf[4200];
       snprintf(buf, sizeof buf, "%s/%s", *r, sub[k]);
-      if (access(buf, R_OK) == 0) inc_push(dirs, 0, "%s", buf);
+      if (access(buf, R_OK) == 0) inc_push(dirs, 0, buf);
     }
   }
 }
@@ -496,7 +488,7 @@ int cuda_nvrtc_key(const char *path, const char *text, size_t len, const char *f
   int rc = 0;
   for (char *save = NULL, *t = fl ? strtok_r(fl, " ", &save) : NULL; t && !rc; t = strtok_r(NULL, " ", &save)) {
     const char *d = !strncmp(t, "--include-path=", 15) ? t + 15 : !strncmp(t, "-I", 2) ? t + 2 : NULL;
-    if (d && *d) inc_push(&dirs, 1, "%s", d);
+    if (d && *d) inc_push(&dirs, 1, d);
     else if (d || strstr(t, "include")) rc = -1;
   }
   free(fl);
