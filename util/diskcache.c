@@ -390,11 +390,13 @@ static int walk_dir(tree_walk *w, const char *rel, int depth) {
     if (lstat(path, &st)) { rc = -1; continue; }
     if (S_ISLNK(st.st_mode)) {
       struct stat lst = st;
-      /* a link is followed where the compiler would follow it: only to
-       * a target in the tree (walked as itself), whose path is recorded */
+      /* a link is taken only to a target in the tree (walked as itself),
+       * whose path is recorded; and not in a scanned tree, whose .. the
+       * scan counts by names: from where a link points, .. climbs by
+       * the target's folders */
       char real[4096];
       size_t rl = strlen(w->root);
-      if (!realpath(path, real) || strncmp(real, w->root, rl) || (real[rl] != '/' && real[rl] != 0)) { rc = -1; continue; }
+      if (w->scan || !realpath(path, real) || strncmp(real, w->root, rl) || (real[rl] != '/' && real[rl] != 0)) { rc = -1; continue; }
       put_path(&w->rec, 'L', sub);
       put_stat(&w->rec, &lst);
       put_path(&w->rec, 'T', real + rl);

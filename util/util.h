@@ -149,9 +149,10 @@ void disk_trim(const char *dir, const char *kind, const char *suffix, uint64_t m
  * headers it read) is keyed by the trees it may read from.  Appends to k
  * the identity of the tree at root: each file, folder and link below it,
  * by path in name order, with its type, device, inode, size and
- * modification and change times (links followed only to targets inside
- * the tree); with scan, every regular file's #include lines are also
- * checked to stay in the tree (disk_includes_stay).  0, or -1 where the
+ * modification and change times (links only to targets inside the
+ * tree); with scan, every regular file's #include lines are also checked
+ * to stay in the tree (disk_includes_stay), and a link is refused (its ..
+ * would climb from where it points).  0, or -1 where the
  * tree cannot be vouched for: a folder that cannot be read, a link out of
  * it, an include that may leave it, more than *budget entries (counted
  * down, so that one budget bounds several trees) or more than 8 MiB to
