@@ -634,17 +634,10 @@ static int too_new(const char *path, const struct timespec *t0) {
   return st.st_mtim.tv_sec > t0->tv_sec - 2;
 }
 
-static int has_text(const char *t, size_t n, const char *w) {
-  size_t wl = strlen(w);
-  for (const char *c = t; (c = memchr(c, w[0], n - (size_t)(c - t))) && (size_t)(t + n - c) >= wl; c++)
-    if (!memcmp(c, w, wl)) return 1;
-  return 0;
-}
-
 static int asks_beyond(const char *text, size_t n) {
   static const char *const words[] = {"__has_include", "include_next", "__DATE__", "__TIME__", "__TIMESTAMP__", NULL};
   for (int w = 0; words[w]; w++)
-    if (has_text(text, n, words[w])) return 1;
+    if (text_has(text, n, words[w])) return 1;
   return 0;
 }
 
@@ -690,22 +683,14 @@ char *source_preprocess(const char *path, const char *text, size_t len, const ch
   bytes key = pp_key(path, text, len, defines, ndefines, include_path, max);
   char *pp = text_cache_get(&pp_cache, key.p, key.len, outlen);
   if (pp) { free(key.p); return pp; }
-  struct stat st;
   char *tmp = NULL;
   /* cpp reads a copy of what was read where the path is no file of its
    * own: a pipe, or /dev/stdin redirected from a file (a link that the
    * preprocessor, its stdin /dev/null, would open as empty) */
-  int regular = !(stat(path, &st) != 0 || !S_ISREG(st.st_mode) || !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6));
+  int regular = disk_regular_file(path);
   char root[4096] = "";
   size_t base = key.len;   /* the process's key: without what only the disk's needs */
-  if (regular && cache_dir) {
-    char top[4000];
-    disk_cache_dir(cache_dir, top, sizeof top);
-    snprintf(root, sizeof root, "%s/pp", top);
-    /* a folder that cannot be written keeps nothing: its conditions
-     * (another run of cpp) would be asked for at every run */
-    if (disk_mkdirs(root) || access(root, W_OK)) root[0] = 0;
-  }
+  if (regular && cache_dir) disk_cache_sub(cache_dir, "pp", root, sizeof root);
   if (root[0]) {
     cpp_env_key(&key);
     pp = disk_cache_get(root, "pp", key.p, key.len, outlen);

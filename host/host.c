@@ -8,8 +8,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "backend.h"
 #include "context.h"
@@ -182,17 +180,9 @@ static bytes ptx_cache_key(gr_cc which, const char *flags, const char *path, con
  * includes may leave the trees, the folder cannot be written). */
 static int ptx_disk_key(const gr_context *ctx, const char *path, const char *text, size_t len, const char *flags, bytes *key,
                         char *root, size_t rn) {
-  struct stat st;
-  if (!key->len || stat(path, &st) || !S_ISREG(st.st_mode) || !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6))
-    return 0;
+  if (!key->len || !disk_regular_file(path)) return 0;
   size_t base = key->len;
-  int ok = !cuda_nvrtc_key(path, text, len, flags, key);
-  if (ok) {
-    char top[4000];
-    disk_cache_dir(ctx->cfg.jit_cache, top, sizeof top);
-    snprintf(root, rn, "%s/ptx", top);
-    ok = !disk_mkdirs(root) && !access(root, W_OK);
-  }
+  int ok = !cuda_nvrtc_key(path, text, len, flags, key) && !disk_cache_sub(ctx->cfg.jit_cache, "ptx", root, rn);
   if (!ok) { key->len = base; root[0] = 0; }
   return ok;
 }

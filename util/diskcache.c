@@ -49,6 +49,19 @@ int disk_mkdirs(const char *path) {
   return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
 }
 
+int disk_cache_sub(const char *dir, const char *kind, char *out, size_t n) {
+  char top[4000];
+  disk_cache_dir(dir, top, sizeof top);
+  snprintf(out, n, "%s/%s", top, kind);
+  if (disk_mkdirs(out) || access(out, W_OK)) { out[0] = 0; return -1; }
+  return 0;
+}
+
+int disk_regular_file(const char *path) {
+  struct stat st;
+  return !stat(path, &st) && S_ISREG(st.st_mode) && strncmp(path, "/dev/", 5) && strncmp(path, "/proc/", 6);
+}
+
 /* The second, independent hash of a file's contents: with hash_bytes, 128
  * bits, so that a header edited to other bytes of the same size is never
  * taken for the old one. */
@@ -291,23 +304,12 @@ static int name_stays(const char *name, size_t n) {
   return 1;
 }
 
-static int has_word(const char *t, size_t n, const char *w) {
-  size_t wl = strlen(w);
-  for (size_t i = 0; i + wl <= n; i++) {
-    const char *c = memchr(t + i, w[0], n - wl + 1 - i);
-    if (!c) return 0;
-    i = (size_t)(c - t);
-    if (!memcmp(c, w, wl)) return 1;
-  }
-  return 0;
-}
-
 int disk_includes_stay(const char *text, size_t n) {
   /* what reads beyond the files a tree holds: a probe whose name the scan
    * below does not follow, and the clock */
   static const char *const beyond[] = {"__has_include", "__DATE__", "__TIME__", "__TIMESTAMP__", NULL};
   for (int w = 0; beyond[w]; w++)
-    if (has_word(text, n, beyond[w])) return 0;
+    if (text_has(text, n, beyond[w])) return 0;
   char line[512];
   for (size_t i = 0; i < n;) {
     /* a logical line (backslash-newlines joined), its first 511 bytes */
@@ -333,7 +335,7 @@ int disk_includes_stay(const char *text, size_t n) {
     /* a directive this does not read (a comment before its name, a line
      * cut at 511 bytes) that may be an include: not vouched for */
     if (!inc) {
-      if ((il == 0 || ln == sizeof line - 1) && has_word(line, ln, "include")) return 0;
+      if ((il == 0 || ln == sizeof line - 1) && text_has(line, ln, "include")) return 0;
       continue;
     }
     while (*p == ' ' || *p == '\t') p++;
@@ -389,7 +391,6 @@ static int walk_dir(tree_walk *w, const char *rel, int depth) {
     struct stat st;
     if (lstat(path, &st)) { rc = -1; continue; }
     if (S_ISLNK(st.st_mode)) {
-      struct stat lst = st;
       /* a link is taken only to a target in the tree (walked as itself),
        * whose path is recorded; and not in a scanned tree, whose .. the
        * scan counts by names: from where a link points, .. climbs by
@@ -398,7 +399,7 @@ static int walk_dir(tree_walk *w, const char *rel, int depth) {
       size_t rl = strlen(w->root);
       if (w->scan || !realpath(path, real) || strncmp(real, w->root, rl) || (real[rl] != '/' && real[rl] != 0)) { rc = -1; continue; }
       put_path(&w->rec, 'L', sub);
-      put_stat(&w->rec, &lst);
+      put_stat(&w->rec, &st);
       put_path(&w->rec, 'T', real + rl);
       continue;
     }

@@ -172,3 +172,14 @@ uint64_t hash_fnv(uint64_t h, const void *p, size_t n) {
   for (size_t k = 0; k < n; k++) h = (h ^ s[k]) * 0x100000001b3ull;
   return h;
 }
+
+int text_has(const char *t, size_t n, const char *w) {
+  size_t wl = strlen(w);
+  for (size_t i = 0; i + wl <= n; i++) {
+    const char *c = memchr(t + i, w[0], n - wl + 1 - i);
+    if (!c) return 0;
+    i = (size_t)(c - t);
+    if (!memcmp(c, w, wl)) return 1;
+  }
+  return 0;
+}

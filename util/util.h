@@ -62,6 +62,8 @@ void *xcalloc(size_t n, size_t m);
 void *xcalloc_lines(size_t n, size_t m);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* Whether the n bytes at t hold the string w anywhere. */
+int text_has(const char *t, size_t n, const char *w);
 
 /* A source position: file name (interned, lives as long as the module),
  * 1-based line and column. */
@@ -125,6 +127,15 @@ void text_key_file(bytes *k, const char *path, const char *text, size_t len, con
  * $XDG_CACHE_HOME/gpurace, ~/.cache/gpurace, /tmp/gpurace-cache-UID. */
 void disk_cache_dir(const char *dir, char *out, size_t n);
 int disk_mkdirs(const char *path);   /* mkdir -p: 0, or -1 with errno */
+/* The cache's folder kind (pp, ptx) in dir (disk_cache_dir's), made, in
+ * out: 0, or -1 (out "") where it cannot be made or written, so that
+ * nothing is kept there (a miss at every run would ask for its
+ * conditions every time). */
+int disk_cache_sub(const char *dir, const char *kind, char *out, size_t n);
+/* Whether path names a regular file of its own, whose identity the cache
+ * can hold a text to: not a pipe, nor /dev/stdin or /proc/... linked to
+ * another. */
+int disk_regular_file(const char *path);
 /* Conditions, appended to c: the file at path has these n bytes; the
  * file or folder at path is the one there now, unchanged since (its
  * device, inode, modification and change times: a folder's entries, a
