@@ -446,8 +446,9 @@ static int ptx_kept(const char *src, const char *build) {
     rc = system(cmd);
     t[k] = gr_now() - t0;
   }
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  if (system(cmd)) { /* a folder left in /tmp */ }
+  char rm[200];
+  snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
+  if (system(rm)) { /* a folder left in /tmp */ }
   if (rc) { printf("skipped: the run failed (no NVRTC?): %s\n", cmd); return 0; }
   double kept = t[1] < t[2] ? t[1] : t[2];
   printf("%-10s %14s %14s %10s\n", "kernel", "compiled (s)", "kept (s)", "ratio");
