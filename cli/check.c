@@ -107,7 +107,7 @@ int cmd_check(int argc, char **argv) {
   }
   o.defines = defs;
   if (!nfiles) { free(files); return usage_err("check", "%s", "no FILE given"); }
-  if (!bc_have_solver()) fputs("gpurace check: built without Z3: every protocol verdict is 'unknown'\n", stderr);
+  if (!bc_have_solver()) fprintf(stderr, "gpurace check: %s: every protocol verdict is 'unknown'\n", bc_solver_problem());
   int status = 0;
   for (int k = 0; k < nfiles; k++) {
     bc_check_result r;
@@ -215,7 +215,7 @@ static int cmd_prop(int argc, char **argv) {
     return 0;
   }
   if (cuda) {
-    if (!bc_have_solver()) { fputs("gpurace babycuda prop: built without Z3: nothing to test\n", stderr); return 5; }
+    if (!bc_have_solver()) { fprintf(stderr, "gpurace babycuda prop: %s: nothing to test\n", bc_solver_problem()); return 5; }
     bc_prop_cuda_result *r = calloc(1, sizeof *r);
     int rc = bc_prop_cuda_run(o.seed, o.count, 0, r);
     printf("extraction: %d CUDA kernels (wrapping and masked arithmetic, names that meet, accumulators, local arrays, structs, atomics): %d DRF (proved), %d true alarms, %d other verdicts, each against hb on the emulator; %d failed\n",
@@ -233,7 +233,7 @@ static int cmd_prop(int argc, char **argv) {
     }
     return 0;
   }
-  if (!bc_have_solver()) { fputs("gpurace babycuda prop: built without Z3: nothing to test\n", stderr); return 5; }
+  if (!bc_have_solver()) { fprintf(stderr, "gpurace babycuda prop: %s: nothing to test\n", bc_solver_problem()); return 5; }
   bc_prop_result *r = calloc(1, sizeof *r);
   int rc = bc_prop_run(&o, r);
   printf("well-typed: %d programs, %d agree (semantics = MAP), %d unknown; hb on the emulator %d runs, %d witnesses replayed\n",

@@ -18,11 +18,17 @@
 
 /* ------------------------------------------------------------- tokens */
 
+/* The parser compares token texts and names with literals tens of
+ * thousands of times a file (a small kernel's headers: a third of a short
+ * run's instructions were strcmp): a mismatch is nearly always in the
+ * first byte, which this tests without a call. */
+#define streq(a, b) (*(a) == *(b) && strcmp((a), (b)) == 0)
+
 static token *tk(P *p) { return &p->t[p->i]; }
 static token *tk_at(P *p, size_t k) { return &p->t[p->i + k < p->nt ? p->i + k : p->nt - 1]; }
 static srcpos here(P *p) { return tk(p)->pos; }
-static int is(P *p, const char *s) { token *t = tk(p); return (t->kind == TK_PUNCT || t->kind == TK_IDENT) && !strcmp(t->text, s); }
-static int is_at(P *p, size_t k, const char *s) { token *t = tk_at(p, k); return (t->kind == TK_PUNCT || t->kind == TK_IDENT) && !strcmp(t->text, s); }
+static int is(P *p, const char *s) { token *t = tk(p); return (t->kind == TK_PUNCT || t->kind == TK_IDENT) && streq(t->text, s); }
+static int is_at(P *p, size_t k, const char *s) { token *t = tk_at(p, k); return (t->kind == TK_PUNCT || t->kind == TK_IDENT) && streq(t->text, s); }
 static void next(P *p) { if (p->i + 1 < p->nt) p->i++; }
 static int accept(P *p, const char *s) { if (is(p, s)) { next(p); return 1; } return 0; }
 static void expect(P *p, const char *s) {
@@ -41,7 +47,7 @@ static sym *lookup(P *p, const char *name) {
   for (size_t k = p->syms.len; k-- > 0;) {
     if (k >= p->vis_lo && k < p->vis_hi) { k = p->vis_lo; if (!k) break; continue; }
     sym *s = vec_at(&p->syms, k);
-    if (!strcmp(s->name, name)) return s;
+    if (streq(s->name, name)) return s;
   }
   return NULL;
 }
@@ -66,7 +72,7 @@ static sym *declare_at(P *p, const char *name, symk k, type *ty, srcpos pos) {
   size_t lo = p->scope_start;
   for (size_t j = p->syms.len; j-- > lo;) {
     sym *o = vec_at(&p->syms, j);
-    if (strcmp(o->name, name)) continue;
+    if (!streq(o->name, name)) continue;
     if (k == SYM_TYPEDEF && o->k == SYM_TYPEDEF && same_type(o->ty, ty)) return o;
     if (o->pos.file)
       front_fail(p, pos, "redefinition of '%s' (first declared at %s:%d:%d)", name, o->pos.file, o->pos.line, o->pos.col);
@@ -80,7 +86,7 @@ static sym *declare(P *p, const char *name, symk k, type *ty) { return declare_a
 static sdef *find_tag(P *p, const char *name) {
   for (size_t k = p->tags.len; k-- > 0;) {
     sdef *s = *(sdef **)vec_at(&p->tags, k);
-    if (!strcmp(s->name, name)) return s;
+    if (streq(s->name, name)) return s;
   }
   return NULL;
 }
@@ -105,7 +111,7 @@ static const char *const decl_keywords[] = {"void", "char", "short", "int", "lon
   "__attribute__", "__extension__", "class", NULL};
 
 static int is_decl_keyword(const char *s) {
-  for (int k = 0; decl_keywords[k]; k++) if (!strcmp(s, decl_keywords[k])) return 1;
+  for (int k = 0; decl_keywords[k]; k++) if (streq(s, decl_keywords[k])) return 1;
   return 0;
 }
 
@@ -203,9 +209,9 @@ static int nv_constant(const char *name, int64_t *v) {
   static const char *const orders[] = {"RELAXED", "CONSUME", "ACQUIRE", "RELEASE", "ACQ_REL", "SEQ_CST"};
   static const char *const scopes[] = {"THREAD", "BLOCK", "CLUSTER", "DEVICE", "SYSTEM"};
   if (!strncmp(name, "__NV_ATOMIC_", 12)) {
-    for (int k = 0; k < 6; k++) if (!strcmp(name + 12, orders[k])) { *v = k; return 1; }
+    for (int k = 0; k < 6; k++) if (streq(name + 12, orders[k])) { *v = k; return 1; }
   } else if (!strncmp(name, "__NV_THREAD_SCOPE_", 18)) {
-    for (int k = 0; k < 5; k++) if (!strcmp(name + 18, scopes[k])) { *v = k; return 1; }
+    for (int k = 0; k < 5; k++) if (streq(name + 18, scopes[k])) { *v = k; return 1; }
   }
   return 0;
 }
@@ -227,46 +233,46 @@ static void parse_declspec(P *p, declspec *ds) {
     if (t->kind != TK_IDENT) break;
     const char *s = t->text;
     srcpos pos = t->pos;
-    if (!strcmp(s, "typedef")) ds->is_typedef = 1;
-    else if (!strcmp(s, "__global__")) ds->is_global = 1;
-    else if (!strcmp(s, "__device__")) ds->is_device = 1;
-    else if (!strcmp(s, "__host__")) ds->is_host = 1;
-    else if (!strcmp(s, "__shared__")) ds->is_shared = 1;
-    else if (!strcmp(s, "__constant__")) ds->is_constant = 1;
-    else if (!strcmp(s, "static")) ds->is_static = 1;
-    else if (!strcmp(s, "extern")) ds->is_extern = 1;
-    else if (!strcmp(s, "inline") || !strcmp(s, "__forceinline__") || !strcmp(s, "__noinline__") ||
-             !strcmp(s, "__inline__") || !strcmp(s, "register") || !strcmp(s, "__restrict__")) {}
-    else if (!strcmp(s, "__launch_bounds__")) {
+    if (streq(s, "typedef")) ds->is_typedef = 1;
+    else if (streq(s, "__global__")) ds->is_global = 1;
+    else if (streq(s, "__device__")) ds->is_device = 1;
+    else if (streq(s, "__host__")) ds->is_host = 1;
+    else if (streq(s, "__shared__")) ds->is_shared = 1;
+    else if (streq(s, "__constant__")) ds->is_constant = 1;
+    else if (streq(s, "static")) ds->is_static = 1;
+    else if (streq(s, "extern")) ds->is_extern = 1;
+    else if (streq(s, "inline") || streq(s, "__forceinline__") || streq(s, "__noinline__") ||
+             streq(s, "__inline__") || streq(s, "register") || streq(s, "__restrict__")) {}
+    else if (streq(s, "__launch_bounds__")) {
       next(p);
       skip_parens(p, pos, "__launch_bounds__");
       continue;
     }
-    else if (!strcmp(s, "__align__") || !strcmp(s, "__attribute__") || !strcmp(s, "__attribute") || !strcmp(s, "alignas") ||
-             !strcmp(s, "_Alignas") || !strcmp(s, "__extension__")) {
+    else if (streq(s, "__align__") || streq(s, "__attribute__") || streq(s, "__attribute") || streq(s, "alignas") ||
+             streq(s, "_Alignas") || streq(s, "__extension__")) {
       uint32_t a = parse_attributes(p);
       if (a > align) align = a;
       continue;
     }
-    else if (!strcmp(s, "__managed__")) front_fail(p, pos, "unsupported: __managed__ memory");
-    else if (!strcmp(s, "constexpr")) { cnst = 1; ds->is_constexpr = 1; }
-    else if (!strcmp(s, "const")) cnst = 1;
-    else if (!strcmp(s, "volatile")) vol = 1;
-    else if (!strcmp(s, "signed")) nsigned++;
-    else if (!strcmp(s, "unsigned")) nunsigned++;
-    else if (!strcmp(s, "short")) nshort++;
-    else if (!strcmp(s, "long")) nlong++;
-    else if (!strcmp(s, "auto")) {   /* the type of the initialiser: local_decl deduces it */
+    else if (streq(s, "__managed__")) front_fail(p, pos, "unsupported: __managed__ memory");
+    else if (streq(s, "constexpr")) { cnst = 1; ds->is_constexpr = 1; }
+    else if (streq(s, "const")) cnst = 1;
+    else if (streq(s, "volatile")) vol = 1;
+    else if (streq(s, "signed")) nsigned++;
+    else if (streq(s, "unsigned")) nunsigned++;
+    else if (streq(s, "short")) nshort++;
+    else if (streq(s, "long")) nlong++;
+    else if (streq(s, "auto")) {   /* the type of the initialiser: local_decl deduces it */
       if (base || named) front_fail(p, pos, "two or more data types in declaration specifiers");
       ds->is_auto = 1;
       named = &ty_void;
     }
-    else if (!strcmp(s, "union")) front_fail(p, pos, "unsupported: union");
-    else if (!strcmp(s, "void") || !strcmp(s, "char") || !strcmp(s, "int") || !strcmp(s, "float") ||
-             !strcmp(s, "double") || !strcmp(s, "bool") || !strcmp(s, "_Bool")) {
+    else if (streq(s, "union")) front_fail(p, pos, "unsupported: union");
+    else if (streq(s, "void") || streq(s, "char") || streq(s, "int") || streq(s, "float") ||
+             streq(s, "double") || streq(s, "bool") || streq(s, "_Bool")) {
       if (base || named) front_fail(p, pos, "two or more data types in declaration specifiers");
       base = s;
-    } else if (!strcmp(s, "struct") || !strcmp(s, "enum")) {
+    } else if (streq(s, "struct") || streq(s, "enum")) {
       if (base || named) front_fail(p, pos, "two or more data types in declaration specifiers");
       int is_enum = s[0] == 'e';
       next(p);
@@ -351,14 +357,14 @@ static void parse_declspec(P *p, declspec *ds) {
     kir_sk sk = SK_I32;
     if (nshort && nlong) front_fail(p, start, "both 'long' and 'short' in declaration specifiers");
     if (nsigned && nunsigned) front_fail(p, start, "both 'signed' and 'unsigned' in declaration specifiers");
-    if (base && !strcmp(base, "void")) t = &ty_void;
+    if (base && streq(base, "void")) t = &ty_void;
     else {
-      if (!base || !strcmp(base, "int")) sk = nshort ? SK_I16 : nlong ? SK_I64 : SK_I32;
-      else if (!strcmp(base, "char")) sk = SK_I8;
-      else if (!strcmp(base, "float")) sk = SK_F32;
-      else if (!strcmp(base, "double")) sk = SK_F64;
+      if (!base || streq(base, "int")) sk = nshort ? SK_I16 : nlong ? SK_I64 : SK_I32;
+      else if (streq(base, "char")) sk = SK_I8;
+      else if (streq(base, "float")) sk = SK_F32;
+      else if (streq(base, "double")) sk = SK_F64;
       else sk = SK_BOOL;
-      if ((nshort || nlong) && base && strcmp(base, "int") && !(nlong == 1 && sk == SK_F64))
+      if ((nshort || nlong) && base && !streq(base, "int") && !(nlong == 1 && sk == SK_F64))
         front_fail(p, start, "invalid combination of type specifiers");
       if (nunsigned) {
         if (sk == SK_I8) sk = SK_U8; else if (sk == SK_I16) sk = SK_U16; else if (sk == SK_I32) sk = SK_U32;
@@ -393,7 +399,7 @@ static void parse_struct_body(P *p, sdef *s) {
       if (accept(p, ":")) front_fail(p, np, "unsupported: bit-fields");
       if (ft->k == TY_REF) front_fail(p, np, "unsupported: reference members");
       for (size_t j = 0; j < fields.len; j++)
-        if (!strcmp(((field *)vec_at(&fields, j))->name, n)) front_fail(p, np, "duplicate member '%s'", n);
+        if (streq(((field *)vec_at(&fields, j))->name, n)) front_fail(p, np, "duplicate member '%s'", n);
       uint32_t fa = ty_align(p, ft);
       uint64_t fsz = ty_size(p, ft, np);
       off = (off + fa - 1) / fa * fa;
@@ -564,7 +570,7 @@ static expr member(P *p, expr e, const char *fname, srcpos pos) {
   if (e.k != E_MEM) front_fail(p, pos, "member access on a struct value that is not in memory");
   for (int k = 0; k < e.ty->s->nf; k++) {
     field *f = &e.ty->s->f[k];
-    if (!strcmp(f->name, fname)) {
+    if (streq(f->name, fname)) {
       expr m = e;
       m.off += (int64_t)f->off;
       m.ty = ty_qual(p, f->ty, e.ty->vol, e.ty->cnst);
@@ -622,8 +628,8 @@ static expr parse_primary(P *p) {
   }
   if (t->kind != TK_IDENT) front_fail(p, pos, "expected an expression before '%s'", t->text);
   const char *name = t->text;
-  if (!strcmp(name, "true") || !strcmp(name, "false")) { next(p); return e_const(ty_of_sk(SK_BOOL), name[0] == 't'); }
-  if (!strcmp(name, "static_cast") || !strcmp(name, "reinterpret_cast") || !strcmp(name, "const_cast")) {
+  if (streq(name, "true") || streq(name, "false")) { next(p); return e_const(ty_of_sk(SK_BOOL), name[0] == 't'); }
+  if (streq(name, "static_cast") || streq(name, "reinterpret_cast") || streq(name, "const_cast")) {
     /* C++'s named casts: the subset's conversions, which cover what these allow of scalars and pointers */
     next(p);
     expect(p, "<");
@@ -636,16 +642,16 @@ static expr parse_primary(P *p) {
     code_cast(p, &e, to, pos);
     return e;
   }
-  if (!strcmp(name, "nullptr") || (!strcmp(name, "NULL") && !lookup(p, name))) { next(p); return e_const(ty_ptr(p, &ty_void), 0); }
+  if (streq(name, "nullptr") || (streq(name, "NULL") && !lookup(p, name))) { next(p); return e_const(ty_ptr(p, &ty_void), 0); }
   static const struct { const char *n; int base; } spec[] = {
     {"threadIdx", SR_TID_X}, {"blockIdx", SR_CTAID_X}, {"blockDim", SR_NTID_X}, {"gridDim", SR_NCTAID_X}};
   for (int k = 0; k < 4; k++) {
-    if (!strcmp(name, spec[k].n) && !lookup(p, name)) {
+    if (streq(name, spec[k].n) && !lookup(p, name)) {
       next(p);
       expect(p, ".");
       srcpos cp = here(p);
       const char *c = ident(p);
-      int off = !strcmp(c, "x") ? 0 : !strcmp(c, "y") ? 1 : !strcmp(c, "z") ? 2 : -1;
+      int off = streq(c, "x") ? 0 : streq(c, "y") ? 1 : streq(c, "z") ? 2 : -1;
       if (off < 0) front_fail(p, cp, "'%s' has no member named '%s'", name, c);
       int r = code_reg_new(p, pos);
       code_emit(p, OP_SREG, r, -1, -1, -1, spec[k].base + off, 0, pos);
@@ -657,7 +663,7 @@ static expr parse_primary(P *p) {
     next(p);
     return e_const(ty_of_sk(SK_I32), (uint64_t)nvc);
   }
-  if (!strcmp(name, "warpSize") && !lookup(p, name)) {
+  if (streq(name, "warpSize") && !lookup(p, name)) {
     next(p);
     int r = code_reg_new(p, pos);
     code_emit(p, OP_SREG, r, -1, -1, -1, SR_WARPSIZE, 0, pos);
@@ -848,7 +854,7 @@ static expr parse_unary_inner(P *p) {
   if (t->kind == TK_IDENT) {
     static const char *unsup[] = {"goto", "new", "delete", "template", "class", "namespace", "throw", "try",
                                   "operator", "asm", "__asm__", "typeid", "this", "dynamic_cast", NULL};
-    for (int k = 0; unsup[k]; k++) if (!strcmp(t->text, unsup[k])) front_fail(p, pos, "unsupported: %s", t->text);
+    for (int k = 0; unsup[k]; k++) if (streq(t->text, unsup[k])) front_fail(p, pos, "unsupported: %s", t->text);
   }
   return parse_postfix(p);
 }
@@ -862,7 +868,7 @@ static int prec_of(P *p) {
   static const struct { const char *s; int prec; } tab[] = {
     {"*", 10}, {"/", 10}, {"%", 10}, {"+", 9}, {"-", 9}, {"<<", 8}, {">>", 8}, {"<", 7}, {"<=", 7}, {">", 7},
     {">=", 7}, {"==", 6}, {"!=", 6}, {"&", 5}, {"^", 4}, {"|", 3}, {"&&", 2}, {"||", 1}};
-  for (size_t k = 0; k < sizeof tab / sizeof tab[0]; k++) if (!strcmp(t->text, tab[k].s)) return tab[k].prec;
+  for (size_t k = 0; k < sizeof tab / sizeof tab[0]; k++) if (streq(t->text, tab[k].s)) return tab[k].prec;
   return -1;
 }
 
@@ -908,7 +914,7 @@ static expr parse_binary(P *p, int minprec) {
     srcpos pos = here(p);
     const char *op = tk(p)->text;
     next(p);
-    if (!strcmp(op, "&&") || !strcmp(op, "||")) { l = logical(p, op[0] == '&', l, prec, pos); continue; }
+    if (streq(op, "&&") || streq(op, "||")) { l = logical(p, op[0] == '&', l, prec, pos); continue; }
     expr r = parse_binary(p, prec + 1);
     l = code_binop(p, op, l, r, pos);
   }
@@ -984,7 +990,7 @@ static expr parse_assign(P *p) {
   if (t->kind != TK_PUNCT) return l;
   const char *op = t->text;
   size_t n = strlen(op);
-  if (!(op[n - 1] == '=' && strcmp(op, "==") && strcmp(op, "!=") && strcmp(op, "<=") && strcmp(op, ">="))) return l;
+  if (!(op[n - 1] == '=' && !streq(op, "==") && !streq(op, "!=") && !streq(op, "<=") && !streq(op, ">="))) return l;
   next(p);
   code_check_lvalue(p, &l, pos, "left operand of assignment");
   int mark = p->fs ? p->fs->nreg : 0;
@@ -1113,8 +1119,8 @@ static int nv_atomic_call(P *p, const char *name, srcpos pos, expr *res, int unu
     {"compare_exchange", 7}, {"thread_fence", 2}};
   const char *op = name + 12;
   int nargs = -1, rmw = -1;
-  for (size_t k = 0; k < sizeof rmws / sizeof rmws[0]; k++) if (!strcmp(op, rmws[k].n)) { rmw = (int)k; nargs = 4; }
-  for (size_t k = 0; k < sizeof forms / sizeof forms[0]; k++) if (!strcmp(op, forms[k].n)) nargs = forms[k].args;
+  for (size_t k = 0; k < sizeof rmws / sizeof rmws[0]; k++) if (streq(op, rmws[k].n)) { rmw = (int)k; nargs = 4; }
+  for (size_t k = 0; k < sizeof forms / sizeof forms[0]; k++) if (streq(op, forms[k].n)) nargs = forms[k].args;
   if (nargs < 0) return 0;
   expr a[7];
   int n = 0;
@@ -1127,7 +1133,7 @@ static int nv_atomic_call(P *p, const char *name, srcpos pos, expr *res, int unu
   if (n != nargs) front_fail(p, pos, "'%s' takes %d arguments, %d given", name, nargs, n);
   expr v = {E_VOID, &ty_void, -1, 0, 0};
   *res = v;
-  if (!strcmp(op, "thread_fence")) {
+  if (streq(op, "thread_fence")) {
     int o = nv_order(p, a[0], pos, name, 'f'), scope = nv_scope(p, a[1], pos, name);
     code_emit(p, OP_FENCE, -1, -1, -1, -1, scope, o == NV_ACQ_REL ? FENCE_ACQ_REL : FENCE_SC, pos);
     return 1;
@@ -1136,7 +1142,7 @@ static int nv_atomic_call(P *p, const char *name, srcpos pos, expr *res, int unu
   type *ty = a[0].ty->base;
   int addr = code_to_reg(p, &a[0], pos);
   int scope = nv_scope(p, a[n - 1], pos, name);
-  if (!strcmp(op, "load_n") || !strcmp(op, "load")) {
+  if (streq(op, "load_n") || streq(op, "load")) {
     int o = nv_order(p, a[n - 2], pos, name, 'l'), d = code_reg_new(p, pos);
     nv_sc_fence(p, o, scope, pos);
     code_emit(p, OP_LD, d, addr, -1, -1, 0, KIR_MF_STRONG(sk, scope, nv_kir_order(o, 'l')), pos);
@@ -1148,16 +1154,16 @@ static int nv_atomic_call(P *p, const char *name, srcpos pos, expr *res, int unu
     code_store(p, &lv, val, pos);
     return 1;
   }
-  if (!strcmp(op, "store_n") || !strcmp(op, "store")) {
+  if (streq(op, "store_n") || streq(op, "store")) {
     int o = nv_order(p, a[2], pos, name, 's');
-    expr val = !strcmp(op, "store") ? deref(p, a[1], pos) : a[1];
+    expr val = streq(op, "store") ? deref(p, a[1], pos) : a[1];
     code_cast(p, &val, ty, pos);
     int r = code_to_reg(p, &val, pos);
     nv_sc_fence(p, o, scope, pos);
     code_emit(p, OP_ST, -1, addr, r, -1, 0, KIR_MF_STRONG(sk, scope, nv_kir_order(o, 's')), pos);
     return 1;
   }
-  if (!strcmp(op, "compare_exchange_n") || !strcmp(op, "compare_exchange")) {
+  if (streq(op, "compare_exchange_n") || streq(op, "compare_exchange")) {
     int ok_o = nv_order(p, a[4], pos, name, 'r'), fail_o = nv_order(p, a[5], pos, name, 'l');
     int order = nv_kir_order(ok_o, 'r');
     /* one atom.cas carries both orders: a failure order that acquires makes it acquire */
@@ -1165,7 +1171,7 @@ static int nv_atomic_call(P *p, const char *name, srcpos pos, expr *res, int unu
     if (!atomic_sk_ok(AT_CAS, sk) && sk != SK_F32 && sk != SK_F64 && sk != SK_PTR) front_fail(p, pos, "no '%s' for '%s'", name, kir_sk_name[sk]);
     expr ex = deref(p, a[1], pos);
     code_check_lvalue(p, &ex, pos, "the expected value of a compare-and-exchange");
-    expr cmp = ex, des = !strcmp(op, "compare_exchange") ? deref(p, a[2], pos) : a[2];
+    expr cmp = ex, des = streq(op, "compare_exchange") ? deref(p, a[2], pos) : a[2];
     code_cast(p, &cmp, ty, pos);
     code_cast(p, &des, ty, pos);
     int cr = code_to_reg(p, &cmp, pos), dr = code_to_reg(p, &des, pos);
@@ -1184,7 +1190,7 @@ static int nv_atomic_call(P *p, const char *name, srcpos pos, expr *res, int unu
     *res = e_reg(ty_of_sk(SK_BOOL), ok);
     return 1;
   }
-  if (!strcmp(op, "exchange")) {
+  if (streq(op, "exchange")) {
     int o = nv_order(p, a[3], pos, name, 'r');
     expr val = deref(p, a[1], pos);
     code_cast(p, &val, ty, pos);
@@ -1218,8 +1224,8 @@ static int builtin_call(P *p, const char *name, srcpos pos, expr *res, int unuse
   expr v = {E_VOID, &ty_void, -1, 0, 0};
   *res = v;
   if (!strncmp(name, "__nv_atomic_", 12)) return nv_atomic_call(p, name, pos, res, unused);
-  if (!strcmp(name, "__syncthreads")) { ARGS(0); code_emit(p, OP_BAR, -1, -1, -1, -1, BAR_SYNC, 0, pos); return 1; }
-  if (!strcmp(name, "__syncthreads_count") || !strcmp(name, "__syncthreads_and") || !strcmp(name, "__syncthreads_or")) {
+  if (streq(name, "__syncthreads")) { ARGS(0); code_emit(p, OP_BAR, -1, -1, -1, -1, BAR_SYNC, 0, pos); return 1; }
+  if (streq(name, "__syncthreads_count") || streq(name, "__syncthreads_and") || streq(name, "__syncthreads_or")) {
     ARGS(1);
     int kind = name[14] == 'c' ? BAR_COUNT : name[14] == 'a' ? BAR_AND : BAR_OR;   /* __syncthreads_X */
     int pr = code_truth(p, &a[0], pos), d = code_reg_new(p, pos);
@@ -1227,7 +1233,7 @@ static int builtin_call(P *p, const char *name, srcpos pos, expr *res, int unuse
     *res = e_reg(ty_of_sk(SK_I32), d);
     return 1;
   }
-  if (!strcmp(name, "memcpy") || !strcmp(name, "__builtin_memcpy") || !strcmp(name, "memset") || !strcmp(name, "__builtin_memset")) {
+  if (streq(name, "memcpy") || streq(name, "__builtin_memcpy") || streq(name, "memset") || streq(name, "__builtin_memset")) {
     /* a byte loop: exact for any alignment, and each byte an access the detectors see */
     ARGS(3);
     int is_set = strstr(name, "memset") != NULL;
@@ -1256,7 +1262,7 @@ static int builtin_call(P *p, const char *name, srcpos pos, expr *res, int unuse
     *res = e_reg(ty_ptr(p, &ty_void), dst);
     return 1;
   }
-  if (!strcmp(name, "__syncwarp")) {
+  if (streq(name, "__syncwarp")) {
     expect(p, "(");
     expr m = is(p, ")") ? e_const(ty_of_sk(SK_U32), 0xffffffffu) : arg_expr(p);
     expect(p, ")");
@@ -1264,9 +1270,9 @@ static int builtin_call(P *p, const char *name, srcpos pos, expr *res, int unuse
     code_emit(p, OP_SYNCWARP, -1, code_to_reg(p, &m, pos), -1, -1, 0, 0, pos);
     return 1;
   }
-  if (!strcmp(name, "__threadfence_block") || !strcmp(name, "__threadfence") || !strcmp(name, "__threadfence_system")) {
+  if (streq(name, "__threadfence_block") || streq(name, "__threadfence") || streq(name, "__threadfence_system")) {
     ARGS(0);
-    int sc = !strcmp(name, "__threadfence_block") ? SCOPE_BLOCK : !strcmp(name, "__threadfence") ? SCOPE_DEVICE : SCOPE_SYSTEM;
+    int sc = streq(name, "__threadfence_block") ? SCOPE_BLOCK : streq(name, "__threadfence") ? SCOPE_DEVICE : SCOPE_SYSTEM;
     code_emit(p, OP_FENCE, -1, -1, -1, -1, sc, 0, pos);
     return 1;
   }
@@ -1281,7 +1287,7 @@ static int builtin_call(P *p, const char *name, srcpos pos, expr *res, int unuse
     }
     if (kind < 0) return 0;
     const char *suf = rest + kl;
-    int scope = !*suf ? SCOPE_DEVICE : !strcmp(suf, "_block") ? SCOPE_BLOCK : !strcmp(suf, "_system") ? SCOPE_SYSTEM : -1;
+    int scope = !*suf ? SCOPE_DEVICE : streq(suf, "_block") ? SCOPE_BLOCK : streq(suf, "_system") ? SCOPE_SYSTEM : -1;
     if (scope < 0) return 0;
     ARGS(kind == AT_CAS ? 3 : 2);
     code_to_rvalue(p, &a[0], pos);
@@ -1301,7 +1307,7 @@ static int builtin_call(P *p, const char *name, srcpos pos, expr *res, int unuse
     {"__all_sync", VOTE_ALL, 2}, {"__any_sync", VOTE_ANY, 2}, {"__ballot_sync", VOTE_BALLOT, 2},
     {"__all", VOTE_ALL, 1}, {"__any", VOTE_ANY, 1}, {"__ballot", VOTE_BALLOT, 1}, {"__activemask", VOTE_ACTIVEMASK, 0}};
   for (size_t k = 0; k < sizeof votes / sizeof votes[0]; k++) {
-    if (strcmp(name, votes[k].n)) continue;
+    if (!streq(name, votes[k].n)) continue;
     ARGS(votes[k].args);
     int mask = -1, pred = -1;
     if (votes[k].args == 2) { code_cast(p, &a[0], ty_of_sk(SK_U32), pos); mask = code_to_reg(p, &a[0], pos); pred = code_truth(p, &a[1], pos); }
@@ -1315,7 +1321,7 @@ static int builtin_call(P *p, const char *name, srcpos pos, expr *res, int unuse
     {"__shfl_sync", SHFL_IDX, 1}, {"__shfl_up_sync", SHFL_UP, 1}, {"__shfl_down_sync", SHFL_DOWN, 1}, {"__shfl_xor_sync", SHFL_XOR, 1},
     {"__shfl", SHFL_IDX, 0}, {"__shfl_up", SHFL_UP, 0}, {"__shfl_down", SHFL_DOWN, 0}, {"__shfl_xor", SHFL_XOR, 0}};
   for (size_t k = 0; k < sizeof shfls / sizeof shfls[0]; k++) {
-    if (strcmp(name, shfls[k].n)) continue;
+    if (!streq(name, shfls[k].n)) continue;
     expect(p, "(");
     do { if (n == 4) front_fail(p, here(p), "too many arguments to '%s'", name); a[n++] = arg_expr(p); } while (accept(p, ","));
     expect(p, ")");
@@ -1338,13 +1344,13 @@ static int builtin_call(P *p, const char *name, srcpos pos, expr *res, int unuse
     *res = e_reg(val.ty, d);
     return 1;
   }
-  if (!strcmp(name, "__ldg")) {
+  if (streq(name, "__ldg")) {
     ARGS(1);
     *res = deref(p, a[0], pos);
     code_to_rvalue(p, res, pos);
     return 1;
   }
-  if (!strcmp(name, "clock") || !strcmp(name, "clock64")) {
+  if (streq(name, "clock") || streq(name, "clock64")) {
     ARGS(0);
     int d = code_reg_new(p, pos);
     code_emit(p, OP_SREG, d, -1, -1, -1, SR_CLOCK, 0, pos);
@@ -1352,13 +1358,13 @@ static int builtin_call(P *p, const char *name, srcpos pos, expr *res, int unuse
     if (!name[5]) code_cast(p, res, ty_of_sk(SK_I32), pos);
     return 1;
   }
-  if (!strcmp(name, "__trap")) { ARGS(0); code_emit(p, OP_TRAP, -1, -1, -1, -1, TRAP_CALL, 0, pos); return 1; }
-  if (!strcmp(name, "__gpurace_assert_fail")) { ARGS(0); code_emit(p, OP_TRAP, -1, -1, -1, -1, TRAP_ASSERT, 0, pos); return 1; }
-  if (!strcmp(name, "printf") || !strcmp(name, "malloc") || !strcmp(name, "free") || !strcmp(name, "assert"))
+  if (streq(name, "__trap")) { ARGS(0); code_emit(p, OP_TRAP, -1, -1, -1, -1, TRAP_CALL, 0, pos); return 1; }
+  if (streq(name, "__gpurace_assert_fail")) { ARGS(0); code_emit(p, OP_TRAP, -1, -1, -1, -1, TRAP_ASSERT, 0, pos); return 1; }
+  if (streq(name, "printf") || streq(name, "malloc") || streq(name, "free") || streq(name, "assert"))
     front_fail(p, pos, "unsupported: %s in device code", name);
   /* min/max: typed by the usual conversions */
-  if (!strcmp(name, "min") || !strcmp(name, "max") || !strcmp(name, "umin") || !strcmp(name, "umax") ||
-      !strcmp(name, "llmin") || !strcmp(name, "llmax")) {
+  if (streq(name, "min") || streq(name, "max") || streq(name, "umin") || streq(name, "umax") ||
+      streq(name, "llmin") || streq(name, "llmax")) {
     ARGS(2);
     code_to_rvalue(p, &a[0], pos); code_to_rvalue(p, &a[1], pos);
     if (!ty_is_arith(a[0].ty) || !ty_is_arith(a[1].ty)) front_fail(p, pos, "'%s' needs arithmetic arguments", name);
@@ -1390,7 +1396,7 @@ static int builtin_call(P *p, const char *name, srcpos pos, expr *res, int unuse
     {"__mulhi", MATH_MULHI, SK_I32, 2, SK_I32}, {"__umulhi", MATH_UMULHI, SK_U32, 2, SK_U32},
     {"__sad", MATH_SAD, SK_I32, 3, SK_U32}, {"__usad", MATH_USAD, SK_U32, 3, SK_U32}};
   for (size_t k = 0; k < sizeof mf / sizeof mf[0]; k++) {
-    if (strcmp(name, mf[k].n)) continue;
+    if (!streq(name, mf[k].n)) continue;
     ARGS(mf[k].args);
     int r[3] = {-1, -1, -1};
     for (int j = 0; j < n; j++) {
@@ -1415,7 +1421,7 @@ static void parse_block(P *p);
 
 static int name_addr_taken(P *p, const char *n) {
   fstate *fs = p->fs;
-  for (size_t k = 0; k < fs->addr_taken.len; k++) if (!strcmp(*(const char **)vec_at(&fs->addr_taken, k), n)) return 1;
+  for (size_t k = 0; k < fs->addr_taken.len; k++) if (streq(*(const char **)vec_at(&fs->addr_taken, k), n)) return 1;
   return 0;
 }
 
@@ -1467,13 +1473,13 @@ static uint64_t count_init_elems(P *p) {
   for (; k < p->nt; k++) {
     token *t = &p->t[k];
     if (t->kind == TK_EOF) break;
-    if (t->kind == TK_PUNCT && (!strcmp(t->text, "{") || !strcmp(t->text, "(") || !strcmp(t->text, "["))) { depth++; if (depth > 1) any = 1; continue; }
-    if (t->kind == TK_PUNCT && (!strcmp(t->text, "}") || !strcmp(t->text, ")") || !strcmp(t->text, "]"))) {
+    if (t->kind == TK_PUNCT && (streq(t->text, "{") || streq(t->text, "(") || streq(t->text, "["))) { depth++; if (depth > 1) any = 1; continue; }
+    if (t->kind == TK_PUNCT && (streq(t->text, "}") || streq(t->text, ")") || streq(t->text, "]"))) {
       depth--;
       if (depth == 0) return n + (any ? 1 : 0);
       continue;
     }
-    if (depth == 1 && t->kind == TK_PUNCT && !strcmp(t->text, ",")) { n++; any = 0; continue; }
+    if (depth == 1 && t->kind == TK_PUNCT && streq(t->text, ",")) { n++; any = 0; continue; }
     any = 1;
   }
   return n;
@@ -1648,7 +1654,7 @@ static void parse_stmt_inner(P *p) {
   srcpos pos = here(p);
   int reg_mark = fs->nreg;
   token *t = tk(p);
-  if (t->kind == TK_IDENT && is_at(p, 1, ":") && !is_type_start(p) && strcmp(t->text, "default"))
+  if (t->kind == TK_IDENT && is_at(p, 1, ":") && !is_type_start(p) && !streq(t->text, "default"))
     front_fail(p, pos, "unsupported: labels and goto");
   if (accept(p, ";")) return;
   if (is(p, "{")) { parse_block(p); return; }
@@ -1870,13 +1876,13 @@ static void parse_block(P *p) {
 static void scan_addr_taken(P *p, funcdef *f, vec *out) {
   for (size_t k = f->body; k < f->body_end; k++) {
     token *t = &p->t[k];
-    if (t->kind != TK_PUNCT || strcmp(t->text, "&")) continue;
+    if (t->kind != TK_PUNCT || !streq(t->text, "&")) continue;
     token *prev = &p->t[k - 1], *nx = &p->t[k + 1];
     int binary = prev->kind == TK_IDENT || prev->kind == TK_INT || prev->kind == TK_FLOAT || prev->kind == TK_CHAR ||
-                 (prev->kind == TK_PUNCT && (!strcmp(prev->text, ")") || !strcmp(prev->text, "]")));
-    if (prev->kind == TK_IDENT && !strcmp(prev->text, "return")) binary = 0;
+                 (prev->kind == TK_PUNCT && (streq(prev->text, ")") || streq(prev->text, "]")));
+    if (prev->kind == TK_IDENT && streq(prev->text, "return")) binary = 0;
     token *after = &p->t[k + 2];
-    int element = after->kind == TK_PUNCT && (!strcmp(after->text, "[") || !strcmp(after->text, "->"));
+    int element = after->kind == TK_PUNCT && (streq(after->text, "[") || streq(after->text, "->"));
     if (!binary && nx->kind == TK_IDENT && !element) *(const char **)vec_push(out) = nx->text;
   }
 }
@@ -2221,12 +2227,12 @@ static const char *const device_markers[] = {"__global__", "__device__", "__shar
 
 static int is_device_marker(const token *t) {
   if (t->kind != TK_IDENT) return 0;
-  for (int k = 0; device_markers[k]; k++) if (!strcmp(t->text, device_markers[k])) return 1;
+  for (int k = 0; device_markers[k]; k++) if (streq(t->text, device_markers[k])) return 1;
   return 0;
 }
 
 static int tok_is(const token *t, const char *s) {
-  return (t->kind == TK_PUNCT || t->kind == TK_IDENT) && !strcmp(t->text, s);
+  return (t->kind == TK_PUNCT || t->kind == TK_IDENT) && streq(t->text, s);
 }
 
 /* The end (one past) of the top-level declaration that starts at token i,
@@ -2295,7 +2301,7 @@ static void note_skipped(P *p, const char *name, srcpos pos, const char *why) {
 static const skipped *find_skipped(P *p, const char *name) {
   for (size_t k = p->skipped.len; k-- > 0;) {
     skipped *s = vec_at(&p->skipped, k);
-    if (!strcmp(s->name, name)) return s;
+    if (streq(s->name, name)) return s;
   }
   return NULL;
 }
@@ -2402,8 +2408,8 @@ static void toplevel(P *p) {
   token *t = tk(p);
   const char *cxx = NULL;
   if (t->kind == TK_IDENT)
-    for (int k = 0; cxx_heads[k]; k++) if (!strcmp(t->text, cxx_heads[k])) cxx = cxx_heads[k];
-  if (t->kind != TK_IDENT && !(t->kind == TK_PUNCT && (!strcmp(t->text, "[") || !strcmp(t->text, "::")))) {
+    for (int k = 0; cxx_heads[k]; k++) if (streq(t->text, cxx_heads[k])) cxx = cxx_heads[k];
+  if (t->kind != TK_IDENT && !(t->kind == TK_PUNCT && (streq(t->text, "[") || streq(t->text, "::")))) {
     if (dev) front_fail(p, pos, "expected a declaration before '%s'", t->text);
     cxx = t->text;
   }
@@ -2484,7 +2490,7 @@ static void declaration(P *p, int device) {
         f->pnames = def->pnames; f->ptypes = def->ptypes; f->pos = np;
         for (int k = 0; k < f->np; k++)
           for (int j = 0; j < k; j++)
-            if (f->pnames[k] && f->pnames[j] && !strcmp(f->pnames[k], f->pnames[j])) front_fail(p, np, "redefinition of parameter '%s' of '%s'", f->pnames[k], n);
+            if (f->pnames[k] && f->pnames[j] && streq(f->pnames[k], f->pnames[j])) front_fail(p, np, "redefinition of parameter '%s' of '%s'", f->pnames[k], n);
         f->defined = 1;
         f->vis = p->syms.len;
         skip_body(p, f);

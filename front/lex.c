@@ -69,7 +69,7 @@ static int recover_col(lx *L, const char *spell, size_t n, int fallback) {
   const char *ls = f->lines[L->pos.line - 1];
   const char *le = f->ends[L->pos.line - 1];   /* not searched per token: one long line stays linear */
   for (const char *s = ls + L->orig_cursor; s + n <= le; s++) {
-    if (!memcmp(s, spell, n)) {
+    if (*s == *spell && !memcmp(s, spell, n)) {
       L->orig_cursor = (int)(s - ls + (ptrdiff_t)n);
       return (int)(s - ls) + 1;
     }
@@ -228,6 +228,7 @@ token *lex_all(arena *a, diag *d, const char *file, const char *text, size_t len
     } else {
       const char *m = NULL;
       for (int i = 0; puncts[i]; i++) {
+        if (puncts[i][0] != c) continue;
         size_t n = strlen(puncts[i]);
         if ((size_t)(L.end - p) >= n && !memcmp(p, puncts[i], n)) { m = puncts[i]; break; }
       }

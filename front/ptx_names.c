@@ -8,6 +8,7 @@
  * in the CUDA source, where it can be found: mangled names carry types,
  * never names. */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,16 +18,34 @@
 #include "util.h"
 
 #ifdef HAVE___CXA_DEMANGLE
-/* libstdc++'s demangler, the one c++filt uses (declared here: it is C++'s
- * <cxxabi.h>, and this is C). */
-char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+#include <dlfcn.h>
+
+/* libstdc++'s demangler, the one c++filt uses (its type is C++'s
+ * <cxxabi.h>, and this is C).  libstdc++ is opened at the first C++ name
+ * (dlopen), not linked: loading it took every gpurace process ~0.4 ms. */
+typedef char *demangle_fn(const char *mangled, char *buf, size_t *len, int *status);
+
+static demangle_fn *demangler(void) {
+  static int tried;
+  static demangle_fn *fn;
+  if (!tried) {
+    tried = 1;
+    void *h = dlopen(GR_STDCXX_SONAME, RTLD_NOW | RTLD_LOCAL);
+    if (h) *(void **)&fn = dlsym(h, "__cxa_demangle");
+    /* a broken installation: said once, and the names stay mangled */
+    if (!fn) fprintf(stderr, "gpurace: C++ names in PTX stay mangled: libstdc++'s demangler (%s) does not load: %s\n", GR_STDCXX_SONAME, dlerror());
+  }
+  return fn;
+}
 #endif
 
 char *ptx_demangle(const char *sym) {
   if (strncmp(sym, "_Z", 2)) return NULL;
 #ifdef HAVE___CXA_DEMANGLE
+  demangle_fn *fn = demangler();
+  if (!fn) return NULL;
   int status = 0;
-  char *s = __cxa_demangle(sym, NULL, NULL, &status);
+  char *s = fn(sym, NULL, NULL, &status);
   if (status == 0 && s) return s;
   free(s);
 #endif

@@ -33,7 +33,8 @@ char *xstrdup(const char *s) {
   return memcpy(xmalloc(n), s, n);
 }
 
-void *arena_alloc(arena *a, size_t n) {
+/* n bytes of the arena, not cleared (a vector's growth copies over them) */
+static void *arena_alloc_raw(arena *a, size_t n) {
   n = (n + 15) & ~(size_t)15;
   arena_block *b = a->head;
   if (!b || b->cap - b->used < n) {
@@ -44,8 +45,10 @@ void *arena_alloc(arena *a, size_t n) {
   }
   void *p = b->data + b->used;
   b->used += n;
-  return memset(p, 0, n);
+  return p;
 }
+
+void *arena_alloc(arena *a, size_t n) { return memset(arena_alloc_raw(a, n), 0, n); }
 
 char *arena_strndup(arena *a, const char *s, size_t n) {
   char *p = arena_alloc(a, n + 1);
@@ -88,7 +91,7 @@ void *vec_push(vec *v) {
   if (v->len == v->cap) {
     size_t ncap = v->cap ? v->cap * 2 : 16;
     if (v->ar) {
-      void *n = arena_alloc(v->ar, ncap * v->item);
+      void *n = arena_alloc_raw(v->ar, ncap * v->item);   /* each item is cleared as it is pushed */
       if (v->len) memcpy(n, v->data, v->len * v->item);
       v->data = n;
     } else v->data = xrealloc(v->data, ncap * v->item);

@@ -241,7 +241,11 @@ typedef struct {
 /* Decides DRF of the MAP of the array (its space says whether threads of
  * two blocks meet on it).  timeout_ms 0: 10 s per query. */
 void bc_map_check(const bc_program *p, int array, const bc_map *m, unsigned timeout_ms, bc_map_result *r);
+/* Whether Z3 answers: gpurace was built with it and its library loads (at
+ * the first call); else bc_solver_problem says why ("gpurace was built
+ * without Z3", or the loader's error), and every verdict is unknown. */
 int bc_have_solver(void);
+const char *bc_solver_problem(void);
 
 /* ---------------------------------------------------------------- CUDA */
 

@@ -228,16 +228,8 @@ static const ph *walk(flat *F, const bc_map *m, const ctx *c, const ph *phase) {
   }
 }
 
-int bc_have_solver(void) {
-#ifdef GR_HAVE_Z3
-  return 1;
-#else
-  return 0;
-#endif
-}
-
-#ifndef GR_HAVE_Z3
-
+/* What a verdict says where no solver answers: the integers are not proved
+ * not to wrap, and no protocol is proved */
 static int any_obl(const bc_stmt *s) {
   if (!s) return 0;
   if (s->obl) return 1;
@@ -248,23 +240,80 @@ static int any_obl(const bc_stmt *s) {
   return any_obl(s->body) || any_obl(s->els);
 }
 
-void bc_exact_check(const bc_program *p, int array, unsigned timeout_ms, bc_exact *r) {
-  (void)timeout_ms; (void)array;
+static void exact_without(const bc_program *p, const char *why, bc_exact *r) {
   memset(r, 0, sizeof *r);
   r->exact = !any_obl(p->body);
-  if (!r->exact) snprintf(r->why, sizeof r->why, "gpurace was built without Z3: the kernel's integers are not proved not to wrap");
+  if (!r->exact) snprintf(r->why, sizeof r->why, "%s: the kernel's integers are not proved not to wrap", why);
+}
+
+static void map_without(const char *why, bc_map_result *r) {
+  memset(r, 0, sizeof *r);
+  r->verdict = BC_MAP_UNKNOWN;
+  snprintf(r->why, sizeof r->why, "%s (apt-get install libz3-dev, then ./configure)", why);
+}
+
+#ifndef GR_HAVE_Z3
+
+int bc_have_solver(void) { return 0; }
+const char *bc_solver_problem(void) { return "gpurace was built without Z3"; }
+
+void bc_exact_check(const bc_program *p, int array, unsigned timeout_ms, bc_exact *r) {
+  (void)timeout_ms; (void)array;
+  exact_without(p, bc_solver_problem(), r);
 }
 
 void bc_map_check(const bc_program *p, int array, const bc_map *m, unsigned timeout_ms, bc_map_result *r) {
   (void)p; (void)array; (void)m; (void)timeout_ms;
-  memset(r, 0, sizeof *r);
-  r->verdict = BC_MAP_UNKNOWN;
-  snprintf(r->why, sizeof r->why, "gpurace was built without Z3 (apt-get install libz3-dev, then ./configure)");
+  map_without(bc_solver_problem(), r);
 }
 
 #else
 
+#include <dlfcn.h>
 #include <z3.h>
+
+/* Z3 is opened at the first question (dlopen), not linked: loading it and
+ * the libstdc++ it needs took ~1 ms of every gpurace process, for the few
+ * that ask it anything (`gpurace check`, `babycuda prop`).  Its functions
+ * are called through z3.NAME, each with its declared type. */
+#define Z3_USED(X) \
+  X(del_config) X(del_context) X(get_numeral_int64) X(mk_add) X(mk_and) X(mk_config) X(mk_const) \
+  X(mk_context) X(mk_div) X(mk_eq) X(mk_false) X(mk_ge) X(mk_gt) X(mk_implies) X(mk_int64) X(mk_int_sort) \
+  X(mk_ite) X(mk_le) X(mk_lt) X(mk_mul) X(mk_not) X(mk_or) X(mk_params) X(mk_solver) X(mk_string_symbol) \
+  X(mk_sub) X(mk_true) X(mk_unary_minus) X(model_dec_ref) X(model_eval) X(model_inc_ref) X(params_dec_ref) \
+  X(params_inc_ref) X(params_set_uint) X(set_error_handler) X(solver_assert) X(solver_check) \
+  X(solver_dec_ref) X(solver_get_model) X(solver_get_reason_unknown) X(solver_inc_ref) X(solver_pop) \
+  X(solver_push) X(solver_set_params)
+
+static struct {
+#define Z3_FIELD(f) __typeof__(&Z3_##f) f;
+  Z3_USED(Z3_FIELD)
+#undef Z3_FIELD
+} z3;
+
+/* NULL once Z3 is loaded; else why it could not be (kept for every verdict) */
+static const char *z3_load(void) {
+  static int tried;
+  static char why[256];
+  if (tried) return why[0] ? why : NULL;
+  tried = 1;
+  void *h = dlopen(GR_Z3_SONAME, RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    snprintf(why, sizeof why, "Z3 could not be loaded (%s)", dlerror());
+    return why;
+  }
+#define Z3_LOAD(f) \
+  if (!(*(void **)&z3.f = dlsym(h, "Z3_" #f))) { \
+    snprintf(why, sizeof why, "Z3 could not be loaded (%s has no Z3_" #f ")", GR_Z3_SONAME); \
+    return why; \
+  }
+  Z3_USED(Z3_LOAD)
+#undef Z3_LOAD
+  return NULL;
+}
+
+int bc_have_solver(void) { return !z3_load(); }
+const char *bc_solver_problem(void) { return z3_load(); }
 
 typedef struct {
   Z3_context z;
@@ -281,10 +330,10 @@ typedef struct {
 static void on_z3_error(Z3_context z, Z3_error_code e) { (void)z; (void)e; }
 
 static Z3_ast int_const(enc *E, const char *name) {
-  return Z3_mk_const(E->z, Z3_mk_string_symbol(E->z, name), Z3_mk_int_sort(E->z));
+  return z3.mk_const(E->z, z3.mk_string_symbol(E->z, name), z3.mk_int_sort(E->z));
 }
 
-static Z3_ast num(enc *E, int64_t v) { return Z3_mk_int64(E->z, v, Z3_mk_int_sort(E->z)); }
+static Z3_ast num(enc *E, int64_t v) { return z3.mk_int64(E->z, v, z3.mk_int_sort(E->z)); }
 
 /* A variable as seen from a context: a loop variable of the chain (its
  * depth names the copy), a thread coordinate or a read value of this side,
@@ -309,13 +358,13 @@ static Z3_ast ast(enc *E, const bc_expr *e, const ctx *c);
 static Z3_ast cdiv(enc *E, Z3_ast a, Z3_ast b) {
   Z3_context z = E->z;
   Z3_ast zero = num(E, 0);
-  *(Z3_ast *)vec_push(&E->side) = Z3_mk_not(z, Z3_mk_eq(z, b, zero));
-  Z3_ast na = Z3_mk_unary_minus(z, a), nb = Z3_mk_unary_minus(z, b);
-  Z3_ast apos = Z3_mk_ge(z, a, zero), bpos = Z3_mk_gt(z, b, zero);
+  *(Z3_ast *)vec_push(&E->side) = z3.mk_not(z, z3.mk_eq(z, b, zero));
+  Z3_ast na = z3.mk_unary_minus(z, a), nb = z3.mk_unary_minus(z, b);
+  Z3_ast apos = z3.mk_ge(z, a, zero), bpos = z3.mk_gt(z, b, zero);
   /* truncation toward zero from Euclidean division of magnitudes */
-  Z3_ast pp = Z3_mk_div(z, a, b), pn = Z3_mk_unary_minus(z, Z3_mk_div(z, a, nb));
-  Z3_ast np = Z3_mk_unary_minus(z, Z3_mk_div(z, na, b)), nn = Z3_mk_div(z, na, nb);
-  return Z3_mk_ite(z, apos, Z3_mk_ite(z, bpos, pp, pn), Z3_mk_ite(z, bpos, np, nn));
+  Z3_ast pp = z3.mk_div(z, a, b), pn = z3.mk_unary_minus(z, z3.mk_div(z, a, nb));
+  Z3_ast np = z3.mk_unary_minus(z, z3.mk_div(z, na, b)), nn = z3.mk_div(z, na, nb);
+  return z3.mk_ite(z, apos, z3.mk_ite(z, bpos, pp, pn), z3.mk_ite(z, bpos, np, nn));
 }
 
 static Z3_ast ast(enc *E, const bc_expr *e, const ctx *c) {
@@ -332,10 +381,10 @@ static Z3_ast ast(enc *E, const bc_expr *e, const ctx *c) {
     }
     return var_ast(E, e->var, c);
   }
-  case BX_TRUE: return Z3_mk_true(z);
-  case BX_FALSE: return Z3_mk_false(z);
-  case BX_NEG: return Z3_mk_unary_minus(z, ast(E, e->a, c));
-  case BX_NOT: return Z3_mk_not(z, ast(E, e->a, c));
+  case BX_TRUE: return z3.mk_true(z);
+  case BX_FALSE: return z3.mk_false(z);
+  case BX_NEG: return z3.mk_unary_minus(z, ast(E, e->a, c));
+  case BX_NOT: return z3.mk_not(z, ast(E, e->a, c));
   default: break;
   }
   a = ast(E, e->a, c);
@@ -343,19 +392,19 @@ static Z3_ast ast(enc *E, const bc_expr *e, const ctx *c) {
   args[0] = a;
   args[1] = b;
   switch (e->k) {
-  case BX_ADD: return Z3_mk_add(z, 2, args);
-  case BX_SUB: return Z3_mk_sub(z, 2, args);
-  case BX_MUL: return Z3_mk_mul(z, 2, args);
+  case BX_ADD: return z3.mk_add(z, 2, args);
+  case BX_SUB: return z3.mk_sub(z, 2, args);
+  case BX_MUL: return z3.mk_mul(z, 2, args);
   case BX_DIV: return cdiv(E, a, b);
-  case BX_REM: { Z3_ast q = cdiv(E, a, b), m[2] = {b, q}, s[2] = {a, Z3_mk_mul(z, 2, m)}; return Z3_mk_sub(z, 2, s); }
-  case BX_EQ: return Z3_mk_eq(z, a, b);
-  case BX_NE: return Z3_mk_not(z, Z3_mk_eq(z, a, b));
-  case BX_LT: return Z3_mk_lt(z, a, b);
-  case BX_LE: return Z3_mk_le(z, a, b);
-  case BX_GT: return Z3_mk_gt(z, a, b);
-  case BX_GE: return Z3_mk_ge(z, a, b);
-  case BX_AND: return Z3_mk_and(z, 2, args);
-  case BX_OR: return Z3_mk_or(z, 2, args);
+  case BX_REM: { Z3_ast q = cdiv(E, a, b), m[2] = {b, q}, s[2] = {a, z3.mk_mul(z, 2, m)}; return z3.mk_sub(z, 2, s); }
+  case BX_EQ: return z3.mk_eq(z, a, b);
+  case BX_NE: return z3.mk_not(z, z3.mk_eq(z, a, b));
+  case BX_LT: return z3.mk_lt(z, a, b);
+  case BX_LE: return z3.mk_le(z, a, b);
+  case BX_GT: return z3.mk_gt(z, a, b);
+  case BX_GE: return z3.mk_ge(z, a, b);
+  case BX_AND: return z3.mk_and(z, 2, args);
+  case BX_OR: return z3.mk_or(z, 2, args);
   default: return num(E, 0);
   }
 }
@@ -365,10 +414,10 @@ static Z3_ast ph_ast(enc *E, const ph *x) {
   switch (x->k) {
   case PH_NUM: return num(E, x->n);
   case PH_EXPR: return ast(E, x->e, x->at);
-  case PH_ADD: { Z3_ast a[2] = {ph_ast(E, x->a), ph_ast(E, x->b)}; return Z3_mk_add(z, 2, a); }
-  case PH_MUL: { Z3_ast a[2] = {ph_ast(E, x->a), ph_ast(E, x->b)}; return Z3_mk_mul(z, 2, a); }
-  case PH_ITE: return Z3_mk_ite(z, ast(E, x->e, x->at), ph_ast(E, x->a), ph_ast(E, x->b));
-  case PH_MAX0: { Z3_ast v = ph_ast(E, x->a); return Z3_mk_ite(z, Z3_mk_gt(z, v, num(E, 0)), v, num(E, 0)); }
+  case PH_ADD: { Z3_ast a[2] = {ph_ast(E, x->a), ph_ast(E, x->b)}; return z3.mk_add(z, 2, a); }
+  case PH_MUL: { Z3_ast a[2] = {ph_ast(E, x->a), ph_ast(E, x->b)}; return z3.mk_mul(z, 2, a); }
+  case PH_ITE: return z3.mk_ite(z, ast(E, x->e, x->at), ph_ast(E, x->a), ph_ast(E, x->b));
+  case PH_MAX0: { Z3_ast v = ph_ast(E, x->a); return z3.mk_ite(z, z3.mk_gt(z, v, num(E, 0)), v, num(E, 0)); }
   case PH_AT: {
     if (E->nsub == 64) return num(E, 0);
     E->sub_c[E->nsub] = x->at;
@@ -386,19 +435,19 @@ static void assert_ctx(enc *E, const ctx *c) {
   for (; c; c = c->up) {
     if (c->k == CX_COND) {
       Z3_ast b = ast(E, c->e, c->up);
-      Z3_solver_assert(z, E->s, c->pol ? b : Z3_mk_not(z, b));
+      z3.solver_assert(z, E->s, c->pol ? b : z3.mk_not(z, b));
     } else {
       char name[160];
       snprintf(name, sizeof name, "%s#%d@%d", c->var, c->depth, E->copy);
       Z3_ast x = int_const(E, name);
-      Z3_solver_assert(z, E->s, Z3_mk_ge(z, x, ast(E, c->lo, c->up)));
-      Z3_solver_assert(z, E->s, Z3_mk_lt(z, x, ast(E, c->hi, c->up)));
+      z3.solver_assert(z, E->s, z3.mk_ge(z, x, ast(E, c->lo, c->up)));
+      z3.solver_assert(z, E->s, z3.mk_lt(z, x, ast(E, c->hi, c->up)));
     }
   }
 }
 
 static void assert_side(enc *E) {
-  for (size_t k = 0; k < E->side.len; k++) Z3_solver_assert(E->z, E->s, *(Z3_ast *)vec_at(&E->side, k));
+  for (size_t k = 0; k < E->side.len; k++) z3.solver_assert(E->z, E->s, *(Z3_ast *)vec_at(&E->side, k));
   E->side.len = 0;
 }
 
@@ -415,8 +464,8 @@ static void assert_params(enc *E) {
     const bc_param *q = &E->p->params[k];
     if (!q->ranged) continue;
     Z3_ast v = int_const(E, q->name);
-    Z3_solver_assert(z, E->s, Z3_mk_ge(z, v, num(E, q->lo)));
-    Z3_solver_assert(z, E->s, Z3_mk_le(z, v, num(E, q->hi)));
+    z3.solver_assert(z, E->s, z3.mk_ge(z, v, num(E, q->lo)));
+    z3.solver_assert(z, E->s, z3.mk_le(z, v, num(E, q->hi)));
   }
 }
 
@@ -429,17 +478,17 @@ static void assert_threads(enc *E, int same_block) {
     for (int t = 0; t < 6; t++) {
       int64_t n = t < 3 ? E->p->block[t] : E->p->grid[t - 3];
       Z3_ast v = coord(E, t, c);
-      Z3_solver_assert(z, E->s, Z3_mk_ge(z, v, num(E, 0)));
-      Z3_solver_assert(z, E->s, Z3_mk_lt(z, v, num(E, n)));
+      z3.solver_assert(z, E->s, z3.mk_ge(z, v, num(E, 0)));
+      z3.solver_assert(z, E->s, z3.mk_lt(z, v, num(E, n)));
     }
   for (int t = 0; t < 6; t++) {
-    Z3_ast eq = Z3_mk_eq(z, coord(E, t, 1), coord(E, t, 2));
-    if (t >= 3 && same_block) Z3_solver_assert(z, E->s, eq);
-    differ[nd++] = Z3_mk_not(z, eq);
+    Z3_ast eq = z3.mk_eq(z, coord(E, t, 1), coord(E, t, 2));
+    if (t >= 3 && same_block) z3.solver_assert(z, E->s, eq);
+    differ[nd++] = z3.mk_not(z, eq);
   }
-  Z3_solver_assert(z, E->s, Z3_mk_or(z, nd, differ));
+  z3.solver_assert(z, E->s, z3.mk_or(z, nd, differ));
   E->copy = 1;
-  for (int k = 0; k < E->p->nassume; k++) Z3_solver_assert(z, E->s, ast(E, E->p->assume[k], NULL));
+  for (int k = 0; k < E->p->nassume; k++) z3.solver_assert(z, E->s, ast(E, E->p->assume[k], NULL));
   assert_params(E);
   assert_side(E);
 }
@@ -447,7 +496,7 @@ static void assert_threads(enc *E, int same_block) {
 static int64_t model_int(enc *E, Z3_model m, Z3_ast a) {
   Z3_ast v;
   int64_t out = 0;
-  if (Z3_model_eval(E->z, m, a, 1, &v)) Z3_get_numeral_int64(E->z, v, &out);
+  if (z3.model_eval(E->z, m, a, 1, &v)) z3.get_numeral_int64(E->z, v, &out);
   return out;
 }
 
@@ -484,17 +533,17 @@ static void fill_loops(enc *E, Z3_model m, const ctx *c, char *out, size_t len) 
 /* sat, unsat or unknown, with a model for sat. */
 static Z3_lbool solve(enc *E, bc_map_result *r, Z3_model *model) {
   r->queries++;
-  Z3_lbool res = Z3_solver_check(E->z, E->s);
+  Z3_lbool res = z3.solver_check(E->z, E->s);
   if (res == Z3_L_TRUE) {
-    *model = Z3_solver_get_model(E->z, E->s);
-    Z3_model_inc_ref(E->z, *model);
+    *model = z3.solver_get_model(E->z, E->s);
+    z3.model_inc_ref(E->z, *model);
   }
   return res;
 }
 
 static int query_barrier(enc *E, const barrier *b, bc_map_result *r, char *unknown, size_t ulen) {
   Z3_context z = E->z;
-  Z3_solver_push(z, E->s);
+  z3.solver_push(z, E->s);
   assert_threads(E, 1);
   /* the same iteration of every enclosing loop: copy 2's loop variables equal copy 1's */
   for (int c = 1; c <= 2; c++) {
@@ -506,7 +555,7 @@ static int query_barrier(enc *E, const barrier *b, bc_map_result *r, char *unkno
       char n1[160], n2[160];
       snprintf(n1, sizeof n1, "%s#%d@1", c->var, c->depth);
       snprintf(n2, sizeof n2, "%s#%d@2", c->var, c->depth);
-      Z3_solver_assert(z, E->s, Z3_mk_eq(z, int_const(E, n1), int_const(E, n2)));
+      z3.solver_assert(z, E->s, z3.mk_eq(z, int_const(E, n1), int_const(E, n2)));
     }
   Z3_ast d;
   if (b->cond) {
@@ -514,16 +563,16 @@ static int query_barrier(enc *E, const barrier *b, bc_map_result *r, char *unkno
     Z3_ast c1 = ast(E, b->cond, b->c);
     E->copy = 2;
     Z3_ast c2 = ast(E, b->cond, b->c);
-    d = Z3_mk_not(z, Z3_mk_eq(z, c1, c2));
+    d = z3.mk_not(z, z3.mk_eq(z, c1, c2));
   } else {
     E->copy = 1;
     Z3_ast l1 = ast(E, b->lo, b->c), h1 = ast(E, b->hi, b->c);
     E->copy = 2;
     Z3_ast l2 = ast(E, b->lo, b->c), h2 = ast(E, b->hi, b->c);
-    Z3_ast o[2] = {Z3_mk_not(z, Z3_mk_eq(z, l1, l2)), Z3_mk_not(z, Z3_mk_eq(z, h1, h2))};
-    d = Z3_mk_or(z, 2, o);
+    Z3_ast o[2] = {z3.mk_not(z, z3.mk_eq(z, l1, l2)), z3.mk_not(z, z3.mk_eq(z, h1, h2))};
+    d = z3.mk_or(z, 2, o);
   }
-  Z3_solver_assert(z, E->s, d);
+  z3.solver_assert(z, E->s, d);
   assert_side(E);
   Z3_model m = NULL;
   Z3_lbool res = solve(E, r, &m);
@@ -534,20 +583,20 @@ static int query_barrier(enc *E, const barrier *b, bc_map_result *r, char *unkno
     r->w.pos[0] = b->pos;
     snprintf(r->why, sizeof r->why, "the %s at %d:%d holds a sync, and threads of one block can see it differently",
              b->cond ? "condition" : "loop bounds", b->pos.line, b->pos.col);
-    Z3_model_dec_ref(z, m);
+    z3.model_dec_ref(z, m);
     found = 1;
   } else if (res == Z3_L_UNDEF && !unknown[0]) {
     snprintf(unknown, ulen, "the solver gave up on the sync at %d:%d (%s)", b->pos.line, b->pos.col,
-             Z3_solver_get_reason_unknown(z, E->s));
+             z3.solver_get_reason_unknown(z, E->s));
   }
-  Z3_solver_pop(z, E->s, 1);
+  z3.solver_pop(z, E->s, 1);
   return found;
 }
 
 static int query_sites(enc *E, bc_space space, const site *a, const site *b, bc_map_result *r, char *unknown,
                        size_t ulen) {
   Z3_context z = E->z;
-  Z3_solver_push(z, E->s);
+  z3.solver_push(z, E->s);
   assert_threads(E, space == BC_SHARED || bc_blocks(E->p) == 1);
   E->copy = 1;
   assert_ctx(E, a->c);
@@ -555,15 +604,15 @@ static int query_sites(enc *E, bc_space space, const site *a, const site *b, bc_
   E->copy = 2;
   assert_ctx(E, b->c);
   Z3_ast i2 = ast(E, b->idx, b->c), p2 = ph_ast(E, b->phase);
-  Z3_solver_assert(z, E->s, Z3_mk_eq(z, i1, i2));
-  Z3_ast same_phase = Z3_mk_eq(z, p1, p2);
+  z3.solver_assert(z, E->s, z3.mk_eq(z, i1, i2));
+  Z3_ast same_phase = z3.mk_eq(z, p1, p2);
   if (space == BC_SHARED || bc_blocks(E->p) == 1) {
-    Z3_solver_assert(z, E->s, same_phase);
+    z3.solver_assert(z, E->s, same_phase);
   } else {
     Z3_ast eqs[3];
-    for (int t = 0; t < 3; t++) eqs[t] = Z3_mk_eq(z, coord(E, t + 3, 1), coord(E, t + 3, 2));
-    Z3_ast same_block = Z3_mk_and(z, 3, eqs);
-    Z3_solver_assert(z, E->s, Z3_mk_implies(z, same_block, same_phase));
+    for (int t = 0; t < 3; t++) eqs[t] = z3.mk_eq(z, coord(E, t + 3, 1), coord(E, t + 3, 2));
+    Z3_ast same_block = z3.mk_and(z, 3, eqs);
+    z3.solver_assert(z, E->s, z3.mk_implies(z, same_block, same_phase));
   }
   assert_side(E);
   Z3_model m = NULL;
@@ -583,13 +632,13 @@ static int query_sites(enc *E, bc_space space, const site *a, const site *b, bc_
     w->write[1] = b->write;
     w->pos[0] = a->pos;
     w->pos[1] = b->pos;
-    Z3_model_dec_ref(z, m);
+    z3.model_dec_ref(z, m);
     found = 1;
   } else if (res == Z3_L_UNDEF && !unknown[0]) {
     snprintf(unknown, ulen, "the solver gave up on the accesses at %d:%d and %d:%d (%s)", a->pos.line, a->pos.col,
-             b->pos.line, b->pos.col, Z3_solver_get_reason_unknown(z, E->s));
+             b->pos.line, b->pos.col, z3.solver_get_reason_unknown(z, E->s));
   }
-  Z3_solver_pop(z, E->s, 1);
+  z3.solver_pop(z, E->s, 1);
   return found;
 }
 
@@ -613,42 +662,42 @@ static Z3_context xz(xwalk *W) { return W->E.z; }
 static int exact_query(xwalk *W, const bc_stmt *s, const ctx *c, const char *what) {
   enc *E = &W->E;
   Z3_context z = xz(W);
-  Z3_solver_push(z, E->s);
+  z3.solver_push(z, E->s);
   E->copy = 1;
   for (int t = 0; t < 6; t++) {
     int64_t n = t < 3 ? E->p->block[t] : E->p->grid[t - 3];
     Z3_ast v = coord(E, t, 1);
-    Z3_solver_assert(z, E->s, Z3_mk_ge(z, v, num(E, 0)));
-    Z3_solver_assert(z, E->s, Z3_mk_lt(z, v, num(E, n)));
+    z3.solver_assert(z, E->s, z3.mk_ge(z, v, num(E, 0)));
+    z3.solver_assert(z, E->s, z3.mk_lt(z, v, num(E, n)));
   }
-  for (int k = 0; k < E->p->nassume; k++) Z3_solver_assert(z, E->s, ast(E, E->p->assume[k], NULL));
+  for (int k = 0; k < E->p->nassume; k++) z3.solver_assert(z, E->s, ast(E, E->p->assume[k], NULL));
   assert_params(E);
   for (int k = 0; k < W->nr; k++) {
     Z3_ast v = var_ast(E, W->rvar[k], c);
-    Z3_solver_assert(z, E->s, Z3_mk_ge(z, v, num(E, W->rlo[k])));
-    Z3_solver_assert(z, E->s, Z3_mk_le(z, v, num(E, W->rhi[k])));
+    z3.solver_assert(z, E->s, z3.mk_ge(z, v, num(E, W->rlo[k])));
+    z3.solver_assert(z, E->s, z3.mk_le(z, v, num(E, W->rhi[k])));
   }
   assert_ctx(E, c);
   Z3_ast o = ast(E, s->obl, c);
   assert_side(E);
-  Z3_solver_assert(z, E->s, Z3_mk_not(z, o));
-  Z3_lbool res = Z3_solver_check(z, E->s);
+  z3.solver_assert(z, E->s, z3.mk_not(z, o));
+  Z3_lbool res = z3.solver_check(z, E->s);
   int bad = res != Z3_L_FALSE;
   if (res == Z3_L_TRUE) {
-    Z3_model m = Z3_solver_get_model(z, E->s);
-    Z3_model_inc_ref(z, m);
+    Z3_model m = z3.solver_get_model(z, E->s);
+    z3.model_inc_ref(z, m);
     char who[160] = "";
     size_t n = (size_t)snprintf(who, sizeof who, "tid %" PRId64, model_int(E, m, coord(E, 0, 1)));
     if (E->p->grid[0] * E->p->grid[1] * E->p->grid[2] > 1)
       snprintf(who + n, sizeof who - n, " of block %" PRId64, model_int(E, m, coord(E, 3, 1)));
-    Z3_model_dec_ref(z, m);
+    z3.model_dec_ref(z, m);
     snprintf(W->r->why, sizeof W->r->why, "the integers of the %s at %d:%d leave their C type's range for %s: CUDA's wrap, the calculus's do not, so no verdict over them holds for the kernel",
              what, s->pos.line, s->pos.col, who);
   } else if (bad) {
     snprintf(W->r->why, sizeof W->r->why, "the solver could not tell whether the integers of the %s at %d:%d stay in their C type's range (%s)",
-             what, s->pos.line, s->pos.col, Z3_solver_get_reason_unknown(z, E->s));
+             what, s->pos.line, s->pos.col, z3.solver_get_reason_unknown(z, E->s));
   }
-  Z3_solver_pop(z, E->s, 1);
+  z3.solver_pop(z, E->s, 1);
   return bad;
 }
 
@@ -691,32 +740,42 @@ static int exact_walk(xwalk *W, const bc_stmt *s, const ctx *c, int depth) {
 }
 
 void bc_exact_check(const bc_program *p, int array, unsigned timeout_ms, bc_exact *r) {
+  const char *why = z3_load();
+  if (why) {
+    exact_without(p, why, r);
+    return;
+  }
   memset(r, 0, sizeof *r);
   r->exact = 1;
   xwalk W;
   memset(&W, 0, sizeof W);
   W.r = r;
   W.array = array;
-  Z3_config cfg = Z3_mk_config();
-  W.E.z = Z3_mk_context(cfg);
-  Z3_del_config(cfg);
-  Z3_set_error_handler(W.E.z, on_z3_error);
-  W.E.s = Z3_mk_solver(W.E.z);
-  Z3_solver_inc_ref(W.E.z, W.E.s);
-  Z3_params prm = Z3_mk_params(W.E.z);
-  Z3_params_inc_ref(W.E.z, prm);
-  Z3_params_set_uint(W.E.z, prm, Z3_mk_string_symbol(W.E.z, "timeout"), timeout_ms ? timeout_ms : 10000);
-  Z3_solver_set_params(W.E.z, W.E.s, prm);
-  Z3_params_dec_ref(W.E.z, prm);
+  Z3_config cfg = z3.mk_config();
+  W.E.z = z3.mk_context(cfg);
+  z3.del_config(cfg);
+  z3.set_error_handler(W.E.z, on_z3_error);
+  W.E.s = z3.mk_solver(W.E.z);
+  z3.solver_inc_ref(W.E.z, W.E.s);
+  Z3_params prm = z3.mk_params(W.E.z);
+  z3.params_inc_ref(W.E.z, prm);
+  z3.params_set_uint(W.E.z, prm, z3.mk_string_symbol(W.E.z, "timeout"), timeout_ms ? timeout_ms : 10000);
+  z3.solver_set_params(W.E.z, W.E.s, prm);
+  z3.params_dec_ref(W.E.z, prm);
   W.E.p = p;
   vec_init(&W.E.side, sizeof(Z3_ast));
   if (exact_walk(&W, p->body, NULL, 0)) r->exact = 0;
   vec_free(&W.E.side);
-  Z3_solver_dec_ref(W.E.z, W.E.s);
-  Z3_del_context(W.E.z);
+  z3.solver_dec_ref(W.E.z, W.E.s);
+  z3.del_context(W.E.z);
 }
 
 void bc_map_check(const bc_program *p, int array, const bc_map *m, unsigned timeout_ms, bc_map_result *r) {
+  const char *why = z3_load();
+  if (why) {
+    map_without(why, r);
+    return;
+  }
   memset(r, 0, sizeof *r);
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -732,19 +791,19 @@ void bc_map_check(const bc_program *p, int array, const bc_map *m, unsigned time
     r->verdict = BC_MAP_UNKNOWN;
     snprintf(r->why, sizeof r->why, "%s", F.why);
   } else {
-    Z3_config cfg = Z3_mk_config();
+    Z3_config cfg = z3.mk_config();
     enc E;
     memset(&E, 0, sizeof E);
-    E.z = Z3_mk_context(cfg);
-    Z3_del_config(cfg);
-    Z3_set_error_handler(E.z, on_z3_error);
-    E.s = Z3_mk_solver(E.z);
-    Z3_solver_inc_ref(E.z, E.s);
-    Z3_params prm = Z3_mk_params(E.z);
-    Z3_params_inc_ref(E.z, prm);
-    Z3_params_set_uint(E.z, prm, Z3_mk_string_symbol(E.z, "timeout"), timeout_ms ? timeout_ms : 10000);
-    Z3_solver_set_params(E.z, E.s, prm);
-    Z3_params_dec_ref(E.z, prm);
+    E.z = z3.mk_context(cfg);
+    z3.del_config(cfg);
+    z3.set_error_handler(E.z, on_z3_error);
+    E.s = z3.mk_solver(E.z);
+    z3.solver_inc_ref(E.z, E.s);
+    Z3_params prm = z3.mk_params(E.z);
+    z3.params_inc_ref(E.z, prm);
+    z3.params_set_uint(E.z, prm, z3.mk_string_symbol(E.z, "timeout"), timeout_ms ? timeout_ms : 10000);
+    z3.solver_set_params(E.z, E.s, prm);
+    z3.params_dec_ref(E.z, prm);
     E.p = p;
     vec_init(&E.side, sizeof(Z3_ast));
     char unknown[512] = "";
@@ -764,8 +823,8 @@ void bc_map_check(const bc_program *p, int array, const bc_map *m, unsigned time
       snprintf(r->why, sizeof r->why, "%s", unknown);
     }
     vec_free(&E.side);
-    Z3_solver_dec_ref(E.z, E.s);
-    Z3_del_context(E.z);
+    z3.solver_dec_ref(E.z, E.s);
+    z3.del_context(E.z);
   }
   vec_free(&F.sites);
   vec_free(&F.barriers);
