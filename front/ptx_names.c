@@ -19,23 +19,28 @@
 
 #ifdef HAVE___CXA_DEMANGLE
 #include <dlfcn.h>
+#include <pthread.h>
 
 /* libstdc++'s demangler, the one c++filt uses (its type is C++'s
  * <cxxabi.h>, and this is C).  libstdc++ is opened at the first C++ name
  * (dlopen), not linked: loading it took every gpurace process ~0.4 ms. */
 typedef char *demangle_fn(const char *mangled, char *buf, size_t *len, int *status);
 
+static demangle_fn *demangle_ptr;
+
+static void demangler_open(void) {
+  void *h = dlopen(GR_STDCXX_SONAME, RTLD_NOW | RTLD_LOCAL);
+  if (h) *(void **)&demangle_ptr = dlsym(h, "__cxa_demangle");
+  /* a broken installation: said once, and the names stay mangled */
+  if (!demangle_ptr)
+    fprintf(stderr, "gpurace: C++ names in PTX stay mangled: libstdc++'s demangler (%s) does not load: %s\n", GR_STDCXX_SONAME, dlerror());
+}
+
+/* once per process, whichever thread asks first (modules load on any) */
 static demangle_fn *demangler(void) {
-  static int tried;
-  static demangle_fn *fn;
-  if (!tried) {
-    tried = 1;
-    void *h = dlopen(GR_STDCXX_SONAME, RTLD_NOW | RTLD_LOCAL);
-    if (h) *(void **)&fn = dlsym(h, "__cxa_demangle");
-    /* a broken installation: said once, and the names stay mangled */
-    if (!fn) fprintf(stderr, "gpurace: C++ names in PTX stay mangled: libstdc++'s demangler (%s) does not load: %s\n", GR_STDCXX_SONAME, dlerror());
-  }
-  return fn;
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, demangler_open);
+  return demangle_ptr;
 }
 #endif
 

@@ -270,6 +270,7 @@ void bc_map_check(const bc_program *p, int array, const bc_map *m, unsigned time
 #else
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <z3.h>
 
 /* Z3 is opened at the first question (dlopen), not linked: loading it and
@@ -291,25 +292,29 @@ static struct {
 #undef Z3_FIELD
 } z3;
 
-/* NULL once Z3 is loaded; else why it could not be (kept for every verdict) */
-static const char *z3_load(void) {
-  static int tried;
-  static char why[256];
-  if (tried) return why[0] ? why : NULL;
-  tried = 1;
+static char z3_why[256];   /* why Z3 could not be loaded, or empty */
+
+static void z3_open(void) {
   void *h = dlopen(GR_Z3_SONAME, RTLD_NOW | RTLD_LOCAL);
   if (!h) {
-    snprintf(why, sizeof why, "Z3 could not be loaded (%s)", dlerror());
-    return why;
+    snprintf(z3_why, sizeof z3_why, "Z3 could not be loaded (%s)", dlerror());
+    return;
   }
 #define Z3_LOAD(f) \
   if (!(*(void **)&z3.f = dlsym(h, "Z3_" #f))) { \
-    snprintf(why, sizeof why, "Z3 could not be loaded (%s has no Z3_" #f ")", GR_Z3_SONAME); \
-    return why; \
+    snprintf(z3_why, sizeof z3_why, "Z3 could not be loaded (%s has no Z3_" #f ")", GR_Z3_SONAME); \
+    return; \
   }
   Z3_USED(Z3_LOAD)
 #undef Z3_LOAD
-  return NULL;
+}
+
+/* NULL once Z3 is loaded; else why it could not be.  Once per process,
+ * whichever of `gpurace table`'s threads asks first (the others wait). */
+static const char *z3_load(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, z3_open);
+  return z3_why[0] ? z3_why : NULL;
 }
 
 int bc_have_solver(void) { return !z3_load(); }
