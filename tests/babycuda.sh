@@ -184,5 +184,19 @@ expect 4 "an atomic and a plain read, in the semantics" -- "$G" babycuda eval "$
 expect 0 "prop --cuda" -- "$G" babycuda prop --cuda --seed 3 --count 60
 contains "$T/out" "; 0 failed" "check agrees with hb wherever it claims"
 
+# -- a Z3 that does not load (a library of its name without its functions,
+# found first through LD_LIBRARY_PATH; the checker opens Z3 when it first
+# asks): every verdict unknown, saying why, never DRF
+so=$(sed -n 's/^#define GR_Z3_SONAME "\(.*\)"$/\1/p' "${GR_BUILDDIR:-.}/config.h" 2>/dev/null)
+mkdir -p "$T/fakez3"
+if [ -n "$so" ] && echo 'int not_z3;' | ${CC:-cc} -shared -fPIC -x c - -o "$T/fakez3/$so" 2>/dev/null; then
+  expect 5 "check with a Z3 that does not load" -- env LD_LIBRARY_PATH="$T/fakez3" "$G" check "$S/kernels/babycuda/fig4.cu"
+  contains "$T/out" "A: unknown: Z3 could not be loaded ($so has no Z3_" "each verdict says why"
+  contains "$T/err" "gpurace check: Z3 could not be loaded ($so has no Z3_" "said once on stderr"
+  lacks "$T/out" "DRF" "nothing proved"
+else
+  echo "SKIPPED: a Z3 that does not load (no GR_Z3_SONAME in config.h, or no C compiler to make a stand-in)"
+fi
+
 echo "babycuda.sh: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

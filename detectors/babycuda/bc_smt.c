@@ -246,10 +246,10 @@ static void exact_without(const bc_program *p, const char *why, bc_exact *r) {
   if (!r->exact) snprintf(r->why, sizeof r->why, "%s: the kernel's integers are not proved not to wrap", why);
 }
 
-static void map_without(const char *why, bc_map_result *r) {
+static void map_without(const char *why, const char *hint, bc_map_result *r) {
   memset(r, 0, sizeof *r);
   r->verdict = BC_MAP_UNKNOWN;
-  snprintf(r->why, sizeof r->why, "%s (apt-get install libz3-dev, then ./configure)", why);
+  snprintf(r->why, sizeof r->why, "%s%s", why, hint);
 }
 
 #ifndef GR_HAVE_Z3
@@ -264,7 +264,7 @@ void bc_exact_check(const bc_program *p, int array, unsigned timeout_ms, bc_exac
 
 void bc_map_check(const bc_program *p, int array, const bc_map *m, unsigned timeout_ms, bc_map_result *r) {
   (void)p; (void)array; (void)m; (void)timeout_ms;
-  map_without(bc_solver_problem(), r);
+  map_without(bc_solver_problem(), " (apt-get install libz3-dev, then ./configure)", r);
 }
 
 #else
@@ -778,7 +778,7 @@ void bc_exact_check(const bc_program *p, int array, unsigned timeout_ms, bc_exac
 void bc_map_check(const bc_program *p, int array, const bc_map *m, unsigned timeout_ms, bc_map_result *r) {
   const char *why = z3_load();
   if (why) {
-    map_without(why, r);
+    map_without(why, "", r);
     return;
   }
   memset(r, 0, sizeof *r);
