@@ -48,6 +48,16 @@ void access_resolve_pending(launch *L, warp *w, const kir_ins *in, uint32_t m);
  * (simt.h's quiet): 1, done and counted as at its turn; else 0, nothing
  * done. */
 int access_ahead_load(launch *L, warp *w, const kir_ins *in);
+/* For simt.c: the store at AHEAD_STORE run ahead of its turn by a full
+ * lockstep warp, under sequentially consistent memory with no observer: a
+ * plain store to an allocation nothing loads from or updates during the
+ * launch, whose stores give no two threads one address (prov.h's
+ * PROV_WO), its 32 addresses in one allocation of its roots.  Nobody can
+ * tell it from the store at its turn but the livelock detector, which
+ * sees memory change (the launch's write_epoch): that is left to the
+ * store's turn (engine.c's ran_ahead).  1: done and counted, memory
+ * changed; 0: done, nothing changed; -1: nothing done. */
+int access_ahead_store(launch *L, warp *w, const kir_ins *in);
 /* Whether a full warp's load from the block's shared memory, in bounds and
  * aligned, at a quiet pc, is one access_ahead_load performs: the block
  * holds still (simt.h), nothing supplies values and no view redirects. */

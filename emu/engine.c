@@ -821,30 +821,54 @@ reconverge:
  * only while the detector's count stays below SPIN_PATIENCE through their
  * turns, so the detector does not hash the warp's (later) state there: its
  * count and epoch are all it keeps. */
+/* The next store among the due events from edge_due[k] on: its turn, or 0. */
+static uint32_t next_write(const warp *w, int k) {
+  for (; k < w->nedge; k++)
+    if (w->edge_due[k] & EDGE_WRITE) return w->edge_due[k] & ~EDGE_WRITE;
+  return 0;
+}
+
+/* The due events of a stretch, edge_at's entries (simt_run_ahead: j for a
+ * backward branch, ~j for a store that changed memory) made turns: the
+ * j-th instruction's is where ahead is n - j; at j = 0 (this turn, where
+ * first) now. */
+static void ran_due(launch *L, warp *w, int n, const int *edge_at, int nedge, int first) {
+  w->nedge = w->edge_next = 0;
+  for (int k = 0; k < nedge; k++) {
+    int write = edge_at[k] < 0, j = write ? ~edge_at[k] : edge_at[k];
+    if (first && j == 0) {
+      if (write) L->write_epoch++;
+      else note_backedge(L, w, w->alive, -1);
+    } else
+      w->edge_due[w->nedge++] = (uint32_t)(n - j) | (write ? EDGE_WRITE : 0);
+  }
+  w->next_due = w->nedge ? w->edge_due[0] & ~EDGE_WRITE : 0;
+  w->write_due = next_write(w, 0);
+}
+
 static void ran_ahead(launch *L, warp *w, int n, const int *edge_at, int nedge) {
   L->steps++;
   w->ahead = (uint32_t)n - 1;
-  w->nedge = w->edge_next = 0;
-  for (int k = 0; k < nedge; k++)
-    if (edge_at[k] == 0) note_backedge(L, w, w->alive, -1);
-    else w->edge_due[w->nedge++] = (uint32_t)(n - edge_at[k]);
-  w->next_due = w->nedge ? w->edge_due[0] : 0;
+  ran_due(L, w, n, edge_at, nedge, 1);
 }
 
 /* ran_ahead for a stretch run at the end of a turn that executed an
  * access: all n of its instructions have turns to come (the j-th at the
  * turn where ahead is n - j). */
-static void ran_ahead_after(warp *w, int n, const int *edge_at, int nedge) {
+static void ran_ahead_after(launch *L, warp *w, int n, const int *edge_at, int nedge) {
   w->ahead = (uint32_t)n;
-  w->nedge = w->edge_next = 0;
-  for (int k = 0; k < nedge; k++) w->edge_due[w->nedge++] = (uint32_t)(n - edge_at[k]);
-  w->next_due = w->nedge ? w->edge_due[0] : 0;
+  ran_due(L, w, n, edge_at, nedge, 0);
 }
 
-/* The backward branch due at this turn meets the livelock detector. */
+/* The event due at this turn: a backward branch meets the livelock
+ * detector; a store's change to memory is seen. */
 static void edge_met(launch *L, warp *w) {
-  note_backedge(L, w, w->alive, -1);
-  w->next_due = ++w->edge_next < w->nedge ? w->edge_due[w->edge_next] : 0;
+  if (w->edge_due[w->edge_next] & EDGE_WRITE) {
+    L->write_epoch++;
+    w->write_due = next_write(w, w->edge_next + 1);
+  } else
+    note_backedge(L, w, w->alive, -1);
+  w->next_due = ++w->edge_next < w->nedge ? w->edge_due[w->edge_next] & ~EDGE_WRITE : 0;
 }
 
 /* The backward branches a stretch may run: none of them meets the
@@ -914,7 +938,7 @@ static void warp_run(launch *L, warp *w) {
   if (can && (op == OP_LD || op == OP_ST || op == OP_ATOM) && !L->failed && w->state == W_READY && ahead_ok(L, w) &&
       L->ahead->marks[w->stk[w->sp - 1].pc]) {
     int n = simt_run_ahead(L, w, RUN_AHEAD_MAX, ahead_how(L), edges_allowed(w), edge_at, &nedge);
-    if (n) ran_ahead_after(w, n, edge_at, nedge);
+    if (n) ran_ahead_after(L, w, n, edge_at, nedge);
   }
 }
 
@@ -926,8 +950,14 @@ static void warp_run(launch *L, warp *w) {
  * where it was). */
 static void skip_rounds(launch *L) {
   uint64_t k = UINT64_MAX;
-  for (int j = 0; j < L->nrun && k; j++)
-    if (L->run[j]->state == W_READY && L->run[j]->ahead < k) k = L->run[j]->ahead;
+  for (int j = 0; j < L->nrun && k; j++) {
+    const warp *w = L->run[j];
+    if (w->state != W_READY) continue;
+    if (w->ahead < k) k = w->ahead;
+    /* a store's change to memory, seen at its turn, is not skipped: the
+     * backward branches of those turns meet the detector in turn order */
+    if (w->write_due && w->ahead - w->write_due < k) k = w->ahead - w->write_due;
+  }
   if (!k || k == UINT64_MAX) return;
   /* the step limit stays where it would be met */
   uint64_t room = L->steps < L->ctx->cfg.max_steps ? (L->ctx->cfg.max_steps - L->steps - 1) / (uint64_t)L->nready : 0;

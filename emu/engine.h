@@ -129,6 +129,9 @@ typedef struct warp {
    * that a turn that only counts reads one cache line (edge_due lies past
    * stk; reading it there cost reduce 2%) */
   uint32_t next_due;
+  /* the turn (the value of ahead) of the next store it ran ahead whose
+   * change to memory the livelock detector sees then (EDGE_WRITE), else 0 */
+  uint32_t write_due;
   uint8_t nedge, edge_next;   /* edge_due's entries, and the next due */
   /* the spans of its last accesses (an instruction's next access likely
    * falls in one: triad's three arrays take three): allocations and its
@@ -156,6 +159,10 @@ typedef struct warp {
    * with it: never cleared) */
   uint32_t edge_due[WARP_EDGES];
 } warp;
+
+/* edge_due's mark of a store's change to memory (simt.h's AHEAD_STORE)
+ * among the backward branches: the launch's write_epoch moves at its turn */
+#define EDGE_WRITE 0x80000000u
 
 enum { LW_RUN, LW_SYNCWARP, LW_BAR };
 

@@ -69,13 +69,19 @@ void prov_free(prov *p);
 void prov_flows_free(struct prov_flow *fl);
 
 /* Whether global address addr of the access at pc falls in an allocation
- * of its roots; turns p off where it does not. */
-static inline int prov_check(prov *p, int pc, uint64_t addr) {
+ * of its roots. */
+static inline int prov_inside(const prov *p, int pc, uint64_t addr) {
   uint64_t r = p->roots[pc];
   if (r & PROV_UNKNOWN) return 1;
   uint32_t id = (uint32_t)(addr >> 32) & 0xffffff;
   for (; r; r &= r - 1)
     if (p->src_alloc[__builtin_ctzll(r)] == id) return 1;
+  return 0;
+}
+
+/* prov_inside, turning p off where it does not. */
+static inline int prov_check(prov *p, int pc, uint64_t addr) {
+  if (prov_inside(p, pc, addr)) return 1;
   p->off = 1;
   return 0;
 }

@@ -370,6 +370,7 @@ simt_plan *simt_plan_new(const kir_func *f, const uint64_t *args, const uint8_t 
     case OP_PARAM: alu = in->dst >= 0; break;
     case OP_JMP: case OP_BRT: case OP_BRF: ok[pc] = AHEAD_BRANCH; continue;
     case OP_LD: if (p->quiet[pc] || (cls && cls[pc] == PROV_RO)) ok[pc] = AHEAD_LOAD; continue;
+    case OP_ST: if (cls && cls[pc] == PROV_WO) ok[pc] = AHEAD_STORE; continue;
     default: alu = kir_is_alu(in->op);
     }
     if (!alu) continue;
@@ -522,6 +523,13 @@ int simt_run_ahead(launch *L, warp *w, int cap, int how, int edges, int *edge_at
         n++;
       } else if (mark == AHEAD_LOAD) {
         if (observed || m != FULL || !access_ahead_load(L, w, in)) { stop = 1; break; }
+        pc++;
+        n++;
+      } else if (mark == AHEAD_STORE) {
+        /* its change to memory is due at its turn, as a backward branch is */
+        int changed;
+        if (uniform || m != FULL || *nedge >= WARP_EDGES || (changed = access_ahead_store(L, w, in)) < 0) { stop = 1; break; }
+        if (changed) edge_at[(*nedge)++] = ~n;
         pc++;
         n++;
       } else {

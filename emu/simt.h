@@ -70,10 +70,16 @@ void simt_reconverge(launch *L, warp *w);
  * (access_ahead_load), and stops at it otherwise.  So is a load that cls
  * (prov.h's classes, or NULL) says reads an allocation nothing writes
  * during the launch (PROV_RO): it reads at once what it reads at its turn,
- * wherever it falls in one span of global memory. */
+ * wherever it falls in one span of global memory.  A store that cls says
+ * writes an allocation nothing reads during the launch, one writer an
+ * address (PROV_WO), is AHEAD_STORE: a lockstep warp's stretch performs
+ * it (access_ahead_store) under sequentially consistent memory, with the
+ * memory's change due at its turn (edge_at, below), so that a grid-stride
+ * loop's output store no longer ends its stretch. */
 #define AHEAD_BRANCH 255
 #define AHEAD_LOAD 254
-#define AHEAD_RUN_MAX 253
+#define AHEAD_STORE 253
+#define AHEAD_RUN_MAX 252
 /*
  * fused: 1 at a comparison that a conditional branch on its result
  * follows, the result read nowhere else (written again before it is read,
@@ -109,7 +115,8 @@ void simt_plan_free(simt_plan *p);
  * event carries no step count, and no observer sees registers.  Backward
  * branches (where the livelock detector counts) it runs at most `edges` of
  * (at most WARP_EDGES): their indices in the stretch into edge_at, their
- * count into *nedge. */
+ * count into *nedge; among them, as ~index, each store it performed that
+ * changed memory (whose change the detector sees at the store's turn). */
 enum { SIMT_UNIFORM = 1, SIMT_OBSERVED = 2 };
 /* (hidden by name: gcc gives a target_clones function's dispatcher default
  * visibility whatever -fvisibility says) */

@@ -66,6 +66,35 @@ if [ "$declined" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 if [ "$ran" -ge $((runs * 7 / 10)) ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: compiled code ran in $ran of $runs runs"; fi
 echo "engines: $same runs the same of $runs, compiled code in $ran"
 
+# the run-ahead's stores (simt.h's AHEAD_STORE: to allocations nobody reads)
+# give one instruction per turn's run: the same memory and statistics, and
+# memory's changes reach the livelock detector at the stores' turns, so
+# that a deadlock is reported at the same step (the smallest --max-steps
+# that reports it rather than the step limit: that of --one-per-turn)
+for f in tests/data/at_once.cu tests/data/at_once_kept.cu tests/data/at_once_stop.cu tests/data/ahead_spin.cu; do
+  for e in interp compiled; do
+    rc1=0; "$G" run "$f" --digest --stats --one-per-turn >"$T/i" 2>&1 || rc1=$?
+    rc2=0; "$G" run "$f" --digest --stats --engine "$e" --jit-cache "$J" >"$T/c" 2>&1 || rc2=$?
+    grep -v '^engine: ' "$T/c" >"$T/c2"
+    if [ "$rc1" -eq "$rc2" ] && cmp -s "$T/i" "$T/c2"; then pass=$((pass + 1)); else
+      fail=$((fail + 1)); echo "FAIL: $f --engine $e: other than one per turn"; diff "$T/i" "$T/c2" | head -5; fi
+  done
+done
+deadlock_at() {  # the smallest --max-steps at which ahead_spin.cu reports its deadlock
+  lo=1 hi=1000000
+  while [ $((hi - lo)) -gt 1 ]; do
+    mid=$(((lo + hi) / 2))
+    if "$G" run tests/data/ahead_spin.cu --max-steps "$mid" "$@" 2>&1 | grep -q 'error: deadlock'; then hi=$mid; else lo=$mid; fi
+  done
+  echo "$hi"
+}
+d1=$(deadlock_at --one-per-turn)
+for e in interp compiled; do
+  d2=$(deadlock_at --engine "$e" --jit-cache "$J")
+  if [ "$d1" = "$d2" ] && [ "$d1" -lt 1000000 ]; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: --engine $e reports the deadlock at step $d2, one per turn at $d1"; fi
+done
+
 # under a detector, a loop of arithmetic runs compiled
 "$G" run kernels/examples/reduce.cu --stats --detect hb-ptx --engine compiled --jit-cache "$J" >"$T/o" 2>&1
 contains "$T/o" "engine: compiled code in 1 launch" "compiled code runs under an observer"
