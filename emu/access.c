@@ -483,16 +483,19 @@ int access_ahead_load(launch *L, warp *w, const kir_ins *in) {
 
 int access_ahead_store(launch *L, warp *w, const kir_ins *in) {
   int pc = (int)(in - L->f->code);
+  /* the plan marks only the launch's PROV_WO stores, plain and relaxed
+   * (prov.c), and a launch has classes only without observers or supplied
+   * values */
   prov *pv = L->prov;
-  if (L->mem || L->ctx->nobs || L->ctx->supply || w->nviews || !pv || pv->off || pv->cls[pc] != PROV_WO ||
-      (in->flags & MF_VOLATILE) || KIR_MF_ORDER(in->flags) != MO_RELAXED)
-    return -1;
+  emu_assert(pv && pv->cls[pc] == PROV_WO);
+  if (L->mem || w->nviews || pv->off) return -1;
   uint64_t moved[32];
   const uint64_t *addr = warp_addrs(in, w->r + (size_t)in->a * 32, moved);
   int sk = in->flags & 0x7f, size = kir_sk_size[sk], run;
   const xspan *sp = warp_span(w, NULL, addr, size, &run);
   /* outside its roots, the analysis no longer holds: the store's turn says so (access_ldst's guard) */
   if (!sp || KIR_SPACE_OF(sp->tag) != SPACE_GLOBAL || !prov_inside(pv, pc, addr[0])) return -1;
+  /* the change ldst_span counts is seen at the store's turn (ran_ahead), not now */
   uint64_t epoch = L->write_epoch;
   ldst_span(L, sp, run, addr, size, sk, 0, NULL, w->r + (size_t)in->b * 32);
   int changed = L->write_epoch != epoch;

@@ -814,13 +814,6 @@ reconverge:
  * spends its next turns on them; at most this many at a time: */
 #define RUN_AHEAD_MAX 4096
 
-/* A stretch of n instructions just ran ahead of their turns, the first in
- * this one; each backward branch among them (its index j in edge_at) meets
- * the livelock detector at its own turn, as engine_warp_step would have it: now
- * for j = 0, else at the turn where ahead is n - j.  The stretch ran them
- * only while the detector's count stays below SPIN_PATIENCE through their
- * turns, so the detector does not hash the warp's (later) state there: its
- * count and epoch are all it keeps. */
 /* The next store among the due events from edge_due[k] on: its turn, or 0. */
 static uint32_t next_write(const warp *w, int k) {
   for (; k < w->nedge; k++)
@@ -846,6 +839,13 @@ static void ran_due(launch *L, warp *w, int n, const int *edge_at, int nedge, in
   w->write_due = next_write(w, 0);
 }
 
+/* A stretch of n instructions just ran ahead of their turns, the first in
+ * this one; each backward branch among them (its index j in edge_at) meets
+ * the livelock detector at its own turn, as engine_warp_step would have it: now
+ * for j = 0, else at the turn where ahead is n - j.  The stretch ran them
+ * only while the detector's count stays below SPIN_PATIENCE through their
+ * turns, so the detector does not hash the warp's (later) state there: its
+ * count and epoch are all it keeps. */
 static void ran_ahead(launch *L, warp *w, int n, const int *edge_at, int nedge) {
   L->steps++;
   w->ahead = (uint32_t)n - 1;
