@@ -334,6 +334,29 @@ typedef struct {
 
 static void on_z3_error(Z3_context z, Z3_error_code e) { (void)z; (void)e; }
 
+/* A context and solver for p's queries, each at most timeout_ms (0: 10 s). */
+static void enc_open(enc *E, const bc_program *p, unsigned timeout_ms) {
+  Z3_config cfg = z3.mk_config();
+  E->z = z3.mk_context(cfg);
+  z3.del_config(cfg);
+  z3.set_error_handler(E->z, on_z3_error);
+  E->s = z3.mk_solver(E->z);
+  z3.solver_inc_ref(E->z, E->s);
+  Z3_params prm = z3.mk_params(E->z);
+  z3.params_inc_ref(E->z, prm);
+  z3.params_set_uint(E->z, prm, z3.mk_string_symbol(E->z, "timeout"), timeout_ms ? timeout_ms : 10000);
+  z3.solver_set_params(E->z, E->s, prm);
+  z3.params_dec_ref(E->z, prm);
+  E->p = p;
+  vec_init(&E->side, sizeof(Z3_ast));
+}
+
+static void enc_close(enc *E) {
+  vec_free(&E->side);
+  z3.solver_dec_ref(E->z, E->s);
+  z3.del_context(E->z);
+}
+
 static Z3_ast int_const(enc *E, const char *name) {
   return z3.mk_const(E->z, z3.mk_string_symbol(E->z, name), z3.mk_int_sort(E->z));
 }
@@ -756,23 +779,9 @@ void bc_exact_check(const bc_program *p, int array, unsigned timeout_ms, bc_exac
   memset(&W, 0, sizeof W);
   W.r = r;
   W.array = array;
-  Z3_config cfg = z3.mk_config();
-  W.E.z = z3.mk_context(cfg);
-  z3.del_config(cfg);
-  z3.set_error_handler(W.E.z, on_z3_error);
-  W.E.s = z3.mk_solver(W.E.z);
-  z3.solver_inc_ref(W.E.z, W.E.s);
-  Z3_params prm = z3.mk_params(W.E.z);
-  z3.params_inc_ref(W.E.z, prm);
-  z3.params_set_uint(W.E.z, prm, z3.mk_string_symbol(W.E.z, "timeout"), timeout_ms ? timeout_ms : 10000);
-  z3.solver_set_params(W.E.z, W.E.s, prm);
-  z3.params_dec_ref(W.E.z, prm);
-  W.E.p = p;
-  vec_init(&W.E.side, sizeof(Z3_ast));
+  enc_open(&W.E, p, timeout_ms);
   if (exact_walk(&W, p->body, NULL, 0)) r->exact = 0;
-  vec_free(&W.E.side);
-  z3.solver_dec_ref(W.E.z, W.E.s);
-  z3.del_context(W.E.z);
+  enc_close(&W.E);
 }
 
 void bc_map_check(const bc_program *p, int array, const bc_map *m, unsigned timeout_ms, bc_map_result *r) {
@@ -796,21 +805,9 @@ void bc_map_check(const bc_program *p, int array, const bc_map *m, unsigned time
     r->verdict = BC_MAP_UNKNOWN;
     snprintf(r->why, sizeof r->why, "%s", F.why);
   } else {
-    Z3_config cfg = z3.mk_config();
     enc E;
     memset(&E, 0, sizeof E);
-    E.z = z3.mk_context(cfg);
-    z3.del_config(cfg);
-    z3.set_error_handler(E.z, on_z3_error);
-    E.s = z3.mk_solver(E.z);
-    z3.solver_inc_ref(E.z, E.s);
-    Z3_params prm = z3.mk_params(E.z);
-    z3.params_inc_ref(E.z, prm);
-    z3.params_set_uint(E.z, prm, z3.mk_string_symbol(E.z, "timeout"), timeout_ms ? timeout_ms : 10000);
-    z3.solver_set_params(E.z, E.s, prm);
-    z3.params_dec_ref(E.z, prm);
-    E.p = p;
-    vec_init(&E.side, sizeof(Z3_ast));
+    enc_open(&E, p, timeout_ms);
     char unknown[512] = "";
     int found = 0;
     for (size_t k = 0; k < F.barriers.len && !found; k++)
@@ -827,9 +824,7 @@ void bc_map_check(const bc_program *p, int array, const bc_map *m, unsigned time
       r->verdict = unknown[0] ? BC_MAP_UNKNOWN : BC_MAP_DRF;
       snprintf(r->why, sizeof r->why, "%s", unknown);
     }
-    vec_free(&E.side);
-    z3.solver_dec_ref(E.z, E.s);
-    z3.del_context(E.z);
+    enc_close(&E);
   }
   vec_free(&F.sites);
   vec_free(&F.barriers);
