@@ -246,6 +246,10 @@ void bc_map_check(const bc_program *p, int array, const bc_map *m, unsigned time
  * without Z3", or the loader's error), and every verdict is unknown. */
 int bc_have_solver(void);
 const char *bc_solver_problem(void);
+/* For the checker's test: on (1), every query is answered as where Z3's
+ * SMT core gives up (bc_smt.c's enc_check), by Z3's default solver given
+ * the query's assertions.  Off (0) by default; per process. */
+void bc_solver_test_fallback(int on);
 
 /* ---------------------------------------------------------------- CUDA */
 

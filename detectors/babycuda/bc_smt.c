@@ -256,6 +256,7 @@ static void map_without(const char *why, const char *hint, bc_map_result *r) {
 
 int bc_have_solver(void) { return 0; }
 const char *bc_solver_problem(void) { return "gpurace was built without Z3"; }
+void bc_solver_test_fallback(int on) { (void)on; }
 
 void bc_exact_check(const bc_program *p, int array, unsigned timeout_ms, bc_exact *r) {
   (void)timeout_ms; (void)array;
@@ -280,11 +281,12 @@ void bc_map_check(const bc_program *p, int array, const bc_map *m, unsigned time
 #define Z3_USED(X) \
   X(del_config) X(del_context) X(get_numeral_int64) X(mk_add) X(mk_and) X(mk_config) X(mk_const) \
   X(mk_context) X(mk_div) X(mk_eq) X(mk_false) X(mk_ge) X(mk_gt) X(mk_implies) X(mk_int64) X(mk_int_sort) \
-  X(mk_ite) X(mk_le) X(mk_lt) X(mk_mul) X(mk_not) X(mk_or) X(mk_params) X(mk_solver) X(mk_string_symbol) \
-  X(mk_sub) X(mk_true) X(mk_unary_minus) X(model_dec_ref) X(model_eval) X(model_inc_ref) X(params_dec_ref) \
-  X(params_inc_ref) X(params_set_uint) X(set_error_handler) X(solver_assert) X(solver_check) \
-  X(solver_dec_ref) X(solver_get_model) X(solver_get_reason_unknown) X(solver_inc_ref) X(solver_pop) \
-  X(solver_push) X(solver_set_params)
+  X(mk_ite) X(mk_le) X(mk_lt) X(mk_mul) X(mk_not) X(mk_or) X(mk_params) X(mk_simple_solver) X(mk_solver) \
+  X(mk_string_symbol) X(mk_sub) X(mk_true) X(mk_unary_minus) X(model_dec_ref) X(model_eval) X(model_inc_ref) \
+  X(params_dec_ref) X(params_inc_ref) X(params_set_uint) X(set_error_handler) X(solver_assert) X(solver_check) \
+  X(solver_dec_ref) X(solver_get_assertions) X(solver_get_model) X(solver_get_reason_unknown) X(solver_inc_ref) \
+  X(solver_pop) X(solver_push) X(solver_set_params) X(ast_vector_dec_ref) X(ast_vector_get) X(ast_vector_inc_ref) \
+  X(ast_vector_size)
 
 static struct {
 #define Z3_FIELD(f) __typeof__(&Z3_##f) f;
@@ -320,9 +322,15 @@ static const char *z3_load(void) {
 int bc_have_solver(void) { return !z3_load(); }
 const char *bc_solver_problem(void) { return z3_load(); }
 
+static _Atomic int test_fallback;
+void bc_solver_test_fallback(int on) { test_fallback = on; }
+
 typedef struct {
   Z3_context z;
   Z3_solver s;
+  Z3_solver tactics;         /* the last query's default solver (enc_check), or NULL */
+  Z3_solver ans;             /* whose model and reason answer the last query: s or tactics */
+  unsigned timeout_ms;
   const bc_program *p;
   int copy;                  /* 1 or 2: whose variables */
   const ctx *sub_c[64];      /* loops fixed at an iteration (PH_AT) */
@@ -334,27 +342,75 @@ typedef struct {
 
 static void on_z3_error(Z3_context z, Z3_error_code e) { (void)z; (void)e; }
 
+/* A solver of E's context with a time limit of ms per query. */
+static Z3_solver solver_new(enc *E, Z3_solver s, unsigned ms) {
+  z3.solver_inc_ref(E->z, s);
+  Z3_params prm = z3.mk_params(E->z);
+  z3.params_inc_ref(E->z, prm);
+  z3.params_set_uint(E->z, prm, z3.mk_string_symbol(E->z, "timeout"), ms);
+  z3.solver_set_params(E->z, s, prm);
+  z3.params_dec_ref(E->z, prm);
+  return s;
+}
+
 /* A context and solver for p's queries, each at most timeout_ms (0: 10 s). */
 static void enc_open(enc *E, const bc_program *p, unsigned timeout_ms) {
   Z3_config cfg = z3.mk_config();
   E->z = z3.mk_context(cfg);
   z3.del_config(cfg);
   z3.set_error_handler(E->z, on_z3_error);
-  E->s = z3.mk_solver(E->z);
-  z3.solver_inc_ref(E->z, E->s);
-  Z3_params prm = z3.mk_params(E->z);
-  z3.params_inc_ref(E->z, prm);
-  z3.params_set_uint(E->z, prm, z3.mk_string_symbol(E->z, "timeout"), timeout_ms ? timeout_ms : 10000);
-  z3.solver_set_params(E->z, E->s, prm);
-  z3.params_dec_ref(E->z, prm);
+  E->timeout_ms = timeout_ms ? timeout_ms : 10000;
+  /* Z3's SMT core alone: see enc_check */
+  E->s = E->ans = solver_new(E, z3.mk_simple_solver(E->z), E->timeout_ms);
+  E->tactics = NULL;
   E->p = p;
   vec_init(&E->side, sizeof(Z3_ast));
 }
 
 static void enc_close(enc *E) {
   vec_free(&E->side);
+  if (E->tactics) z3.solver_dec_ref(E->z, E->tactics);
   z3.solver_dec_ref(E->z, E->s);
   z3.del_context(E->z);
+}
+
+static double enc_ms(const struct timespec *t0) {
+  struct timespec t1;
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  return (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) * 1e-6;
+}
+
+/* Whether Z3 stopped for want of time or memory (api_solver.cpp's and
+ * the solvers' reasons), not because its procedure is incomplete. */
+static int stopped_by_limit(const char *why) {
+  return strstr(why, "timeout") || strstr(why, "cancel") || strstr(why, "interrupt") || strstr(why, "exceeded");
+}
+
+/* sat, unsat or unknown of the assertions of E->s; the model and the
+ * reason are E->ans's.  Z3's default solver (Z3_mk_solver), once pushed
+ * to, answers with its incremental SMT core, and runs its tactics on the
+ * same assertions only where the core gives up for another reason than a
+ * limit (combined_solver.cpp).  That core alone (Z3_mk_simple_solver)
+ * answers the same, with the same model, but costs 1 ms where the
+ * default's making costs 4 (test_babycuda took twice as long); so the
+ * tactics run here in that one case, a default solver given the query's
+ * assertions and the time left. */
+static Z3_lbool enc_check(enc *E) {
+  if (E->tactics) z3.solver_dec_ref(E->z, E->tactics);
+  E->tactics = NULL;
+  E->ans = E->s;
+  struct timespec t0;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  Z3_lbool res = test_fallback ? Z3_L_UNDEF : z3.solver_check(E->z, E->s);
+  if (!test_fallback && (res != Z3_L_UNDEF || stopped_by_limit(z3.solver_get_reason_unknown(E->z, E->s)))) return res;
+  double left = (double)E->timeout_ms - enc_ms(&t0);
+  if (left < 1) return res;
+  E->ans = E->tactics = solver_new(E, z3.mk_solver(E->z), (unsigned)left);
+  Z3_ast_vector a = z3.solver_get_assertions(E->z, E->s);
+  z3.ast_vector_inc_ref(E->z, a);
+  for (unsigned i = 0; i < z3.ast_vector_size(E->z, a); i++) z3.solver_assert(E->z, E->tactics, z3.ast_vector_get(E->z, a, i));
+  z3.ast_vector_dec_ref(E->z, a);
+  return z3.solver_check(E->z, E->tactics);
 }
 
 static Z3_ast int_const(enc *E, const char *name) {
@@ -561,9 +617,9 @@ static void fill_loops(enc *E, Z3_model m, const ctx *c, char *out, size_t len) 
 /* sat, unsat or unknown, with a model for sat. */
 static Z3_lbool solve(enc *E, bc_map_result *r, Z3_model *model) {
   r->queries++;
-  Z3_lbool res = z3.solver_check(E->z, E->s);
+  Z3_lbool res = enc_check(E);
   if (res == Z3_L_TRUE) {
-    *model = z3.solver_get_model(E->z, E->s);
+    *model = z3.solver_get_model(E->z, E->ans);
     z3.model_inc_ref(E->z, *model);
   }
   return res;
@@ -615,7 +671,7 @@ static int query_barrier(enc *E, const barrier *b, bc_map_result *r, char *unkno
     found = 1;
   } else if (res == Z3_L_UNDEF && !unknown[0]) {
     snprintf(unknown, ulen, "the solver gave up on the sync at %d:%d (%s)", b->pos.line, b->pos.col,
-             z3.solver_get_reason_unknown(z, E->s));
+             z3.solver_get_reason_unknown(z, E->ans));
   }
   z3.solver_pop(z, E->s, 1);
   return found;
@@ -664,7 +720,7 @@ static int query_sites(enc *E, bc_space space, const site *a, const site *b, bc_
     found = 1;
   } else if (res == Z3_L_UNDEF && !unknown[0]) {
     snprintf(unknown, ulen, "the solver gave up on the accesses at %d:%d and %d:%d (%s)", a->pos.line, a->pos.col,
-             b->pos.line, b->pos.col, z3.solver_get_reason_unknown(z, E->s));
+             b->pos.line, b->pos.col, z3.solver_get_reason_unknown(z, E->ans));
   }
   z3.solver_pop(z, E->s, 1);
   return found;
@@ -709,10 +765,10 @@ static int exact_query(xwalk *W, const bc_stmt *s, const ctx *c, const char *wha
   Z3_ast o = ast(E, s->obl, c);
   assert_side(E);
   z3.solver_assert(z, E->s, z3.mk_not(z, o));
-  Z3_lbool res = z3.solver_check(z, E->s);
+  Z3_lbool res = enc_check(E);
   int bad = res != Z3_L_FALSE;
   if (res == Z3_L_TRUE) {
-    Z3_model m = z3.solver_get_model(z, E->s);
+    Z3_model m = z3.solver_get_model(z, E->ans);
     z3.model_inc_ref(z, m);
     char who[160] = "";
     size_t n = (size_t)snprintf(who, sizeof who, "tid %" PRId64, model_int(E, m, coord(E, 0, 1)));
@@ -723,7 +779,7 @@ static int exact_query(xwalk *W, const bc_stmt *s, const ctx *c, const char *wha
              what, s->pos.line, s->pos.col, who);
   } else if (bad) {
     snprintf(W->r->why, sizeof W->r->why, "the solver could not tell whether the integers of the %s at %d:%d stay in their C type's range (%s)",
-             what, s->pos.line, s->pos.col, z3.solver_get_reason_unknown(z, E->s));
+             what, s->pos.line, s->pos.col, z3.solver_get_reason_unknown(z, E->ans));
   }
   z3.solver_pop(z, E->s, 1);
   return bad;
