@@ -662,10 +662,19 @@ void jit_emit(const kir_func *f, bytes *b) {
 /* The optimiser's level: -O2, but -O1 with the vectoriser for a C text
  * over JIT_O1_BYTES, whose one large function GCC's -O2 takes superlinear
  * time over (nvcc's PTX of a tensor-core kernel, 280 KB of C: 8.1 s at
- * -O2, 2.9 s).  The small kernels keep -O2: the hash loop runs 1.4x
- * slower at -O1. */
+ * -O2, 2.9 s).  The small kernels keep -O2 (the hash loop runs 1.4x
+ * slower at -O1, matmul 3.5x: -O2's inlining and -fipa-cp, which
+ * specialises the helpers for their constant arguments) less the passes
+ * that cost a quarter of its time and gave the five kernels of `make
+ * bench` nothing (each group of them off, then all: the same times, best
+ * of 7-9 launches, as -O2's; 8.0 s to compile 66 kernels of the tests
+ * against 10.3-11.1 s). */
 #define JIT_O1_BYTES (64 * 1024)
-static const char *jit_opt(const bytes *c) { return c->len > JIT_O1_BYTES ? "-O1 -ftree-vectorize" : "-O2"; }
+#define JIT_O2 "-O2 -fno-caller-saves -fno-code-hoisting -fno-crossjumping -fno-cse-follow-jumps " \
+  "-fno-expensive-optimizations -fno-gcse -fno-hoist-adjacent-loads -fno-partial-inlining -fno-peephole2 -fno-ree " \
+  "-fno-reorder-blocks-and-partition -fno-reorder-functions -fno-rerun-cse-after-loop -fno-schedule-insns2 " \
+  "-fno-store-merging -fno-tree-pre -fno-tree-switch-conversion -fno-tree-tail-merge -fno-tree-vrp"
+static const char *jit_opt(const bytes *c) { return c->len > JIT_O1_BYTES ? "-O1 -ftree-vectorize" : JIT_O2; }
 
 /* What the vector code may use: part of the key, so that a cache shared
  * by machines (a home folder on NFS) never hands one another's objects. */
