@@ -13,31 +13,31 @@
 
 static const detector_kind registry[] = {
   {"scord", "ScoRD (ISCA 2020): scoped races from per-word metadata, with the 16-word metadata cache",
-   scord_create_cached, scord_on_event, scord_destroy, NULL, 0, NULL, 0},
+   scord_create_cached, scord_on_event, scord_destroy, NULL, 0, NULL, 0, 0},
   {"scord-nocache", "ScoRD base design: one metadata entry per tracked granule, no cache",
-   scord_create_nocache, scord_on_event, scord_destroy, NULL, 0, NULL, 0},
+   scord_create_nocache, scord_on_event, scord_destroy, NULL, 0, NULL, 0, 0},
   {"hb", "exact happens-before oracle, global and shared memory, byte granularity (model from --hb-model, default scord)",
-   hb_create, hb_on_event, hb_destroy, NULL, 0, NULL, 1},
+   hb_create, hb_on_event, hb_destroy, NULL, 0, NULL, 1, 1},
   {"hb-ptx", "the hb oracle in the PTX memory model (thread granularity, causality order, morally strong)",
-   hb_create_ptx, hb_on_event, hb_destroy, NULL, 0, NULL, 1},
+   hb_create_ptx, hb_on_event, hb_destroy, NULL, 0, NULL, 1, 1},
   {"boyer", "Boyer et al. (2008): shared-memory RAW/WAR hazards from read/write counters between barriers (--boyer-waw adds WAW)",
-   boyer_create, boyer_on_event, boyer_destroy, NULL, 0, NULL, 0},
+   boyer_create, boyer_on_event, boyer_destroy, NULL, 0, NULL, 0, 0},
   {"boyer-banks", "Boyer et al. (2008): shared-memory bank conflicts per source line, 16 banks/half-warp and 32 banks/warp",
-   boyer_banks_create, boyer_banks_on_event, boyer_banks_destroy, boyer_banks_summary, 0, NULL, 0},
+   boyer_banks_create, boyer_banks_on_event, boyer_banks_destroy, boyer_banks_summary, 0, NULL, 0, 0},
   {"ld", "LD (TACO 2017): value-based two-pass checking on private copies, inter-block then inter-warp; runs alone",
-   ld_create, ld_on_event, ld_destroy, ld_summary, 1, ld_check_options, 0},
+   ld_create, ld_on_event, ld_destroy, ld_summary, 1, ld_check_options, 0, 0},
   {"loopdep", "loop kernels (//@ loop): the exact oracle of violated cross-iteration dependencies (iterations in two warps, or out of sequential order in one)",
-   loopdep_create, loopdep_on_event, loopdep_destroy, loopdep_summary, 0, NULL, 0},
+   loopdep_create, loopdep_on_event, loopdep_destroy, loopdep_summary, 0, NULL, 0, 0},
   {"wise", "WISE (Liu et al.): speculative reads and writes on write and read shadows, with the intra-warp cases lockstep allows",
-   wise_create, wise_on_event, wise_destroy, wise_summary, 0, NULL, 0},
+   wise_create, wise_on_event, wise_destroy, wise_summary, 0, NULL, 0, 0},
   {"wise-fp", "WISE without its intra-warp cases: every other iteration's access is a dependency",
-   wise_create_fp, wise_on_event, wise_destroy, wise_summary, 0, NULL, 0},
+   wise_create_fp, wise_on_event, wise_destroy, wise_summary, 0, NULL, 0, 0},
   {"twopass", "two-pass inspector (Liu et al.): a WAW pass, then a RAW/WAR pass, on 64-bit shadows with intra-warp timestamps",
-   twopass_create, twopass_on_event, twopass_destroy, twopass_summary, 0, NULL, 0},
+   twopass_create, twopass_on_event, twopass_destroy, twopass_summary, 0, NULL, 0, 0},
   {"twopass-fp", "the two-pass inspector without its intra-warp cases",
-   twopass_create_fp, twopass_on_event, twopass_destroy, twopass_summary, 0, NULL, 0},
+   twopass_create_fp, twopass_on_event, twopass_destroy, twopass_summary, 0, NULL, 0, 0},
   {"paragon", "Paragon, the baseline: read and write sets per thread, compared pairwise; any two iterations on one address with a write",
-   paragon_create, paragon_on_event, paragon_destroy, paragon_summary, 0, NULL, 0},
+   paragon_create, paragon_on_event, paragon_destroy, paragon_summary, 0, NULL, 0, 0},
 };
 
 #define NKINDS (sizeof registry / sizeof registry[0])
@@ -230,7 +230,7 @@ int detectors_attach(gr_context *ctx, const char *list, const det_options *o, ra
     a->kind = k;
     a->self = k->create(ctx, o, log, k->name);
     a->log = log;
-    gr_observer obs = {dispatch, a};
+    gr_observer obs = {dispatch, a, k->no_readonly ? GR_OBSERVE_NO_READONLY : 0};
     a->handle = gr_observe(ctx, &obs);
     set->n++;
     if (a->handle < 0) {

@@ -167,6 +167,21 @@ static inline void span_keep(warp *w, const xspan *span) {
   w->span_next = (uint8_t)((w->span_next + 1) % WARP_SPANS);
 }
 
+/* The warp's span of global address addr: one it keeps, else the span of
+ * the allocation addr falls in (as xlate makes it), kept now; NULL where
+ * addr falls in none.  So that a warp's first access of an allocation, as
+ * every access of a warp that makes one of each (a triad's), can run
+ * ahead of its turn. */
+static inline const xspan *global_span(launch *L, warp *w, uint64_t addr) {
+  const xspan *s = span_find(w, addr);
+  if (s || w->nviews) return s;
+  galloc *a = emu_alloc_of(L->ctx, addr);
+  if (!a) return NULL;
+  xspan n = {addr & ~(uint64_t)0xffffffffu, 0xffffffffu, a->size, a->data};
+  span_keep(w, &n);
+  return span_find(w, addr);
+}
+
 /* The span to start a lane-by-lane access with: the one of its first lane's address, else none. */
 static inline xspan span_start(const warp *w, uint32_t m, const uint64_t *A, int64_t imm) {
   const xspan *s = w->nviews || !m ? NULL : span_find(w, A[__builtin_ctz(m)] + (uint64_t)imm);
@@ -465,13 +480,27 @@ int access_ahead_load(launch *L, warp *w, const kir_ins *in) {
     prov *pv = L->prov;
     const xspan *sp;
     int run;
-    if (!pv || pv->off || pv->cls[pc] != PROV_RO || !(sp = warp_span(w, NULL, addr, size, &run)) || !prov_check(pv, pc, addr[0]))
+    if (!pv || pv->off || pv->cls[pc] != PROV_RO || !(sp = global_span(L, w, addr[0])) || !(sp = warp_span(w, sp, addr, size, &run)) ||
+        !prov_check(pv, pc, addr[0]))
       return 0;
+    if (L->ctx->nobs) {
+      /* an observer's (L->readonly_unseen): a plain load, which no observer's model makes strong */
+      if (in->flags & MF_VOLATILE) return 0;
+      L->unseen++;
+      uint32_t id = (uint32_t)(addr[0] >> 32) & 0xffffff;
+      int k = 0;
+      while (k < L->n_unseen_ids && L->unseen_ids[k] != id) k++;
+      if (k == L->n_unseen_ids) {
+        if (k < 8) L->unseen_ids[L->n_unseen_ids++] = id;
+        else L->unseen_many = 1;
+      }
+    }
     if (L->mem) L->ctx->stats.memory_at_once += 32;
     ldst_span(L, sp, run, addr, size, sk, 1, w->r + (size_t)in->dst * 32, NULL);
     return 1;
   }
-  if (KIR_SPACE_OF(addr[0]) != SPACE_SHARED || !block_quiet(L, w->b)) return 0;
+  /* (observers watch shared memory) */
+  if (KIR_SPACE_OF(addr[0]) != SPACE_SHARED || L->ctx->nobs || !block_quiet(L, w->b)) return 0;
   /* the block's shared memory is the span: no search for it */
   xspan shared = {KIR_ADDR(SPACE_SHARED, 0), KIR_OFFSET_MASK(SPACE_SHARED), L->shared_size, w->b->shared};
   int run;
@@ -492,7 +521,8 @@ int access_ahead_store(launch *L, warp *w, const kir_ins *in) {
   uint64_t moved[32];
   const uint64_t *addr = warp_addrs(in, w->r + (size_t)in->a * 32, moved);
   int sk = in->flags & 0x7f, size = kir_sk_size[sk], run;
-  const xspan *sp = warp_span(w, NULL, addr, size, &run);
+  const xspan *sp = global_span(L, w, addr[0]);
+  if (sp) sp = warp_span(w, sp, addr, size, &run);
   /* outside its roots, the analysis no longer holds: the store's turn says so (access_ldst's guard) */
   if (!sp || KIR_SPACE_OF(sp->tag) != SPACE_GLOBAL || !prov_inside(pv, pc, addr[0])) return -1;
   /* the change ldst_span counts is seen at the store's turn (ran_ahead), not now */

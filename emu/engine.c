@@ -52,8 +52,23 @@ void emu_unobserve(emu_dev *ctx, int h) {
   while (ctx->nobs && !ctx->obs_live[ctx->nobs - 1]) ctx->nobs--;
 }
 
+/* Whether write event ev meets an allocation whose loads went unshown
+ * (L->unseen_ids).  Only once the proof that nothing writes them failed
+ * (prov.h: an address outside its roots): before, no write reaches them,
+ * and the write that fails it is checked before its event. */
+static void unseen_check(launch *L, const gr_event *ev) {
+  if (L->unseen_many) { L->unseen_met = 1; return; }
+  for (uint32_t mm = ev->mask; mm && !L->unseen_met; mm &= mm - 1) {
+    uint32_t id = (uint32_t)(ev->addr[__builtin_ctz(mm)] >> 32) & 0xffffff;
+    for (int k = 0; k < L->n_unseen_ids; k++) if (L->unseen_ids[k] == id) L->unseen_met = 1;
+  }
+}
+
 void engine_deliver(launch *L, gr_event *ev) {
   emu_dev *ctx = L->ctx;
+  if (L->unseen && ev->kind == GR_EV_ACCESS && ev->access != GR_LOAD && ev->space == GR_SPACE_GLOBAL && L->prov &&
+      L->prov->off && !L->unseen_met)
+    unseen_check(L, ev);
   for (int k = 0; k < ctx->nobs; k++) if (ctx->obs_live[k]) ctx->obs[k].on_event(ctx->obs[k].user, ev);
 }
 
@@ -892,7 +907,9 @@ static int edges_allowed(const warp *w) {
 static inline int ahead_ok(const launch *L, const warp *w) {
   return w->sp > 0 && !w->stuck && (!L->ctx->nobs || (w->sp == 1 && w->stk[0].rpc < 0));
 }
-static inline int ahead_how(const launch *L) { return L->ctx->nobs ? SIMT_OBSERVED : 0; }
+static inline int ahead_how(const launch *L) {
+  return L->ctx->nobs ? SIMT_OBSERVED | (L->readonly_unseen ? SIMT_READONLY : 0) : 0;
+}
 
 static void warp_run(launch *L, warp *w) {
   if (w->ahead) {   /* its instruction already ran (simt.h): the turn only counts */
@@ -1265,9 +1282,14 @@ int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, s
   int ahead = (cfg->warps != GR_WARPS_ITS || cfg->sched != GR_SCHED_RANDOM) && !ctx->explore && !cfg->one_per_turn;
   /* which accesses read memory that holds still, or no thread can tell
    * apart from performing at once (prov.h): for weak memory, and for the
-   * run-ahead's loads; not while observers watch each access, an
-   * exhaustive run enumerates every order, or a trace supplies the values */
-  if (!ctx->nobs && !ctx->explore && !ctx->supply) L->prov = prov_new(mod, f, L->args, grid, bdim);
+   * run-ahead's loads; not while observers watch each access (but for
+   * the loads of allocations nothing writes, under sc memory, where each
+   * observer needs no event of them), an exhaustive run enumerates every
+   * order, or a trace supplies the values */
+  L->readonly_unseen = ctx->nobs && cfg->memory == GR_MEMORY_SC && !ctx->explore && !ctx->supply;
+  for (int k = 0; k < ctx->nobs; k++)
+    if (ctx->obs_live[k] && !(ctx->obs[k].flags & GR_OBSERVE_NO_READONLY)) L->readonly_unseen = 0;
+  if ((!ctx->nobs || L->readonly_unseen) && !ctx->explore && !ctx->supply) L->prov = prov_new(mod, f, L->args, grid, bdim);
   if (ahead) L->ahead = simt_plan_new(f, L->args, L->prov ? L->prov->cls : NULL);
   /* compiled code runs the run-ahead's stretches; auto compiles a kernel
    * not cached yet once the launch has run long enough to pay for it
@@ -1323,6 +1345,11 @@ int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, s
   ctx->stats.warp_steps = L->steps;
   if (ctx->nobs) {
     gr_event ev;
+    /* a write the proof missed met the loads left unshown */
+    if (L->unseen_met) {
+      engine_ev_init(L, &ev, GR_EV_UNSEEN, NULL, -1);
+      engine_deliver(L, &ev);
+    }
     engine_ev_init(L, &ev, GR_EV_LAUNCH_END, NULL, -1);
     engine_deliver(L, &ev);
   }

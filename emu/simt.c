@@ -448,6 +448,7 @@ static int jit_noload(void *Lp, void *wp, int32_t pc) {
 SIMT_CLONES
 int simt_run_ahead(launch *L, warp *w, int cap, int how, int edges, int *edge_at, int *nedge) {
   int observed = how & SIMT_OBSERVED, uniform = how & (SIMT_UNIFORM | SIMT_OBSERVED);
+  int loads = !observed || (how & SIMT_READONLY);   /* (access_ahead_load takes only those then) */
   emu_assert(!observed || (w->sp == 1 && w->stk[0].rpc < 0));
   const kir_func *f = L->f;
   const uint8_t *marks = L->ahead->marks, *kbs = L->ahead->kb, *fused = L->ahead->fused;
@@ -474,7 +475,7 @@ int simt_run_ahead(launch *L, warp *w, int cap, int how, int edges, int *edge_at
           blk *b = w->b;
           F = (jit_frame){w->r, w->tid, {b->idx[0], b->idx[1], b->idx[2]}, {L->bdim.x, L->bdim.y, L->bdim.z},
                           {L->grid.x, L->grid.y, L->grid.z}, L->gridws, L->args, L->mod->gaddr,
-                          0, 0, cap, 0, edges, 0, edge_at, 0, 0, observed ? jit_noload : jit_load, L, w, 0,
+                          0, 0, cap, 0, edges, 0, edge_at, 0, 0, loads ? jit_load : jit_noload, L, w, 0,
                           marks, b->shared, L->shared_size, jit_quiet, observed ? -1 : 0, 0, 0, 0};
         }
         F.pc = pc, F.n = n, F.rpc = rpc, F.nedge = *nedge, F.have_ft = 0;
@@ -522,7 +523,7 @@ int simt_run_ahead(launch *L, warp *w, int cap, int how, int edges, int *edge_at
         pc = t ? in->a : pc + 1;
         n++;
       } else if (mark == AHEAD_LOAD) {
-        if (observed || m != FULL || !access_ahead_load(L, w, in)) { stop = 1; break; }
+        if (!loads || m != FULL || !access_ahead_load(L, w, in)) { stop = 1; break; }
         pc++;
         n++;
       } else if (mark == AHEAD_STORE) {

@@ -116,8 +116,11 @@ void simt_plan_free(simt_plan *p);
  * branches (where the livelock detector counts) it runs at most `edges` of
  * (at most WARP_EDGES): their indices in the stretch into edge_at, their
  * count into *nedge; among them, as ~index, each store it performed that
- * changed memory (whose change the detector sees at the store's turn). */
-enum { SIMT_UNIFORM = 1, SIMT_OBSERVED = 2 };
+ * changed memory (whose change the detector sees at the store's turn).
+ * SIMT_READONLY (with SIMT_OBSERVED: L->readonly_unseen) performs the
+ * plain loads of global allocations nothing writes (prov.h's PROV_RO),
+ * which the observers need no event of (GR_OBSERVE_NO_READONLY). */
+enum { SIMT_UNIFORM = 1, SIMT_OBSERVED = 2, SIMT_READONLY = 4 };
 /* (hidden by name: gcc gives a target_clones function's dispatcher default
  * visibility whatever -fvisibility says) */
 __attribute__((visibility("hidden"))) int simt_run_ahead(launch *L, warp *w, int cap, int how, int edges, int *edge_at,

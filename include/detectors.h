@@ -143,6 +143,11 @@ typedef struct {
    * for what they are, or says itself that it did not watch them; 0: the
    * registry says it did not watch a launch that has them */
   int models_async;
+  /* 1: it needs no event of a load that cannot race (GR_OBSERVE_NO_READONLY:
+   * a plain load from an allocation the launch never writes), and says
+   * itself that it did not watch a launch where that proof failed
+   * (GR_EV_UNSEEN) */
+  int no_readonly;
 } detector_kind;
 
 GR_API const detector_kind *detector_lookup(const char *name);

@@ -267,7 +267,13 @@ typedef enum {
    * load, then a shared store, per copy), when they perform: at the wait
    * that waits for them, or at the thread's exit.  WAIT: lanes (mask)
    * waited; what their performed copies did, they know now. */
-  GR_EV_ASYNC_ISSUE, GR_EV_ASYNC_WAIT
+  GR_EV_ASYNC_ISSUE, GR_EV_ASYNC_WAIT,
+  /* Only to observers with GR_OBSERVE_NO_READONLY (below), once, before
+   * LAUNCH_END: the launch left loads unshown as from allocations nothing
+   * writes during it, then an address fell outside what its pointer was
+   * proved to point into, so that proof does not hold, and a write went
+   * to one of those allocations: it may have raced with those loads. */
+  GR_EV_UNSEEN
 } gr_event_kind;
 
 typedef enum { GR_LOAD, GR_STORE, GR_ATOMIC } gr_access_kind;
@@ -316,7 +322,18 @@ typedef struct {
 typedef struct {
   void (*on_event)(void *user, const gr_event *ev);
   void *user;
+  unsigned flags;   /* GR_OBSERVE_*: 0 for every event */
 } gr_observer;
+
+/* The observer needs no ACCESS event of a plain load from an allocation
+ * that no instruction of the launch can write (where every kernel
+ * pointer comes from: emu/prov.h), a load that cannot race: such loads
+ * are then performed in a warp's run ahead of its turns, as with no
+ * observer.  Under sequentially consistent memory, while every observer
+ * of the context says so; the proof is checked at every store and
+ * atomic, and GR_EV_UNSEEN says where it failed after a load went
+ * unshown. */
+#define GR_OBSERVE_NO_READONLY 1u
 
 /* An observer stops the launch in progress: it ends, and gr_launch
  * returns `code` with msg as gr_error.  For a detector that cannot go on

@@ -894,7 +894,7 @@ int gr_litmus_axiomatic(const char *path, const gr_litmus_opts *o, gr_litmus_res
   }
   int h = -1;
   if (rc == GR_OK) {
-    gr_observer ob = {on_event, &a};
+    gr_observer ob = {on_event, &a, 0};
     h = gr_observe(ctx, &ob);
     emu_supply(host_emu(ctx), supply, rmw_result, &a);
     /* the value domains grow to a fixpoint */
