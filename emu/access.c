@@ -470,6 +470,18 @@ static int block_quiet(launch *L, blk *b) {
   return b->quiet = 1;
 }
 
+/* An access left without an event (L->readonly_unseen): a load (red 0)
+ * or a reduction (1) of the allocation of address a. */
+static void access_unseen(launch *L, uint64_t a, int red) {
+  L->unseen++;
+  uint32_t id = (uint32_t)(a >> 32) & 0xffffff;
+  int k = 0, n = L->n_unseen_ids[red];
+  while (k < n && L->unseen_ids[red][k] != id) k++;
+  if (k < n) return;
+  if (n < 8) L->unseen_ids[red][L->n_unseen_ids[red]++] = id;
+  else L->unseen_many = 1;
+}
+
 int access_ahead_load(launch *L, warp *w, const kir_ins *in) {
   if (L->ctx->supply || w->nviews || (w->npend && access_needs_pending(w, in, FULL))) return 0;
   uint64_t moved[32];
@@ -486,14 +498,7 @@ int access_ahead_load(launch *L, warp *w, const kir_ins *in) {
     if (L->ctx->nobs) {
       /* an observer's (L->readonly_unseen): a plain load, which no observer's model makes strong */
       if (in->flags & MF_VOLATILE) return 0;
-      L->unseen++;
-      uint32_t id = (uint32_t)(addr[0] >> 32) & 0xffffff;
-      int k = 0;
-      while (k < L->n_unseen_ids && L->unseen_ids[k] != id) k++;
-      if (k == L->n_unseen_ids) {
-        if (k < 8) L->unseen_ids[L->n_unseen_ids++] = id;
-        else L->unseen_many = 1;
-      }
+      access_unseen(L, addr[0], 0);
     }
     if (L->mem) L->ctx->stats.memory_at_once += 32;
     ldst_span(L, sp, run, addr, size, sk, 1, w->r + (size_t)in->dst * 32, NULL);
@@ -670,8 +675,10 @@ int access_ldst(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
   int cls = pv ? pv->cls[pc] : PROV_NONE, direct = cls ? -1 : 0;
   /* that each access falls in its address's roots (prov.h): every global
    * access under weak memory, and stores under sc, whose run-ahead loads
-   * trust that nothing writes their allocations */
-  prov *guard = L->prov && !L->prov->off && (L->mem || !is_ld) ? L->prov : NULL;
+   * trust that nothing writes their allocations; loads too where
+   * observers are not shown reductions, which trust that nothing reads
+   * their allocations (L->readonly_unseen) */
+  prov *guard = L->prov && !L->prov->off && (L->mem || !is_ld || L->readonly_unseen) ? L->prov : NULL;
   if (m == FULL && !w->nviews && !L->ctx->cfg.one_per_turn) {
     uint64_t moved[32];
     const uint64_t *addr = warp_addrs(in, A, moved);
@@ -770,6 +777,7 @@ int access_atom(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
   uint32_t mm = m, done = 0, later = 0;
   uint64_t first_addr = 0;
   xspan span = {0, 0, 0, NULL};
+  int unseen = 0;   /* a reduction the observers need no event of (GR_OBSERVE_NO_READONLY: it races with nothing) */
   /* lanes whose addresses all fall in one of the warp's spans (warp_span,
    * lanes_span: a full warp, or the group of lanes ITS runs), where the
    * loop below would read and write memory at once for every lane (sc
@@ -779,12 +787,16 @@ int access_atom(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
    * counter's add apart, 7.7 ms) */
   if (m && !w->nviews && !L->ctx->cfg.one_per_turn) {
     int run;   /* (a full warp's check is lanes_inside's vector loop: the histogram 8.2 ms by lanes_span, 7.4 ms) */
-    const xspan *sp = m == FULL ? warp_span(w, NULL, A, size, &run) : lanes_span(w, m, A, size);
+    const xspan *sp;
+    if (m != FULL) sp = lanes_span(w, m, A, size);
+    else if (KIR_SPACE_OF(A[0]) != SPACE_GLOBAL) sp = warp_span(w, NULL, A, size, &run);
+    else sp = (sp = global_span(L, w, A[0])) ? warp_span(w, sp, A, size, &run) : NULL;
     int global = sp && KIR_SPACE_OF(sp->tag) == SPACE_GLOBAL;
     if (sp && (!L->mem || !global || direct)) {
       first_addr = A[__builtin_ctz(m)];
       if (global && guard) prov_check(guard, pc, first_addr);
-      int nobs = L->ctx->nobs != 0;
+      unseen = L->readonly_unseen && global && guard && !guard->off && guard->cls[pc] == PROV_RED;
+      int nobs = L->ctx->nobs != 0 && !unseen;
       if (kind == AT_ADD && (sk == SK_U32 || sk == SK_I32) && !nobs) {
         /* a counter's add (histograms), atom_apply's sum in its 32 bits */
         LANES(m, {
@@ -860,7 +872,8 @@ int access_atom(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
   if (span.base && !w->nviews) span_keep(w, &span);
   if (direct) L->ctx->stats.memory_at_once += (uint64_t)__builtin_popcount(done);
   if (done | later) count_mem(L, first_addr, GR_ATOMIC, done | later, size);
-  if (L->ctx->nobs && done) {
+  if (unseen) access_unseen(L, first_addr, 1);
+  else if (L->ctx->nobs && done) {
     m = done;
     gr_event ev;
     engine_ev_init(L, &ev, GR_EV_ACCESS, w, pc);

@@ -52,22 +52,23 @@ void emu_unobserve(emu_dev *ctx, int h) {
   while (ctx->nobs && !ctx->obs_live[ctx->nobs - 1]) ctx->nobs--;
 }
 
-/* Whether write event ev meets an allocation whose loads went unshown
- * (L->unseen_ids).  Only once the proof that nothing writes them failed
- * (prov.h: an address outside its roots): before, no write reaches them,
- * and the write that fails it is checked before its event. */
+/* Whether access event ev meets an allocation with accesses left
+ * unshown (L->unseen_ids): a write one whose loads were, any access one
+ * whose reductions were.  Only once the proof that no other access
+ * reaches them failed (prov.h: an address outside its roots): before,
+ * none does, and the access that fails it is checked before its event. */
 static void unseen_check(launch *L, const gr_event *ev) {
   if (L->unseen_many) { L->unseen_met = 1; return; }
   for (uint32_t mm = ev->mask; mm && !L->unseen_met; mm &= mm - 1) {
     uint32_t id = (uint32_t)(ev->addr[__builtin_ctz(mm)] >> 32) & 0xffffff;
-    for (int k = 0; k < L->n_unseen_ids; k++) if (L->unseen_ids[k] == id) L->unseen_met = 1;
+    for (int red = ev->access == GR_LOAD; red < 2; red++)
+      for (int k = 0; k < L->n_unseen_ids[red]; k++) if (L->unseen_ids[red][k] == id) L->unseen_met = 1;
   }
 }
 
 void engine_deliver(launch *L, gr_event *ev) {
   emu_dev *ctx = L->ctx;
-  if (L->unseen && ev->kind == GR_EV_ACCESS && ev->access != GR_LOAD && ev->space == GR_SPACE_GLOBAL && L->prov &&
-      L->prov->off && !L->unseen_met)
+  if (L->unseen && ev->kind == GR_EV_ACCESS && ev->space == GR_SPACE_GLOBAL && L->prov && L->prov->off && !L->unseen_met)
     unseen_check(L, ev);
   for (int k = 0; k < ctx->nobs; k++) if (ctx->obs_live[k]) ctx->obs[k].on_event(ctx->obs[k].user, ev);
 }
@@ -1286,7 +1287,9 @@ int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, s
    * the loads of allocations nothing writes, under sc memory, where each
    * observer needs no event of them), an exhaustive run enumerates every
    * order, or a trace supplies the values */
+  /* (not with asynchronous copies, whose global reads the analysis does not follow) */
   L->readonly_unseen = ctx->nobs && cfg->memory == GR_MEMORY_SC && !ctx->explore && !ctx->supply;
+  for (int pc = 0; pc < f->ncode && L->readonly_unseen; pc++) if (f->code[pc].op == OP_CPASYNC) L->readonly_unseen = 0;
   for (int k = 0; k < ctx->nobs; k++)
     if (ctx->obs_live[k] && !(ctx->obs[k].flags & GR_OBSERVE_NO_READONLY)) L->readonly_unseen = 0;
   if ((!ctx->nobs || L->readonly_unseen) && !ctx->explore && !ctx->supply) L->prov = prov_new(mod, f, L->args, grid, bdim);

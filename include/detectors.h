@@ -143,10 +143,10 @@ typedef struct {
    * for what they are, or says itself that it did not watch them; 0: the
    * registry says it did not watch a launch that has them */
   int models_async;
-  /* 1: it needs no event of a load that cannot race (GR_OBSERVE_NO_READONLY:
-   * a plain load from an allocation the launch never writes), and says
-   * itself that it did not watch a launch where that proof failed
-   * (GR_EV_UNSEEN) */
+  /* 1: it needs no event of an access that cannot race (GR_OBSERVE_NO_READONLY:
+   * a plain load from an allocation the launch never writes, a reduction of
+   * an allocation only reductions reach), and says itself that it did not
+   * watch a launch where that proof failed (GR_EV_UNSEEN) */
   int no_readonly;
 } detector_kind;
 

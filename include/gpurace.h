@@ -269,10 +269,10 @@ typedef enum {
    * waited; what their performed copies did, they know now. */
   GR_EV_ASYNC_ISSUE, GR_EV_ASYNC_WAIT,
   /* Only to observers with GR_OBSERVE_NO_READONLY (below), once, before
-   * LAUNCH_END: the launch left loads unshown as from allocations nothing
-   * writes during it, then an address fell outside what its pointer was
-   * proved to point into, so that proof does not hold, and a write went
-   * to one of those allocations: it may have raced with those loads. */
+   * LAUNCH_END: the launch left accesses unshown as ones that cannot
+   * race, then an address fell outside what its pointer was proved to
+   * point into, so that proof does not hold, and an access that could
+   * race with them reached their allocation. */
   GR_EV_UNSEEN
 } gr_event_kind;
 
@@ -325,14 +325,16 @@ typedef struct {
   unsigned flags;   /* GR_OBSERVE_*: 0 for every event */
 } gr_observer;
 
-/* The observer needs no ACCESS event of a plain load from an allocation
- * that no instruction of the launch can write (where every kernel
- * pointer comes from: emu/prov.h), a load that cannot race: such loads
- * are then performed in a warp's run ahead of its turns, as with no
- * observer.  Under sequentially consistent memory, while every observer
- * of the context says so; the proof is checked at every store and
- * atomic, and GR_EV_UNSEEN says where it failed after a load went
- * unshown. */
+/* The observer needs no ACCESS event of an access that cannot race, by
+ * where every kernel pointer comes from (emu/prov.h): a plain load from
+ * an allocation that no instruction of the launch can write, and a
+ * reduction (a relaxed atomic add, and, or, xor, min or max of integers,
+ * device scope or wider, its result unused) of an allocation that only
+ * reductions of one kind reach.  Such loads are then performed in a
+ * warp's run ahead of its turns, as with no observer.  Under sequentially
+ * consistent memory, while every observer of the context says so; the
+ * proof is checked at every access it does not trust, and GR_EV_UNSEEN
+ * says where it failed. */
 #define GR_OBSERVE_NO_READONLY 1u
 
 /* An observer stops the launch in progress: it ends, and gr_launch

@@ -1839,8 +1839,8 @@ void hb_on_event(void *self, const gr_event *ev) {
     if (h->ended && ev->block < h->nblocks && !h->ended[ev->block]) { h->ended[ev->block] = 1; h->nended++; }
     break;
   case GR_EV_UNSEEN:
-    race_log_unwatched(h->log, h->name, "an address fell outside what its pointer was proved to point into, and a write "
-                       "reached an allocation proved never written, whose loads it had not been shown");
+    race_log_unwatched(h->log, h->name, "an address fell outside what its pointer was proved to point into, and an "
+                       "access reached an allocation whose accesses it had not been shown, proved to race with nothing");
     hb_free_launch(h);
     h->disabled = 1;
     return;
