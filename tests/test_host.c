@@ -213,6 +213,18 @@ START_TEST(events_for_every_access_fence_barrier_and_divergence) {
 }
 END_TEST
 
+/* A context in the given memory model with src loaded, and 256 ints at in and out. */
+static gr_context *context_with(gr_memory memory, const char *src, gr_module **m, gr_ptr *in, gr_ptr *out) {
+  gr_config cfg;
+  gr_config_default(&cfg);
+  cfg.memory = memory;
+  gr_context *ctx = gr_context_create(&cfg);
+  *m = load(ctx, src);
+  gr_malloc(ctx, 256 * 4, "in", in);
+  gr_malloc(ctx, 256 * 4, "out", out);
+  return ctx;
+}
+
 /* GR_OBSERVE_NO_READONLY: the loads of an allocation no instruction
  * writes (in) come without events while every observer says so, under sc
  * memory; those of one the kernel writes (out) still come; and where a
@@ -250,14 +262,9 @@ START_TEST(observers_may_leave_readonly_loads_unshown) {
     "    q[1] = 7;\n"
     "  }\n"
     "}\n";
-  gr_config cfg;
-  gr_config_default(&cfg);
-  cfg.memory = GR_MEMORY_SC;
-  gr_context *ctx = gr_context_create(&cfg);
-  gr_module *m = load(ctx, src);
+  gr_module *m;
   gr_ptr in, out;
-  gr_malloc(ctx, 256 * 4, "in", &in);
-  gr_malloc(ctx, 256 * 4, "out", &out);
+  gr_context *ctx = context_with(GR_MEMORY_SC, src, &m, &in, &out);
   gr_arg a[2] = {gr_arg_ptr(in), gr_arg_ptr(out)};
   counts all, some;
   memset(&all, 0, sizeof all);
@@ -280,11 +287,7 @@ START_TEST(observers_may_leave_readonly_loads_unshown) {
   gr_unobserve(ctx, h2);
   /* under weak memory too */
   gr_context_destroy(ctx);
-  cfg.memory = GR_MEMORY_WEAK;
-  ctx = gr_context_create(&cfg);
-  m = load(ctx, src);
-  gr_malloc(ctx, 256 * 4, "in", &in);
-  gr_malloc(ctx, 256 * 4, "out", &out);
+  ctx = context_with(GR_MEMORY_WEAK, src, &m, &in, &out);
   a[0] = gr_arg_ptr(in), a[1] = gr_arg_ptr(out);
   memset(&some, 0, sizeof some);
   h1 = gr_observe(ctx, &o1);
@@ -292,11 +295,7 @@ START_TEST(observers_may_leave_readonly_loads_unshown) {
   ck_assert_int_ge(some.loads[GR_SPACE_GLOBAL], 8 * 4);
   gr_context_destroy(ctx);
   /* the escape: after unshown loads, GR_EV_UNSEEN once, before the launch's end */
-  cfg.memory = GR_MEMORY_SC;
-  ctx = gr_context_create(&cfg);
-  m = load(ctx, src);
-  gr_malloc(ctx, 256 * 4, "in", &in);
-  gr_malloc(ctx, 256 * 4, "out", &out);
+  ctx = context_with(GR_MEMORY_SC, src, &m, &in, &out);
   gr_ptr tmp;
   gr_malloc(ctx, 8, "tmp", &tmp);
   gr_arg a3[3] = {gr_arg_ptr(in), gr_arg_ptr(out), gr_arg_ptr(tmp)};
