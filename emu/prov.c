@@ -209,7 +209,7 @@ static void merge_uses(uses *into, const uses *u) {
 /* The access at pc, its store's address of form `form`. */
 static void note_use(uses *u, const kir_ins *in, uint8_t result_dead, aff form) {
   uses one = {0};
-  if (in->op == OP_LD) one.ld = 1;
+  if (in->op == OP_LD || in->op == OP_CPASYNC) one.ld = 1;   /* (a copy reads its global source) */
   else if (in->op == OP_ST) { one.st = 1; one.form = form; one.size = kir_sk_size[in->flags & 0x7f]; }
   else { one.at = 1; one.red = (uint8_t)is_red(in, result_dead); one.kind = in->flags >> 8 & 0xf; one.sk = in->flags & 0x7f; }
   merge_uses(u, &one);
@@ -260,6 +260,7 @@ static int flow(const launch_shape *s, uint64_t *roots, aff *form) {
       int pc = start[b];
       for (; pc < n; pc++) {
         const kir_ins *in = &f->code[pc];
+        if (in->op == OP_CPASYNC) roots[pc] |= R[in->b];   /* its global source: a load's */
         if (in->op == OP_LD || in->op == OP_ST || in->op == OP_ATOM) {
           roots[pc] |= R[in->a];
           if (in->op == OP_ST) {
@@ -418,7 +419,7 @@ prov *prov_new(emu_module *mod, const kir_func *f, const uint64_t *args, gr_dim3
   memset(root, 0, sizeof root);
   for (int pc = 0; pc < f->ncode; pc++) {
     const kir_ins *in = &f->code[pc];
-    if (in->op != OP_LD && in->op != OP_ST && in->op != OP_ATOM) continue;
+    if (in->op != OP_LD && in->op != OP_ST && in->op != OP_ATOM && in->op != OP_CPASYNC) continue;
     for (uint64_t r = p->roots[pc]; r; r &= r - 1) {
       int b = __builtin_ctzll(r);
       note_use(&root[b], in, fl->dead[pc], b == 63 ? aff_top() : fl->form[pc]);

@@ -14,7 +14,8 @@
  * prov.c).  At a launch each root becomes
  * the allocation its value points into, and an access instruction may
  * reach the allocations of its address's roots, or any where a root is
- * unknown.
+ * unknown; an asynchronous copy reads its source's (as a load: so an
+ * allocation a copy reads is no PROV_WO or PROV_RED one).
  *
  * Three kinds of access then have nothing any thread can tell apart from
  * performing them at L2 at once, which is what sequentially consistent

@@ -74,8 +74,10 @@ echo "engines: $same runs the same of $runs, compiled code in $ran"
 # give one instruction per turn's run: the same memory and statistics, and
 # memory's changes reach the livelock detector at the stores' turns, so
 # that a deadlock is reported at the same step (the smallest --max-steps
-# that reports it rather than the step limit: that of --one-per-turn)
-for f in tests/data/at_once.cu tests/data/at_once_kept.cu tests/data/at_once_stop.cu tests/data/ahead_spin.cu; do
+# that reports it rather than the step limit: that of --one-per-turn);
+# an asynchronous copy's read counts (at_once_copy.ptx: a store it reads
+# is no such store)
+for f in tests/data/at_once.cu tests/data/at_once_kept.cu tests/data/at_once_stop.cu tests/data/ahead_spin.cu tests/data/at_once_copy.ptx; do
   for e in interp compiled; do
     rc1=0; "$G" run "$f" --digest --stats --one-per-turn >"$T/i" 2>&1 || rc1=$?
     rc2=0; "$G" run "$f" --digest --stats --engine "$e" --jit-cache "$J" >"$T/c" 2>&1 || rc2=$?
