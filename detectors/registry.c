@@ -230,7 +230,7 @@ int detectors_attach(gr_context *ctx, const char *list, const det_options *o, ra
     a->kind = k;
     a->self = k->create(ctx, o, log, k->name);
     a->log = log;
-    gr_observer obs = {dispatch, a, k->no_readonly ? GR_OBSERVE_NO_READONLY : 0};
+    gr_observer obs = {dispatch, a, k->skip_race_free ? GR_OBSERVE_SKIP_RACE_FREE : 0};
     a->handle = gr_observe(ctx, &obs);
     set->n++;
     if (a->handle < 0) {

@@ -470,10 +470,9 @@ static int block_quiet(launch *L, blk *b) {
   return b->quiet = 1;
 }
 
-/* An access left without an event (L->readonly_unseen): a load (red 0)
+/* An access left without an event (L->race_free_unseen): a load (red 0)
  * or a reduction (1) of the allocation of address a. */
 static void access_unseen(launch *L, uint64_t a, int red) {
-  L->unseen++;
   uint32_t id = (uint32_t)(a >> 32) & 0xffffff;
   int k = 0, n = L->n_unseen_ids[red];
   while (k < n && L->unseen_ids[red][k] != id) k++;
@@ -496,7 +495,7 @@ int access_ahead_load(launch *L, warp *w, const kir_ins *in) {
         !prov_check(pv, pc, addr[0]))
       return 0;
     if (L->ctx->nobs) {
-      /* an observer's (L->readonly_unseen): a plain load, which no observer's model makes strong */
+      /* an observer's (L->race_free_unseen): a plain load, which no observer's model makes strong */
       if (in->flags & MF_VOLATILE) return 0;
       access_unseen(L, addr[0], 0);
     }
@@ -518,8 +517,8 @@ int access_ahead_load(launch *L, warp *w, const kir_ins *in) {
 int access_ahead_store(launch *L, warp *w, const kir_ins *in) {
   int pc = (int)(in - L->f->code);
   /* the plan marks only the launch's PROV_WO stores, plain and relaxed
-   * (prov.c), and a launch has classes only without observers or supplied
-   * values */
+   * (prov.c), and a launch has classes only without supplied values, and
+   * runs them ahead only without observers (simt.c stops at them) */
   prov *pv = L->prov;
   emu_assert(pv && pv->cls[pc] == PROV_WO);
   if (L->mem || w->nviews || pv->off) return -1;
@@ -677,8 +676,8 @@ int access_ldst(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
    * access under weak memory, and stores under sc, whose run-ahead loads
    * trust that nothing writes their allocations; loads too where
    * observers are not shown reductions, which trust that nothing reads
-   * their allocations (L->readonly_unseen) */
-  prov *guard = L->prov && !L->prov->off && (L->mem || !is_ld || L->readonly_unseen) ? L->prov : NULL;
+   * their allocations (L->race_free_unseen) */
+  prov *guard = L->prov && !L->prov->off && (L->mem || !is_ld || L->race_free_unseen) ? L->prov : NULL;
   if (m == FULL && !w->nviews && !L->ctx->cfg.one_per_turn) {
     uint64_t moved[32];
     const uint64_t *addr = warp_addrs(in, A, moved);
@@ -777,7 +776,7 @@ int access_atom(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
   uint32_t mm = m, done = 0, later = 0;
   uint64_t first_addr = 0;
   xspan span = {0, 0, 0, NULL};
-  int unseen = 0;   /* a reduction the observers need no event of (GR_OBSERVE_NO_READONLY: it races with nothing) */
+  int unseen = 0;   /* a reduction the observers need no event of (GR_OBSERVE_SKIP_RACE_FREE: it races with nothing) */
   /* lanes whose addresses all fall in one of the warp's spans (warp_span,
    * lanes_span: a full warp, or the group of lanes ITS runs), where the
    * loop below would read and write memory at once for every lane (sc
@@ -795,7 +794,7 @@ int access_atom(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
     if (sp && (!L->mem || !global || direct)) {
       first_addr = A[__builtin_ctz(m)];
       if (global && guard) prov_check(guard, pc, first_addr);
-      unseen = L->readonly_unseen && global && guard && !guard->off && guard->cls[pc] == PROV_RED;
+      unseen = L->race_free_unseen && global && guard && !guard->off && guard->cls[pc] == PROV_RED;
       int nobs = L->ctx->nobs != 0 && !unseen;
       if (kind == AT_ADD && (sk == SK_U32 || sk == SK_I32) && !nobs) {
         /* a counter's add (histograms), atom_apply's sum in its 32 bits */

@@ -68,7 +68,7 @@ static void unseen_check(launch *L, const gr_event *ev) {
 
 void engine_deliver(launch *L, gr_event *ev) {
   emu_dev *ctx = L->ctx;
-  if (L->unseen && ev->kind == GR_EV_ACCESS && ev->space == GR_SPACE_GLOBAL && L->prov && L->prov->off && !L->unseen_met)
+  if ((L->n_unseen_ids[0] | L->n_unseen_ids[1]) && ev->kind == GR_EV_ACCESS && ev->space == GR_SPACE_GLOBAL && L->prov && L->prov->off && !L->unseen_met)
     unseen_check(L, ev);
   for (int k = 0; k < ctx->nobs; k++) if (ctx->obs_live[k]) ctx->obs[k].on_event(ctx->obs[k].user, ev);
 }
@@ -909,7 +909,7 @@ static inline int ahead_ok(const launch *L, const warp *w) {
   return w->sp > 0 && !w->stuck && (!L->ctx->nobs || (w->sp == 1 && w->stk[0].rpc < 0));
 }
 static inline int ahead_how(const launch *L) {
-  return L->ctx->nobs ? SIMT_OBSERVED | (L->readonly_unseen ? SIMT_READONLY : 0) : 0;
+  return L->ctx->nobs ? SIMT_OBSERVED | (L->race_free_unseen ? SIMT_READONLY : 0) : 0;
 }
 
 static void warp_run(launch *L, warp *w) {
@@ -1288,11 +1288,11 @@ int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, s
    * observer needs no event of them), an exhaustive run enumerates every
    * order, or a trace supplies the values */
   /* (not with asynchronous copies, whose global reads the analysis does not follow) */
-  L->readonly_unseen = ctx->nobs && cfg->memory == GR_MEMORY_SC && !ctx->explore && !ctx->supply;
-  for (int pc = 0; pc < f->ncode && L->readonly_unseen; pc++) if (f->code[pc].op == OP_CPASYNC) L->readonly_unseen = 0;
+  L->race_free_unseen = ctx->nobs && cfg->memory == GR_MEMORY_SC && !ctx->explore && !ctx->supply;
+  for (int pc = 0; pc < f->ncode && L->race_free_unseen; pc++) if (f->code[pc].op == OP_CPASYNC) L->race_free_unseen = 0;
   for (int k = 0; k < ctx->nobs; k++)
-    if (ctx->obs_live[k] && !(ctx->obs[k].flags & GR_OBSERVE_NO_READONLY)) L->readonly_unseen = 0;
-  if ((!ctx->nobs || L->readonly_unseen) && !ctx->explore && !ctx->supply) L->prov = prov_new(mod, f, L->args, grid, bdim);
+    if (ctx->obs_live[k] && !(ctx->obs[k].flags & GR_OBSERVE_SKIP_RACE_FREE)) L->race_free_unseen = 0;
+  if ((!ctx->nobs || L->race_free_unseen) && !ctx->explore && !ctx->supply) L->prov = prov_new(mod, f, L->args, grid, bdim);
   if (ahead) L->ahead = simt_plan_new(f, L->args, L->prov ? L->prov->cls : NULL);
   /* compiled code runs the run-ahead's stretches; auto compiles a kernel
    * not cached yet once the launch has run long enough to pay for it
@@ -1348,7 +1348,7 @@ int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, s
   ctx->stats.warp_steps = L->steps;
   if (ctx->nobs) {
     gr_event ev;
-    /* a write the proof missed met the loads left unshown */
+    /* an access the proof missed met those left unshown */
     if (L->unseen_met) {
       engine_ev_init(L, &ev, GR_EV_UNSEEN, NULL, -1);
       engine_deliver(L, &ev);

@@ -221,10 +221,10 @@ struct launch {
   uint64_t jit_due;              /* --engine auto: the step at which to start the compiler or look at it, or 0 */
   uint64_t jit_key;              /* --engine compiled and auto: the kernel's key (jit_key) */
   struct prov *prov;             /* weak memory: the accesses performed at L2 at once (prov.h), or NULL: none */
-  int readonly_unseen;           /* observers watch, and need no event of an access that cannot race
-                                  * (GR_OBSERVE_NO_READONLY) */
-  uint64_t unseen;               /* such loads, and reductions (prov.h's PROV_RED), performed without an event */
-  uint32_t unseen_ids[2][8];     /* the allocations they reached: [0] loads, [1] reductions (unseen_many: more than 8) */
+  int race_free_unseen;           /* observers watch, and need no event of an access that cannot race
+                                  * (GR_OBSERVE_SKIP_RACE_FREE) */
+  uint32_t unseen_ids[2][8];     /* the allocations such accesses performed without an event reached: [0] loads
+                                  * (prov.h's PROV_RO), [1] reductions (PROV_RED) (unseen_many: more than 8) */
   int n_unseen_ids[2], unseen_many;
   int unseen_met;                /* an access met one of those allocations after all (engine_deliver) */
   struct { uint32_t alive, tid[3][32]; } *tids;   /* per warp of a block: its lanes and their threadIdx (launch_tids) */

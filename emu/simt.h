@@ -117,9 +117,9 @@ void simt_plan_free(simt_plan *p);
  * (at most WARP_EDGES): their indices in the stretch into edge_at, their
  * count into *nedge; among them, as ~index, each store it performed that
  * changed memory (whose change the detector sees at the store's turn).
- * SIMT_READONLY (with SIMT_OBSERVED: L->readonly_unseen) performs the
+ * SIMT_READONLY (with SIMT_OBSERVED: L->race_free_unseen) performs the
  * plain loads of global allocations nothing writes (prov.h's PROV_RO),
- * which the observers need no event of (GR_OBSERVE_NO_READONLY). */
+ * which the observers need no event of (GR_OBSERVE_SKIP_RACE_FREE). */
 enum { SIMT_UNIFORM = 1, SIMT_OBSERVED = 2, SIMT_READONLY = 4 };
 /* (hidden by name: gcc gives a target_clones function's dispatcher default
  * visibility whatever -fvisibility says) */

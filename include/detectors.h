@@ -143,11 +143,11 @@ typedef struct {
    * for what they are, or says itself that it did not watch them; 0: the
    * registry says it did not watch a launch that has them */
   int models_async;
-  /* 1: it needs no event of an access that cannot race (GR_OBSERVE_NO_READONLY:
+  /* 1: it needs no event of an access that cannot race (GR_OBSERVE_SKIP_RACE_FREE:
    * a plain load from an allocation the launch never writes, a reduction of
    * an allocation only reductions reach), and says itself that it did not
    * watch a launch where that proof failed (GR_EV_UNSEEN) */
-  int no_readonly;
+  int skip_race_free;
 } detector_kind;
 
 GR_API const detector_kind *detector_lookup(const char *name);

@@ -268,7 +268,7 @@ typedef enum {
    * that waits for them, or at the thread's exit.  WAIT: lanes (mask)
    * waited; what their performed copies did, they know now. */
   GR_EV_ASYNC_ISSUE, GR_EV_ASYNC_WAIT,
-  /* Only to observers with GR_OBSERVE_NO_READONLY (below), once, before
+  /* Only to observers with GR_OBSERVE_SKIP_RACE_FREE (below), once, before
    * LAUNCH_END: the launch left accesses unshown as ones that cannot
    * race, then an address fell outside what its pointer was proved to
    * point into, so that proof does not hold, and an access that could
@@ -335,7 +335,7 @@ typedef struct {
  * consistent memory, while every observer of the context says so; the
  * proof is checked at every access it does not trust, and GR_EV_UNSEEN
  * says where it failed. */
-#define GR_OBSERVE_NO_READONLY 1u
+#define GR_OBSERVE_SKIP_RACE_FREE 1u
 
 /* An observer stops the launch in progress: it ends, and gr_launch
  * returns `code` with msg as gr_error.  For a detector that cannot go on

@@ -225,7 +225,7 @@ static gr_context *context_with(gr_memory memory, const char *src, gr_module **m
   return ctx;
 }
 
-/* GR_OBSERVE_NO_READONLY: the loads of an allocation no instruction
+/* GR_OBSERVE_SKIP_RACE_FREE: the loads of an allocation no instruction
  * writes (in) come without events while every observer says so, under sc
  * memory; those of one the kernel writes (out) still come; and where a
  * pointer leaves its allocation after such loads, GR_EV_UNSEEN says so. */
@@ -271,7 +271,7 @@ START_TEST(observers_may_leave_readonly_loads_unshown) {
   memset(&some, 0, sizeof some);
   /* alone, the flag's observer: the 8 warps' 2 loads of in go unshown,
    * out's 2 come */
-  gr_observer o1 = {count_events, &some, GR_OBSERVE_NO_READONLY};
+  gr_observer o1 = {count_events, &some, GR_OBSERVE_SKIP_RACE_FREE};
   int h1 = gr_observe(ctx, &o1);
   ck_assert_int_eq(gr_launch(m, "k", dim1(2), dim1(128), 0, a, 2), GR_OK);
   ck_assert_int_eq(some.loads[GR_SPACE_GLOBAL], 8 * 2);
