@@ -481,6 +481,20 @@ static void access_unseen(launch *L, uint64_t a, int red) {
   else L->unseen_many = 1;
 }
 
+/* Whether a load of shared memory (its flags) at a quiet pc needs no event,
+ * where the block holds still (block_quiet): none where no observer
+ * watches; else (L->race_free_unseen) a plain load while no thread of the
+ * block has written shared memory since its last barrier released: no
+ * thread writes it either before the next barrier releases, which every
+ * KIR barrier is the whole block's, so the load meets no write that is not
+ * ordered before or after it by a barrier, and races with none, in either
+ * model (GR_OBSERVE_SKIP_RACE_FREE).  A strong load is an event: hb-ptx's
+ * reads observe releases. */
+static int shared_unseen(const launch *L, const warp *w, int flags) {
+  if (!L->ctx->nobs) return 1;
+  return L->race_free_unseen && !w->b->sh_written && !(flags & MF_VOLATILE) && KIR_MF_ORDER(flags) == MO_RELAXED;
+}
+
 int access_ahead_load(launch *L, warp *w, const kir_ins *in) {
   if (L->ctx->supply || w->nviews || (w->npend && access_needs_pending(w, in, FULL))) return 0;
   uint64_t moved[32];
@@ -503,8 +517,7 @@ int access_ahead_load(launch *L, warp *w, const kir_ins *in) {
     ldst_span(L, sp, run, addr, size, sk, 1, w->r + (size_t)in->dst * 32, NULL);
     return 1;
   }
-  /* (observers watch shared memory) */
-  if (KIR_SPACE_OF(addr[0]) != SPACE_SHARED || L->ctx->nobs || !block_quiet(L, w->b)) return 0;
+  if (KIR_SPACE_OF(addr[0]) != SPACE_SHARED || !shared_unseen(L, w, in->flags) || !block_quiet(L, w->b)) return 0;
   /* the block's shared memory is the span: no search for it */
   xspan shared = {KIR_ADDR(SPACE_SHARED, 0), KIR_OFFSET_MASK(SPACE_SHARED), L->shared_size, w->b->shared};
   int run;
@@ -537,7 +550,9 @@ int access_ahead_store(launch *L, warp *w, const kir_ins *in) {
   return changed;
 }
 
-int access_ahead_quiet(launch *L, warp *w) { return !L->ctx->supply && !w->nviews && block_quiet(L, w->b); }
+int access_ahead_quiet(launch *L, warp *w) {
+  return !L->ctx->supply && !w->nviews && shared_unseen(L, w, 0) && block_quiet(L, w->b);
+}
 
 /* ------------------------------------------------------------- the weak memory system's hooks */
 
@@ -635,6 +650,13 @@ static void lane_addrs(const kir_ins *in, const uint64_t *A, uint32_t m, uint64_
   LANES(m, ad[l] = in->imm ? kir_access_addr(A[l], in->imm) : A[l]);
 }
 
+/* An access event of warp w to the observers.  A write to shared memory
+ * marks the block until its barrier releases (access_ahead_load). */
+static void access_deliver(launch *L, warp *w, gr_event *ev) {
+  if (ev->access != GR_LOAD && ev->space == GR_SPACE_SHARED) w->b->sh_written = 1;
+  engine_deliver(L, ev);
+}
+
 /* The event of a load or store by lanes now, at L->ev_addr, each lane's
  * value in val (strong: 0 for a plain access, else 1 + its scope). */
 static void access_event(launch *L, warp *w, int pc, int is_ld, int size, int strong, int scope, int order, uint32_t now,
@@ -650,7 +672,7 @@ static void access_event(launch *L, warp *w, int pc, int is_ld, int size, int st
   ev.mask = now;
   ev.addr = L->ev_addr;
   ev.value = val;
-  engine_deliver(L, &ev);
+  access_deliver(L, w, &ev);
 }
 
 int access_ldst(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int lockstep) {
@@ -888,7 +910,7 @@ int access_atom(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
     ev.value = L->ev_val;
     ev.operand = L->ev_op;
     ev.operand2 = L->ev_op2;
-    engine_deliver(L, &ev);
+    access_deliver(L, w, &ev);
   }
   return 0;
 }
@@ -969,7 +991,7 @@ static void cp_event(launch *L, warp *w, const cp_copy *c, gr_access_kind kind, 
   memcpy(&val[l], buf, 8);
   ev.addr = addr;
   ev.value = val;
-  engine_deliver(L, &ev);
+  access_deliver(L, w, &ev);
 }
 
 /* One copy: its source read (the first srcsize bytes; the rest are

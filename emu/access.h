@@ -42,11 +42,14 @@ int access_cp_exit(launch *L, warp *w, uint32_t m);
 void access_resolve_pending(launch *L, warp *w, const kir_ins *in, uint32_t m);
 
 /* For simt.c: the load at AHEAD_LOAD run ahead of its turn by a full warp
- * (under ITS, a converged one) with no observer, where its 32 addresses
- * fall in the block's shared memory (in bounds, aligned; weak memory
- * leaves shared memory sequentially consistent) and the block holds still
- * (simt.h's quiet): 1, done and counted as at its turn; else 0, nothing
- * done. */
+ * (under ITS, a converged one), where its 32 addresses fall in the block's
+ * shared memory (in bounds, aligned; weak memory leaves shared memory
+ * sequentially consistent) and the block holds still (simt.h's quiet),
+ * with no observer or none that needs its event (a plain load while no
+ * thread of the block has written shared memory since its last barrier:
+ * it races with nothing); or in an allocation nothing writes (prov.h's
+ * PROV_RO, with observers only where they need no event of it): 1, done
+ * and counted as at its turn; else 0, nothing done. */
 int access_ahead_load(launch *L, warp *w, const kir_ins *in);
 /* For simt.c: the store at AHEAD_STORE run ahead of its turn by a full
  * lockstep warp, under sequentially consistent memory with no observer: a
@@ -58,9 +61,10 @@ int access_ahead_load(launch *L, warp *w, const kir_ins *in);
  * store's turn (engine.c's ran_ahead).  1: done and counted, memory
  * changed; 0: done, nothing changed; -1: nothing done. */
 int access_ahead_store(launch *L, warp *w, const kir_ins *in);
-/* Whether a full warp's load from the block's shared memory, in bounds and
- * aligned, at a quiet pc, is one access_ahead_load performs: the block
- * holds still (simt.h), nothing supplies values and no view redirects. */
+/* Whether a full warp's plain load from the block's shared memory, in
+ * bounds and aligned, at a quiet pc, is one access_ahead_load performs:
+ * the block holds still (simt.h), nothing supplies values, no view
+ * redirects, and no observer needs its event. */
 int access_ahead_quiet(launch *L, warp *w);
 
 /* The weak memory system's hooks into the launch: a deferred load's

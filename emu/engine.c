@@ -324,6 +324,7 @@ static void barrier_maybe_release(launch *L, blk *b, int pc) {
   if (b->at_bar == 0 || b->at_bar < b->live) return;
   b->at_bar = 0;
   b->quiet = 0;   /* its warps go on to where they may write */
+  b->sh_written = 0;   /* the writes before it are ordered before whatever follows it */
   for (int k = 0; k < b->nwarps; k++) {
     warp *w = &b->warps[k];
     if (w->state != W_BAR) continue;

@@ -181,6 +181,8 @@ struct blk {
   uint8_t *shared;
   int quiet;        /* 1: its threads write no memory before the next barrier releases (access_ahead_load) */
   int loud;         /* the warp that last kept it from holding still, checked first */
+  int sh_written;   /* observers watch: a thread of it wrote shared memory since its last barrier released
+                     * (access_ahead_load) */
 };
 
 struct launch {

@@ -571,8 +571,9 @@ void jit_emit(const kir_func *f, bytes *b) {
       put(b, "  { int k = 0;\n");
       if (size == 1 || size == 2 || size == 4 || size == 8) {
         /* shared memory, where the block holds still: here (jit_abi.h) */
-        put(b, "    if (F->marks[%d] == %d && F->sq >= 0 && F->shared_size >= %d && SH%d(F, R + %d, R + %d, %" PRId64 ")) k = 3;\n",
-            pc, AHEAD_LOAD, size, sk, in->dst * 32, in->a * 32, in->imm);
+        int strong = (in->flags & MF_VOLATILE) || KIR_MF_ORDER(in->flags) != MO_RELAXED;
+        put(b, "    if (F->marks[%d] == %d && F->sq >= 0%s && F->shared_size >= %d && SH%d(F, R + %d, R + %d, %" PRId64 ")) k = 3;\n",
+            pc, AHEAD_LOAD, strong ? " && !F->observed" : "", size, sk, in->dst * 32, in->a * 32, in->imm);
       }
       put(b, "    if (!k) k = F->load(F->L, F->w, %d);\n    if (!k) { F->stopped = 1; pc = %d; goto out; }\n    n++;\n"
              "    if (k == 2) { pc = %d; goto out; } }\n",

@@ -45,7 +45,9 @@ typedef struct jit_frame {
    * performed by the compiled code itself where its 32 addresses fall in
    * the block's shared memory, aligned: what access_ahead_load does
    * there.  sq: 0 until the stretch's first such load asks F->quiet (the
-   * interpreter's block_quiet), then 1 where the block holds still (it
+   * interpreter's block_quiet, and where observers watch, whether they need
+   * the event of a plain shared load: access_ahead_quiet), then 1 where the
+   * block holds still (it
    * does until its barrier releases: not within a stretch), -1 where not
    * (every load then goes to F->load).  sh_lanes: the lanes' loads
    * performed, sh_bytes their bytes, for the engine's statistics. */
@@ -54,6 +56,9 @@ typedef struct jit_frame {
   uint64_t shared_size;
   int (*quiet)(void *L, void *w);
   int32_t sq;
+  /* observers watch: a strong shared load (volatile or acquire), whose
+   * event they need, is left to F->load (which leaves it to its turn) */
+  int32_t observed;
   uint64_t sh_lanes, sh_bytes;
   /* entries declined: a register the code holds as one scalar for the
    * warp (jit.c's jit_uniform) had different values in its lanes; the

@@ -119,7 +119,11 @@ void simt_plan_free(simt_plan *p);
  * changed memory (whose change the detector sees at the store's turn).
  * SIMT_READONLY (with SIMT_OBSERVED: L->race_free_unseen) performs the
  * plain loads of global allocations nothing writes (prov.h's PROV_RO),
- * which the observers need no event of (GR_OBSERVE_SKIP_RACE_FREE). */
+ * and the plain shared loads at quiet pcs of a block that holds still and
+ * has written no shared memory since its last barrier released (blk's
+ * sh_written), which the observers need no event of
+ * (GR_OBSERVE_SKIP_RACE_FREE): neither meets a write that no barrier
+ * orders before or after it. */
 enum { SIMT_UNIFORM = 1, SIMT_OBSERVED = 2, SIMT_READONLY = 4 };
 /* (hidden by name: gcc gives a target_clones function's dispatcher default
  * visibility whatever -fvisibility says) */

@@ -58,6 +58,17 @@ for c in "read_after_barrier.cu lockstep" "read_after_barrier.cu its" "atomic_af
     if ! echo "$out" | grep -q "race \[hb\]"; then echo "FAIL: hb misses the race of $1 under $2, seed $seed"; bad=1; fi
   done
 done
+# Shared loads left unshown (GR_OBSERVE_SKIP_RACE_FREE) only in a barrier
+# interval in which the block wrote no shared memory: this one's loads
+# meet a write of the same interval, in both models and warp models
+for d in hb hb-ptx; do
+  for wm in lockstep its; do
+    for seed in 1 2 3; do
+      out=$("$G" run -q --seed $seed --detect $d --warps $wm "$S/tests/data/hb_cover/shared_written.cu" 2>&1)
+      if ! echo "$out" | grep -q "race \[$d\]"; then echo "FAIL: $d misses the race of shared_written.cu under $wm, seed $seed"; bad=1; fi
+    done
+  done
+done
 # the same rule in a hot word's summary: thread 200's second read (15:12)
 # races with thread 100's later atomic (21:5)
 out=$("$G" run -q --sched rr --detect hb --warps its "$S/tests/data/hb_cover/atomic_after_read_hot.cu" 2>&1)

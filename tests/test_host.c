@@ -331,6 +331,70 @@ START_TEST(observers_may_leave_readonly_loads_unshown) {
 }
 END_TEST
 
+/* GR_OBSERVE_SKIP_RACE_FREE and shared memory: the plain loads of a
+ * barrier interval in which no thread of the block writes shared memory
+ * race with nothing and come without events (a tile read between two
+ * barriers); where a thread wrote shared memory since the last barrier,
+ * every load of the interval comes, though the writer has gone on to
+ * where it writes nothing more (racy: warp 0 writes, and the block's
+ * loads of the row then meet it). */
+START_TEST(observers_may_leave_quiet_shared_loads_unshown) {
+  const char *src =
+    "__global__ void tile(const int *in, int *out) {\n"
+    "  __shared__ int t[128];\n"
+    "  int x = threadIdx.x, s = 0;\n"
+    "  t[x] = in[blockIdx.x * 128 + x];\n"
+    "  __syncthreads();\n"
+    "  for (int k = 0; k < 4; k++) s += t[(x + 32 * k) % 128];\n"
+    "  __syncthreads();\n"
+    "  out[blockIdx.x * 128 + x] = s;\n"
+    "}\n"
+    "__global__ void racy(const int *in, int *out) {\n"
+    "  __shared__ int t[128];\n"
+    "  int x = threadIdx.x, s = 0;\n"
+    "  if (x < 32) t[x] = in[x];\n"
+    "  else for (int k = 0; k < 64; k++) s = s * 3 + 1;\n"
+    "  for (int k = 0; k < 4; k++) s += t[(x + k) % 32];\n"
+    "  __syncthreads();\n"
+    "  out[blockIdx.x * 128 + x] = s;\n"
+    "}\n";
+  gr_module *m;
+  gr_ptr in, out;
+  gr_context *ctx = context_with(GR_MEMORY_SC, src, &m, &in, &out);
+  gr_arg a[2] = {gr_arg_ptr(in), gr_arg_ptr(out)};
+  counts all, some;
+  memset(&all, 0, sizeof all);
+  memset(&some, 0, sizeof some);
+  gr_observer o1 = {count_events, &some, GR_OBSERVE_SKIP_RACE_FREE}, o2 = {count_events, &all, 0};
+  int h1 = gr_observe(ctx, &o1);
+  ck_assert_int_eq(gr_launch(m, "tile", dim1(2), dim1(128), 0, a, 2), GR_OK);
+  ck_assert_int_eq(some.loads[GR_SPACE_SHARED], 0);
+  ck_assert_int_eq(some.stores[GR_SPACE_SHARED], 8);
+  ck_assert_int_eq(some.unseen, 0);
+  memset(&some, 0, sizeof some);
+  ck_assert_int_eq(gr_launch(m, "racy", dim1(2), dim1(128), 0, a, 2), GR_OK);
+  int racy_loads = some.loads[GR_SPACE_SHARED];
+  ck_assert_int_eq(racy_loads, 2 * 4 * 4);
+  /* beside an observer without it, every load comes to both */
+  memset(&some, 0, sizeof some);
+  int h2 = gr_observe(ctx, &o2);
+  ck_assert_int_eq(gr_launch(m, "tile", dim1(2), dim1(128), 0, a, 2), GR_OK);
+  ck_assert_int_eq(all.loads[GR_SPACE_SHARED], 2 * 4 * 4);
+  ck_assert_int_eq(some.loads[GR_SPACE_SHARED], 2 * 4 * 4);
+  gr_unobserve(ctx, h2);
+  gr_unobserve(ctx, h1);
+  /* under weak memory every load comes */
+  gr_context_destroy(ctx);
+  ctx = context_with(GR_MEMORY_WEAK, src, &m, &in, &out);
+  a[0] = gr_arg_ptr(in), a[1] = gr_arg_ptr(out);
+  memset(&some, 0, sizeof some);
+  gr_observe(ctx, &o1);
+  ck_assert_int_eq(gr_launch(m, "tile", dim1(2), dim1(128), 0, a, 2), GR_OK);
+  ck_assert_int_eq(some.loads[GR_SPACE_SHARED], 2 * 4 * 4);
+  gr_context_destroy(ctx);
+}
+END_TEST
+
 /* Re-running a region: at the second barrier, restore the snapshot taken at
  * the first, once; the region between them then runs twice. */
 typedef struct { gr_context *ctx; gr_snapshot *snap; int barriers, restored; } rerun;
@@ -623,6 +687,7 @@ Suite *host_suite(void) {
   tcase_add_test(tc, multi_launch_driver_until_flag_clears);
   tcase_add_test(tc, events_for_every_access_fence_barrier_and_divergence);
   tcase_add_test(tc, observers_may_leave_readonly_loads_unshown);
+  tcase_add_test(tc, observers_may_leave_quiet_shared_loads_unshown);
   tcase_add_test(tc, snapshot_restore_reruns_a_region);
   tcase_add_test(tc, snapshot_in_a_later_launch_needs_its_shape);
   tcase_add_test(tc, block_snapshot_reruns_one_block);
