@@ -41,8 +41,12 @@ typedef struct {
 
 /* Counts of one thread (own) or one warp at a byte since the block's
  * barrier (r, w, a), and those since the warp's last __syncwarp (gr, gw,
- * ga, valid while gen is the warp's generation). */
-typedef struct { uint64_t key; uint32_t r, w, a, gr, gw, ga, gen; } own;   /* key: agent << 32 | byte + 1; 0 empty */
+ * ga, valid while gen is the warp's generation).  key: agent << 32 |
+ * byte + 1, 0 empty; an entry of an earlier epoch (ep) than its block's
+ * is empty too: a barrier empties the tables by starting an epoch, not
+ * by clearing them (a 256-thread block's tile loop filled 64 K slots, and
+ * clearing them at each barrier was most of matmul's 550x under boyer). */
+typedef struct { uint64_t key; uint32_t r, w, a, gr, gw, ga, gen, ep; } own;
 
 typedef struct {
   cell *c;
@@ -56,6 +60,7 @@ typedef struct {
   uint32_t *gen;             /* per warp: its __syncwarp generation */
   uint32_t *lanes;           /* per warp: lanes that accessed shared memory since the barrier */
   uint32_t nwarps;
+  uint32_t epoch;            /* the tables' entries of this epoch are the live ones */
 } blockstate;
 
 typedef struct {
@@ -103,20 +108,23 @@ void boyer_destroy(void *self) {
   free(b);
 }
 
-static uint64_t mix64(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  return x;
+/* The first slot of key in a table of cap slots (a power of two): the top
+ * bits of a Fibonacci product, which depend on every bit of the key (the
+ * low bits of a product depend on the key's low bits alone: (thread, byte)
+ * keys crowded into a few runs). */
+static size_t home(uint64_t key, size_t cap) {
+  return (size_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - __builtin_ctzll(cap)));
 }
 
-static own *count_get(own **h, size_t *hcap, size_t *hn, uint32_t agent, uint32_t byte) {
+/* The entry of (agent, byte) in table h of epoch ep (hn live entries),
+ * made where it has none. */
+static own *count_get(own **h, size_t *hcap, size_t *hn, uint32_t ep, uint32_t agent, uint32_t byte) {
   if (2 * (*hn + 1) > *hcap) {
     size_t nc = *hcap ? 2 * *hcap : 256;
     own *nh = xcalloc(nc, sizeof *nh);
     for (size_t k = 0; k < *hcap; k++) {
-      if (!(*h)[k].key) continue;
-      size_t i = mix64((*h)[k].key) & (nc - 1);
+      if (!(*h)[k].key || (*h)[k].ep != ep) continue;
+      size_t i = home((*h)[k].key, nc);
       while (nh[i].key) i = (i + 1) & (nc - 1);
       nh[i] = (*h)[k];
     }
@@ -125,10 +133,14 @@ static own *count_get(own **h, size_t *hcap, size_t *hn, uint32_t agent, uint32_
     *hcap = nc;
   }
   uint64_t key = (uint64_t)agent << 32 | ((uint64_t)byte + 1);
-  size_t i = mix64(key) & (*hcap - 1);
-  while ((*h)[i].key && (*h)[i].key != key) i = (i + 1) & (*hcap - 1);
-  if (!(*h)[i].key) { (*h)[i].key = key; ++*hn; }
-  return &(*h)[i];
+  size_t i = home(key, *hcap);
+  own *t = *h;
+  while (t[i].key && t[i].ep == ep && t[i].key != key) i = (i + 1) & (*hcap - 1);
+  if (!t[i].key || t[i].ep != ep) {
+    t[i] = (own){key, 0, 0, 0, 0, 0, 0, 0, ep};
+    ++*hn;
+  }
+  return &t[i];
 }
 
 /* The counts since the warp's last __syncwarp start again at a new generation. */
@@ -140,9 +152,11 @@ static void count_at_gen(own *o, uint32_t gen) {
 static void block_reset(blockstate *s) {
   for (size_t k = 0; k < s->ntouched; k++) memset(&s->c[s->touched[k]], 0, sizeof(cell));
   s->ntouched = 0;
-  if (s->hn) memset(s->h, 0, s->hcap * sizeof *s->h);
+  if (++s->epoch == 0) {   /* (wrapped: entries of epoch 0 would live again) */
+    if (s->hcap) memset(s->h, 0, s->hcap * sizeof *s->h);
+    if (s->whcap) memset(s->wh, 0, s->whcap * sizeof *s->wh);
+  }
   s->hn = 0;
-  if (s->whn) memset(s->wh, 0, s->whcap * sizeof *s->wh);
   s->whn = 0;
   if (s->nwarps) memset(s->lanes, 0, s->nwarps * sizeof *s->lanes);
 }
@@ -249,8 +263,8 @@ static void boyer_access(boyer *b, const gr_event *ev) {
     for (int i = 0; i < ev->size; i++) {
       uint32_t byte = off + (uint32_t)i;
       cell *c = cell_at(s, byte);
-      own *o = count_get(&s->h, &s->hcap, &s->hn, thread, byte);
-      own *wc = count_get(&s->wh, &s->whcap, &s->whn, warp, byte);
+      own *o = count_get(&s->h, &s->hcap, &s->hn, s->epoch, thread, byte);
+      own *wc = count_get(&s->wh, &s->whcap, &s->whn, s->epoch, warp, byte);
       count_at_gen(o, gen);
       count_at_gen(wc, gen);
       if (reads) { c->r++; o->r++; o->gr++; wc->r++; wc->gr++; site_push(c->rd, me); }
