@@ -1131,8 +1131,12 @@ static inline __attribute__((always_inline)) void check_word(hb *h, loc *L, cons
     rep_ctx c = {h, x, ev, lane, wordaddr, done, ndone};
     hw_kind xk = {x->pc, x->info, x->locks, x->mask, (uint8_t)(ptx && is_copy(h, x->agent))};
     sum_retire(h, m);
-    int r = hw_access(m->sum, x, &xk, block_of(h, x->agent), hw_warp(h, x->agent), h->nmemo, skip ? NULL : rep_wanted,
-                      rep_one, &c);
+    /* x's block and summary warp: the event's, without block_of's and
+     * warp_of's divisions (a tenth of a hot word's access) */
+    uint32_t xb = ev ? ev->block : block_of(h, x->agent);
+    uint32_t xwp = !ev ? hw_warp(h, x->agent) : ptx || h->its ? ev->block * h->wpb + ev->warp_in_block : x->agent;
+    hb_assert(xb == block_of(h, x->agent) && xwp == hw_warp(h, x->agent));
+    int r = hw_access(m->sum, x, &xk, xb, xwp, h->nmemo, skip ? NULL : rep_wanted, rep_one, &c);
     if (!r) {
       if (xw) m->anywrite = 1;
       if (!xdev) m->alldev = 0;
