@@ -268,16 +268,22 @@ static int kb_op(int op) {
 }
 
 /* simt.h's quiet: the pcs from which no write to memory is reachable
- * without passing a barrier, to a fixpoint (loops), backwards. */
+ * without passing a barrier, to a fixpoint (loops), backwards.  An
+ * asynchronous copy writes shared memory where it is performed: at the
+ * OP_CPWAIT that waits for it, or at its thread's exit (a warp whose
+ * copies are in flight is not quiet: another warp's load run ahead of a
+ * wait's turn read shared memory before the copy, tests/data/ahead_copy.ptx). */
 static uint8_t *plan_quiet(const kir_func *f) {
-  int n = f->ncode;
+  int n = f->ncode, copies = 0;
+  for (int pc = 0; pc < n && !copies; pc++) copies = f->code[pc].op == OP_CPASYNC;
   uint8_t *loud = xcalloc((size_t)(n ? n : 1), 1);
   for (int changed = 1; changed;) {
     changed = 0;
     for (int pc = n - 1; pc >= 0; pc--) {
       const kir_ins *in = &f->code[pc];
       if (loud[pc] || in->op == OP_BAR) continue;
-      int s0, s1, l = in->op == OP_ST || in->op == OP_ATOM || (in->op == OP_PARAM && in->dst < 0);
+      int s0, s1, l = in->op == OP_ST || in->op == OP_ATOM || (in->op == OP_PARAM && in->dst < 0) || in->op == OP_CPWAIT ||
+                      (copies && in->op == OP_EXIT);
       kir_successors(in, pc, &s0, &s1);
       l |= (s0 >= 0 && s0 < n && loud[s0]) || (s1 >= 0 && s1 < n && loud[s1]);
       if (l) loud[pc] = 1, changed = 1;

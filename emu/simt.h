@@ -58,9 +58,11 @@ void simt_reconverge(launch *L, warp *w);
  * parameter values, or NULL to take constants only (after a snapshot
  * restore, whose registers may hold another launch's parameters).
  *
- * quiet: 1 where no path from the pc reaches a store, an atomic or a
- * struct parameter's copy before it reaches a __syncthreads (every KIR
- * barrier is the whole block's).  While every warp of a block that is not
+ * quiet: 1 where no path from the pc reaches a store, an atomic, a
+ * struct parameter's copy, a wait for asynchronous copies or (in a
+ * kernel with copies) an exit, which perform copies into shared memory,
+ * before it reaches a __syncthreads (every KIR barrier is the whole
+ * block's).  While every warp of a block that is not
  * waiting at the barrier is at quiet pcs (all its stack's entries; under
  * ITS, every live lane's pc), no thread of the block writes memory until
  * the barrier releases, and shared memory, which only the block's threads
