@@ -488,7 +488,8 @@ static void access_unseen(launch *L, uint64_t a, int red) {
  * thread writes it either before the next barrier releases, which every
  * KIR barrier is the whole block's, so the load meets no write that is not
  * ordered before or after it by a barrier, and races with none, in either
- * model (GR_OBSERVE_SKIP_RACE_FREE).  A strong load is an event: hb-ptx's
+ * model (GR_OBSERVE_SKIP_RACE_FREE).  An asynchronous copy counts as a
+ * write from its issue until it performs, which no barrier orders.  A strong load is an event: hb-ptx's
  * reads observe releases. */
 static int shared_unseen(const launch *L, const warp *w, int flags) {
   if (!L->ctx->nobs) return 1;
@@ -955,8 +956,15 @@ int access_cp_issue(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc) {
       return 1;
     }
   }
+  /* a source outside its roots: the analysis of where pointers come from
+   * (prov.h) holds no more, as at a load's turn (access_ldst's guard) */
+  if (L->prov && !L->prov->off) LANES(m, prov_check(L->prov, pc, B[l]));
   if (!w->cp) w->cp = xcalloc(1, sizeof *w->cp);
   cp_state *s = w->cp;
+  /* the copies write shared memory when they perform, ordered by no
+   * barrier before their threads wait (access_ahead_load's shared_unseen) */
+  w->b->copies += (uint32_t)__builtin_popcount(m);
+  w->b->sh_written = 1;
   for (uint32_t mm = m; mm; mm &= mm - 1) {
     int l = __builtin_ctz(mm);
     if (s->n == s->cap) { s->cap = s->cap ? 2 * s->cap : 16; s->q = xrealloc(s->q, s->cap * sizeof *s->q); }
@@ -1000,6 +1008,8 @@ static void cp_event(launch *L, warp *w, const cp_copy *c, gr_access_kind kind, 
 static int cp_perform(launch *L, warp *w, const cp_copy *c) {
   int l = c->lane, g2, size = c->size, n = c->srcsize;
   uint8_t buf[16] = {0};
+  emu_assert(w->b->copies > 0);
+  w->b->copies--;
   if (n) {
     int chunk = n == size ? (size > 8 ? 8 : size) : 1;
     for (int k = 0; k < n; k += chunk) {

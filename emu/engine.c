@@ -324,7 +324,9 @@ static void barrier_maybe_release(launch *L, blk *b, int pc) {
   if (b->at_bar == 0 || b->at_bar < b->live) return;
   b->at_bar = 0;
   b->quiet = 0;   /* its warps go on to where they may write */
-  b->sh_written = 0;   /* the writes before it are ordered before whatever follows it */
+  /* the writes before it are ordered before whatever follows it; a copy
+   * in flight is ordered by nothing until its thread waits for it */
+  b->sh_written = b->copies > 0;
   for (int k = 0; k < b->nwarps; k++) {
     warp *w = &b->warps[k];
     if (w->state != W_BAR) continue;
@@ -1290,7 +1292,6 @@ int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, s
    * order, or a trace supplies the values */
   /* (not with asynchronous copies, whose global reads the analysis does not follow) */
   L->race_free_unseen = ctx->nobs && cfg->memory == GR_MEMORY_SC && !ctx->explore && !ctx->supply;
-  for (int pc = 0; pc < f->ncode && L->race_free_unseen; pc++) if (f->code[pc].op == OP_CPASYNC) L->race_free_unseen = 0;
   for (int k = 0; k < ctx->nobs; k++)
     if (ctx->obs_live[k] && !(ctx->obs[k].flags & GR_OBSERVE_SKIP_RACE_FREE)) L->race_free_unseen = 0;
   if ((!ctx->nobs || L->race_free_unseen) && !ctx->explore && !ctx->supply) L->prov = prov_new(mod, f, L->args, grid, bdim);

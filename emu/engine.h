@@ -181,8 +181,9 @@ struct blk {
   uint8_t *shared;
   int quiet;        /* 1: its threads write no memory before the next barrier releases (access_ahead_load) */
   int loud;         /* the warp that last kept it from holding still, checked first */
-  int sh_written;   /* observers watch: a thread of it wrote shared memory since its last barrier released
-                     * (access_ahead_load) */
+  int sh_written;   /* observers watch: a thread of it wrote shared memory since its last barrier released,
+                     * or has a copy to it in flight (access_ahead_load) */
+  uint32_t copies;  /* its threads' asynchronous copies in flight (issued, not performed) */
 };
 
 struct launch {

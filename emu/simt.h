@@ -122,8 +122,8 @@ void simt_plan_free(simt_plan *p);
  * SIMT_READONLY (with SIMT_OBSERVED: L->race_free_unseen) performs the
  * plain loads of global allocations nothing writes (prov.h's PROV_RO),
  * and the plain shared loads at quiet pcs of a block that holds still and
- * has written no shared memory since its last barrier released (blk's
- * sh_written), which the observers need no event of
+ * has written no shared memory since its last barrier released nor has a
+ * copy to it in flight (blk's sh_written), which the observers need no event of
  * (GR_OBSERVE_SKIP_RACE_FREE): neither meets a write that no barrier
  * orders before or after it. */
 enum { SIMT_UNIFORM = 1, SIMT_OBSERVED = 2, SIMT_READONLY = 4 };

@@ -332,8 +332,8 @@ typedef struct {
  * device scope or wider, its result unused) of an allocation that only
  * reductions of one kind reach; and a plain load of shared memory in a
  * barrier interval in which no thread of the block writes shared memory
- * (every write of the block is then ordered before or after it by a
- * barrier).  Such loads are then performed in a warp's run ahead of its
+ * and no copy to it is in flight (every write of the block is then
+ * ordered before or after it by a barrier).  Such loads are then performed in a warp's run ahead of its
  * turns, as with no observer.  Under sequentially
  * consistent memory, while every observer of the context says so; the
  * proof is checked at every access it does not trust, and GR_EV_UNSEEN

@@ -69,6 +69,19 @@ for d in hb hb-ptx; do
     done
   done
 done
+# ... nor while a copy to shared memory is in flight (copy_in_flight.ptx:
+# the copies are waited for two barriers after they issue), in hb-ptx (the
+# ScoRD model does not watch copies), with and without the shortcuts
+for wm in lockstep its; do
+  for seed in 1 2 3; do
+    for o in "" --one-per-turn; do
+      out=$("$G" run -q --seed $seed --detect hb-ptx --warps $wm $o "$S/tests/data/hb_cover/copy_in_flight.ptx" 2>&1)
+      if ! echo "$out" | grep -q "race \[hb-ptx\] copy in flight"; then
+        echo "FAIL: hb-ptx misses the copy in flight of copy_in_flight.ptx under $wm, seed $seed $o"; bad=1
+      fi
+    done
+  done
+done
 # the same rule in a hot word's summary: thread 200's second read (15:12)
 # races with thread 100's later atomic (21:5)
 out=$("$G" run -q --sched rr --detect hb --warps its "$S/tests/data/hb_cover/atomic_after_read_hot.cu" 2>&1)
