@@ -799,7 +799,8 @@ int access_atom(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
   uint32_t mm = m, done = 0, later = 0;
   uint64_t first_addr = 0;
   xspan span = {0, 0, 0, NULL};
-  int unseen = 0;   /* a reduction the observers need no event of (GR_OBSERVE_SKIP_RACE_FREE: it races with nothing) */
+  int unseen = 0;   /* a reduction the observers need no event of (GR_OBSERVE_SKIP_RACE_FREE: it races with nothing,
+                     * and in a kernel without fences orders nothing: L->red_unseen) */
   /* lanes whose addresses all fall in one of the warp's spans (warp_span,
    * lanes_span: a full warp, or the group of lanes ITS runs), where the
    * loop below would read and write memory at once for every lane (sc
@@ -817,7 +818,7 @@ int access_atom(launch *L, warp *w, const kir_ins *in, uint32_t m, int pc, int l
     if (sp && (!L->mem || !global || direct)) {
       first_addr = A[__builtin_ctz(m)];
       if (global && guard) prov_check(guard, pc, first_addr);
-      unseen = L->race_free_unseen && global && guard && !guard->off && guard->cls[pc] == PROV_RED;
+      unseen = L->red_unseen && global && guard && !guard->off && guard->cls[pc] == PROV_RED;
       int nobs = L->ctx->nobs != 0 && !unseen;
       if (kind == AT_ADD && (sk == SK_U32 || sk == SK_I32) && !nobs) {
         /* a counter's add (histograms), atom_apply's sum in its 32 bits */

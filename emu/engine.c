@@ -1290,10 +1290,16 @@ int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, s
    * the loads of allocations nothing writes, under sc memory, where each
    * observer needs no event of them), an exhaustive run enumerates every
    * order, or a trace supplies the values */
-  /* (not with asynchronous copies, whose global reads the analysis does not follow) */
   L->race_free_unseen = ctx->nobs && cfg->memory == GR_MEMORY_SC && !ctx->explore && !ctx->supply;
   for (int k = 0; k < ctx->nobs; k++)
     if (ctx->obs_live[k] && !(ctx->obs[k].flags & GR_OBSERVE_SKIP_RACE_FREE)) L->race_free_unseen = 0;
+  /* a reduction races with nothing, but after a fence of its thread it
+   * carries what the thread knew, and another thread's reduction that
+   * reads it, then fences, learns it (the PTX model's release and acquire
+   * patterns: tests/data/hb_cover/fence_reduce.cu, where hb-ptx saw a race
+   * that the fences and reductions order) */
+  L->red_unseen = L->race_free_unseen;
+  for (int pc = 0; pc < f->ncode && L->red_unseen; pc++) if (f->code[pc].op == OP_FENCE) L->red_unseen = 0;
   if ((!ctx->nobs || L->race_free_unseen) && !ctx->explore && !ctx->supply) L->prov = prov_new(mod, f, L->args, grid, bdim);
   if (ahead) L->ahead = simt_plan_new(f, L->args, L->prov ? L->prov->cls : NULL);
   /* compiled code runs the run-ahead's stretches; auto compiles a kernel

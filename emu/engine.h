@@ -226,6 +226,8 @@ struct launch {
   struct prov *prov;             /* weak memory: the accesses performed at L2 at once (prov.h), or NULL: none */
   int race_free_unseen;           /* observers watch, and need no event of an access that cannot race
                                   * (GR_OBSERVE_SKIP_RACE_FREE) */
+  int red_unseen;                /* race_free_unseen, in a kernel without fences: a reduction orders nothing
+                                  * (access_atom) */
   uint32_t unseen_ids[2][8];     /* the allocations such accesses performed without an event reached: [0] loads
                                   * (prov.h's PROV_RO), [1] reductions (PROV_RED) (unseen_many: more than 8) */
   int n_unseen_ids[2], unseen_many;

@@ -145,7 +145,7 @@ typedef struct {
   int models_async;
   /* 1: it needs no event of an access that cannot race (GR_OBSERVE_SKIP_RACE_FREE:
    * a plain load from an allocation the launch never writes, a reduction of
-   * an allocation only reductions reach, a plain shared load in a barrier
+   * an allocation only reductions reach in a kernel without fences, a plain shared load in a barrier
    * interval without shared writes), and says itself that it did not
    * watch a launch where that proof failed (GR_EV_UNSEEN) */
   int skip_race_free;

@@ -330,7 +330,9 @@ typedef struct {
  * an allocation that no instruction of the launch can write, and a
  * reduction (a relaxed atomic add, and, or, xor, min or max of integers,
  * device scope or wider, its result unused) of an allocation that only
- * reductions of one kind reach; and a plain load of shared memory in a
+ * reductions of one kind reach, in a kernel without fences (after a
+ * fence, a reduction carries what its thread knew to the next thread
+ * that reduces and fences: in the PTX model it orders); and a plain load of shared memory in a
  * barrier interval in which no thread of the block writes shared memory
  * and no copy to it is in flight (every write of the block is then
  * ordered before or after it by a barrier).  Such loads are then performed in a warp's run ahead of its

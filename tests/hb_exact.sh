@@ -82,6 +82,14 @@ for wm in lockstep its; do
     done
   done
 done
+# Reductions go unshown only in a kernel without fences: after a fence
+# they order (fence_reduce.cu: hb-ptx reports no race, as one per turn)
+for wm in lockstep its; do
+  for o in "" --one-per-turn; do
+    out=$("$G" run -q --detect hb-ptx --warps $wm $o "$S/tests/data/hb_cover/fence_reduce.cu" 2>&1)
+    if echo "$out" | grep -q "race \[hb-ptx\]"; then echo "FAIL: hb-ptx reports a race of fence_reduce.cu under $wm $o"; bad=1; fi
+  done
+done
 # the same rule in a hot word's summary: thread 200's second read (15:12)
 # races with thread 100's later atomic (21:5)
 out=$("$G" run -q --sched rr --detect hb --warps its "$S/tests/data/hb_cover/atomic_after_read_hot.cu" 2>&1)
