@@ -158,6 +158,15 @@ static int its_step_converged(launch *L, warp *w) {
     return 1;
   }
   uint32_t S = w->alive;
+  if (its_has_members(in)) {
+    /* the general path groups a *_sync intrinsic's lanes by their member
+     * masks: they are one group only where every live lane names the same
+     * (a mask from __activemask after a divergence differs: it ran whole,
+     * tests/test_turns) */
+    uint32_t m0 = its_members(L, w, in, S);
+    for (uint32_t mm = S & (S - 1); mm; mm &= mm - 1)
+      if (its_members(L, w, in, mm & -mm) != m0) return 0;
+  }
   its_rr_advance(w, S);
   w->its_ran |= S;
   if (in->op == OP_BAR) {

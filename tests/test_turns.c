@@ -8,8 +8,8 @@
  * The repository's kernels test it (tests/engines.sh, tests/hb_exact.sh);
  * this suite generates kernels that mix what the run-ahead must respect
  * (shared and global loads and stores, atomics, volatile accesses, fences,
- * barriers and __syncwarp between stretches, uniform and divergent loops
- * and branches, partial warps) and compares the two on each, under both
+ * barriers, __syncwarp, shuffles and ballots between stretches, uniform
+ * and divergent loops and branches, partial warps) and compares the two on each, under both
  * warp models, both memory models, both schedulers, without a detector
  * and under hb and hb-ptx.  It found reductions left unshown to hb-ptx
  * after a fence, where they order (tests/data/hb_cover/fence_reduce.cu:
@@ -82,7 +82,7 @@ static void index_of(text *t, int n) {
  * together, so a barrier there is the whole block's). */
 static void stmt(text *t, int depth, int top, int ind) {
   put(t, "%*s", ind, "");
-  int k = below(top ? 17 : 14);
+  int k = below(top ? 20 : 14);
   switch (k) {
   case 0: put(t, "v = "); expr(t); put(t, ";\n"); break;
   case 1: put(t, "a = "); expr(t); put(t, " + v;\n"); break;
@@ -124,6 +124,16 @@ static void stmt(text *t, int depth, int top, int ind) {
     break;
   case 14: put(t, "__syncthreads();\n"); break;
   case 15: put(t, "__syncwarp();\n"); break;
+  case 16: put(t, "v += __shfl_sync(__activemask(), v, (t + %d) & 31);\n", 1 + below(31)); break;
+  case 17: put(t, "a += __ballot_sync(__activemask(), (v & %d) != 0) & 255;\n", 1 + below(7)); break;
+  case 18:
+    /* a barrier the whole block reaches or none of it */
+    put(t, "if (b == %d) {\n", below(2));
+    stmt(t, 0, 0, ind + 2);
+    put(t, "%*s  __syncthreads();\n", ind, "");
+    stmt(t, 0, 0, ind + 2);
+    put(t, "%*s}\n", ind, "");
+    break;
   default: put(t, below(2) ? "__threadfence();\n" : "__threadfence_block();\n"); break;
   }
 }
