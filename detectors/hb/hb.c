@@ -1118,12 +1118,17 @@ static inline __attribute__((always_inline)) void check_word(hb *h, loc *L, cons
                                                              uint64_t wordaddr, seen *done, int *ndone) {
   int ptx = h->model == HB_MODEL_PTX, xw = (x->info & I_WRITE) != 0, xdev = is_dev(h, x->info);
   accs *m = more_of(L);
-  if (m && m->sum && m->sum_stamp != sync_count(h)) {   /* a summary that stands no more */
+  /* a read group's load replayed (group_replay: no event) happened before
+   * now, and its agent may have fenced or passed a barrier since: then it
+   * is ordered before later accesses of others, which no entry of a
+   * summary may be (summarised): the word's list takes it */
+  int xrel = !ev && (ptx ? x->clock <= h->pub[x->agent] : released_any(h, x));
+  if (m && m->sum && (m->sum_stamp != sync_count(h) || xrel)) {   /* a summary that stands no more, or cannot take x */
     sum_unfold(h, L);
     m = more_of(L);
   }
   int skip = m && ((!xw && !m->anywrite) || (xdev && m->alldev));
-  if (m && (m->sum || (!skip && m->n > LAZY_MIN && summarised(h, L)))) {
+  if (m && (m->sum || (!skip && !xrel && m->n > LAZY_MIN && summarised(h, L)))) {
     /* a standing summary holds the word's entries: x's reports through it,
      * and x joins it (nothing of other agents can be covered: none is
      * released) */
@@ -1157,7 +1162,7 @@ static inline __attribute__((always_inline)) void check_word(hb *h, loc *L, cons
   /* replacement and covering: at once on a short list; lazily on a long
    * one, where (ScoRD) nothing of other warps can be covered now */
   m = more_of(L);
-  int lazy = m && m->n > LAZY_MIN && (ptx || (m->quiet && m->stamp == h->releases));
+  int lazy = m && m->n > LAZY_MIN && (ptx || (!xrel && m->quiet && m->stamp == h->releases));
   if (lazy) {
     m->lazy = 1;
     append(h, L, x);
@@ -1182,7 +1187,7 @@ static inline __attribute__((always_inline)) void check_word(hb *h, loc *L, cons
    * words are scanned at every access) */
   int quiet = 0;
   if (!ptx && keep + 1 > LAZY_MIN) {
-    quiet = 1;
+    quiet = !xrel;
     for (uint32_t k = 0; k < keep && quiet; k++) quiet = !released_any(h, &e[k]);
   }
   set_count(L, keep);
