@@ -14,11 +14,14 @@
  * and under hb and hb-ptx.  It found reductions left unshown to hb-ptx
  * after a fence, where they order (tests/data/hb_cover/fence_reduce.cu:
  * the counts of hb-ptx's reports differed, seed 4107).
- * GR_TURNS_N=N GR_TURNS_SEED=S tests/test_turns runs more (make check: 200). */
+ * GR_TURNS_N=N GR_TURNS_SEED=S tests/test_turns runs more (make check: 200);
+ * GR_TURNS_CC=nvrtc compiles them with NVRTC and runs its PTX; GR_TURNS_JIT=K
+ * runs one kernel in K under the compiled engine (default 32). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "detectors.h"
 #include "testutil.h"
@@ -190,7 +193,14 @@ static void run(const char *src, const gr_config *cfg, const char *dets, unsigne
   gr_context *ctx = gr_context_create(cfg);
   ck_assert_int_eq(gr_context_ok(ctx), GR_OK);
   gr_module *m = NULL;
-  int rc = gr_module_load_source(ctx, "turns.cu", src, strlen(src), &m);
+  int rc;
+  if (cfg->cc == GR_CC_NVRTC) {   /* (the CUDA compilers read files) */
+    char path[] = "/tmp/gr-turns-XXXXXX.cu";
+    temp_file(path, 3, src);
+    rc = gr_module_load(ctx, path, NULL, 0, &m);
+    unlink(path);
+  } else
+    rc = gr_module_load_source(ctx, "turns.cu", src, strlen(src), &m);
   if (rc) fprintf(stderr, "%s\n%s\n", gr_error(ctx), src);
   ck_assert_int_eq(rc, GR_OK);
   race_log *log = race_log_new();
@@ -274,6 +284,7 @@ static const char *setting_name(const setting *s) {
 
 static int nfailed, nracy;   /* launches that ended in an error, that had race reports */
 static char jit_dir[] = "/tmp/gr-turns-XXXXXX";   /* the compiled engine's cache, made for the suite */
+static int jit_every = 32;                         /* one kernel in so many under the compiled engine (GR_TURNS_JIT) */
 
 /* The kernel of the seed under every setting: the two runs agree; one
  * kernel in 32 runs ahead under the compiled engine in its first setting. */
@@ -294,9 +305,11 @@ static int turns_one(uint64_t seed, int *compared) {
     cfg.memory = s->memory;
     cfg.sched = s->sched;
     cfg.seed = seed % 7 + 1;
+    const char *cc = getenv("GR_TURNS_CC");   /* nvrtc: the kernels through NVRTC's PTX (not in make check) */
+    if (cc && !strcmp(cc, "nvrtc")) cfg.cc = GR_CC_NVRTC;
     if (s->sms) cfg.sms = s->sms;
     cfg.max_steps = 40000;
-    if (k == 0 && seed % 32 == 0) {
+    if (k == 0 && seed % (uint64_t)jit_every == 0) {
       cfg.engine = GR_ENGINE_COMPILED;
       snprintf(cfg.jit_cache, sizeof cfg.jit_cache, "%s", jit_dir);
     }
@@ -333,6 +346,8 @@ START_TEST(ahead_is_one_per_turn) {
   int count = n ? atoi(n) : 200, compared = 0, bad = 0;
   uint64_t first = s0 ? strtoull(s0, NULL, 10) : 1;
   ck_assert_ptr_nonnull(mkdtemp(jit_dir));
+  const char *je = getenv("GR_TURNS_JIT");
+  if (je && atoi(je) > 0) jit_every = atoi(je);
   for (int i = 0; i < count; i++) bad += turns_one(first + (uint64_t)i, &compared);
   printf("turns: %d generated kernels, %d settings compared (%d ended in an error, %d with race reports), %d differ\n", count,
          compared, nfailed, nracy, bad);
