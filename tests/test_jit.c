@@ -18,14 +18,8 @@
 #include "simt.h"
 #include "testutil.h"
 
-static uint64_t rs;
-static uint64_t rnd(void) {
-  rs ^= rs << 13;
-  rs ^= rs >> 7;
-  rs ^= rs << 17;
-  return rs;
-}
-static int below(int n) { return (int)(rnd() % (uint64_t)n); }
+static uint64_t rnd(void) { return test_rnd(); }
+static int below(int n) { return test_below(n); }
 
 /* A value of every kind an op may meet. */
 static uint64_t value(void) {
@@ -156,7 +150,7 @@ static void machine_init(machine *m, const kir_func *f, simt_plan *plan, const j
 
 /* One function: the same warps through both engines, compared after every stretch. */
 static int fuzz_one(uint64_t seed, const char *cache, int *stretches, int *compiled_ins) {
-  rs = seed * 0x9e3779b97f4a7c15ull + 1;
+  test_seed(seed * 0x9e3779b97f4a7c15ull + 1);
   int n = 8 + below(56), nr = 3 + below(12);
   kir_func *f = gen(n, nr);
   simt_plan *plan = simt_plan_new(f, args, NULL);

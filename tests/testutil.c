@@ -69,3 +69,16 @@ int list_cu_files(const char *dir, char ***names) {
   if (n) qsort(*names, (size_t)n, sizeof(char *), cmp_names);
   return n;
 }
+
+static uint64_t test_rs = 1;
+
+void test_seed(uint64_t s) { test_rs = s ? s : 1; }
+
+uint64_t test_rnd(void) {
+  test_rs ^= test_rs << 13;
+  test_rs ^= test_rs >> 7;
+  test_rs ^= test_rs << 17;
+  return test_rs;
+}
+
+int test_below(int n) { return (int)(test_rnd() % (uint64_t)n); }

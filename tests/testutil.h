@@ -22,6 +22,12 @@ const char *src_path(const char *rel);
  * in (mkstemps); the caller unlinks it. */
 void temp_file(char *path, int suffix_len, const char *text);
 
+/* The generators' random numbers (xorshift64; the state never 0): seeded
+ * with test_seed, the next with test_rnd, one below n with test_below. */
+void test_seed(uint64_t s);
+uint64_t test_rnd(void);
+int test_below(int n);
+
 /* Runs a Check suite and returns the process exit status. */
 int run_suite(Suite *s);
 
