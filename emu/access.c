@@ -489,8 +489,8 @@ static void access_unseen(launch *L, uint64_t a, int red) {
  * KIR barrier is the whole block's, so the load meets no write that is not
  * ordered before or after it by a barrier, and races with none, in either
  * model (GR_OBSERVE_SKIP_RACE_FREE).  An asynchronous copy counts as a
- * write from its issue until it performs, which no barrier orders.  A strong load is an event: hb-ptx's
- * reads observe releases. */
+ * write from its issue until it performs, which no barrier orders.  A
+ * strong load is an event: hb-ptx's strong reads observe releases. */
 static int shared_unseen(const launch *L, const warp *w, int flags) {
   if (!L->ctx->nobs) return 1;
   return L->race_free_unseen && !w->b->sh_written && !(flags & MF_VOLATILE) && KIR_MF_ORDER(flags) == MO_RELAXED;
