@@ -78,8 +78,8 @@ static void index_of(text *t, int n) {
  * together, so a barrier there is the whole block's). */
 static void stmt(text *t, int depth, int top, int ind) {
   put(t, "%*s", ind, "");
-  int k = below(top ? 28 : 21);
-  if (!top && k == 20) k = 27;   /* (20-26 only at the top level; 27: a fence) */
+  int k = below(top ? 30 : 21);
+  if (!top && k == 20) k = 29;   /* (20-28 only at the top level; 29: a fence) */
   switch (k) {
   case 0: put(t, "v = "); expr(t); put(t, ";\n"); break;
   case 1: put(t, "a = "); expr(t); put(t, " + v;\n"); break;
@@ -148,6 +148,14 @@ static void stmt(text *t, int depth, int top, int ind) {
     } else
       put(t, "__syncthreads();\n");
     break;
+  case 27:
+    /* a flag that some thread raises (case 28), which a warp waits for:
+     * the livelock detector's and the step limit's errors must come at
+     * the same step whatever runs ahead */
+    if (below(2)) put(t, "if (w == %d) while (((volatile int *)g)[%d] == 0) {}\n", below(3), GW - 1 - below(2));
+    else put(t, "if (w == %d) for (int q = 0; q < %d && ((volatile int *)g)[%d] == 0; q++) v++;\n", below(3), 50 + below(500), GW - 1 - below(2));
+    break;
+  case 28: put(t, "if (t == %d) ((volatile int *)g)[%d] = 1;\n", below(96), GW - 1 - below(2)); break;
   default: put(t, below(2) ? "__threadfence();\n" : "__threadfence_block();\n"); break;
   }
 }
@@ -242,6 +250,11 @@ static void run(const char *src, const gr_config *cfg, const char *dets, unsigne
 /* What differs between a and b, or NULL. */
 static const char *differ(const result *a, const result *b) {
   if (a->status != b->status || strcmp(a->err, b->err)) return "status or error";
+  /* a launch that failed (a deadlock, the step limit) stops where one per
+   * turn stops, but with what its warps ran ahead of turns that never
+   * came: thread instructions, and stores to allocations nothing reads
+   * (docs/kir.md) */
+  if (a->status) return a->st.warp_steps != b->st.warp_steps ? "warp steps" : NULL;
   if (memcmp(a->g, b->g, sizeof a->g) || memcmp(a->out, b->out, sizeof a->out)) return "memory";
   if (a->st.warp_steps != b->st.warp_steps) return "warp steps";
   if (a->st.thread_instructions != b->st.thread_instructions) return "thread instructions";
