@@ -77,8 +77,9 @@ static void index_of(text *t, int n) {
  * together, so a barrier there is the whole block's). */
 static void stmt(text *t, int depth, int top, int ind) {
   put(t, "%*s", ind, "");
-  int k = below(top ? 30 : 21);
-  if (!top && k == 20) k = 29;   /* (20-28 only at the top level; 29: a fence) */
+  int k = below(top ? 33 : 22);
+  if (!top && k == 20) k = 32;   /* (20-31 only at the top level but 29; 32: a fence) */
+  if (!top && k == 21) k = 29;
   switch (k) {
   case 0: put(t, "v = "); expr(t); put(t, ";\n"); break;
   case 1: put(t, "a = "); expr(t); put(t, " + v;\n"); break;
@@ -155,6 +156,16 @@ static void stmt(text *t, int depth, int top, int ind) {
     else put(t, "if (w == %d) for (int q = 0; q < %d && ((volatile int *)g)[%d] == 0; q++) v++;\n", below(3), 50 + below(500), GW - 1 - below(2));
     break;
   case 28: put(t, "if (t == %d) ((volatile int *)g)[%d] = 1;\n", below(96), GW - 1 - below(2)); break;
+  case 29: {
+    /* reductions of other kinds (prov.h's PROV_RED where nothing else reaches g) */
+    static const char *const red[] = {"atomicMin", "atomicMax", "atomicOr", "atomicAnd", "atomicXor"};
+    put(t, "%s(&g[", red[below(5)]);
+    index_of(t, GW);
+    put(t, "], v);\n");
+    break;
+  }
+  case 30: put(t, "v += __shfl_xor_sync(0xffffffff, v, %d);\n", 1 << below(5)); break;
+  case 31: put(t, "__syncwarp(%s);\n", below(2) ? "0xffffffff" : "__activemask()"); break;
   default: put(t, below(2) ? "__threadfence();\n" : "__threadfence_block();\n"); break;
   }
 }
