@@ -266,9 +266,7 @@ START_TEST(observers_may_leave_readonly_loads_unshown) {
   gr_ptr in, out;
   gr_context *ctx = context_with(GR_MEMORY_SC, src, &m, &in, &out);
   gr_arg a[2] = {gr_arg_ptr(in), gr_arg_ptr(out)};
-  counts all, some;
-  memset(&all, 0, sizeof all);
-  memset(&some, 0, sizeof some);
+  counts all = {0}, some = {0};
   /* alone, the flag's observer: the 8 warps' 2 loads of in go unshown,
    * out's 2 come */
   gr_observer o1 = {count_events, &some, GR_OBSERVE_SKIP_RACE_FREE};
@@ -362,9 +360,7 @@ START_TEST(observers_may_leave_quiet_shared_loads_unshown) {
   gr_ptr in, out;
   gr_context *ctx = context_with(GR_MEMORY_SC, src, &m, &in, &out);
   gr_arg a[2] = {gr_arg_ptr(in), gr_arg_ptr(out)};
-  counts all, some;
-  memset(&all, 0, sizeof all);
-  memset(&some, 0, sizeof some);
+  counts all = {0}, some = {0};
   gr_observer o1 = {count_events, &some, GR_OBSERVE_SKIP_RACE_FREE}, o2 = {count_events, &all, 0};
   int h1 = gr_observe(ctx, &o1);
   ck_assert_int_eq(gr_launch(m, "tile", dim1(2), dim1(128), 0, a, 2), GR_OK);

@@ -77,9 +77,7 @@ static void index_of(text *t, int n) {
  * together, so a barrier there is the whole block's). */
 static void stmt(text *t, int depth, int top, int ind) {
   put(t, "%*s", ind, "");
-  int k = below(top ? 33 : 22);
-  if (!top && k == 20) k = 32;   /* (20-31 only at the top level but 29; 32: a fence) */
-  if (!top && k == 21) k = 29;
+  int k = below(top ? 33 : 22);   /* (22 and on only at the top level) */
   switch (k) {
   case 0: put(t, "v = "); expr(t); put(t, ";\n"); break;
   case 1: put(t, "a = "); expr(t); put(t, " + v;\n"); break;
@@ -126,12 +124,21 @@ static void stmt(text *t, int depth, int top, int ind) {
   case 18: put(t, "a += (int)(clock() & 7);\n"); break;
   case 19: put(t, "c[(t * %d + %d) & %d] = (char)v;\n  %*sv += c[(t + %d) & %d];\n", 1 + below(3), below(8), 4 * SH - 1, ind, "",
                below(64), 4 * SH - 1); break;
-  case 20: put(t, "__syncthreads();\n"); break;
-  case 21: put(t, "__syncwarp();\n"); break;
-  case 22: put(t, "v += __shfl_sync(__activemask(), v, (t + %d) & 31);\n", 1 + below(31)); break;
-  case 23: put(t, "a += __ballot_sync(__activemask(), (v & %d) != 0) & 255;\n", 1 + below(7)); break;
-  case 24: put(t, "a += __syncthreads_count((v & %d) == 0);\n", 1 + below(3)); break;
-  case 25:
+  case 20: {
+    /* reductions of other kinds (prov.h's PROV_RED where nothing else reaches g) */
+    static const char *const red[] = {"atomicMin", "atomicMax", "atomicOr", "atomicAnd", "atomicXor"};
+    put(t, "%s(&g[", red[below(5)]);
+    index_of(t, GW);
+    put(t, "], v);\n");
+    break;
+  }
+  case 21: put(t, below(2) ? "__threadfence();\n" : "__threadfence_block();\n"); break;
+  case 22: put(t, "__syncthreads();\n"); break;
+  case 23: put(t, "__syncwarp();\n"); break;
+  case 24: put(t, "v += __shfl_sync(__activemask(), v, (t + %d) & 31);\n", 1 + below(31)); break;
+  case 25: put(t, "a += __ballot_sync(__activemask(), (v & %d) != 0) & 255;\n", 1 + below(7)); break;
+  case 26: put(t, "a += __syncthreads_count((v & %d) == 0);\n", 1 + below(3)); break;
+  case 27:
     /* a barrier the whole block reaches or none of it */
     put(t, "if (b == %d) {\n", below(2));
     stmt(t, 0, 0, ind + 2);
@@ -139,7 +146,7 @@ static void stmt(text *t, int depth, int top, int ind) {
     stmt(t, 0, 0, ind + 2);
     put(t, "%*s}\n", ind, "");
     break;
-  case 26:
+  case 28:
     if (depth > 0) {
       /* a loop every thread of the block runs alike: barriers in it too */
       put(t, "for (int j%d = 0; j%d < %d; j%d++) {\n", depth, depth, 1 + below(3), depth);
@@ -148,25 +155,16 @@ static void stmt(text *t, int depth, int top, int ind) {
     } else
       put(t, "__syncthreads();\n");
     break;
-  case 27:
-    /* a flag that some thread raises (case 28), which a warp waits for:
+  case 29:
+    /* a flag that some thread raises (case 30), which a warp waits for:
      * the livelock detector's and the step limit's errors must come at
      * the same step whatever runs ahead */
     if (below(2)) put(t, "if (w == %d) while (((volatile int *)g)[%d] == 0) {}\n", below(3), GW - 1 - below(2));
     else put(t, "if (w == %d) for (int q = 0; q < %d && ((volatile int *)g)[%d] == 0; q++) v++;\n", below(3), 50 + below(500), GW - 1 - below(2));
     break;
-  case 28: put(t, "if (t == %d) ((volatile int *)g)[%d] = 1;\n", below(96), GW - 1 - below(2)); break;
-  case 29: {
-    /* reductions of other kinds (prov.h's PROV_RED where nothing else reaches g) */
-    static const char *const red[] = {"atomicMin", "atomicMax", "atomicOr", "atomicAnd", "atomicXor"};
-    put(t, "%s(&g[", red[below(5)]);
-    index_of(t, GW);
-    put(t, "], v);\n");
-    break;
-  }
-  case 30: put(t, "v += __shfl_xor_sync(0xffffffff, v, %d);\n", 1 << below(5)); break;
-  case 31: put(t, "__syncwarp(%s);\n", below(2) ? "0xffffffff" : "__activemask()"); break;
-  default: put(t, below(2) ? "__threadfence();\n" : "__threadfence_block();\n"); break;
+  case 30: put(t, "if (t == %d) ((volatile int *)g)[%d] = 1;\n", below(96), GW - 1 - below(2)); break;
+  case 31: put(t, "v += __shfl_xor_sync(0xffffffff, v, %d);\n", 1 << below(5)); break;
+  default: put(t, "__syncwarp(%s);\n", below(2) ? "0xffffffff" : "__activemask()"); break;
   }
 }
 
