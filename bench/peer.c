@@ -347,7 +347,7 @@ static const named_mode dmodes[] = {
 static void compiled_table(ocl *o, int *bad) {
   char why[1024], pwhy[1024];
   printf("\nthe compiled engine (issue 44: --engine compiled, the same run as the interpreter's): sc memory, lockstep\n"
-         "warps, best of %d launches in each of %d rounds (sc, weak, its and hb in turn), the C compiler's time apart\n"
+         "warps, best of %d launches in each of %d rounds (sc, weak, its, hb and PoCL's best of 20 in turn), the C compiler's time apart\n"
          "(the first launch, an empty cache); goals: at most 3x PoCL, and weak, its and hb at most 2x the compiled sc\n"
          "run (under an observer, compiled code runs what tells it nothing: each access is still the interpreter's)\n",
          COMPILED_REPS, COMPILED_ROUNDS);
@@ -357,9 +357,14 @@ static void compiled_table(ocl *o, int *bad) {
     inst_make(&kernels[k], kernels[k].n, &in);
     peer_mode m = base_mode;
     m.engine = GR_ENGINE_COMPILED;
-    double cs = 0, t = 1e30, u[NCMODES];
+    double cs = 0, t = 1e30, u[NCMODES], p = 1e30;
     for (size_t j = 0; j < NCMODES; j++) u[j] = 1e30;
     for (int r = 0; r < COMPILED_ROUNDS && t > 0; r++) {
+      /* PoCL in each round too, its best of them: one best of 20 taken
+       * once was 2x its time in the other table of the same run (matmul
+       * 0.017 s against 0.0086), which made the ratio look half as large */
+      double pr = p < 0 ? -1 : pocl_best(o, &kernels[k], &in, 20, pwhy, sizeof pwhy);
+      p = pr < 0 ? -1 : pr < p ? pr : p;
       double tr = gpurace_best_c(&kernels[k], &in, &m, COMPILED_REPS, r ? NULL : &cs, why, sizeof why);
       t = tr < 0 ? -1 : tr < t ? tr : t;
       for (size_t j = 0; j < NCMODES; j++) {
@@ -369,7 +374,7 @@ static void compiled_table(ocl *o, int *bad) {
         u[j] = ur < 0 ? -1 : ur < u[j] ? ur : u[j];
       }
     }
-    double p = pocl_best(o, &kernels[k], &in, 20, pwhy, sizeof pwhy);
+    if (p >= 1e30) p = -1;
     printf("%-10s", kernels[k].name);
     if (t < 0) printf(" %12s %12s", "FAILED", ""), *bad = 1;
     else printf(" %12.4f %12.3f", t, cs);
