@@ -1386,6 +1386,7 @@ int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, s
   prov_free(L->prov);
   free(L->tids);
   free(L->first_read);
+  free(L->its_group);
   if (L->mem && !wm_busy(L->mem)) ctx->wm_spare = L->mem;
   else wm_free(L->mem);
   free(L->key.p);

@@ -234,6 +234,7 @@ struct launch {
   int unseen_met;                /* an access met one of those allocations after all (engine_deliver) */
   struct { uint32_t alive, tid[3][32]; } *tids;   /* per warp of a block: its lanes and their threadIdx (launch_tids) */
   int *first_read, nfirst_read;   /* kir_regs_read_first, once blocks are recycled */
+  int8_t *its_group;              /* ITS: per instruction, its group in the step being formed, or -1 (its_step) */
 };
 
 /* Runs the statement for each lane l of the mask m. */

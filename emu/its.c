@@ -397,16 +397,28 @@ void its_step(launch *L, warp *w) {
    * are found by one compare over the 32; where a pc holds a warp
    * intrinsic with a member mask, lane by lane */
   uint32_t runnable = w->alive & ~(w->wait_sync | w->wait_bar);
-  for (uint32_t left = runnable; left;) {
-    int pc = w->lpc[__builtin_ctz(left)];
-    if (its_has_members(&f->code[pc])) {
-      ng = -1;
-      break;
-    }
-    uint32_t same = its_lanes_at(w, pc);
-    gpc[ng] = pc, gmem[ng] = 0, gmask[ng++] = same & left;
-    left &= ~same;
+  /* one pass over the lanes, each pc's group found by the pc (a warp
+   * whose lanes ran apart, one at a time, under the random scheduler, has
+   * a dozen groups: a compare of the 32 lanes a group took half the run) */
+  if (!L->its_group) {
+    L->its_group = xmalloc((size_t)f->ncode);
+    memset(L->its_group, -1, (size_t)f->ncode);
   }
+  int8_t *grp = L->its_group;
+  int members = 0;
+  for (uint32_t left = runnable; left; left &= left - 1) {
+    int l = __builtin_ctz(left), pc = w->lpc[l];
+    emu_assert(pc >= 0 && pc < f->ncode);
+    int g = grp[pc];
+    if (g < 0) {
+      if ((members = its_has_members(&f->code[pc]))) break;
+      grp[pc] = (int8_t)(g = ng);
+      gpc[ng] = pc, gmem[ng] = 0, gmask[ng++] = 0;
+    }
+    gmask[g] |= 1u << l;
+  }
+  for (int g = 0; g < ng; g++) grp[gpc[g]] = -1;
+  if (members) ng = -1;
   if (ng < 0) {
     ng = 0;
     for (uint32_t al = runnable; al; al &= al - 1) {
@@ -440,7 +452,7 @@ void its_step(launch *L, warp *w) {
     }
     if (away) continue;
     with[ne] = need & w->alive & ~gmask[g];
-    split[ne] = !need && __builtin_popcount(gmask[g]) > 1;
+    split[ne] = !need && (gmask[g] & (gmask[g] - 1)) != 0;   /* two lanes or more */
     en[ne++] = g;
   }
   if (ne == 0) {
