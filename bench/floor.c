@@ -203,3 +203,104 @@ double floor_hot(const unsigned *bins, int n, int reps) {
   /* (asked: kept live for the compiler) */
   return ok && asked != UINT64_MAX ? best : -1;
 }
+
+/* ------------------------------------------------------------- the same, a warp's access at a time */
+
+/* A warp's access as one record: its lanes' words, the lanes whose piece
+ * stands (the last lane of each word, as floor_hot's record keeps it), and
+ * its kind. */
+typedef struct {
+  uint32_t words[32];
+  uint32_t live;
+  int kind;
+} warp_rec;
+
+#define WARP_RECS 2   /* a warp's records in a block's life: the histogram's load and store */
+
+typedef struct {
+  uint32_t total[256][2];
+  uint32_t block[HOT_BLOCKS][256][2];
+  warp_rec rec[HOT_BLOCKS * HOT_WARPS][WARP_RECS];
+  int nrec[HOT_BLOCKS * HOT_WARPS];
+} warp_table;
+
+/* The lanes of ws whose word is x: one vector compare. */
+static inline uint32_t lanes_of(const uint32_t *ws, uint32_t x) {
+  uint32_t m = 0;
+  for (int j = 0; j < 32; j++) m |= (uint32_t)(ws[j] == x) << j;
+  return m;
+}
+
+/* One warp's access (resident warp r of block slot `slot`): the pieces of
+ * its earlier records that this one replaces (a store every piece of its
+ * words, a load the loads) leave their counts, its own standing lanes
+ * join them, and each lane asks floor_hot's question. */
+FLOOR_CODE static uint64_t warp_access(warp_table *h, const unsigned *bins, uint32_t r, uint32_t slot, int kind) {
+  warp_rec *x = &h->rec[r][h->nrec[r]];
+  for (int l = 0; l < 32; l++) x->words[l] = bins[l] & 255u;
+  uint32_t live = 0;
+  for (int l = 0; l < 32; l++) live |= (uint32_t)!((uint64_t)lanes_of(x->words, x->words[l]) >> (l + 1)) << l;
+  for (int k = 0; k < h->nrec[r]; k++) {
+    warp_rec *e = &h->rec[r][k];
+    if (kind == 0 && e->kind != 0) continue;
+    for (uint32_t m = e->live; m; m &= m - 1) {
+      int j = __builtin_ctz(m);
+      uint32_t w = e->words[j];
+      if (!lanes_of(x->words, w)) continue;
+      e->live &= ~(1u << j);
+      h->total[w][e->kind]--;
+      h->block[slot][w][e->kind]--;
+    }
+  }
+  for (uint32_t m = live; m; m &= m - 1) {
+    uint32_t w = x->words[__builtin_ctz(m)];
+    h->total[w][kind]++;
+    h->block[slot][w][kind]++;
+  }
+  x->live = live;
+  x->kind = kind;
+  h->nrec[r]++;
+  uint64_t asked = 0;
+  for (int l = 0; l < 32; l++) asked += h->block[slot][x->words[l]][!kind];
+  return asked;
+}
+
+double floor_warp(const unsigned *bins, int n, int reps) {
+  if (n <= 0 || n % (HOT_BLOCKS * BLOCK)) return -1;
+  warp_table *h = calloc(1, sizeof *h);
+  uint32_t (*want)[2] = calloc(256, sizeof *want);
+  if (!h || !want) { free(h); free(want); return -1; }
+  /* what every word must hold when the blocks have all ended: one store
+   * piece per warp and word it touched, no load */
+  for (int a = 0; a < n / 32; a++) {
+    uint32_t seen[8] = {0};
+    for (int l = 0; l < 32; l++) {
+      uint32_t w = bins[(size_t)a * 32 + l] & 255u;
+      if (!(seen[w / 32] >> (w % 32) & 1)) want[w][1]++;
+      seen[w / 32] |= 1u << (w % 32);
+    }
+  }
+  double best = -1;
+  uint64_t asked = 0;
+  int ok = 1;
+  for (int rep = 0; rep < reps && ok; rep++) {
+    memset(h->total, 0, sizeof h->total);
+    double t0 = gr_now();
+    int nblocks = n / BLOCK;
+    for (int b0 = 0; b0 < nblocks; b0 += HOT_BLOCKS) {
+      for (int kind = 0; kind < 2; kind++)
+        for (int w = 0; w < HOT_WARPS; w++)
+          for (int b = b0; b < b0 + HOT_BLOCKS; b++)
+            asked += warp_access(h, bins + (size_t)b * BLOCK + w * 32, (uint32_t)((b - b0) * HOT_WARPS + w), (uint32_t)(b - b0), kind);
+      /* the blocks end: their warps' records go whole (their pieces stay in the words' totals) */
+      memset(h->nrec, 0, sizeof h->nrec);
+      memset(h->block, 0, sizeof h->block);
+    }
+    double t = gr_now() - t0;
+    if (best < 0 || t < best) best = t;
+    ok = !memcmp(h->total, want, sizeof h->total);
+  }
+  free(h);
+  free(want);
+  return ok && asked != UINT64_MAX ? best : -1;
+}

@@ -44,4 +44,15 @@ double floor_triad(int variant, const float *a, const float *b, float *c, int n,
  * is wrong). */
 double floor_hot(const unsigned *bins, int n, int reps);
 
+/* The same bookkeeping with a warp's access as one record (floor_warp):
+ * its lanes' words, the lanes whose piece stands, its kind; the pieces a
+ * warp's access replaces are found among the warp's own earlier records
+ * by comparing words (a vector compare of 32 lanes), not looked up per
+ * lane, and a block's end drops its warps' records whole.  The counts and
+ * the question are floor_hot's.  Where it is far below floor_hot, an
+ * oracle built that way has room that one of per-access records has not.
+ * -1 where n is not whole waves, or where a word's pieces at the end are
+ * not one store for each warp that touched it. */
+double floor_warp(const unsigned *bins, int n, int reps);
+
 #endif
