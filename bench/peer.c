@@ -378,7 +378,7 @@ static void compiled_table(ocl *o, int *bad) {
     printf("%-10s", kernels[k].name);
     if (t < 0) printf(" %12s %12s", "FAILED", ""), *bad = 1;
     else printf(" %12.4f %12.3f", t, cs);
-    if (t > 0 && p > 0) printf(" %13.1fx", t / p);
+    if (t > 0 && p > 0) printf(" %13.2fx", t / p);
     else printf(" %14s", "n/a");
     for (size_t j = 0; j < NCMODES; j++) {
       if (u[j] < 0) { printf(" %10s", "FAILED"); *bad = 1; }
