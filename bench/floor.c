@@ -140,7 +140,9 @@ static void hot_remove(hot_table *h, size_t i) {
 
 /* One warp's access of its lanes' bins (kind 0 the load, 1 the store): the
  * answers to the question, summed so that nothing is optimised away. */
-FLOOR_CODE static uint64_t hot_access(hot_table *h, const unsigned *bins, uint32_t agent, uint32_t slot, int kind) {
+FLOOR_CODE static uint64_t hot_access(void *t, const unsigned *bins, uint32_t agent, uint32_t resident, uint32_t slot, int kind) {
+  hot_table *h = t;
+  (void)resident;
   uint64_t asked = 0;
   for (int l = 0; l < 32; l++) {
     uint32_t w = bins[l] & 255u;
@@ -163,6 +165,45 @@ FLOOR_CODE static uint64_t hot_access(hot_table *h, const unsigned *bins, uint32
   return asked;
 }
 
+/* The racy histogram's accesses in the emulator's order (floor.h): waves
+ * of HOT_BLOCKS resident blocks, the load of every warp then the store,
+ * the warps round-robin (warp agent of launch-wide number agent, resident
+ * number resident, in block slot slot), and the wave's end when its
+ * blocks have all ended: the answers to the question, summed. */
+typedef struct {
+  uint64_t (*access)(void *t, const unsigned *bins, uint32_t agent, uint32_t resident, uint32_t slot, int kind);
+  void (*wave_end)(void *t, const unsigned *bins, int b0);
+} hot_order;
+
+static uint64_t hot_run(const hot_order *o, void *t, const unsigned *bins, int n) {
+  uint64_t asked = 0;
+  for (int b0 = 0; b0 < n / BLOCK; b0 += HOT_BLOCKS) {
+    for (int kind = 0; kind < 2; kind++)
+      for (int w = 0; w < HOT_WARPS; w++)
+        for (int b = b0; b < b0 + HOT_BLOCKS; b++)
+          asked += o->access(t, bins + (size_t)b * BLOCK + w * 32, (uint32_t)(b * HOT_WARPS + w),
+                             (uint32_t)((b - b0) * HOT_WARPS + w), (uint32_t)(b - b0), kind);
+    o->wave_end(t, bins, b0);
+  }
+  return asked;
+}
+
+/* The wave's blocks end: their agents' records go (their pieces stay in the words' totals). */
+static void hot_wave_end(void *t, const unsigned *bins, int b0) {
+  hot_table *h = t;
+  for (int b = b0; b < b0 + HOT_BLOCKS; b++)
+    for (int w = 0; w < HOT_WARPS; w++)
+      for (int l = 0; l < 32; l++) {
+        uint64_t key = (uint64_t)(bins[(size_t)b * BLOCK + w * 32 + l] & 255u) << 32 | (uint32_t)(b * HOT_WARPS + w + 1);
+        size_t i = hot_slot(h, key);
+        if (h->t[i].key) {
+          hot_remove(h, i);
+          h->n--;
+        }
+      }
+  memset(h->block, 0, sizeof h->block);
+}
+
 double floor_hot(const unsigned *bins, int n, int reps) {
   if (n <= 0 || n % (HOT_BLOCKS * BLOCK)) return -1;   /* whole waves of resident blocks */
   hot_table h;
@@ -174,26 +215,9 @@ double floor_hot(const unsigned *bins, int n, int reps) {
   uint64_t asked = 0;
   int ok = 1;
   for (int rep = 0; rep < reps && ok; rep++) {
+    static const hot_order order = {hot_access, hot_wave_end};
     double t0 = gr_now();
-    int nblocks = n / BLOCK;
-    for (int b0 = 0; b0 < nblocks; b0 += HOT_BLOCKS) {
-      for (int kind = 0; kind < 2; kind++)
-        for (int w = 0; w < HOT_WARPS; w++)
-          for (int b = b0; b < b0 + HOT_BLOCKS; b++)
-            asked += hot_access(&h, bins + (size_t)b * BLOCK + w * 32, (uint32_t)(b * HOT_WARPS + w), (uint32_t)(b - b0), kind);
-      /* the blocks end: their agents' records go (their pieces stay in the words' totals) */
-      for (int b = b0; b < b0 + HOT_BLOCKS; b++)
-        for (int w = 0; w < HOT_WARPS; w++)
-          for (int l = 0; l < 32; l++) {
-            uint64_t key = (uint64_t)(bins[(size_t)b * BLOCK + w * 32 + l] & 255u) << 32 | (uint32_t)(b * HOT_WARPS + w + 1);
-            size_t i = hot_slot(&h, key);
-            if (h.t[i].key) {
-              hot_remove(&h, i);
-              h.n--;
-            }
-          }
-      memset(h.block, 0, sizeof h.block);
-    }
+    asked += hot_run(&order, &h, bins, n);
     double t = gr_now() - t0;
     if (best < 0 || t < best) best = t;
     ok = h.n == 0;
@@ -235,7 +259,9 @@ static inline uint32_t lanes_of(const uint32_t *ws, uint32_t x) {
  * its earlier records that this one replaces (a store every piece of its
  * words, a load the loads) leave their counts, its own standing lanes
  * join them, and each lane asks floor_hot's question. */
-FLOOR_CODE static uint64_t warp_access(warp_table *h, const unsigned *bins, uint32_t r, uint32_t slot, int kind) {
+FLOOR_CODE static uint64_t warp_access(void *t, const unsigned *bins, uint32_t agent, uint32_t r, uint32_t slot, int kind) {
+  warp_table *h = t;
+  (void)agent;
   warp_rec *x = &h->rec[r][h->nrec[r]];
   for (int l = 0; l < 32; l++) x->words[l] = bins[l] & 255u;
   uint32_t live = 0;
@@ -265,6 +291,14 @@ FLOOR_CODE static uint64_t warp_access(warp_table *h, const unsigned *bins, uint
   return asked;
 }
 
+/* The wave's blocks end: their warps' records go whole (their pieces stay in the words' totals). */
+static void warp_wave_end(void *t, const unsigned *bins, int b0) {
+  warp_table *h = t;
+  (void)bins, (void)b0;
+  memset(h->nrec, 0, sizeof h->nrec);
+  memset(h->block, 0, sizeof h->block);
+}
+
 double floor_warp(const unsigned *bins, int n, int reps) {
   if (n <= 0 || n % (HOT_BLOCKS * BLOCK)) return -1;
   warp_table *h = calloc(1, sizeof *h);
@@ -285,17 +319,9 @@ double floor_warp(const unsigned *bins, int n, int reps) {
   int ok = 1;
   for (int rep = 0; rep < reps && ok; rep++) {
     memset(h->total, 0, sizeof h->total);
+    static const hot_order order = {warp_access, warp_wave_end};
     double t0 = gr_now();
-    int nblocks = n / BLOCK;
-    for (int b0 = 0; b0 < nblocks; b0 += HOT_BLOCKS) {
-      for (int kind = 0; kind < 2; kind++)
-        for (int w = 0; w < HOT_WARPS; w++)
-          for (int b = b0; b < b0 + HOT_BLOCKS; b++)
-            asked += warp_access(h, bins + (size_t)b * BLOCK + w * 32, (uint32_t)((b - b0) * HOT_WARPS + w), (uint32_t)(b - b0), kind);
-      /* the blocks end: their warps' records go whole (their pieces stay in the words' totals) */
-      memset(h->nrec, 0, sizeof h->nrec);
-      memset(h->block, 0, sizeof h->block);
-    }
+    asked += hot_run(&order, h, bins, n);
     double t = gr_now() - t0;
     if (best < 0 || t < best) best = t;
     ok = !memcmp(h->total, want, sizeof h->total);
