@@ -393,13 +393,13 @@ void its_step(launch *L, warp *w) {
   uint32_t gmask[32], gmem[32];
   /* groups: the lanes at one pc, and at a *_sync with a member mask, of one
    * mask (two coalesced groups may shuffle at the same instruction, each
-   * among its own lanes), in the order of their first lanes.  A pc's lanes
-   * are found by one compare over the 32; where a pc holds a warp
-   * intrinsic with a member mask, lane by lane */
+   * among its own lanes), in the order of their first lanes.  One pass
+   * over the lanes, each pc's group found by the pc in a table of the
+   * launch's (a warp whose lanes ran apart under the random scheduler has
+   * a dozen groups, and one compare of the 32 lanes a group took a third
+   * of such a run); where a pc holds a warp intrinsic with a member mask,
+   * lane by lane */
   uint32_t runnable = w->alive & ~(w->wait_sync | w->wait_bar);
-  /* one pass over the lanes, each pc's group found by the pc (a warp
-   * whose lanes ran apart, one at a time, under the random scheduler, has
-   * a dozen groups: a compare of the 32 lanes a group took half the run) */
   if (!L->its_group) {
     L->its_group = xmalloc((size_t)f->ncode);
     memset(L->its_group, -1, (size_t)f->ncode);
