@@ -81,9 +81,9 @@ expect 2 "unknown array" -- "$G" check --array nope "$S/kernels/babycuda/fig4.bc
 expect 2 "a kernel file that does not load" -- "$G" check "$S/tests/malformed/arg_count.cu"
 for f in "$S"/tests/malformed/bc/*.bc; do
   err=$(sed -n 's|^// expect: ||p' "$f")
-  expect 2 "malformed $(basename "$f")" -- "$G" check "$f"
-  contains "$T/err" "$(basename "$f"):$err" "the error of $(basename "$f")"
-  expect 2 "malformed eval $(basename "$f")" -- "$G" babycuda eval "$f"
+  expect 2 "malformed ${f##*/}" -- "$G" check "$f"
+  contains "$T/err" "${f##*/}:$err" "the error of ${f##*/}"
+  expect 2 "malformed eval ${f##*/}" -- "$G" babycuda eval "$f"
 done
 
 # -- babycuda eval: the history and Definition 1

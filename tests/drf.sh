@@ -15,22 +15,22 @@ expect 2 "states bad memory" -- "$G" states --memory tso "$S/kernels/drf/mp_rela
 expect 2 "states on a file that does not load" -- "$G" states --compare "$S/tests/malformed/nv_atomic_cluster.cu"
 
 for f in "$S"/scor/micro/norace_*.cu "$S"/kernels/drf/*.cu; do
-  expect 0 "weak within sc: $(basename "$f")" -- "$G" states --compare "$f"
-  contains "$T/out" "PASS" "the guarantee holds: $(basename "$f")"
-  lacks "$T/out" "incomplete" "both searches complete: $(basename "$f")"
+  expect 0 "weak within sc: ${f##*/}" -- "$G" states --compare "$f"
+  contains "$T/out" "PASS" "the guarantee holds: ${f##*/}"
+  lacks "$T/out" "incomplete" "both searches complete: ${f##*/}"
 done
 # the race-free kernels are race-free for the exact oracle too
 for f in "$S"/kernels/drf/*.cu; do
-  expect 0 "hb-ptx finds no race: $(basename "$f")" -- "$G" run --detect hb-ptx --sched random "$f" -q
+  expect 0 "hb-ptx finds no race: ${f##*/}" -- "$G" run --detect hb-ptx --sched random "$f" -q
 done
 
 # one agent model per warp model (docs/warps.md).  Lockstep: a warp is one
 # agent for the memory model as for hb, so lanes passing values through
 # global memory with nothing between are race-free and stay within sc.
 for f in "$S/tests/data/warp_agent.cu" "$S/tests/data/warp_agent_sync.cu"; do
-  expect 0 "lockstep hb finds no race: $(basename "$f")" -- "$G" run --detect hb,scord --sched random "$f" -q
-  expect 0 "lockstep, weak within sc: $(basename "$f")" -- "$G" states --compare "$f"
-  contains "$T/out" "PASS" "the lockstep guarantee holds: $(basename "$f")"
+  expect 0 "lockstep hb finds no race: ${f##*/}" -- "$G" run --detect hb,scord --sched random "$f" -q
+  expect 0 "lockstep, weak within sc: ${f##*/}" -- "$G" states --compare "$f"
+  contains "$T/out" "PASS" "the lockstep guarantee holds: ${f##*/}"
 done
 # ITS: a thread is an agent, for the memory model as for hb and hb-ptx; the
 # same guarantee for the kernels they call race-free under ITS.  Three ScoR
@@ -43,13 +43,13 @@ for f in "$S/tests/data/warp_agent_sync.cu" "$S/tests/data/its_tail4_sync.cu" "$
          "$S/scor/micro/norace_interwarp-block_fence_hrf-indirect.cu" "$S/scor/micro/norace_interwarp_blkfence_raw.cu" \
          "$S/scor/micro/norace_interwarp_blklock_waw.cu" "$S/scor/micro/norace_interwarp_dev-blklock_waw.cu" \
          "$S/scor/micro/norace_interwarp_fence_raw.cu"; do
-  expect 0 "ITS hb finds no race: $(basename "$f")" -- "$G" run --warps its --detect hb,hb-ptx --sched random "$f" -q
-  expect 0 "ITS, weak within sc: $(basename "$f")" -- "$G" states --warps its --compare "$f"
-  contains "$T/out" "PASS" "the ITS guarantee holds: $(basename "$f")"
+  expect 0 "ITS hb finds no race: ${f##*/}" -- "$G" run --warps its --detect hb,hb-ptx --sched random "$f" -q
+  expect 0 "ITS, weak within sc: ${f##*/}" -- "$G" states --warps its --compare "$f"
+  contains "$T/out" "PASS" "the ITS guarantee holds: ${f##*/}"
 done
 for f in "$S"/kernels/drf/*.cu; do
-  expect 0 "ITS hb-ptx finds no race: $(basename "$f")" -- "$G" run --warps its --detect hb-ptx --sched random "$f" -q
-  expect 0 "ITS, weak within sc: $(basename "$f")" -- "$G" states --warps its --compare "$f"
+  expect 0 "ITS hb-ptx finds no race: ${f##*/}" -- "$G" run --warps its --detect hb-ptx --sched random "$f" -q
+  expect 0 "ITS, weak within sc: ${f##*/}" -- "$G" states --warps its --compare "$f"
 done
 
 # racy message passing: weak memory reaches r1=1 r2=0, sequential consistency does not

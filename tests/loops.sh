@@ -82,8 +82,8 @@ for f in "$S"/kernels/loops/*.cu; do
     st=0; "$G" run "$f" --detect "$det" -q >/dev/null 2>&1 || st=$?
     flag=0; [ "$st" -eq 4 ] && flag=1
     for seed in 1 2 3; do
-      expect 0 "$(basename "$f") -D$def seed $seed" -- "$G" run "$f" -D"$def" --sched random --seed "$seed" --dump loop_flag
-      contains "$T/out" "loop_flag i32[1] = {$flag}" "$(basename "$f"): the instrumented -D$def agrees with $det (seed $seed)"
+      expect 0 "${f##*/} -D$def seed $seed" -- "$G" run "$f" -D"$def" --sched random --seed "$seed" --dump loop_flag
+      contains "$T/out" "loop_flag i32[1] = {$flag}" "${f##*/}: the instrumented -D$def agrees with $det (seed $seed)"
     done
   done
 done
@@ -115,12 +115,12 @@ contains "$T/out" "loop_flag i32[1] = {1}" "an overflow hands the loop back"
 # -- the sequential loops in C (gpurace run --seq, detectors/loops/seq.c) give the results the generators
 #    computed (the //@ check lines), and what a dependency-free parallel run gives
 for f in "$S"/kernels/loops/*.cu; do
-  expect 0 "$(basename "$f") --seq" -- "$G" run "$f" --seq --digest
+  expect 0 "${f##*/} --seq" -- "$G" run "$f" --seq --digest
   cp "$T/out" "$T/seq.digest"
-  lacks "$T/out" "FAILED" "$(basename "$f"): the sequential loop in C passes the file's checks"
+  lacks "$T/out" "FAILED" "${f##*/}: the sequential loop in C passes the file's checks"
   grep -q '^//@ expect nodependency' "$f" || continue
-  expect 0 "$(basename "$f") parallel" -- "$G" run "$f" --digest
-  if cmp -s "$T/out" "$T/seq.digest"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $(basename "$f"): the parallel run ends with other memory than the sequential loop"; fi
+  expect 0 "${f##*/} parallel" -- "$G" run "$f" --digest
+  if cmp -s "$T/out" "$T/seq.digest"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: ${f##*/}: the parallel run ends with other memory than the sequential loop"; fi
 done
 expect 0 "--seq --time" -- "$G" run "$S/kernels/loops/knap.cu" --seq --time 3 --dump best
 contains "$T/out" "the fastest of 3 runs (the sequential loop in C)" "--time with --seq times the loop"

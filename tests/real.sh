@@ -7,7 +7,7 @@ S=${GR_SRCDIR:-.}
 . "$S/tests/lib.sh"
 
 for f in "$S"/tests/real/*.cu; do
-  n=$(basename "$f")
+  n=${f##*/}
   expect 0 "$n runs, checks hold, hb silent" -- "$G" run --detect hb "$f"
   contains "$T/out" "0 race reports" "$n: hb finds no race"
   expect 0 "$n under weak memory, random schedule" -- "$G" run --memory weak --sched random --seed 5 "$f"
