@@ -90,7 +90,11 @@ typedef struct {
   uint8_t *base;
 } xspan;
 #define WARP_SPANS 4
-#define WARP_EDGES 64   /* backward branches a stretch of run-ahead may run */
+/* backward branches a stretch of run-ahead may run: as many as the warp's
+ * count of them (nedge, 8 bits) holds, so that a loop of a few hundred
+ * iterations is one or two stretches, not four or more (64 before: the ALU
+ * hash loop's 256 iterations took four turns that ran code, 4% of its time) */
+#define WARP_EDGES 255
 
 typedef struct blk blk;
 typedef struct simt_plan simt_plan;
@@ -159,6 +163,7 @@ typedef struct warp {
    * with it: never cleared) */
   uint32_t edge_due[WARP_EDGES];
 } warp;
+_Static_assert(WARP_EDGES <= UINT8_MAX, "a warp counts its edges due in 8 bits (nedge, edge_next)");
 
 /* edge_due's mark of a store's change to memory (simt.h's AHEAD_STORE)
  * among the backward branches: the launch's write_epoch moves at its turn */
