@@ -31,8 +31,8 @@ chmod +x "$W/wrap.sh"
 for c in "$old" "$new"; do
   [ -d "$W/$c" ] && continue
   git clone -q "$repo" "$W/$c"
-  (cd "$W/$c" && git checkout -q "$c" && autoreconf -fi >/dev/null 2>&1 && ./configure >/dev/null && make -j"$(nproc)" >/dev/null &&
-   make check TESTS= >/dev/null) || { echo "check-time.sh: $c does not build" >&2; exit 1; }
+  (cd "$W/$c" && git checkout -q "$c" && autoreconf -fi && ./configure && make -j"$(nproc)" && make check TESTS=) >"$W/build.$c" 2>&1 ||
+    { echo "check-time.sh: $c does not build: $W/build.$c" >&2; exit 1; }
 done
 i=0
 while [ "$i" -lt "$pairs" ]; do

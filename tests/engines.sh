@@ -27,7 +27,7 @@ check() {  # check FILE OPTIONS...: both engines, the same output
   rc2=0; "$G" run "$f" --digest --stats --engine compiled --jit-cache "$J" "$@" >"$T/c" 2>"$T/ce" || rc2=$?
   # the compiled run's output less its engine line, read by the shell (a
   # third of this suite's processes were grep's and cmp's: on a 2-core VM
-  # a process costs ~1.5 ms, most of it the kernel's), and the error
+  # a process costs ~1 ms, most of it the kernel's), and the error
   # outputs compared only where one has a byte
   eng=
   while IFS= read -r line; do case $line in "engine: "*) eng=$line ;; *) printf '%s\n' "$line" ;; esac; done <"$T/c" >"$T/c2"
