@@ -1107,6 +1107,8 @@ static void rep_one(const acc *e, void *arg) {
   report(h, e, cls, c->ev, c->lane, c->wordaddr + (uint64_t)__builtin_ctz(both), c->done, c->ndone);
 }
 
+static void word_settle(hb *h, loc *L, const acc *x, int xrel);
+
 /* The access x (its bytes of this word, in x->mask) against the word's
  * entries: races reported, replacement and covering applied, x added.  A
  * long list that no release has touched is scanned through its summary:
@@ -1159,9 +1161,16 @@ static inline __attribute__((always_inline)) void check_word(hb *h, loc *L, cons
       if (cls) report(h, &e[k], cls, ev, lane, wordaddr + (uint64_t)__builtin_ctz(both), done, ndone);
     }
   }
-  /* replacement and covering: at once on a short list; lazily on a long
-   * one, where (ScoRD) nothing of other warps can be covered now */
-  m = more_of(L);
+  word_settle(h, L, x, xrel);
+}
+
+/* check_word's end: x's replacement of its agent's entries (and, ScoRD,
+ * its covering) applied at once on a short list, lazily on a long one,
+ * where (ScoRD) nothing of other warps can be covered now; x appended.
+ * xrel: x is a replayed load ordered before later accesses of others. */
+static void word_settle(hb *h, loc *L, const acc *x, int xrel) {
+  int ptx = h->model == HB_MODEL_PTX, xw = (x->info & I_WRITE) != 0;
+  accs *m = more_of(L);
   int lazy = m && m->n > LAZY_MIN && (ptx || (!xrel && m->quiet && m->stamp == h->releases));
   if (lazy) {
     m->lazy = 1;
@@ -1439,6 +1448,69 @@ static int group_load(hb *h, shadow *s, const gr_event *ev, uint16_t info) {
   return 1;
 }
 
+/* What a plain 4-byte access's lanes share on hot_lane's path, made once
+ * per access: the entry less its lane's agent, lane and clock (x), its
+ * kind (xk; its lock set is the lane's under ITS in the ScoRD model),
+ * agent and summary warp of lane 0, and the shadow of the last lane's
+ * allocation. */
+typedef struct {
+  acc x;
+  hw_kind xk;
+  uint32_t a0, xwp;
+  int threads, xw, xdev;
+  uint64_t now, hi;
+  shadow *s;
+} hot_acc;
+
+/* Lane l of a plain 4-byte access whose word's summary stands (a hot word
+ * that no release touched since it was summarised): check_word's summary
+ * branch, with what hot_acc holds taken once per access, not once per
+ * lane (on_access's and check_word's per-lane preamble were half of a hot
+ * word's access).  0, having changed nothing, where the lane is not such
+ * a lane: on_access takes it the long way.  *met: the lane's words met
+ * without a report, as on_access keeps them (repeats). */
+static int hot_lane(hb *h, const gr_event *ev, hot_acc *ha, int l, int repeats, uint64_t *met_addr, uint8_t *met_lane) {
+  uint32_t a = ha->threads ? ha->a0 + (uint32_t)l : ha->a0;
+  uint64_t addr = ev->addr[l];
+  if (a >= h->n || addr & 3) return 0;
+  shadow *s = ha->s;
+  if (ev->space == GR_SPACE_GLOBAL && addr >> 32 != ha->hi) {
+    ha->hi = addr >> 32;
+    ha->s = s = shadow_of(h, gr_allocation_id(addr));
+  }
+  uint64_t off = (uint32_t)addr;
+  if (!s || off + 4 > s->size || (h->model == HB_MODEL_PTX && s->rels)) return 0;
+  loc *w = s->lines[off / (4 * LINE_WORDS)].words;
+  if (!w) return 0;
+  loc *L = &w[off / 4 % LINE_WORDS];
+  accs *m = more_of(L);
+  if (!m || !m->sum || m->sum_stamp != ha->now) return 0;
+  acc x = ha->x;
+  x.agent = a;
+  x.lane = (uint8_t)l;
+  if (h->model == HB_MODEL_PTX) x.clock = h->own[a];
+  else if (ha->threads) ha->xk.locks = x.locks = locks_of(h, a)->set;
+  seen done[SEEN_MAX];
+  int ndone = 0;
+  rep_ctx c = {h, &x, ev, l, addr, done, &ndone};
+  int skip = (!ha->xw && !m->anywrite) || (ha->xdev && m->alldev);
+  sum_retire(h, m);
+  hb_assert(ha->xwp == hw_warp(h, a) && ev->block == block_of(h, a));
+  if (!hw_access(m->sum, &x, &ha->xk, ev->block, ha->xwp, h->nmemo, skip ? NULL : rep_wanted, rep_one, &c)) {
+    if (ha->xw) m->anywrite = 1;
+    if (!ha->xdev) m->alldev = 0;
+  } else {
+    sum_unfold(h, L);   /* as check_word: x joins the list */
+    word_settle(h, L, &x, 0);
+  }
+  if (repeats) {
+    unsigned q = (unsigned)(addr >> 2) & 63;
+    met_lane[q] = ndone ? 0 : (uint8_t)(l + 1);
+    met_addr[q] = addr;
+  }
+  return 1;
+}
+
 /* Global and shared memory.  Local memory is the thread's own: no other
  * thread can reach it (a local address names the accessor's own frame), so
  * it has no race to find. */
@@ -1477,8 +1549,25 @@ static void on_access(hb *h, const gr_event *ev) {
   uint64_t hi = UINT64_MAX;
   size_t id = 0;
   shadow *s = shared ? shared_of(h, ev->block) : NULL;
+  /* a plain 4-byte access: its lanes on hot words through hot_lane */
+  int hot = !h->lanewise && !strong && !ev->async_copy && ev->size == 4;
+  hot_acc ha;
+  if (hot) {
+    int threads = ptx || h->its;
+    ha.a0 = agent_of(h, ev, 0);
+    ha.x = (acc){ha.a0, ptx ? 0 : h->releases, (uint32_t)ev->pc, info, ptx || threads ? 0 : locks_of(h, ha.a0)->set, 0, 0xf};
+    ha.xk = (hw_kind){ha.x.pc, info, ha.x.locks, 0xf, 0};
+    ha.xwp = threads ? ev->block * h->wpb + ev->warp_in_block : ha.a0;
+    ha.threads = threads;
+    ha.xw = write;
+    ha.xdev = is_dev(h, info);
+    ha.now = sync_count(h);
+    ha.hi = UINT64_MAX;
+    ha.s = s;
+  }
   for (uint32_t mm = ev->mask; mm; mm &= mm - 1) {
     int l = __builtin_ctz(mm);
+    if (hot && hot_lane(h, ev, &ha, l, repeats, met_addr, met_lane)) continue;
     uint32_t a = agent_of(h, ev, l);
     if (a >= h->n) continue;
     if (ev->async_copy) a += h->n;   /* its copies' agent (PTX model: ScoRD's does not watch them) */
