@@ -393,12 +393,66 @@ static uint64_t hash_words(uint64_t h, const uint64_t *p, size_t n) {
   return h;
 }
 
+/* The registers live before pc (kir_liveness: those some path from pc
+ * reads before it writes them), L->live_w words; none at pc -1.  Made at
+ * the launch's first look. */
+static const uint64_t *live_before(launch *L, int pc) {
+  if (!L->live) {
+    L->live_w = (size_t)(L->f->nregs > 0 ? (L->f->nregs + 63) / 64 : 1);
+    L->live = kir_liveness(L->f->code, L->f->ncode, L->live_w);
+  }
+  return &L->live[(size_t)(pc >= 0 && pc <= L->f->ncode ? pc : L->f->ncode) * L->live_w];
+}
+
+/* Where lane l of w is: the pc of its next instruction, or -1 where it
+ * has exited.  Under lockstep the topmost stack entry that holds it (the
+ * entries below are where its path goes on after it reconverges); under
+ * ITS its own pc, or for the one group that runs together the entry's,
+ * which its_step keeps for them. */
+static int lane_at(const launch *L, const warp *w, int l) {
+  if (!(w->alive >> l & 1)) return -1;
+  if (L->ctx->cfg.warps == GR_WARPS_ITS)
+    return w->sp > 0 && w->its_one && (w->stk[0].mask >> l & 1) ? w->stk[0].pc : w->lpc[l];
+  for (int k = w->sp - 1; k >= 0; k--)
+    if (w->stk[k].mask >> l & 1) return w->stk[k].pc;
+  return -1;
+}
+
+/* h, on the values of the registers that w's live lanes may still read,
+ * each lane's at where it is: a register no later instruction reads
+ * before writing it is not part of the warp's state (its future does not
+ * depend on it), and compiled code need not store it (jit.c), so that the
+ * livelock detector must not look at it to see the same states in both
+ * engines.  A full warp at one pc (the common case) by register rows. */
+static uint64_t hash_live(launch *L, const warp *w, uint64_t h) {
+  int at[32];
+  uint32_t same = 0;
+  for (int l = 0; l < 32; l++) at[l] = lane_at(L, w, l), same |= (uint32_t)(at[l] == at[0]) << l;
+  size_t W;
+  if (same == FULL && at[0] >= 0) {
+    const uint64_t *lv = live_before(L, at[0]);
+    W = L->live_w;
+    for (size_t k = 0; k < W; k++)
+      for (uint64_t b = lv[k]; b; b &= b - 1) h = hash_words(h, w->r + (k * 64 + (size_t)__builtin_ctzll(b)) * 32, 32);
+    return h;
+  }
+  for (int l = 0; l < 32; l++) {
+    if (at[l] < 0) continue;
+    const uint64_t *lv = live_before(L, at[l]);
+    W = L->live_w;
+    h = (h ^ (uint64_t)l) * 1099511628211ull;
+    for (size_t k = 0; k < W; k++)
+      for (uint64_t b = lv[k]; b; b &= b - 1) h = (h ^ w->r[(k * 64 + (size_t)__builtin_ctzll(b)) * 32 + (size_t)l]) * 1099511628211ull;
+  }
+  return h;
+}
+
 static uint64_t hash_warp(launch *L, warp *w) {
   uint64_t h = 1469598103934665603ull;
 #define MIX(v) (h = (h ^ (uint64_t)(v)) * 1099511628211ull)
   MIX(w->sp);
   for (int k = 0; k < w->sp; k++) { MIX(w->stk[k].pc); MIX(w->stk[k].rpc); MIX(w->stk[k].mask); }
-  h = hash_words(h, w->r, (size_t)L->f->nregs * 32);
+  h = hash_live(L, w, h);
   if (L->ctx->cfg.warps == GR_WARPS_ITS) {
     MIX(w->alive);
     for (int l = 0; l < 32; l++) { MIX(w->lpc[l]); MIX(w->lwait[l]); MIX(w->lsync[l]); }
@@ -408,29 +462,36 @@ static uint64_t hash_warp(launch *L, warp *w) {
 }
 
 /* A part of the warp's state that hash_warp hashes (its stack and lane
- * 0's registers): where it differs from the sample's, the whole does, and
- * a back edge in the window after a sample costs nregs words, not 32
- * times as many. */
-static uint64_t sig_warp(const launch *L, const warp *w) {
+ * 0's live registers): where it differs from the sample's, the whole
+ * does, and a back edge in the window after a sample costs nregs words,
+ * not 32 times as many. */
+static uint64_t sig_warp(launch *L, const warp *w) {
   uint64_t h = 1469598103934665603ull;
 #define MIX(v) (h = (h ^ (uint64_t)(v)) * 1099511628211ull)
   MIX(w->sp);
   for (int k = 0; k < w->sp; k++) { MIX(w->stk[k].pc); MIX(w->stk[k].mask); }
-  for (int r = 0; r < L->f->nregs; r++) MIX(w->r[(size_t)r * 32]);
+  int at = lane_at(L, w, 0);
+  if (at >= 0) {
+    const uint64_t *lv = live_before(L, at);
+    for (size_t k = 0; k < L->live_w; k++)
+      for (uint64_t b = lv[k]; b; b &= b - 1) MIX(w->r[(k * 64 + (size_t)__builtin_ctzll(b)) * 32]);
+  }
 #undef MIX
   return h;
 }
 
 /* One lane's own state under ITS at a back edge at pc: what its future
  * depends on besides memory (and, at a *_sync, the other lanes). */
-static uint64_t hash_lane(const launch *L, const warp *w, int l, int pc) {
+static uint64_t hash_lane(launch *L, const warp *w, int l, int pc) {
   uint64_t h = 1469598103934665603ull;
 #define MIX(v) (h = (h ^ (uint64_t)(v)) * 1099511628211ull)
   MIX(pc);
   MIX(w->nexchange);   /* values from other lanes came in: the lane's state is not all its future depends on */
   MIX(w->lwait[l]);
   MIX(w->lsync[l]);
-  for (int r = 0; r < L->f->nregs; r++) MIX(w->r[(size_t)r * 32 + (size_t)l]);
+  const uint64_t *lv = live_before(L, pc);   /* (hash_live's registers) */
+  for (size_t k = 0; k < L->live_w; k++)
+    for (uint64_t b = lv[k]; b; b &= b - 1) MIX(w->r[(k * 64 + (size_t)__builtin_ctzll(b)) * 32 + (size_t)l]);
   if (w->npend) for (int r = 0; r < L->f->nregs; r++) MIX(w->pend[r] >> l & 1);   /* its loads in flight */
 #undef MIX
   return h;
@@ -520,6 +581,21 @@ static void note_backedge(launch *L, warp *w, uint32_t m, int pc) {
     w->spin_at = n;
     w->its_ran = 0;
   }
+}
+
+int engine_live_regs_differ(launch *L, const warp *a, const warp *b) {
+  for (int l = 0; l < 32; l++) {
+    int at = lane_at(L, a, l);
+    if (at != lane_at(L, b, l)) return 1;
+    if (at < 0) continue;
+    const uint64_t *lv = live_before(L, at);
+    for (size_t k = 0; k < L->live_w; k++)
+      for (uint64_t m = lv[k]; m; m &= m - 1) {
+        size_t i = (k * 64 + (size_t)__builtin_ctzll(m)) * 32 + (size_t)l;
+        if (a->r[i] != b->r[i]) return 1;
+      }
+  }
+  return 0;
 }
 
 int engine_fmt_mask_lanes(char *buf, size_t n, uint32_t m) {
@@ -1382,6 +1458,7 @@ int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, s
   for (int s = 0; s < L->nslots; s++) if (L->slots[s]) engine_block_free(L->slots[s]);
   free(L->slots); free(L->run); free(L->ready);
   simt_plan_free(L->ahead);
+  free(L->live);
   if (L->prov && L->prov->off) ctx->stats.memory_at_once_stopped++;
   prov_free(L->prov);
   free(L->tids);

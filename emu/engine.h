@@ -240,6 +240,9 @@ struct launch {
   struct { uint32_t alive, tid[3][32]; } *tids;   /* per warp of a block: its lanes and their threadIdx (launch_tids) */
   int *first_read, nfirst_read;   /* kir_regs_read_first, once blocks are recycled */
   int8_t *its_group;              /* ITS: per instruction, its group in the step being formed, or -1 (its_step) */
+  uint64_t *live;                 /* the registers live before each pc (kir_liveness), live_w words a pc, or NULL:
+                                  * not yet made (engine.c's live_before) */
+  size_t live_w;
 };
 
 /* Runs the statement for each lane l of the mask m. */
@@ -257,6 +260,11 @@ void engine_deliver(launch *L, gr_event *ev);
 void engine_fault(launch *L, int pc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void engine_mem_fault(launch *L, int pc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void engine_lane_coords(const warp *w, int lane, char *buf, size_t n);
+/* Whether a and b, two warps of L's kernel whose lanes are at the same
+ * places, hold different values in a register some lane may still read
+ * there (a register no later instruction reads before it writes it is
+ * none of the warp's state: compiled code need not keep it, jit.c) */
+int engine_live_regs_differ(launch *L, const warp *a, const warp *b);
 /* Device printf (printf.c): a lane's vprintf(fmt, args), its text appended
  * to the device's output; the characters printed, -1 on a bad format, or
  * -2 after a fault (reading memory it may not) that ended the launch. */

@@ -294,7 +294,27 @@ typedef struct {
   const uint64_t *uin;
   const uint8_t *udef;
   size_t W;
+  const uint64_t *live;   /* kir_liveness: the registers live before each pc (W words a pc) */
 } jit_em;
+
+/* Whether register r is live before pc: read on some path from pc before
+ * it is written.  A block's write of a register that is not live after
+ * the block is not stored: nothing reads that value (the state the
+ * engines compare and the livelock detector hashes is the live registers,
+ * engine.c's hash_live), and a loop's temporaries then stay in the
+ * machine's registers (the hash loop's two, 7% of its time). */
+static int live_at(const jit_em *m, int pc, int r) { return UBIT(&m->live[(size_t)pc * m->W], r); }
+
+/* Whether the block [s, e) stores register r: r is live after it, or,
+ * where the block ends in a comparison fused with the branch at e, one of
+ * its operands (a stretch that halts at the branch runs the comparison
+ * again for the register the branch's turn reads: simt.c). */
+static int kept_after(const jit_em *m, int e, int fused, int r) {
+  if (live_at(m, e, r)) return 1;
+  int u[4], nu = fused ? kir_ins_reads(&m->f->code[e - 1], u) : 0;
+  for (int k = 0; k < nu; k++) if (u[k] == r) return 1;
+  return 0;
+}
 
 static int uniform_at(const jit_em *m, int pc, int r) { return r >= 0 && r < m->f->nregs && UBIT(&m->uin[(size_t)pc * m->W], r); }
 
@@ -358,7 +378,7 @@ static int emit_lanes(bytes *b, const jit_em *m, int s, int e, int fused, int fa
   }
   for (int pc = s; pc < e; pc++) {
     int d = f->code[pc].dst;
-    if (d >= 0 && local[d] == pc) {
+    if (d >= 0 && local[d] == pc && kept_after(m, e, fused, d)) {
       if (fast) put(b, "    T%d[l] = %c%d;\n", d, m->udef[pc] ? 's' : 'v', pc);
       else put(b, "    R[%d + l] = %c%d;\n", d * 32, m->udef[pc] ? 's' : 'v', pc);
     }
@@ -394,6 +414,8 @@ static int emit_straight(bytes *b, const jit_em *m, int s, int e, int fused) {
     int seen = 0;
     for (int k = 0; k < nlast && !seen; k++) seen = f->code[last[k]].dst == in->dst;
     if (in->dst >= 0 && !seen && alu_expr(x, sizeof x, in, "0", "0", "0")) last[nlast++] = pc;
+    /* (a register dead after the block: emit_lanes stores it nowhere) */
+    if (nlast && last[nlast - 1] == pc && !kept_after(m, e, fused, in->dst)) nlast--;
   }
   put(b, "  {\n  uint64_t moved = 0;\n");
   for (int k = 0; k < nlast; k++) put(b, "  uint64_t T%d[32];\n", f->code[last[k]].dst);
@@ -487,7 +509,8 @@ void jit_emit(const kir_func *f, bytes *b) {
   }
   for (int pc = 0; pc < n; pc++)
     for (int r = 0; r < f->nregs; r++) if (UBIT(&ulive[(size_t)pc * W], r)) needu[r] = 1;
-  jit_em m = {f, local, def, uin, udef, W};
+  uint64_t *live = kir_liveness(f->code, n, W);
+  jit_em m = {f, local, def, uin, udef, W, live};
   put(b, "/* gpurace's compiled code for kernel %s: %d KIR instructions (emu/jit.c) */\n", f->name ? f->name : "?", n);
   put(b, "#include \"kir_sem.h\"\n#include \"jit_abi.h\"\n\n");
   /* the helpers with loops, called: their copies at every use were a
@@ -632,6 +655,7 @@ void jit_emit(const kir_func *f, bytes *b) {
   free(local);
   free(def);
   free(uin);
+  free(live);
   free(ulive);
   free(udef);
   free(needu);

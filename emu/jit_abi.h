@@ -15,7 +15,10 @@
  * point F->rpc; F->cap instructions in all (F->n counts them, from the
  * value it had).  What it did is exactly what simt_run_ahead's own loop
  * would have done over those instructions, which then goes on from
- * F->pc: the same registers, the same back edges (F->edge_at, F->nedge),
+ * F->pc: the same live registers (a register that no path from F->pc
+ * reads before writing it may keep an older value: jit.c's kept_after;
+ * the operands of a comparison fused with the branch at F->pc are kept,
+ * which the loop may run again), the same back edges (F->edge_at, F->nedge),
  * the same fused comparison (simt.h: where F->have_ft, the branch at
  * F->pc reads its lanes F->ft instead of its register). */
 #ifndef GR_JIT_ABI_H
