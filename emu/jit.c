@@ -283,6 +283,55 @@ static uint64_t *jit_uniform_live(const kir_func *f, const uint64_t *uin, const 
   return live;
 }
 
+/* jit_blocks' entries, less those where the compiled code would run
+ * too little to pay for entering (its frame, and the check of the
+ * scalars it may read: jit_uniform_live): an entry whose longest run of
+ * instructions before one it does not run, a load (which it may hand
+ * back), the end, or a backward branch (a loop: long) is shorter than
+ * JIT_SHORT_MIN plus one per JIT_SHORT_SCALARS scalars it checks.  The
+ * interpreter runs those; the run is the same either way (jit_abi.h), the
+ * time not: of a paper-size gcol run's 3.0 M entries, 82% ran fewer
+ * than 8 instructions, and its compiled run took 1.5x the interpreter's
+ * (docs/engine.md).  A threshold of 8, and one more per scalar, cost
+ * matmul 5%. */
+#define JIT_SHORT_MIN 6
+#define JIT_SHORT_SCALARS 2
+static uint8_t *jit_entries(const kir_func *f) {
+  int n = f->ncode;
+  uint8_t *e = jit_blocks(f);
+  size_t W = (size_t)(f->nregs > 0 ? (f->nregs + 63) / 64 : 1);
+  int *def = simt_launch_defs(f);
+  uint64_t *uin = jit_uniform(f, W), *ulive = jit_uniform_live(f, uin, def, W);
+  /* len[pc]: the longest run from pc, INT_MAX/2 where a loop is reachable */
+  int *len = xcalloc((size_t)n + 1, sizeof *len);
+  const int LONG = INT32_MAX / 2;
+  for (int pc = n - 1; pc >= 0; pc--) {
+    const kir_ins *in = &f->code[pc];
+    if (!compiles(in) || in->op == OP_LD) { len[pc] = 0; continue; }
+    int s0, s1, best = 0;
+    kir_successors(in, pc, &s0, &s1);
+    int succ[2] = {s0, s1};
+    for (int k = 0; k < 2; k++) {
+      int t = succ[k];
+      if (t < 0 || t >= n) continue;
+      int l = t <= pc ? LONG : len[t];
+      if (l > best) best = l;
+    }
+    len[pc] = best >= LONG ? LONG : best + 1;
+  }
+  for (int pc = 0; pc < n; pc++) {
+    if (!(e[pc] & JIT_ENTRY)) continue;
+    int k = 0;
+    for (size_t w = 0; w < W; w++) k += __builtin_popcountll(ulive[(size_t)pc * W + w]);
+    if (len[pc] < JIT_SHORT_MIN + k / JIT_SHORT_SCALARS) e[pc] &= (uint8_t)~JIT_ENTRY;
+  }
+  free(len);
+  free(def);
+  free(uin);
+  free(ulive);
+  return e;
+}
+
 /* What the emission of one kernel shares: local[r], the pc whose value
  * of r the current block holds in a local (-1: none); def, the launch's
  * values (simt_launch_defs); uin, the registers uniform before each pc
@@ -474,19 +523,19 @@ static void emit_ops(bytes *b, const kir_func *f) {
     }
     /* (flags set, not counted: a count of 256 uses wraps to 0) */
     if (op < OP_NEG_I32 && kir_is_alu(op) && op != OP_CONST) {
-      if (!seen[op]) put(b, "static uint64_t B%d(uint64_t a, uint64_t b) { return sem_bin(%d, a, b); }\n", op, op);
+      if (!seen[op]) put(b, "OP B%d(uint64_t a, uint64_t b) { return sem_bin(%d, a, b); }\n", op, op);
       seen[op] = 1;
     } else if (op >= OP_NEG_I32 && op < OP_CONST) {
-      if (!seen[op]) put(b, "static uint64_t U%d(uint64_t a) { return sem_un(%d, a); }\n", op, op);
+      if (!seen[op]) put(b, "OP U%d(uint64_t a) { return sem_un(%d, a); }\n", op, op);
       seen[op] = 1;
     } else if (op == OP_CVT) {
       int from = (int)(in->imm & 0xff), to = (int)(in->imm >> 8 & 0xff);
       if (from >= SK_COUNT || to >= SK_COUNT) continue;
-      if (!cvt[from][to]) put(b, "static uint64_t V%d_%d(uint64_t a) { return sem_cvt(%d, %d, a); }\n", from, to, from, to);
-      if (!canon[to]) put(b, "static uint64_t K%d(uint64_t a) { return sem_canon(%d, a); }\n", to, to);
+      if (!cvt[from][to]) put(b, "OP V%d_%d(uint64_t a) { return sem_cvt(%d, %d, a); }\n", from, to, from, to);
+      if (!canon[to]) put(b, "OP K%d(uint64_t a) { return sem_canon(%d, a); }\n", to, to);
       cvt[from][to] = canon[to] = 1;
     } else if (op == OP_MATH && in->imm >= 0 && in->imm < MATH_COUNT && !math[in->imm] && (math[in->imm] = 1))
-      put(b, "static uint64_t M%d(uint64_t a, uint64_t b, uint64_t c) { return sem_math(%d, a, b, c); }\n", (int)in->imm,
+      put(b, "OP M%d(uint64_t a, uint64_t b, uint64_t c) { return sem_math(%d, a, b, c); }\n", (int)in->imm,
           (int)in->imm);
   }
 }
@@ -516,6 +565,11 @@ void jit_emit(const kir_func *f, bytes *b) {
   /* the helpers with loops, called: their copies at every use were a
    * quarter of a small kernel's compile and two thirds of a large one's */
   put(b, "#define HELPER __attribute__((noinline))\n\n");
+  /* an op's function, its switch folded once in it, then inlined at every
+   * use: a C text over JIT_O1_BYTES is compiled at -O1, which inlines no
+   * function called more than once, and gcol's lane loops called B60 and
+   * its kind 63 M times a paper-size run (the same compile time) */
+  put(b, "#define OP static inline __attribute__((always_inline)) uint64_t\n\n");
   /* a full warp's 4-byte shared load: where a half-warp's lanes read
    * consecutive words or one word (a tile's row, a broadcast), a copy and
    * no gather, as the interpreter's lanes_load4_halves does (matmul's
@@ -534,6 +588,12 @@ void jit_emit(const kir_func *f, bytes *b) {
   /* a uniform register's scalar, where every lane holds it (jit_uniform) */
   put(b, "static HELPER int one(const uint64_t *r, uint64_t *u) {\n  uint64_t x = 0;\n"
          "  for (int l = 0; l < 32; l++) x |= r[l] ^ r[0];\n  *u = r[0];\n  return !x;\n}\n\n");
+  /* several: one call and one pass (a graph kernel's entries check 14
+   * scalars each, and entries are as many as its memory accesses: gcol's
+   * checks, a call each, were a sixth of its paper-size run) */
+  put(b, "static HELPER int same(const uint64_t *R, const int32_t *o, int n) {\n  uint64_t x = 0;\n"
+         "  for (int k = 0; k < n; k++) {\n    const uint64_t *r = R + o[k];\n"
+         "    for (int l = 0; l < 32; l++) x |= r[l] ^ r[0];\n  }\n  return !x;\n}\n\n");
   emit_ops(b, f);
   put(b, "__attribute__((visibility(\"default\"))) void " JIT_SYMBOL "(jit_frame *F) {\n");
   /* the frame's values in locals, and R restrict: a store to a register
@@ -566,10 +626,20 @@ void jit_emit(const kir_func *f, bytes *b) {
   for (int pc = 0; pc < n; pc++) {
     if (!(e[pc] & JIT_ENTRY)) continue;
     put(b, "  case %d:", pc);
-    int k = 0;
+    int k = 0, r1 = -1;
     for (int r = 0; r < f->nregs; r++)
-      if (ulive[(size_t)pc * W + (size_t)r / 64] >> (r % 64) & 1) put(b, "%s!one(R + %d, &u%d)", k++ ? " || " : " if (", r * 32, r);
-    put(b, "%s goto L%d;\n", k ? ") { F->declined++; return; }" : "", pc);
+      if (ulive[(size_t)pc * W + (size_t)r / 64] >> (r % 64) & 1) k++, r1 = r1 < 0 ? r : r1;
+    if (k == 1) put(b, " if (!one(R + %d, &u%d)) { F->declined++; return; }", r1 * 32, r1);
+    else if (k > 1) {
+      put(b, " {\n    static const int32_t o[] = {");
+      for (int r = 0, j = 0; r < f->nregs; r++)
+        if (ulive[(size_t)pc * W + (size_t)r / 64] >> (r % 64) & 1) put(b, "%s%d", j++ ? ", " : "", r * 32);
+      put(b, "};\n    if (!same(R, o, %d)) { F->declined++; return; }\n   ", k);
+      for (int r = 0; r < f->nregs; r++)
+        if (ulive[(size_t)pc * W + (size_t)r / 64] >> (r % 64) & 1) put(b, " u%d = R[%d];", r, r * 32);
+      put(b, "\n  }");
+    }
+    put(b, " goto L%d;\n", pc);
   }
   put(b, "  default: return;\n  }\n");
   for (int pc = 0; pc < n;) {
@@ -871,7 +941,7 @@ static const jit_code *load(const kir_func *f, uint64_t key, const char *so, voi
   jit_entry *e = xcalloc(1, sizeof *e);
   e->key = key;
   e->code.fn = fn;
-  e->code.entry = jit_blocks(f);
+  e->code.entry = jit_entries(f);
   e->code.ncode = f->ncode;
   e->next = jit_loaded;
   jit_loaded = e;
