@@ -106,6 +106,18 @@ static kir_func *gen(int n, int nr) {
   return f;
 }
 
+/* A function of n instructions copied from code, with nregs registers. */
+static kir_func *fn_of(const char *name, const kir_ins *code, int n, int nregs) {
+  kir_func *f = calloc(1, sizeof *f);
+  f->name = name;
+  f->ncode = n;
+  f->nregs = nregs;
+  f->code = calloc((size_t)n, sizeof *f->code);
+  f->pos = calloc((size_t)n, sizeof *f->pos);
+  memcpy(f->code, code, (size_t)n * sizeof *code);
+  return f;
+}
+
 static void fn_free(kir_func *f) {
   free(f->code);
   free(f->pos);
@@ -120,6 +132,29 @@ typedef struct {
   warp w;
   uint8_t shared[256];
 } machine;
+
+/* The machines' registers gone, and A's liveness (engine_live_regs_differ's). */
+static void machines_free(machine *A, machine *B) {
+  free(A->w.r);
+  free(B->w.r);
+  free(A->L.live);
+}
+
+/* f's compiled code, in a new cache folder made from the template cache. */
+static const jit_code *compiled(const kir_func *f, char *cache) {
+  char why[256];
+  double took = 0;
+  ck_assert_ptr_nonnull(mkdtemp(cache));
+  const jit_code *jit = jit_get(f, jit_key(f), cache, &took, why, sizeof why);
+  ck_assert_msg(jit != NULL, "%s", why);
+  return jit;
+}
+
+static void cache_rm(const char *cache) {
+  char cmd[100];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", cache);
+  if (system(cmd)) { /* left behind: harmless */ }
+}
 
 static const uint64_t args[3] = {0x0000000100000000ull, 5, 0xfffffffffffffff0ull};
 static gr_ptr gaddr[2] = {0x0000000200000040ull, 0x0000000300000000ull};
@@ -253,9 +288,7 @@ static int fuzz_one(uint64_t seed, const char *cache, int *stretches, int *compi
       }
     }
     *compiled_ins += (int)B.dev.stats.thread_instructions / 32;
-    free(A.w.r);
-    free(B.w.r);
-    free(A.L.live);
+    machines_free(&A, &B);
   }
   free(regs);
   free(before);
@@ -305,13 +338,7 @@ static kir_func *counting_loop(int bound) {
     {.op = OP_JMP, .dst = -1, .a = 4, .b = -1, .c = -1},
     {.op = OP_EXIT, .dst = -1, .a = -1, .b = -1, .c = -1},
   };
-  kir_func *f = calloc(1, sizeof *f);
-  f->name = "count";
-  f->ncode = 10;
-  f->nregs = 6;
-  f->code = calloc(10, sizeof *f->code);
-  f->pos = calloc(10, sizeof *f->pos);
-  memcpy(f->code, code, sizeof code);
+  kir_func *f = fn_of("count", code, 10, 6);
   f->code[4].b = bound;
   return f;
 }
@@ -327,11 +354,8 @@ START_TEST(uniform_scalars) {
   /* the shared counter: checked on entering the loop, a scalar; the lanes' own: the register file */
   ck_assert_msg(strstr((char *)cu.p, "case 4: if (!one(R + 0, &u0)) { F->declined++; return; }") != NULL, "%s", (char *)cu.p);
   ck_assert_msg(strstr((char *)cd.p, "one(R + 0,") == NULL && strstr((char *)cd.p, "B72(R[0 + l], ") != NULL, "%s", (char *)cd.p);
-  char cache[] = "/tmp/gr-jit-uni-XXXXXX", why[256], cmd[100];
-  ck_assert_ptr_nonnull(mkdtemp(cache));
-  double took = 0;
-  const jit_code *jit = jit_get(uf, jit_key(uf), cache, &took, why, sizeof why);
-  ck_assert_msg(jit != NULL, "%s", why);
+  char cache[] = "/tmp/gr-jit-uni-XXXXXX";
+  const jit_code *jit = compiled(uf, cache);
   simt_plan *plan = simt_plan_new(uf, args, NULL);
   uint64_t regs[6 * 32] = {0};
   for (int drift = 0; drift < 2; drift++) {
@@ -368,13 +392,10 @@ START_TEST(uniform_scalars) {
     ck_assert_int_eq(na, nb);
     ck_assert_int_gt(ra, 0);
     ck_assert(!engine_live_regs_differ(&A.L, &A.w, &B.w));
-    free(A.w.r);
-    free(B.w.r);
-    free(A.L.live);
+    machines_free(&A, &B);
   }
   simt_plan_free(plan);
-  snprintf(cmd, sizeof cmd, "rm -rf %s", cache);
-  if (system(cmd)) { /* left behind: harmless */ }
+  cache_rm(cache);
   free(cu.p);
   free(cd.p);
   fn_free(uf);
@@ -402,14 +423,7 @@ static kir_func *dead_after(void) {
     {.op = OP_ADD_I32, .dst = 3, .a = 1, .b = 1, .c = -1},
     {.op = OP_EXIT, .dst = -1, .a = -1, .b = -1, .c = -1},
   };
-  kir_func *f = calloc(1, sizeof *f);
-  f->name = "dead";
-  f->ncode = 7;
-  f->nregs = 6;
-  f->code = calloc(7, sizeof *f->code);
-  f->pos = calloc(7, sizeof *f->pos);
-  memcpy(f->code, code, sizeof code);
-  return f;
+  return fn_of("dead", code, 7, 6);
 }
 
 START_TEST(dead_stores) {
@@ -420,11 +434,8 @@ START_TEST(dead_stores) {
   bytes_put(&c, "", 1);
   /* r3 (R[96..]) is read by nothing: its block stores nothing of it; r1 is the fused comparison's operand */
   ck_assert_msg(strstr((char *)c.p, "R[96 + l] =") == NULL && strstr((char *)c.p, "R[32 + l] =") != NULL, "%s", (char *)c.p);
-  char cache[] = "/tmp/gr-jit-dead-XXXXXX", why[256], cmd[100];
-  ck_assert_ptr_nonnull(mkdtemp(cache));
-  double took = 0;
-  const jit_code *jit = jit_get(f, jit_key(f), cache, &took, why, sizeof why);
-  ck_assert_msg(jit != NULL, "%s", why);
+  char cache[] = "/tmp/gr-jit-dead-XXXXXX";
+  const jit_code *jit = compiled(f, cache);
   simt_plan *plan = simt_plan_new(f, args, NULL);
   uint64_t regs[6 * 32];
   for (int k = 0; k < 6 * 32; k++) regs[k] = 0xdead0000u + (uint64_t)k;   /* r1 not yet tid.x */
@@ -443,12 +454,9 @@ START_TEST(dead_stores) {
   ck_assert_int_eq(B.w.stk[0].pc, 3);
   for (int l = 0; l < 32; l++) ck_assert_uint_eq(B.w.r[2 * 32 + l], l == 0);   /* the register the branch reads */
   ck_assert(!engine_live_regs_differ(&A.L, &A.w, &B.w));
-  free(A.w.r);
-  free(B.w.r);
-  free(A.L.live);
+  machines_free(&A, &B);
   simt_plan_free(plan);
-  snprintf(cmd, sizeof cmd, "rm -rf %s", cache);
-  if (system(cmd)) { /* left behind: harmless */ }
+  cache_rm(cache);
   free(c.p);
   fn_free(f);
   for (int l = 0; l < 32; l++) tids[0][l] = (uint32_t)(l + 32);
