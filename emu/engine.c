@@ -404,6 +404,12 @@ static const uint64_t *live_before(launch *L, int pc) {
   return &L->live[(size_t)(pc >= 0 && pc <= L->f->ncode ? pc : L->f->ncode) * L->live_w];
 }
 
+/* Runs the statement for each register r (a size_t) live before pc. */
+#define FOR_LIVE(L, pc, r, ...) do { const uint64_t *lv_ = live_before(L, pc); \
+    for (size_t k_ = 0; k_ < (L)->live_w; k_++) \
+      for (uint64_t b_ = lv_[k_]; b_; b_ &= b_ - 1) { size_t r = k_ * 64 + (size_t)__builtin_ctzll(b_); __VA_ARGS__; } \
+  } while (0)
+
 /* Where lane l of w is: the pc of its next instruction, or -1 where it
  * has exited.  Under lockstep the topmost stack entry that holds it (the
  * entries below are where its path goes on after it reconverges); under
@@ -428,21 +434,14 @@ static uint64_t hash_live(launch *L, const warp *w, uint64_t h) {
   int at[32];
   uint32_t same = 0;
   for (int l = 0; l < 32; l++) at[l] = lane_at(L, w, l), same |= (uint32_t)(at[l] == at[0]) << l;
-  size_t W;
   if (same == FULL && at[0] >= 0) {
-    const uint64_t *lv = live_before(L, at[0]);
-    W = L->live_w;
-    for (size_t k = 0; k < W; k++)
-      for (uint64_t b = lv[k]; b; b &= b - 1) h = hash_words(h, w->r + (k * 64 + (size_t)__builtin_ctzll(b)) * 32, 32);
+    FOR_LIVE(L, at[0], r, h = hash_words(h, w->r + r * 32, 32));
     return h;
   }
   for (int l = 0; l < 32; l++) {
     if (at[l] < 0) continue;
-    const uint64_t *lv = live_before(L, at[l]);
-    W = L->live_w;
     h = (h ^ (uint64_t)l) * 1099511628211ull;
-    for (size_t k = 0; k < W; k++)
-      for (uint64_t b = lv[k]; b; b &= b - 1) h = (h ^ w->r[(k * 64 + (size_t)__builtin_ctzll(b)) * 32 + (size_t)l]) * 1099511628211ull;
+    FOR_LIVE(L, at[l], r, h = (h ^ w->r[r * 32 + (size_t)l]) * 1099511628211ull);
   }
   return h;
 }
@@ -471,11 +470,7 @@ static uint64_t sig_warp(launch *L, const warp *w) {
   MIX(w->sp);
   for (int k = 0; k < w->sp; k++) { MIX(w->stk[k].pc); MIX(w->stk[k].mask); }
   int at = lane_at(L, w, 0);
-  if (at >= 0) {
-    const uint64_t *lv = live_before(L, at);
-    for (size_t k = 0; k < L->live_w; k++)
-      for (uint64_t b = lv[k]; b; b &= b - 1) MIX(w->r[(k * 64 + (size_t)__builtin_ctzll(b)) * 32]);
-  }
+  if (at >= 0) FOR_LIVE(L, at, r, MIX(w->r[r * 32]));
 #undef MIX
   return h;
 }
@@ -489,9 +484,7 @@ static uint64_t hash_lane(launch *L, const warp *w, int l, int pc) {
   MIX(w->nexchange);   /* values from other lanes came in: the lane's state is not all its future depends on */
   MIX(w->lwait[l]);
   MIX(w->lsync[l]);
-  const uint64_t *lv = live_before(L, pc);   /* (hash_live's registers) */
-  for (size_t k = 0; k < L->live_w; k++)
-    for (uint64_t b = lv[k]; b; b &= b - 1) MIX(w->r[(k * 64 + (size_t)__builtin_ctzll(b)) * 32 + (size_t)l]);
+  FOR_LIVE(L, pc, r, MIX(w->r[r * 32 + (size_t)l]));   /* (hash_live's registers) */
   if (w->npend) for (int r = 0; r < L->f->nregs; r++) MIX(w->pend[r] >> l & 1);   /* its loads in flight */
 #undef MIX
   return h;
@@ -588,12 +581,9 @@ int engine_live_regs_differ(launch *L, const warp *a, const warp *b) {
     int at = lane_at(L, a, l);
     if (at != lane_at(L, b, l)) return 1;
     if (at < 0) continue;
-    const uint64_t *lv = live_before(L, at);
-    for (size_t k = 0; k < L->live_w; k++)
-      for (uint64_t m = lv[k]; m; m &= m - 1) {
-        size_t i = (k * 64 + (size_t)__builtin_ctzll(m)) * 32 + (size_t)l;
-        if (a->r[i] != b->r[i]) return 1;
-      }
+    int differ = 0;
+    FOR_LIVE(L, at, r, differ |= a->r[r * 32 + (size_t)l] != b->r[r * 32 + (size_t)l]);
+    if (differ) return 1;
   }
   return 0;
 }

@@ -296,13 +296,11 @@ static uint64_t *jit_uniform_live(const kir_func *f, const uint64_t *uin, const 
  * matmul 5%. */
 #define JIT_SHORT_MIN 6
 #define JIT_SHORT_SCALARS 2
-static uint8_t *jit_entries(const kir_func *f) {
+/* blocks (jit_blocks') less those entries, ulive jit_uniform_live's (W
+ * words a pc): where jit_emit writes no entry, and the engine enters none */
+static void drop_short(const kir_func *f, uint8_t *e, const uint64_t *ulive, size_t W) {
   int n = f->ncode;
-  uint8_t *e = jit_blocks(f);
-  size_t W = (size_t)(f->nregs > 0 ? (f->nregs + 63) / 64 : 1);
-  int *def = simt_launch_defs(f);
-  uint64_t *uin = jit_uniform(f, W), *ulive = jit_uniform_live(f, uin, def, W);
-  /* len[pc]: the longest run from pc, INT_MAX/2 where a loop is reachable */
+  /* len[pc]: the longest run from pc, LONG where a loop is reachable */
   int *len = xcalloc((size_t)n + 1, sizeof *len);
   const int LONG = INT32_MAX / 2;
   for (int pc = n - 1; pc >= 0; pc--) {
@@ -326,6 +324,14 @@ static uint8_t *jit_entries(const kir_func *f) {
     if (len[pc] < JIT_SHORT_MIN + k / JIT_SHORT_SCALARS) e[pc] &= (uint8_t)~JIT_ENTRY;
   }
   free(len);
+}
+
+static uint8_t *jit_entries(const kir_func *f) {
+  uint8_t *e = jit_blocks(f);
+  size_t W = (size_t)(f->nregs > 0 ? (f->nregs + 63) / 64 : 1);
+  int *def = simt_launch_defs(f);
+  uint64_t *uin = jit_uniform(f, W), *ulive = jit_uniform_live(f, uin, def, W);
+  drop_short(f, e, ulive, W);
   free(def);
   free(uin);
   free(ulive);
@@ -585,12 +591,11 @@ void jit_emit(const kir_func *f, bytes *b) {
          "      uint64_t v = sign ? (uint64_t)(int64_t)(int32_t)u : u;\n      for (int l = 0; l < 16; l++) d[h + l] = v;\n"
          "    } else\n      for (int l = 0; l < 16; l++) {\n        uint32_t u;\n        __builtin_memcpy(&u, sh + (ad[h + l] - tag), 4);\n"
          "        d[h + l] = sign ? (uint64_t)(int64_t)(int32_t)u : u;\n      }\n  }\n}\n\n");
-  /* a uniform register's scalar, where every lane holds it (jit_uniform) */
-  put(b, "static HELPER int one(const uint64_t *r, uint64_t *u) {\n  uint64_t x = 0;\n"
-         "  for (int l = 0; l < 32; l++) x |= r[l] ^ r[0];\n  *u = r[0];\n  return !x;\n}\n\n");
-  /* several: one call and one pass (a graph kernel's entries check 14
-   * scalars each, and entries are as many as its memory accesses: gcol's
-   * checks, a call each, were a sixth of its paper-size run) */
+  /* whether every lane holds one value in each register (of R, at the
+   * offsets o) that the code holds as a scalar (jit_uniform): one call and
+   * one pass for an entry's scalars (a graph kernel's entries check 14
+   * each, and entries are as many as its memory accesses: gcol's checks,
+   * a call a scalar, were a sixth of its paper-size run) */
   put(b, "static HELPER int same(const uint64_t *R, const int32_t *o, int n) {\n  uint64_t x = 0;\n"
          "  for (int k = 0; k < n; k++) {\n    const uint64_t *r = R + o[k];\n"
          "    for (int l = 0; l < 32; l++) x |= r[l] ^ r[0];\n  }\n  return !x;\n}\n\n");
@@ -623,24 +628,27 @@ void jit_emit(const kir_func *f, bytes *b) {
   /* entering: the scalars it may read before writing them, each from a
    * warp whose lanes hold one value in it, else nothing runs */
   put(b, "  switch (F->pc) {\n");
+  uint8_t *entry = xmalloc((size_t)n + 1);   /* (the engine's entries: jit_entries) */
+  memcpy(entry, e, (size_t)n + 1);
+  drop_short(f, entry, ulive, W);
+  int *rs = xmalloc((size_t)(f->nregs > 0 ? f->nregs : 1) * sizeof *rs);
   for (int pc = 0; pc < n; pc++) {
-    if (!(e[pc] & JIT_ENTRY)) continue;
-    put(b, "  case %d:", pc);
-    int k = 0, r1 = -1;
+    if (!(entry[pc] & JIT_ENTRY)) continue;
+    int k = 0;
     for (int r = 0; r < f->nregs; r++)
-      if (ulive[(size_t)pc * W + (size_t)r / 64] >> (r % 64) & 1) k++, r1 = r1 < 0 ? r : r1;
-    if (k == 1) put(b, " if (!one(R + %d, &u%d)) { F->declined++; return; }", r1 * 32, r1);
-    else if (k > 1) {
+      if (UBIT(&ulive[(size_t)pc * W], r)) rs[k++] = r;
+    put(b, "  case %d:", pc);
+    if (k) {
       put(b, " {\n    static const int32_t o[] = {");
-      for (int r = 0, j = 0; r < f->nregs; r++)
-        if (ulive[(size_t)pc * W + (size_t)r / 64] >> (r % 64) & 1) put(b, "%s%d", j++ ? ", " : "", r * 32);
+      for (int j = 0; j < k; j++) put(b, "%s%d", j ? ", " : "", rs[j] * 32);
       put(b, "};\n    if (!same(R, o, %d)) { F->declined++; return; }\n   ", k);
-      for (int r = 0; r < f->nregs; r++)
-        if (ulive[(size_t)pc * W + (size_t)r / 64] >> (r % 64) & 1) put(b, " u%d = R[%d];", r, r * 32);
+      for (int j = 0; j < k; j++) put(b, " u%d = R[%d];", rs[j], rs[j] * 32);
       put(b, "\n  }");
     }
     put(b, " goto L%d;\n", pc);
   }
+  free(rs);
+  free(entry);
   put(b, "  default: return;\n  }\n");
   for (int pc = 0; pc < n;) {
     const kir_ins *in = &f->code[pc];

@@ -1109,6 +1109,26 @@ static void rep_one(const acc *e, void *arg) {
 
 static void word_settle(hb *h, loc *L, const acc *x, int xrel);
 
+/* x (of kind xk, block xb, summary warp xwp) through the standing summary
+ * of L's word (m): its reports (none looked for where skip: nothing there
+ * can race with it), then it joins the summary; where it cannot (its
+ * agent, or the word, has too many kinds of entry), the summary is the
+ * list again and x joins that (word_settle).  check_word's and hot_lane's. */
+static inline __attribute__((always_inline)) void sum_access(hb *h, loc *L, accs *m, const acc *x, const hw_kind *xk,
+                                                             uint32_t xb, uint32_t xwp, int skip, const gr_event *ev,
+                                                             int lane, uint64_t wordaddr, seen *done, int *ndone) {
+  rep_ctx c = {h, x, ev, lane, wordaddr, done, ndone};
+  sum_retire(h, m);
+  hb_assert(xb == block_of(h, x->agent) && xwp == hw_warp(h, x->agent));
+  if (!hw_access(m->sum, x, xk, xb, xwp, h->nmemo, skip ? NULL : rep_wanted, rep_one, &c)) {
+    if (x->info & I_WRITE) m->anywrite = 1;
+    if (!is_dev(h, x->info)) m->alldev = 0;
+    return;
+  }
+  sum_unfold(h, L);
+  word_settle(h, L, x, 0);
+}
+
 /* The access x (its bytes of this word, in x->mask) against the word's
  * entries: races reported, replacement and covering applied, x added.  A
  * long list that no release has touched is scanned through its summary:
@@ -1135,21 +1155,14 @@ static inline __attribute__((always_inline)) void check_word(hb *h, loc *L, cons
      * and x joins it (nothing of other agents can be covered: none is
      * released) */
     m = more_of(L);
-    rep_ctx c = {h, x, ev, lane, wordaddr, done, ndone};
     hw_kind xk = {x->pc, x->info, x->locks, x->mask, (uint8_t)(ptx && is_copy(h, x->agent))};
-    sum_retire(h, m);
     /* x's block and summary warp: the event's, without block_of's and
      * warp_of's divisions (a tenth of a hot word's access) */
     uint32_t xb = ev ? ev->block : block_of(h, x->agent);
     uint32_t xwp = !ev ? hw_warp(h, x->agent) : ptx || h->its ? ev->block * h->wpb + ev->warp_in_block : x->agent;
-    hb_assert(xb == block_of(h, x->agent) && xwp == hw_warp(h, x->agent));
-    int r = hw_access(m->sum, x, &xk, xb, xwp, h->nmemo, skip ? NULL : rep_wanted, rep_one, &c);
-    if (!r) {
-      if (xw) m->anywrite = 1;
-      if (!xdev) m->alldev = 0;
-      return;
-    }
-    sum_unfold(h, L);   /* x's agent (or the word) has too many kinds of entry here: x joins the list */
+    /* (not xrel here: a replayed load that was released unfolded it above) */
+    sum_access(h, L, m, x, &xk, xb, xwp, skip, ev, lane, wordaddr, done, ndone);
+    return;
   } else if (!skip) {
     word_compact(h, L);
     uint32_t n;
@@ -1492,17 +1505,8 @@ static int hot_lane(hb *h, const gr_event *ev, hot_acc *ha, int l, int repeats, 
   else if (ha->threads) ha->xk.locks = x.locks = locks_of(h, a)->set;
   seen done[SEEN_MAX];
   int ndone = 0;
-  rep_ctx c = {h, &x, ev, l, addr, done, &ndone};
   int skip = (!ha->xw && !m->anywrite) || (ha->xdev && m->alldev);
-  sum_retire(h, m);
-  hb_assert(ha->xwp == hw_warp(h, a) && ev->block == block_of(h, a));
-  if (!hw_access(m->sum, &x, &ha->xk, ev->block, ha->xwp, h->nmemo, skip ? NULL : rep_wanted, rep_one, &c)) {
-    if (ha->xw) m->anywrite = 1;
-    if (!ha->xdev) m->alldev = 0;
-  } else {
-    sum_unfold(h, L);   /* as check_word: x joins the list */
-    word_settle(h, L, &x, 0);
-  }
+  sum_access(h, L, m, &x, &ha->xk, ev->block, ha->xwp, skip, ev, l, addr, done, &ndone);
   if (repeats) {
     unsigned q = (unsigned)(addr >> 2) & 63;
     met_lane[q] = ndone ? 0 : (uint8_t)(l + 1);
