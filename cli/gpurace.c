@@ -474,6 +474,7 @@ static int cmd_run(int argc, char **argv) {
       if (gr_context_config(ctx)->engine != GR_ENGINE_INTERP) {
         fprintf(text, "engine: compiled code in %d launch%s, the C compiler %.3f s", st.compiled, st.compiled == 1 ? "" : "es",
                 st.compile_seconds);
+        if (st.whole) fprintf(text, ", %d launch%s a warp at a time", st.whole, st.whole == 1 ? "" : "es");
         if (st.compiled_declined)
           fprintf(text, ", %llu entr%s declined (a uniform register's lanes apart)", (unsigned long long)st.compiled_declined,
                   st.compiled_declined == 1 ? "y" : "ies");

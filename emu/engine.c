@@ -29,6 +29,7 @@
 #include "kir_sem.h"
 #include "prov.h"
 #include "simt.h"
+#include "whole.h"
 #include "wmem.h"
 
 
@@ -1255,6 +1256,48 @@ static warp *explore_pick(launch *L) {
 
 void emu_explore(emu_dev *ctx, gr_explore *x) { ctx->explore = x; }
 
+/* The launch turn by turn: the scheduler picks each warp instruction's
+ * warp, until every block has ended or the run fails. */
+static void run_turns(launch *L) {
+  emu_dev *ctx = L->ctx;
+  const gr_config *cfg = &ctx->cfg;
+  const char *kernel = L->f->name;
+  /* block b goes to SM b mod sms, so that neighbouring blocks land on different SMs */
+  for (int s = 0; s < L->nslots; s++) engine_block_start(L, s, L->next_block++);
+  engine_rebuild_run(L);
+  uint64_t max_steps = cfg->max_steps;
+  while (!L->failed && !L->pruned) {
+    warp *w;
+    if (ctx->explore) {
+      w = explore_pick(L);
+      if (!w && (L->failed || L->pruned || L->nready == 0)) break;
+    } else {
+      /* weak memory: a background action (a drain, a deferred load) comes
+       * with this launch's odds */
+      if (L->mem && wm_busy(L->mem) && rng_below(&L->rng, 1024) < L->mem_odds) {
+        wm_random_action(L->mem, &L->rng, L->load_odds, L->hold_sm, L->newest);
+        ctx->stats.memory_actions++;
+        continue;
+      }
+      w = pick(L);
+      if (!w) break;
+    }
+    if (w) warp_run(L, w);
+    if (L->jit_due && L->steps >= L->jit_due) jit_auto(L);
+    if (L->pending_restore) snapshot_apply_restore(L);
+    if (L->deadlock_check) check_deadlock(L);
+    if (L->steps >= max_steps && !L->failed) {
+      emu_fail(ctx, GR_EEMU, "error: step limit reached: '%s' ran %llu warp instructions without finishing (raise it with --max-steps)",
+               kernel, (unsigned long long)max_steps);
+      L->failed = GR_EEMU;
+    }
+  }
+  if (!L->failed && !L->pruned) {
+    /* everything left is waiting: cannot happen with exited warps ignored, but be exact */
+    for (int s = 0; s < L->nslots; s++) if (L->slots[s]) { check_deadlock(L); if (!L->failed) engine_fault(L, -1, "internal error: blocks left unfinished"); break; }
+  }
+}
+
 int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, size_t dyn_shared, unsigned flags, const uint64_t *args,
                const void *const *argdata) {
   emu_dev *ctx = mod->ctx;
@@ -1382,40 +1425,8 @@ int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, s
     engine_ev_init(L, &ev, GR_EV_LAUNCH_BEGIN, NULL, -1);
     engine_deliver(L, &ev);
   }
-  /* block b goes to SM b mod sms, so that neighbouring blocks land on different SMs */
-  for (int s = 0; s < L->nslots; s++) engine_block_start(L, s, L->next_block++);
-  engine_rebuild_run(L);
-  uint64_t max_steps = cfg->max_steps;
-  while (!L->failed && !L->pruned) {
-    warp *w;
-    if (ctx->explore) {
-      w = explore_pick(L);
-      if (!w && (L->failed || L->pruned || L->nready == 0)) break;
-    } else {
-      /* weak memory: a background action (a drain, a deferred load) comes
-       * with this launch's odds */
-      if (L->mem && wm_busy(L->mem) && rng_below(&L->rng, 1024) < L->mem_odds) {
-        wm_random_action(L->mem, &L->rng, L->load_odds, L->hold_sm, L->newest);
-        ctx->stats.memory_actions++;
-        continue;
-      }
-      w = pick(L);
-      if (!w) break;
-    }
-    if (w) warp_run(L, w);
-    if (L->jit_due && L->steps >= L->jit_due) jit_auto(L);
-    if (L->pending_restore) snapshot_apply_restore(L);
-    if (L->deadlock_check) check_deadlock(L);
-    if (L->steps >= max_steps && !L->failed) {
-      emu_fail(ctx, GR_EEMU, "error: step limit reached: '%s' ran %llu warp instructions without finishing (raise it with --max-steps)",
-               kernel, (unsigned long long)max_steps);
-      L->failed = GR_EEMU;
-    }
-  }
-  if (!L->failed && !L->pruned) {
-    /* everything left is waiting: cannot happen with exited warps ignored, but be exact */
-    for (int s = 0; s < L->nslots; s++) if (L->slots[s]) { check_deadlock(L); if (!L->failed) engine_fault(L, -1, "internal error: blocks left unfinished"); break; }
-  }
+  /* a launch no schedule can tell apart: its warps one after another (whole.h) */
+  if (!whole_launch(L)) run_turns(L);
   /* the end of a kernel orders everything: the host reads L2 (a run cut
    * short by the explorer has no outcome, and must make no more choices) */
   if (L->mem && !L->pruned) wm_quiesce(L->mem);

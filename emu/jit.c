@@ -546,6 +546,261 @@ static void emit_ops(bytes *b, const kir_func *f) {
   }
 }
 
+/* ------------------------------------------------------------- whole warps */
+
+/* Whether f's compiled code has jit_abi.h's whole-warp functions: every
+ * instruction one the stretches run, a global load or store of 1, 2, 4
+ * or 8 bytes, or the exit; registers few enough for the function's own
+ * (on its stack), and code small enough that compiling it three times
+ * over costs little. */
+#define WHOLE_REGS 256
+/* The whole warp's functions' optimiser: the lane loops peeled whole,
+ * and vectorised where the cost model says it pays, so that a warp's
+ * registers stay in vectors from one block to the next instead of its
+ * stack (triad's check 4.8 ms to 1.1 ms a launch of 32,768 warps, its
+ * run 5.1 ms to 2.5 ms; the stretches' function gained nothing from them:
+ * docs/engine.md) */
+#define WHOLE_OPT "optimize(\"peel-loops\", \"vect-cost-model=dynamic\")"
+#define WHOLE_CODE 2000
+static int whole_ok(const kir_func *f) {
+  if (f->nregs > WHOLE_REGS || f->ncode > WHOLE_CODE) return 0;
+  for (int pc = 0; pc < f->ncode; pc++) {
+    const kir_ins *in = &f->code[pc];
+    if (in->op == OP_LD || in->op == OP_ST) {
+      int sk = in->flags & 0x7f, size = sk < SK_COUNT ? kir_sk_size[sk] : 0;
+      if (size != 1 && size != 2 && size != 4 && size != 8) return 0;
+    } else if (in->op != OP_EXIT && !compiles(in))
+      return 0;
+  }
+  return 1;
+}
+
+/* A whole warp's global load or store at pc: every lane's address in
+ * F->span[pc] and aligned, else the warp stops (goto out); the lanes in
+ * order, a run of consecutive elements as one copy (a coalesced access);
+ * a store only where exec (the run, not the check). */
+static void emit_whole_access(bytes *b, const kir_func *f, int pc) {
+  const kir_ins *in = &f->code[pc];
+  int sk = in->flags & 0x7f, size = kir_sk_size[sk], st = in->op == OP_ST, reg = (st ? in->b : in->dst) * 32;
+  put(b, "  if (n + 1 > cap) { pc = %d; goto out; }\n  {\n    const jit_span *S = &F->span[%d];\n"
+         "    const uint64_t tag = S->tag, end = S->end;\n    uint64_t ad[32], bad = 0, gaps = 0;\n"
+         "    for (int l = 0; l < 32; l++) ad[l] = kir_access_addr(R[%d + l], INT64_C(%" PRId64 "));\n"
+         "    for (int l = 0; l < 32; l++) {\n      bad |= (uint64_t)(ad[l] - tag >= end) | (ad[l] & %d);\n"
+         "      gaps |= ad[l] ^ (ad[0] + %d * (uint64_t)l);\n    }\n    if (bad) { pc = %d; goto out; }\n",
+      pc, pc, in->a * 32, in->imm, size - 1, size, pc);
+  if (st) {
+    put(b, "    if (exec) {\n      if (!gaps) {\n        uint8_t *p = S->base + (ad[0] - tag);\n"
+           "        for (int l = 0; l < 32; l++) { uint%d_t v = (uint%d_t)R[%d + l]; __builtin_memcpy(p + %d * l, &v, %d); }\n"
+           "      } else\n        for (int l = 0; l < 32; l++) { uint%d_t v = (uint%d_t)R[%d + l]; __builtin_memcpy(S->base + (ad[l] - tag), &v, %d); }\n"
+           "    }\n    F->gst_lanes += 32, F->gst_bytes += %d;\n",
+        8 * size, 8 * size, reg, size, size, 8 * size, 8 * size, reg, size, 32 * size);
+  } else {
+    put(b, "    if (!gaps) {\n      const uint8_t *p = S->base + (ad[0] - tag);\n"
+           "      for (int l = 0; l < 32; l++) { uint%d_t v; __builtin_memcpy(&v, p + %d * l, %d); R[%d + l] = sem_canon(%d, v); }\n"
+           "    } else\n      for (int l = 0; l < 32; l++) { uint%d_t v; __builtin_memcpy(&v, S->base + (ad[l] - tag), %d); R[%d + l] = sem_canon(%d, v); }\n"
+           "    F->gld_lanes += 32, F->gld_bytes += %d;\n",
+        8 * size, size, size, reg, sk, 8 * size, size, reg, sk, 32 * size);
+  }
+  put(b, "  }\n  n++;\n");
+}
+
+/* What one function of a kernel's code is made of: the emission's
+ * state, jit_blocks' blocks, the scalars read at each entry (ulive) and
+ * the registers held as scalars (needu); whole: the whole warp's body
+ * (jit_abi.h's JIT_WHOLE) instead of the stretches' function. */
+typedef struct {
+  jit_em *m;
+  const uint8_t *e;
+  const uint64_t *ulive;
+  const uint8_t *needu;
+  int whole;
+} jit_fn_em;
+
+static void emit_body(bytes *b, const jit_fn_em *fe);
+
+static void emit_fn(bytes *b, const jit_fn_em *fe) {
+  jit_em *m = fe->m;
+  const kir_func *f = m->f;
+  const uint8_t *e = fe->e;
+  int n = f->ncode, whole = fe->whole;
+  size_t W = m->W;
+  const uint64_t *ulive = fe->ulive;
+  const uint8_t *needu = fe->needu;
+  if (whole) {
+    /* the registers its own, on its stack: those a thread may read
+     * before writing them 0, as a block's are (the rest are written
+     * first); no reconvergence point to stop at, no back edge noted (a
+     * warp that runs to its exit meets no livelock) */
+    put(b, "static inline __attribute__((always_inline, " WHOLE_OPT ")) int whole(jit_frame *F, const int exec) {\n"
+           "  uint64_t R[%d] __attribute__((aligned(64)));\n", (f->nregs > 0 ? f->nregs : 1) * 32);
+    int nfirst, *first = kir_regs_read_first(f, &nfirst);
+    for (int k = 0; k < nfirst; k++) put(b, "  __builtin_memset(R + %d, 0, 256);\n", first[k] * 32);
+    free(first);
+    put(b, "  int32_t n = 0, nedge = 0, pc;\n  const int32_t cap = F->cap, rpc = -1, edges = INT32_MAX;\n");
+  } else {
+    put(b, "__attribute__((visibility(\"default\"))) void " JIT_SYMBOL "(jit_frame *F) {\n");
+    /* the frame's values in locals, and R restrict: a store to a register
+     * may then alias none of them, and the lane loops vectorise */
+    put(b, "  uint64_t *restrict R = F->R;\n  int32_t n = F->n, nedge = F->nedge, pc;\n  const int32_t cap = F->cap, rpc = F->rpc, edges = F->edges;\n");
+  }
+  put(b, "  const uint32_t *restrict tid0 = F->tid[0], *restrict tid1 = F->tid[1], *restrict tid2 = F->tid[2];\n");
+  put(b, "  const uint64_t ctaid0 = F->ctaid[0], ctaid1 = F->ctaid[1], ctaid2 = F->ctaid[2], ntid0 = F->ntid[0], ntid1 = F->ntid[1],"
+         " ntid2 = F->ntid[2];\n  const uint64_t nctaid0 = F->nctaid[0], nctaid1 = F->nctaid[1], nctaid2 = F->nctaid[2], gridws = F->gridws;\n");
+  put(b, "  (void)tid0; (void)tid1; (void)tid2; (void)ctaid0; (void)ctaid1; (void)ctaid2; (void)ntid0; (void)ntid1; (void)ntid2;\n"
+         "  (void)nctaid0; (void)nctaid1; (void)nctaid2; (void)gridws;\n");
+  /* each parameter and global address read, once (imm indexes them: f's
+   * parameters, the module's globals) */
+  int64_t most = 0;
+  for (int pc = 0; pc < n; pc++)
+    if ((f->code[pc].op == OP_PARAM || f->code[pc].op == OP_GADDR) && f->code[pc].imm >= most) most = f->code[pc].imm + 1;
+  uint8_t *said = xcalloc((size_t)most + 1, 2);
+  for (int pc = 0; pc < n; pc++) {
+    const kir_ins *in = &f->code[pc];
+    int g = in->op == OP_GADDR;
+    if (!(g || (in->op == OP_PARAM && in->dst >= 0)) || in->imm < 0 || said[2 * in->imm + g]++) continue;
+    put(b, "  const uint64_t %c%" PRId64 " = F->%s[%" PRId64 "];\n", g ? 'G' : 'P', in->imm, g ? "gaddr" : "args", in->imm);
+  }
+  free(said);
+  put(b, "  uint32_t ft = 0, t;\n  int fz = 0;\n  uint64_t cmpv[32], cmps = 0;\n  (void)t; (void)ft; (void)fz; (void)rpc; (void)edges; (void)cmpv; (void)cmps;\n");
+  for (int r = 0; r < f->nregs; r++)
+    if (needu[r]) put(b, "  uint64_t u%d = 0;\n  (void)u%d;\n", r, r);
+  /* entering: the scalars it may read before writing them, each from a
+   * warp whose lanes hold one value in it, else nothing runs */
+  if (whole) {
+    put(b, "  goto L0;\n");
+    emit_body(b, fe);
+    return;
+  }
+  put(b, "  switch (F->pc) {\n");
+  uint8_t *entry = xmalloc((size_t)n + 1);   /* (the engine's entries: jit_entries) */
+  memcpy(entry, e, (size_t)n + 1);
+  drop_short(f, entry, ulive, W);
+  int *rs = xmalloc((size_t)(f->nregs > 0 ? f->nregs : 1) * sizeof *rs);
+  for (int pc = 0; pc < n; pc++) {
+    if (!(entry[pc] & JIT_ENTRY)) continue;
+    int k = 0;
+    for (int r = 0; r < f->nregs; r++)
+      if (UBIT(&ulive[(size_t)pc * W], r)) rs[k++] = r;
+    put(b, "  case %d:", pc);
+    if (k) {
+      put(b, " {\n    static const int32_t o[] = {");
+      for (int j = 0; j < k; j++) put(b, "%s%d", j ? ", " : "", rs[j] * 32);
+      put(b, "};\n    if (!same(R, o, %d)) { F->declined++; return; }\n   ", k);
+      for (int j = 0; j < k; j++) put(b, " u%d = R[%d];", rs[j], rs[j] * 32);
+      put(b, "\n  }");
+    }
+    put(b, " goto L%d;\n", pc);
+  }
+  free(rs);
+  free(entry);
+  put(b, "  default: return;\n  }\n");
+  emit_body(b, fe);
+}
+
+/* The blocks of emit_fn's function, and its end. */
+static void emit_body(bytes *b, const jit_fn_em *fe) {
+  jit_em *m = fe->m;
+  const kir_func *f = m->f;
+  const uint8_t *e = fe->e;
+  int n = f->ncode, whole = fe->whole;
+  for (int pc = 0; pc < n;) {
+    const kir_ins *in = &f->code[pc];
+    if (whole && (in->op == OP_LD || in->op == OP_ST)) {
+      put(b, "L%d:\n", pc);
+      emit_whole_access(b, f, pc);
+      pc++;
+      continue;
+    }
+    if (whole && in->op == OP_EXIT) {
+      put(b, "L%d:\n  n++;\n  F->n = n;\n  return 1;\n", pc);
+      pc++;
+      continue;
+    }
+    if (!compiles(in)) {
+      /* a stretch that reaches it stops before it */
+      put(b, "L%d: pc = %d; goto out;\n", pc, pc);
+      pc++;
+      continue;
+    }
+    /* a block: straight instructions to the next entry, a branch or an
+     * instruction that does not compile, its length checked against the
+     * cap at once */
+    int end = pc + 1;
+    while (end < n && !is_branch(f->code[end - 1].op) && compiles(&f->code[end]) && !(e[end] & JIT_ENTRY)) end++;
+    if (in->op == OP_LD) {
+      /* a block of its own: the interpreter performs it, or the stretch stops */
+      put(b, "L%d:\n", pc);
+      if (e[pc] & JIT_STOP) put(b, "  if (rpc == %d) { pc = %d; goto out; }\n", pc, pc);
+      put(b, "  if (n + 1 > cap) { pc = %d; goto out; }\n", pc);
+      int sk = in->flags & 0x7f, size = sk < SK_COUNT ? kir_sk_size[sk] : 0;
+      put(b, "  { int k = 0;\n");
+      if (size == 1 || size == 2 || size == 4 || size == 8) {
+        /* shared memory, where the block holds still: here (jit_abi.h) */
+        int strong = (in->flags & MF_VOLATILE) || KIR_MF_ORDER(in->flags) != MO_RELAXED;
+        put(b, "    if (F->marks[%d] == %d && F->sq >= 0%s && F->shared_size >= %d && SH%d(F, R + %d, R + %d, %" PRId64 ")) k = 3;\n",
+            pc, AHEAD_LOAD, strong ? " && !F->observed" : "", size, sk, in->dst * 32, in->a * 32, in->imm);
+      }
+      put(b, "    if (!k) k = F->load(F->L, F->w, %d);\n    if (!k) { F->stopped = 1; pc = %d; goto out; }\n    n++;\n"
+             "    if (k == 2) { pc = %d; goto out; } }\n",
+          pc, pc, pc + 1);
+      pc++;
+      continue;
+    }
+    if (e[pc] & JIT_ENTRY) {
+      put(b, "L%d:\n", pc);
+      if (e[pc] & JIT_STOP) put(b, "  if (rpc == %d) { pc = %d; goto out; }\n", pc, pc);
+      put(b, "  if (n + %d > cap) { pc = %d; goto out; }\n", end - pc, pc);
+    }
+    int br = is_branch(f->code[end - 1].op) ? end - 1 : end;   /* the straight part: [pc, br) */
+    /* fused even where its branch starts a block of its own: simt_run_ahead does not see blocks */
+    int fused = br > pc && simt_fused_at(f, br - 1), ufused = 0;
+    if (br > pc) {
+      ufused = emit_straight(b, m, pc, br, fused);
+      put(b, "  n += %d;\n", br - pc - fused);
+    }
+    if (fused) {
+      /* simt_run_ahead fuses it where the stretch goes on to the branch:
+       * its lanes into ft, else (the stretch ends) into its register */
+      const kir_ins *c = &f->code[br - 1];
+      const char *lanes = ufused ? "ft = 0u - (uint32_t)(cmps != 0);" : "ft = 0;\n    for (int l = 0; l < 32; l++) ft |= (uint32_t)cmpv[l] << l;";
+      put(b, "  n++;\n  if (n < cap && rpc != %d) {\n    %s\n    fz = 1;\n  } else {\n    ", br, lanes);
+      if (ufused) put(b, "for (int l = 0; l < 32; l++) R[%d + l] = cmps;\n", c->dst * 32);
+      else put(b, "__builtin_memcpy(R + %d, cmpv, sizeof cmpv);\n", c->dst * 32);
+      put(b, "    pc = %d; goto out;\n  }\n", br);
+    }
+    if (br < end) {
+      in = &f->code[br];
+      int back = in->a <= br;
+      /* the lanes that take it: from the fused comparison before it, else its register */
+      if (in->op == OP_JMP) put(b, "  t = 0xffffffffu;\n");
+      else {
+        char c[48];
+        operand(c, sizeof c, m, br, in->b);
+        if (uniform_at(m, br, in->b)) put(b, "  if (fz) t = ft;\n  else t = 0u - (uint32_t)(%s != 0);\n", c);
+        else put(b, "  if (fz) t = ft;\n  else { t = 0; for (int l = 0; l < 32; l++) t |= (uint32_t)(%s != 0) << l; }\n", c);
+        if (in->op == OP_BRF) put(b, "  t = ~t;\n");
+      }
+      if (back) put(b, "  if (nedge >= edges) { pc = %d; goto out; }\n", br);
+      put(b, "  if (t != 0 && t != 0xffffffffu) { pc = %d; goto out; }\n  fz = 0;\n", br);
+      if (back) put(b, whole ? "  nedge++;\n" : "  F->edge_at[nedge++] = n;\n");
+      put(b, "  n++;\n");
+      int target = in->a;
+      if (target >= 0 && target < n && (whole || compiles(&f->code[target]))) put(b, "  if (t) goto L%d;\n", target);
+      else put(b, "  if (t) { pc = %d; goto out; }\n", target);
+    }
+    pc = end;
+  }
+  put(b, "  pc = %d; goto out;\n", n);
+  if (whole) {
+    /* stopped: the run, not the check, stops only where the check did */
+    put(b, "out:\n  (void)pc; (void)nedge; (void)exec;\n  F->n = n;\n  return 0;\n}\n");
+    return;
+  }
+  /* stopped at a branch after its fused comparison: the run-ahead's branch reads ft */
+  put(b, "out:\n  if (fz) { F->have_ft = 1; F->ft = ft; }\n");
+  put(b, "  F->pc = pc;\n  F->n = n;\n  F->nedge = nedge;\n}\n");
+}
+
 void jit_emit(const kir_func *f, bytes *b) {
   int n = f->ncode;
   uint8_t *e = jit_blocks(f);
@@ -600,136 +855,17 @@ void jit_emit(const kir_func *f, bytes *b) {
          "  for (int k = 0; k < n; k++) {\n    const uint64_t *r = R + o[k];\n"
          "    for (int l = 0; l < 32; l++) x |= r[l] ^ r[0];\n  }\n  return !x;\n}\n\n");
   emit_ops(b, f);
-  put(b, "__attribute__((visibility(\"default\"))) void " JIT_SYMBOL "(jit_frame *F) {\n");
-  /* the frame's values in locals, and R restrict: a store to a register
-   * may then alias none of them, and the lane loops vectorise */
-  put(b, "  uint64_t *restrict R = F->R;\n  int32_t n = F->n, nedge = F->nedge, pc;\n  const int32_t cap = F->cap, rpc = F->rpc, edges = F->edges;\n");
-  put(b, "  const uint32_t *restrict tid0 = F->tid[0], *restrict tid1 = F->tid[1], *restrict tid2 = F->tid[2];\n");
-  put(b, "  const uint64_t ctaid0 = F->ctaid[0], ctaid1 = F->ctaid[1], ctaid2 = F->ctaid[2], ntid0 = F->ntid[0], ntid1 = F->ntid[1],"
-         " ntid2 = F->ntid[2];\n  const uint64_t nctaid0 = F->nctaid[0], nctaid1 = F->nctaid[1], nctaid2 = F->nctaid[2], gridws = F->gridws;\n");
-  put(b, "  (void)tid0; (void)tid1; (void)tid2; (void)ctaid0; (void)ctaid1; (void)ctaid2; (void)ntid0; (void)ntid1; (void)ntid2;\n"
-         "  (void)nctaid0; (void)nctaid1; (void)nctaid2; (void)gridws;\n");
-  /* each parameter and global address read, once (imm indexes them: f's
-   * parameters, the module's globals) */
-  int64_t most = 0;
-  for (int pc = 0; pc < n; pc++)
-    if ((f->code[pc].op == OP_PARAM || f->code[pc].op == OP_GADDR) && f->code[pc].imm >= most) most = f->code[pc].imm + 1;
-  uint8_t *said = xcalloc((size_t)most + 1, 2);
-  for (int pc = 0; pc < n; pc++) {
-    const kir_ins *in = &f->code[pc];
-    int g = in->op == OP_GADDR;
-    if (!(g || (in->op == OP_PARAM && in->dst >= 0)) || in->imm < 0 || said[2 * in->imm + g]++) continue;
-    put(b, "  const uint64_t %c%" PRId64 " = F->%s[%" PRId64 "];\n", g ? 'G' : 'P', in->imm, g ? "gaddr" : "args", in->imm);
+  jit_fn_em fe = {&m, e, ulive, needu, 0};
+  emit_fn(b, &fe);
+  if (whole_ok(f)) {
+    /* the whole warp's body once, its two functions the check (no store)
+     * and the run: the compiler drops from the check what only the
+     * stores read */
+    fe.whole = 1;
+    emit_fn(b, &fe);
+    put(b, "__attribute__((visibility(\"default\"), " WHOLE_OPT ")) int " JIT_WHOLE_CHECK "(jit_frame *F) { return whole(F, 0); }\n");
+    put(b, "__attribute__((visibility(\"default\"), " WHOLE_OPT ")) int " JIT_WHOLE_RUN "(jit_frame *F) { return whole(F, 1); }\n");
   }
-  free(said);
-  put(b, "  uint32_t ft = 0, t;\n  int fz = 0;\n  uint64_t cmpv[32], cmps = 0;\n  (void)t; (void)ft; (void)fz; (void)rpc; (void)edges; (void)cmpv; (void)cmps;\n");
-  for (int r = 0; r < f->nregs; r++)
-    if (needu[r]) put(b, "  uint64_t u%d = 0;\n  (void)u%d;\n", r, r);
-  /* entering: the scalars it may read before writing them, each from a
-   * warp whose lanes hold one value in it, else nothing runs */
-  put(b, "  switch (F->pc) {\n");
-  uint8_t *entry = xmalloc((size_t)n + 1);   /* (the engine's entries: jit_entries) */
-  memcpy(entry, e, (size_t)n + 1);
-  drop_short(f, entry, ulive, W);
-  int *rs = xmalloc((size_t)(f->nregs > 0 ? f->nregs : 1) * sizeof *rs);
-  for (int pc = 0; pc < n; pc++) {
-    if (!(entry[pc] & JIT_ENTRY)) continue;
-    int k = 0;
-    for (int r = 0; r < f->nregs; r++)
-      if (UBIT(&ulive[(size_t)pc * W], r)) rs[k++] = r;
-    put(b, "  case %d:", pc);
-    if (k) {
-      put(b, " {\n    static const int32_t o[] = {");
-      for (int j = 0; j < k; j++) put(b, "%s%d", j ? ", " : "", rs[j] * 32);
-      put(b, "};\n    if (!same(R, o, %d)) { F->declined++; return; }\n   ", k);
-      for (int j = 0; j < k; j++) put(b, " u%d = R[%d];", rs[j], rs[j] * 32);
-      put(b, "\n  }");
-    }
-    put(b, " goto L%d;\n", pc);
-  }
-  free(rs);
-  free(entry);
-  put(b, "  default: return;\n  }\n");
-  for (int pc = 0; pc < n;) {
-    const kir_ins *in = &f->code[pc];
-    if (!compiles(in)) {
-      /* a stretch that reaches it stops before it */
-      put(b, "L%d: pc = %d; goto out;\n", pc, pc);
-      pc++;
-      continue;
-    }
-    /* a block: straight instructions to the next entry, a branch or an
-     * instruction that does not compile, its length checked against the
-     * cap at once */
-    int end = pc + 1;
-    while (end < n && !is_branch(f->code[end - 1].op) && compiles(&f->code[end]) && !(e[end] & JIT_ENTRY)) end++;
-    if (in->op == OP_LD) {
-      /* a block of its own: the interpreter performs it, or the stretch stops */
-      put(b, "L%d:\n", pc);
-      if (e[pc] & JIT_STOP) put(b, "  if (rpc == %d) { pc = %d; goto out; }\n", pc, pc);
-      put(b, "  if (n + 1 > cap) { pc = %d; goto out; }\n", pc);
-      int sk = in->flags & 0x7f, size = sk < SK_COUNT ? kir_sk_size[sk] : 0;
-      put(b, "  { int k = 0;\n");
-      if (size == 1 || size == 2 || size == 4 || size == 8) {
-        /* shared memory, where the block holds still: here (jit_abi.h) */
-        int strong = (in->flags & MF_VOLATILE) || KIR_MF_ORDER(in->flags) != MO_RELAXED;
-        put(b, "    if (F->marks[%d] == %d && F->sq >= 0%s && F->shared_size >= %d && SH%d(F, R + %d, R + %d, %" PRId64 ")) k = 3;\n",
-            pc, AHEAD_LOAD, strong ? " && !F->observed" : "", size, sk, in->dst * 32, in->a * 32, in->imm);
-      }
-      put(b, "    if (!k) k = F->load(F->L, F->w, %d);\n    if (!k) { F->stopped = 1; pc = %d; goto out; }\n    n++;\n"
-             "    if (k == 2) { pc = %d; goto out; } }\n",
-          pc, pc, pc + 1);
-      pc++;
-      continue;
-    }
-    if (e[pc] & JIT_ENTRY) {
-      put(b, "L%d:\n", pc);
-      if (e[pc] & JIT_STOP) put(b, "  if (rpc == %d) { pc = %d; goto out; }\n", pc, pc);
-      put(b, "  if (n + %d > cap) { pc = %d; goto out; }\n", end - pc, pc);
-    }
-    int br = is_branch(f->code[end - 1].op) ? end - 1 : end;   /* the straight part: [pc, br) */
-    /* fused even where its branch starts a block of its own: simt_run_ahead does not see blocks */
-    int fused = br > pc && simt_fused_at(f, br - 1), ufused = 0;
-    if (br > pc) {
-      ufused = emit_straight(b, &m, pc, br, fused);
-      put(b, "  n += %d;\n", br - pc - fused);
-    }
-    if (fused) {
-      /* simt_run_ahead fuses it where the stretch goes on to the branch:
-       * its lanes into ft, else (the stretch ends) into its register */
-      const kir_ins *c = &f->code[br - 1];
-      const char *lanes = ufused ? "ft = 0u - (uint32_t)(cmps != 0);" : "ft = 0;\n    for (int l = 0; l < 32; l++) ft |= (uint32_t)cmpv[l] << l;";
-      put(b, "  n++;\n  if (n < cap && rpc != %d) {\n    %s\n    fz = 1;\n  } else {\n    ", br, lanes);
-      if (ufused) put(b, "for (int l = 0; l < 32; l++) R[%d + l] = cmps;\n", c->dst * 32);
-      else put(b, "__builtin_memcpy(R + %d, cmpv, sizeof cmpv);\n", c->dst * 32);
-      put(b, "    pc = %d; goto out;\n  }\n", br);
-    }
-    if (br < end) {
-      in = &f->code[br];
-      int back = in->a <= br;
-      /* the lanes that take it: from the fused comparison before it, else its register */
-      if (in->op == OP_JMP) put(b, "  t = 0xffffffffu;\n");
-      else {
-        char c[48];
-        operand(c, sizeof c, &m, br, in->b);
-        if (uniform_at(&m, br, in->b)) put(b, "  if (fz) t = ft;\n  else t = 0u - (uint32_t)(%s != 0);\n", c);
-        else put(b, "  if (fz) t = ft;\n  else { t = 0; for (int l = 0; l < 32; l++) t |= (uint32_t)(%s != 0) << l; }\n", c);
-        if (in->op == OP_BRF) put(b, "  t = ~t;\n");
-      }
-      if (back) put(b, "  if (nedge >= edges) { pc = %d; goto out; }\n", br);
-      put(b, "  if (t != 0 && t != 0xffffffffu) { pc = %d; goto out; }\n  fz = 0;\n", br);
-      if (back) put(b, "  F->edge_at[nedge++] = n;\n");
-      put(b, "  n++;\n");
-      int target = in->a;
-      if (target >= 0 && target < n && compiles(&f->code[target])) put(b, "  if (t) goto L%d;\n", target);
-      else put(b, "  if (t) { pc = %d; goto out; }\n", target);
-    }
-    pc = end;
-  }
-  put(b, "  pc = %d; goto out;\n", n);
-  /* stopped at a branch after its fused comparison: the run-ahead's branch reads ft */
-  put(b, "out:\n  if (fz) { F->have_ft = 1; F->ft = ft; }\n");
-  put(b, "  F->pc = pc;\n  F->n = n;\n  F->nedge = nedge;\n}\n");
   free(local);
   free(def);
   free(uin);
@@ -949,6 +1085,9 @@ static const jit_code *load(const kir_func *f, uint64_t key, const char *so, voi
   jit_entry *e = xcalloc(1, sizeof *e);
   e->key = key;
   e->code.fn = fn;
+  *(void **)&e->code.whole_check = dlsym(h, JIT_WHOLE_CHECK);
+  *(void **)&e->code.whole_run = dlsym(h, JIT_WHOLE_RUN);
+  if (!e->code.whole_check || !e->code.whole_run) e->code.whole_check = e->code.whole_run = NULL;
   e->code.entry = jit_entries(f);
   e->code.ncode = f->ncode;
   e->next = jit_loaded;

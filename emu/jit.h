@@ -30,6 +30,7 @@
 
 typedef struct jit_code {
   jit_fn fn;
+  jit_whole_fn whole_check, whole_run;   /* jit_abi.h's JIT_WHOLE, or NULL where the kernel has none */
   const uint8_t *entry;   /* per pc: 1 where fn may be entered */
   int ncode;
 } jit_code;

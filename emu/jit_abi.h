@@ -67,9 +67,35 @@ typedef struct jit_frame {
    * warp (jit.c's jit_uniform) had different values in its lanes; the
    * code then ran nothing */
   uint64_t declined;
+  /* A whole warp (JIT_WHOLE, below): per pc of a memory access, the
+   * allocation its lanes' addresses must fall in, and the global loads'
+   * and stores' lanes and bytes it performed (from 0). */
+  const struct jit_span *span;
+  uint64_t gld_lanes, gld_bytes, gst_lanes, gst_bytes;
 } jit_frame;
 
+/* An allocation an access may reach at once: lane addresses a with
+ * a - tag < end, aligned, at base + (a - tag) (end 0: none). */
+typedef struct jit_span {
+  uint64_t tag, end;
+  uint8_t *base;
+} jit_span;
+
 typedef void (*jit_fn)(jit_frame *F);
+
+/* A kernel whose every instruction is one jit_fn runs, a global load, a
+ * global store or the exit has two functions more, which run a full warp
+ * of a launch that no schedule can tell apart (emu/whole.c) from its
+ * first instruction to its exit, its registers its own (F->R unused,
+ * those read before written 0): the check (JIT_WHOLE_CHECK) performs no
+ * store, the run (JIT_WHOLE_RUN) performs them.  Each returns 1 where
+ * the warp reached its exit, F->n its warp instructions and F->gld_*,
+ * F->gst_* its accesses; 0 where it stopped: at a branch that parts its
+ * lanes, an access outside F->span or misaligned, or past F->cap
+ * instructions. */
+typedef int (*jit_whole_fn)(jit_frame *F);
+#define JIT_WHOLE_CHECK "gr_jit_whole_check"
+#define JIT_WHOLE_RUN "gr_jit_whole_run"
 
 /* The name of a compiled kernel's function in its shared object. */
 #define JIT_SYMBOL "gr_jit_run"

@@ -483,7 +483,7 @@ int simt_run_ahead(launch *L, warp *w, int cap, int how, int edges, int *edge_at
                           {L->grid.x, L->grid.y, L->grid.z}, L->gridws, L->args, L->mod->gaddr,
                           0, 0, cap, 0, edges, 0, edge_at, 0, 0, loads ? jit_load : jit_noload, L, w, 0,
                           marks, b->shared, L->shared_size, jit_quiet, observed && !(how & SIMT_READONLY) ? -1 : 0,
-                          observed != 0, 0, 0, 0};
+                          observed != 0, 0, 0, 0, NULL, 0, 0, 0, 0};
         }
         F.pc = pc, F.n = n, F.rpc = rpc, F.nedge = *nedge, F.have_ft = 0;
         jit->fn(&F);

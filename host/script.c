@@ -1146,6 +1146,7 @@ int gr_script_run(gr_script *s) {
     s->stats.memory_at_once_stopped += st.memory_at_once_stopped;
     s->stats.compiled += st.compiled;   /* here: the launches that ran compiled code */
     s->stats.compile_seconds += st.compile_seconds;
+    s->stats.whole += st.whole;
     s->stats.compiled_declined += st.compiled_declined;
     for (int sp = 0; sp < 2; sp++)
       for (int k = 0; k < 3; k++) {

@@ -240,6 +240,9 @@ typedef struct {
    * code); where compiled code was asked for and not used, why */
   int compiled;
   double compile_seconds;
+  /* of the launches that ran compiled code, those that no schedule can
+   * tell apart, run a warp at a time (docs/engine.md) */
+  int whole;
   /* entries where compiled code ran nothing because a register it holds
    * as one value for the warp had different values in its lanes (under
    * ITS, lanes that drifted apart; under lockstep, never: engines.sh) */

@@ -50,7 +50,7 @@ check() {  # check FILE OPTIONS...: both engines, the same output
      esac ;;
   esac
 }
-for f in kernels/*/*.cu scor/micro/*.cu tests/data/*.cu; do
+for f in kernels/*/*.cu scor/micro/*.cu tests/data/*.cu tests/data/whole/*.cu; do
   grep -q '^//@ launch' "$f" || continue
   check "$f"
   check "$f" --warps its --memory weak --seed 3
@@ -70,6 +70,30 @@ if [ "$declined" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 # or under ITS where lanes part at once)
 if [ "$ran" -ge $((runs * 7 / 10)) ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: compiled code ran in $ran of $runs runs"; fi
 echo "engines: $same runs the same of $runs, compiled code in $ran"
+
+# a launch no schedule can tell apart runs a warp at a time (emu/whole.h):
+# the files named ok_ do (under lockstep and under ITS with weak memory,
+# round-robin), those named bail_ start to and go turn by turn (a warp's
+# lanes part, a store faults, a warp spins, a warp has 16 lanes), as does
+# ok_loop.cu under a step limit below its steps; the runs above compared
+# each with the interpreter's
+for f in tests/data/whole/*.cu; do
+  for o in "" "--warps its --memory weak --seed 3" "--max-steps 3000"; do
+    # shellcheck disable=SC2086
+    "$G" run "$f" --stats --engine compiled --jit-cache "$J" $o >"$T/o" 2>&1
+    case $f:$o in */ok_*:|*/ok_*:--warps*) want=1 ;; *) want=0 ;; esac
+    if grep -q "a warp at a time" "$T/o"; then got=1; else got=0; fi
+    if [ "$got" = "$want" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $f $o: a warp at a time $got, not $want"; fi
+  done
+done
+for o in "" "--max-steps 3000"; do
+  rc1=0; "$G" run tests/data/whole/ok_loop.cu --digest --stats --engine interp $o >"$T/i" 2>&1 || rc1=$?
+  rc2=0; "$G" run tests/data/whole/ok_loop.cu --digest --stats --engine compiled --jit-cache "$J" $o >"$T/c" 2>&1 || rc2=$?
+  grep -v '^engine: ' "$T/c" >"$T/c2"
+  if [ "$rc1" -eq "$rc2" ] && cmp -s "$T/i" "$T/c2"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: ok_loop.cu $o: the engines differ"; diff "$T/i" "$T/c2" | head -5; fi
+done
+contains "$T/c" "step limit reached" "a step limit below a whole launch's steps is the turns'"
 
 # the run-ahead's stores (simt.h's AHEAD_STORE: to allocations nobody reads)
 # give one instruction per turn's run: the same memory and statistics, and

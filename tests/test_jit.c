@@ -8,7 +8,9 @@
  * every stretch (a scheduling point) the two warps' whole state must be
  * equal — registers, stack, the stretch's length, its back edges, the
  * statistics.  GR_JIT_FUZZ=N runs N functions (default 60), GR_JIT_SEED
- * picks the first seed. */
+ * picks the first seed.  And whole launches (emu/whole.h) against the
+ * turns, on random CUDA map kernels (whole_agrees: GR_WHOLE_FUZZ=N
+ * kernels, GR_WHOLE_SHOW=1 prints each). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -467,6 +469,153 @@ START_TEST(dead_stores) {
 }
 END_TEST
 
+/* ------------------------------------------------------------- whole launches */
+
+/* A random elementwise kernel, the kind emu/whole.h runs a warp at a time:
+ * loads of every size from buffers nothing writes (a gather through an
+ * index read from memory among them), arithmetic of every type with
+ * conversions between them, loops whose count is one for a warp (the
+ * block's index, the warp's), branches on the block's index, and one store
+ * to each output at the thread's own index; and, in some, what makes the
+ * launch go turn by turn: a branch that parts a warp's lanes, a gather
+ * past its buffer's end (a fault), blocks whose last warp is partial. */
+static void put_stmt(char *s, size_t n, int depth) {
+  size_t l = strlen(s);
+  char *o = s + l;
+  size_t m = n - l;
+  static const char *const uops[] = {"+", "-", "*", "^", "&", "|"};
+  switch (below(depth < 2 ? 11 : 9)) {
+  case 0: snprintf(o, m, "  u = u %s (a[i] + %uu);\n", uops[below(6)], (unsigned)below(1000)); break;
+  case 1: snprintf(o, m, "  u = (u << %d) ^ (u >> %d);\n", below(32), below(32)); break;
+  case 2: snprintf(o, m, "  v = v %s (int)e8[i] %s %d;\n", uops[below(3)], uops[below(3)], below(200) - 100); break;
+  case 3: snprintf(o, m, "  v = v / ((int)u16[i] | 1) + v %% 7;\n"); break;
+  case 4: snprintf(o, m, "  f = f * %d.25f + b[ix[i] %% %du];\n", below(9) - 4, below(4) ? 1 << 20 : 1 << 30); break;
+  case 5: snprintf(o, m, "  f = sqrtf(fabsf(f)) - (float)v;\n"); break;
+  case 6: snprintf(o, m, "  d = d * 0.5 + (double)f - c[i];\n"); break;
+  case 7: snprintf(o, m, "  u = u + (unsigned)(f * 3.0f) + (unsigned)(long long)d;\n"); break;
+  case 8: snprintf(o, m, "  v = v + (int)(d / 7.0) - (int)(short)u;\n"); break;
+  default: {
+    snprintf(o, m, below(2) ? "  for (int j = 0; j < (int)(blockIdx.x %% 3 + threadIdx.x / 32 %% 2); j++) {\n"
+                            : "  if (blockIdx.x %% 2 == %d) {\n", below(2));
+    int k = 1 + below(3);
+    for (int j = 0; j < k; j++) put_stmt(s, n, depth + 1);
+    l = strlen(s);
+    snprintf(s + l, n - l, "  }\n");
+    break;
+  }
+  }
+}
+
+/* The kernel's text into s. */
+static void gen_map(char *s, size_t n) {
+  snprintf(s, n,
+           "__global__ void map(const unsigned *a, const float *b, const double *c, const unsigned *ix, const signed char *e8,\n"
+           "                    const unsigned short *u16, unsigned *ou, float *of, double *od, short *os) {\n"
+           "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+           "  unsigned u = a[i];\n  int v = (int)u16[i] - 1000;\n  float f = b[i];\n  double d = c[i] + (double)e8[i];\n");
+  int k = 3 + below(8);
+  for (int j = 0; j < k; j++) put_stmt(s, n, 0);
+  size_t l = strlen(s);
+  if (!below(6)) snprintf(s + l, n - l, "  if (threadIdx.x %% 5 == 1) u = u * 3u;\n"), l = strlen(s);   /* the lanes part */
+  snprintf(s + l, n - l, "  ou[i] = u;\n  of[i] = f;\n  od[i] = d;\n  os[i] = (short)v;\n}\n");
+}
+
+/* What one run of a map kernel gave: its status, error, outputs and statistics. */
+typedef struct {
+  int rc;
+  char err[512];
+  uint8_t *out[4];
+  gr_stats st;
+} map_run;
+
+static void map_launch(const char *src, int threads, int blocks, int past, gr_engine engine, int weak_its, const char *cache,
+                       map_run *r) {
+  gr_config cfg;
+  gr_config_default(&cfg);
+  cfg.engine = engine;
+  snprintf(cfg.jit_cache, sizeof cfg.jit_cache, "%s", cache);
+  if (weak_its) cfg.memory = GR_MEMORY_WEAK, cfg.warps = GR_WARPS_ITS, cfg.seed = 3;
+  gr_context *ctx = gr_context_create(&cfg);
+  gr_module *m;
+  int N = threads * blocks;
+  static const size_t size[10] = {4, 4, 8, 4, 1, 2, 4, 4, 8, 2};
+  gr_ptr p[10] = {0};
+  gr_arg args[10];
+  memset(r, 0, sizeof *r);
+  r->rc = gr_module_load_source(ctx, "map.cu", src, strlen(src), &m);
+  for (int k = 0; k < 10 && r->rc == GR_OK; k++) {
+    r->rc = gr_malloc(ctx, size[k] * (size_t)N, NULL, &p[k]);
+    args[k] = gr_arg_ptr(p[k]);
+    uint8_t *init = malloc(size[k] * (size_t)N);
+    test_seed(1000 + (uint64_t)k);
+    for (size_t j = 0; j < size[k] * (size_t)N; j++) init[j] = (uint8_t)test_rnd();
+    if (k == 1 || k == 2)   /* floats and doubles of every kind, NaNs and infinities among them */
+      for (int j = 0; j < N; j++) {
+        if (k == 1) { float x = (float)(test_below(2000) - 1000) / 8; if (!test_below(9)) memcpy(&x, init + 4 * j, 4); memcpy(init + 4 * j, &x, 4); }
+        else { double x = (double)(test_below(2000) - 1000) / 16; if (!test_below(9)) memcpy(&x, init + 8 * j, 8); memcpy(init + 8 * j, &x, 8); }
+      }
+    if (k == 3)   /* the gather's indices: within b, or up to `past` beyond it */
+      for (int j = 0; j < N; j++) { uint32_t x = (uint32_t)test_below(N + past); memcpy(init + 4 * j, &x, 4); }
+    if (k < 6) gr_memcpy_htod(ctx, p[k], init, size[k] * (size_t)N);
+    free(init);
+  }
+  if (r->rc == GR_OK) r->rc = gr_launch(m, "map", dim1((unsigned)blocks), dim1((unsigned)threads), 0, args, 10);
+  snprintf(r->err, sizeof r->err, "%s", r->rc ? gr_error(ctx) : "");
+  gr_last_stats(ctx, &r->st);
+  for (int k = 0; k < 4; k++) {
+    r->out[k] = calloc(size[6 + k], (size_t)N);
+    if (p[6 + k]) gr_memcpy_dtoh(ctx, r->out[k], p[6 + k], size[6 + k] * (size_t)N);
+  }
+  gr_context_destroy(ctx);
+}
+
+/* The two engines on random map kernels, sc memory under lockstep and weak
+ * memory under ITS (round-robin): the same status, error, outputs and
+ * statistics; and compiled code ran most of them a warp at a time.
+ * GR_WHOLE_FUZZ=N runs N kernels (default 14). */
+START_TEST(whole_agrees) {
+  const char *e = getenv("GR_WHOLE_FUZZ");
+  int count = e ? atoi(e) : 14, whole = 0, runs = 0, failed = 0;
+  char cache[] = "/tmp/gr-whole-fuzz-XXXXXX";
+  ck_assert_ptr_nonnull(mkdtemp(cache));
+  static char src[16384];
+  for (int k = 0; k < count; k++) {
+    test_seed(77 + (uint64_t)k * 0x9e3779b97f4a7c15ull);
+    gen_map(src, sizeof src);
+    int threads = below(5) ? 32 * (1 + below(4)) : 48, blocks = 2 + below(70), past = below(5) ? 0 : 40;
+    static const size_t size[4] = {4, 4, 8, 2};
+    for (int mode = 0; mode < 2; mode++) {
+      map_run a, b;
+      map_launch(src, threads, blocks, past, GR_ENGINE_INTERP, mode, cache, &a);
+      map_launch(src, threads, blocks, past, GR_ENGINE_COMPILED, mode, cache, &b);
+      int same = a.rc == b.rc && !strcmp(a.err, b.err) && a.st.warp_steps == b.st.warp_steps &&
+                 a.st.thread_instructions == b.st.thread_instructions && a.st.divergences == b.st.divergences &&
+                 a.st.memory_actions == b.st.memory_actions && a.st.memory_at_once == b.st.memory_at_once &&
+                 !memcmp(a.st.mem_ops, b.st.mem_ops, sizeof a.st.mem_ops) && !memcmp(a.st.mem_bytes, b.st.mem_bytes, sizeof a.st.mem_bytes);
+      for (int j = 0; j < 4; j++) same &= !memcmp(a.out[j], b.out[j], size[j] * (size_t)(threads * blocks));
+      if (!same) {
+        fprintf(stderr, "whole fuzz %d (%s): the engines differ: status %d and %d (%s | %s), steps %llu and %llu\n%s\n", k,
+                mode ? "weak, its" : "sc, lockstep", a.rc, b.rc, a.err, b.err, (unsigned long long)a.st.warp_steps,
+                (unsigned long long)b.st.warp_steps, src);
+        failed++;
+      }
+      /* (a launch that ran, or faulted: the kernel is one the front end takes) */
+      ck_assert_msg(a.rc == GR_OK || a.rc == GR_EEMU, "whole fuzz %d: %s", k, a.err);
+      ck_assert_msg(b.st.compiled, "whole fuzz %d: no compiled code ran: %s", k, b.st.engine_note);
+      whole += b.st.whole;
+      runs++;
+      if (getenv("GR_WHOLE_SHOW")) fprintf(stderr, "kernel %d mode %d threads %d blocks %d past %d whole %d rc %d %s\n%s\n", k, mode, threads, blocks, past, b.st.whole, b.rc, b.err, src);
+      for (int j = 0; j < 4; j++) free(a.out[j]), free(b.out[j]);
+    }
+  }
+  cache_rm(cache);
+  fprintf(stderr, "whole fuzz: %d kernels, %d of %d compiled runs a warp at a time\n", count, whole, runs);
+  ck_assert_int_eq(failed, 0);
+  /* the generator reaches the path: most of its kernels can run whole */
+  ck_assert_int_ge(whole, runs / 3);
+}
+END_TEST
+
 int main(void) {
   for (int l = 0; l < 32; l++) tids[0][l] = (uint32_t)(l + 32), tids[1][l] = 1, tids[2][l] = 0;
   Suite *s = suite_create("jit");
@@ -475,6 +624,7 @@ int main(void) {
   tcase_add_test(tc, engines_agree);
   tcase_add_test(tc, uniform_scalars);
   tcase_add_test(tc, dead_stores);
+  tcase_add_test(tc, whole_agrees);
   suite_add_tcase(s, tc);
   return run_suite(s);
 }
