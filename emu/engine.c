@@ -69,6 +69,7 @@ static void unseen_check(launch *L, const gr_event *ev) {
 
 void engine_deliver(launch *L, gr_event *ev) {
   emu_dev *ctx = L->ctx;
+  if (L->silent && ev->kind != GR_EV_LAUNCH_BEGIN && ev->kind != GR_EV_LAUNCH_END && ev->kind != GR_EV_UNSEEN) return;
   if ((L->n_unseen_ids[0] | L->n_unseen_ids[1]) && ev->kind == GR_EV_ACCESS && ev->space == GR_SPACE_GLOBAL && L->prov && L->prov->off && !L->unseen_met)
     unseen_check(L, ev);
   for (int k = 0; k < ctx->nobs; k++) if (ctx->obs_live[k]) ctx->obs[k].on_event(ctx->obs[k].user, ev);
@@ -1411,6 +1412,8 @@ int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, s
   for (int pc = 0; pc < f->ncode && L->red_unseen; pc++) if (f->code[pc].op == OP_FENCE) L->red_unseen = 0;
   if ((!ctx->nobs || L->race_free_unseen) && !ctx->explore && !ctx->supply) L->prov = prov_new(mod, f, L->args, grid, bdim);
   if (ahead) L->ahead = simt_plan_new(f, L->args, L->prov ? L->prov->cls : NULL);
+  /* (not --one-per-turn, which shows every access) */
+  L->silent = L->race_free_unseen && !cfg->one_per_turn && whole_silent(L);
   /* compiled code runs the run-ahead's stretches; auto compiles a kernel
    * not cached yet once the launch has run long enough to pay for it
    * (the switch is exact at any step: the code is the interpreter's) */
@@ -1433,8 +1436,9 @@ int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, s
   ctx->stats.warp_steps = L->steps;
   if (ctx->nobs) {
     gr_event ev;
-    /* an access the proof missed met those left unshown */
-    if (L->unseen_met) {
+    /* an access the proof missed met those left unshown; in a silent
+     * launch, every access was */
+    if (L->unseen_met || (L->silent && L->prov->off)) {
       engine_ev_init(L, &ev, GR_EV_UNSEEN, NULL, -1);
       engine_deliver(L, &ev);
     }

@@ -32,15 +32,7 @@ static int is_branch(int op) { return op == OP_JMP || op == OP_BRT || op == OP_B
  * own ALU rule: the clock reads the step count, a struct parameter is
  * copied to memory), branches, and loads, which it hands to F->load (the
  * plan decides per launch which it performs at once). */
-static int compiles(const kir_ins *in) {
-  switch (in->op) {
-  case OP_LD: return 1;
-  case OP_SREG: return in->imm != SR_CLOCK;
-  case OP_PARAM: return in->dst >= 0;
-  case OP_JMP: case OP_BRT: case OP_BRF: return 1;
-  default: return kir_is_alu(in->op);
-  }
-}
+static int compiles(const kir_ins *in) { return in->op == OP_LD || simt_own(in); }
 
 /* Per pc: JIT_ENTRY where a block of compiled code starts (the code's
  * start, after a branch or an instruction it does not run, at a branch

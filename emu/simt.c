@@ -358,6 +358,15 @@ int *simt_launch_defs(const kir_func *f) {
   return def;
 }
 
+int simt_own(const kir_ins *in) {
+  switch (in->op) {
+  case OP_SREG: return in->imm != SR_CLOCK;
+  case OP_PARAM: return in->dst >= 0;
+  case OP_JMP: case OP_BRT: case OP_BRF: return 1;
+  default: return kir_is_alu(in->op);
+  }
+}
+
 simt_plan *simt_plan_new(const kir_func *f, const uint64_t *args, const uint8_t *cls) {
   size_t n = (size_t)(f->ncode ? f->ncode : 1);
   simt_plan *p = xcalloc(1, sizeof *p);
@@ -369,17 +378,13 @@ simt_plan *simt_plan_new(const kir_func *f, const uint64_t *args, const uint8_t 
   /* backwards, so that an instruction's run is one more than its successor's */
   for (int pc = f->ncode - 1; pc >= 0; pc--) {
     const kir_ins *in = &f->code[pc];
-    int alu;
     switch (in->op) {
-    /* the clock reads the launch's step count; a struct parameter is copied to memory */
-    case OP_SREG: alu = in->imm != SR_CLOCK; break;
-    case OP_PARAM: alu = in->dst >= 0; break;
     case OP_JMP: case OP_BRT: case OP_BRF: ok[pc] = AHEAD_BRANCH; continue;
     case OP_LD: if (p->quiet[pc] || (cls && cls[pc] == PROV_RO)) ok[pc] = AHEAD_LOAD; continue;
     case OP_ST: if (cls && cls[pc] == PROV_WO) ok[pc] = AHEAD_STORE; continue;
-    default: alu = kir_is_alu(in->op);
+    default: break;
     }
-    if (!alu) continue;
+    if (!simt_own(in)) continue;
     int run = pc + 1 < f->ncode && ok[pc + 1] && ok[pc + 1] <= AHEAD_RUN_MAX ? ok[pc + 1] + 1 : 1;
     ok[pc] = (uint8_t)(run < AHEAD_RUN_MAX ? run : AHEAD_RUN_MAX);
   }

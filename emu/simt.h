@@ -91,6 +91,13 @@ void simt_reconverge(launch *L, warp *w);
  * into the branch's mask instead of through the register (loop tests:
  * hash's loop, `lt` then `brf`).  Where the run-ahead stops at the branch,
  * it writes the comparison's register first. */
+/* Whether the instruction reads and writes nothing but its warp's
+ * registers and reconvergence stack and values fixed for the launch: the
+ * ops of kir_is_alu but the clock (it reads the step count) and a struct
+ * parameter's copy into local memory, and branches.  What the run-ahead
+ * runs of itself, compiled code runs (jit.c) and a whole launch allows
+ * besides its accesses (whole.h). */
+int simt_own(const kir_ins *in);
 /* Per register of f: the pc of its only write where that is a constant or
  * a scalar parameter in the entry's straight line (kb's registers: at
  * every later pc each lane holds that value), else -1.  malloc'd. */

@@ -7,6 +7,7 @@
 
 #include "jit.h"
 #include "prov.h"
+#include "simt.h"
 
 /* The allocation the access at pc reaches at once: its only root's, where
  * the launch's analysis (prov.h) says it reads what nothing writes
@@ -26,6 +27,18 @@ static jit_span span_at(const launch *L, int pc) {
   s.end = a->size - size + 1;
   s.base = a->data;
   return s;
+}
+
+int whole_silent(const launch *L) {
+  const kir_func *f = L->f;
+  if (!L->prov) return 0;
+  for (int pc = 0; pc < f->ncode; pc++) {
+    const kir_ins *in = &f->code[pc];
+    int ok = in->op == OP_LD ? L->prov->cls[pc] == PROV_RO : in->op == OP_ST ? L->prov->cls[pc] == PROV_WO
+                                                                             : in->op == OP_EXIT || simt_own(in);
+    if (!ok) return 0;
+  }
+  return 1;
 }
 
 /* What a pass over the launch's warps sums: steps, then the global
@@ -80,8 +93,9 @@ int whole_launch(launch *L) {
    * scheduler splits a warp's lanes at random, its steps the seed's; under
    * round-robin a warp whose lanes never part runs as under lockstep.  Weak
    * memory performs these accesses at once (prov.h), and with nothing in
-   * flight it draws no background action. */
-  if (!jit || !jit->whole_check || !L->ahead || ctx->nobs || ctx->explore || ctx->supply || !L->prov || L->prov->off ||
+   * flight it draws no background action.  Observers, where they need no
+   * event of the launch (L->silent). */
+  if (!jit || !jit->whole_check || !L->ahead || (ctx->nobs && !L->silent) || ctx->explore || ctx->supply || !L->prov || L->prov->off ||
       L->nthreads % 32 || (ctx->cfg.warps == GR_WARPS_ITS && ctx->cfg.sched == GR_SCHED_RANDOM))
     return 0;
   jit_span *span = xcalloc((size_t)f->ncode + 1, sizeof *span);

@@ -24,6 +24,14 @@
 
 #include "engine.h"
 
+/* Whether no two of the launch's accesses can race or tell their order
+ * (its analysis trusted, prov.h): every instruction its warp's own
+ * (simt_own), a load of PROV_RO, a store of PROV_WO, or the exit.  An
+ * observer that needs no event of an access that cannot race
+ * (GR_OBSERVE_SKIP_RACE_FREE) then needs none at all but the launch's
+ * begin and end: L->silent (engine.c), under sc memory, where every
+ * observer says so. */
+int whole_silent(const launch *L);
 /* 1 where the launch ran (its steps in L->steps, its statistics in the
  * context's), 0 where it is not one of those or a warp stopped. */
 int whole_launch(launch *L);

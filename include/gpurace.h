@@ -339,7 +339,12 @@ typedef struct {
  * barrier interval in which no thread of the block writes shared memory
  * and no copy to it is in flight (every write of the block is then
  * ordered before or after it by a barrier).  Such loads are then performed in a warp's run ahead of its
- * turns, as with no observer.  Under sequentially
+ * turns, as with no observer.  And a launch none of whose accesses can
+ * race (every load one of the first kind, every store a plain store to an
+ * allocation that no instruction of the launch reads, no two threads an
+ * address, and nothing else but arithmetic and branches: emu/whole.h)
+ * gives the observer its LAUNCH_BEGIN and LAUNCH_END and no other event
+ * (the compiled engine runs it a warp at a time).  Under sequentially
  * consistent memory, while every observer of the context says so; the
  * proof is checked at every access it does not trust, and GR_EV_UNSEEN
  * says where it failed. */

@@ -329,6 +329,67 @@ START_TEST(observers_may_leave_readonly_loads_unshown) {
 }
 END_TEST
 
+/* GR_OBSERVE_SKIP_RACE_FREE, a launch none of whose accesses can race
+ * (emu/whole.h: loads of an allocation nothing writes, stores to one
+ * nothing reads, one thread an address, nothing else): such an observer
+ * is given the launch's begin and end and nothing else, under both
+ * engines (the compiled one runs it a warp at a time), with the same
+ * memory after; beside an observer without the flag, every event comes;
+ * under weak memory too. */
+START_TEST(observers_need_nothing_of_a_silent_launch) {
+  const char *src =
+    "__global__ void map(const int *in, int *out) {\n"
+    "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  out[t] = in[t] * 3 + in[t ^ 1];\n"
+    "}\n";
+  char cache[] = "/tmp/gr-host-silent-XXXXXX";
+  ck_assert_ptr_nonnull(mkdtemp(cache));
+  int first[256], got[256];
+  for (int e = 0; e < 2; e++)
+    for (int weak = 0; weak < 2; weak++) {
+      gr_config cfg;
+      gr_config_default(&cfg);
+      cfg.memory = weak ? GR_MEMORY_WEAK : GR_MEMORY_SC;
+      cfg.engine = e ? GR_ENGINE_COMPILED : GR_ENGINE_INTERP;
+      snprintf(cfg.jit_cache, sizeof cfg.jit_cache, "%s", cache);
+      gr_context *ctx = gr_context_create(&cfg);
+      gr_module *m = load(ctx, src);
+      gr_ptr in, out;
+      gr_malloc(ctx, 256 * 4, "in", &in);
+      gr_malloc(ctx, 256 * 4, "out", &out);
+      int init[256];
+      for (int k = 0; k < 256; k++) init[k] = k * 7 - 100;
+      gr_memcpy_htod(ctx, in, init, sizeof init);
+      gr_arg a[2] = {gr_arg_ptr(in), gr_arg_ptr(out)};
+      counts some = {0}, all = {0};
+      gr_observer o1 = {count_events, &some, GR_OBSERVE_SKIP_RACE_FREE}, o2 = {count_events, &all, 0};
+      gr_observe(ctx, &o1);
+      ck_assert_int_eq(gr_launch(m, "map", dim1(2), dim1(128), 0, a, 2), GR_OK);
+      gr_stats st;
+      gr_last_stats(ctx, &st);
+      ck_assert_int_eq(some.begin, 1);
+      ck_assert_int_eq(some.end, 1);
+      ck_assert_int_eq(some.blocks_begun, weak ? 2 : 0);
+      ck_assert_int_eq(some.stores[GR_SPACE_GLOBAL], weak ? 8 : 0);
+      ck_assert_int_eq(some.unseen, 0);
+      ck_assert_int_eq(st.whole, e && !weak);
+      gr_memcpy_dtoh(ctx, got, out, sizeof got);
+      if (!e && !weak) memcpy(first, got, sizeof got);
+      ck_assert(!memcmp(first, got, sizeof got));
+      memset(&some, 0, sizeof some);
+      gr_observe(ctx, &o2);
+      ck_assert_int_eq(gr_launch(m, "map", dim1(2), dim1(128), 0, a, 2), GR_OK);
+      ck_assert_int_eq(all.blocks_begun, 2);
+      ck_assert_int_eq(all.stores[GR_SPACE_GLOBAL], 8);
+      ck_assert_int_eq(some.stores[GR_SPACE_GLOBAL], 8);
+      gr_context_destroy(ctx);
+    }
+  char cmd[100];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", cache);
+  if (system(cmd)) { /* left behind: harmless */ }
+}
+END_TEST
+
 /* GR_OBSERVE_SKIP_RACE_FREE and shared memory: the plain loads of a
  * barrier interval in which no thread of the block writes shared memory
  * race with nothing and come without events (a tile read between two
@@ -682,6 +743,7 @@ Suite *host_suite(void) {
   tcase_add_test(tc, launch_errors);
   tcase_add_test(tc, multi_launch_driver_until_flag_clears);
   tcase_add_test(tc, events_for_every_access_fence_barrier_and_divergence);
+  tcase_add_test(tc, observers_need_nothing_of_a_silent_launch);
   tcase_add_test(tc, observers_may_leave_readonly_loads_unshown);
   tcase_add_test(tc, observers_may_leave_quiet_shared_loads_unshown);
   tcase_add_test(tc, snapshot_restore_reruns_a_region);
