@@ -342,6 +342,7 @@ typedef struct {
   const uint8_t *udef;
   size_t W;
   const uint64_t *live;   /* kir_liveness: the registers live before each pc (W words a pc) */
+  int whole;              /* the whole warp's function (registers its own), not the stretches' */
 } jit_em;
 
 /* Whether register r is live before pc: read on some path from pc before
@@ -357,6 +358,9 @@ static int live_at(const jit_em *m, int pc, int r) { return UBIT(&m->live[(size_
  * its operands (a stretch that halts at the branch runs the comparison
  * again for the register the branch's turn reads: simt.c). */
 static int kept_after(const jit_em *m, int e, int fused, int r) {
+  /* the whole warp's own registers: one the launch fixes is read as its
+   * value wherever its write is before (operand), never from them */
+  if (m->whole && m->def[r] >= 0) return 0;
   if (live_at(m, e, r)) return 1;
   int u[4], nu = fused ? kir_ins_reads(&m->f->code[e - 1], u) : 0;
   for (int k = 0; k < nu; k++) if (u[k] == r) return 1;
@@ -426,7 +430,7 @@ static int emit_lanes(bytes *b, const jit_em *m, int s, int e, int fused, int fa
   for (int pc = s; pc < e; pc++) {
     int d = f->code[pc].dst;
     if (d >= 0 && local[d] == pc && kept_after(m, e, fused, d)) {
-      if (fast) put(b, "    T%d[l] = %c%d;\n", d, m->udef[pc] ? 's' : 'v', pc);
+      if (fast && !m->whole) put(b, "    T%d[l] = %c%d;\n", d, m->udef[pc] ? 's' : 'v', pc);
       else put(b, "    R[%d + l] = %c%d;\n", d * 32, m->udef[pc] ? 's' : 'v', pc);
     }
   }
@@ -454,6 +458,14 @@ static int emit_straight(bytes *b, const jit_em *m, int s, int e, int fused) {
   int padd = 0;
   for (int pc = s; pc < e - fused; pc++) padd |= f->code[pc].op == OP_PADD;
   if (!padd) return emit_lanes(b, m, s, e, fused, 0);
+  if (m->whole) {
+    /* the registers its own: written at once, and where a pointer left
+     * its object's bits, the warp stops (the launch goes turn by turn) */
+    put(b, "  {\n  uint64_t moved = 0;\n");
+    int ufused = emit_lanes(b, m, s, e, fused, 1);
+    put(b, "  if (moved) { pc = %d; goto out; }\n  }\n", s);
+    return ufused;
+  }
   char x[256];
   int *last = xmalloc((size_t)(e - s) * sizeof *last), nlast = 0;
   for (int pc = e - fused - 1; pc >= s; pc--) {
@@ -571,27 +583,33 @@ static int whole_ok(const kir_func *f) {
  * F->span[pc] and aligned, else the warp stops (goto out); the lanes in
  * order, a run of consecutive elements as one copy (a coalesced access);
  * a store only where exec (the run, not the check). */
-static void emit_whole_access(bytes *b, const kir_func *f, int pc) {
+static void emit_whole_access(bytes *b, const jit_em *m, int pc) {
+  const kir_func *f = m->f;
   const kir_ins *in = &f->code[pc];
-  int sk = in->flags & 0x7f, size = kir_sk_size[sk], st = in->op == OP_ST, reg = (st ? in->b : in->dst) * 32;
+  int sk = in->flags & 0x7f, size = kir_sk_size[sk], st = in->op == OP_ST, dst = in->dst * 32;
+  /* the address's and the stored value's registers as the lane loops read
+   * them: a launch's value, a uniform one's scalar, else the registers */
+  char A[48], B[48];
+  operand(A, sizeof A, m, pc, in->a);
+  operand(B, sizeof B, m, pc, in->b);
   put(b, "  if (n + 1 > cap) { pc = %d; goto out; }\n  {\n    const jit_span *S = &F->span[%d];\n"
          "    const uint64_t tag = S->tag, end = S->end;\n    uint64_t ad[32], bad = 0, gaps = 0;\n"
-         "    for (int l = 0; l < 32; l++) ad[l] = kir_access_addr(R[%d + l], INT64_C(%" PRId64 "));\n"
+         "    for (int l = 0; l < 32; l++) ad[l] = kir_access_addr(%s, INT64_C(%" PRId64 "));\n"
          "    for (int l = 0; l < 32; l++) {\n      bad |= (uint64_t)(ad[l] - tag >= end) | (ad[l] & %d);\n"
          "      gaps |= ad[l] ^ (ad[0] + %d * (uint64_t)l);\n    }\n    if (bad) { pc = %d; goto out; }\n",
-      pc, pc, in->a * 32, in->imm, size - 1, size, pc);
+      pc, pc, A, in->imm, size - 1, size, pc);
   if (st) {
     put(b, "    if (exec) {\n      if (!gaps) {\n        uint8_t *p = S->base + (ad[0] - tag);\n"
-           "        for (int l = 0; l < 32; l++) { uint%d_t v = (uint%d_t)R[%d + l]; __builtin_memcpy(p + %d * l, &v, %d); }\n"
-           "      } else\n        for (int l = 0; l < 32; l++) { uint%d_t v = (uint%d_t)R[%d + l]; __builtin_memcpy(S->base + (ad[l] - tag), &v, %d); }\n"
+           "        for (int l = 0; l < 32; l++) { uint%d_t v = (uint%d_t)(%s); __builtin_memcpy(p + %d * l, &v, %d); }\n"
+           "      } else\n        for (int l = 0; l < 32; l++) { uint%d_t v = (uint%d_t)(%s); __builtin_memcpy(S->base + (ad[l] - tag), &v, %d); }\n"
            "    }\n    F->gst_lanes += 32, F->gst_bytes += %d;\n",
-        8 * size, 8 * size, reg, size, size, 8 * size, 8 * size, reg, size, 32 * size);
+        8 * size, 8 * size, B, size, size, 8 * size, 8 * size, B, size, 32 * size);
   } else {
     put(b, "    if (!gaps) {\n      const uint8_t *p = S->base + (ad[0] - tag);\n"
            "      for (int l = 0; l < 32; l++) { uint%d_t v; __builtin_memcpy(&v, p + %d * l, %d); R[%d + l] = sem_canon(%d, v); }\n"
            "    } else\n      for (int l = 0; l < 32; l++) { uint%d_t v; __builtin_memcpy(&v, S->base + (ad[l] - tag), %d); R[%d + l] = sem_canon(%d, v); }\n"
            "    F->gld_lanes += 32, F->gld_bytes += %d;\n",
-        8 * size, size, size, reg, sk, 8 * size, size, reg, sk, 32 * size);
+        8 * size, size, size, dst, sk, 8 * size, size, dst, sk, 32 * size);
   }
   put(b, "  }\n  n++;\n");
 }
@@ -616,6 +634,7 @@ static void emit_fn(bytes *b, const jit_fn_em *fe) {
   const uint8_t *e = fe->e;
   int n = f->ncode, whole = fe->whole;
   size_t W = m->W;
+  m->whole = whole;
   const uint64_t *ulive = fe->ulive;
   const uint8_t *needu = fe->needu;
   if (whole) {
@@ -699,7 +718,7 @@ static void emit_body(bytes *b, const jit_fn_em *fe) {
     const kir_ins *in = &f->code[pc];
     if (whole && (in->op == OP_LD || in->op == OP_ST)) {
       put(b, "L%d:\n", pc);
-      emit_whole_access(b, f, pc);
+      emit_whole_access(b, m, pc);
       pc++;
       continue;
     }
@@ -812,7 +831,7 @@ void jit_emit(const kir_func *f, bytes *b) {
   for (int pc = 0; pc < n; pc++)
     for (int r = 0; r < f->nregs; r++) if (UBIT(&ulive[(size_t)pc * W], r)) needu[r] = 1;
   uint64_t *live = kir_liveness(f->code, n, W);
-  jit_em m = {f, local, def, uin, udef, W, live};
+  jit_em m = {f, local, def, uin, udef, W, live, 0};
   put(b, "/* gpurace's compiled code for kernel %s: %d KIR instructions (emu/jit.c) */\n", f->name ? f->name : "?", n);
   put(b, "#include \"kir_sem.h\"\n#include \"jit_abi.h\"\n\n");
   /* the helpers with loops, called: their copies at every use were a
