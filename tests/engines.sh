@@ -94,6 +94,11 @@ for o in "" "--max-steps 3000"; do
     fail=$((fail + 1)); echo "FAIL: ok_loop.cu $o: the engines differ"; diff "$T/i" "$T/c2" | head -5; fi
 done
 contains "$T/c" "step limit reached" "a step limit below a whole launch's steps is the turns'"
+# the blocks split among threads: the same run on one thread or three
+OMP_NUM_THREADS=1 "$G" run tests/data/whole/ok_loop.cu --digest --stats --engine compiled --jit-cache "$J" >"$T/o1" 2>&1
+OMP_NUM_THREADS=3 "$G" run tests/data/whole/ok_loop.cu --digest --stats --engine compiled --jit-cache "$J" >"$T/o3" 2>&1
+if cmp -s "$T/o1" "$T/o3" && grep -q "a warp at a time" "$T/o3"; then pass=$((pass + 1)); else
+  fail=$((fail + 1)); echo "FAIL: ok_loop.cu on one thread and on three"; diff "$T/o1" "$T/o3" | head -5; fi
 
 # the run-ahead's stores (simt.h's AHEAD_STORE: to allocations nobody reads)
 # give one instruction per turn's run: the same memory and statistics, and

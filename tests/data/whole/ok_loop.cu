@@ -1,9 +1,10 @@
 // An ALU loop of a warp-uniform count, one store at its end, run a warp at a
 // time (emu/whole.h): tests/engines.sh compares it with turn by turn, and
 // with --max-steps under the launch's steps the step limit is reported as
-// the turns report it.
-//@ launch hash grid(16) block(64)
-//@ buffer out u32[1024]
+// the turns report it; its 96 blocks are split among threads, the same run
+// on one thread or three.
+//@ launch hash grid(96) block(64)
+//@ buffer out u32[6144]
 //@ arg iters = 40
 __global__ void hash(unsigned *out, int iters) {
   unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
