@@ -350,6 +350,9 @@ static void barrier_maybe_release(launch *L, blk *b, int pc) {
 }
 
 
+/* The k-th block a launch starts. */
+static uint64_t block_lin(const launch *L, uint64_t k) { return L->lins ? L->lins[k] : k; }
+
 static void warp_finish(launch *L, warp *w) {
   L->finished = w;
   /* its stores drain to the SM, whose queue outlives the warp */
@@ -371,7 +374,7 @@ static void warp_finish(launch *L, warp *w) {
     if (L->slots[s] != b) continue;
     L->slots[s] = NULL;
     /* the next block in the same memory and slot: the run list stays as it is */
-    if (L->next_block < L->nblocks) { block_start_in(L, s, L->next_block++, b); return; }
+    if (L->next_block < L->nblocks) { block_start_in(L, s, block_lin(L, L->next_block++), b); return; }
     engine_block_free(b);
     break;
   }
@@ -1264,7 +1267,7 @@ static void run_turns(launch *L) {
   const gr_config *cfg = &ctx->cfg;
   const char *kernel = L->f->name;
   /* block b goes to SM b mod sms, so that neighbouring blocks land on different SMs */
-  for (int s = 0; s < L->nslots; s++) engine_block_start(L, s, L->next_block++);
+  for (int s = 0; s < L->nslots; s++) engine_block_start(L, s, block_lin(L, L->next_block++));
   engine_rebuild_run(L);
   uint64_t max_steps = cfg->max_steps;
   while (!L->failed && !L->pruned) {
@@ -1299,8 +1302,34 @@ static void run_turns(launch *L) {
   }
 }
 
+void engine_run_blocks(launch *L, const uint64_t *lins, uint64_t n) {
+  uint64_t nb = L->nblocks;
+  int ns = L->nslots;
+  L->lins = lins;
+  L->nblocks = n;
+  if ((uint64_t)L->nslots > n) L->nslots = (int)n;
+  run_turns(L);
+  L->lins = NULL;
+  L->nblocks = nb;
+  L->nslots = ns;
+}
+
+/* emu_launch's: the launch to run again, turn by turn (whole.c) */
+#define LAUNCH_AGAIN 100
+
+static int launch_once(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, size_t dyn_shared, unsigned flags,
+                       const uint64_t *args, const void *const *argdata, int again);
+
 int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, size_t dyn_shared, unsigned flags, const uint64_t *args,
                const void *const *argdata) {
+  int rc = launch_once(mod, f, grid, bdim, dyn_shared, flags, args, argdata, 0);
+  return rc == LAUNCH_AGAIN ? launch_once(mod, f, grid, bdim, dyn_shared, flags, args, argdata, 1) : rc;
+}
+
+/* The launch; again: its second run, turn by turn, whose observers were
+ * given its begin already (whole_launch). */
+static int launch_once(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, size_t dyn_shared, unsigned flags,
+                       const uint64_t *args, const void *const *argdata, int again) {
   emu_dev *ctx = mod->ctx;
   const gr_config *cfg = &ctx->cfg;
   const char *kernel = f->name;
@@ -1423,18 +1452,19 @@ int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, s
     jit_poll(L);
     if (!L->jit) L->jit_due = JIT_AUTO_STEPS;
   }
-  if (ctx->nobs) {
+  if (ctx->nobs && !again) {
     gr_event ev;
     engine_ev_init(L, &ev, GR_EV_LAUNCH_BEGIN, NULL, -1);
     engine_deliver(L, &ev);
   }
   /* a launch no schedule can tell apart: its warps one after another (whole.h) */
-  if (!whole_launch(L)) run_turns(L);
+  int whole = again ? 0 : whole_launch(L);
+  if (!whole) run_turns(L);
   /* the end of a kernel orders everything: the host reads L2 (a run cut
    * short by the explorer has no outcome, and must make no more choices) */
   if (L->mem && !L->pruned) wm_quiesce(L->mem);
   ctx->stats.warp_steps = L->steps;
-  if (ctx->nobs) {
+  if (ctx->nobs && whole >= 0) {
     gr_event ev;
     /* an access the proof missed met those left unshown; in a silent
      * launch, every access was */
@@ -1445,7 +1475,7 @@ int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, s
     engine_ev_init(L, &ev, GR_EV_LAUNCH_END, NULL, -1);
     engine_deliver(L, &ev);
   }
-  if (L->kept_errors && !L->failed) {
+  if (L->kept_errors && !L->failed && whole >= 0) {
     /* --keep-going: the run went to its end; it still failed, with every error */
     unsigned long long n = L->kept_errors, shown = n < MAX_LOGGED_ERRORS ? n : MAX_LOGGED_ERRORS;
     char sum[256];
@@ -1459,7 +1489,7 @@ int emu_launch(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3 bdim, s
     ctx->log_shown = 1;
     L->failed = GR_EEMU;
   }
-  int rc = L->failed;
+  int rc = whole < 0 ? LAUNCH_AGAIN : L->failed;
   for (int s = 0; s < L->nslots; s++) if (L->slots[s]) engine_block_free(L->slots[s]);
   free(L->slots); free(L->run); free(L->ready);
   simt_plan_free(L->ahead);

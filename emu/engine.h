@@ -199,6 +199,8 @@ struct launch {
   gr_ptr gridws;                 /* a cooperative launch's grid workspace, else 0 */
   uint32_t nthreads, wpb;        /* threads and warps per block */
   uint64_t nblocks, next_block;
+  const uint64_t *lins;          /* the blocks to run, next_block indexing it (engine_run_blocks), or NULL:
+                                  * every block, in order */
   uint32_t shared_size;
   uint64_t *args;     /* one value per kernel parameter */
   uint8_t **argdata;  /* the bytes of each struct parameter, else NULL */
@@ -295,6 +297,10 @@ void engine_ready_add(launch *L, warp *w);
 void engine_ready_remove(launch *L, warp *w);
 blk *engine_block_new(launch *L, int slot, uint64_t lin);
 void engine_block_start(launch *L, int slot, uint64_t lin);
+/* whole.c: the n blocks lins (ascending) turn by turn, as a launch of them
+ * alone: L fresh, no block started; the statistics and L->steps added to,
+ * L->failed where the run failed. */
+void engine_run_blocks(launch *L, const uint64_t *lins, uint64_t n);
 /* snapshot.c, for engine.c: a block-only restore pending for block lin;
  * and the restore an observer asked for, after the current instruction */
 int snapshot_is_block(const gr_snapshot *s, uint32_t lin);

@@ -792,7 +792,8 @@ static void emit_body(bytes *b, const jit_fn_em *fe) {
         if (in->op == OP_BRF) put(b, "  t = ~t;\n");
       }
       if (back) put(b, "  if (nedge >= edges) { pc = %d; goto out; }\n", br);
-      put(b, "  if (t != 0 && t != 0xffffffffu) { pc = %d; goto out; }\n  fz = 0;\n", br);
+      put(b, whole ? "  if (t != 0 && t != 0xffffffffu) { F->stopped = 2; pc = %d; goto out; }\n  fz = 0;\n"
+                   : "  if (t != 0 && t != 0xffffffffu) { pc = %d; goto out; }\n  fz = 0;\n", br);
       if (back) put(b, whole ? "  nedge++;\n" : "  F->edge_at[nedge++] = n;\n");
       put(b, "  n++;\n");
       int target = in->a;

@@ -42,7 +42,8 @@ typedef struct jit_frame {
    * where it performed and left a load pending (the stretch stops after). */
   int (*load)(void *L, void *w, int32_t pc);
   void *L, *w;
-  int32_t stopped;               /* set where a load declined: the run-ahead's stretch ends there */
+  int32_t stopped;               /* set where a load declined: the run-ahead's stretch ends there; a whole
+                                  * warp's function sets it to 2 where its lanes part */
   /* A full warp's load from shared memory that the run-ahead performs
    * (simt.h's quiet: marks[pc] is AHEAD_LOAD and the block holds still),
    * performed by the compiled code itself where its 32 addresses fall in
@@ -91,8 +92,8 @@ typedef void (*jit_fn)(jit_frame *F);
  * store, the run (JIT_WHOLE_RUN) performs them.  Each returns 1 where
  * the warp reached its exit, F->n its warp instructions and F->gld_*,
  * F->gst_* its accesses; 0 where it stopped: at a branch that parts its
- * lanes, an access outside F->span or misaligned, or past F->cap
- * instructions. */
+ * lanes (F->stopped 2), an access outside F->span or misaligned, or past
+ * F->cap instructions. */
 typedef int (*jit_whole_fn)(jit_frame *F);
 #define JIT_WHOLE_CHECK "gr_jit_whole_check"
 #define JIT_WHOLE_RUN "gr_jit_whole_run"

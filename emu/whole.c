@@ -45,8 +45,13 @@ int whole_silent(const launch *L) {
  * loads' lanes and bytes and the stores'. */
 enum { W_STEPS, W_LD_LANES, W_LD_BYTES, W_ST_LANES, W_ST_BYTES, W_SUMS };
 
+/* A block's warps through the check: all reached their exits, some
+ * parted their lanes (and none stopped otherwise), or one stopped. */
+enum { B_DONE, B_PARTS, B_STOPS };
+
 /* Warp k of block lin through fn (the check or the run), at most cap
- * instructions: 1 where it reached its exit, its counts added to *s. */
+ * instructions: B_DONE where it reached its exit, its counts added to s;
+ * else B_PARTS where its lanes parted, B_STOPS where it stopped otherwise. */
 static int whole_warp(launch *L, jit_whole_fn fn, const jit_span *span, uint64_t lin, uint32_t k, int32_t cap, uint64_t *s) {
   const gr_dim3 g = L->grid, bd = L->bdim;
   jit_frame F = {0};
@@ -60,30 +65,45 @@ static int whole_warp(launch *L, jit_whole_fn fn, const jit_span *span, uint64_t
   F.cap = cap;
   F.rpc = -1;
   F.span = span;
-  if (!fn(&F)) return 0;
+  if (!fn(&F)) return F.stopped == 2 ? B_PARTS : B_STOPS;
   s[W_STEPS] += (uint64_t)F.n;
   s[W_LD_LANES] += F.gld_lanes, s[W_LD_BYTES] += F.gld_bytes;
   s[W_ST_LANES] += F.gst_lanes, s[W_ST_BYTES] += F.gst_bytes;
-  return 1;
+  return B_DONE;
 }
 
-/* Every warp of the launch through fn: 1 where each reached its exit and
- * the steps stay under the step limit (the launch fails at the limit's
- * step, its last one included), the sums in *s.  The warps share nothing
- * (whole.h): the blocks are split among threads, and the sums are the
- * same whatever the split. */
-static int whole_pass(launch *L, jit_whole_fn fn, const jit_span *span, uint64_t *s) {
+/* Every warp of the blocks whose st[] is B_DONE through fn, the sums of
+ * those that reached their exits in s; where one did not, its block's
+ * st[] says why (the check: st all B_DONE on entry), and its block's
+ * sums are not in s.  A warp's own bound is the step limit (compiled code
+ * counts in 32 bits), so that one that loops stops.  The warps share
+ * nothing (whole.h): the blocks are split among threads, and the sums
+ * are the same whatever the split. */
+static void whole_pass(launch *L, jit_whole_fn fn, const jit_span *span, uint8_t *st, uint64_t *s) {
   uint64_t limit = L->ctx->cfg.max_steps, nb = L->nblocks;
-  /* a warp's own bound, so that one that loops stops: the limit itself
-   * (compiled code counts in 32 bits) */
   int32_t cap = limit - 1 < (uint64_t)INT32_MAX / 2 ? (int32_t)(limit - 1) : INT32_MAX / 2;
-  int ok = 1;
   memset(s, 0, W_SUMS * sizeof *s);
-#pragma omp parallel for schedule(static) reduction(+ : s[:W_SUMS]) reduction(& : ok) if (nb >= 64)
-  for (uint64_t lin = 0; lin < nb; lin++)
-    for (uint32_t k = 0; k < L->wpb && ok; k++) ok = whole_warp(L, fn, span, lin, k, cap, s);
-  return ok && s[W_STEPS] < limit;
+#pragma omp parallel for schedule(static) reduction(+ : s[:W_SUMS]) if (nb >= 64)
+  for (uint64_t lin = 0; lin < nb; lin++) {
+    if (st[lin] != B_DONE) continue;
+    uint64_t b[W_SUMS] = {0};
+    for (uint32_t k = 0; k < L->wpb; k++) {
+      int r = whole_warp(L, fn, span, lin, k, cap, b);
+      if (r == B_DONE) continue;
+      /* (a warp that stopped otherwise outweighs one whose lanes parted) */
+      if (r > st[lin]) st[lin] = (uint8_t)r;
+      if (r == B_STOPS) break;
+    }
+    if (st[lin] == B_DONE)
+      for (int j = 0; j < W_SUMS; j++) s[j] += b[j];
+  }
 }
+
+/* A launch whose warps mostly ran to their exits in the check, but in
+ * some blocks a warp's lanes parted, runs those blocks turn by turn
+ * first, as a launch of them alone, the rest a warp at a time after: but
+ * not where they are more than one in WHOLE_PARTS_MAX. */
+#define WHOLE_PARTS_MAX 8
 
 int whole_launch(launch *L) {
   emu_dev *ctx = L->ctx;
@@ -102,19 +122,65 @@ int whole_launch(launch *L) {
   for (int pc = 0; pc < f->ncode; pc++)
     if (f->code[pc].op == OP_LD || f->code[pc].op == OP_ST) span[pc] = span_at(L, pc);
   engine_launch_tids(L);
-  uint64_t s[W_SUMS], run[W_SUMS];
-  int ok = whole_pass(L, jit->whole_check, span, s);
-  if (ok) {
+  uint64_t s[W_SUMS], run[W_SUMS], nb = L->nblocks, nparts = 0;
+  uint8_t *st = xcalloc(nb, 1), *st2 = NULL;
+  whole_pass(L, jit->whole_check, span, st, s);
+  int ok = 1;
+  for (uint64_t b = 0; b < nb && ok; b++) ok = st[b] != B_STOPS, nparts += st[b] == B_PARTS;
+  if (!ok || nparts * WHOLE_PARTS_MAX > nb || s[W_STEPS] >= ctx->cfg.max_steps) {
+    free(span);
+    free(st);
+    return 0;
+  }
+  int rc = 1;
+  L->steps = s[W_STEPS];   /* (the step limit counts the whole launch's: the turns below add theirs) */
+  if (nparts) {
+    /* the blocks whose lanes part, turn by turn, the memory they write kept
+     * to be put back where they fail (a fault, a livelock, the step limit,
+     * --keep-going's errors): then the launch runs again, turn by turn
+     * from its start, the failure the turns' (emu_launch) */
+    uint64_t *lins = xmalloc(nparts * sizeof *lins), n = 0;
+    for (uint64_t b = 0; b < nb; b++) if (st[b] == B_PARTS) lins[n++] = b;
+    uint32_t ids[64];
+    uint8_t *kept[64];
+    int nids = 0;
+    for (int pc = 0; pc < f->ncode && nids < 64; pc++) {
+      if (f->code[pc].op != OP_ST || !span[pc].end) continue;
+      uint32_t id = (uint32_t)(span[pc].tag >> 32) & 0xffffff;
+      int seen = 0;
+      for (int k = 0; k < nids; k++) seen |= ids[k] == id;
+      if (seen) continue;
+      galloc *a = emu_alloc_of(ctx, span[pc].tag);
+      ids[nids] = id;
+      kept[nids] = xmalloc(a->size ? a->size : 1);
+      memcpy(kept[nids++], a->data, a->size);
+    }
+    engine_run_blocks(L, lins, n);
+    if (L->failed || L->kept_errors) {
+      for (int k = 0; k < nids; k++) {
+        galloc *a = emu_alloc_of(ctx, KIR_GLOBAL_ADDR(ids[k], 0));
+        memcpy(a->data, kept[k], a->size);
+      }
+      rc = -1;
+    }
+    for (int k = 0; k < nids; k++) free(kept[k]);
+    free(lins);
+  }
+  if (rc > 0) {
     /* the run stops where the check did, and the check did nowhere */
-    if (!whole_pass(L, jit->whole_run, span, run) || memcmp(s, run, sizeof s))
+    st2 = xmalloc(nb);
+    memcpy(st2, st, nb);
+    whole_pass(L, jit->whole_run, span, st2, run);
+    if (memcmp(st, st2, nb) || memcmp(s, run, sizeof s))
       engine_fault(L, -1, "internal error: a whole-warp run of '%s' stopped where its check did not", f->name);
-    L->steps = s[W_STEPS];
     ctx->stats.whole = 1;
     ctx->stats.thread_instructions += 32 * s[W_STEPS];
     ctx->stats.mem_ops[0][GR_LOAD] += s[W_LD_LANES], ctx->stats.mem_bytes[0][GR_LOAD] += s[W_LD_BYTES];
     ctx->stats.mem_ops[0][GR_STORE] += s[W_ST_LANES], ctx->stats.mem_bytes[0][GR_STORE] += s[W_ST_BYTES];
     if (L->mem) ctx->stats.memory_at_once += s[W_LD_LANES] + s[W_ST_LANES];
   }
+  free(st);
+  free(st2);
   free(span);
-  return ok;
+  return rc;
 }

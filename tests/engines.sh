@@ -73,10 +73,12 @@ echo "engines: $same runs the same of $runs, compiled code in $ran"
 
 # a launch no schedule can tell apart runs a warp at a time (emu/whole.h):
 # the files named ok_ do (under lockstep and under ITS with weak memory,
-# round-robin), those named bail_ start to and go turn by turn (a warp's
-# lanes part, a store faults, a warp spins, a warp has 16 lanes), as does
-# ok_loop.cu under a step limit below its steps; the runs above compared
-# each with the interpreter's
+# round-robin; ok_tail.cu's last block, whose lanes part, turn by turn),
+# those named bail_ start to and go turn by turn (lanes part in one block
+# of four, a store faults, a warp spins, a warp has 16 lanes, the block
+# whose lanes part faults and the launch runs again), as does ok_loop.cu
+# under a step limit below its steps; the runs above compared each with
+# the interpreter's
 for f in tests/data/whole/*.cu; do
   for o in "" "--warps its --memory weak --seed 3" "--max-steps 3000"; do
     # shellcheck disable=SC2086

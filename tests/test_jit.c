@@ -506,18 +506,20 @@ static void put_stmt(char *s, size_t n, int depth) {
   }
 }
 
-/* The kernel's text into s. */
-static void gen_map(char *s, size_t n) {
+/* The kernel's text into s; its stores for the threads below its n, and
+ * where tail_fault, a load past a's end for those from n on. */
+static void gen_map(char *s, size_t n, int tail_fault) {
   snprintf(s, n,
            "__global__ void map(const unsigned *a, const float *b, const double *c, const unsigned *ix, const signed char *e8,\n"
-           "                    const unsigned short *u16, unsigned *ou, float *of, double *od, short *os) {\n"
+           "                    const unsigned short *u16, unsigned *ou, float *of, double *od, short *os, int n) {\n"
            "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
            "  unsigned u = a[i];\n  int v = (int)u16[i] - 1000;\n  float f = b[i];\n  double d = c[i] + (double)e8[i];\n");
   int k = 3 + below(8);
   for (int j = 0; j < k; j++) put_stmt(s, n, 0);
   size_t l = strlen(s);
   if (!below(6)) snprintf(s + l, n - l, "  if (threadIdx.x %% 5 == 1) u = u * 3u;\n"), l = strlen(s);   /* the lanes part */
-  snprintf(s + l, n - l, "  ou[i] = u;\n  of[i] = f;\n  od[i] = d;\n  os[i] = (short)v;\n}\n");
+  if (tail_fault) snprintf(s + l, n - l, "  if (i >= n) u = u + a[i + 64];\n"), l = strlen(s);
+  snprintf(s + l, n - l, "  if (i < n) {\n    ou[i] = u;\n    of[i] = f;\n    od[i] = d;\n    os[i] = (short)v;\n  }\n}\n");
 }
 
 /* What one run of a map kernel gave: its status, error, outputs and statistics. */
@@ -528,8 +530,8 @@ typedef struct {
   gr_stats st;
 } map_run;
 
-static void map_launch(const char *src, int threads, int blocks, int past, gr_engine engine, int weak_its, const char *cache,
-                       map_run *r) {
+static void map_launch(const char *src, int threads, int blocks, int past, int tail, gr_engine engine, int weak_its,
+                       const char *cache, map_run *r) {
   gr_config cfg;
   gr_config_default(&cfg);
   cfg.engine = engine;
@@ -540,8 +542,9 @@ static void map_launch(const char *src, int threads, int blocks, int past, gr_en
   int N = threads * blocks;
   static const size_t size[10] = {4, 4, 8, 4, 1, 2, 4, 4, 8, 2};
   gr_ptr p[10] = {0};
-  gr_arg args[10];
+  gr_arg args[11];
   memset(r, 0, sizeof *r);
+  args[10] = gr_arg_i32(N - tail);
   r->rc = gr_module_load_source(ctx, "map.cu", src, strlen(src), &m);
   for (int k = 0; k < 10 && r->rc == GR_OK; k++) {
     r->rc = gr_malloc(ctx, size[k] * (size_t)N, NULL, &p[k]);
@@ -559,7 +562,7 @@ static void map_launch(const char *src, int threads, int blocks, int past, gr_en
     if (k < 6) gr_memcpy_htod(ctx, p[k], init, size[k] * (size_t)N);
     free(init);
   }
-  if (r->rc == GR_OK) r->rc = gr_launch(m, "map", dim1((unsigned)blocks), dim1((unsigned)threads), 0, args, 10);
+  if (r->rc == GR_OK) r->rc = gr_launch(m, "map", dim1((unsigned)blocks), dim1((unsigned)threads), 0, args, 11);
   snprintf(r->err, sizeof r->err, "%s", r->rc ? gr_error(ctx) : "");
   gr_last_stats(ctx, &r->st);
   for (int k = 0; k < 4; k++) {
@@ -572,22 +575,25 @@ static void map_launch(const char *src, int threads, int blocks, int past, gr_en
 /* The two engines on random map kernels, sc memory under lockstep and weak
  * memory under ITS (round-robin): the same status, error, outputs and
  * statistics; and compiled code ran most of them a warp at a time.
- * GR_WHOLE_FUZZ=N runs N kernels (default 14). */
+ * GR_WHOLE_FUZZ=N runs N kernels (default 12). */
 START_TEST(whole_agrees) {
   const char *e = getenv("GR_WHOLE_FUZZ");
-  int count = e ? atoi(e) : 14, whole = 0, runs = 0, failed = 0;
+  int count = e ? atoi(e) : 12, whole = 0, runs = 0, failed = 0;
   char cache[] = "/tmp/gr-whole-fuzz-XXXXXX";
   ck_assert_ptr_nonnull(mkdtemp(cache));
   static char src[16384];
   for (int k = 0; k < count; k++) {
     test_seed(77 + (uint64_t)k * 0x9e3779b97f4a7c15ull);
-    gen_map(src, sizeof src);
-    int threads = below(5) ? 32 * (1 + below(4)) : 48, blocks = 2 + below(70), past = below(5) ? 0 : 40;
+    /* a tail of threads past n, in the last warp: its lanes part, and its
+     * block runs turn by turn (where it faults, the launch again) */
+    int tail = below(3) ? 0 : 1 + below(31), tail_fault = tail && below(2);
+    gen_map(src, sizeof src, tail_fault);
+    int threads = below(8) ? 32 * (1 + below(4)) : 48, blocks = 2 + below(70), past = below(8) ? 0 : 40;
     static const size_t size[4] = {4, 4, 8, 2};
     for (int mode = 0; mode < 2; mode++) {
       map_run a, b;
-      map_launch(src, threads, blocks, past, GR_ENGINE_INTERP, mode, cache, &a);
-      map_launch(src, threads, blocks, past, GR_ENGINE_COMPILED, mode, cache, &b);
+      map_launch(src, threads, blocks, past, tail, GR_ENGINE_INTERP, mode, cache, &a);
+      map_launch(src, threads, blocks, past, tail, GR_ENGINE_COMPILED, mode, cache, &b);
       int same = a.rc == b.rc && !strcmp(a.err, b.err) && a.st.warp_steps == b.st.warp_steps &&
                  a.st.thread_instructions == b.st.thread_instructions && a.st.divergences == b.st.divergences &&
                  a.st.memory_actions == b.st.memory_actions && a.st.memory_at_once == b.st.memory_at_once &&
@@ -604,15 +610,18 @@ START_TEST(whole_agrees) {
       ck_assert_msg(b.st.compiled, "whole fuzz %d: no compiled code ran: %s", k, b.st.engine_note);
       whole += b.st.whole;
       runs++;
-      if (getenv("GR_WHOLE_SHOW")) fprintf(stderr, "kernel %d mode %d threads %d blocks %d past %d whole %d rc %d %s\n%s\n", k, mode, threads, blocks, past, b.st.whole, b.rc, b.err, src);
+      if (getenv("GR_WHOLE_SHOW"))
+        fprintf(stderr, "kernel %d mode %d threads %d blocks %d past %d tail %d whole %d rc %d %s\n%s\n", k, mode, threads, blocks, past,
+                tail, b.st.whole, b.rc, b.err, src);
       for (int j = 0; j < 4; j++) free(a.out[j]), free(b.out[j]);
     }
   }
   cache_rm(cache);
   fprintf(stderr, "whole fuzz: %d kernels, %d of %d compiled runs a warp at a time\n", count, whole, runs);
   ck_assert_int_eq(failed, 0);
-  /* the generator reaches the path: most of its kernels can run whole */
-  ck_assert_int_ge(whole, runs / 3);
+  /* the generator reaches the path (a quarter of its kernels: the rest
+   * have partial warps, faults, lanes that part) */
+  ck_assert_int_ge(whole, runs / 4);
 }
 END_TEST
 
