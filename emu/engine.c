@@ -1074,16 +1074,30 @@ static void skip_rounds(launch *L) {
 
 /* The launch's kernel's key for the compiled engine, kept by its module
  * (emitting the C text to hash it costs as much as a short launch). */
-static uint64_t engine_jit_key(launch *L) {
+static uint64_t engine_jit_key(launch *L, int whole) {
   emu_module *m = L->mod;
   const kir_module *km = m->km;
   for (int k = 0; k < km->nfuncs; k++) {
     if (km->funcs[k] != L->f) continue;
-    if (!m->jit_keys) m->jit_keys = xcalloc((size_t)km->nfuncs, sizeof *m->jit_keys);
-    if (!m->jit_keys[k]) m->jit_keys[k] = jit_key(L->f);
-    return m->jit_keys[k];
+    if (!m->jit_keys) m->jit_keys = xcalloc(2 * (size_t)km->nfuncs, sizeof *m->jit_keys);
+    uint64_t *key = &m->jit_keys[2 * k + whole];
+    if (!*key) *key = whole ? jit_whole_key(L->f) : jit_key(L->f);
+    return *key;
   }
-  return jit_key(L->f);
+  return whole ? jit_whole_key(L->f) : jit_key(L->f);
+}
+
+const jit_code *engine_jit_whole(launch *L) {
+  emu_dev *ctx = L->ctx;
+  uint64_t key = engine_jit_key(L, 1);
+  char why[160];
+  int failed;
+  if (!key) return NULL;
+  if (ctx->cfg.engine == GR_ENGINE_COMPILED)
+    return jit_whole_get(L->f, key, ctx->cfg.jit_cache, &ctx->stats.compile_seconds, why, sizeof why);
+  const jit_code *c = jit_ready(L->f, key, ctx->cfg.jit_cache, &ctx->stats.compile_seconds, &failed, why, sizeof why);
+  if (!c && !failed) jit_whole_begin(L->f, key, ctx->cfg.jit_cache, why, sizeof why);
+  return c;
 }
 
 /* Why compiled code cannot run, for the host's note (said once a process). */
@@ -1451,7 +1465,7 @@ static int launch_once(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3
   /* compiled code runs the run-ahead's stretches; auto compiles a kernel
    * not cached yet once the launch has run long enough to pay for it
    * (the switch is exact at any step: the code is the interpreter's) */
-  if (L->ahead && cfg->engine != GR_ENGINE_INTERP) L->jit_key = engine_jit_key(L);
+  if (L->ahead && cfg->engine != GR_ENGINE_INTERP) L->jit_key = engine_jit_key(L, 0);
   if (L->ahead && cfg->engine == GR_ENGINE_COMPILED) jit_attach(L);
   else if (L->ahead && cfg->engine == GR_ENGINE_AUTO) {
     jit_poll(L);

@@ -25,7 +25,8 @@ struct emu_module {
   gr_ptr *gaddr;             /* device address of each module global (the host's array) */
   const char *path;
   struct prov_flow *flows;   /* prov's analyses of its kernels, by launch shape (prov.c) */
-  uint64_t *jit_keys;        /* per kernel of km: its compiled code's key (jit_key), 0 until asked */
+  uint64_t *jit_keys;        /* per kernel k of km: its compiled code's key at 2k (jit_key), its whole
+                              * warp's at 2k + 1 (jit_whole_key); 0 until asked (or none) */
 };
 
 typedef struct launch launch;
@@ -297,6 +298,11 @@ void engine_ready_add(launch *L, warp *w);
 void engine_ready_remove(launch *L, warp *w);
 blk *engine_block_new(launch *L, int slot, uint64_t lin);
 void engine_block_start(launch *L, int slot, uint64_t lin);
+/* whole.c: the kernel's whole warp's functions (jit_whole_key): under
+ * --engine compiled compiled now where no cache has them; under auto, where
+ * they are ready, else their compile started in the background for a
+ * later launch; or NULL. */
+const struct jit_code *engine_jit_whole(launch *L);
 /* whole.c: the n blocks lins (ascending) turn by turn, as a launch of them
  * alone: L fresh, no block started; the statistics and L->steps added to,
  * L->failed where the run failed. */

@@ -552,11 +552,11 @@ static void emit_ops(bytes *b, const kir_func *f) {
 
 /* ------------------------------------------------------------- whole warps */
 
-/* Whether f's compiled code has jit_abi.h's whole-warp functions: every
- * instruction one the stretches run, a global load or store of 1, 2, 4
- * or 8 bytes, or the exit; registers few enough for the function's own
- * (on its stack), and code small enough that compiling it three times
- * over costs little. */
+/* Whether f has jit_abi.h's whole-warp functions (an object of their own,
+ * jit_whole_key): every instruction one the stretches run, a global load
+ * or store of 1, 2, 4 or 8 bytes, or the exit; registers few enough for
+ * the function's own (on its stack), and code small enough to compile it
+ * twice over (the check and the run). */
 #define WHOLE_REGS 256
 /* The whole warp's functions' optimiser: the lane loops peeled whole,
  * and vectorised where the cost model says it pays, so that a warp's
@@ -813,7 +813,9 @@ static void emit_body(bytes *b, const jit_fn_em *fe) {
   put(b, "  F->pc = pc;\n  F->n = n;\n  F->nedge = nedge;\n}\n");
 }
 
-void jit_emit(const kir_func *f, bytes *b) {
+/* f's C text: the stretches' function, or (whole) the whole warp's two
+ * functions, an object of their own (jit_whole_key). */
+static void emit_text(const kir_func *f, bytes *b, int whole) {
   int n = f->ncode;
   uint8_t *e = jit_blocks(f);
   int *local = xmalloc((size_t)(f->nregs > 0 ? f->nregs : 1) * sizeof *local), *def = simt_launch_defs(f);
@@ -833,7 +835,8 @@ void jit_emit(const kir_func *f, bytes *b) {
     for (int r = 0; r < f->nregs; r++) if (UBIT(&ulive[(size_t)pc * W], r)) needu[r] = 1;
   uint64_t *live = kir_liveness(f->code, n, W);
   jit_em m = {f, local, def, uin, udef, W, live, 0};
-  put(b, "/* gpurace's compiled code for kernel %s: %d KIR instructions (emu/jit.c) */\n", f->name ? f->name : "?", n);
+  put(b, "/* gpurace's compiled code for kernel %s: %d KIR instructions (emu/jit.c)%s */\n", f->name ? f->name : "?", n,
+      whole ? ", a whole warp's functions" : "");
   put(b, "#include \"kir_sem.h\"\n#include \"jit_abi.h\"\n\n");
   /* the helpers with loops, called: their copies at every use were a
    * quarter of a small kernel's compile and two thirds of a large one's */
@@ -867,14 +870,12 @@ void jit_emit(const kir_func *f, bytes *b) {
          "  for (int k = 0; k < n; k++) {\n    const uint64_t *r = R + o[k];\n"
          "    for (int l = 0; l < 32; l++) x |= r[l] ^ r[0];\n  }\n  return !x;\n}\n\n");
   emit_ops(b, f);
-  jit_fn_em fe = {&m, e, ulive, needu, 0};
+  jit_fn_em fe = {&m, e, ulive, needu, whole};
   emit_fn(b, &fe);
-  if (whole_ok(f)) {
+  if (whole) {
     /* the whole warp's body once, its two functions the check (no store)
      * and the run: the compiler drops from the check what only the
      * stores read */
-    fe.whole = 1;
-    emit_fn(b, &fe);
     put(b, "__attribute__((visibility(\"default\"), " WHOLE_OPT ")) int " JIT_WHOLE_CHECK "(jit_frame *F) { return whole(F, 0); }\n");
     put(b, "__attribute__((visibility(\"default\"), " WHOLE_OPT ")) int " JIT_WHOLE_RUN "(jit_frame *F) { return whole(F, 1); }\n");
   }
@@ -887,6 +888,8 @@ void jit_emit(const kir_func *f, bytes *b) {
   free(needu);
   free(e);
 }
+
+void jit_emit(const kir_func *f, bytes *b) { emit_text(f, b, 0); }
 
 /* ------------------------------------------------------------- compiling and caching */
 
@@ -1091,16 +1094,18 @@ static void so_path(const char *cache_dir, uint64_t key, char *dir, size_t dn, c
 /* Loads so and enters it in the process's table (jit_lock held). */
 static const jit_code *load(const kir_func *f, uint64_t key, const char *so, void *h, char *why, size_t wn) {
   if (!h && !(h = dlopen(so, RTLD_NOW | RTLD_LOCAL))) { snprintf(why, wn, "cannot load %s: %s", so, dlerror()); return NULL; }
+  /* the stretches' function, or a whole warp's two (jit_whole_key) */
   jit_fn fn;
+  jit_whole_fn check, run;
   *(void **)&fn = dlsym(h, JIT_SYMBOL);
-  if (!fn) { snprintf(why, wn, "%s has no %s", so, JIT_SYMBOL); dlclose(h); return NULL; }
+  *(void **)&check = dlsym(h, JIT_WHOLE_CHECK);
+  *(void **)&run = dlsym(h, JIT_WHOLE_RUN);
+  if (!fn && !(check && run)) { snprintf(why, wn, "%s has no %s", so, JIT_SYMBOL); dlclose(h); return NULL; }
   jit_entry *e = xcalloc(1, sizeof *e);
   e->key = key;
   e->code.fn = fn;
-  *(void **)&e->code.whole_check = dlsym(h, JIT_WHOLE_CHECK);
-  *(void **)&e->code.whole_run = dlsym(h, JIT_WHOLE_RUN);
-  if (!e->code.whole_check || !e->code.whole_run) e->code.whole_check = e->code.whole_run = NULL;
-  e->code.entry = jit_entries(f);
+  if (!fn) e->code.whole_check = check, e->code.whole_run = run;
+  e->code.entry = fn ? jit_entries(f) : NULL;
   e->code.ncode = f->ncode;
   e->next = jit_loaded;
   jit_loaded = e;
@@ -1126,7 +1131,7 @@ uint64_t jit_key(const kir_func *f) {
   return key;
 }
 
-int jit_begin(const kir_func *f, uint64_t key, const char *cache_dir, char *why, size_t wn) {
+static int begin_text(const kir_func *f, int whole, uint64_t key, const char *cache_dir, char *why, size_t wn) {
   if (!*GR_JIT_CC) {
     snprintf(why, wn, "no C compiler was found when gpurace was built");
     return -1;
@@ -1139,7 +1144,7 @@ int jit_begin(const kir_func *f, uint64_t key, const char *cache_dir, char *why,
   for (p = jit_pending; p && p->key != key; p = p->next) {}
   if (p || find_loaded(key) || !access(so, R_OK)) goto done;
   bytes c = {0};
-  jit_emit(f, &c);
+  emit_text(f, &c, whole);
   if (disk_mkdirs(dir)) { snprintf(why, wn, "cannot make the cache folder %s: %s", dir, strerror(errno)); rc = -1; }
   else if (compile_cmd(dir, &c, so, cmd, sizeof cmd, why, wn)) rc = -1;
   free(c.p);
@@ -1214,7 +1219,8 @@ done:
   return out;
 }
 
-const jit_code *jit_get(const kir_func *f, uint64_t key, const char *cache_dir, double *compile_s, char *why, size_t wn) {
+static const jit_code *get_text(const kir_func *f, int whole, uint64_t key, const char *cache_dir, double *compile_s, char *why,
+                                 size_t wn) {
   if (!*GR_JIT_CC) {
     snprintf(why, wn, "no C compiler was found when gpurace was built");
     return NULL;
@@ -1230,7 +1236,7 @@ const jit_code *jit_get(const kir_func *f, uint64_t key, const char *cache_dir, 
   if (!h) {
     /* not there (or not loadable: made again) */
     bytes c = {0};
-    jit_emit(f, &c);
+    emit_text(f, &c, whole);
     int bad = disk_mkdirs(dir);
     if (bad) snprintf(why, wn, "cannot make the cache folder %s: %s", dir, strerror(errno));
     else bad = compile(dir, &c, so, why, wn);
@@ -1243,4 +1249,29 @@ const jit_code *jit_get(const kir_func *f, uint64_t key, const char *cache_dir, 
 done:
   pthread_mutex_unlock(&jit_lock);
   return out;
+}
+
+int jit_begin(const kir_func *f, uint64_t key, const char *cache_dir, char *why, size_t wn) {
+  return begin_text(f, 0, key, cache_dir, why, wn);
+}
+
+const jit_code *jit_get(const kir_func *f, uint64_t key, const char *cache_dir, double *compile_s, char *why, size_t wn) {
+  return get_text(f, 0, key, cache_dir, compile_s, why, wn);
+}
+
+uint64_t jit_whole_key(const kir_func *f) {
+  if (!whole_ok(f)) return 0;
+  bytes c = {0};
+  emit_text(f, &c, 1);
+  uint64_t key = text_key(&c);
+  free(c.p);
+  return key ? key : 1;
+}
+
+int jit_whole_begin(const kir_func *f, uint64_t key, const char *cache_dir, char *why, size_t wn) {
+  return begin_text(f, 1, key, cache_dir, why, wn);
+}
+
+const jit_code *jit_whole_get(const kir_func *f, uint64_t key, const char *cache_dir, double *compile_s, char *why, size_t wn) {
+  return get_text(f, 1, key, cache_dir, compile_s, why, wn);
 }

@@ -29,8 +29,8 @@
 #include "kir.h"
 
 typedef struct jit_code {
-  jit_fn fn;
-  jit_whole_fn whole_check, whole_run;   /* jit_abi.h's JIT_WHOLE, or NULL where the kernel has none */
+  jit_fn fn;                             /* the stretches' function, or NULL: */
+  jit_whole_fn whole_check, whole_run;   /* a whole warp's (jit_whole_key), or NULL */
   const uint8_t *entry;   /* per pc: 1 where fn may be entered */
   int ncode;
 } jit_code;
@@ -62,6 +62,16 @@ uint64_t jit_key(const kir_func *f);
 int jit_begin(const kir_func *f, uint64_t key, const char *cache_dir, char *why, size_t n);
 const jit_code *jit_ready(const kir_func *f, uint64_t key, const char *cache_dir, double *compile_s, int *failed, char *why,
                           size_t n);
+
+/* f's whole warp's functions (jit_abi.h's JIT_WHOLE), an object of their
+ * own (its jit_code's fn NULL, whole_check and whole_run set), made only
+ * for a launch that can run a warp at a time (emu/whole.h), as jit_get,
+ * jit_begin and jit_ready make the stretches' (jit_ready takes either
+ * key).  jit_whole_key: its key, or 0 where f has none (an instruction
+ * other than those, or code too large). */
+uint64_t jit_whole_key(const kir_func *f);
+const jit_code *jit_whole_get(const kir_func *f, uint64_t key, const char *cache_dir, double *compile_s, char *why, size_t n);
+int jit_whole_begin(const kir_func *f, uint64_t key, const char *cache_dir, char *why, size_t n);
 
 #define JIT_CACHE_MAX ((uint64_t)256 << 20)
 

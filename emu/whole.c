@@ -107,17 +107,19 @@ static void whole_pass(launch *L, jit_whole_fn fn, const jit_span *span, uint8_t
 
 int whole_launch(launch *L) {
   emu_dev *ctx = L->ctx;
-  const jit_code *jit = L->jit;
   const kir_func *f = L->f;
-  /* L->ahead: no exhaustive run, no --one-per-turn.  ITS under the random
+  /* L->jit: the compiled engine's (its stretches' code).  L->ahead: no exhaustive run, no --one-per-turn.  ITS under the random
    * scheduler splits a warp's lanes at random, its steps the seed's; under
    * round-robin a warp whose lanes never part runs as under lockstep.  Weak
    * memory performs these accesses at once (prov.h), and with nothing in
    * flight it draws no background action.  Observers, where they need no
    * event of the launch (L->silent). */
-  if (!jit || !jit->whole_check || !L->ahead || (ctx->nobs && !L->silent) || ctx->explore || ctx->supply || !L->prov || L->prov->off ||
-      L->nthreads % 32 || (ctx->cfg.warps == GR_WARPS_ITS && ctx->cfg.sched == GR_SCHED_RANDOM))
+  if (!L->jit || !L->ahead || (ctx->nobs && !L->silent) || ctx->explore || ctx->supply || !L->prov || L->prov->off ||
+      L->nthreads % 32 || (ctx->cfg.warps == GR_WARPS_ITS && ctx->cfg.sched == GR_SCHED_RANDOM) || !whole_silent(L))
     return 0;
+  /* (compiled only for a launch that can run whole) */
+  const jit_code *jit = engine_jit_whole(L);
+  if (!jit) return 0;
   jit_span *span = xcalloc((size_t)f->ncode + 1, sizeof *span);
   for (int pc = 0; pc < f->ncode; pc++)
     if (f->code[pc].op == OP_LD || f->code[pc].op == OP_ST) span[pc] = span_at(L, pc);
