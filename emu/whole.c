@@ -102,8 +102,30 @@ static void whole_pass(launch *L, jit_whole_fn fn, const jit_span *span, uint8_t
 /* A launch whose warps mostly ran to their exits in the check, but in
  * some blocks a warp's lanes parted, runs those blocks turn by turn
  * first, as a launch of them alone, the rest a warp at a time after: but
- * not where they are more than one in WHOLE_PARTS_MAX. */
+ * not where they are more than one in WHOLE_PARTS_MAX, or what the
+ * launch writes, kept aside meanwhile, is in more than WHOLE_KEPT_IDS
+ * allocations or WHOLE_KEPT_BYTES bytes. */
 #define WHOLE_PARTS_MAX 8
+#define WHOLE_KEPT_IDS 64
+#define WHOLE_KEPT_BYTES ((uint64_t)256 << 20)
+
+/* The allocations the launch's stores reach (ids, at most WHOLE_KEPT_IDS),
+ * their count; -1 where they are more or larger than may be kept. */
+static int kept_ids(const launch *L, const jit_span *span, uint32_t *ids) {
+  int n = 0;
+  uint64_t bytes = 0;
+  for (int pc = 0; pc < L->f->ncode; pc++) {
+    if (L->f->code[pc].op != OP_ST || !span[pc].end) continue;
+    uint32_t id = (uint32_t)(span[pc].tag >> 32) & 0xffffff;
+    int seen = 0;
+    for (int k = 0; k < n; k++) seen |= ids[k] == id;
+    if (seen) continue;
+    if (n == WHOLE_KEPT_IDS) return -1;
+    ids[n++] = id;
+    bytes += emu_alloc_of(L->ctx, span[pc].tag)->size;
+  }
+  return bytes > WHOLE_KEPT_BYTES ? -1 : n;
+}
 
 int whole_launch(launch *L) {
   emu_dev *ctx = L->ctx;
@@ -127,9 +149,11 @@ int whole_launch(launch *L) {
   uint64_t s[W_SUMS], run[W_SUMS], nb = L->nblocks, nparts = 0;
   uint8_t *st = xcalloc(nb, 1), *st2 = NULL;
   whole_pass(L, jit->whole_check, span, st, s);
-  int ok = 1;
+  int ok = 1, nids = 0;
+  uint32_t ids[WHOLE_KEPT_IDS];
   for (uint64_t b = 0; b < nb && ok; b++) ok = st[b] != B_STOPS, nparts += st[b] == B_PARTS;
-  if (!ok || nparts * WHOLE_PARTS_MAX > nb || s[W_STEPS] >= ctx->cfg.max_steps) {
+  if (ok && nparts) nids = kept_ids(L, span, ids);
+  if (!ok || nparts * WHOLE_PARTS_MAX > nb || nids < 0 || s[W_STEPS] >= ctx->cfg.max_steps) {
     free(span);
     free(st);
     return 0;
@@ -143,19 +167,11 @@ int whole_launch(launch *L) {
      * from its start, the failure the turns' (emu_launch) */
     uint64_t *lins = xmalloc(nparts * sizeof *lins), n = 0;
     for (uint64_t b = 0; b < nb; b++) if (st[b] == B_PARTS) lins[n++] = b;
-    uint32_t ids[64];
-    uint8_t *kept[64];
-    int nids = 0;
-    for (int pc = 0; pc < f->ncode && nids < 64; pc++) {
-      if (f->code[pc].op != OP_ST || !span[pc].end) continue;
-      uint32_t id = (uint32_t)(span[pc].tag >> 32) & 0xffffff;
-      int seen = 0;
-      for (int k = 0; k < nids; k++) seen |= ids[k] == id;
-      if (seen) continue;
-      galloc *a = emu_alloc_of(ctx, span[pc].tag);
-      ids[nids] = id;
-      kept[nids] = xmalloc(a->size ? a->size : 1);
-      memcpy(kept[nids++], a->data, a->size);
+    uint8_t *kept[WHOLE_KEPT_IDS];
+    for (int k = 0; k < nids; k++) {
+      galloc *a = emu_alloc_of(ctx, KIR_GLOBAL_ADDR(ids[k], 0));
+      kept[k] = xmalloc(a->size ? a->size : 1);
+      memcpy(kept[k], a->data, a->size);
     }
     engine_run_blocks(L, lins, n);
     if (L->failed || L->kept_errors) {
