@@ -1461,7 +1461,8 @@ static int launch_once(emu_module *mod, const kir_func *f, gr_dim3 grid, gr_dim3
   if ((!ctx->nobs || L->race_free_unseen) && !ctx->explore && !ctx->supply) L->prov = prov_new(mod, f, L->args, grid, bdim);
   if (ahead) L->ahead = simt_plan_new(f, L->args, L->prov ? L->prov->cls : NULL);
   /* (not --one-per-turn, which shows every access) */
-  L->silent = L->race_free_unseen && !cfg->one_per_turn && whole_silent(L);
+  L->order_free = whole_silent(L);
+  L->silent = L->race_free_unseen && !cfg->one_per_turn && L->order_free;
   /* compiled code runs the run-ahead's stretches; auto compiles a kernel
    * not cached yet once the launch has run long enough to pay for it
    * (the switch is exact at any step: the code is the interpreter's) */

@@ -236,8 +236,9 @@ struct launch {
                                   * (GR_OBSERVE_SKIP_RACE_FREE) */
   int red_unseen;                /* race_free_unseen, in a kernel without fences: a reduction orders nothing
                                   * (access_atom) */
-  int silent;                    /* race_free_unseen, and no access of the launch can race (whole_silent): the
-                                  * observers are given the launch's begin and end only */
+  int order_free;                /* no access of the launch can race or tell its warps' order (whole_silent) */
+  int silent;                    /* race_free_unseen and order_free: the observers are given the launch's begin
+                                  * and end only */
   uint32_t unseen_ids[2][8];     /* the allocations such accesses performed without an event reached: [0] loads
                                   * (prov.h's PROV_RO), [1] reductions (PROV_RED) (unseen_many: more than 8) */
   int n_unseen_ids[2], unseen_many;

@@ -519,8 +519,10 @@ static void emit_shared_load(bytes *b, int sk) {
  * sem_bin, U: sem_un, V: sem_cvt, K: sem_canon, M: sem_math, the op's
  * numbers in the name): the compiler folds each op's switch once, in the
  * function, not once per use (a kernel of 500 instructions took 4.6 s at
- * -O3 with sem_bin inlined at every use, 3.6 s after). */
-static void emit_ops(bytes *b, const kir_func *f) {
+ * -O3 with sem_bin inlined at every use, 3.6 s after).  And a shared
+ * load's (SH), but in the whole warp's functions (whole), which do their
+ * loads in place. */
+static void emit_ops(bytes *b, const kir_func *f, int whole) {
   uint8_t seen[OP_COUNT] = {0}, cvt[SK_COUNT][SK_COUNT] = {{0}}, canon[SK_COUNT] = {0}, math[MATH_COUNT] = {0};
   uint8_t shld[SK_COUNT] = {0};
   for (int pc = 0; pc < f->ncode; pc++) {
@@ -528,7 +530,7 @@ static void emit_ops(bytes *b, const kir_func *f) {
     int op = in->op;
     if (op == OP_LD) {
       int sk = in->flags & 0x7f;
-      if (sk < SK_COUNT && !shld[sk]) emit_shared_load(b, sk), shld[sk] = 1;
+      if (!whole && sk < SK_COUNT && !shld[sk]) emit_shared_load(b, sk), shld[sk] = 1;
       continue;
     }
     /* (flags set, not counted: a count of 256 uses wraps to 0) */
@@ -615,15 +617,14 @@ static void emit_whole_access(bytes *b, const jit_em *m, int pc) {
 }
 
 /* What one function of a kernel's code is made of: the emission's
- * state, jit_blocks' blocks, the scalars read at each entry (ulive) and
- * the registers held as scalars (needu); whole: the whole warp's body
- * (jit_abi.h's JIT_WHOLE) instead of the stretches' function. */
+ * state (m->whole: the whole warp's body, jit_abi.h's JIT_WHOLE, instead
+ * of the stretches' function), jit_blocks' blocks, the scalars read at
+ * each entry (ulive) and the registers held as scalars (needu). */
 typedef struct {
   jit_em *m;
   const uint8_t *e;
   const uint64_t *ulive;
   const uint8_t *needu;
-  int whole;
 } jit_fn_em;
 
 static void emit_body(bytes *b, const jit_fn_em *fe);
@@ -632,9 +633,8 @@ static void emit_fn(bytes *b, const jit_fn_em *fe) {
   jit_em *m = fe->m;
   const kir_func *f = m->f;
   const uint8_t *e = fe->e;
-  int n = f->ncode, whole = fe->whole;
+  int n = f->ncode, whole = m->whole;
   size_t W = m->W;
-  m->whole = whole;
   const uint64_t *ulive = fe->ulive;
   const uint8_t *needu = fe->needu;
   if (whole) {
@@ -713,7 +713,7 @@ static void emit_body(bytes *b, const jit_fn_em *fe) {
   jit_em *m = fe->m;
   const kir_func *f = m->f;
   const uint8_t *e = fe->e;
-  int n = f->ncode, whole = fe->whole;
+  int n = f->ncode, whole = m->whole;
   for (int pc = 0; pc < n;) {
     const kir_ins *in = &f->code[pc];
     if (whole && (in->op == OP_LD || in->op == OP_ST)) {
@@ -834,7 +834,7 @@ static void emit_text(const kir_func *f, bytes *b, int whole) {
   for (int pc = 0; pc < n; pc++)
     for (int r = 0; r < f->nregs; r++) if (UBIT(&ulive[(size_t)pc * W], r)) needu[r] = 1;
   uint64_t *live = kir_liveness(f->code, n, W);
-  jit_em m = {f, local, def, uin, udef, W, live, 0};
+  jit_em m = {f, local, def, uin, udef, W, live, whole};
   put(b, "/* gpurace's compiled code for kernel %s: %d KIR instructions (emu/jit.c)%s */\n", f->name ? f->name : "?", n,
       whole ? ", a whole warp's functions" : "");
   put(b, "#include \"kir_sem.h\"\n#include \"jit_abi.h\"\n\n");
@@ -846,31 +846,34 @@ static void emit_text(const kir_func *f, bytes *b, int whole) {
    * function called more than once, and gcol's lane loops called B60 and
    * its kind 63 M times a paper-size run (the same compile time) */
   put(b, "#define OP static inline __attribute__((always_inline)) uint64_t\n\n");
-  /* a full warp's 4-byte shared load: where a half-warp's lanes read
-   * consecutive words or one word (a tile's row, a broadcast), a copy and
-   * no gather, as the interpreter's lanes_load4_halves does (matmul's
-   * inner loop) */
-  put(b, "static inline void ld4(uint64_t *restrict d, const uint8_t *sh, const uint64_t *ad, uint64_t tag, int sign) {\n"
-         "  for (int h = 0; h < 32; h += 16) {\n"
-         "    uint64_t a0 = ad[h], gaps = 0, moves = 0;   /* gaps 0: a run of words; moves 0: one word */\n"
-         "    for (int l = 0; l < 16; l++) gaps |= ad[h + l] ^ (a0 + 4 * (uint64_t)l), moves |= ad[h + l] ^ a0;\n"
-         "    if (!gaps) {\n      const uint8_t *p = sh + (a0 - tag);\n"
-         "      if (sign) for (int l = 0; l < 16; l++) { int32_t v; __builtin_memcpy(&v, p + 4 * l, 4); d[h + l] = (uint64_t)(int64_t)v; }\n"
-         "      else for (int l = 0; l < 16; l++) { uint32_t v; __builtin_memcpy(&v, p + 4 * l, 4); d[h + l] = v; }\n"
-         "    } else if (!moves) {\n      uint32_t u;\n      __builtin_memcpy(&u, sh + (a0 - tag), 4);\n"
-         "      uint64_t v = sign ? (uint64_t)(int64_t)(int32_t)u : u;\n      for (int l = 0; l < 16; l++) d[h + l] = v;\n"
-         "    } else\n      for (int l = 0; l < 16; l++) {\n        uint32_t u;\n        __builtin_memcpy(&u, sh + (ad[h + l] - tag), 4);\n"
-         "        d[h + l] = sign ? (uint64_t)(int64_t)(int32_t)u : u;\n      }\n  }\n}\n\n");
-  /* whether every lane holds one value in each register (of R, at the
-   * offsets o) that the code holds as a scalar (jit_uniform): one call and
-   * one pass for an entry's scalars (a graph kernel's entries check 14
-   * each, and entries are as many as its memory accesses: gcol's checks,
-   * a call a scalar, were a sixth of its paper-size run) */
-  put(b, "static HELPER int same(const uint64_t *R, const int32_t *o, int n) {\n  uint64_t x = 0;\n"
-         "  for (int k = 0; k < n; k++) {\n    const uint64_t *r = R + o[k];\n"
-         "    for (int l = 0; l < 32; l++) x |= r[l] ^ r[0];\n  }\n  return !x;\n}\n\n");
-  emit_ops(b, f);
-  jit_fn_em fe = {&m, e, ulive, needu, whole};
+  /* (the whole warp's functions call neither: no shared load, no entry) */
+  if (!whole) {
+    /* a full warp's 4-byte shared load: where a half-warp's lanes read
+     * consecutive words or one word (a tile's row, a broadcast), a copy and
+     * no gather, as the interpreter's lanes_load4_halves does (matmul's
+     * inner loop) */
+    put(b, "static inline void ld4(uint64_t *restrict d, const uint8_t *sh, const uint64_t *ad, uint64_t tag, int sign) {\n"
+           "  for (int h = 0; h < 32; h += 16) {\n"
+           "    uint64_t a0 = ad[h], gaps = 0, moves = 0;   /* gaps 0: a run of words; moves 0: one word */\n"
+           "    for (int l = 0; l < 16; l++) gaps |= ad[h + l] ^ (a0 + 4 * (uint64_t)l), moves |= ad[h + l] ^ a0;\n"
+           "    if (!gaps) {\n      const uint8_t *p = sh + (a0 - tag);\n"
+           "      if (sign) for (int l = 0; l < 16; l++) { int32_t v; __builtin_memcpy(&v, p + 4 * l, 4); d[h + l] = (uint64_t)(int64_t)v; }\n"
+           "      else for (int l = 0; l < 16; l++) { uint32_t v; __builtin_memcpy(&v, p + 4 * l, 4); d[h + l] = v; }\n"
+           "    } else if (!moves) {\n      uint32_t u;\n      __builtin_memcpy(&u, sh + (a0 - tag), 4);\n"
+           "      uint64_t v = sign ? (uint64_t)(int64_t)(int32_t)u : u;\n      for (int l = 0; l < 16; l++) d[h + l] = v;\n"
+           "    } else\n      for (int l = 0; l < 16; l++) {\n        uint32_t u;\n        __builtin_memcpy(&u, sh + (ad[h + l] - tag), 4);\n"
+           "        d[h + l] = sign ? (uint64_t)(int64_t)(int32_t)u : u;\n      }\n  }\n}\n\n");
+    /* whether every lane holds one value in each register (of R, at the
+     * offsets o) that the code holds as a scalar (jit_uniform): one call and
+     * one pass for an entry's scalars (a graph kernel's entries check 14
+     * each, and entries are as many as its memory accesses: gcol's checks,
+     * a call a scalar, were a sixth of its paper-size run) */
+    put(b, "static HELPER int same(const uint64_t *R, const int32_t *o, int n) {\n  uint64_t x = 0;\n"
+           "  for (int k = 0; k < n; k++) {\n    const uint64_t *r = R + o[k];\n"
+           "    for (int l = 0; l < 32; l++) x |= r[l] ^ r[0];\n  }\n  return !x;\n}\n\n");
+  }
+  emit_ops(b, f, whole);
+  jit_fn_em fe = {&m, e, ulive, needu};
   emit_fn(b, &fe);
   if (whole) {
     /* the whole warp's body once, its two functions the check (no store)

@@ -137,7 +137,7 @@ int whole_launch(launch *L) {
    * flight it draws no background action.  Observers, where they need no
    * event of the launch (L->silent). */
   if (!L->jit || !L->ahead || (ctx->nobs && !L->silent) || ctx->explore || ctx->supply || !L->prov || L->prov->off ||
-      L->nthreads % 32 || (ctx->cfg.warps == GR_WARPS_ITS && ctx->cfg.sched == GR_SCHED_RANDOM) || !whole_silent(L))
+      L->nthreads % 32 || (ctx->cfg.warps == GR_WARPS_ITS && ctx->cfg.sched == GR_SCHED_RANDOM) || !L->order_free)
     return 0;
   /* (compiled only for a launch that can run whole) */
   const jit_code *jit = engine_jit_whole(L);
